@@ -1,0 +1,35 @@
+/**
+ * Kubernetes API types, taken from @kubernetes/client-node rather than hand-copied.
+ * Type-only: importing this module pulls no runtime code into client bundles.
+ */
+export type {
+  V1MutatingWebhookConfiguration,
+  V1MutatingWebhook,
+  V1ValidatingWebhookConfiguration,
+  V1ValidatingWebhook,
+  V1RuleWithOperations,
+  V1LabelSelector,
+  V1LabelSelectorRequirement,
+  V1MatchCondition,
+  AdmissionregistrationV1WebhookClientConfig,
+  AdmissionregistrationV1ServiceReference,
+  V1ValidatingAdmissionPolicy,
+  V1ValidatingAdmissionPolicyBinding,
+  V1alpha1MutatingAdmissionPolicy,
+  V1alpha1MutatingAdmissionPolicyBinding,
+  V1Namespace,
+  V1ObjectMeta,
+  V1Status,
+  V1APIResource,
+  V1APIGroup,
+} from "@kubernetes/client-node";
+
+/** Admission operations as they appear in rules and AdmissionReview requests. */
+export type AdmissionOperation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
+
+/** Values the apiserver accepts for the enumerated webhook fields. */
+export type FailurePolicy = "Fail" | "Ignore";
+export type MatchPolicy = "Exact" | "Equivalent";
+export type SideEffectClass = "None" | "NoneOnDryRun" | "Some" | "Unknown";
+export type ReinvocationPolicy = "Never" | "IfNeeded";
+export type RuleScope = "*" | "Cluster" | "Namespaced";
