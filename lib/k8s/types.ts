@@ -22,6 +22,14 @@ export type {
   V1Status,
   V1APIResource,
   V1APIGroup,
+  V1MatchResources,
+  V1NamedRuleWithOperations,
+  V1ParamRef,
+  V1beta1MutatingAdmissionPolicy,
+  V1beta1MutatingAdmissionPolicyBinding,
+  V1Service,
+  V1EndpointSlice,
+  V1Pod,
 } from "@kubernetes/client-node";
 
 /** Admission operations as they appear in rules and AdmissionReview requests. */

@@ -1,0 +1,319 @@
+/**
+ * Compiles an AdmissionSnapshot once into the form match and predict work from: defaults
+ * applied, selectors and rules and CEL parsed, hooks ordered, and a resource index so a
+ * prediction only examines hooks whose rules can name the request's resource.
+ */
+import type {
+  V1MutatingWebhook,
+  V1ValidatingWebhook,
+  V1MatchResources,
+  FailurePolicy,
+  MatchPolicy,
+  ReinvocationPolicy,
+} from "@/lib/k8s/types";
+import { compileSelector, type CompiledSelector } from "@/lib/admission/selectors";
+import { compileRule, type CompiledRule } from "@/lib/admission/rules";
+import { compileMatchConditions, type CompiledCondition } from "@/lib/admission/match-conditions";
+import { buildEquivalenceIndex, type EquivalenceIndex } from "@/lib/admission/equivalence";
+import type { HookIdentity } from "@/lib/admission/hook-identity";
+import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
+import type { Labels } from "@/lib/admission/selectors";
+import { buildHookIndex, type HookIndex } from "@/lib/admission/hook-index";
+
+/** Selectors and rules shared by webhooks and policy match resources. */
+export interface CompiledMatchResources {
+  readonly namespaceSelector: CompiledSelector;
+  readonly objectSelector: CompiledSelector;
+  readonly rules: readonly CompiledRule[];
+  readonly excludeRules: readonly CompiledRule[];
+  readonly matchPolicy: MatchPolicy;
+}
+
+/** A webhook with its defaults applied (v1 or v1beta1, by the configuration's apiVersion). */
+export interface CompiledWebhook {
+  readonly id: HookIdentity;
+  readonly type: "mutating" | "validating";
+  readonly apiVersion: "v1" | "v1beta1";
+  /** Index in the merged, ordered list of its type. */
+  readonly order: number;
+  readonly match: CompiledMatchResources;
+  readonly failurePolicy: FailurePolicy;
+  readonly sideEffects: string | undefined;
+  readonly timeoutSeconds: number;
+  readonly reinvocationPolicy: ReinvocationPolicy;
+  readonly conditions: readonly CompiledCondition[];
+}
+
+/** One (policy, binding) pair; the unit the policy plugins dispatch. */
+export interface CompiledPolicyBinding {
+  readonly id: HookIdentity;
+  readonly type: "mutating" | "validating";
+  readonly policyName: string;
+  readonly bindingName: string;
+  /** Undefined when the binding names a policy that does not exist. */
+  readonly constraints: CompiledMatchResources | undefined;
+  readonly policyMissing: boolean;
+  /** Undefined: the binding has no matchResources and matches whatever the policy matches. */
+  readonly bindingMatch: CompiledMatchResources | undefined;
+  readonly failurePolicy: FailurePolicy;
+  readonly conditions: readonly CompiledCondition[];
+  readonly hasParamKind: boolean;
+  readonly paramRef:
+    | {
+        readonly name?: string;
+        readonly selector: boolean;
+        readonly namespace?: string;
+        readonly notFoundAction?: string;
+      }
+    | undefined;
+  readonly validationActions: readonly string[];
+  readonly reinvocationPolicy: ReinvocationPolicy;
+}
+
+/** An initializer (1.7–1.13): CREATE only, no subresources. */
+export interface CompiledInitializer {
+  readonly id: HookIdentity;
+  readonly order: number;
+  readonly rules: readonly CompiledRule[];
+}
+
+/** The compiled snapshot. */
+export interface CompiledSnapshot {
+  readonly mutating: readonly CompiledWebhook[];
+  readonly validating: readonly CompiledWebhook[];
+  readonly mutatingPolicies: readonly CompiledPolicyBinding[];
+  readonly validatingPolicies: readonly CompiledPolicyBinding[];
+  readonly initializers: readonly CompiledInitializer[];
+  readonly namespaces: ReadonlyMap<string, Labels>;
+  readonly equivalence: EquivalenceIndex;
+  readonly excludeVirtualResources: boolean;
+  readonly mutatingIndex: HookIndex;
+  readonly validatingIndex: HookIndex;
+}
+
+interface Named {
+  readonly metadata?: { readonly name?: string };
+}
+
+/** Byte-wise name order, as `a.Name < b.Name` in Go (stable). */
+export function byName<T extends Named>(items: readonly T[]): T[] {
+  const nameOf = (x: T): string => x.metadata?.name ?? "";
+  return items
+    .map((item, i) => ({ item, i, key: utf8Key(nameOf(item)) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i))
+    .map((x) => x.item);
+}
+
+// JS compares UTF-16 code units; Go compares bytes. They agree except around surrogates, so
+// names are mapped to a string whose code units are the UTF-8 bytes.
+function utf8Key(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(s)) return s;
+  return String.fromCharCode(...new TextEncoder().encode(s));
+}
+
+function failurePolicyOf(v: string | undefined, dflt: FailurePolicy): FailurePolicy {
+  return v === "Ignore" || v === "Fail" ? v : dflt;
+}
+
+function matchPolicyOf(v: string | undefined, dflt: MatchPolicy): MatchPolicy {
+  return v === "Exact" || v === "Equivalent" ? v : dflt;
+}
+
+function apiVersionOf(obj: { apiVersion?: string }): "v1" | "v1beta1" {
+  return obj.apiVersion?.endsWith("/v1beta1") ? "v1beta1" : "v1";
+}
+
+function compileWebhooks(
+  configs: ReadonlyArray<{
+    apiVersion?: string;
+    metadata?: { name?: string };
+    webhooks?: ReadonlyArray<V1MutatingWebhook | V1ValidatingWebhook>;
+  }>,
+  type: "mutating" | "validating",
+): CompiledWebhook[] {
+  const out: CompiledWebhook[] = [];
+  for (const cfg of byName(configs)) {
+    const configuration = cfg.metadata?.name ?? "";
+    const apiVersion = apiVersionOf(cfg);
+    const seen = new Map<string, number>();
+    (cfg.webhooks ?? []).forEach((w, position) => {
+      const n = seen.get(w.name) ?? 0;
+      seen.set(w.name, n + 1);
+      const beta = apiVersion === "v1beta1";
+      const reinvocation = "reinvocationPolicy" in w ? w.reinvocationPolicy : undefined;
+      out.push({
+        id: {
+          source:
+            type === "mutating" ? "MutatingWebhookConfiguration" : "ValidatingWebhookConfiguration",
+          configuration,
+          name: w.name,
+          position,
+          key: `${configuration}/${w.name}/${n}`,
+        },
+        type,
+        apiVersion,
+        order: out.length,
+        match: {
+          namespaceSelector: compileSelector(w.namespaceSelector),
+          objectSelector: compileSelector(w.objectSelector),
+          rules: (w.rules ?? []).map(compileRule),
+          excludeRules: [],
+          matchPolicy: matchPolicyOf(w.matchPolicy, beta ? "Exact" : "Equivalent"),
+        },
+        failurePolicy: failurePolicyOf(w.failurePolicy, beta ? "Ignore" : "Fail"),
+        sideEffects: w.sideEffects ?? (beta ? "Unknown" : undefined),
+        timeoutSeconds: w.timeoutSeconds ?? (beta ? 30 : 10),
+        reinvocationPolicy: reinvocation === "IfNeeded" ? "IfNeeded" : "Never",
+        conditions: compileMatchConditions(w.matchConditions),
+      });
+    });
+  }
+  return out;
+}
+
+/** Compiles policy matchConstraints or binding matchResources (defaults: `{}` selectors, Equivalent). */
+export function compileMatchResources(m: V1MatchResources): CompiledMatchResources {
+  return {
+    namespaceSelector: compileSelector(m.namespaceSelector),
+    objectSelector: compileSelector(m.objectSelector),
+    rules: (m.resourceRules ?? []).map(compileRule),
+    excludeRules: (m.excludeResourceRules ?? []).map(compileRule),
+    matchPolicy: matchPolicyOf(m.matchPolicy, "Equivalent"),
+  };
+}
+
+interface PolicyLike {
+  metadata?: { name?: string };
+  spec?: {
+    matchConstraints?: V1MatchResources;
+    failurePolicy?: string;
+    matchConditions?: Array<{ name: string; expression: string }>;
+    paramKind?: unknown;
+    reinvocationPolicy?: string;
+  };
+}
+
+interface BindingLike {
+  metadata?: { name?: string };
+  spec?: {
+    policyName?: string;
+    matchResources?: V1MatchResources;
+    paramRef?: {
+      name?: string;
+      namespace?: string;
+      parameterNotFoundAction?: string;
+      selector?: unknown;
+    };
+    validationActions?: string[];
+  };
+}
+
+function compilePolicies(
+  policies: readonly PolicyLike[],
+  bindings: readonly BindingLike[],
+  type: "mutating" | "validating",
+): CompiledPolicyBinding[] {
+  const byPolicy = new Map<string, PolicyLike>();
+  for (const p of policies) byPolicy.set(p.metadata?.name ?? "", p);
+  const compiledConstraints = new Map<string, CompiledMatchResources | undefined>();
+  const conditions = new Map<string, CompiledCondition[]>();
+  const out: CompiledPolicyBinding[] = [];
+  // The apiserver's order is a Go map walk (unspecified); name order keeps output stable.
+  const sorted = [...bindings].sort((a, b) => {
+    const pa = a.spec?.policyName ?? "";
+    const pb = b.spec?.policyName ?? "";
+    if (pa !== pb) return pa < pb ? -1 : 1;
+    const na = a.metadata?.name ?? "";
+    const nb = b.metadata?.name ?? "";
+    return na < nb ? -1 : na > nb ? 1 : 0;
+  });
+  for (const b of sorted) {
+    const policyName = b.spec?.policyName ?? "";
+    const bindingName = b.metadata?.name ?? "";
+    const policy = byPolicy.get(policyName);
+    if (!compiledConstraints.has(policyName)) {
+      const mc = policy?.spec?.matchConstraints;
+      compiledConstraints.set(policyName, mc ? compileMatchResources(mc) : undefined);
+      conditions.set(policyName, compileMatchConditions(policy?.spec?.matchConditions));
+    }
+    const pr = b.spec?.paramRef;
+    out.push({
+      id: {
+        source: type === "mutating" ? "MutatingAdmissionPolicy" : "ValidatingAdmissionPolicy",
+        configuration: policyName,
+        name: bindingName,
+        position: 0,
+        key: `${policyName}/${bindingName}`,
+      },
+      type,
+      policyName,
+      bindingName,
+      constraints: compiledConstraints.get(policyName),
+      policyMissing: policy === undefined,
+      bindingMatch: b.spec?.matchResources
+        ? compileMatchResources(b.spec.matchResources)
+        : undefined,
+      failurePolicy: failurePolicyOf(policy?.spec?.failurePolicy, "Fail"),
+      conditions: conditions.get(policyName) ?? [],
+      hasParamKind: policy?.spec?.paramKind !== undefined && policy.spec.paramKind !== null,
+      paramRef: pr
+        ? {
+            ...(pr.name !== undefined ? { name: pr.name } : {}),
+            selector: pr.selector !== undefined && pr.selector !== null,
+            ...(pr.namespace !== undefined ? { namespace: pr.namespace } : {}),
+            ...(pr.parameterNotFoundAction !== undefined
+              ? { notFoundAction: pr.parameterNotFoundAction }
+              : {}),
+          }
+        : undefined,
+      validationActions: b.spec?.validationActions ?? [],
+      reinvocationPolicy: policy?.spec?.reinvocationPolicy === "IfNeeded" ? "IfNeeded" : "Never",
+    });
+  }
+  return out;
+}
+
+/** Compiles a snapshot; do it once per snapshot change, then predict many requests. */
+export function compileSnapshot(s: AdmissionSnapshot): CompiledSnapshot {
+  const mutating = compileWebhooks(s.mutatingWebhookConfigurations ?? [], "mutating");
+  const validating = compileWebhooks(s.validatingWebhookConfigurations ?? [], "validating");
+  const initializers: CompiledInitializer[] = [];
+  for (const cfg of byName(s.initializerConfigurations ?? [])) {
+    const configuration = cfg.metadata?.name ?? "";
+    (cfg.initializers ?? []).forEach((init, position) => {
+      initializers.push({
+        id: {
+          source: "InitializerConfiguration",
+          configuration,
+          name: init.name,
+          position,
+          key: `initializer:${configuration}/${init.name}/${position}`,
+        },
+        order: initializers.length,
+        rules: (init.rules ?? []).map((r, i) => compileRule({ ...r, operations: ["CREATE"] }, i)),
+      });
+    });
+  }
+  const equivalence = buildEquivalenceIndex(s.discovery ?? []);
+  return {
+    mutating,
+    validating,
+    mutatingPolicies: compilePolicies(
+      s.mutatingAdmissionPolicies ?? [],
+      s.mutatingAdmissionPolicyBindings ?? [],
+      "mutating",
+    ),
+    validatingPolicies: compilePolicies(
+      s.validatingAdmissionPolicies ?? [],
+      s.validatingAdmissionPolicyBindings ?? [],
+      "validating",
+    ),
+    initializers,
+    namespaces: new Map(Object.entries(s.namespaces ?? {})),
+    equivalence,
+    excludeVirtualResources: s.excludeVirtualResources ?? true,
+    mutatingIndex: buildHookIndex(mutating.map((h) => h.match.rules)),
+    validatingIndex: buildHookIndex(validating.map((h) => h.match.rules)),
+  };
+}

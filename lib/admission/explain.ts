@@ -1,0 +1,51 @@
+/** Human sentences for skip reasons and failures; kept apart so predict stays allocation-light. */
+import type { RequirementMismatch } from "@/lib/admission/selectors";
+import type { SkipReason } from "@/lib/admission/match";
+import type { RuleMismatch } from "@/lib/admission/rules";
+import { describeResource, type AdmissionRequest } from "@/lib/admission/request";
+
+function selectorText(ms: readonly RequirementMismatch[]): string {
+  return ms.map((m) => m.message).join("; ");
+}
+
+function side(v: readonly RequirementMismatch[] | "absent" | "no-metadata", what: string): string {
+  if (v === "absent") return `there is no ${what}`;
+  if (v === "no-metadata")
+    return `the ${what} has no metadata (e.g. connect options), so it never matches`;
+  return `${what}: ${selectorText(v)}`;
+}
+
+/** One sentence explaining a skip. `rules` is the per-rule detail when already computed. */
+export function describeSkipReason(
+  reason: SkipReason,
+  request: AdmissionRequest,
+  rules?: readonly RuleMismatch[],
+): string {
+  switch (reason.code) {
+    case "excluded":
+      return reason.message;
+    case "rules": {
+      const res = describeResource(request, request.subresource);
+      const detail = rules && rules.length > 0 ? `: ${rules.map((r) => r.message).join("; ")}` : "";
+      return `no rule matches ${request.operation} ${res}${detail}`;
+    }
+    case "exclude-rule":
+      return `excludeResourceRules[${reason.ruleIndex}] matches the request`;
+    case "namespace-selector":
+      return `namespaceSelector does not match namespace ${reason.namespace}: ${selectorText(reason.mismatches)}`;
+    case "object-selector":
+      return `objectSelector matches neither the object nor the old object (${side(reason.object, "object")}; ${side(reason.oldObject, "old object")})`;
+    case "match-condition-false":
+      return `matchCondition ${reason.condition} evaluated to false`;
+    case "match-condition-error-ignored":
+      return `matchConditions failed to evaluate (${reason.errors.map((e) => `${e.condition}: ${e.message}`).join(", ")}) and failurePolicy is Ignore`;
+    case "configuration-error-ignored":
+      return `${reason.message}; failurePolicy is Ignore, so it is skipped`;
+    case "binding":
+      return `the binding's matchResources exclude it: ${describeSkipReason(reason.inner, request, rules)}`;
+    case "policy-missing":
+      return `the binding names policy ${reason.policyName}, which does not exist`;
+    case "not-reached":
+      return `not reached: the request already failed at ${reason.failedAt}`;
+  }
+}

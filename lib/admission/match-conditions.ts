@@ -1,0 +1,204 @@
+/**
+ * matchConditions, evaluated with @marcbachmann/cel-js under the apiserver's rules
+ * (`webhook/matchconditions/matcher.go` `(*matcher).Match`): any false → skip; all true → call;
+ * errors and no false → failurePolicy decides. Where this evaluator cannot stand in for cel-go
+ * (authorizer, params, Kubernetes CEL libraries it lacks, syntax it cannot parse) the verdict
+ * is "indeterminate" rather than a guess.
+ */
+import { Environment } from "@marcbachmann/cel-js";
+import type {
+  AdmissionRequest,
+  GroupVersionKind,
+  GroupVersionResource,
+} from "@/lib/admission/request";
+
+/** A matchCondition prepared once. */
+export interface CompiledCondition {
+  readonly name: string;
+  readonly expression: string;
+  /** Why this evaluator cannot decide the condition; undefined when it can. */
+  readonly unsupported: string | undefined;
+  readonly usesObject: boolean;
+  readonly run: ((vars: CelVariables) => unknown) | undefined;
+}
+
+/** The CEL variables bound for matchConditions. */
+export interface CelVariables {
+  readonly object: unknown;
+  readonly oldObject: unknown;
+  readonly request: unknown;
+}
+
+/** Outcome of a hook's matchConditions. */
+export type ConditionVerdict =
+  | { readonly kind: "match" }
+  | { readonly kind: "no-match"; readonly condition: string }
+  | {
+      readonly kind: "error";
+      readonly errors: ReadonlyArray<{ condition: string; message: string }>;
+    }
+  | { readonly kind: "indeterminate"; readonly condition: string; readonly reason: string };
+
+// Errors cel-go raises the same way at runtime; anything else may be this evaluator's own gap.
+const GENUINE_RUNTIME_ERRORS: ReadonlySet<string> = new Set([
+  "no_such_key",
+  "index_out_of_bounds",
+  "division_by_zero",
+  "modulus_by_zero",
+  "overflow",
+]);
+
+const environment = new Environment({
+  unlistedVariablesAreDyn: false,
+  enableOptionalTypes: true,
+  homogeneousAggregateLiterals: false,
+})
+  .registerVariable("object", "dyn")
+  .registerVariable("oldObject", "dyn")
+  .registerVariable("request", "dyn");
+
+function errorCode(e: unknown): string {
+  if (typeof e === "object" && e !== null && "code" in e) {
+    const c = (e as { code: unknown }).code;
+    return typeof c === "string" ? c : "";
+  }
+  return "";
+}
+
+function errorMessage(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.split("\n")[0] ?? m;
+}
+
+function unsupportedReason(expression: string, checkError: string): string {
+  if (/\bauthorizer\b/.test(expression))
+    return "uses authorizer, which needs the cluster's authorizer";
+  if (/\bparams\b/.test(expression)) return "uses params, which come from the cluster";
+  if (/\bnamespaceObject\b/.test(expression)) return "uses namespaceObject, which is not modelled";
+  if (/\bvariables\b/.test(expression)) return "uses policy variables, which are not modelled";
+  return `this evaluator cannot compile it (${checkError})`;
+}
+
+/** Compiles conditions; parse or type-check failures become `unsupported`, not errors. */
+export function compileMatchConditions(
+  conditions: ReadonlyArray<{ name: string; expression: string }> | undefined,
+): CompiledCondition[] {
+  return (conditions ?? []).map((c) => {
+    const usesObject = /\b(object|oldObject)\b/.test(c.expression);
+    try {
+      const program = environment.parse(c.expression);
+      const checked = program.check();
+      if (!checked.valid) {
+        const msg = errorMessage(checked.error);
+        return {
+          name: c.name,
+          expression: c.expression,
+          unsupported: unsupportedReason(c.expression, msg),
+          usesObject,
+          run: undefined,
+        };
+      }
+      return {
+        name: c.name,
+        expression: c.expression,
+        unsupported: undefined,
+        usesObject,
+        run: (v) => program(v),
+      };
+    } catch (e) {
+      return {
+        name: c.name,
+        expression: c.expression,
+        unsupported: unsupportedReason(c.expression, errorMessage(e)),
+        usesObject,
+        run: undefined,
+      };
+    }
+  });
+}
+
+/** Converts JSON so integers are CEL ints (bigint), as they are for typed Kubernetes fields. */
+export function toCelValue(v: unknown): unknown {
+  if (typeof v === "number") return Number.isInteger(v) ? BigInt(v) : v;
+  if (Array.isArray(v)) return v.map(toCelValue);
+  if (typeof v === "object" && v !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = toCelValue(x);
+    return out;
+  }
+  return v;
+}
+
+/** Builds the `request` variable (`cel.CreateAdmissionRequest`) for the matched kind/resource. */
+export function celRequest(
+  r: AdmissionRequest,
+  kind: GroupVersionKind,
+  resource: GroupVersionResource,
+): unknown {
+  return toCelValue({
+    kind,
+    resource,
+    subResource: r.subresource,
+    requestKind: r.kind,
+    requestResource: { group: r.group, version: r.version, resource: r.resource },
+    requestSubResource: r.subresource,
+    name: r.name ?? "",
+    namespace: r.namespace ?? "",
+    operation: r.operation,
+    userInfo: {
+      username: r.userInfo.username,
+      uid: r.userInfo.uid ?? "",
+      groups: [...r.userInfo.groups],
+      extra: r.userInfo.extra ?? {},
+    },
+    dryRun: r.dryRun,
+    options: r.options ?? null,
+  });
+}
+
+/**
+ * Evaluates conditions in order. `convertedKind` is set when the hook matched an equivalent
+ * resource: the apiserver would convert the object first, which this module cannot do offline.
+ */
+export function evaluateMatchConditions(
+  conditions: readonly CompiledCondition[],
+  vars: () => CelVariables,
+  convertedKind?: GroupVersionKind,
+): ConditionVerdict {
+  let indeterminate: { condition: string; reason: string } | undefined;
+  const errors: Array<{ condition: string; message: string }> = [];
+  for (const c of conditions) {
+    if (c.unsupported !== undefined || c.run === undefined) {
+      indeterminate ??= { condition: c.name, reason: c.unsupported ?? "not compiled" };
+      continue;
+    }
+    if (convertedKind && c.usesObject) {
+      indeterminate ??= {
+        condition: c.name,
+        reason: `the object would first be converted to ${convertedKind.group}/${convertedKind.version} ${convertedKind.kind}`,
+      };
+      continue;
+    }
+    let result: unknown;
+    try {
+      result = c.run(vars());
+    } catch (e) {
+      if (GENUINE_RUNTIME_ERRORS.has(errorCode(e))) {
+        errors.push({ condition: c.name, message: errorMessage(e) });
+      } else {
+        indeterminate ??= {
+          condition: c.name,
+          reason: `this evaluator failed: ${errorMessage(e)}`,
+        };
+      }
+      continue;
+    }
+    if (result === false) return { kind: "no-match", condition: c.name };
+    if (result instanceof Promise) {
+      indeterminate ??= { condition: c.name, reason: "evaluation was asynchronous" };
+    }
+  }
+  if (indeterminate) return { kind: "indeterminate", ...indeterminate };
+  if (errors.length > 0) return { kind: "error", errors };
+  return { kind: "match" };
+}

@@ -1,0 +1,409 @@
+/**
+ * Does a hook apply to a request, and if not, why? Webhooks follow
+ * `generic/webhook.go` `ShouldCallHook`; policies follow `policy/matching/matching.go` `Matches`
+ * and `policy/generic/policy_dispatcher.go` `Dispatch`.
+ *
+ * Reasons are reported rules-first: a hook whose rules do not match is reported as such even
+ * when a selector also fails. The outcome is the apiserver's either way, because a selector
+ * mismatch skips the hook and a selector error is discarded when no rule matches.
+ */
+import type { GroupVersionKind, GroupVersionResource } from "@/lib/admission/request";
+import { describeResource } from "@/lib/admission/request";
+import {
+  explainSelectorMismatch,
+  selectorMatches,
+  type CompiledSelector,
+  type RequirementMismatch,
+} from "@/lib/admission/selectors";
+import {
+  explainRuleMismatch,
+  resourceNameMatches,
+  ruleMatches,
+  type CompiledRule,
+  type RuleMismatch,
+} from "@/lib/admission/rules";
+import {
+  celRequest,
+  evaluateMatchConditions,
+  type CompiledCondition,
+} from "@/lib/admission/match-conditions";
+import type {
+  CompiledMatchResources,
+  CompiledPolicyBinding,
+  CompiledWebhook,
+} from "@/lib/admission/compile";
+import type { MatchContext } from "@/lib/admission/match-context";
+import type { FailurePolicy } from "@/lib/k8s/types";
+
+/** The resource and kind a hook is called with (an equivalent's when matchPolicy converted it). */
+export interface MatchedVia {
+  readonly resource: GroupVersionResource;
+  readonly subresource: string;
+  readonly kind: GroupVersionKind;
+  /** True when the request was converted to an equivalent version for this hook. */
+  readonly converted: boolean;
+  readonly ruleIndex: number;
+}
+
+/** Structured reason a hook is not called. */
+export type SkipReason =
+  | { readonly code: "excluded"; readonly message: string }
+  | { readonly code: "rules" }
+  | { readonly code: "exclude-rule"; readonly ruleIndex: number }
+  | {
+      readonly code: "namespace-selector";
+      readonly namespace: string;
+      readonly mismatches: readonly RequirementMismatch[];
+    }
+  | {
+      readonly code: "object-selector";
+      readonly object: readonly RequirementMismatch[] | "absent" | "no-metadata";
+      readonly oldObject: readonly RequirementMismatch[] | "absent" | "no-metadata";
+    }
+  | { readonly code: "match-condition-false"; readonly condition: string }
+  | {
+      readonly code: "match-condition-error-ignored";
+      readonly errors: ReadonlyArray<{ condition: string; message: string }>;
+    }
+  | { readonly code: "configuration-error-ignored"; readonly message: string }
+  | { readonly code: "binding"; readonly inner: SkipReason }
+  | { readonly code: "policy-missing"; readonly policyName: string }
+  | { readonly code: "not-reached"; readonly failedAt: string };
+
+/** The request fails at this hook before (or instead of) calling it. */
+export interface HookFailure {
+  readonly status: 400 | 403 | 404 | 500;
+  readonly message: string;
+}
+
+/** Result of matching one hook. */
+export type HookMatch =
+  | { readonly kind: "call"; readonly via: MatchedVia }
+  | { readonly kind: "skip"; readonly reason: SkipReason }
+  | {
+      readonly kind: "indeterminate";
+      readonly via: MatchedVia;
+      readonly condition: string;
+      readonly reason: string;
+    }
+  | { readonly kind: "fail"; readonly via: MatchedVia | undefined; readonly failure: HookFailure };
+
+type RulesResult =
+  | { readonly kind: "match"; readonly via: MatchedVia }
+  | { readonly kind: "none" }
+  | { readonly kind: "error"; readonly message: string };
+
+const RULES_SKIP: HookMatch = { kind: "skip", reason: { code: "rules" } };
+
+/** Rules against the request's GVR, then (Equivalent) each rule against each equivalent GVR. */
+function matchRules(
+  rules: readonly CompiledRule[],
+  matchPolicy: string,
+  ctx: MatchContext,
+  withNames: boolean,
+): RulesResult {
+  const a = ctx.attrs;
+  const r = ctx.request;
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i] as CompiledRule;
+    if (ruleMatches(rule, a) && (!withNames || resourceNameMatches(rule, a.name))) {
+      return {
+        kind: "match",
+        via: {
+          resource: { group: r.group, version: r.version, resource: r.resource },
+          subresource: r.subresource,
+          kind: r.kind,
+          converted: false,
+          ruleIndex: rule.index,
+        },
+      };
+    }
+  }
+  if (matchPolicy !== "Equivalent") return { kind: "none" };
+  const own = { group: r.group, version: r.version, resource: r.resource };
+  const equivalents = ctx.snapshot.equivalence.equivalentsFor(own, r.subresource);
+  if (equivalents.length <= 1) return { kind: "none" };
+  for (const rule of rules) {
+    for (const eq of equivalents) {
+      const g = eq.gvr;
+      if (g.group === own.group && g.version === own.version && g.resource === own.resource)
+        continue;
+      const ea = { ...a, group: g.group, version: g.version, resource: g.resource };
+      if (!ruleMatches(rule, ea)) continue;
+      if (!eq.kind)
+        return {
+          kind: "error",
+          message: `unable to convert to ${describeResource(g)}: unknown kind`,
+        };
+      if (withNames && !resourceNameMatches(rule, a.name)) continue;
+      return {
+        kind: "match",
+        via: {
+          resource: g,
+          subresource: r.subresource,
+          kind: eq.kind,
+          converted: true,
+          ruleIndex: rule.index,
+        },
+      };
+    }
+  }
+  return { kind: "none" };
+}
+
+type SelectorResult =
+  | { readonly kind: "match" }
+  | { readonly kind: "skip"; readonly reason: SkipReason }
+  | { readonly kind: "error"; readonly status: 404 | 500; readonly message: string };
+
+/** `MatchNamespaceSelector`. */
+function matchNamespace(sel: CompiledSelector, ctx: MatchContext): SelectorResult {
+  if (ctx.nsSource.kind === "cluster-scoped" || sel.empty) return { kind: "match" };
+  if (sel.error !== undefined)
+    return { kind: "error", status: 500, message: `Internal error occurred: ${sel.error}` };
+  const labels = ctx.nsLabels;
+  const ns = ctx.attrs.namespace;
+  if (labels === null)
+    return { kind: "error", status: 404, message: `namespaces "${ns}" not found` };
+  if (selectorMatches(sel, labels)) return { kind: "match" };
+  return {
+    kind: "skip",
+    reason: {
+      code: "namespace-selector",
+      namespace: ns,
+      mismatches: explainSelectorMismatch(sel, labels),
+    },
+  };
+}
+
+/** `MatchObjectSelector`: the new or the old object may match; no object or no metadata never does. */
+function matchObject(sel: CompiledSelector, ctx: MatchContext): SelectorResult {
+  if (sel.empty) return { kind: "match" };
+  if (sel.error !== undefined)
+    return { kind: "error", status: 500, message: `Internal error occurred: ${sel.error}` };
+  const r = ctx.request;
+  if (ctx.objectHasMeta && selectorMatches(sel, ctx.objectLabels)) return { kind: "match" };
+  if (ctx.oldObjectHasMeta && selectorMatches(sel, ctx.oldObjectLabels)) return { kind: "match" };
+  const side = (obj: unknown, hasMeta: boolean, labels: MatchContext["objectLabels"]) =>
+    obj === null || obj === undefined
+      ? ("absent" as const)
+      : !hasMeta
+        ? ("no-metadata" as const)
+        : explainSelectorMismatch(sel, labels);
+  return {
+    kind: "skip",
+    reason: {
+      code: "object-selector",
+      object: side(r.object, ctx.objectHasMeta, ctx.objectLabels),
+      oldObject: side(r.oldObject, ctx.oldObjectHasMeta, ctx.oldObjectLabels),
+    },
+  };
+}
+
+function conditionsOutcome(
+  conditions: readonly CompiledCondition[],
+  via: MatchedVia,
+  ctx: MatchContext,
+  failurePolicy: FailurePolicy,
+  onError: (message: string) => HookMatch,
+): HookMatch {
+  if (conditions.length === 0) return { kind: "call", via };
+  const vars = via.converted
+    ? () => ({ ...ctx.celVariables(), request: celRequest(ctx.request, via.kind, via.resource) })
+    : () => ctx.celVariables();
+  const verdict = evaluateMatchConditions(conditions, vars, via.converted ? via.kind : undefined);
+  switch (verdict.kind) {
+    case "match":
+      return { kind: "call", via };
+    case "no-match":
+      return {
+        kind: "skip",
+        reason: { code: "match-condition-false", condition: verdict.condition },
+      };
+    case "indeterminate":
+      return { kind: "indeterminate", via, condition: verdict.condition, reason: verdict.reason };
+    case "error":
+      if (failurePolicy === "Ignore") {
+        return {
+          kind: "skip",
+          reason: { code: "match-condition-error-ignored", errors: verdict.errors },
+        };
+      }
+      return onError(verdict.errors.map((e) => `${e.condition}: ${e.message}`).join(", "));
+  }
+}
+
+/** `ShouldCallHook` for one webhook, plus the dry-run check the dispatchers make before calling. */
+export function matchWebhook(hook: CompiledWebhook, ctx: MatchContext): HookMatch {
+  const m = hook.match;
+  const rules = matchRules(m.rules, m.matchPolicy, ctx, false);
+  if (rules.kind === "none") return RULES_SKIP;
+  const ns = matchNamespace(m.namespaceSelector, ctx);
+  if (ns.kind === "skip") return ns;
+  const obj = matchObject(m.objectSelector, ctx);
+  if (obj.kind === "skip") return obj;
+  if (rules.kind === "error") {
+    return {
+      kind: "fail",
+      via: undefined,
+      failure: { status: 500, message: `Internal error occurred: ${rules.message}` },
+    };
+  }
+  const via = rules.via;
+  if (ns.kind === "error")
+    return { kind: "fail", via, failure: { status: ns.status, message: ns.message } };
+  if (obj.kind === "error")
+    return { kind: "fail", via, failure: { status: obj.status, message: obj.message } };
+  const r = ctx.request;
+  const res = r.group === "" ? r.resource : `${r.resource}.${r.group}`;
+  const outcome = conditionsOutcome(hook.conditions, via, ctx, hook.failurePolicy, (msg) => ({
+    kind: "fail",
+    via,
+    failure: { status: 403, message: `${res} "${r.name ?? ""}" is forbidden: ${msg}` },
+  }));
+  if (outcome.kind !== "call" || !r.dryRun) return outcome;
+  const se = hook.sideEffects;
+  if (se === "None" || se === "NoneOnDryRun") return outcome;
+  if (se === undefined) {
+    // A nil sideEffects is a call error, so failurePolicy applies.
+    if (hook.failurePolicy === "Ignore")
+      return {
+        kind: "skip",
+        reason: { code: "configuration-error-ignored", message: "Webhook SideEffects is nil" },
+      };
+    return {
+      kind: "fail",
+      via,
+      failure: {
+        status: 500,
+        message: `Internal error occurred: failed calling webhook "${hook.id.name}": Webhook SideEffects is nil`,
+      },
+    };
+  }
+  return {
+    kind: "fail",
+    via,
+    failure: {
+      status: 400,
+      message: `admission webhook "${hook.id.name}" does not support dry run`,
+    },
+  };
+}
+
+type ResourcesResult =
+  | { readonly kind: "match"; readonly via: MatchedVia }
+  | { readonly kind: "skip"; readonly reason: SkipReason }
+  | { readonly kind: "error"; readonly message: string };
+
+/** `matching.Matcher.Matches` for a policy's matchConstraints or a binding's matchResources. */
+export function matchResources(m: CompiledMatchResources, ctx: MatchContext): ResourcesResult {
+  const ns = matchNamespace(m.namespaceSelector, ctx);
+  if (ns.kind === "skip") return ns;
+  const obj = matchObject(m.objectSelector, ctx);
+  if (obj.kind === "skip") return obj;
+  const excluded = matchRules(m.excludeRules, m.matchPolicy, ctx, true);
+  if (excluded.kind === "error") return excluded;
+  if (excluded.kind === "match")
+    return { kind: "skip", reason: { code: "exclude-rule", ruleIndex: excluded.via.ruleIndex } };
+  let via: MatchedVia;
+  if (m.rules.length === 0) {
+    const r = ctx.request;
+    via = {
+      resource: { group: r.group, version: r.version, resource: r.resource },
+      subresource: r.subresource,
+      kind: r.kind,
+      converted: false,
+      ruleIndex: -1,
+    };
+  } else {
+    const res = matchRules(m.rules, m.matchPolicy, ctx, true);
+    if (res.kind === "error") return res;
+    if (res.kind === "none") return { kind: "skip", reason: { code: "rules" } };
+    via = res.via;
+  }
+  if (ns.kind === "error") return { kind: "error", message: ns.message };
+  if (obj.kind === "error") return { kind: "error", message: obj.message };
+  return { kind: "match", via };
+}
+
+/** One (policy, binding) pair, as `policyDispatcher.Dispatch` would treat it. */
+export function matchPolicyBinding(pb: CompiledPolicyBinding, ctx: MatchContext): HookMatch {
+  if (pb.policyMissing || !pb.constraints) {
+    if (pb.policyMissing)
+      return { kind: "skip", reason: { code: "policy-missing", policyName: pb.policyName } };
+    return configError(
+      pb,
+      "failed to configure policy: policy contained no match constraints, a required field",
+      undefined,
+    );
+  }
+  const def = matchResources(pb.constraints, ctx);
+  if (def.kind === "skip") return def;
+  if (def.kind === "error")
+    return configError(pb, `failed to configure policy: ${def.message}`, undefined);
+  if (pb.bindingMatch) {
+    const b = matchResources(pb.bindingMatch, ctx);
+    if (b.kind === "skip") return { kind: "skip", reason: { code: "binding", inner: b.reason } };
+    if (b.kind === "error")
+      return configError(pb, `failed to configure binding: ${b.message}`, def.via);
+  }
+  return conditionsOutcome(pb.conditions, def.via, ctx, pb.failurePolicy, (msg) =>
+    configError(pb, msg, def.via),
+  );
+}
+
+function configError(
+  pb: CompiledPolicyBinding,
+  message: string,
+  via: MatchedVia | undefined,
+): HookMatch {
+  if (pb.failurePolicy === "Ignore")
+    return { kind: "skip", reason: { code: "configuration-error-ignored", message } };
+  return {
+    kind: "fail",
+    via,
+    failure: {
+      status: 403,
+      message: `policy '${pb.policyName}' with binding '${pb.bindingName}' denied request: ${message}`,
+    },
+  };
+}
+
+/** Every rule's first mismatch against the request (and, for Equivalent, against equivalents). */
+export function explainRules(
+  rules: readonly CompiledRule[],
+  matchPolicy: string,
+  ctx: MatchContext,
+): RuleMismatch[] {
+  const out: RuleMismatch[] = [];
+  for (const rule of rules) {
+    const m = explainRuleMismatch(rule, ctx.attrs);
+    if (m) out.push(m);
+  }
+  if (rules.length === 0) {
+    out.push({
+      ruleIndex: -1,
+      field: "resource",
+      expected: [],
+      actual: ctx.attrs.resource,
+      message: "the hook has no rules",
+    });
+  }
+  if (matchPolicy === "Equivalent") {
+    const r = ctx.request;
+    const eqs = ctx.snapshot.equivalence.equivalentsFor(
+      { group: r.group, version: r.version, resource: r.resource },
+      r.subresource,
+    );
+    if (eqs.length > 1) {
+      out.push({
+        ruleIndex: -1,
+        field: "version",
+        expected: eqs.map((e) => describeResource(e.gvr)),
+        actual: describeResource({ group: r.group, version: r.version, resource: r.resource }),
+        message: `no rule matches the equivalent resources either (${eqs.map((e) => describeResource(e.gvr)).join(", ")})`,
+      });
+    }
+  }
+  return out;
+}

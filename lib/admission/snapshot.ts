@@ -1,0 +1,66 @@
+/**
+ * The cluster state prediction works from: configurations, namespace labels and discovery.
+ * Plain data, so it can be loaded from a live cluster, a YAML bundle or a test table.
+ */
+import type {
+  V1MutatingWebhookConfiguration,
+  V1ValidatingWebhookConfiguration,
+  V1ValidatingAdmissionPolicy,
+  V1ValidatingAdmissionPolicyBinding,
+  V1beta1MutatingAdmissionPolicy,
+  V1beta1MutatingAdmissionPolicyBinding,
+} from "@/lib/k8s/types";
+import type { GroupVersionKind } from "@/lib/admission/request";
+import type { Labels } from "@/lib/admission/selectors";
+
+/** One served resource, as discovery reports it. */
+export interface DiscoveryResource {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+  /** Subresources served for it; `kind` defaults to the parent's kind (e.g. `status`). */
+  readonly subresources?: ReadonlyArray<{
+    readonly name: string;
+    readonly kind?: GroupVersionKind;
+  }>;
+  /**
+   * Resources with the same key are the same stored resource (the apiserver's
+   * EquivalentResourceMapper). Defaults to `<group>/<resource>`; set it to join cross-group
+   * aliases such as `extensions` and `apps` deployments.
+   */
+  readonly equivalenceKey?: string;
+}
+
+/** admissionregistration.k8s.io/v1alpha1 InitializerConfiguration (1.7–1.13). */
+export interface InitializerConfiguration {
+  readonly metadata?: { readonly name?: string };
+  readonly initializers?: ReadonlyArray<{
+    readonly name: string;
+    readonly rules?: ReadonlyArray<{
+      readonly apiGroups?: readonly string[];
+      readonly apiVersions?: readonly string[];
+      readonly resources?: readonly string[];
+    }>;
+  }>;
+}
+
+/** Everything `compileSnapshot` reads. Absent lists mean "none". */
+export interface AdmissionSnapshot {
+  readonly mutatingWebhookConfigurations?: readonly V1MutatingWebhookConfiguration[];
+  readonly validatingWebhookConfigurations?: readonly V1ValidatingWebhookConfiguration[];
+  readonly validatingAdmissionPolicies?: readonly V1ValidatingAdmissionPolicy[];
+  readonly validatingAdmissionPolicyBindings?: readonly V1ValidatingAdmissionPolicyBinding[];
+  readonly mutatingAdmissionPolicies?: readonly V1beta1MutatingAdmissionPolicy[];
+  readonly mutatingAdmissionPolicyBindings?: readonly V1beta1MutatingAdmissionPolicyBinding[];
+  readonly initializerConfigurations?: readonly InitializerConfiguration[];
+  /** Namespace name → labels. A namespace missing here is treated as not existing. */
+  readonly namespaces?: Readonly<Record<string, Labels>>;
+  readonly discovery?: readonly DiscoveryResource[];
+  /**
+   * `ExcludeAdmissionWebhookVirtualResources` (on in 1.37): webhooks skip the virtual auth
+   * resources. Policies always skip them. Default true.
+   */
+  readonly excludeVirtualResources?: boolean;
+}
