@@ -15,7 +15,12 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "server/**/*.test.ts", "cli/**/*.test.ts", "components/**/*.test.ts"],
+          include: [
+            "lib/**/*.test.ts",
+            "server/**/*.test.ts",
+            "cli/**/*.test.ts",
+            "components/**/*.test.ts",
+          ],
           environment: "node",
         },
       },

@@ -1,0 +1,17 @@
+import { handle, json } from "@/server/http/respond";
+import { clientFor } from "@/server/kube/identity";
+import { admissionApis, serverVersion } from "@/server/kube/discovery";
+
+export const dynamic = "force-dynamic";
+
+/** Cluster version and the admission APIs it serves, read from discovery as the request's identity. */
+export async function GET(request: Request): Promise<Response> {
+  return handle(async () => {
+    const client = clientFor(request);
+    const [version, apis] = await Promise.all([
+      serverVersion(client, request.signal),
+      admissionApis(client, request.signal),
+    ]);
+    return json({ context: client.context, server: client.server, version, apis });
+  });
+}

@@ -1,0 +1,417 @@
+/**
+ * Starts a real control plane on loopback: etcd, kube-apiserver (RBAC, static tokens for an
+ * admin, a viewer and an editor, audit policy + audit webhook + audit log, every admission API
+ * version served) and kube-controller-manager (so namespaces get their default ServiceAccount
+ * and deleted namespaces go away), and writes a kubeconfig with one context per user.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync, closeSync } from "node:fs";
+import path from "node:path";
+import { BINARIES, KUBERNETES_VERSION } from "./build";
+import { createCa, createServiceAccountKeys, issueServingCert, type CertPair } from "./certs";
+import { freePorts } from "./ports";
+import { httpsRequest } from "./https-json";
+import { startAuditRelay, type AuditRelay } from "./audit-relay";
+import { rbacObjects, USERS, type UserName } from "./rbac";
+
+export interface ControlPlaneInfo {
+  /** Directory holding certificates, configs, logs and etcd data of this run. */
+  dir: string;
+  kubeconfig: string;
+  server: string;
+  caFile: string;
+  caKeyFile: string;
+  tokens: Record<UserName, string>;
+  /** The kubeconfig context of each user. */
+  contexts: Record<UserName, string>;
+  auditToken: string;
+  auditLogPath: string;
+  auditRelayPort: number;
+  dashboardUrl: string;
+  version: string;
+  pids: number[];
+}
+
+export interface ControlPlane extends ControlPlaneInfo {
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Where the dashboard listens; the audit webhook is relayed to `${dashboardUrl}/api/audit`. */
+  dashboardUrl: string;
+  /** Parent of this run's directory. */
+  baseDir: string;
+  /** Keep the run directory after stop (for inspection). */
+  keepDir?: boolean;
+  log?: (line: string) => void;
+}
+
+interface Proc {
+  name: string;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+}
+
+// Children still alive when this process exits (a crash, an uncaught error) are killed with it,
+// so no apiserver or etcd outlives its launcher.
+const live = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of live) child.kill("SIGKILL");
+});
+
+function startProcess(name: string, bin: string, args: string[], logFile: string): Proc {
+  const fd = openSync(logFile, "a");
+  const child = spawn(bin, args, { stdio: ["ignore", fd, fd] });
+  closeSync(fd);
+  live.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("exit", (code) => {
+      live.delete(child);
+      resolve(code);
+    }),
+  );
+  child.on("error", () => undefined);
+  return { name, child, exited };
+}
+
+async function stopProcess(p: Proc, graceMs: number): Promise<void> {
+  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
+  p.child.kill("SIGTERM");
+  const timer = setTimeout(() => p.child.kill("SIGKILL"), graceMs);
+  await p.exited;
+  clearTimeout(timer);
+}
+
+function tail(file: string, lines = 15): string {
+  try {
+    return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no log)";
+  }
+}
+
+async function waitFor(
+  what: string,
+  proc: Proc,
+  logFile: string,
+  probe: () => Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (proc.child.exitCode !== null) {
+      throw new Error(`${what} exited with code ${proc.child.exitCode}:\n${tail(logFile)}`);
+    }
+    if (await probe().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${what} was not ready after ${timeoutMs / 1000} s:\n${tail(logFile)}`);
+}
+
+const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: ["RequestReceived"]
+rules:
+  # Reads never pass through admission: leaving them out keeps the feed to decisions.
+  - level: None
+    verbs: ["get", "list", "watch"]
+  - level: None
+    nonResourceURLs: ["/healthz*", "/livez*", "/readyz*", "/version", "/metrics", "/openapi/*"]
+  - level: Request
+    resources:
+      - group: admissionregistration.k8s.io
+  - level: Metadata
+`;
+
+function kubeconfigYaml(
+  server: string,
+  caFile: string,
+  users: Array<{ name: string; token: string }>,
+  current: string,
+): string {
+  const lines = [
+    "apiVersion: v1",
+    "kind: Config",
+    "clusters:",
+    "  - name: portcullis-local",
+    "    cluster:",
+    `      server: ${server}`,
+    `      certificate-authority: ${caFile}`,
+    "users:",
+    ...users.flatMap((u) => [`  - name: ${u.name}`, "    user:", `      token: ${u.token}`]),
+    "contexts:",
+    ...users.flatMap((u) => [
+      `  - name: ${u.name}@portcullis-local`,
+      "    context:",
+      "      cluster: portcullis-local",
+      `      user: ${u.name}`,
+    ]),
+    `current-context: ${current}@portcullis-local`,
+    "",
+  ];
+  return lines.join("\n");
+}
+
+function isAddressInUse(e: unknown): boolean {
+  return e instanceof Error && /address already in use/i.test(e.message);
+}
+
+/** Starts the control plane, retrying once on a port clash. */
+export async function startControlPlane(opts: StartOptions): Promise<ControlPlane> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(opts);
+    } catch (e) {
+      if (attempt < 3 && isAddressInUse(e)) continue;
+      throw e;
+    }
+  }
+}
+
+async function startOnce(opts: StartOptions): Promise<ControlPlane> {
+  const log = opts.log ?? (() => undefined);
+  const started = Date.now();
+  const dir = path.join(opts.baseDir, `run-${Date.now()}-${randomBytes(3).toString("hex")}`);
+  mkdirSync(dir, { recursive: true });
+  const procs: Proc[] = [];
+  let relay: AuditRelay | undefined;
+
+  const stopAll = async () => {
+    await relay?.close();
+    // The apiserver and controller manager first: with etcd gone the apiserver hangs on SIGTERM.
+    await Promise.all(procs.filter((p) => p.name !== "etcd").map((p) => stopProcess(p, 10_000)));
+    await Promise.all(procs.filter((p) => p.name === "etcd").map((p) => stopProcess(p, 10_000)));
+  };
+
+  try {
+    const [etcdClient, etcdPeer, apiPort, relayPort] = (await freePorts(4)) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    const ca = createCa(dir);
+    const apiCert = issueServingCert(dir, ca, "apiserver", [
+      "127.0.0.1",
+      "localhost",
+      "kubernetes",
+      "kubernetes.default",
+      "kubernetes.default.svc",
+    ]);
+    const relayCert: CertPair = issueServingCert(dir, ca, "audit-sink");
+    const sa = createServiceAccountKeys(dir);
+
+    const tokens = Object.fromEntries(
+      USERS.map((u) => [u.name, randomBytes(24).toString("hex")]),
+    ) as Record<UserName, string>;
+    const auditToken = randomBytes(24).toString("hex");
+    const tokenFile = path.join(dir, "tokens.csv");
+    writeFileSync(
+      tokenFile,
+      USERS.map((u) => `${tokens[u.name]},${u.name},${u.name}-uid,"${u.groups.join(",")}"`).join(
+        "\n",
+      ) + "\n",
+      { mode: 0o600 },
+    );
+
+    const auditPolicy = path.join(dir, "audit-policy.yaml");
+    writeFileSync(auditPolicy, AUDIT_POLICY);
+    const auditWebhookConfig = path.join(dir, "audit-webhook.kubeconfig");
+    writeFileSync(
+      auditWebhookConfig,
+      [
+        "apiVersion: v1",
+        "kind: Config",
+        "clusters:",
+        "  - name: portcullis-audit-sink",
+        "    cluster:",
+        `      server: https://127.0.0.1:${relayPort}/api/audit`,
+        `      certificate-authority: ${ca.certFile}`,
+        "users:",
+        "  - name: kube-apiserver",
+        "    user:",
+        `      token: ${auditToken}`,
+        "contexts:",
+        "  - name: default",
+        "    context: { cluster: portcullis-audit-sink, user: kube-apiserver }",
+        "current-context: default",
+        "",
+      ].join("\n"),
+      { mode: 0o600 },
+    );
+    const auditLogPath = path.join(dir, "audit.log");
+
+    relay = await startAuditRelay(
+      relayPort,
+      relayCert,
+      `${opts.dashboardUrl.replace(/\/$/, "")}/api/audit`,
+    );
+
+    const etcdLog = path.join(dir, "etcd.log");
+    const etcd = startProcess(
+      "etcd",
+      BINARIES.etcd,
+      [
+        "--name=portcullis",
+        `--data-dir=${path.join(dir, "etcd")}`,
+        `--listen-client-urls=http://127.0.0.1:${etcdClient}`,
+        `--advertise-client-urls=http://127.0.0.1:${etcdClient}`,
+        `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`,
+        `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeer}`,
+        `--initial-cluster=portcullis=http://127.0.0.1:${etcdPeer}`,
+        "--unsafe-no-fsync",
+        "--log-level=warn",
+      ],
+      etcdLog,
+    );
+    procs.push(etcd);
+    await waitFor(
+      "etcd",
+      etcd,
+      etcdLog,
+      async () => {
+        const res = await fetch(`http://127.0.0.1:${etcdClient}/health`);
+        return res.ok;
+      },
+      30_000,
+    );
+    log(`cluster: etcd ready on 127.0.0.1:${etcdClient}`);
+
+    const server = `https://127.0.0.1:${apiPort}`;
+    const apiLog = path.join(dir, "kube-apiserver.log");
+    const api = startProcess(
+      "kube-apiserver",
+      BINARIES.apiserver,
+      [
+        `--etcd-servers=http://127.0.0.1:${etcdClient}`,
+        "--bind-address=127.0.0.1",
+        "--advertise-address=127.0.0.1",
+        `--secure-port=${apiPort}`,
+        // On loopback the endpoint reconciler refuses 127.0.0.1 as a "public IP".
+        "--endpoint-reconciler-type=none",
+        `--tls-cert-file=${apiCert.certFile}`,
+        `--tls-private-key-file=${apiCert.keyFile}`,
+        `--client-ca-file=${ca.certFile}`,
+        `--token-auth-file=${tokenFile}`,
+        "--authorization-mode=RBAC",
+        "--anonymous-auth=false",
+        `--service-account-issuer=https://kubernetes.default.svc.cluster.local`,
+        `--service-account-key-file=${sa.publicKeyFile}`,
+        `--service-account-signing-key-file=${sa.privateKeyFile}`,
+        "--service-cluster-ip-range=10.96.0.0/16",
+        "--runtime-config=admissionregistration.k8s.io/v1beta1=true,admissionregistration.k8s.io/v1alpha1=true",
+        "--feature-gates=MutatingAdmissionPolicy=true",
+        `--audit-policy-file=${auditPolicy}`,
+        `--audit-webhook-config-file=${auditWebhookConfig}`,
+        "--audit-webhook-batch-max-wait=1s",
+        `--audit-log-path=${auditLogPath}`,
+        "--audit-log-format=json",
+        "--audit-log-maxsize=100",
+        "--audit-log-maxbackup=1",
+        `--cert-dir=${path.join(dir, "apiserver-certs")}`,
+        "--v=1",
+      ],
+      apiLog,
+    );
+    procs.push(api);
+    const ca_pem = readFileSync(ca.certFile);
+    await waitFor(
+      "kube-apiserver",
+      api,
+      apiLog,
+      async () =>
+        (
+          await httpsRequest(`${server}/readyz`, {
+            ca: ca_pem,
+            token: tokens.admin,
+            timeoutMs: 2000,
+          })
+        ).status === 200,
+      90_000,
+    );
+    log(
+      `cluster: kube-apiserver ready on ${server} after ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+
+    for (const obj of rbacObjects()) {
+      const res = await httpsRequest(`${server}${obj.path}`, {
+        method: "POST",
+        ca: ca_pem,
+        token: tokens.admin,
+        body: obj.body,
+      });
+      if (res.status !== 201 && res.status !== 409) {
+        throw new Error(`creating ${obj.path} failed: ${res.status} ${res.body}`);
+      }
+    }
+
+    const kubeconfig = path.join(dir, "kubeconfig");
+    writeFileSync(
+      kubeconfig,
+      kubeconfigYaml(
+        server,
+        ca.certFile,
+        USERS.map((u) => ({ name: u.name, token: tokens[u.name] })),
+        "admin",
+      ),
+      { mode: 0o600 },
+    );
+    const kcmKubeconfig = path.join(dir, "controller-manager.kubeconfig");
+    writeFileSync(
+      kcmKubeconfig,
+      kubeconfigYaml(server, ca.certFile, [{ name: "admin", token: tokens.admin }], "admin"),
+      { mode: 0o600 },
+    );
+    const kcmLog = path.join(dir, "kube-controller-manager.log");
+    const kcm = startProcess(
+      "kube-controller-manager",
+      BINARIES.controllerManager,
+      [
+        `--kubeconfig=${kcmKubeconfig}`,
+        `--service-account-private-key-file=${sa.privateKeyFile}`,
+        `--root-ca-file=${ca.certFile}`,
+        "--leader-elect=false",
+        "--secure-port=0",
+        "--controllers=namespace,serviceaccount,serviceaccount-token,endpointslice,garbagecollector,deployment,replicaset",
+        "--v=1",
+      ],
+      kcmLog,
+    );
+    procs.push(kcm);
+
+    const versionRes = await httpsRequest(`${server}/version`, { ca: ca_pem, token: tokens.admin });
+    const version =
+      (JSON.parse(versionRes.body) as { gitVersion?: string }).gitVersion ?? KUBERNETES_VERSION;
+    log(`cluster: control plane ${version} up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    const contexts = Object.fromEntries(
+      USERS.map((u) => [u.name, `${u.name}@portcullis-local`]),
+    ) as Record<UserName, string>;
+    const info: ControlPlaneInfo = {
+      dir,
+      kubeconfig,
+      server,
+      caFile: ca.certFile,
+      caKeyFile: ca.keyFile,
+      tokens,
+      contexts,
+      auditToken,
+      auditLogPath,
+      auditRelayPort: relayPort,
+      dashboardUrl: opts.dashboardUrl,
+      version,
+      pids: procs.map((p) => p.child.pid ?? -1),
+    };
+    return {
+      ...info,
+      stop: async () => {
+        await stopAll();
+        if (!opts.keepDir) rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    await stopAll();
+    throw e;
+  }
+}

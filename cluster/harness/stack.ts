@@ -1,0 +1,122 @@
+/**
+ * A test stack: the real control plane plus the dashboard (`next start` on a production build),
+ * wired together so the apiserver's audit webhook reaches the dashboard's /api/audit.
+ * Test runners start one per run, or reuse a running one named by PORTCULLIS_STACK.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { ensureBuilt } from "../build";
+import { startControlPlane, type ControlPlaneInfo } from "../control-plane";
+import { freePorts } from "../ports";
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
+export const STATE_DIR = path.join(REPO_ROOT, ".portcullis");
+
+export interface StackInfo extends ControlPlaneInfo {
+  /** Set when the stack runs a dashboard server. */
+  dashboardPid?: number;
+}
+
+export interface Stack {
+  info: StackInfo;
+  /** Path of the JSON file describing the stack; pass it to other runners as PORTCULLIS_STACK. */
+  file: string;
+  stop(): Promise<void>;
+}
+
+/** Reads the stack a runner shares through PORTCULLIS_STACK. Fails loudly when there is none. */
+export function readStack(): StackInfo {
+  const file = process.env.PORTCULLIS_STACK;
+  if (!file) {
+    throw new Error(
+      "PORTCULLIS_STACK is not set: start tests through the test runners, which start the control plane",
+    );
+  }
+  return JSON.parse(readFileSync(file, "utf8")) as StackInfo;
+}
+
+/** Environment for a dashboard process talking to the stack's control plane. */
+export function dashboardEnv(info: ControlPlaneInfo): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    KUBECONFIG: info.kubeconfig,
+    PORTCULLIS_AUDIT_TOKEN: info.auditToken,
+    PORTCULLIS_DEFAULT_CONTEXT: info.contexts.admin,
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+}
+
+async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`dashboard exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`dashboard did not answer ${url} within ${timeoutMs / 1000} s`);
+}
+
+/**
+ * Starts the control plane and, unless `dashboard` is false, the dashboard from the production
+ * build in .next (built first when missing).
+ */
+export async function startStack(
+  opts: { dashboard?: boolean; log?: (l: string) => void } = {},
+): Promise<Stack> {
+  const log = opts.log ?? ((l: string) => process.stderr.write(l + "\n"));
+  await ensureBuilt(log);
+  const [dashboardPort] = (await freePorts(1)) as [number];
+  const dashboardUrl = `http://127.0.0.1:${dashboardPort}`;
+  mkdirSync(STATE_DIR, { recursive: true });
+  const cp = await startControlPlane({ dashboardUrl, baseDir: path.join(STATE_DIR, "runs"), log });
+  let dashboard: ChildProcess | undefined;
+  const file = path.join(cp.dir, "stack.json");
+  const stop = async () => {
+    if (dashboard && dashboard.exitCode === null) {
+      dashboard.kill("SIGTERM");
+      await new Promise((r) => dashboard?.once("exit", r));
+    }
+    await cp.stop();
+  };
+  try {
+    if (opts.dashboard !== false) {
+      if (!existsSync(path.join(REPO_ROOT, ".next", "BUILD_ID"))) {
+        throw new Error("no production build in .next: run `npm run build` first");
+      }
+      dashboard = spawn(
+        process.execPath,
+        [
+          path.join(REPO_ROOT, "node_modules/next/dist/bin/next"),
+          "start",
+          "-p",
+          String(dashboardPort),
+          "-H",
+          "127.0.0.1",
+        ],
+        { cwd: REPO_ROOT, env: dashboardEnv(cp), stdio: ["ignore", "ignore", "inherit"] },
+      );
+      await waitForHttp(`${dashboardUrl}/api/health`, dashboard, 60_000);
+      log(`stack: dashboard on ${dashboardUrl}`);
+    }
+    const { stop: _stop, ...info } = cp;
+    const stackInfo: StackInfo = { ...info, dashboardPid: dashboard?.pid };
+    writeFileSync(file, JSON.stringify(stackInfo, null, 2), { mode: 0o600 });
+    return {
+      info: stackInfo,
+      file,
+      stop: async () => {
+        await stop();
+        rmSync(file, { force: true });
+      },
+    };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}

@@ -1,0 +1,50 @@
+/** A minimal HTTPS JSON client for the launcher and harness (node:https with a pinned CA). */
+import https from "node:https";
+
+export interface HttpsJsonResponse {
+  status: number;
+  body: string;
+}
+
+/** Sends one request and resolves with status and body text; rejects only on transport errors. */
+export function httpsRequest(
+  url: string,
+  opts: {
+    method?: string;
+    token?: string;
+    ca: string | Buffer;
+    body?: unknown;
+    timeoutMs?: number;
+  },
+): Promise<HttpsJsonResponse> {
+  return new Promise((resolve, reject) => {
+    const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+    const req = https.request(
+      url,
+      {
+        method: opts.method ?? "GET",
+        ca: opts.ca,
+        headers: {
+          Accept: "application/json",
+          ...(opts.token ? { Authorization: `Bearer ${opts.token}` } : {}),
+          ...(payload
+            ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) }
+            : {}),
+        },
+        timeout: opts.timeoutMs ?? 10_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }),
+        );
+        res.on("error", reject);
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error(`request to ${url} timed out`)));
+    req.on("error", reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}

@@ -1,0 +1,42 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { refToString, parseRef, type ResourceRef } from "@/lib/k8s/resources";
+import { applyLiveMessage, type CollectionData, type LiveMessage } from "@/lib/queries/collections";
+import { queryKeys } from "@/lib/queries/keys";
+
+export type LiveState = "connecting" | "live" | "reconnecting";
+
+/**
+ * Keeps the named collections in the query cache current from /api/watch (Server-Sent Events):
+ * no polling. Returns the stream's state for a small indicator.
+ */
+export function useLiveCollections(context: string | undefined, refs: ResourceRef[]): LiveState {
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<LiveState>("connecting");
+  const param = refs.map((r) => `r=${encodeURIComponent(refToString(r))}`).join("&");
+
+  useEffect(() => {
+    if (!context || !param) return;
+    const source = new EventSource(`/api/watch?${param}`);
+    source.onopen = () => setState("live");
+    source.onerror = () => setState("reconnecting");
+    source.onmessage = (ev: MessageEvent<string>) => {
+      let msg: LiveMessage;
+      try {
+        msg = JSON.parse(ev.data) as LiveMessage;
+      } catch {
+        return;
+      }
+      const ref = parseRef(msg.collection);
+      if (!ref) return;
+      queryClient.setQueryData<CollectionData>(queryKeys.collection(context, ref), (old) =>
+        applyLiveMessage(old, msg),
+      );
+    };
+    return () => source.close();
+  }, [context, param, queryClient]);
+
+  return state;
+}

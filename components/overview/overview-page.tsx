@@ -1,0 +1,75 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { contextsQuery } from "@/lib/queries/contexts";
+import { overviewQuery } from "@/lib/queries/overview";
+import { ApiError } from "@/lib/queries/fetch";
+import { servedKinds } from "@/lib/k8s/served-kinds";
+import { AdmissionApisTable } from "./admission-apis-table";
+import { ClusterUnreachable } from "./cluster-unreachable";
+import { KindCountsTable } from "./kind-counts-table";
+
+/** Overview: the cluster's version, the admission APIs it serves, and live counts per kind. */
+export function OverviewPage() {
+  const contexts = useQuery(contextsQuery());
+  const context = contexts.data?.current;
+  const overview = useQuery({ ...overviewQuery(context ?? ""), enabled: context !== undefined });
+
+  const error = contexts.error ?? overview.error;
+  if (error) {
+    const apiError =
+      error instanceof ApiError
+        ? error
+        : new ApiError({ status: 0, reason: "Error", message: error.message, cluster: "" });
+    return (
+      <>
+        <h1>Overview</h1>
+        <ClusterUnreachable error={apiError} context={context} />
+      </>
+    );
+  }
+  if (!overview.data || !context) {
+    return (
+      <>
+        <h1>Overview</h1>
+        <p className="muted" aria-busy="true">
+          Reading the cluster…
+        </p>
+      </>
+    );
+  }
+  const o = overview.data;
+  const ctx = contexts.data?.contexts.find((c) => c.name === context);
+  return (
+    <>
+      <h1>Overview</h1>
+      <div className="grid">
+        <section className="panel" aria-labelledby="cluster-h">
+          <h2 id="cluster-h">Cluster</h2>
+          <dl className="facts">
+            <dt>Version</dt>
+            <dd className="mono" data-testid="server-version">
+              {o.version.gitVersion}
+            </dd>
+            <dt>Server</dt>
+            <dd className="mono">{o.server}</dd>
+            <dt>Context</dt>
+            <dd className="mono">{o.context}</dd>
+            <dt>User</dt>
+            <dd className="mono">{ctx?.user ?? "—"}</dd>
+            {o.version.platform ? (
+              <>
+                <dt>Platform</dt>
+                <dd className="mono">{o.version.platform}</dd>
+              </>
+            ) : null}
+          </dl>
+        </section>
+        <AdmissionApisTable apis={o.apis} />
+      </div>
+      <div style={{ marginTop: 12 }}>
+        <KindCountsTable context={context} kinds={servedKinds(o.apis)} />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,58 @@
+/**
+ * The one error shape for everything that crosses the Kubernetes API boundary. Route handlers
+ * return it as JSON; the browser's fetch helper parses it back. Pure: shared by server and client.
+ */
+export interface KubeApiErrorBody {
+  /** HTTP status from the apiserver, or 0 when it could not be reached, 503 when unreachable. */
+  status: number;
+  /** The apiserver's Status.reason (e.g. NotFound, Conflict, Invalid, Forbidden), or ours for transport errors. */
+  reason: string;
+  message: string;
+  details?: KubeStatusDetails;
+  /** The API server URL the request went to. */
+  cluster: string;
+}
+
+export interface KubeStatusCause {
+  reason?: string;
+  message?: string;
+  field?: string;
+}
+
+export interface KubeStatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  causes?: KubeStatusCause[];
+  retryAfterSeconds?: number;
+}
+
+/** A metav1.Status body as the apiserver returns it on failure. */
+export interface KubeStatus {
+  kind: "Status";
+  apiVersion?: string;
+  status?: string;
+  message?: string;
+  reason?: string;
+  details?: KubeStatusDetails;
+  code?: number;
+}
+
+/** Type guard for a metav1.Status body. */
+export function isKubeStatus(value: unknown): value is KubeStatus {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { kind?: unknown }).kind === "Status" &&
+    typeof (value as { code?: unknown }).code !== "string"
+  );
+}
+
+/** Type guard for a KubeApiErrorBody as route handlers send it. */
+export function isKubeApiErrorBody(value: unknown): value is KubeApiErrorBody {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v.status === "number" && typeof v.reason === "string" && typeof v.message === "string"
+  );
+}

@@ -1,0 +1,51 @@
+/** Matches discovery results against the known admission kinds (pure). */
+import { ADMISSION_GROUP, KNOWN_ADMISSION_KINDS, type KnownAdmissionKind } from "./admission-apis";
+import type { ResourceRef } from "./resources";
+
+export interface ServedKind {
+  known: KnownAdmissionKind;
+  /** Versions the cluster serves this kind at, preferred version order. */
+  served: string[];
+  /** The version the dashboard reads it at (the first served of v1, v1beta1, v1alpha1). */
+  readAt?: ResourceRef;
+}
+
+const VERSION_PREFERENCE = ["v1", "v1beta1", "v1alpha1"];
+
+/** Every known kind with the versions discovery says are served; unknown served kinds are appended. */
+export function servedKinds(
+  apis: Array<{ version: string; resources: Array<{ name: string; kind: string }> }>,
+): ServedKind[] {
+  const known = [...KNOWN_ADMISSION_KINDS];
+  for (const v of apis) {
+    for (const r of v.resources) {
+      if (!known.some((k) => k.resource === r.name)) {
+        known.push({
+          kind: r.kind,
+          resource: r.name,
+          versions: [v.version],
+          role: "validating",
+          history: "not known to this dashboard",
+          counted: true,
+        });
+      }
+    }
+  }
+  return known.map((k) => {
+    const served = apis
+      .filter((v) => v.resources.some((r) => r.name === k.resource))
+      .map((v) => v.version)
+      .sort((a, b) => rank(a) - rank(b));
+    const first = served[0];
+    return {
+      known: k,
+      served,
+      readAt: first ? { group: ADMISSION_GROUP, version: first, resource: k.resource } : undefined,
+    };
+  });
+}
+
+function rank(v: string): number {
+  const i = VERSION_PREFERENCE.indexOf(v);
+  return i === -1 ? VERSION_PREFERENCE.length : i;
+}

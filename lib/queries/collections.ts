@@ -1,0 +1,62 @@
+/** Collections in the query cache, and how live events patch them. */
+import { queryOptions } from "@tanstack/react-query";
+import { refToString, type ResourceRef } from "@/lib/k8s/resources";
+import { apiFetch } from "./fetch";
+import { queryKeys } from "./keys";
+
+export interface KubeObjectLike {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; namespace?: string; resourceVersion?: string; uid?: string };
+}
+
+export interface CollectionData<T extends KubeObjectLike = KubeObjectLike> {
+  resourceVersion: string;
+  items: T[];
+}
+
+/** A message of /api/watch. */
+export type LiveMessage<T extends KubeObjectLike = KubeObjectLike> = { collection: string } & (
+  | { type: "SYNC"; resourceVersion: string; items: T[] }
+  | { type: "ADDED" | "MODIFIED" | "DELETED"; object: T }
+  | { type: "ERROR"; error: { status: number; reason: string; message: string } }
+);
+
+/** Query options for a collection; live events keep it fresh, so it never goes stale by time. */
+export function collectionQuery<T extends KubeObjectLike = KubeObjectLike>(
+  context: string,
+  ref: ResourceRef,
+) {
+  return queryOptions({
+    queryKey: queryKeys.collection(context, ref),
+    queryFn: ({ signal }) =>
+      apiFetch<CollectionData<T>>(`/api/resources/${refToString(ref)}`, { signal }),
+    staleTime: Infinity,
+  });
+}
+
+function same(a: KubeObjectLike, b: KubeObjectLike): boolean {
+  return a.metadata?.name === b.metadata?.name && a.metadata?.namespace === b.metadata?.namespace;
+}
+
+/**
+ * The collection after one live message (pure). SYNC replaces it; ADDED/MODIFIED upsert by
+ * namespace/name; DELETED removes. Events older than what the cache holds are ignored.
+ */
+export function applyLiveMessage<T extends KubeObjectLike>(
+  data: CollectionData<T> | undefined,
+  msg: LiveMessage<T>,
+): CollectionData<T> | undefined {
+  if (msg.type === "SYNC") return { resourceVersion: msg.resourceVersion, items: msg.items };
+  if (msg.type === "ERROR" || !data) return data;
+  const obj = msg.object;
+  const rv = obj.metadata?.resourceVersion ?? data.resourceVersion;
+  if (msg.type === "DELETED") {
+    return { resourceVersion: rv, items: data.items.filter((i) => !same(i, obj)) };
+  }
+  const idx = data.items.findIndex((i) => same(i, obj));
+  if (idx === -1) return { resourceVersion: rv, items: [...data.items, obj] };
+  const items = data.items.slice();
+  items[idx] = obj;
+  return { resourceVersion: rv, items };
+}

@@ -1,0 +1,23 @@
+import { queryOptions } from "@tanstack/react-query";
+import { apiFetch } from "./fetch";
+import { queryKeys } from "./keys";
+
+export interface ServedVersion {
+  version: string;
+  preferred: boolean;
+  resources: Array<{ name: string; kind: string; namespaced: boolean; verbs: string[] }>;
+}
+
+export interface OverviewData {
+  context: string;
+  server: string;
+  version: { gitVersion: string; platform?: string; goVersion?: string };
+  apis: ServedVersion[];
+}
+
+export const overviewQuery = (context: string) =>
+  queryOptions({
+    queryKey: queryKeys.overview(context),
+    queryFn: ({ signal }) => apiFetch<OverviewData>("/api/overview", { signal }),
+    retry: false,
+  });

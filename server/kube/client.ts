@@ -1,0 +1,208 @@
+import "server-only";
+import https from "node:https";
+import http from "node:http";
+import type { KubeConfig } from "@kubernetes/client-node";
+import { kubeConfigFor } from "./config";
+import { errorFromResponse, KubeApiError, toKubeApiError } from "./errors";
+
+export interface KubeRequest {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Path below the server URL, e.g. /apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** Defaults to application/json; PATCH callers name their patch type. */
+  contentType?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** A watch event as the apiserver streams it. */
+export interface WatchEvent<T = unknown> {
+  type: "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
+  object: T;
+}
+
+const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+function buildUrl(server: string, req: Pick<KubeRequest, "path" | "query">): URL {
+  const url = new URL(req.path, server.endsWith("/") ? server : server + "/");
+  // Keep any path prefix of the server URL (apiservers behind a proxy).
+  const prefix = new URL(server).pathname.replace(/\/$/, "");
+  url.pathname = prefix + req.path;
+  for (const [k, v] of Object.entries(req.query ?? {})) {
+    if (v !== undefined) url.searchParams.set(k, String(v));
+  }
+  return url;
+}
+
+/**
+ * The one door to a cluster: every apiserver call of the dashboard goes through a KubeClient,
+ * built per request for the identity (kubeconfig context) the request acts as. Every failure
+ * comes out as a KubeApiError carrying the apiserver's status, reason and message.
+ */
+export class KubeClient {
+  readonly server: string;
+
+  constructor(
+    readonly context: string,
+    private readonly kc: KubeConfig,
+  ) {
+    this.server = kc.getCurrentCluster()?.server ?? "";
+    if (!this.server) {
+      throw new KubeApiError({
+        status: 503,
+        reason: "NoCluster",
+        message: `context "${context}" names no cluster with a server URL`,
+        cluster: "",
+      });
+    }
+  }
+
+  private async options(req: KubeRequest): Promise<https.RequestOptions> {
+    const opts: https.RequestOptions = {
+      method: req.method ?? "GET",
+      headers: { Accept: "application/json" },
+      timeout: req.timeoutMs ?? 30_000,
+      signal: req.signal,
+    };
+    await this.kc.applyToHTTPSOptions(opts);
+    return opts;
+  }
+
+  private open(url: URL, opts: https.RequestOptions): http.ClientRequest {
+    return url.protocol === "http:" ? http.request(url, opts) : https.request(url, opts);
+  }
+
+  /** Sends a request and returns the parsed JSON body; throws KubeApiError on any failure. */
+  async request<T>(req: KubeRequest): Promise<T> {
+    const text = await this.requestText(req);
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new KubeApiError({
+        status: 502,
+        reason: "BadResponse",
+        message: `the apiserver's answer to ${req.method ?? "GET"} ${req.path} is not JSON`,
+        cluster: this.server,
+      });
+    }
+  }
+
+  /** Sends a request and returns the body text of a 2xx answer. */
+  async requestText(req: KubeRequest): Promise<string> {
+    const url = buildUrl(this.server, req);
+    try {
+      const opts = await this.options(req);
+      const payload =
+        req.body === undefined
+          ? undefined
+          : typeof req.body === "string"
+            ? req.body
+            : JSON.stringify(req.body);
+      if (payload !== undefined) {
+        opts.headers = {
+          ...opts.headers,
+          "Content-Type": req.contentType ?? "application/json",
+          "Content-Length": Buffer.byteLength(payload),
+        };
+      }
+      const { status, text } = await new Promise<{ status: number; text: string }>(
+        (resolve, reject) => {
+          const r = this.open(url, opts);
+          r.on("response", (res) => {
+            const chunks: Buffer[] = [];
+            let size = 0;
+            res.on("data", (c: Buffer) => {
+              size += c.length;
+              if (size > MAX_RESPONSE_BYTES) {
+                r.destroy(new Error(`response larger than ${MAX_RESPONSE_BYTES} bytes`));
+                return;
+              }
+              chunks.push(c);
+            });
+            res.on("end", () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                text: Buffer.concat(chunks).toString("utf8"),
+              }),
+            );
+            res.on("error", reject);
+          });
+          r.on("timeout", () =>
+            r.destroy(Object.assign(new Error("request timed out"), { code: "ETIMEDOUT" })),
+          );
+          r.on("error", reject);
+          if (payload !== undefined) r.write(payload);
+          r.end();
+        },
+      );
+      if (status < 200 || status >= 300) throw errorFromResponse(status, text, this.server);
+      return text;
+    } catch (e) {
+      throw toKubeApiError(e, this.server);
+    }
+  }
+
+  /**
+   * Streams a watch: calls `onEvent` for each event until the server ends the stream, the signal
+   * aborts, or an error occurs (thrown as KubeApiError). Resolves when the stream ends normally.
+   */
+  async watch<T>(
+    req: Omit<KubeRequest, "method" | "body" | "contentType">,
+    onEvent: (e: WatchEvent<T>) => void,
+  ): Promise<void> {
+    const url = buildUrl(this.server, { path: req.path, query: { ...req.query, watch: "true" } });
+    try {
+      const opts = await this.options({ ...req, timeoutMs: req.timeoutMs ?? 0 });
+      if (!req.timeoutMs) opts.timeout = undefined;
+      await new Promise<void>((resolve, reject) => {
+        const r = this.open(url, opts);
+        r.on("response", (res) => {
+          if ((res.statusCode ?? 0) >= 300) {
+            const chunks: Buffer[] = [];
+            res.on("data", (c: Buffer) => chunks.push(c));
+            res.on("end", () =>
+              reject(
+                errorFromResponse(
+                  res.statusCode ?? 0,
+                  Buffer.concat(chunks).toString("utf8"),
+                  this.server,
+                ),
+              ),
+            );
+            return;
+          }
+          let buffer = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => {
+            buffer += chunk;
+            let nl: number;
+            while ((nl = buffer.indexOf("\n")) >= 0) {
+              const line = buffer.slice(0, nl).trim();
+              buffer = buffer.slice(nl + 1);
+              if (!line) continue;
+              try {
+                onEvent(JSON.parse(line) as WatchEvent<T>);
+              } catch (e) {
+                r.destroy(e instanceof Error ? e : new Error(String(e)));
+                return;
+              }
+            }
+          });
+          res.on("end", () => resolve());
+          res.on("error", reject);
+        });
+        r.on("error", reject);
+        r.end();
+      });
+    } catch (e) {
+      throw toKubeApiError(e, this.server);
+    }
+  }
+}
+
+/** A client acting as the given kubeconfig context. */
+export function kubeClientFor(context: string): KubeClient {
+  return new KubeClient(context, kubeConfigFor(context));
+}

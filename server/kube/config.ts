@@ -1,0 +1,112 @@
+import "server-only";
+import { existsSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { KubeConfig } from "@kubernetes/client-node";
+import { KubeApiError } from "./errors";
+
+/** A kubeconfig context as the dashboard shows it. */
+export interface ContextSummary {
+  name: string;
+  cluster: string;
+  server: string;
+  user: string;
+  namespace?: string;
+}
+
+interface Loaded {
+  kc: KubeConfig;
+  key: string;
+  source: string;
+}
+
+let cache: Loaded | undefined;
+
+function kubeconfigPaths(): string[] {
+  const env = process.env.KUBECONFIG;
+  if (env) return env.split(path.delimiter).filter(Boolean);
+  const home = path.join(os.homedir(), ".kube", "config");
+  return existsSync(home) ? [home] : [];
+}
+
+function cacheKey(paths: string[]): string {
+  return paths
+    .map((p) => (existsSync(p) ? `${p}@${statSync(p).mtimeMs}` : `${p}@missing`))
+    .join("|");
+}
+
+/**
+ * Loads the kubeconfig: the files named by KUBECONFIG, else ~/.kube/config, else the in-cluster
+ * service account. Reloaded when a file changes. Throws a KubeApiError when none is found.
+ */
+export function loadKubeConfig(): KubeConfig {
+  const paths = kubeconfigPaths();
+  const key = paths.length > 0 ? cacheKey(paths) : "in-cluster";
+  if (cache && cache.key === key) return cache.kc;
+  const kc = new KubeConfig();
+  let source: string;
+  if (paths.length > 0) {
+    const missing = paths.filter((p) => !existsSync(p));
+    if (missing.length === paths.length) {
+      throw new KubeApiError({
+        status: 503,
+        reason: "NoKubeconfig",
+        message: `no kubeconfig at ${missing.join(", ")} (from KUBECONFIG): start the local cluster with \`npm run cluster\` or point KUBECONFIG at your cluster's kubeconfig`,
+        cluster: "",
+      });
+    }
+    kc.loadFromDefault();
+    source = paths.join(path.delimiter);
+  } else if (process.env.KUBERNETES_SERVICE_HOST) {
+    kc.loadFromCluster();
+    source = "in-cluster service account";
+  } else {
+    throw new KubeApiError({
+      status: 503,
+      reason: "NoKubeconfig",
+      message:
+        "no kubeconfig found: set KUBECONFIG, create ~/.kube/config, or run inside a cluster with a service account",
+      cluster: "",
+    });
+  }
+  cache = { kc, key, source };
+  return kc;
+}
+
+/** Every context of the loaded kubeconfig. */
+export function listContexts(): ContextSummary[] {
+  const kc = loadKubeConfig();
+  return kc.getContexts().map((c) => ({
+    name: c.name,
+    cluster: c.cluster,
+    server: kc.getCluster(c.cluster)?.server ?? "",
+    user: c.user,
+    namespace: c.namespace,
+  }));
+}
+
+/**
+ * The context a request uses: the one it asked for when it exists, else PORTCULLIS_DEFAULT_CONTEXT,
+ * else the kubeconfig's current context.
+ */
+export function resolveContext(requested: string | undefined): string {
+  const kc = loadKubeConfig();
+  const names = new Set(kc.getContexts().map((c) => c.name));
+  if (requested && names.has(requested)) return requested;
+  const preferred = process.env.PORTCULLIS_DEFAULT_CONTEXT;
+  if (preferred && names.has(preferred)) return preferred;
+  return kc.getCurrentContext();
+}
+
+/** A KubeConfig whose current context is `context`, leaving the shared one untouched. */
+export function kubeConfigFor(context: string): KubeConfig {
+  const base = loadKubeConfig();
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: base.getClusters(),
+    users: base.getUsers(),
+    contexts: base.getContexts(),
+    currentContext: context,
+  });
+  return kc;
+}

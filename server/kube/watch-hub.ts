@@ -1,0 +1,179 @@
+import "server-only";
+import type { KubeClient, WatchEvent } from "./client";
+import { kubeClientFor } from "./client";
+import { KubeApiError } from "./errors";
+
+/** A Kubernetes object as the hub keeps it: only metadata is read here. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; namespace?: string; resourceVersion?: string; uid?: string };
+  [key: string]: unknown;
+}
+
+/** What a hub subscriber receives. */
+export type HubEvent =
+  | { type: "SYNC"; resourceVersion: string; items: KubeObject[] }
+  | { type: "ADDED" | "MODIFIED" | "DELETED"; object: KubeObject }
+  | { type: "ERROR"; error: { status: number; reason: string; message: string } };
+
+type Listener = (e: HubEvent) => void;
+
+function key(o: KubeObject): string {
+  return `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
+}
+
+const IDLE_STOP_MS = 30_000;
+const RETRY_MS = 1_000;
+
+/**
+ * One upstream list+watch for one (context, collection path), shared by every subscriber.
+ * It keeps the current objects so a new subscriber starts from a SYNC snapshot, then gets
+ * deltas; on 410 Gone or a broken stream it relists and sends a fresh SYNC.
+ */
+class SharedWatch {
+  private readonly listeners = new Set<Listener>();
+  private readonly items = new Map<string, KubeObject>();
+  private resourceVersion = "";
+  private synced = false;
+  private abort: AbortController | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private lastError: HubEvent | undefined;
+
+  constructor(
+    private readonly client: KubeClient,
+    private readonly path: string,
+    private readonly onIdle: () => void,
+  ) {}
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    if (this.idleTimer) {
+      clearTimeout(this.idleTimer);
+      this.idleTimer = undefined;
+    }
+    if (this.synced) listener(this.snapshot());
+    else if (this.lastError) listener(this.lastError);
+    if (!this.abort) this.run();
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) {
+        this.idleTimer = setTimeout(() => this.stop(), IDLE_STOP_MS);
+      }
+    };
+  }
+
+  private snapshot(): HubEvent {
+    return { type: "SYNC", resourceVersion: this.resourceVersion, items: [...this.items.values()] };
+  }
+
+  private emit(e: HubEvent): void {
+    for (const l of this.listeners) l(e);
+  }
+
+  private stop(): void {
+    this.abort?.abort();
+    this.abort = undefined;
+    this.onIdle();
+  }
+
+  private run(): void {
+    const abort = new AbortController();
+    this.abort = abort;
+    void (async () => {
+      while (!abort.signal.aborted) {
+        try {
+          if (!this.synced) await this.relist(abort.signal);
+          await this.client.watch<KubeObject>(
+            {
+              path: this.path,
+              query: {
+                resourceVersion: this.resourceVersion,
+                allowWatchBookmarks: true,
+                timeoutSeconds: 300,
+              },
+              signal: abort.signal,
+            },
+            (e) => this.apply(e),
+          );
+        } catch (e) {
+          if (abort.signal.aborted) return;
+          if (e instanceof KubeApiError) {
+            this.lastError = {
+              type: "ERROR",
+              error: { status: e.status, reason: e.reason, message: e.message },
+            };
+            if (e.status !== 410) this.emit(this.lastError);
+          }
+          this.synced = false;
+          await new Promise((r) => setTimeout(r, RETRY_MS));
+        }
+      }
+    })();
+  }
+
+  private async relist(signal: AbortSignal): Promise<void> {
+    const list = await this.client.request<{
+      metadata?: { resourceVersion?: string };
+      items: KubeObject[];
+      kind?: string;
+    }>({ path: this.path, signal });
+    const itemKind = list.kind?.replace(/List$/, "");
+    const apiVersion = (list as { apiVersion?: string }).apiVersion;
+    this.items.clear();
+    for (const item of list.items) {
+      // List items come without apiVersion/kind; fill them in so subscribers see whole objects.
+      this.items.set(key(item), { apiVersion, kind: itemKind, ...item });
+    }
+    this.resourceVersion = list.metadata?.resourceVersion ?? "";
+    this.synced = true;
+    this.lastError = undefined;
+    this.emit(this.snapshot());
+  }
+
+  private apply(e: WatchEvent<KubeObject>): void {
+    if (e.type === "ERROR") {
+      const status = (e.object as { code?: number }).code ?? 500;
+      throw new KubeApiError({
+        status,
+        reason: (e.object as { reason?: string }).reason ?? "WatchError",
+        message: (e.object as { message?: string }).message ?? "watch error",
+        cluster: this.client.server,
+      });
+    }
+    const rv = e.object.metadata?.resourceVersion;
+    if (rv) this.resourceVersion = rv;
+    if (e.type === "BOOKMARK") return;
+    if (e.type === "DELETED") this.items.delete(key(e.object));
+    else this.items.set(key(e.object), e.object);
+    this.emit({ type: e.type, object: e.object });
+  }
+}
+
+class WatchHub {
+  private readonly watches = new Map<string, SharedWatch>();
+
+  /** Subscribes to a collection (e.g. /apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations) as `context`. */
+  subscribe(context: string, path: string, listener: Listener): () => void {
+    const k = `${context}\u0000${path}`;
+    let w = this.watches.get(k);
+    if (!w) {
+      w = new SharedWatch(kubeClientFor(context), path, () => this.watches.delete(k));
+      this.watches.set(k, w);
+    }
+    return w.subscribe(listener);
+  }
+
+  /** Number of upstream watches open now (for tests and metrics). */
+  get size(): number {
+    return this.watches.size;
+  }
+}
+
+const globalForHub = globalThis as typeof globalThis & { portcullisWatchHub?: WatchHub };
+
+/** The process-wide hub (kept on globalThis so dev reloads do not open duplicate watches). */
+export function watchHub(): WatchHub {
+  globalForHub.portcullisWatchHub ??= new WatchHub();
+  return globalForHub.portcullisWatchHub;
+}
