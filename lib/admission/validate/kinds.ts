@@ -1,0 +1,60 @@
+/** The admission kinds this validator knows, by apiVersion and kind. */
+export type AdmissionKind =
+  | "ValidatingWebhookConfiguration"
+  | "MutatingWebhookConfiguration"
+  | "ValidatingAdmissionPolicy"
+  | "ValidatingAdmissionPolicyBinding"
+  | "MutatingAdmissionPolicy"
+  | "MutatingAdmissionPolicyBinding"
+  | "InitializerConfiguration";
+
+export type AdmissionVersion = "v1" | "v1beta1" | "v1alpha1";
+
+/** A known kind at one version, and whether a v1.37 apiserver serves it. */
+export interface KindInfo {
+  group: "admissionregistration.k8s.io";
+  version: AdmissionVersion;
+  kind: AdmissionKind;
+  /** False for historical shapes (v1beta1 webhooks: 1.9–1.21; InitializerConfiguration: 1.7–1.13). */
+  served: boolean;
+}
+
+const GROUP = "admissionregistration.k8s.io";
+
+const table: Record<AdmissionVersion, Partial<Record<AdmissionKind, boolean>>> = {
+  v1: {
+    ValidatingWebhookConfiguration: true,
+    MutatingWebhookConfiguration: true,
+    ValidatingAdmissionPolicy: true,
+    ValidatingAdmissionPolicyBinding: true,
+    MutatingAdmissionPolicy: true,
+    MutatingAdmissionPolicyBinding: true,
+  },
+  v1beta1: {
+    ValidatingWebhookConfiguration: false,
+    MutatingWebhookConfiguration: false,
+    MutatingAdmissionPolicy: true,
+    MutatingAdmissionPolicyBinding: true,
+  },
+  v1alpha1: {
+    MutatingAdmissionPolicy: true,
+    MutatingAdmissionPolicyBinding: true,
+    InitializerConfiguration: false,
+  },
+};
+
+/** Looks up apiVersion + kind; undefined when this validator does not know the pair. */
+export function kindInfoFor(apiVersion: string, kind: string): KindInfo | undefined {
+  const slash = apiVersion.indexOf("/");
+  if (slash < 0 || apiVersion.slice(0, slash) !== GROUP) return undefined;
+  const version = apiVersion.slice(slash + 1);
+  if (version !== "v1" && version !== "v1beta1" && version !== "v1alpha1") return undefined;
+  const served = table[version][kind as AdmissionKind];
+  if (served === undefined) return undefined;
+  return { group: GROUP, version, kind: kind as AdmissionKind, served };
+}
+
+/** `group/version`. */
+export function apiVersionOf(k: KindInfo): string {
+  return `${k.group}/${k.version}`;
+}

@@ -1,0 +1,230 @@
+/**
+ * Parses YAML or JSON text into JSON values the way the apiserver's YAML path sees them
+ * (YAML 1.1 scalars, merge keys, aliases expanded), remembering where every value and key sits in
+ * the text and which keys repeat. Work is capped: 3 MiB of text (the apiserver's request body
+ * limit), a node budget so alias bombs cannot explode, and a nesting depth limit.
+ */
+import type { Document, Node, ParsedNode } from "yaml";
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments } from "yaml";
+import type { SourceRange } from "./issue";
+import type { JsonObject, JsonValue } from "./json";
+
+/** The apiserver's default request body limit (3 MiB). */
+export const maxRequestBytes = 3 * 1024 * 1024;
+const maxNodes = 1_000_000;
+const maxDepth = 512;
+
+/** Offsets of one path in the text. */
+interface Located {
+  key?: [number, number];
+  value?: [number, number];
+}
+
+/** A parse problem with its position. */
+export interface TextProblem {
+  message: string;
+  range: SourceRange;
+}
+
+/** A key that repeats in its mapping: the path and the repeated key's range. */
+export interface DuplicateKey {
+  segments: (string | number)[];
+  range: SourceRange;
+}
+
+/** One parsed document: its value, the source map and what went wrong while reading it. */
+export interface ParsedDocument {
+  index: number;
+  value: JsonValue;
+  problems: TextProblem[];
+  duplicates: DuplicateKey[];
+  /** The range of the token for a path: the value when present, else the key, else the nearest parent. */
+  rangeOf(segments: readonly (string | number)[], prefer?: "value" | "key"): SourceRange;
+  /** The whole document's range. */
+  docRange: SourceRange;
+}
+
+const pathKey = (segs: readonly (string | number)[]): string =>
+  segs.map((s) => (typeof s === "number" ? `#${s}` : `.${s}`)).join("\u0000");
+
+class BudgetError extends Error {}
+
+function toRange(lc: LineCounter, start: number, end: number): SourceRange {
+  const a = lc.linePos(start);
+  const b = lc.linePos(Math.max(start, end));
+  return { startLine: a.line, startCol: a.col, endLine: b.line, endCol: b.col };
+}
+
+function scalarValue(v: unknown): JsonValue {
+  if (v === null || v === undefined) return null;
+  if (typeof v === "string" || typeof v === "boolean") return v;
+  if (typeof v === "number") return Number.isFinite(v) ? v : String(v);
+  if (typeof v === "bigint") return Number(v);
+  if (v instanceof Date) return v.toISOString().replace(".000Z", "Z");
+  if (v instanceof Uint8Array) return btoa(String.fromCharCode(...v));
+  return String(v);
+}
+
+function keyString(k: unknown): string {
+  if (isScalar(k)) {
+    const v = scalarValue(k.value);
+    return v === null ? "null" : String(v);
+  }
+  return String(k);
+}
+
+function convertDocument(
+  doc: Document.Parsed,
+  lc: LineCounter,
+  index: number,
+  textLen: number,
+): ParsedDocument {
+  const locs = new Map<string, Located>();
+  const duplicates: DuplicateKey[] = [];
+  const problems: TextProblem[] = [];
+  let budget = maxNodes;
+
+  const walk = (
+    node: Node | null | undefined,
+    segs: (string | number)[],
+    depth: number,
+    record: boolean,
+  ): JsonValue => {
+    if (--budget < 0) throw new BudgetError("document contains excessive aliasing");
+    if (depth > maxDepth) throw new BudgetError(`exceeded max depth of ${maxDepth}`);
+    if (!node) return null;
+    if (record && node.range) {
+      const loc = locs.get(pathKey(segs)) ?? {};
+      loc.value ??= [node.range[0], node.range[1]];
+      locs.set(pathKey(segs), loc);
+    }
+    if (isAlias(node)) {
+      const target = node.resolve(doc);
+      return walk(target as Node | undefined, segs, depth + 1, false);
+    }
+    if (isScalar(node)) return scalarValue(node.value);
+    if (isSeq(node))
+      return node.items.map((it, i) => walk(it as Node, [...segs, i], depth + 1, record));
+    if (isMap(node)) {
+      const out: JsonObject = {};
+      const seen = new Set<string>();
+      const merges: Node[] = [];
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        const k = keyString(pair.key);
+        if (k === "<<" && isScalar(pair.key) && pair.key.source === "<<") {
+          merges.push(pair.value as Node);
+          continue;
+        }
+        const childSegs = [...segs, k];
+        const keyNode = pair.key as Node | null;
+        const keyRange: [number, number] | undefined = keyNode?.range
+          ? [keyNode.range[0], keyNode.range[1]]
+          : undefined;
+        if (seen.has(k)) {
+          if (record)
+            duplicates.push({
+              segments: childSegs,
+              range: toRange(lc, keyRange?.[0] ?? 0, keyRange?.[1] ?? 0),
+            });
+        } else if (record && keyRange) {
+          const loc = locs.get(pathKey(childSegs)) ?? {};
+          loc.key = keyRange;
+          locs.set(pathKey(childSegs), loc);
+        }
+        seen.add(k);
+        out[k] = walk(pair.value as Node, childSegs, depth + 1, record);
+      }
+      for (const m of merges) {
+        const sources = isSeq(m) ? (m.items as Node[]) : [m];
+        for (const src of sources) {
+          const v = walk(src, segs, depth + 1, false);
+          if (v && typeof v === "object" && !Array.isArray(v))
+            for (const [k, val] of Object.entries(v)) if (!(k in out)) out[k] = val;
+        }
+      }
+      return out;
+    }
+    return null;
+  };
+
+  let value: JsonValue = null;
+  for (const e of doc.errors) {
+    problems.push({
+      message: e.message.split("\n")[0] ?? e.message,
+      range: toRange(lc, e.pos[0], e.pos[1]),
+    });
+  }
+  if (problems.length === 0) {
+    try {
+      value = walk(doc.contents as ParsedNode | null, [], 0, true);
+    } catch (e) {
+      const msg =
+        e instanceof BudgetError
+          ? e.message
+          : e instanceof RangeError
+            ? "document nesting is too deep"
+            : String(e);
+      const start = doc.range[0];
+      problems.push({ message: msg, range: toRange(lc, start, Math.min(textLen, start + 1)) });
+      value = null;
+    }
+  }
+  const docRange = toRange(lc, doc.range[0], doc.range[1]);
+  const rangeOf = (
+    segments: readonly (string | number)[],
+    prefer: "value" | "key" = "value",
+  ): SourceRange => {
+    for (let n = segments.length; n >= 0; n--) {
+      const loc = locs.get(pathKey(segments.slice(0, n)));
+      if (!loc) continue;
+      const pick = prefer === "key" ? (loc.key ?? loc.value) : (loc.value ?? loc.key);
+      if (pick) return toRange(lc, pick[0], pick[1]);
+    }
+    return docRange;
+  };
+  return { index, value, problems, duplicates, rangeOf, docRange };
+}
+
+/** Parses every document in `text`. Oversized text gives a single document holding the problem. */
+export function parseDocuments(text: string): ParsedDocument[] {
+  const lc = new LineCounter();
+  const size = new TextEncoder().encode(text).length;
+  if (size > maxRequestBytes) {
+    const r: SourceRange = { startLine: 1, startCol: 1, endLine: 1, endCol: 2 };
+    return [
+      {
+        index: 0,
+        value: null,
+        problems: [{ message: `Request entity too large: limit is ${maxRequestBytes}`, range: r }],
+        duplicates: [],
+        rangeOf: () => r,
+        docRange: r,
+      },
+    ];
+  }
+  let docs: Document.Parsed[];
+  try {
+    const parsed = parseAllDocuments(text, {
+      lineCounter: lc,
+      version: "1.1",
+      uniqueKeys: false,
+      merge: true,
+    });
+    docs = Array.isArray(parsed) ? parsed : [];
+  } catch (e) {
+    const r: SourceRange = { startLine: 1, startCol: 1, endLine: 1, endCol: 2 };
+    const message = e instanceof RangeError ? "document nesting is too deep" : String(e);
+    return [
+      {
+        index: 0,
+        value: null,
+        problems: [{ message, range: r }],
+        duplicates: [],
+        rangeOf: () => r,
+        docRange: r,
+      },
+    ];
+  }
+  return docs.map((d, i) => convertDocument(d, lc, i, text.length));
+}

@@ -1,0 +1,126 @@
+/**
+ * Validation of YAML/JSON text as the apiserver would judge it, with every issue placed on the
+ * token it is about.
+ */
+import type { SourceRange, ValidationIssue } from "./issue";
+import { fieldSegments } from "./issue";
+import type { JsonValue } from "./json";
+import { isObject, obj, str } from "./json";
+import { kindInfoFor } from "./kinds";
+import type { ParsedDocument } from "./source-map";
+import { parseDocuments } from "./source-map";
+import { validateObject } from "./validate-object";
+
+/** The result for one document. */
+export interface DocumentResult {
+  /** Position of the document in a multi-document stream (0-based). */
+  index: number;
+  kind: string;
+  apiVersion: string;
+  name: string;
+  issues: ValidationIssue[];
+  /** The object as the server would store it, when the kind is known and the text parsed. */
+  defaulted?: JsonValue;
+}
+
+const wholeDoc = (d: ParsedDocument): SourceRange => d.docRange;
+
+function validateParsed(doc: ParsedDocument, old: JsonValue | undefined): DocumentResult {
+  const base = { index: doc.index, kind: "", apiVersion: "", name: "" };
+  if (doc.problems.length > 0)
+    return {
+      ...base,
+      issues: doc.problems.map((p) => ({
+        field: "",
+        type: p.message.startsWith("Request entity too large")
+          ? "RequestEntityTooLarge"
+          : "YAMLSyntax",
+        message: p.message,
+        severity: "error",
+        source: "yaml",
+        range: p.range,
+      })),
+    };
+  const v = doc.value;
+  const apiVersion = isObject(v) ? str(v, "apiVersion") : "";
+  const kind = isObject(v) ? str(v, "kind") : "";
+  const name = str(obj(isObject(v) ? v : undefined, "metadata"), "name");
+  const info = kindInfoFor(apiVersion, kind);
+  if (!isObject(v) || !info) {
+    const field = !isObject(v) ? "" : !kind ? "kind" : "apiVersion";
+    const message = !isObject(v)
+      ? "the document is not an object"
+      : `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)}`;
+    return {
+      index: doc.index,
+      kind,
+      apiVersion,
+      name,
+      issues: [
+        {
+          field,
+          type: "FieldValueNotSupported",
+          message,
+          severity: "error",
+          source: "schema",
+          range: field ? doc.rangeOf([field]) : wholeDoc(doc),
+        },
+      ],
+    };
+  }
+  const res = validateObject(info, v, old, { duplicates: doc.duplicates.map((d) => d.segments) });
+  const dupRanges = new Map(doc.duplicates.map((d) => [d.segments.join("\u0000"), d.range]));
+  const issues = res.issues.map((i) => {
+    const segs = fieldSegments(i.field);
+    const range =
+      i.type === "FieldValueDuplicate" && i.source === "schema"
+        ? (dupRanges.get(segs.join("\u0000")) ?? doc.rangeOf(segs, "key"))
+        : i.type === "FieldValueUnknown"
+          ? doc.rangeOf(segs, "key")
+          : doc.rangeOf(segs);
+    return { ...i, range };
+  });
+  return { index: doc.index, kind, apiVersion, name: res.name, issues, defaulted: res.defaulted };
+}
+
+/**
+ * Validates every document of a YAML/JSON stream (create semantics).
+ * @returns one result per non-empty document, with its index in the stream
+ */
+export function validateDocuments(text: string): DocumentResult[] {
+  return parseDocuments(text)
+    .filter((d) => d.problems.length > 0 || d.value !== null)
+    .map((d) => validateParsed(d, undefined));
+}
+
+/**
+ * Validates the first document of `text` as a create, or as an update of `opts.oldText` (the
+ * stored object) so that upstream's ratcheting applies.
+ */
+export function validateDocument(text: string, opts: { oldText?: string } = {}): DocumentResult {
+  const docs = parseDocuments(text);
+  const doc = docs.find((d) => d.problems.length > 0 || d.value !== null) ?? docs[0];
+  let old: JsonValue | undefined;
+  if (opts.oldText !== undefined) {
+    const od = parseDocuments(opts.oldText).find((d) => d.value !== null);
+    if (od && od.problems.length === 0) old = od.value;
+  }
+  if (!doc)
+    return {
+      index: 0,
+      kind: "",
+      apiVersion: "",
+      name: "",
+      issues: [
+        {
+          field: "",
+          type: "YAMLSyntax",
+          message: "the document is empty",
+          severity: "error",
+          source: "yaml",
+          range: { startLine: 1, startCol: 1, endLine: 1, endCol: 1 },
+        },
+      ],
+    };
+  return validateParsed(doc, old);
+}
