@@ -1,0 +1,826 @@
+/**
+ * A systematic corpus of admissionregistration objects for the validation oracle: valid objects and
+ * objects broken in exactly one field, generated from the upstream rules (validation.go v1.37.2).
+ * No case carries an expectation: the real apiserver decides, and the oracle test compares our
+ * validator's verdict and field paths with it.
+ */
+import type { JsonObject, JsonValue } from "../../lib/admission/validate/json";
+
+/** One corpus case. */
+export interface CorpusCase {
+  id: string;
+  description: string;
+  apiVersion: string;
+  kind: string;
+  object: JsonObject;
+  expect?: never;
+}
+
+const G = "admissionregistration.k8s.io";
+type Patch = (o: JsonObject) => void;
+
+const rule = (): JsonObject => ({
+  operations: ["CREATE"],
+  apiGroups: [""],
+  apiVersions: ["v1"],
+  resources: ["pods"],
+});
+
+function baseHook(mutating: boolean, name = "hook.example.com"): JsonObject {
+  const h: JsonObject = {
+    name,
+    clientConfig: { url: "https://127.0.0.1:9443/validate" },
+    rules: [rule()],
+    sideEffects: "None",
+    admissionReviewVersions: ["v1"],
+  };
+  if (mutating) h.reinvocationPolicy = "Never";
+  return h;
+}
+
+function webhookConfig(kind: string, hooks: JsonObject[], name = "oracle-config"): JsonObject {
+  return { apiVersion: `${G}/v1`, kind, metadata: { name }, webhooks: hooks };
+}
+
+/** Webhook-level variants: [label, patch on one webhook]. */
+function webhookVariants(mutating: boolean): [string, (h: JsonObject) => void][] {
+  const v: [string, (h: JsonObject) => void][] = [];
+  const set = (k: string, val: JsonValue | undefined) => (h: JsonObject) => {
+    if (val === undefined) delete h[k];
+    else h[k] = val;
+  };
+  v.push(["valid", () => undefined]);
+  for (const n of [
+    "",
+    "a",
+    "a.b",
+    "a.b.c",
+    "A.b.c",
+    "a..b.c",
+    "a.b.c.",
+    "x_y.b.c",
+    "-a.b.c",
+    "a.b.c-",
+    "ab.cd.ef.gh",
+    "x".repeat(250) + ".b.c",
+    "a.b.c/d",
+  ])
+    v.push([`name=${JSON.stringify(n).slice(0, 40)}`, set("name", n)]);
+  const ops: JsonValue[] = [
+    [],
+    ["*", "CREATE"],
+    ["CREATE", "*"],
+    ["create"],
+    ["PATCH"],
+    ["*"],
+    ["CREATE", "UPDATE", "DELETE", "CONNECT"],
+    [""],
+    ["CREATE", "CREATE"],
+    ["*", "*"],
+  ];
+  for (const o of ops)
+    v.push([
+      `operations=${JSON.stringify(o)}`,
+      (h) => ((h.rules as JsonObject[])[0]!.operations = o),
+    ]);
+  const groups: JsonValue[] = [
+    [],
+    ["*", "apps"],
+    [""],
+    ["apps", "*"],
+    ["*"],
+    ["", "apps"],
+    ["Apps"],
+    ["*", "*"],
+  ];
+  for (const g of groups)
+    v.push([
+      `apiGroups=${JSON.stringify(g)}`,
+      (h) => ((h.rules as JsonObject[])[0]!.apiGroups = g),
+    ]);
+  const versions: JsonValue[] = [
+    [],
+    ["*", "v1"],
+    [""],
+    ["v1", ""],
+    ["*"],
+    ["v1", "v2"],
+    ["V1"],
+    ["v1", "*"],
+  ];
+  for (const x of versions)
+    v.push([
+      `apiVersions=${JSON.stringify(x)}`,
+      (h) => ((h.rules as JsonObject[])[0]!.apiVersions = x),
+    ]);
+  const resources: JsonValue[] = [
+    ["*"],
+    ["*/*"],
+    ["*/*", "pods"],
+    ["pods", "*/*"],
+    ["*", "pods"],
+    ["pods", "*"],
+    ["pods/*", "pods/status"],
+    ["pods/status", "pods/*"],
+    ["*/status", "pods/status"],
+    ["pods/status", "*/status"],
+    ["*", "pods/status"],
+    ["pods", "pods/status"],
+    ["", "pods"],
+    [],
+    ["pods/*"],
+    ["*/*", "*"],
+    ["*", "*/*"],
+    ["pods", "deployments", "*"],
+    ["*", "pods", "configmaps"],
+    ["pods", "*", "configmaps"],
+    ["*/scale"],
+    ["*/scale", "deployments/scale"],
+    ["deployments/scale", "*/scale"],
+    ["pods/*", "pods/*"],
+    ["pods/status/x"],
+    ["/status"],
+    ["pods/"],
+    ["*", "*"],
+    ["pods", ""],
+    ["*/*", "*/*"],
+  ];
+  for (const r of resources)
+    v.push([
+      `resources=${JSON.stringify(r)}`,
+      (h) => ((h.rules as JsonObject[])[0]!.resources = r),
+    ]);
+  for (const s of ["*", "Cluster", "Namespaced", "namespaced", "", "All"])
+    v.push([`scope=${JSON.stringify(s)}`, (h) => ((h.rules as JsonObject[])[0]!.scope = s)]);
+  v.push(["rules=[]", set("rules", [])]);
+  v.push(["rules absent", set("rules", undefined)]);
+  v.push(["two rules, second bad", (h) => (h.rules = [rule(), { ...rule(), operations: [] }])]);
+  for (const f of ["Fail", "Ignore", "fail", "", "X"])
+    v.push([`failurePolicy=${JSON.stringify(f)}`, set("failurePolicy", f)]);
+  for (const m of ["Exact", "Equivalent", "exact", "", "Fuzzy"])
+    v.push([`matchPolicy=${JSON.stringify(m)}`, set("matchPolicy", m)]);
+  for (const s of ["None", "NoneOnDryRun", "Some", "Unknown", "", "none", undefined])
+    v.push([`sideEffects=${JSON.stringify(s) ?? "absent"}`, set("sideEffects", s)]);
+  for (const t of [0, 1, 10, 30, 31, -1, 100, undefined])
+    v.push([`timeoutSeconds=${t ?? "absent"}`, set("timeoutSeconds", t)]);
+  if (mutating)
+    for (const r of ["Never", "IfNeeded", "never", "", "Always", undefined])
+      v.push([`reinvocationPolicy=${JSON.stringify(r) ?? "absent"}`, set("reinvocationPolicy", r)]);
+  const arvs: (JsonValue | undefined)[] = [
+    [],
+    ["v1"],
+    ["v1beta1"],
+    ["v2"],
+    ["v1", "v2"],
+    ["v1", "v1"],
+    ["V1"],
+    ["v1", "1v"],
+    ["v1", ""],
+    undefined,
+    ["v1beta1", "v1"],
+    ["v2", "v3"],
+    ["v1", "x".repeat(64)],
+  ];
+  for (const a of arvs)
+    v.push([
+      `admissionReviewVersions=${JSON.stringify(a) ?? "absent"}`,
+      set("admissionReviewVersions", a),
+    ]);
+  const urls = [
+    "https://x.example.com/path",
+    "http://x.example.com",
+    "https://",
+    "https://u@x.example.com",
+    "https://u:p@x.example.com",
+    "https://x.example.com#frag",
+    "https://x.example.com?q=1",
+    "ftp://x.example.com",
+    "x.example.com",
+    "https://x:99999",
+    "https://x:abc",
+    "https://[::1]:443/",
+    "https://[::1",
+    "https://x y",
+    "https://x/%zz",
+    "https://x/a b",
+    ":foo",
+    "",
+    "https://x/path?",
+    "//x.example.com/p",
+    "HTTPS://X.EXAMPLE.COM",
+    "https://x/validate_pods",
+    "https://127.0.0.1:8443",
+    "https://x/%41",
+    "https://x%20y",
+    "https://@x",
+    "https://x/#",
+    "https://x:/p",
+  ];
+  for (const u of urls) v.push([`url=${JSON.stringify(u)}`, (h) => (h.clientConfig = { url: u })]);
+  const svc = (s: JsonObject) => (h: JsonObject) => (h.clientConfig = { service: s });
+  v.push(["service ok", svc({ name: "s", namespace: "ns" })]);
+  v.push(["service no name", svc({ namespace: "ns" })]);
+  v.push(["service no namespace", svc({ name: "s" })]);
+  v.push(["service empty", svc({})]);
+  for (const port of [0, 1, 443, 65535, 65536, -5])
+    v.push([`service port=${port}`, svc({ name: "s", namespace: "ns", port })]);
+  const paths = [
+    "/",
+    "",
+    "//",
+    "/validate",
+    "/validate_pods",
+    "/Validate",
+    "validate",
+    "/a/b",
+    "/a//b",
+    "/a/",
+    "/a.b-c",
+    "/v1/mutate?x",
+    "/a/b/",
+    "///",
+    "/-a",
+    "/a b",
+  ];
+  for (const p of paths)
+    v.push([`service path=${JSON.stringify(p)}`, svc({ name: "s", namespace: "ns", path: p })]);
+  v.push([
+    "url and service",
+    (h) =>
+      (h.clientConfig = { url: "https://x.example.com", service: { name: "s", namespace: "ns" } }),
+  ]);
+  v.push(["neither url nor service", (h) => (h.clientConfig = {})]);
+  v.push(["clientConfig absent", set("clientConfig", undefined)]);
+  for (const ca of ["dGVzdA==", "!!!", "abc", "", "dGVzdA"])
+    v.push([
+      `caBundle=${JSON.stringify(ca)}`,
+      (h) => (h.clientConfig = { url: "https://x.example.com", caBundle: ca }),
+    ]);
+  for (const which of ["namespaceSelector", "objectSelector"]) {
+    const sel = (s: JsonValue) => set(which, s);
+    v.push([`${which} {}`, sel({})]);
+    v.push([`${which} good labels`, sel({ matchLabels: { "example.com/a": "b", c: "" } })]);
+    v.push([`${which} bad label key`, sel({ matchLabels: { "a b": "x" } })]);
+    v.push([`${which} bad label value`, sel({ matchLabels: { a: "x y" } })]);
+    v.push([`${which} long label value`, sel({ matchLabels: { a: "v".repeat(64) } })]);
+    v.push([`${which} bad prefix`, sel({ matchLabels: { "Ex/a": "x" } })]);
+    v.push([`${which} empty key`, sel({ matchLabels: { "": "x" } })]);
+    const expr = (e: JsonObject) => sel({ matchExpressions: [e] });
+    v.push([`${which} In no values`, expr({ key: "a", operator: "In" })]);
+    v.push([`${which} NotIn values`, expr({ key: "a", operator: "NotIn", values: ["x"] })]);
+    v.push([`${which} Exists values`, expr({ key: "a", operator: "Exists", values: ["x"] })]);
+    v.push([`${which} DoesNotExist`, expr({ key: "a", operator: "DoesNotExist" })]);
+    v.push([`${which} op in`, expr({ key: "a", operator: "in", values: ["x"] })]);
+    v.push([`${which} op Gt`, expr({ key: "a", operator: "Gt", values: ["1"] })]);
+    v.push([`${which} op empty`, expr({ key: "a", operator: "" })]);
+    v.push([`${which} key bad`, expr({ key: "a b", operator: "Exists" })]);
+    v.push([`${which} key empty`, expr({ key: "", operator: "Exists" })]);
+    v.push([`${which} key prefixed`, expr({ key: "example.com/a", operator: "Exists" })]);
+    v.push([`${which} value bad`, expr({ key: "a", operator: "In", values: ["ok", "a b"] })]);
+    v.push([`${which} value long`, expr({ key: "a", operator: "In", values: ["v".repeat(64)] })]);
+  }
+  const mcs: [string, JsonValue][] = [
+    ["valid", [{ name: "a", expression: "true" }]],
+    ["empty name", [{ name: "", expression: "true" }]],
+    ["bad name", [{ name: "a b", expression: "true" }]],
+    ["prefixed name", [{ name: "example.com/a", expression: "true" }]],
+    ["bad prefix", [{ name: "Ex/a", expression: "true" }]],
+    [
+      "dup names",
+      [
+        { name: "a", expression: "true" },
+        { name: "a", expression: "false" },
+      ],
+    ],
+    ["blank expression", [{ name: "a", expression: "  " }]],
+    [
+      "64 conditions",
+      Array.from({ length: 64 }, (_, i) => ({ name: `c${i}`, expression: "true" })),
+    ],
+    [
+      "65 conditions",
+      Array.from({ length: 65 }, (_, i) => ({ name: `c${i}`, expression: "true" })),
+    ],
+  ];
+  const exprs = [
+    "foo == 1",
+    "1",
+    "'a'",
+    "object.x",
+    "request.name == 'a'",
+    "request.foo == 'x'",
+    "params.x == 1",
+    "a ==",
+    "has(object)",
+    "authorizer.group('').resource('pods').check('get').allowed()",
+    "authorizer.requestResource.check('get').allowed()",
+    "namespaceObject.metadata.name == 'x'",
+    "object.metadata.name.startsWith('a')",
+    "quantity('1').isGreaterThan(quantity('0'))",
+    "size(object.metadata.labels) > 0",
+    "[1, 'a'].size() == 2",
+    "request.userInfo.groups.exists(g, g == 'x')",
+    "object.metadata.name == 'a' &&",
+    "'a' + 1 == 'b'",
+    "oldObject == null",
+    "!has(object.spec)",
+    "1 + 1",
+    "math.greatest(1, 2) == 2",
+    "variables.x == 1",
+    "object.?metadata.orValue(null) == null",
+    "request.operation in ['CREATE']",
+    "type(object) == map",
+    "object.metadata.labels['a'] == 'b'",
+    "double(1) > 0.5",
+    '"unterminated',
+    "object.spec.replicas > 1 ? true : false",
+    "dyn(1)",
+    "null",
+    "[true]",
+    "{'a': true}['a']",
+    "request.dryRun",
+  ];
+  for (const e of exprs)
+    mcs.push([`expr ${JSON.stringify(e).slice(0, 60)}`, [{ name: "a", expression: e }]]);
+  for (const [label, m] of mcs) v.push([`matchConditions ${label}`, set("matchConditions", m)]);
+  return v;
+}
+
+function webhookCases(kind: string, mutating: boolean): CorpusCase[] {
+  const out: CorpusCase[] = [];
+  const variants = webhookVariants(mutating);
+  let n = 0;
+  for (const [label, patch] of variants) {
+    for (const position of [0, 1]) {
+      const hooks = [
+        baseHook(mutating, "first.example.com"),
+        baseHook(mutating, "second.example.com"),
+      ].slice(0, position + 1);
+      patch(hooks[position]!);
+      out.push({
+        id: `${kind}-${n++}`,
+        description: `${kind}: webhooks[${position}] ${label}`,
+        apiVersion: `${G}/v1`,
+        kind,
+        object: webhookConfig(kind, hooks),
+      });
+    }
+  }
+  const top: [string, Patch][] = [
+    ["metadata.name Bad_Name", (o) => ((o.metadata as JsonObject).name = "Bad_Name")],
+    ["metadata.name a..b", (o) => ((o.metadata as JsonObject).name = "a..b")],
+    ["metadata.name -x", (o) => ((o.metadata as JsonObject).name = "-x")],
+    ["metadata.name 254 chars", (o) => ((o.metadata as JsonObject).name = "a".repeat(254))],
+    ["metadata.name 253 chars", (o) => ((o.metadata as JsonObject).name = "a".repeat(253))],
+    ["metadata.name static suffix", (o) => ((o.metadata as JsonObject).name = "x.static.k8s.io")],
+    ["metadata.name UPPER", (o) => ((o.metadata as JsonObject).name = "UPPER")],
+    ["generateName only", (o) => (o.metadata = { generateName: "gen-" })],
+    ["generateName bad", (o) => (o.metadata = { generateName: "Gen_" })],
+    ["bad label", (o) => ((o.metadata as JsonObject).labels = { "a b": "c" })],
+    ["bad annotation key", (o) => ((o.metadata as JsonObject).annotations = { "a b": "c" })],
+    ["namespace set (cleared)", (o) => ((o.metadata as JsonObject).namespace = "default")],
+    ["no webhooks", (o) => delete o.webhooks],
+    ["empty webhooks", (o) => (o.webhooks = [])],
+    ["duplicate webhook names", (o) => (o.webhooks = [baseHook(mutating), baseHook(mutating)])],
+    [
+      "three webhooks, third duplicate of first",
+      (o) =>
+        (o.webhooks = [
+          baseHook(mutating, "a.b.c"),
+          baseHook(mutating, "d.e.f"),
+          baseHook(mutating, "a.b.c"),
+        ]),
+    ],
+    [
+      "duplicate empty names",
+      (o) => (o.webhooks = [baseHook(mutating, ""), baseHook(mutating, "")]),
+    ],
+    ["unknown top-level field", (o) => (o.spec = {})],
+    ["unknown webhook field", (o) => ((o.webhooks as JsonObject[])[0]!.foo = 1)],
+    ["unknown metadata field", (o) => ((o.metadata as JsonObject).foo = "x")],
+    [
+      "unknown service field",
+      (o) =>
+        ((o.webhooks as JsonObject[])[0]!.clientConfig = {
+          service: { name: "s", namespace: "n", foo: 1 },
+        }),
+    ],
+    ["case-mismatched field", (o) => ((o.webhooks as JsonObject[])[0]!.SideEffects = "None")],
+    [
+      "two unknown fields",
+      (o) => {
+        (o.webhooks as JsonObject[])[0]!.foo = 1;
+        (o.metadata as JsonObject).bar = 2;
+      },
+    ],
+    ["timeoutSeconds string", (o) => ((o.webhooks as JsonObject[])[0]!.timeoutSeconds = "10")],
+    ["timeoutSeconds float", (o) => ((o.webhooks as JsonObject[])[0]!.timeoutSeconds = 1.5)],
+    ["name number", (o) => ((o.webhooks as JsonObject[])[0]!.name = 1)],
+    ["rules string", (o) => ((o.webhooks as JsonObject[])[0]!.rules = "x")],
+    [
+      "port string",
+      (o) =>
+        ((o.webhooks as JsonObject[])[0]!.clientConfig = {
+          service: { name: "s", namespace: "n", port: "443" },
+        }),
+    ],
+    ["sideEffects bool", (o) => ((o.webhooks as JsonObject[])[0]!.sideEffects = true)],
+    ["webhooks object", (o) => (o.webhooks = {})],
+    ["labels list", (o) => ((o.metadata as JsonObject).labels = ["a"])],
+    ["null timeout (defaulted)", (o) => ((o.webhooks as JsonObject[])[0]!.timeoutSeconds = null)],
+    ["null webhook element", (o) => (o.webhooks = [null])],
+    [
+      "unknown field plus invalid value",
+      (o) => {
+        (o.webhooks as JsonObject[])[0]!.foo = 1;
+        (o.webhooks as JsonObject[])[0]!.timeoutSeconds = 99;
+      },
+    ],
+    [
+      "excluded resource (warning only)",
+      (o) =>
+        ((o.webhooks as JsonObject[])[0]!.rules = [
+          {
+            operations: ["CREATE"],
+            apiGroups: ["authentication.k8s.io"],
+            apiVersions: ["v1"],
+            resources: ["tokenreviews"],
+          },
+        ]),
+    ],
+  ];
+  for (const [label, patch] of top) {
+    const o = webhookConfig(kind, [baseHook(mutating)]);
+    patch(o);
+    out.push({
+      id: `${kind}-${n++}`,
+      description: `${kind}: ${label}`,
+      apiVersion: `${G}/v1`,
+      kind,
+      object: o,
+    });
+  }
+  return out;
+}
+
+function vap(spec: JsonObject, name = "oracle-vap"): JsonObject {
+  return { apiVersion: `${G}/v1`, kind: "ValidatingAdmissionPolicy", metadata: { name }, spec };
+}
+
+const baseVapSpec = (): JsonObject => ({
+  matchConstraints: { resourceRules: [rule()] },
+  validations: [{ expression: "true" }],
+});
+
+function policyCases(): CorpusCase[] {
+  const out: CorpusCase[] = [];
+  let n = 0;
+  const add = (kind: string, apiVersion: string, description: string, object: JsonObject) =>
+    out.push({
+      id: `${kind}-${apiVersion.split("/")[1]}-${n++}`,
+      description: `${kind}: ${description}`,
+      apiVersion,
+      kind,
+      object,
+    });
+  const vapVariant = (label: string, patch: (s: JsonObject) => void, name?: string) => {
+    const s = baseVapSpec();
+    patch(s);
+    add("ValidatingAdmissionPolicy", `${G}/v1`, label, vap(s, name));
+  };
+  vapVariant("valid", () => undefined);
+  for (const f of ["Fail", "Ignore", "fail", ""])
+    vapVariant(`failurePolicy=${JSON.stringify(f)}`, (s) => (s.failurePolicy = f));
+  const pks: JsonObject[] = [
+    { apiVersion: "v1", kind: "ConfigMap" },
+    { apiVersion: "", kind: "ConfigMap" },
+    { apiVersion: "apps/v1", kind: "Deployment" },
+    { apiVersion: "a/b/c", kind: "X" },
+    { apiVersion: "Apps/v1", kind: "X" },
+    { apiVersion: "apps/", kind: "X" },
+    { apiVersion: "apps/V1", kind: "X" },
+    { apiVersion: "v1", kind: "" },
+    { apiVersion: "v1", kind: "config_map" },
+    { apiVersion: "v1", kind: "1abc" },
+    {},
+    { apiVersion: "/", kind: "X" },
+  ];
+  for (const pk of pks) vapVariant(`paramKind=${JSON.stringify(pk)}`, (s) => (s.paramKind = pk));
+  vapVariant("matchConstraints absent", (s) => delete s.matchConstraints);
+  vapVariant("resourceRules empty", (s) => (s.matchConstraints = { resourceRules: [] }));
+  vapVariant("matchConstraints {}", (s) => (s.matchConstraints = {}));
+  for (const rn of [["a"], ["a", "a"], ["a/b"], ["."], [".."], ["a%b"], [""]])
+    vapVariant(
+      `resourceNames=${JSON.stringify(rn)}`,
+      (s) => (s.matchConstraints = { resourceRules: [{ ...rule(), resourceNames: rn }] }),
+    );
+  vapVariant(
+    "excludeResourceRules bad",
+    (s) =>
+      (s.matchConstraints = {
+        resourceRules: [rule()],
+        excludeResourceRules: [{ ...rule(), operations: [] }],
+      }),
+  );
+  vapVariant(
+    "resourceRules DELETE ok",
+    (s) => (s.matchConstraints = { resourceRules: [{ ...rule(), operations: ["DELETE"] }] }),
+  );
+  vapVariant(
+    "resourceRules bad resources",
+    (s) => (s.matchConstraints = { resourceRules: [{ ...rule(), resources: ["*", "pods"] }] }),
+  );
+  vapVariant(
+    "matchPolicy bad",
+    (s) => (s.matchConstraints = { resourceRules: [rule()], matchPolicy: "Fuzzy" }),
+  );
+  vapVariant(
+    "namespaceSelector bad",
+    (s) =>
+      (s.matchConstraints = {
+        resourceRules: [rule()],
+        namespaceSelector: { matchExpressions: [{ key: "a", operator: "In" }] },
+      }),
+  );
+  vapVariant(
+    "objectSelector bad value",
+    (s) =>
+      (s.matchConstraints = {
+        resourceRules: [rule()],
+        objectSelector: { matchLabels: { a: "b c" } },
+      }),
+  );
+  const vals: [string, JsonValue][] = [
+    ["empty expression", [{ expression: "" }]],
+    ["blank expression", [{ expression: "  " }]],
+    ["int", [{ expression: "1" }]],
+    ["dyn", [{ expression: "object.x" }]],
+    ["undeclared", [{ expression: "foo" }]],
+    ["params without paramKind", [{ expression: "params.x == 1" }]],
+    ["syntax", [{ expression: "a ==" }]],
+    ["message newline", [{ expression: "true", message: "a\nb" }]],
+    ["message blank", [{ expression: "true", message: "  " }]],
+    ["message ok", [{ expression: "true", message: "ok" }]],
+    ["messageExpression blank", [{ expression: "true", messageExpression: "  " }]],
+    ["messageExpression int", [{ expression: "true", messageExpression: "1" }]],
+    ["messageExpression ok", [{ expression: "true", messageExpression: "'ok'" }]],
+    [
+      "messageExpression authorizer",
+      [
+        {
+          expression: "true",
+          messageExpression: "authorizer.group('').resource('x').check('get').reason()",
+        },
+      ],
+    ],
+    ["reason Forbidden", [{ expression: "true", reason: "Forbidden" }]],
+    ["reason Bogus", [{ expression: "true", reason: "Bogus" }]],
+    ["authorizer", [{ expression: "authorizer.requestResource.check('get').allowed()" }]],
+    ["namespaceObject", [{ expression: "namespaceObject.metadata.name == 'x'" }]],
+    ["variables without variables", [{ expression: "variables.x == 1" }]],
+    ["request field", [{ expression: "request.operation == 'CREATE'" }]],
+  ];
+  for (const [label, val] of vals) vapVariant(`validations ${label}`, (s) => (s.validations = val));
+  vapVariant("no validations nor auditAnnotations", (s) => (s.validations = []));
+  const vars: [string, JsonValue, JsonValue][] = [
+    ["ok", [{ name: "x", expression: "1" }], [{ expression: "variables.x == 1" }]],
+    ["name empty", [{ name: "", expression: "1" }], [{ expression: "true" }]],
+    ["name 1a", [{ name: "1a", expression: "1" }], [{ expression: "true" }]],
+    ["name reserved", [{ name: "if", expression: "1" }], [{ expression: "true" }]],
+    ["expression empty", [{ name: "x", expression: "" }], [{ expression: "true" }]],
+    ["undefined variable", [{ name: "x", expression: "1" }], [{ expression: "variables.y == 1" }]],
+    ["syntax", [{ name: "x", expression: "1 +" }], [{ expression: "true" }]],
+  ];
+  for (const [label, v, val] of vars)
+    vapVariant(`variables ${label}`, (s) => {
+      s.variables = v;
+      s.validations = val;
+    });
+  const aas: [string, JsonValue][] = [
+    ["ok", [{ key: "k", valueExpression: "'v'" }]],
+    ["bad key", [{ key: "a b", valueExpression: "'v'" }]],
+    [
+      "dup keys",
+      [
+        { key: "k", valueExpression: "'v'" },
+        { key: "k", valueExpression: "'w'" },
+      ],
+    ],
+    ["empty value", [{ key: "k", valueExpression: "" }]],
+    ["int value", [{ key: "k", valueExpression: "1" }]],
+    ["null value", [{ key: "k", valueExpression: "null" }]],
+    [
+      "21 annotations",
+      Array.from({ length: 21 }, (_, i) => ({ key: `k${i}`, valueExpression: "'v'" })),
+    ],
+    ["long value", [{ key: "k", valueExpression: "'" + "v".repeat(5200) + "'" }]],
+    ["empty key", [{ key: "", valueExpression: "'v'" }]],
+  ];
+  for (const [label, aa] of aas)
+    vapVariant(`auditAnnotations ${label}`, (s) => {
+      s.auditAnnotations = aa;
+      s.validations = [];
+    });
+  vapVariant("matchConditions params with paramKind", (s) => {
+    s.paramKind = { apiVersion: "v1", kind: "ConfigMap" };
+    s.matchConditions = [{ name: "a", expression: "params.data.x == 'y'" }];
+  });
+  vapVariant(
+    "matchConditions params without paramKind",
+    (s) => (s.matchConditions = [{ name: "a", expression: "params.data.x == 'y'" }]),
+  );
+  vapVariant(
+    "matchConditions bad name",
+    (s) => (s.matchConditions = [{ name: "a b", expression: "true" }]),
+  );
+  vapVariant("matchConditions int", (s) => (s.matchConditions = [{ name: "a", expression: "1" }]));
+  vapVariant("unknown spec field", (s) => (s.foo = 1));
+  vapVariant("metadata.name bad", () => undefined, "Bad_Name");
+
+  const vapb = (spec: JsonObject, name = "oracle-vapb"): JsonObject => ({
+    apiVersion: `${G}/v1`,
+    kind: "ValidatingAdmissionPolicyBinding",
+    metadata: { name },
+    spec,
+  });
+  const bVariant = (label: string, spec: JsonObject) =>
+    add("ValidatingAdmissionPolicyBinding", `${G}/v1`, label, vapb(spec));
+  const okB = (): JsonObject => ({ policyName: "p", validationActions: ["Deny"] });
+  bVariant("valid", okB());
+  bVariant("empty spec", {});
+  for (const pn of ["", "Bad_Name", "a.b", "-a"])
+    bVariant(`policyName=${JSON.stringify(pn)}`, { ...okB(), policyName: pn });
+  const vas: JsonValue[] = [
+    [],
+    ["Deny"],
+    ["Deny", "Warn"],
+    ["Deny", "Deny"],
+    ["Foo"],
+    ["Audit", "Warn"],
+    ["Warn", "Audit", "Deny"],
+    ["deny"],
+  ];
+  for (const va of vas)
+    bVariant(`validationActions=${JSON.stringify(va)}`, { ...okB(), validationActions: va });
+  const prs: JsonObject[] = [
+    { name: "x", parameterNotFoundAction: "Deny" },
+    { name: "x" },
+    { name: "x", parameterNotFoundAction: "Allow" },
+    { name: "x", parameterNotFoundAction: "deny" },
+    { parameterNotFoundAction: "Deny" },
+    { name: "x", selector: {}, parameterNotFoundAction: "Deny" },
+    { selector: {}, parameterNotFoundAction: "Deny" },
+    { name: "a/b", parameterNotFoundAction: "Deny" },
+    { name: "x", namespace: "ns", parameterNotFoundAction: "Deny" },
+    {
+      selector: { matchExpressions: [{ key: "a", operator: "In" }] },
+      parameterNotFoundAction: "Deny",
+    },
+    { name: "x", parameterNotFoundAction: "" },
+    {},
+  ];
+  for (const pr of prs) bVariant(`paramRef=${JSON.stringify(pr)}`, { ...okB(), paramRef: pr });
+  bVariant("matchResources empty rules", { ...okB(), matchResources: {} });
+  bVariant("matchResources bad rule", {
+    ...okB(),
+    matchResources: { resourceRules: [{ ...rule(), operations: ["BAD"] }] },
+  });
+  bVariant("matchResources DELETE", {
+    ...okB(),
+    matchResources: { resourceRules: [{ ...rule(), operations: ["DELETE"] }] },
+  });
+  bVariant("unknown field", { ...okB(), foo: 1 });
+
+  for (const ver of ["v1", "v1beta1", "v1alpha1"]) {
+    const av = `${G}/${ver}`;
+    const map = (spec: JsonObject, name = "oracle-map"): JsonObject => ({
+      apiVersion: av,
+      kind: "MutatingAdmissionPolicy",
+      metadata: { name },
+      spec,
+    });
+    const okM = (): JsonObject => ({
+      matchConstraints: { resourceRules: [{ ...rule(), operations: ["CREATE", "UPDATE"] }] },
+      reinvocationPolicy: "Never",
+      mutations: [
+        {
+          patchType: "ApplyConfiguration",
+          applyConfiguration: {
+            expression: "Object{metadata: Object.metadata{labels: {'a': 'b'}}}",
+          },
+        },
+      ],
+    });
+    const mVariant = (label: string, patch: (s: JsonObject) => void) => {
+      const s = okM();
+      patch(s);
+      add("MutatingAdmissionPolicy", av, label, map(s));
+    };
+    mVariant("valid", () => undefined);
+    mVariant("mutations empty", (s) => (s.mutations = []));
+    mVariant("patchType empty", (s) => (s.mutations = [{ patchType: "" }]));
+    mVariant("patchType bogus", (s) => (s.mutations = [{ patchType: "Bogus" }]));
+    mVariant("JSONPatch missing jsonPatch", (s) => (s.mutations = [{ patchType: "JSONPatch" }]));
+    mVariant(
+      "JSONPatch ok",
+      (s) =>
+        (s.mutations = [
+          {
+            patchType: "JSONPatch",
+            jsonPatch: {
+              expression: "[JSONPatch{op: 'add', path: '/metadata/labels/a', value: 'b'}]",
+            },
+          },
+        ]),
+    );
+    mVariant(
+      "JSONPatch with applyConfiguration",
+      (s) =>
+        (s.mutations = [
+          {
+            patchType: "JSONPatch",
+            jsonPatch: { expression: "[]" },
+            applyConfiguration: { expression: "Object{}" },
+          },
+        ]),
+    );
+    mVariant(
+      "ApplyConfiguration missing",
+      (s) => (s.mutations = [{ patchType: "ApplyConfiguration" }]),
+    );
+    mVariant(
+      "ApplyConfiguration with jsonPatch",
+      (s) =>
+        (s.mutations = [
+          {
+            patchType: "ApplyConfiguration",
+            applyConfiguration: { expression: "Object{}" },
+            jsonPatch: { expression: "[]" },
+          },
+        ]),
+    );
+    mVariant(
+      "ApplyConfiguration blank",
+      (s) =>
+        (s.mutations = [
+          { patchType: "ApplyConfiguration", applyConfiguration: { expression: " " } },
+        ]),
+    );
+    mVariant("reinvocationPolicy absent", (s) => delete s.reinvocationPolicy);
+    mVariant("reinvocationPolicy bogus", (s) => (s.reinvocationPolicy = "Always"));
+    mVariant("reinvocationPolicy IfNeeded", (s) => (s.reinvocationPolicy = "IfNeeded"));
+    mVariant(
+      "DELETE operation",
+      (s) => (s.matchConstraints = { resourceRules: [{ ...rule(), operations: ["DELETE"] }] }),
+    );
+    mVariant(
+      "* operation",
+      (s) => (s.matchConstraints = { resourceRules: [{ ...rule(), operations: ["*"] }] }),
+    );
+    mVariant("matchConstraints absent", (s) => delete s.matchConstraints);
+    mVariant("failurePolicy bogus", (s) => (s.failurePolicy = "Maybe"));
+    mVariant("variables bad name", (s) => (s.variables = [{ name: "a-b", expression: "1" }]));
+    mVariant(
+      "matchConditions undeclared",
+      (s) => (s.matchConditions = [{ name: "a", expression: "foo" }]),
+    );
+    mVariant("unknown field", (s) => (s.foo = 1));
+    const mb = (spec: JsonObject): JsonObject => ({
+      apiVersion: av,
+      kind: "MutatingAdmissionPolicyBinding",
+      metadata: { name: "oracle-mapb" },
+      spec,
+    });
+    const bv = (label: string, spec: JsonObject) =>
+      add("MutatingAdmissionPolicyBinding", av, label, mb(spec));
+    bv("valid", { policyName: "p" });
+    bv("empty spec", {});
+    bv("policyName bad", { policyName: "Bad_Name" });
+    bv("paramRef no action", { policyName: "p", paramRef: { name: "x" } });
+    bv("paramRef both", {
+      policyName: "p",
+      paramRef: { name: "x", selector: {}, parameterNotFoundAction: "Deny" },
+    });
+    bv("matchResources DELETE", {
+      policyName: "p",
+      matchResources: { resourceRules: [{ ...rule(), operations: ["DELETE"] }] },
+    });
+    bv("matchResources ok", { policyName: "p", matchResources: { resourceRules: [rule()] } });
+    bv("validationActions unknown", { policyName: "p", validationActions: ["Deny"] });
+  }
+  return out;
+}
+
+/** Every corpus case, in a stable order with unique ids. */
+export function validationCorpus(): CorpusCase[] {
+  return [
+    ...webhookCases("ValidatingWebhookConfiguration", false),
+    ...webhookCases("MutatingWebhookConfiguration", true),
+    ...policyCases(),
+  ];
+}
+
+/** The REST resource (plural) for a corpus kind. */
+export function resourceFor(kind: string): string {
+  return kind.toLowerCase() + "s";
+}
