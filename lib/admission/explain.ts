@@ -1,6 +1,6 @@
 /** Human sentences for skip reasons and failures; kept apart so predict stays allocation-light. */
 import type { RequirementMismatch } from "@/lib/admission/selectors";
-import type { SkipReason } from "@/lib/admission/match";
+import { selectorSkipDetail, type SkipReason } from "@/lib/admission/match";
 import type { RuleMismatch } from "@/lib/admission/rules";
 import { describeResource, type AdmissionRequest } from "@/lib/admission/request";
 
@@ -32,9 +32,11 @@ export function describeSkipReason(
     case "exclude-rule":
       return `excludeResourceRules[${reason.ruleIndex}] matches the request`;
     case "namespace-selector":
-      return `namespaceSelector does not match namespace ${reason.namespace}: ${selectorText(reason.mismatches)}`;
-    case "object-selector":
-      return `objectSelector matches neither the object nor the old object (${side(reason.object, "object")}; ${side(reason.oldObject, "old object")})`;
+      return `namespaceSelector {${reason.selector}} does not match namespace ${reason.namespace}: ${selectorText(selectorSkipDetail(reason).namespace ?? [])}`;
+    case "object-selector": {
+      const d = selectorSkipDetail(reason);
+      return `objectSelector {${reason.selector}} matches neither the object nor the old object (${side(d.object ?? "absent", "object")}; ${side(d.oldObject ?? "absent", "old object")})`;
+    }
     case "match-condition-false":
       return `matchCondition ${reason.condition} evaluated to false`;
     case "match-condition-error-ignored":
@@ -48,4 +50,15 @@ export function describeSkipReason(
     case "not-reached":
       return `not reached: the request already failed at ${reason.failedAt}`;
   }
+}
+
+/** A JSON-friendly form of a skip reason, with selector detail expanded. */
+export function serializeSkipReason(reason: SkipReason): object {
+  if (reason.code === "namespace-selector" || reason.code === "object-selector") {
+    const { compiled: _compiled, ...rest } = reason;
+    return { ...rest, ...selectorSkipDetail(reason) };
+  }
+  if (reason.code === "binding")
+    return { code: "binding", inner: serializeSkipReason(reason.inner) };
+  return reason;
 }

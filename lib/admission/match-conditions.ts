@@ -120,13 +120,18 @@ export function compileMatchConditions(
 /** Converts JSON so integers are CEL ints (bigint), as they are for typed Kubernetes fields. */
 export function toCelValue(v: unknown): unknown {
   if (typeof v === "number") return Number.isInteger(v) ? BigInt(v) : v;
-  if (Array.isArray(v)) return v.map(toCelValue);
-  if (typeof v === "object" && v !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = toCelValue(x);
-    return out;
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    const arr: unknown[] = new Array(v.length);
+    for (let i = 0; i < v.length; i++) arr[i] = toCelValue(v[i]);
+    return arr;
   }
-  return v;
+  const out: Record<string, unknown> = {};
+  const src = v as Record<string, unknown>;
+  for (const k in src) {
+    if (Object.prototype.hasOwnProperty.call(src, k)) out[k] = toCelValue(src[k]);
+  }
+  return out;
 }
 
 /** Builds the `request` variable (`cel.CreateAdmissionRequest`) for the matched kind/resource. */

@@ -13,6 +13,7 @@ import {
   explainSelectorMismatch,
   selectorMatches,
   type CompiledSelector,
+  type Labels,
   type RequirementMismatch,
 } from "@/lib/admission/selectors";
 import {
@@ -53,12 +54,18 @@ export type SkipReason =
   | {
       readonly code: "namespace-selector";
       readonly namespace: string;
-      readonly mismatches: readonly RequirementMismatch[];
+      /** The selector's canonical text. */
+      readonly selector: string;
+      /** Detail is computed on demand: see `selectorSkipDetail`. */
+      readonly compiled: CompiledSelector;
+      readonly labels: Labels | undefined;
     }
   | {
       readonly code: "object-selector";
-      readonly object: readonly RequirementMismatch[] | "absent" | "no-metadata";
-      readonly oldObject: readonly RequirementMismatch[] | "absent" | "no-metadata";
+      readonly selector: string;
+      readonly compiled: CompiledSelector;
+      readonly object: Labels | "absent" | "no-metadata";
+      readonly oldObject: Labels | "absent" | "no-metadata";
     }
   | { readonly code: "match-condition-false"; readonly condition: string }
   | {
@@ -120,9 +127,9 @@ function matchRules(
     }
   }
   if (matchPolicy !== "Equivalent") return { kind: "none" };
-  const own = { group: r.group, version: r.version, resource: r.resource };
-  const equivalents = ctx.snapshot.equivalence.equivalentsFor(own, r.subresource);
+  const equivalents = ctx.equivalents;
   if (equivalents.length <= 1) return { kind: "none" };
+  const own = { group: r.group, version: r.version, resource: r.resource };
   for (const rule of rules) {
     for (const eq of equivalents) {
       const g = eq.gvr;
@@ -171,7 +178,9 @@ function matchNamespace(sel: CompiledSelector, ctx: MatchContext): SelectorResul
     reason: {
       code: "namespace-selector",
       namespace: ns,
-      mismatches: explainSelectorMismatch(sel, labels),
+      selector: sel.text,
+      compiled: sel,
+      labels,
     },
   };
 }
@@ -179,25 +188,49 @@ function matchNamespace(sel: CompiledSelector, ctx: MatchContext): SelectorResul
 /** `MatchObjectSelector`: the new or the old object may match; no object or no metadata never does. */
 function matchObject(sel: CompiledSelector, ctx: MatchContext): SelectorResult {
   if (sel.empty) return { kind: "match" };
-  if (sel.error !== undefined)
+  if (sel.error !== undefined) {
     return { kind: "error", status: 500, message: `Internal error occurred: ${sel.error}` };
-  const r = ctx.request;
+  }
   if (ctx.objectHasMeta && selectorMatches(sel, ctx.objectLabels)) return { kind: "match" };
   if (ctx.oldObjectHasMeta && selectorMatches(sel, ctx.oldObjectLabels)) return { kind: "match" };
-  const side = (obj: unknown, hasMeta: boolean, labels: MatchContext["objectLabels"]) =>
-    obj === null || obj === undefined
-      ? ("absent" as const)
-      : !hasMeta
-        ? ("no-metadata" as const)
-        : explainSelectorMismatch(sel, labels);
+  const r = ctx.request;
   return {
     kind: "skip",
     reason: {
       code: "object-selector",
+      selector: sel.text,
+      compiled: sel,
       object: side(r.object, ctx.objectHasMeta, ctx.objectLabels),
       oldObject: side(r.oldObject, ctx.oldObjectHasMeta, ctx.oldObjectLabels),
     },
   };
+}
+
+function side(
+  obj: unknown,
+  hasMeta: boolean,
+  labels: Labels | undefined,
+): Labels | "absent" | "no-metadata" {
+  if (obj === null || obj === undefined) return "absent";
+  return hasMeta ? (labels ?? {}) : "no-metadata";
+}
+
+/** The failing requirements behind a selector skip (namespace, object and old object). */
+export function selectorSkipDetail(reason: SkipReason): {
+  namespace?: RequirementMismatch[];
+  object?: RequirementMismatch[] | "absent" | "no-metadata";
+  oldObject?: RequirementMismatch[] | "absent" | "no-metadata";
+} {
+  if (reason.code === "namespace-selector") {
+    return { namespace: explainSelectorMismatch(reason.compiled, reason.labels) };
+  }
+  if (reason.code === "object-selector") {
+    const d = (v: Labels | "absent" | "no-metadata") =>
+      typeof v === "string" ? v : explainSelectorMismatch(reason.compiled, v);
+    return { object: d(reason.object), oldObject: d(reason.oldObject) };
+  }
+  if (reason.code === "binding") return selectorSkipDetail(reason.inner);
+  return {};
 }
 
 function conditionsOutcome(

@@ -25,7 +25,7 @@ import {
   type SkipReason,
 } from "@/lib/admission/match";
 import { policyExclusion, webhookExclusion, type Exclusion } from "@/lib/admission/exclusions";
-import { describeSkipReason } from "@/lib/admission/explain";
+import { describeSkipReason, serializeSkipReason } from "@/lib/admission/explain";
 import {
   planReinvocation,
   worstCaseLatency,
@@ -67,19 +67,19 @@ export class PredictedSkip {
   readonly hook: HookIdentity;
   readonly reason: SkipReason;
   readonly #ctx: MatchContext;
-  readonly #rules: (() => RuleMismatch[]) | undefined;
+  readonly #source: Hook | undefined;
   constructor(
     stage: Stage,
     hook: HookIdentity,
     reason: SkipReason,
     ctx: MatchContext,
-    rules?: () => RuleMismatch[],
+    source?: Hook,
   ) {
     this.stage = stage;
     this.hook = hook;
     this.reason = reason;
     this.#ctx = ctx;
-    this.#rules = rules;
+    this.#source = source;
   }
   /** Unique key of the hook. */
   get key(): string {
@@ -87,10 +87,8 @@ export class PredictedSkip {
   }
   /** Per-rule detail for a rules mismatch. */
   get ruleMismatches(): RuleMismatch[] {
-    return this.reason.code === "rules" ||
-      (this.reason.code === "binding" && this.reason.inner.code === "rules")
-      ? (this.#rules?.() ?? [])
-      : [];
+    const code = this.reason.code === "binding" ? this.reason.inner.code : this.reason.code;
+    return code === "rules" && this.#source ? explainHookRules(this.#source, this.#ctx) : [];
   }
   /** A human sentence. */
   get message(): string {
@@ -101,7 +99,7 @@ export class PredictedSkip {
       stage: this.stage,
       hook: this.hook,
       key: this.key,
-      reason: this.reason,
+      reason: serializeSkipReason(this.reason),
       ruleMismatches: this.ruleMismatches,
       message: this.message,
     };
@@ -158,17 +156,18 @@ function isWebhook(h: Hook): h is CompiledWebhook {
   return "timeoutSeconds" in h;
 }
 
-function rulesExplainer(h: Hook, ctx: MatchContext): () => RuleMismatch[] {
-  if (isWebhook(h)) return () => explainRules(h.match.rules, h.match.matchPolicy, ctx);
-  return () => {
-    const c = h.constraints;
-    if (!c) return [];
-    // Report the binding's rules when the policy's own rules matched.
-    const own = c.rules.length === 0 || c.rules.some((r) => ruleMatches(r, ctx.attrs));
-    const m = own && h.bindingMatch ? h.bindingMatch : c;
-    return explainRules(m.rules, m.matchPolicy, ctx);
-  };
+function explainHookRules(h: Hook, ctx: MatchContext): RuleMismatch[] {
+  if (isWebhook(h)) return explainRules(h.match.rules, h.match.matchPolicy, ctx);
+  const c = h.constraints;
+  if (!c) return [];
+  // Report the binding's rules when the policy's own rules matched.
+  let own = c.rules.length === 0;
+  for (const rule of c.rules) own ||= ruleMatches(rule, ctx.attrs);
+  const m = own && h.bindingMatch ? h.bindingMatch : c;
+  return explainRules(m.rules, m.matchPolicy, ctx);
 }
+
+const RULES_REASON: SkipReason = Object.freeze({ code: "rules" });
 
 function record(acc: Acc, stage: Stage, h: Hook, m: HookMatch, sequence: number): boolean {
   const ctx = acc.ctx;
@@ -176,7 +175,7 @@ function record(acc: Acc, stage: Stage, h: Hook, m: HookMatch, sequence: number)
   const timeout = webhook ? h.timeoutSeconds : 0;
   switch (m.kind) {
     case "skip":
-      acc.skips.push(new PredictedSkip(stage, h.id, m.reason, ctx, rulesExplainer(h, ctx)));
+      acc.skips.push(new PredictedSkip(stage, h.id, m.reason, ctx, h));
       return false;
     case "indeterminate":
       acc.indeterminate.push({
@@ -270,13 +269,8 @@ function runWebhooks(
   if (excl) return skipAll(acc, stage, hooks, { code: "excluded", message: excl.message });
   const ctx = acc.ctx;
   const failedBefore = acc.failure;
-  const r = ctx.request;
   // Hooks outside the index can still match through an equivalent resource.
-  const hasEquivalents =
-    ctx.snapshot.equivalence.equivalentsFor(
-      { group: r.group, version: r.version, resource: r.resource },
-      r.subresource,
-    ).length > 1;
+  const hasEquivalents = ctx.equivalents.length > 1;
   let seq = 0;
   let c = 0;
   for (let i = 0; i < hooks.length; i++) {
@@ -296,9 +290,7 @@ function runWebhooks(
       continue;
     }
     if (!isCandidate && !(hasEquivalents && h.match.matchPolicy === "Equivalent")) {
-      acc.skips.push(
-        new PredictedSkip(stage, h.id, { code: "rules" }, ctx, rulesExplainer(h, ctx)),
-      );
+      acc.skips.push(new PredictedSkip(stage, h.id, RULES_REASON, ctx, h));
       continue;
     }
     if (record(acc, stage, h, matchWebhook(h, ctx), seq)) seq++;

@@ -130,7 +130,14 @@ export function compileSelector(
 }
 
 function requirementMatches(r: CompiledRequirement, labels: Labels | undefined | null): boolean {
-  const actual = labelValue(labels, r.key);
+  return requirementMatchesValue(r, labelValue(labels, r.key));
+}
+
+/** One requirement against the value of its key (`undefined` = label absent). */
+export function requirementMatchesValue(
+  r: CompiledRequirement,
+  actual: string | undefined,
+): boolean {
   switch (r.operator) {
     case "Exists":
       return actual !== undefined;
