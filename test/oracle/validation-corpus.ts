@@ -822,5 +822,6 @@ export function validationCorpus(): CorpusCase[] {
 
 /** The REST resource (plural) for a corpus kind. */
 export function resourceFor(kind: string): string {
-  return kind.toLowerCase() + "s";
+  const lower = kind.toLowerCase();
+  return lower.endsWith("y") ? lower.slice(0, -1) + "ies" : lower + "s";
 }

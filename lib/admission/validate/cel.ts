@@ -8,7 +8,7 @@
 import { Environment } from "@marcbachmann/cel-js";
 
 /** What the expression must evaluate to (ExpressionAccessor.ReturnTypes). */
-export type CelReturn = "bool" | "string" | "string-or-null" | "any";
+export type CelReturn = "bool" | "string" | "string-or-null" | "any" | "jsonpatch" | "object";
 
 /** Which optional variables the apiserver declares (plugincel.OptionalVariableDeclarations). */
 export interface CelDecl {
@@ -21,22 +21,10 @@ export interface CelDecl {
 export type CelVerdict = { kind: "ok" } | { kind: "error"; detail: string } | { kind: "unknown" };
 
 // Namespaces of Kubernetes/cel-go extension functions that cel-js sees as unknown variables.
-const extensionNamespaces = new Set([
-  "math",
-  "strings",
-  "sets",
-  "lists",
-  "base64",
-  "optional",
-  "jsonpatch",
-  "regex",
-  "ext",
-  "format",
-  "cel",
-  "google",
-  "k8s",
-  "kubernetes",
-]);
+// (cel-go ext.Sets, OptionalTypes, ext.Lists, ext.Strings v2 and library.Format in base.go).
+// math.* and base64.* are not in the apiserver's environment: oracle 1.37.2 rejects them as
+// undeclared references, so they are reported like any unknown name.
+const extensionNamespaces = new Set(["sets", "optional", "lists", "strings", "format"]);
 
 const requestSchema = {
   uid: "string",
@@ -67,7 +55,8 @@ function envFor(decl: CelDecl): Environment {
   if (cached) return cached;
   const env = new Environment({
     unlistedVariablesAreDyn: false,
-    homogeneousAggregateLiterals: false,
+    // base.go enables cel.HomogeneousAggregateLiterals (oracle: `[1, 'a']` is rejected).
+    homogeneousAggregateLiterals: true,
     enableOptionalTypes: true,
   });
   env.registerVariable("object", "dyn");
@@ -132,6 +121,8 @@ function goTypeName(t: string): string {
 
 function returnMatches(type: string, ret: CelReturn): boolean {
   if (ret === "any") return true;
+  // cel-js cannot build JSONPatch or Object values, so nothing it types can match these.
+  if (ret === "jsonpatch" || ret === "object") return false;
   if (ret === "bool") return type === "bool";
   if (ret === "string") return type === "string";
   return type === "string" || type === "null_type" || type === "null";
@@ -139,12 +130,114 @@ function returnMatches(type: string, ret: CelReturn): boolean {
 
 function expected(ret: CelReturn): string {
   if (ret === "string-or-null") return "must evaluate to one of [string null_type]";
+  if (ret === "jsonpatch") return "must evaluate to list(JSONPatch)";
+  if (ret === "object") return "must evaluate to Object";
   return `must evaluate to ${ret}`;
 }
 
-// An expression that is only a selection from a dynamic variable is `dyn` in cel-go as well.
-const plainDynSelection =
-  /^\s*(object|oldObject|params|namespaceObject)(\s*(\.\s*[A-Za-z_]\w*|\[\s*("[^"]*"|'[^']*'|\d+)\s*\]))*\s*$/;
+const syntaxCodes = /^(reserved_identifier|unexpected|expected|invalid_escape|unterminated)/;
+const goOperator: Record<string, string> = {
+  "+": "_+_",
+  "-": "_-_",
+  "*": "_*_",
+  "/": "_/_",
+  "%": "_%_",
+  "<": "_<_",
+  "<=": "_<=_",
+  ">": "_>_",
+  ">=": "_>=_",
+  "==": "_==_",
+  "!=": "_!=_",
+};
+const concrete = /^(int|uint|double|string|bool|bytes|null_type|timestamp|duration)$/;
+const numeric = /^(int|uint|double)$/;
+// Calls whose result type cel-js and cel-go agree on; any other call may be a Kubernetes library
+// function cel-js types as dyn while cel-go knows its real type.
+const knownCalls = new Set([
+  "dyn",
+  "int",
+  "uint",
+  "double",
+  "string",
+  "type",
+  "size",
+  "has",
+  "bool",
+  "bytes",
+]);
+
+function onlyKnownCalls(expr: string): boolean {
+  const code = expr.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, "''");
+  for (const m of code.matchAll(/([A-Za-z_]\w*)\s*\(/g))
+    if (!knownCalls.has(m[1] ?? "")) return false;
+  return true;
+}
+
+function libErrorVerdict(expr: string, le: CelLibError): CelVerdict {
+  const off = le.range?.start ?? 0;
+  const code = le.code ?? "";
+  if (syntaxCodes.test(code)) {
+    if (messageConstruction.test(expr)) return { kind: "unknown" };
+    return {
+      kind: "error",
+      detail: goIssue(expr, off, "Syntax error: " + (le.message.split("\n")[0] ?? "")),
+    };
+  }
+  if (code === "unknown_variable") {
+    const name = /Unknown variable: ([\w.]+)/.exec(le.message)?.[1] ?? "";
+    if (!name || extensionNamespaces.has(name.split(".")[0] ?? "")) return { kind: "unknown" };
+    return {
+      kind: "error",
+      detail: goIssue(expr, off, `undeclared reference to '${name}' (in container '')`),
+    };
+  }
+  if (code === "no_such_key") {
+    const name = /No such key: (\w+)/.exec(le.message)?.[1] ?? "";
+    return { kind: "error", detail: goIssue(expr, off, `undefined field '${name}'`) };
+  }
+  if (code === "invalid_macro_argument" && /has\(\)/.test(le.message))
+    return { kind: "error", detail: goIssue(expr, off, "invalid argument to has() macro") };
+  if (code.startsWith("heterogeneous_")) {
+    const m = /expected type '([^']+)' but found '([^']+)'/.exec(le.message);
+    if (!m || m[1]!.includes("dyn") || m[2]!.includes("dyn")) return { kind: "unknown" };
+    return {
+      kind: "error",
+      detail: goIssue(
+        expr,
+        off,
+        `expected type '${goTypeName(m[1]!)}' but found '${goTypeName(m[2]!)}'`,
+      ),
+    };
+  }
+  if (code === "no_such_overload") {
+    // Operators on two concrete primitive types: the apiserver adds no operator overloads, except
+    // cross-type numeric comparisons (CrossTypeNumericComparisons), which stay undecided here.
+    const m = /no such overload: (\S+) (\S+) (\S+)$/.exec(le.message.split("\n")[0] ?? "");
+    if (!m) return { kind: "unknown" };
+    const [, left, op, right] = m as unknown as [string, string, string, string];
+    const goOp = goOperator[op];
+    if (!goOp || !concrete.test(left) || !concrete.test(right)) return { kind: "unknown" };
+    if (
+      numeric.test(left) &&
+      numeric.test(right) &&
+      op !== "+" &&
+      op !== "-" &&
+      op !== "*" &&
+      op !== "/" &&
+      op !== "%"
+    )
+      return { kind: "unknown" };
+    return {
+      kind: "error",
+      detail: goIssue(
+        expr,
+        off,
+        `found no matching overload for '${goOp}' applied to '(${left}, ${right})'`,
+      ),
+    };
+  }
+  return { kind: "unknown" };
+}
 
 /** Compile-checks one expression. Returns a verdict the apiserver would agree with, or unknown. */
 export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdict {
@@ -154,42 +247,16 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
     result = env.check(expr) as { valid: boolean; type?: string; error?: unknown };
   } catch (e) {
     const le = asLibError(e);
-    if (!le || !le.code || messageConstruction.test(expr)) return { kind: "unknown" };
-    if (
-      le.code === "reserved_identifier" ||
-      le.code.startsWith("unexpected") ||
-      le.code.startsWith("expected") ||
-      le.code.startsWith("invalid_escape") ||
-      le.code === "unterminated_string"
-    )
-      return {
-        kind: "error",
-        detail: goIssue(expr, le.range?.start ?? 0, "Syntax error: " + le.message.split("\n")[0]),
-      };
-    return { kind: "unknown" };
+    return le ? libErrorVerdict(expr, le) : { kind: "unknown" };
   }
   if (!result.valid) {
     const le = asLibError(result.error);
-    if (!le) return { kind: "unknown" };
-    const off = le.range?.start ?? 0;
-    if (le.code === "unknown_variable") {
-      const name = /Unknown variable: ([\w.]+)/.exec(le.message)?.[1] ?? "";
-      if (!name || extensionNamespaces.has(name)) return { kind: "unknown" };
-      return {
-        kind: "error",
-        detail: goIssue(expr, off, `undeclared reference to '${name}' (in container '')`),
-      };
-    }
-    if (le.code === "no_such_key") {
-      const name = /No such key: (\w+)/.exec(le.message)?.[1] ?? "";
-      return { kind: "error", detail: goIssue(expr, off, `undefined field '${name}'`) };
-    }
-    if (le.code === "invalid_macro_argument" && /has\(\)/.test(le.message))
-      return { kind: "error", detail: goIssue(expr, off, "invalid argument to has() macro") };
-    return { kind: "unknown" };
+    return le ? libErrorVerdict(expr, le) : { kind: "unknown" };
   }
   const type = result.type ?? "dyn";
   if (returnMatches(type, ret)) return { kind: "ok" };
-  if (type === "dyn" && !plainDynSelection.test(expr)) return { kind: "unknown" };
+  // cel-go also types these as dyn (oracle: `dyn(1)` and `object.x` give "got dyn").
+  if (type === "dyn" && !onlyKnownCalls(expr)) return { kind: "unknown" };
+  if (type !== "dyn" && !onlyKnownCalls(expr) && !concrete.test(type)) return { kind: "unknown" };
   return { kind: "error", detail: `${expected(ret)} but got ${goTypeName(type)}` };
 }

@@ -317,7 +317,7 @@ export function validateMutatingAdmissionPolicy(
   const mutations = objList(spec, "mutations");
   if (mutations.length === 0)
     errs.push(required(p.child("mutations"), "mutations must contain at least one item"));
-  mutations.forEach((m, i) => errs.push(...validateMutation(m, p.child("mutations").at(i))));
+  mutations.forEach((m, i) => errs.push(...validateMutation(m, decl, p.child("mutations").at(i))));
   const rp = str(spec, "reinvocationPolicy");
   if (rp.length === 0) errs.push(required(p.child("reinvocationPolicy")));
   else if (!supportedReinvocationPolicies.includes(rp))
@@ -326,10 +326,22 @@ export function validateMutatingAdmissionPolicy(
 }
 
 /**
- * validateMutation. The patch expressions need cel-go's message construction (`Object{...}`,
- * `JSONPatch{...}`) and the dynamic type resolver, which cel-js lacks: only emptiness is checked.
+ * validateMutation. cel-js cannot parse message construction (`Object{...}`, `JSONPatch{...}`),
+ * so those expressions are only checked for emptiness; others (e.g. `[]`, which the apiserver
+ * rejects as list(dyn)) are compiled.
  */
-function validateMutation(m: JsonObject, p: FieldPath): FieldError[] {
+function patchExpression(
+  expr: string,
+  decl: CelDecl,
+  ret: "jsonpatch" | "object",
+  p: FieldPath,
+): FieldError[] {
+  const e = trimSpace(expr);
+  if (e.length === 0) return [required(p)];
+  return celErrors(e, e, decl, ret, p);
+}
+
+function validateMutation(m: JsonObject, decl: CelDecl, p: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const pt = str(m, "patchType");
   const ac = obj(m, "applyConfiguration");
@@ -341,8 +353,15 @@ function validateMutation(m: JsonObject, p: FieldPath): FieldError[] {
   if (pt === "JSONPatch") {
     if (!jp)
       errs.push(required(p.child("jsonPatch"), "must be specified when patchType is JSONPatch"));
-    else if (trimSpace(str(jp, "expression")).length === 0)
-      errs.push(required(p.child("jsonPatch", "expression")));
+    else
+      errs.push(
+        ...patchExpression(
+          str(jp, "expression"),
+          decl,
+          "jsonpatch",
+          p.child("jsonPatch", "expression"),
+        ),
+      );
     if (ac)
       errs.push(
         invalid(
@@ -359,8 +378,15 @@ function validateMutation(m: JsonObject, p: FieldPath): FieldError[] {
           "must be specified when patchType is ApplyConfiguration",
         ),
       );
-    else if (trimSpace(str(ac, "expression")).length === 0)
-      errs.push(required(p.child("applyConfiguration", "expression")));
+    else
+      errs.push(
+        ...patchExpression(
+          str(ac, "expression"),
+          decl,
+          "object",
+          p.child("applyConfiguration", "expression"),
+        ),
+      );
     if (jp)
       errs.push(
         invalid(
