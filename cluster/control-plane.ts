@@ -116,6 +116,15 @@ rules:
   # Reads never pass through admission: leaving them out keeps the feed to decisions.
   - level: None
     verbs: ["get", "list", "watch"]
+  # Heartbeats and events are writes too, but they are noise in an admission feed.
+  - level: None
+    resources:
+      - group: coordination.k8s.io
+        resources: ["leases"]
+      - group: ""
+        resources: ["events"]
+      - group: events.k8s.io
+        resources: ["events"]
   - level: None
     nonResourceURLs: ["/healthz*", "/livez*", "/readyz*", "/version", "/metrics", "/openapi/*"]
   - level: Request

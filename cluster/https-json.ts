@@ -1,9 +1,11 @@
 /** A minimal HTTPS JSON client for the launcher and harness (node:https with a pinned CA). */
 import https from "node:https";
+import type { IncomingHttpHeaders } from "node:http";
 
 export interface HttpsJsonResponse {
   status: number;
   body: string;
+  headers: IncomingHttpHeaders;
 }
 
 /** Sends one request and resolves with status and body text; rejects only on transport errors. */
@@ -37,7 +39,11 @@ export function httpsRequest(
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }),
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString("utf8"),
+            headers: res.headers,
+          }),
         );
         res.on("error", reject);
       },

@@ -11,7 +11,8 @@ import { startControlPlane, type ControlPlaneInfo } from "../control-plane";
 import { freePorts } from "../ports";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
-export const STATE_DIR = path.join(REPO_ROOT, ".portcullis");
+/** Where runs keep their state; PORTCULLIS_STATE_DIR moves it (tests use a private one). */
+export const STATE_DIR = process.env.PORTCULLIS_STATE_DIR ?? path.join(REPO_ROOT, ".portcullis");
 
 export interface StackInfo extends ControlPlaneInfo {
   /** Set when the stack runs a dashboard server. */
@@ -62,6 +63,27 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number):
   throw new Error(`dashboard did not answer ${url} within ${timeoutMs / 1000} s`);
 }
 
+/** Runs `next build` (the stack serves the production build, as users get it). */
+export async function buildDashboard(log: (l: string) => void): Promise<void> {
+  log("stack: building the dashboard (next build)…");
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [path.join(REPO_ROOT, "node_modules/next/dist/bin/next"), "build"],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+        // Build chatter goes to stderr: stdout of the stack tools carries only machine-readable lines.
+        stdio: ["ignore", 2, 2],
+      },
+    );
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`next build exited with code ${code}`)),
+    );
+  });
+}
+
 /**
  * Starts the control plane and, unless `dashboard` is false, the dashboard from the production
  * build in .next (built first when missing).
@@ -86,9 +108,7 @@ export async function startStack(
   };
   try {
     if (opts.dashboard !== false) {
-      if (!existsSync(path.join(REPO_ROOT, ".next", "BUILD_ID"))) {
-        throw new Error("no production build in .next: run `npm run build` first");
-      }
+      if (!existsSync(path.join(REPO_ROOT, ".next", "BUILD_ID"))) await buildDashboard(log);
       dashboard = spawn(
         process.execPath,
         [

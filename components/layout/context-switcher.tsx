@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { contextsQuery, selectContext } from "@/lib/queries/contexts";
+import { queryKeys } from "@/lib/queries/keys";
 
 /** Chooses the kubeconfig context (identity) the dashboard acts as in this browser. */
 export function ContextSwitcher() {
@@ -9,11 +10,9 @@ export function ContextSwitcher() {
   const { data, error } = useQuery(contextsQuery());
   const switchTo = useMutation({
     mutationFn: selectContext,
-    onSuccess: async () => {
-      // Every cached answer belonged to the old identity.
-      queryClient.removeQueries();
-      await queryClient.invalidateQueries();
-    },
+    // Every other key includes the context, so refreshing the current context is enough:
+    // nothing cached for the old identity is shown for the new one.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.contexts() }),
   });
   if (error) return <span className="muted">no kubeconfig</span>;
   if (!data) return null;

@@ -1,0 +1,78 @@
+import { test, expect } from "./fixtures";
+
+test.describe("Overview", () => {
+  test("shows the real version, the admission APIs served, and live counts", async ({
+    page,
+    kube,
+  }) => {
+    const version = JSON.parse((await kube.request("GET", "/version")).body) as {
+      gitVersion: string;
+    };
+    const group = JSON.parse(
+      (await kube.request("GET", "/apis/admissionregistration.k8s.io")).body,
+    ) as {
+      versions: Array<{ version: string }>;
+    };
+
+    await page.goto("/");
+    await expect(page.getByTestId("server-version")).toHaveText(version.gitVersion);
+    expect(version.gitVersion).toBe("v1.37.2");
+
+    const apis = page.getByRole("region", { name: "Admission APIs served" });
+    for (const v of group.versions) {
+      await expect(
+        apis.getByRole("cell", {
+          name: new RegExp(`admissionregistration\\.k8s\\.io/${v.version}\\b`),
+        }),
+      ).toBeVisible();
+    }
+    await expect(apis.getByText("validatingadmissionpolicybindings")).toBeVisible();
+    // Kinds the cluster does not serve are listed as such.
+    await expect(page.locator('tr[data-kind="InitializerConfiguration"]')).toContainText(
+      "not served",
+    );
+
+    const countCell = page.getByTestId("count-validatingwebhookconfigurations");
+    await expect(page.getByText("live", { exact: true })).toBeVisible();
+    await expect(countCell).toHaveText(/^\d+$/);
+    const listed = JSON.parse(
+      (
+        await kube.request(
+          "GET",
+          "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+        )
+      ).body,
+    ) as { items: unknown[] };
+    await expect(countCell).toHaveText(String(listed.items.length));
+
+    // Another client creates a configuration: the count follows without a reload.
+    const name = `e2e-overview-${Date.now()}`;
+    const created = await kube.request(
+      "POST",
+      "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+      {
+        metadata: { name },
+        webhooks: [],
+      },
+    );
+    expect(created.status, created.body).toBe(201);
+    await expect(countCell).toHaveText(String(listed.items.length + 1), { timeout: 3000 });
+    await kube.request(
+      "DELETE",
+      `/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/${name}`,
+    );
+    await expect(countCell).toHaveText(String(listed.items.length), { timeout: 3000 });
+    await page.screenshot({ path: "e2e/artifacts/overview.png", fullPage: true });
+  });
+
+  test("switches identity with the context switcher", async ({ page, stack }) => {
+    await page.goto("/");
+    const switcher = page.getByLabel("Context");
+    await expect(switcher).toHaveValue(stack.contexts.admin);
+    await switcher.selectOption(stack.contexts.viewer);
+    await expect(page.getByRole("region", { name: "Cluster" })).toContainText("viewer");
+    await expect(page.getByTestId("server-version")).toHaveText("v1.37.2");
+    await page.reload();
+    await expect(page.getByLabel("Context")).toHaveValue(stack.contexts.viewer);
+  });
+});

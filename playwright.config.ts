@@ -1,0 +1,32 @@
+import { defineConfig } from "@playwright/test";
+
+/** End-to-end tests in Debian's Chromium against the real control plane and a production build. */
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  globalSetup: "./e2e/global-setup.ts",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  use: {
+    browserName: "chromium",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+    viewport: { width: 1360, height: 860 },
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+  },
+});
