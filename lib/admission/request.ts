@@ -110,7 +110,7 @@ export function namespaceLabelSource(r: AdmissionRequest): NamespaceLabelSource 
 
 /** Builds a request with the usual defaults; handy in tests, the CLI and the predict page. */
 export function makeRequest(
-  partial: Partial<AdmissionRequest> &
+  partial: Omit<Partial<AdmissionRequest>, "kind"> &
     Pick<AdmissionRequest, "resource" | "operation"> & { kind?: Partial<GroupVersionKind> },
 ): AdmissionRequest {
   const group = partial.group ?? "";

@@ -1,0 +1,100 @@
+/**
+ * The admission risk linter: checks L1–L18 of reference §7.2. `offline` checks need only the
+ * configurations (and namespaces where given), so the CLI can run them without a cluster.
+ */
+import { compileSnapshot } from "@/lib/admission/compile";
+import type { LintContext, LintFinding, LintId, LintInput } from "@/lib/admission/lint-types";
+import {
+  checkDependencyLoops,
+  checkNamespaceLifecycle,
+  checkNodeLeases,
+  checkSystemNamespaces,
+} from "@/lib/admission/lint-bootstrap";
+import {
+  checkExactVersions,
+  checkNearMisses,
+  checkObjectSelectorEnforcement,
+  checkRecoveryPath,
+  checkVirtualResources,
+  checkWildcards,
+} from "@/lib/admission/lint-scope";
+import { checkBackends, checkCaBundles } from "@/lib/admission/lint-backend";
+import {
+  checkFailOpen,
+  checkNameOrder,
+  checkReinvocation,
+  checkSideEffects,
+  checkTimeouts,
+} from "@/lib/admission/lint-operations";
+
+/** What each check needs. */
+export interface LintCheck {
+  readonly ids: readonly LintId[];
+  /** Decidable from configurations alone (namespaces/discovery improve some). */
+  readonly offline: boolean;
+  readonly needs: string;
+  readonly run: (ctx: LintContext) => LintFinding[];
+}
+
+/** The catalogue, in id order. */
+export const LINT_CHECKS: readonly LintCheck[] = [
+  {
+    ids: ["L1", "L6"],
+    offline: false,
+    needs: "services and pods backing each webhook",
+    run: checkDependencyLoops,
+  },
+  {
+    ids: ["L2"],
+    offline: true,
+    needs: "namespace labels (defaults to the name label only)",
+    run: checkSystemNamespaces,
+  },
+  { ids: ["L3"], offline: true, needs: "configurations", run: checkNodeLeases },
+  {
+    ids: ["L4"],
+    offline: true,
+    needs: "configurations and server version",
+    run: checkVirtualResources,
+  },
+  { ids: ["L5"], offline: true, needs: "configurations", run: checkWildcards },
+  {
+    ids: ["L7"],
+    offline: false,
+    needs: "services and endpoint slices (url checks work offline)",
+    run: checkBackends,
+  },
+  {
+    ids: ["L8"],
+    offline: true,
+    needs: "configurations (serving-certificate checks need the backend)",
+    run: checkCaBundles,
+  },
+  { ids: ["L9"], offline: true, needs: "configurations; p99 needs metrics", run: checkTimeouts },
+  { ids: ["L10"], offline: true, needs: "configurations", run: checkSideEffects },
+  { ids: ["L11"], offline: true, needs: "configurations", run: checkObjectSelectorEnforcement },
+  { ids: ["L12"], offline: false, needs: "discovery", run: checkExactVersions },
+  { ids: ["L13"], offline: true, needs: "configurations", run: checkReinvocation },
+  { ids: ["L14"], offline: false, needs: "metrics", run: checkFailOpen },
+  { ids: ["L15"], offline: true, needs: "configurations", run: checkNameOrder },
+  { ids: ["L16"], offline: true, needs: "policies and bindings", run: checkRecoveryPath },
+  { ids: ["L17"], offline: true, needs: "configurations", run: checkNearMisses },
+  { ids: ["L18"], offline: true, needs: "configurations", run: checkNamespaceLifecycle },
+];
+
+const ORDER: Record<string, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
+
+/** Runs the checks (all, or only offline ones); findings sorted by severity, then id. */
+export function lint(input: LintInput, options: { offlineOnly?: boolean } = {}): LintFinding[] {
+  const ctx: LintContext = { input, compiled: compileSnapshot(input.snapshot) };
+  const out: LintFinding[] = [];
+  for (const check of LINT_CHECKS) {
+    if (options.offlineOnly && !check.offline) continue;
+    out.push(...check.run(ctx));
+  }
+  return out.sort(
+    (a, b) =>
+      (ORDER[a.severity] ?? 9) - (ORDER[b.severity] ?? 9) ||
+      Number(a.id.slice(1)) - Number(b.id.slice(1)),
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * Just enough X.509 parsing for lint: split a PEM bundle and read each certificate's validity
+ * window from its DER (Certificate → tbsCertificate → validity), with no Node-only APIs.
+ */
+
+/** One certificate's validity, or why it could not be read. */
+export type CertificateInfo =
+  | { readonly ok: true; readonly notBefore: Date; readonly notAfter: Date }
+  | { readonly ok: false; readonly error: string };
+
+function base64ToBytes(b64: string): Uint8Array {
+  const bin = atob(b64.replace(/\s+/g, ""));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+interface Tlv {
+  readonly tag: number;
+  readonly start: number;
+  readonly end: number;
+  readonly next: number;
+}
+
+function readTlv(b: Uint8Array, pos: number): Tlv {
+  const tag = b[pos];
+  let len = b[pos + 1];
+  if (tag === undefined || len === undefined) throw new Error("truncated DER");
+  let p = pos + 2;
+  if (len & 0x80) {
+    const n = len & 0x7f;
+    len = 0;
+    for (let i = 0; i < n; i++) len = len * 256 + (b[p + i] ?? 0);
+    p += n;
+  }
+  if (p + len > b.length) throw new Error("truncated DER");
+  return { tag, start: p, end: p + len, next: p + len };
+}
+
+function readTime(b: Uint8Array, t: Tlv): Date {
+  const s = new TextDecoder().decode(b.subarray(t.start, t.end));
+  const full = t.tag === 0x17 ? (Number(s.slice(0, 2)) >= 50 ? "19" : "20") + s : s;
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/.exec(full);
+  if (!m) throw new Error(`unsupported time ${s}`);
+  return new Date(
+    Date.UTC(
+      Number(m[1]),
+      Number(m[2]) - 1,
+      Number(m[3]),
+      Number(m[4]),
+      Number(m[5]),
+      Number(m[6]),
+    ),
+  );
+}
+
+/** Reads the validity of one DER certificate. */
+export function certificateValidity(der: Uint8Array): CertificateInfo {
+  try {
+    const cert = readTlv(der, 0);
+    const tbs = readTlv(der, cert.start);
+    let p = tbs.start;
+    let f = readTlv(der, p);
+    if (f.tag === 0xa0) f = readTlv(der, f.next); // explicit version
+    const serial = f;
+    const sigAlg = readTlv(der, serial.next);
+    const issuer = readTlv(der, sigAlg.next);
+    const validity = readTlv(der, issuer.next);
+    p = validity.start;
+    const nb = readTlv(der, p);
+    const na = readTlv(der, nb.next);
+    return { ok: true, notBefore: readTime(der, nb), notAfter: readTime(der, na) };
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/**
+ * Parses a caBundle as it appears in a configuration (base64 of PEM text) or as PEM text.
+ * An empty result means no certificate block was found.
+ */
+export function parseCaBundle(caBundle: string): CertificateInfo[] {
+  let pem = caBundle;
+  if (!pem.includes("-----BEGIN")) {
+    try {
+      pem = new TextDecoder().decode(base64ToBytes(caBundle));
+    } catch {
+      return [{ ok: false, error: "caBundle is not base64" }];
+    }
+  }
+  const out: CertificateInfo[] = [];
+  const re = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g;
+  for (let m = re.exec(pem); m; m = re.exec(pem)) {
+    try {
+      out.push(certificateValidity(base64ToBytes(m[1] ?? "")));
+    } catch {
+      out.push({ ok: false, error: "certificate block is not base64" });
+    }
+  }
+  return out;
+}
