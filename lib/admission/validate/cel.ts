@@ -116,7 +116,11 @@ function goIssue(expr: string, offset: number, msg: string): string {
 const messageConstruction = /[A-Za-z_][\w.]*\s*\{/;
 
 function goTypeName(t: string): string {
-  return t.replace(/</g, "(").replace(/>/g, ")");
+  // cel-js names unresolved type parameters (`list<T>` for `[]`); cel-go prints them as dyn.
+  return t
+    .replace(/\b[A-Z]\b/g, "dyn")
+    .replace(/</g, "(")
+    .replace(/>/g, ")");
 }
 
 function returnMatches(type: string, ret: CelReturn): boolean {

@@ -12,6 +12,8 @@ import type { JsonObject, JsonValue } from "./json";
 /** The apiserver's default request body limit (3 MiB). */
 export const maxRequestBytes = 3 * 1024 * 1024;
 const maxNodes = 1_000_000;
+// Nodes reached through aliases; go-yaml refuses "excessive aliasing" well before this.
+const maxAliasNodes = 100_000;
 const maxDepth = 512;
 
 /** Offsets of one path in the text. */
@@ -83,6 +85,7 @@ function convertDocument(
   const duplicates: DuplicateKey[] = [];
   const problems: TextProblem[] = [];
   let budget = maxNodes;
+  let aliasBudget = maxAliasNodes;
 
   const walk = (
     node: Node | null | undefined,
@@ -90,7 +93,8 @@ function convertDocument(
     depth: number,
     record: boolean,
   ): JsonValue => {
-    if (--budget < 0) throw new BudgetError("document contains excessive aliasing");
+    if (--budget < 0 || (!record && --aliasBudget < 0))
+      throw new BudgetError("document contains excessive aliasing");
     if (depth > maxDepth) throw new BudgetError(`exceeded max depth of ${maxDepth}`);
     if (!node) return null;
     if (record && node.range) {
@@ -116,7 +120,7 @@ function convertDocument(
           merges.push(pair.value as Node);
           continue;
         }
-        const childSegs = [...segs, k];
+        const childSegs = record ? [...segs, k] : segs;
         const keyNode = pair.key as Node | null;
         const keyRange: [number, number] | undefined = keyNode?.range
           ? [keyNode.range[0], keyNode.range[1]]

@@ -1,0 +1,175 @@
+import { describe, expect, it } from "vitest";
+import type { JsonObject } from "./json";
+import { kindInfoFor } from "./kinds";
+import { validateObject } from "./validate-object";
+
+const G = "admissionregistration.k8s.io";
+const rule = { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] };
+const fields = (
+  apiVersion: string,
+  kind: string,
+  spec: JsonObject,
+  old?: JsonObject,
+  name = "p",
+) => {
+  const o = { apiVersion, kind, metadata: { name }, spec };
+  return validateObject(kindInfoFor(apiVersion, kind)!, o, old && { ...o, spec: old })
+    .issues.filter((i) => i.severity === "error")
+    .map((i) => `${i.field}: ${i.message.split("\n")[0]}`);
+};
+const vap = (spec: JsonObject, old?: JsonObject) =>
+  fields(`${G}/v1`, "ValidatingAdmissionPolicy", spec, old);
+const ok = (): JsonObject => ({
+  matchConstraints: { resourceRules: [rule] },
+  validations: [{ expression: "true" }],
+});
+
+describe("validateValidatingAdmissionPolicySpec", () => {
+  const cases: [string, JsonObject, string[]][] = [
+    ["valid", ok(), []],
+    [
+      "matchConstraints required",
+      { validations: [{ expression: "true" }] },
+      ["spec.matchConstraints: Required value"],
+    ],
+    [
+      "resourceRules required",
+      { ...ok(), matchConstraints: {} },
+      ["spec.matchConstraints.resourceRules: Required value"],
+    ],
+    [
+      "validations or auditAnnotations required",
+      { ...ok(), validations: [] },
+      [
+        "spec.validations: Required value: validations or auditAnnotations must contain at least one item",
+        "spec.auditAnnotations: Required value: validations or auditAnnotations must contain at least one item",
+      ],
+    ],
+    [
+      "validateParamKind: version must be specified",
+      { ...ok(), paramKind: { apiVersion: "apps/", kind: "X" } },
+      ['spec.paramKind.apiVersion: Invalid value: "apps/": version must be specified'],
+    ],
+    [
+      "validateValidation: message with line break",
+      { ...ok(), validations: [{ expression: "true", message: "a\nb" }] },
+      ['spec.validations[0].message: Invalid value: "a\\nb": must not contain line breaks'],
+    ],
+    [
+      "validateValidation: reason unsupported",
+      { ...ok(), validations: [{ expression: "true", reason: "Bogus" }] },
+      [
+        'spec.validations[0].reason: Unsupported value: "Bogus": supported values: "Forbidden", "Invalid", "RequestEntityTooLarge"',
+      ],
+    ],
+    [
+      "validateVariable: not a CEL identifier",
+      { ...ok(), variables: [{ name: "if", expression: "1" }] },
+      ['spec.variables[0].name: Invalid value: "if": must be a valid CEL identifier'],
+    ],
+    [
+      "validateAuditAnnotation: duplicate key",
+      {
+        ...ok(),
+        validations: [],
+        auditAnnotations: [
+          { key: "k", valueExpression: "'v'" },
+          { key: "k", valueExpression: "'w'" },
+        ],
+      },
+      ['spec.auditAnnotations[1].key: Duplicate value: "k"'],
+    ],
+    [
+      "validateNamedRuleWithOperations: resourceName may not contain '/'",
+      { ...ok(), matchConstraints: { resourceRules: [{ ...rule, resourceNames: ["a/b"] }] } },
+      [
+        "spec.matchConstraints.resourceRules[0].resourceNames[0]: Invalid value: \"a/b\": may not contain '/'",
+      ],
+    ],
+    [
+      "matchConditions may use params when paramKind is set",
+      {
+        ...ok(),
+        paramKind: { apiVersion: "v1", kind: "ConfigMap" },
+        matchConditions: [{ name: "a", expression: "params.x == 'y'" }],
+      },
+      [],
+    ],
+  ];
+  for (const [name, spec, want] of cases) it(name, () => expect(vap(spec)).toEqual(want));
+
+  it("ignoreValidatingAdmissionPolicyMatchConditions: unchanged matchConditions are not revalidated", () => {
+    const spec = { ...ok(), matchConditions: [{ name: "a", expression: "foo" }] };
+    expect(vap(spec)).toHaveLength(1);
+    expect(vap(spec, spec)).toEqual([]);
+  });
+});
+
+describe("bindings", () => {
+  const b = (spec: JsonObject) => fields(`${G}/v1`, "ValidatingAdmissionPolicyBinding", spec);
+  it("declarative validation (1.37.2): empty spec gives policyName and validationActions Required", () => {
+    expect(b({})).toEqual([
+      "spec.policyName: Required value",
+      "spec.validationActions: Required value",
+    ]);
+  });
+  it("validateValidationActions: Deny with Warn", () => {
+    expect(b({ policyName: "p", validationActions: ["Deny", "Warn"] })).toEqual([
+      'spec.validationActions: Invalid value: ["Deny","Warn"]: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)',
+    ]);
+  });
+  it("validateParamRef: name and selector are mutually exclusive; action required in v1", () => {
+    expect(
+      b({ policyName: "p", validationActions: ["Deny"], paramRef: { name: "x", selector: {} } }),
+    ).toEqual([
+      "spec.paramRef.name: Forbidden: name and selector are mutually exclusive",
+      "spec.paramRef.selector: Forbidden: name and selector are mutually exclusive",
+      "spec.paramRef.parameterNotFoundAction: Required value",
+    ]);
+  });
+  it("v1alpha1 MutatingAdmissionPolicyBinding defaults parameterNotFoundAction to Deny", () => {
+    expect(
+      fields(`${G}/v1alpha1`, "MutatingAdmissionPolicyBinding", {
+        policyName: "p",
+        paramRef: { name: "x" },
+      }),
+    ).toEqual([]);
+    expect(
+      fields(`${G}/v1`, "MutatingAdmissionPolicyBinding", {
+        policyName: "p",
+        paramRef: { name: "x" },
+      }),
+    ).toEqual(["spec.paramRef.parameterNotFoundAction: Required value"]);
+  });
+});
+
+describe("validateMutatingAdmissionPolicySpec", () => {
+  const map = (spec: JsonObject) => fields(`${G}/v1`, "MutatingAdmissionPolicy", spec);
+  const okM = (): JsonObject => ({
+    matchConstraints: { resourceRules: [rule] },
+    reinvocationPolicy: "Never",
+    mutations: [
+      { patchType: "ApplyConfiguration", applyConfiguration: { expression: "Object{}" } },
+    ],
+  });
+  it("valid", () => expect(map(okM())).toEqual([]));
+  it("supportedMutatingOperations: DELETE is refused", () => {
+    expect(
+      map({ ...okM(), matchConstraints: { resourceRules: [{ ...rule, operations: ["DELETE"] }] } }),
+    ).toEqual([
+      'spec.matchConstraints.resourceRules.operations: Unsupported value: "DELETE": supported values: "*", "CONNECT", "CREATE", "UPDATE"',
+    ]);
+  });
+  it("reinvocationPolicy is required (no default)", () => {
+    const s = okM();
+    delete s.reinvocationPolicy;
+    expect(map(s)).toEqual(["spec.reinvocationPolicy: Required value"]);
+  });
+  it("validateMutation: JSONPatch expression `[]` is list(dyn)", () => {
+    expect(
+      map({ ...okM(), mutations: [{ patchType: "JSONPatch", jsonPatch: { expression: "[]" } }] }),
+    ).toEqual([
+      'spec.mutations[0].jsonPatch.expression: Invalid value: "[]": must evaluate to list(JSONPatch) but got list(dyn)',
+    ]);
+  });
+});

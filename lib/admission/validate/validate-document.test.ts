@@ -1,0 +1,177 @@
+import { describe, expect, it } from "vitest";
+import { validateDocument, validateDocuments } from "./validate-document";
+
+const good = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: cfg
+webhooks:
+- name: hook.example.com
+  clientConfig:
+    url: https://127.0.0.1:9443/x
+  rules:
+  - operations: [CREATE]
+    apiGroups: [""]
+    apiVersions: [v1]
+    resources: [pods]
+  sideEffects: None
+  admissionReviewVersions: [v1]
+`;
+
+describe("validateDocument: positions", () => {
+  it("a valid document has no issues and reports kind, apiVersion and name", () => {
+    const r = validateDocument(good);
+    expect(r).toMatchObject({
+      kind: "ValidatingWebhookConfiguration",
+      apiVersion: "admissionregistration.k8s.io/v1",
+      name: "cfg",
+    });
+    expect(r.issues).toEqual([]);
+  });
+
+  it("an invalid value points at the value token (timeoutSeconds: 31)", () => {
+    const r = validateDocument(good + "  timeoutSeconds: 31\n");
+    expect(r.issues).toHaveLength(1);
+    expect(r.issues[0]).toMatchObject({
+      field: "webhooks[0].timeoutSeconds",
+      type: "FieldValueInvalid",
+      source: "admission",
+      range: { startLine: 16, startCol: 19, endLine: 16, endCol: 21 },
+    });
+  });
+
+  it("a list element points at the element (resources[1])", () => {
+    const r = validateDocument(
+      good.replace("resources: [pods]", 'resources: ["pods/*", pods/status]'),
+    );
+    expect(r.issues[0]).toMatchObject({
+      field: "webhooks[0].rules[0].resources[1]",
+      range: { startLine: 13, startCol: 27 },
+    });
+  });
+
+  it("a missing field points at the nearest existing parent (sideEffects → webhooks[0])", () => {
+    const r = validateDocument(good.replace("  sideEffects: None\n", ""));
+    expect(r.issues[0]).toMatchObject({
+      field: "webhooks[0].sideEffects",
+      range: { startLine: 6, startCol: 3 },
+    });
+  });
+
+  it("strict decoding: unknown field points at its key, with the apiserver's message", () => {
+    const r = validateDocument(good + "  bogus: 1\n");
+    expect(r.issues).toEqual([
+      expect.objectContaining({
+        field: "webhooks[0].bogus",
+        type: "FieldValueUnknown",
+        message: 'unknown field "webhooks[0].bogus"',
+        source: "schema",
+        range: { startLine: 16, startCol: 3, endLine: 16, endCol: 8 },
+      }),
+    ]);
+  });
+
+  it("strict decoding: duplicate key points at the second occurrence", () => {
+    const r = validateDocument(good.replace("  name: cfg\n", "  name: cfg\n  name: cfg2\n"));
+    expect(r.issues[0]).toMatchObject({
+      field: "metadata.name",
+      type: "FieldValueDuplicate",
+      message: 'duplicate field "metadata.name"',
+      range: { startLine: 5, startCol: 3 },
+    });
+  });
+
+  it("strict decoding: wrong type gives Go's UnmarshalTypeError text", () => {
+    const r = validateDocument(good + '  timeoutSeconds: "10"\n');
+    expect(r.issues[0]).toMatchObject({
+      field: "webhooks[0].timeoutSeconds",
+      type: "FieldValueTypeInvalid",
+      message:
+        "json: cannot unmarshal string into Go struct field ValidatingWebhook.webhooks.timeoutSeconds of type int32",
+    });
+  });
+
+  it("YAML 1.1 like sigs.k8s.io/yaml: an unquoted `y` is a boolean", () => {
+    const r = validateDocument(good.replace("sideEffects: None", "sideEffects: y"));
+    expect(r.issues[0]).toMatchObject({
+      field: "webhooks[0].sideEffects",
+      type: "FieldValueTypeInvalid",
+    });
+  });
+
+  it("JSON input is accepted and positioned", () => {
+    const json = JSON.stringify(
+      {
+        apiVersion: "admissionregistration.k8s.io/v1",
+        kind: "ValidatingAdmissionPolicyBinding",
+        metadata: { name: "b" },
+        spec: { policyName: "p", validationActions: ["Deny", "Warn"] },
+      },
+      null,
+      2,
+    );
+    const r = validateDocument(json);
+    expect(r.issues.map((i) => i.field)).toEqual(["spec.validationActions"]);
+    expect(r.issues[0]!.range?.startLine).toBe(9);
+  });
+
+  it("update ratcheting through oldText", () => {
+    const some = good.replace("sideEffects: None", "sideEffects: Some");
+    expect(validateDocument(some).issues).toHaveLength(1);
+    expect(
+      validateDocument(some, { oldText: good.replace("sideEffects: None", "sideEffects: Unknown") })
+        .issues,
+    ).toEqual([]);
+  });
+});
+
+describe("validateDocument: malformed and hostile input", () => {
+  it("malformed YAML gives a yaml-source issue at the parser's position", () => {
+    const r = validateDocument("apiVersion: v1\nkind: [unclosed\n");
+    expect(r.issues[0]).toMatchObject({ source: "yaml", type: "YAMLSyntax", severity: "error" });
+    expect(r.issues[0]!.range!.startLine).toBeGreaterThanOrEqual(2);
+  });
+
+  it("documents over 3 MiB are refused like the apiserver's request limit", () => {
+    const r = validateDocument("a: " + "x".repeat(3 * 1024 * 1024));
+    expect(r.issues[0]).toMatchObject({
+      type: "RequestEntityTooLarge",
+      message: "Request entity too large: limit is 3145728",
+    });
+  });
+
+  it("an alias bomb stops at the node budget instead of expanding", () => {
+    let y = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+    for (let i = 1; i < 10; i++)
+      y += `a${i}: &a${i} [${Array.from({ length: 10 }, () => `*a${i - 1}`).join(", ")}]\n`;
+    const started = Date.now();
+    const r = validateDocument(y);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(r.issues[0]).toMatchObject({
+      source: "yaml",
+      message: "document contains excessive aliasing",
+    });
+  });
+
+  it("deep nesting is refused without a stack overflow", () => {
+    const r = validateDocument("a: " + "[".repeat(5000) + "]".repeat(5000));
+    expect(r.issues[0]).toMatchObject({ source: "yaml" });
+  });
+
+  it("an unknown kind is reported on `kind`", () => {
+    const r = validateDocument("apiVersion: v1\nkind: Pod\n");
+    expect(r.issues[0]).toMatchObject({ field: "apiVersion", source: "schema" });
+  });
+});
+
+describe("validateDocuments", () => {
+  it("returns one result per document with its index", () => {
+    const rs = validateDocuments(
+      good + "---\n" + good.replace("hook.example.com", "a.b") + "---\n",
+    );
+    expect(rs.map((r) => [r.index, r.issues.length])).toEqual([
+      [0, 0],
+      [1, 1],
+    ]);
+  });
+});
