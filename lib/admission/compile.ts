@@ -15,7 +15,8 @@ import { compileSelector, type CompiledSelector } from "@/lib/admission/selector
 import { compileRule, type CompiledRule } from "@/lib/admission/rules";
 import { compileMatchConditions, type CompiledCondition } from "@/lib/admission/match-conditions";
 import { buildEquivalenceIndex, type EquivalenceIndex } from "@/lib/admission/equivalence";
-import type { HookIdentity } from "@/lib/admission/hook-identity";
+import { hookKey, type HookIdentity } from "@/lib/admission/hook-identity";
+import { RULES_REASON, type SkipEntry } from "@/lib/admission/match";
 import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
 import type { Labels } from "@/lib/admission/selectors";
 import { buildHookIndex, type HookIndex } from "@/lib/admission/hook-index";
@@ -32,6 +33,10 @@ export interface CompiledMatchResources {
 /** A webhook with its defaults applied (v1 or v1beta1, by the configuration's apiVersion). */
 export interface CompiledWebhook {
   readonly id: HookIdentity;
+  /** `hookKey(id)`, precomputed. */
+  readonly key: string;
+  /** The skip entry for "no rule matches", shared by every prediction. */
+  readonly rulesSkip: SkipEntry;
   readonly type: "mutating" | "validating";
   readonly apiVersion: "v1" | "v1beta1";
   /** Index in the merged, ordered list of its type. */
@@ -47,6 +52,7 @@ export interface CompiledWebhook {
 /** One (policy, binding) pair; the unit the policy plugins dispatch. */
 export interface CompiledPolicyBinding {
   readonly id: HookIdentity;
+  readonly key: string;
   readonly type: "mutating" | "validating";
   readonly policyName: string;
   readonly bindingName: string;
@@ -73,6 +79,7 @@ export interface CompiledPolicyBinding {
 /** An initializer (1.7–1.13): CREATE only, no subresources. */
 export interface CompiledInitializer {
   readonly id: HookIdentity;
+  readonly key: string;
   readonly order: number;
   readonly rules: readonly CompiledRule[];
 }
@@ -142,15 +149,19 @@ function compileWebhooks(
       seen.set(w.name, n + 1);
       const beta = apiVersion === "v1beta1";
       const reinvocation = "reinvocationPolicy" in w ? w.reinvocationPolicy : undefined;
+      const id: HookIdentity = {
+        source:
+          type === "mutating" ? "MutatingWebhookConfiguration" : "ValidatingWebhookConfiguration",
+        configuration,
+        name: w.name,
+        position,
+        key: `${configuration}/${w.name}/${n}`,
+      };
+      const stage = type === "mutating" ? "mutating-webhook" : "validating-webhook";
       out.push({
-        id: {
-          source:
-            type === "mutating" ? "MutatingWebhookConfiguration" : "ValidatingWebhookConfiguration",
-          configuration,
-          name: w.name,
-          position,
-          key: `${configuration}/${w.name}/${n}`,
-        },
+        id,
+        key: hookKey(id),
+        rulesSkip: Object.freeze({ stage, hook: id, key: hookKey(id), reason: RULES_REASON }),
         type,
         apiVersion,
         order: out.length,
@@ -238,14 +249,16 @@ function compilePolicies(
       conditions.set(policyName, compileMatchConditions(policy?.spec?.matchConditions));
     }
     const pr = b.spec?.paramRef;
+    const id: HookIdentity = {
+      source: type === "mutating" ? "MutatingAdmissionPolicy" : "ValidatingAdmissionPolicy",
+      configuration: policyName,
+      name: bindingName,
+      position: 0,
+      key: `${policyName}/${bindingName}`,
+    };
     out.push({
-      id: {
-        source: type === "mutating" ? "MutatingAdmissionPolicy" : "ValidatingAdmissionPolicy",
-        configuration: policyName,
-        name: bindingName,
-        position: 0,
-        key: `${policyName}/${bindingName}`,
-      },
+      id,
+      key: hookKey(id),
       type,
       policyName,
       bindingName,
@@ -282,14 +295,16 @@ export function compileSnapshot(s: AdmissionSnapshot): CompiledSnapshot {
   for (const cfg of byName(s.initializerConfigurations ?? [])) {
     const configuration = cfg.metadata?.name ?? "";
     (cfg.initializers ?? []).forEach((init, position) => {
+      const id: HookIdentity = {
+        source: "InitializerConfiguration",
+        configuration,
+        name: init.name,
+        position,
+        key: `initializer:${configuration}/${init.name}/${position}`,
+      };
       initializers.push({
-        id: {
-          source: "InitializerConfiguration",
-          configuration,
-          name: init.name,
-          position,
-          key: `initializer:${configuration}/${init.name}/${position}`,
-        },
+        id,
+        key: hookKey(id),
         order: initializers.length,
         rules: (init.rules ?? []).map((r, i) => compileRule({ ...r, operations: ["CREATE"] }, i)),
       });

@@ -35,6 +35,8 @@ import type {
 } from "@/lib/admission/compile";
 import type { MatchContext } from "@/lib/admission/match-context";
 import type { FailurePolicy } from "@/lib/k8s/types";
+import type { Stage } from "@/lib/admission/order";
+import type { HookIdentity } from "@/lib/admission/hook-identity";
 
 /** The resource and kind a hook is called with (an equivalent's when matchPolicy converted it). */
 export interface MatchedVia {
@@ -77,6 +79,15 @@ export type SkipReason =
   | { readonly code: "policy-missing"; readonly policyName: string }
   | { readonly code: "not-reached"; readonly failedAt: string };
 
+/** A skipped hook in a prediction. Explain it with `explainSkip` from predict.ts. */
+export interface SkipEntry {
+  readonly stage: Stage;
+  readonly hook: HookIdentity;
+  /** `hookKey(hook)`. */
+  readonly key: string;
+  readonly reason: SkipReason;
+}
+
 /** The request fails at this hook before (or instead of) calling it. */
 export interface HookFailure {
   readonly status: 400 | 403 | 404 | 500;
@@ -100,7 +111,11 @@ type RulesResult =
   | { readonly kind: "none" }
   | { readonly kind: "error"; readonly message: string };
 
-const RULES_SKIP: HookMatch = { kind: "skip", reason: { code: "rules" } };
+/** The shared "no rule matches" reason (allocated once). */
+export const RULES_REASON: SkipReason = Object.freeze({ code: "rules" });
+
+const RULES_SKIP: HookMatch = Object.freeze({ kind: "skip", reason: RULES_REASON });
+const NO_RULE: RulesResult = Object.freeze({ kind: "none" });
 
 /** Rules against the request's GVR, then (Equivalent) each rule against each equivalent GVR. */
 function matchRules(
@@ -126,9 +141,9 @@ function matchRules(
       };
     }
   }
-  if (matchPolicy !== "Equivalent") return { kind: "none" };
+  if (matchPolicy !== "Equivalent") return NO_RULE;
   const equivalents = ctx.equivalents;
-  if (equivalents.length <= 1) return { kind: "none" };
+  if (equivalents.length <= 1) return NO_RULE;
   const own = { group: r.group, version: r.version, resource: r.resource };
   for (const rule of rules) {
     for (const eq of equivalents) {
@@ -155,7 +170,7 @@ function matchRules(
       };
     }
   }
-  return { kind: "none" };
+  return NO_RULE;
 }
 
 type SelectorResult =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileSnapshot } from "@/lib/admission/compile";
-import { predict, predictCompiled } from "@/lib/admission/predict";
+import { explainSkip, predict, predictCompiled, predictionToJSON } from "@/lib/admission/predict";
 import { makeRequest } from "@/lib/admission/request";
 import { hook, validatingSnapshot } from "@/lib/admission/test-helpers";
 
@@ -117,18 +117,20 @@ describe("prediction output", () => {
       ["wrong-op", "rules"],
       ["ns", "namespace-selector"],
     ]);
-    expect(p.skips[0]?.message).toBe(
+    expect(explainSkip(p, p.skips[0]!).message).toBe(
       "no rule matches CREATE core/v1/pods: rule 0: operation CREATE is not in [DELETE]",
     );
-    expect(p.skips[1]?.message).toContain('label runlevel is "0", which is in (0,1)');
+    expect(explainSkip(p, p.skips[1]!).message).toContain(
+      'label runlevel is "0", which is in (0,1)',
+    );
     expect(p.indeterminate).toMatchObject([{ hook: { name: "cond" }, condition: "authz" }]);
   });
 
   it("serialises skips with their explanation", () => {
-    const json = JSON.parse(JSON.stringify(p.skips[1])) as {
-      message: string;
-      reason: { namespace: unknown[] };
+    const all = JSON.parse(JSON.stringify(predictionToJSON(p))) as {
+      skips: Array<{ message: string; reason: { namespace: unknown[] } }>;
     };
+    const json = all.skips[1]!;
     expect(json.message).toContain("namespaceSelector");
     expect(json.reason.namespace).toHaveLength(1);
   });

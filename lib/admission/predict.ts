@@ -14,12 +14,14 @@ import {
   type CompiledWebhook,
 } from "@/lib/admission/compile";
 import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
-import { hookKey, describeHook, type HookIdentity } from "@/lib/admission/hook-identity";
+import { describeHook, type HookIdentity } from "@/lib/admission/hook-identity";
 import { createMatchContext, type MatchContext } from "@/lib/admission/match-context";
 import {
+  RULES_REASON,
   explainRules,
   matchPolicyBinding,
   matchWebhook,
+  type SkipEntry,
   type HookMatch,
   type MatchedVia,
   type SkipReason,
@@ -61,50 +63,8 @@ export interface PredictedCall {
   readonly paramsNote: string | undefined;
 }
 
-/** A hook the request does not reach. `message` is computed on demand and serialised. */
-export class PredictedSkip {
-  readonly stage: Stage;
-  readonly hook: HookIdentity;
-  readonly reason: SkipReason;
-  readonly #ctx: MatchContext;
-  readonly #source: Hook | undefined;
-  constructor(
-    stage: Stage,
-    hook: HookIdentity,
-    reason: SkipReason,
-    ctx: MatchContext,
-    source?: Hook,
-  ) {
-    this.stage = stage;
-    this.hook = hook;
-    this.reason = reason;
-    this.#ctx = ctx;
-    this.#source = source;
-  }
-  /** Unique key of the hook. */
-  get key(): string {
-    return hookKey(this.hook);
-  }
-  /** Per-rule detail for a rules mismatch. */
-  get ruleMismatches(): RuleMismatch[] {
-    const code = this.reason.code === "binding" ? this.reason.inner.code : this.reason.code;
-    return code === "rules" && this.#source ? explainHookRules(this.#source, this.#ctx) : [];
-  }
-  /** A human sentence. */
-  get message(): string {
-    return describeSkipReason(this.reason, this.#ctx.request, this.ruleMismatches);
-  }
-  toJSON(): object {
-    return {
-      stage: this.stage,
-      hook: this.hook,
-      key: this.key,
-      reason: serializeSkipReason(this.reason),
-      ruleMismatches: this.ruleMismatches,
-      message: this.message,
-    };
-  }
-}
+/** A hook the request does not reach (see `explainSkip` for the sentence and rule detail). */
+export type PredictedSkip = SkipEntry;
 
 /** A hook whose call depends on something this module cannot evaluate offline. */
 export interface PredictedIndeterminate {
@@ -152,6 +112,14 @@ interface Acc {
 
 type Hook = CompiledWebhook | CompiledPolicyBinding;
 
+function skipEntry(
+  stage: Stage,
+  h: { id: HookIdentity; key: string },
+  reason: SkipReason,
+): SkipEntry {
+  return { stage, hook: h.id, key: h.key, reason };
+}
+
 function isWebhook(h: Hook): h is CompiledWebhook {
   return "timeoutSeconds" in h;
 }
@@ -167,21 +135,21 @@ function explainHookRules(h: Hook, ctx: MatchContext): RuleMismatch[] {
   return explainRules(m.rules, m.matchPolicy, ctx);
 }
 
-const RULES_REASON: SkipReason = Object.freeze({ code: "rules" });
-
 function record(acc: Acc, stage: Stage, h: Hook, m: HookMatch, sequence: number): boolean {
   const ctx = acc.ctx;
   const webhook = isWebhook(h);
   const timeout = webhook ? h.timeoutSeconds : 0;
   switch (m.kind) {
     case "skip":
-      acc.skips.push(new PredictedSkip(stage, h.id, m.reason, ctx, h));
+      acc.skips.push(
+        m.reason === RULES_REASON && isWebhook(h) ? h.rulesSkip : skipEntry(stage, h, m.reason),
+      );
       return false;
     case "indeterminate":
       acc.indeterminate.push({
         stage,
         hook: h.id,
-        key: hookKey(h.id),
+        key: h.key,
         via: m.via,
         condition: m.condition,
         reason: m.reason,
@@ -193,7 +161,7 @@ function record(acc: Acc, stage: Stage, h: Hook, m: HookMatch, sequence: number)
       acc.failure ??= {
         stage,
         hook: h.id,
-        key: hookKey(h.id),
+        key: h.key,
         status: m.failure.status,
         message: m.failure.message,
       };
@@ -205,7 +173,7 @@ function record(acc: Acc, stage: Stage, h: Hook, m: HookMatch, sequence: number)
         round: 0,
         sequence,
         hook: h.id,
-        key: hookKey(h.id),
+        key: h.key,
         certainty: "certain",
         matchedRule: m.via.ruleIndex,
         via: m.via,
@@ -229,7 +197,7 @@ function record(acc: Acc, stage: Stage, h: Hook, m: HookMatch, sequence: number)
 }
 
 function skipAll(acc: Acc, stage: Stage, hooks: readonly Hook[], reason: SkipReason): void {
-  for (const h of hooks) acc.skips.push(new PredictedSkip(stage, h.id, reason, acc.ctx));
+  for (const h of hooks) acc.skips.push(skipEntry(stage, h, reason));
 }
 
 function runPolicies(
@@ -244,12 +212,7 @@ function runPolicies(
   for (const h of hooks) {
     if (failedBefore) {
       acc.skips.push(
-        new PredictedSkip(
-          stage,
-          h.id,
-          { code: "not-reached", failedAt: describeHook(failedBefore.hook) },
-          acc.ctx,
-        ),
+        skipEntry(stage, h, { code: "not-reached", failedAt: describeHook(failedBefore.hook) }),
       );
       continue;
     }
@@ -279,18 +242,11 @@ function runWebhooks(
     if (isCandidate) c++;
     if (failedBefore || (serial && acc.failure)) {
       const at = (failedBefore ?? acc.failure) as PredictedFailure;
-      acc.skips.push(
-        new PredictedSkip(
-          stage,
-          h.id,
-          { code: "not-reached", failedAt: describeHook(at.hook) },
-          ctx,
-        ),
-      );
+      acc.skips.push(skipEntry(stage, h, { code: "not-reached", failedAt: describeHook(at.hook) }));
       continue;
     }
     if (!isCandidate && !(hasEquivalents && h.match.matchPolicy === "Equivalent")) {
-      acc.skips.push(new PredictedSkip(stage, h.id, RULES_REASON, ctx, h));
+      acc.skips.push(h.rulesSkip);
       continue;
     }
     if (record(acc, stage, h, matchWebhook(h, ctx), seq)) seq++;
@@ -367,13 +323,58 @@ export function predictCompiled(request: AdmissionRequest, snapshot: CompiledSna
     if (x.stage === "mutating-webhook") mutatingTimeouts.push(x.timeoutSeconds);
     else if (x.stage === "validating-webhook") validatingTimeouts.push(x.timeoutSeconds);
   }
-  return {
+  const prediction: Prediction = {
     calls: acc.calls,
     skips: acc.skips,
     indeterminate: acc.indeterminate,
     failure: acc.failure,
     exclusions: { webhooks: wExcl, policies: pExcl },
     worstCaseLatencySeconds: worstCaseLatency(mutatingTimeouts, validatingTimeouts),
+  };
+  contexts.set(prediction, ctx);
+  return prediction;
+}
+
+// Explanations are built on demand from the request and snapshot a prediction came from.
+const contexts = new WeakMap<Prediction, MatchContext>();
+const hookMaps = new WeakMap<CompiledSnapshot, Map<string, Hook>>();
+
+function hookByKey(s: CompiledSnapshot, key: string): Hook | undefined {
+  let m = hookMaps.get(s);
+  if (!m) {
+    m = new Map<string, Hook>();
+    for (const list of [s.mutating, s.validating, s.mutatingPolicies, s.validatingPolicies]) {
+      for (const h of list) m.set(h.key, h);
+    }
+    hookMaps.set(s, m);
+  }
+  return m.get(key);
+}
+
+/** The human sentence and per-rule detail for one skip of a prediction. */
+export function explainSkip(
+  prediction: Prediction,
+  skip: PredictedSkip,
+): { message: string; ruleMismatches: RuleMismatch[] } {
+  const ctx = contexts.get(prediction);
+  if (!ctx) return { message: skip.reason.code, ruleMismatches: [] };
+  const code = skip.reason.code === "binding" ? skip.reason.inner.code : skip.reason.code;
+  const hook = code === "rules" ? hookByKey(ctx.snapshot, skip.key) : undefined;
+  const ruleMismatches = hook ? explainHookRules(hook, ctx) : [];
+  return { message: describeSkipReason(skip.reason, ctx.request, ruleMismatches), ruleMismatches };
+}
+
+/** A JSON-ready prediction with every skip explained (for the API, the CLI and the UI). */
+export function predictionToJSON(prediction: Prediction): object {
+  return {
+    ...prediction,
+    skips: prediction.skips.map((skip) => ({
+      stage: skip.stage,
+      hook: skip.hook,
+      key: skip.key,
+      reason: serializeSkipReason(skip.reason),
+      ...explainSkip(prediction, skip),
+    })),
   };
 }
 
@@ -385,7 +386,7 @@ function runInitializers(acc: Acc, r: AdmissionRequest, s: CompiledSnapshot): vo
       r.subresource === "" &&
       init.rules.some((rule) => ruleMatches(rule, acc.ctx.attrs));
     if (!applies) {
-      acc.skips.push(new PredictedSkip("initializer", init.id, { code: "rules" }, acc.ctx));
+      acc.skips.push(skipEntry("initializer", init, RULES_REASON));
       continue;
     }
     acc.calls.push({
@@ -393,7 +394,7 @@ function runInitializers(acc: Acc, r: AdmissionRequest, s: CompiledSnapshot): vo
       round: 0,
       sequence: seq++,
       hook: init.id,
-      key: hookKey(init.id),
+      key: init.key,
       certainty: "certain",
       matchedRule: init.rules.findIndex((rule) => ruleMatches(rule, acc.ctx.attrs)),
       via: {
