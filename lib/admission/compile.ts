@@ -12,14 +12,19 @@ import type {
   ReinvocationPolicy,
 } from "@/lib/k8s/types";
 import { compileSelector, type CompiledSelector } from "@/lib/admission/selectors";
-import { compileRule, type CompiledRule } from "@/lib/admission/rules";
+import { compileRule, type CompiledRule, type RuleAttributes } from "@/lib/admission/rules";
 import { compileMatchConditions, type CompiledCondition } from "@/lib/admission/match-conditions";
 import { buildEquivalenceIndex, type EquivalenceIndex } from "@/lib/admission/equivalence";
 import { hookKey, type HookIdentity } from "@/lib/admission/hook-identity";
 import { RULES_REASON, type SkipEntry } from "@/lib/admission/match";
 import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
 import type { Labels } from "@/lib/admission/selectors";
-import { buildHookIndex, type HookIndex } from "@/lib/admission/hook-index";
+import {
+  buildHookIndex,
+  buildRuleMatchCache,
+  type HookIndex,
+  type RuleMatches,
+} from "@/lib/admission/hook-index";
 
 /** Selectors and rules shared by webhooks and policy match resources. */
 export interface CompiledMatchResources {
@@ -96,6 +101,9 @@ export interface CompiledSnapshot {
   readonly excludeVirtualResources: boolean;
   readonly mutatingIndex: HookIndex;
   readonly validatingIndex: HookIndex;
+  /** Memoised own-GVR rule matches per request signature. */
+  readonly mutatingRuleMatches: (attrs: RuleAttributes) => RuleMatches;
+  readonly validatingRuleMatches: (attrs: RuleAttributes) => RuleMatches;
 }
 
 interface Named {
@@ -310,6 +318,8 @@ export function compileSnapshot(s: AdmissionSnapshot): CompiledSnapshot {
       });
     });
   }
+  const mutatingIndex = buildHookIndex(mutating.map((h) => h.match.rules));
+  const validatingIndex = buildHookIndex(validating.map((h) => h.match.rules));
   const equivalence = buildEquivalenceIndex(s.discovery ?? []);
   return {
     mutating,
@@ -328,7 +338,15 @@ export function compileSnapshot(s: AdmissionSnapshot): CompiledSnapshot {
     namespaces: new Map(Object.entries(s.namespaces ?? {})),
     equivalence,
     excludeVirtualResources: s.excludeVirtualResources ?? true,
-    mutatingIndex: buildHookIndex(mutating.map((h) => h.match.rules)),
-    validatingIndex: buildHookIndex(validating.map((h) => h.match.rules)),
+    mutatingIndex,
+    mutatingRuleMatches: buildRuleMatchCache(
+      mutating.map((h) => h.match.rules),
+      mutatingIndex,
+    ),
+    validatingIndex,
+    validatingRuleMatches: buildRuleMatchCache(
+      validating.map((h) => h.match.rules),
+      validatingIndex,
+    ),
   };
 }

@@ -2,7 +2,7 @@
  * An index from resource name to the hooks whose rules could name it, so a prediction looks
  * closely only at candidates and skips the rest as "no rule names this resource".
  */
-import type { CompiledRule } from "@/lib/admission/rules";
+import { ruleMatches, type CompiledRule, type RuleAttributes } from "@/lib/admission/rules";
 
 /** Candidate hooks (ascending positions) for a resource name. */
 export interface HookIndex {
@@ -58,5 +58,47 @@ export function buildHookIndex(rulesPerHook: ReadonlyArray<readonly CompiledRule
     candidates(resource) {
       return memo.get(resource) ?? wildOnly;
     },
+  };
+}
+
+/** Hooks whose rules match a request's own GVR, with the index of the first matching rule. */
+export interface RuleMatches {
+  readonly hooks: Int32Array;
+  readonly rules: Int32Array;
+}
+
+const MAX_SIGNATURES = 4096;
+
+/**
+ * Memoises rule matching per request signature (operation, GVR, subresource, scope class):
+ * everything `rules.Matcher.Matches` reads. Clusters have a bounded set of signatures, so after
+ * the first request of a kind the rules cost one map lookup.
+ */
+export function buildRuleMatchCache(
+  rulesPerHook: ReadonlyArray<readonly CompiledRule[]>,
+  index: HookIndex,
+): (attrs: RuleAttributes) => RuleMatches {
+  const memo = new Map<string, RuleMatches>();
+  return (a) => {
+    const clusterScoped =
+      a.namespace === "" || (a.group === "" && a.version === "v1" && a.resource === "namespaces");
+    const sig = `${a.operation}|${a.group}|${a.version}|${a.resource}|${a.subresource}|${clusterScoped ? "C" : "N"}`;
+    const hit = memo.get(sig);
+    if (hit) return hit;
+    const hooks: number[] = [];
+    const rules: number[] = [];
+    for (const h of index.candidates(a.resource)) {
+      for (const r of rulesPerHook[h] ?? []) {
+        if (ruleMatches(r, a)) {
+          hooks.push(h);
+          rules.push(r.index);
+          break;
+        }
+      }
+    }
+    const out = { hooks: Int32Array.from(hooks), rules: Int32Array.from(rules) };
+    if (memo.size >= MAX_SIGNATURES) memo.clear();
+    memo.set(sig, out);
+    return out;
   };
 }

@@ -173,6 +173,21 @@ function matchRules(
   return NO_RULE;
 }
 
+/** A rule already known to match the request's own GVR (from the rule-match cache). */
+function ownMatch(ctx: MatchContext, ruleIndex: number): RulesResult {
+  const r = ctx.request;
+  return {
+    kind: "match",
+    via: {
+      resource: { group: r.group, version: r.version, resource: r.resource },
+      subresource: r.subresource,
+      kind: r.kind,
+      converted: false,
+      ruleIndex,
+    },
+  };
+}
+
 type SelectorResult =
   | { readonly kind: "match" }
   | { readonly kind: "skip"; readonly reason: SkipReason }
@@ -282,9 +297,16 @@ function conditionsOutcome(
 }
 
 /** `ShouldCallHook` for one webhook, plus the dry-run check the dispatchers make before calling. */
-export function matchWebhook(hook: CompiledWebhook, ctx: MatchContext): HookMatch {
+export function matchWebhook(
+  hook: CompiledWebhook,
+  ctx: MatchContext,
+  ownRuleIndex?: number,
+): HookMatch {
   const m = hook.match;
-  const rules = matchRules(m.rules, m.matchPolicy, ctx, false);
+  const rules =
+    ownRuleIndex === undefined
+      ? matchRules(m.rules, m.matchPolicy, ctx, false)
+      : ownMatch(ctx, ownRuleIndex);
   if (rules.kind === "none") return RULES_SKIP;
   const ns = matchNamespace(m.namespaceSelector, ctx);
   if (ns.kind === "skip") return ns;

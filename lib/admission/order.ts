@@ -100,7 +100,7 @@ export function effectiveOrder(s: CompiledSnapshot): OrderedHook[] {
 
 /** What could cause a round-0 hook to run again in round 1. */
 export type ReinvocationTrigger =
-  /** A mutator after it in round 0 may change the object. */
+  /** A mutator after it in round 0 may change the object (keys in call order). */
   | { readonly kind: "later-mutator"; readonly after: readonly string[] }
   /** Only if in-tree plugins, policies or earlier reinvoked hooks change the object in round 1. */
   | { readonly kind: "round-one-change" };
@@ -121,23 +121,27 @@ export interface MutatingCall {
 export function planReinvocation(
   round0: readonly MutatingCall[],
 ): Array<{ readonly call: MutatingCall; readonly trigger: ReinvocationTrigger }> {
-  if (round0.length === 0) return [];
   const out: Array<{ call: MutatingCall; trigger: ReinvocationTrigger }> = [];
-  round0.forEach((call, i) => {
-    if (call.reinvocationPolicy !== "IfNeeded") return;
-    // Policies are re-run when anything after them (later policies or any webhook) changed the
-    // object; webhooks only see later webhooks in round 0.
-    const later = round0
-      .slice(i + 1)
-      .filter((c) => call.stage === "mutating-policy" || c.stage === "mutating-webhook")
-      .map((c) => c.key);
-    out.push({
-      call,
-      trigger:
-        later.length > 0 ? { kind: "later-mutator", after: later } : { kind: "round-one-change" },
-    });
-  });
+  // Policies run before webhooks, so every later entry is a later mutator for both kinds:
+  // a webhook's change after a policy also makes the policy eligible (its own context
+  // compares the object at the start of round 1).
+  const n = round0.length;
+  let keys: string[] | undefined;
+  for (let i = 0; i < n; i++) {
+    const call = round0[i] as MutatingCall;
+    if (call.reinvocationPolicy !== "IfNeeded") continue;
+    if (i + 1 >= n) {
+      out.push({ call, trigger: { kind: "round-one-change" } });
+      continue;
+    }
+    keys ??= round0.map(keyOf);
+    out.push({ call, trigger: { kind: "later-mutator", after: keys.slice(i + 1) } });
+  }
   return out;
+}
+
+function keyOf(c: MutatingCall): string {
+  return c.key;
 }
 
 /**

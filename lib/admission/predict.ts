@@ -36,6 +36,7 @@ import {
   type Stage,
 } from "@/lib/admission/order";
 import type { RuleMismatch } from "@/lib/admission/rules";
+import type { RuleMatches } from "@/lib/admission/hook-index";
 import { ruleMatches } from "@/lib/admission/rules";
 
 /** One predicted call. */
@@ -225,37 +226,36 @@ function runWebhooks(
   acc: Acc,
   stage: Stage,
   hooks: readonly CompiledWebhook[],
-  candidates: Int32Array,
+  own: RuleMatches,
   excl: Exclusion | undefined,
   serial: boolean,
 ): void {
   if (excl) return skipAll(acc, stage, hooks, { code: "excluded", message: excl.message });
   const ctx = acc.ctx;
   const failedBefore = acc.failure;
-  // Hooks outside the index can still match through an equivalent resource.
+  // Hooks whose rules miss the request's own GVR can still match through an equivalent.
   const hasEquivalents = ctx.equivalents.length > 1;
+  const matched = own.hooks;
   let seq = 0;
   let c = 0;
   for (let i = 0; i < hooks.length; i++) {
     const h = hooks[i] as CompiledWebhook;
-    const isCandidate = c < candidates.length && candidates[c] === i;
-    if (isCandidate) c++;
+    const isMatched = c < matched.length && matched[c] === i;
+    const ruleIndex = isMatched ? (own.rules[c] as number) : -1;
+    if (isMatched) c++;
     if (failedBefore || (serial && acc.failure)) {
       const at = (failedBefore ?? acc.failure) as PredictedFailure;
       acc.skips.push(skipEntry(stage, h, { code: "not-reached", failedAt: describeHook(at.hook) }));
       continue;
     }
-    if (!isCandidate && !(hasEquivalents && h.match.matchPolicy === "Equivalent")) {
+    if (isMatched) {
+      if (record(acc, stage, h, matchWebhook(h, ctx, ruleIndex), seq)) seq++;
+    } else if (hasEquivalents && h.match.matchPolicy === "Equivalent") {
+      if (record(acc, stage, h, matchWebhook(h, ctx), seq)) seq++;
+    } else {
       acc.skips.push(h.rulesSkip);
-      continue;
     }
-    if (record(acc, stage, h, matchWebhook(h, ctx), seq)) seq++;
   }
-}
-
-/** Candidates for the request's resource, widened to equivalents' resource names when needed. */
-function candidatesFor(index: CompiledSnapshot["mutatingIndex"], ctx: MatchContext): Int32Array {
-  return index.candidates(ctx.request.resource);
 }
 
 /** Predicts against a compiled snapshot (compile once with `compileSnapshot`). */
@@ -271,7 +271,7 @@ export function predictCompiled(request: AdmissionRequest, snapshot: CompiledSna
     acc,
     "mutating-webhook",
     snapshot.mutating,
-    candidatesFor(snapshot.mutatingIndex, ctx),
+    snapshot.mutatingRuleMatches(ctx.attrs),
     wExcl,
     true,
   );
@@ -310,7 +310,7 @@ export function predictCompiled(request: AdmissionRequest, snapshot: CompiledSna
     acc,
     "validating-webhook",
     snapshot.validating,
-    candidatesFor(snapshot.validatingIndex, ctx),
+    snapshot.validatingRuleMatches(ctx.attrs),
     wExcl,
     false,
   );
