@@ -36,6 +36,8 @@ export interface RecordedCall {
   receivedAt: number;
   /** Position of this call among all calls the server received. */
   seq: number;
+  /** The hook answered with a non-empty patch. */
+  patched: boolean;
 }
 
 export type JsonPatchOp = {
@@ -62,6 +64,8 @@ export interface WebhookServer {
   /** Every call received so far, in arrival order (optionally only for one hook). */
   calls(hook?: string): RecordedCall[];
   clearCalls(): void;
+  /** Sequence number the next recorded call will get. */
+  nextSeq(): number;
   close(): Promise<void>;
 }
 
@@ -119,13 +123,15 @@ export async function startWebhookServer(ca: {
           res.writeHead(400).end();
           return;
         }
-        recorded.push({
+        const call: RecordedCall = {
           hook,
           apiVersion: review.apiVersion ?? "",
           request,
           receivedAt: Date.now(),
           seq: seq++,
-        });
+          patched: false,
+        };
+        recorded.push(call);
         const behaviour = behaviours.get(hook) ?? { type: "allow" };
         if (behaviour.type === "sleep") {
           await new Promise<void>((resolve) => {
@@ -154,6 +160,7 @@ export async function startWebhookServer(ca: {
           const ops =
             typeof behaviour.patch === "function" ? behaviour.patch(request) : behaviour.patch;
           if (ops.length > 0) {
+            call.patched = true;
             response.patchType = "JSONPatch";
             response.patch = Buffer.from(JSON.stringify(ops)).toString("base64");
           }
@@ -182,6 +189,7 @@ export async function startWebhookServer(ca: {
     url: (name) => `https://127.0.0.1:${port}/hooks/${encodeURIComponent(name)}`,
     program: (name, behaviour) => behaviours.set(name, behaviour),
     calls: (hook) => (hook === undefined ? [...recorded] : recorded.filter((c) => c.hook === hook)),
+    nextSeq: () => seq,
     clearCalls: () => {
       recorded.length = 0;
     },

@@ -12,13 +12,16 @@ export function resolveMutatingRounds(
   mutatedKeys: ReadonlySet<string>,
 ): PredictedCall[] {
   const round0 = prediction.calls.filter((c) => c.stage === "mutating-webhook" && c.round === 0);
-  const anyMutated = round0.some((c) => mutatedKeys.has(c.key));
-  const round1 = anyMutated
-    ? prediction.calls.filter((c) => {
-        if (c.stage !== "mutating-webhook" || c.round !== 1) return false;
-        const t = c.reinvocation;
-        return t?.kind === "later-mutator" && t.after.some((k) => mutatedKeys.has(k));
-      })
-    : [];
+  if (!round0.some((c) => mutatedKeys.has(c.key))) return round0;
+  const changedAfter = new Set<string>();
+  let laterMutated = false;
+  for (let i = round0.length - 1; i >= 0; i--) {
+    const c = round0[i] as PredictedCall;
+    if (laterMutated) changedAfter.add(c.key);
+    if (mutatedKeys.has(c.key)) laterMutated = true;
+  }
+  const round1 = prediction.calls.filter(
+    (c) => c.stage === "mutating-webhook" && c.round === 1 && changedAfter.has(c.key),
+  );
   return [...round0, ...round1];
 }
