@@ -109,9 +109,17 @@ interface Acc {
   readonly skips: PredictedSkip[];
   readonly indeterminate: PredictedIndeterminate[];
   failure: PredictedFailure | undefined;
+  notReached?: SkipReason;
 }
 
 type Hook = CompiledWebhook | CompiledPolicyBinding;
+
+// One shared reason per prediction: every hook after a failure has the same one.
+function notReached(acc: Acc): SkipReason {
+  const f = acc.failure as PredictedFailure;
+  acc.notReached ??= { code: "not-reached", failedAt: describeHook(f.hook) };
+  return acc.notReached;
+}
 
 function skipEntry(
   stage: Stage,
@@ -212,9 +220,7 @@ function runPolicies(
   const failedBefore = acc.failure;
   for (const h of hooks) {
     if (failedBefore) {
-      acc.skips.push(
-        skipEntry(stage, h, { code: "not-reached", failedAt: describeHook(failedBefore.hook) }),
-      );
+      acc.skips.push(skipEntry(stage, h, notReached(acc)));
       continue;
     }
     // All tuples are evaluated before the plugin reports a failure, so keep going.
@@ -244,8 +250,7 @@ function runWebhooks(
     const ruleIndex = isMatched ? (own.rules[c] as number) : -1;
     if (isMatched) c++;
     if (failedBefore || (serial && acc.failure)) {
-      const at = (failedBefore ?? acc.failure) as PredictedFailure;
-      acc.skips.push(skipEntry(stage, h, { code: "not-reached", failedAt: describeHook(at.hook) }));
+      acc.skips.push(skipEntry(stage, h, notReached(acc)));
       continue;
     }
     if (isMatched) {
@@ -331,12 +336,14 @@ export function predictCompiled(request: AdmissionRequest, snapshot: CompiledSna
     exclusions: { webhooks: wExcl, policies: pExcl },
     worstCaseLatencySeconds: worstCaseLatency(mutatingTimeouts, validatingTimeouts),
   };
-  contexts.set(prediction, ctx);
+  // A symbol key keeps the context out of JSON and object spreads' enumerable output.
+  (prediction as WithContext)[CONTEXT] = ctx;
   return prediction;
 }
 
 // Explanations are built on demand from the request and snapshot a prediction came from.
-const contexts = new WeakMap<Prediction, MatchContext>();
+const CONTEXT: unique symbol = Symbol("portcullis.predictionContext");
+type WithContext = Prediction & { [CONTEXT]?: MatchContext };
 const hookMaps = new WeakMap<CompiledSnapshot, Map<string, Hook>>();
 
 function hookByKey(s: CompiledSnapshot, key: string): Hook | undefined {
@@ -356,7 +363,7 @@ export function explainSkip(
   prediction: Prediction,
   skip: PredictedSkip,
 ): { message: string; ruleMismatches: RuleMismatch[] } {
-  const ctx = contexts.get(prediction);
+  const ctx = (prediction as WithContext)[CONTEXT];
   if (!ctx) return { message: skip.reason.code, ruleMismatches: [] };
   const code = skip.reason.code === "binding" ? skip.reason.inner.code : skip.reason.code;
   const hook = code === "rules" ? hookByKey(ctx.snapshot, skip.key) : undefined;
