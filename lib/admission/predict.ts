@@ -145,7 +145,6 @@ function explainHookRules(h: Hook, ctx: MatchContext): RuleMismatch[] {
 }
 
 function record(acc: Acc, stage: Stage, h: Hook, m: HookMatch, sequence: number): boolean {
-  const ctx = acc.ctx;
   const webhook = isWebhook(h);
   const timeout = webhook ? h.timeoutSeconds : 0;
   switch (m.kind) {
