@@ -21,6 +21,8 @@ export default defineConfig({
             "cli/**/*.test.ts",
             "components/**/*.test.ts",
           ],
+          // Tests that need the control plane run in the integration and oracle projects.
+          exclude: ["node_modules/**", "**/*.int.test.ts"],
           environment: "node",
         },
       },
