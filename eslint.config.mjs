@@ -26,6 +26,7 @@ export default tseslint.config(
       "test-results/**",
       "playwright-report/**",
       "e2e/artifacts/**",
+      "dist/**",
       "next-env.d.ts",
     ],
   },

@@ -1,0 +1,122 @@
+/**
+ * `portcullis lint`: the admission risk checks (L1–L18). Offline, only the checks decidable from
+ * configurations (and --namespaces) run; with --context the cluster's namespaces, discovery,
+ * services, endpoint slices and pods let the others run too (L14 always needs metrics).
+ */
+import type { LintCheck } from "@/lib/admission/lint";
+import { LINT_CHECKS, lint } from "@/lib/admission/lint";
+import type { LintFinding, LintId, LintInput, Severity } from "@/lib/admission/lint-types";
+import type { FailOn, LintCommand } from "../args";
+import type { Notice } from "../snapshot";
+import { loadState } from "../state";
+
+const RANK: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
+
+/** `portcullis lint --output json`. */
+export interface LintReport {
+  schema: "portcullis.lint/v1";
+  /** True when no finding is at or above `failOn`. */
+  ok: boolean;
+  failOn: FailOn;
+  /** offline: files only; live: --context supplied cluster state. */
+  mode: "offline" | "live";
+  summary: {
+    configurations: number;
+    namespaces: number;
+    findings: number;
+    bySeverity: Record<Severity, number>;
+  };
+  checks: {
+    run: LintId[];
+    notRun: { ids: LintId[]; needs: string }[];
+  };
+  findings: LintFinding[];
+  notices: Notice[];
+}
+
+/** True when `severity` is at or above the threshold. */
+export function failsAt(severity: Severity, failOn: FailOn): boolean {
+  return RANK[severity] <= RANK[failOn];
+}
+
+/** Which checks a mode runs. L14 reads metrics, which the command line never has. */
+export function checksFor(mode: "offline" | "live"): { run: LintCheck[]; notRun: LintCheck[] } {
+  const runs = (c: LintCheck) => (mode === "offline" ? c.offline : !c.ids.includes("L14"));
+  return { run: LINT_CHECKS.filter(runs), notRun: LINT_CHECKS.filter((c) => !runs(c)) };
+}
+
+/** Shapes the report from findings (pure). */
+export function lintReport(
+  findings: LintFinding[],
+  opts: {
+    failOn: FailOn;
+    mode: "offline" | "live";
+    configurations: number;
+    namespaces: number;
+    notices: Notice[];
+  },
+): LintReport {
+  const { run, notRun } = checksFor(opts.mode);
+  const runIds = new Set(run.flatMap((c) => c.ids));
+  // lint() without offlineOnly also runs checks with nothing to read; report only what ran.
+  const kept = findings.filter((f) => runIds.has(f.id));
+  const bySeverity: Record<Severity, number> = { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
+  for (const f of kept) bySeverity[f.severity]++;
+  return {
+    schema: "portcullis.lint/v1",
+    ok: !kept.some((f) => failsAt(f.severity, opts.failOn)),
+    failOn: opts.failOn,
+    mode: opts.mode,
+    summary: {
+      configurations: opts.configurations,
+      namespaces: opts.namespaces,
+      findings: kept.length,
+      bySeverity,
+    },
+    checks: {
+      run: run.flatMap((c) => [...c.ids]),
+      notRun: notRun.map((c) => ({ ids: [...c.ids], needs: c.needs })),
+    },
+    findings: kept,
+    notices: opts.notices,
+  };
+}
+
+/** Runs the command. */
+export async function runLint(cmd: LintCommand): Promise<LintReport> {
+  const state = await loadState({
+    inputs: cmd.inputs,
+    namespacesFile: cmd.namespaces,
+    context: cmd.context,
+    kubeconfig: cmd.kubeconfig,
+  });
+  const notices = [...state.collected.notices];
+  const mode = state.live ? "live" : "offline";
+  let input: LintInput = {
+    snapshot: { ...state.collected.lists, namespaces: state.namespaces },
+  };
+  if (state.live) {
+    const m = await import("../live");
+    const backends = await m.readBackends(state.live, notices);
+    input = {
+      ...input,
+      snapshot: { ...input.snapshot, discovery: state.discovery },
+      ...backends,
+      serverMinor: await m.readServerMinor(state.live),
+    };
+  } else if (!state.namespacesKnown) {
+    notices.push({
+      at: "lint",
+      message:
+        "no namespaces given: selector-dependent checks (L2, L3) assume kube-system, kube-public and kube-node-lease carry only their name label (use --namespaces FILE)",
+    });
+  }
+  const findings = lint(input, { offlineOnly: mode === "offline" });
+  return lintReport(findings, {
+    failOn: cmd.failOn,
+    mode,
+    configurations: state.collected.configurations,
+    namespaces: Object.keys(state.namespaces).length,
+    notices,
+  });
+}

@@ -1,0 +1,380 @@
+/**
+ * The JSON schemas of every command, through main() (the same code the built binary runs) on
+ * small fixtures: key sets are pinned so a change to the documented schema fails here.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, test } from "vitest";
+import { main } from "./main";
+
+let dir = "";
+const file = (name: string, text: string): string => {
+  const p = path.join(dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+
+async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await main(argv, { stdout: (s) => (out += s), stderr: (s) => (err += s) });
+  return { code, out, err };
+}
+
+const HOOKS = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: deny-pods
+webhooks:
+  - name: deny.example.com
+    clientConfig: {url: "https://127.0.0.1:9443/v"}
+    rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]
+    sideEffects: None
+    admissionReviewVersions: [v1]
+    namespaceSelector: {matchLabels: {env: prod}}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: inject}
+webhooks:
+  - name: inject.example.com
+    clientConfig: {url: "https://127.0.0.1:9443/m"}
+    rules: [{operations: [CREATE], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"]}]
+    sideEffects: None
+    admissionReviewVersions: [v1]
+    reinvocationPolicy: IfNeeded
+`;
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "portcullis-cli-"));
+});
+
+describe("validate", () => {
+  test("an invalid document: exit 1, positions and the apiserver's messages", async () => {
+    const f = file(
+      "bad.yaml",
+      `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: bad}
+webhooks:
+  - name: short
+    clientConfig: {url: "https://x.example.com/"}
+    sideEffects: None
+    admissionReviewVersions: [v1]
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: other}
+`,
+    );
+    const r = await run(["validate", f, "-o", "json"]);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.out);
+    expect(Object.keys(report).sort()).toEqual(["documents", "notices", "ok", "schema", "summary"]);
+    expect(report.schema).toBe("portcullis.validate/v1");
+    expect(report.summary).toEqual({
+      documents: 2,
+      accepted: 0,
+      invalid: 1,
+      skipped: 1,
+      errors: 1,
+      warnings: 0,
+    });
+    const [doc, skipped] = report.documents;
+    expect(Object.keys(doc).sort()).toEqual(
+      [
+        "apiVersion",
+        "document",
+        "issues",
+        "item",
+        "kind",
+        "line",
+        "name",
+        "operation",
+        "outcome",
+        "source",
+        "status",
+      ].sort(),
+    );
+    expect(doc).toMatchObject({
+      source: f,
+      document: 0,
+      line: 1,
+      outcome: "invalid",
+      operation: "create",
+    });
+    expect(doc.status).toBe(
+      'ValidatingWebhookConfiguration.admissionregistration.k8s.io "bad" is invalid: webhooks[0].name: Invalid value: "short": should be a domain with at least three segments separated by dots',
+    );
+    expect(doc.issues).toEqual([
+      {
+        severity: "error",
+        field: "webhooks[0].name",
+        type: "FieldValueInvalid",
+        message:
+          'Invalid value: "short": should be a domain with at least three segments separated by dots',
+        source: "admission",
+        line: 5,
+        column: 11,
+        endLine: 5,
+        endColumn: 16,
+      },
+    ]);
+    expect(skipped).toMatchObject({ kind: "ConfigMap", outcome: "skipped", line: 10 });
+    expect(report.notices).toEqual([
+      { at: `${f}:10`, message: "skipped: ConfigMap v1 is not an admission configuration" },
+    ]);
+  });
+
+  test("text output names file:line:col", async () => {
+    const f = file("syntax.yaml", "apiVersion: v1\nkind: [\n");
+    const r = await run(["validate", f]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(
+      new RegExp(
+        `^${f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3:1: error: .*\\(YAMLSyntax\\)`,
+        "m",
+      ),
+    );
+  });
+
+  test("a clean directory exits 0; a missing file exits 2", async () => {
+    const ok = await run(["validate", file("ok.yaml", HOOKS)]);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/2 documents: 2 valid, 0 invalid, 0 skipped/);
+    const missing = await run(["validate", path.join(dir, "nope.yaml")]);
+    expect(missing).toMatchObject({ code: 2, out: "" });
+    expect(missing.err).toMatch(/cannot read .*nope\.yaml: no such file or directory/);
+  });
+
+  test("unknown kinds in the admission group are errors, not skips", async () => {
+    const f = file(
+      "typo.yaml",
+      "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfigration\nmetadata: {name: x}\n",
+    );
+    const r = JSON.parse((await run(["validate", f, "-o", "json"])).out);
+    expect(r.documents[0]).toMatchObject({ outcome: "decode-error" });
+    expect(r.documents[0].issues[0]).toMatchObject({ field: "apiVersion", line: 1 });
+  });
+});
+
+describe("lint", () => {
+  test("schema, --fail-on and exit codes", async () => {
+    const f = file("hooks.yaml", HOOKS);
+    const high = await run(["lint", f, "-o", "json"]);
+    const report = JSON.parse(high.out);
+    expect(Object.keys(report).sort()).toEqual(
+      ["checks", "failOn", "findings", "mode", "notices", "ok", "schema", "summary"].sort(),
+    );
+    expect(report).toMatchObject({ schema: "portcullis.lint/v1", mode: "offline", failOn: "high" });
+    expect(report.checks.run).toContain("L5");
+    expect(report.checks.run).not.toContain("L1");
+    expect(report.checks.notRun.map((c: { ids: string[] }) => c.ids.join("/"))).toEqual([
+      "L1/L6",
+      "L7",
+      "L12",
+      "L14",
+    ]);
+    const f0 = report.findings[0];
+    expect(Object.keys(f0).sort()).toEqual([
+      "explanation",
+      "fix",
+      "id",
+      "objects",
+      "severity",
+      "title",
+    ]);
+    const worst = report.findings.map((x: { severity: string }) => x.severity);
+    const failsHigh = worst.includes("critical") || worst.includes("high");
+    expect(high.code).toBe(failsHigh ? 1 : 0);
+    const medium = await run(["lint", f, "--fail-on", "medium"]);
+    expect(medium.code).toBe(
+      worst.some((s: string) => ["critical", "high", "medium"].includes(s)) ? 1 : 0,
+    );
+  });
+
+  test("--namespaces must hold namespaces", async () => {
+    const r = await run(["lint", file("h2.yaml", HOOKS), "--namespaces", file("none.yaml", HOOKS)]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/holds no v1 Namespace objects/);
+  });
+});
+
+describe("predict", () => {
+  test("schema: calls in order with a possible round 1, skips with reasons", async () => {
+    const cfg = file("cfg.yaml", HOOKS);
+    const pod = file(
+      "pod.yaml",
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: team, labels: {app: web}}\n",
+    );
+    const r = await run([
+      "predict",
+      "--config",
+      cfg,
+      "--object",
+      pod,
+      "--operation",
+      "CREATE",
+      "-o",
+      "json",
+    ]);
+    expect(r.code).toBe(0);
+    const p = JSON.parse(r.out);
+    expect(Object.keys(p).sort()).toEqual(
+      [
+        "admitted",
+        "calls",
+        "exclusions",
+        "failure",
+        "indeterminate",
+        "notices",
+        "request",
+        "schema",
+        "skips",
+        "worstCaseLatencySeconds",
+      ].sort(),
+    );
+    expect(p.request).toEqual({
+      operation: "CREATE",
+      group: "",
+      version: "v1",
+      resource: "pods",
+      subresource: "",
+      kind: { group: "", version: "v1", kind: "Pod" },
+      namespace: "team",
+      name: "web",
+      dryRun: false,
+      userInfo: {
+        username: "kubernetes-admin",
+        groups: ["system:masters", "system:authenticated"],
+      },
+      namespaceLabels: { "kubernetes.io/metadata.name": "team" },
+      namespaceLabelsFrom: "assumed",
+    });
+    expect(p.calls.map((c: { key: string; round: number }) => `${c.round}:${c.key}`)).toEqual([
+      "0:MutatingWebhookConfiguration:inject/inject.example.com/0",
+      "1:MutatingWebhookConfiguration:inject/inject.example.com/0",
+    ]);
+    expect(p.calls[1]).toMatchObject({
+      certainty: "possible",
+      reinvocation: { kind: "round-one-change" },
+    });
+    expect(p.skips).toHaveLength(1);
+    expect(p.skips[0]).toMatchObject({
+      stage: "validating-webhook",
+      code: "namespace-selector",
+      hook: {
+        source: "ValidatingWebhookConfiguration",
+        configuration: "deny-pods",
+        name: "deny.example.com",
+        position: 0,
+      },
+    });
+    expect(p.skips[0].message).toMatch(
+      /namespaceSelector \{env=prod\} does not match namespace team/,
+    );
+    expect(p.worstCaseLatencySeconds).toBe(20);
+    expect(p.exclusions).toEqual({ webhooks: null, policies: null });
+
+    const prod = JSON.parse(
+      (
+        await run([
+          "predict",
+          "--config",
+          cfg,
+          "--object",
+          pod,
+          "--operation",
+          "CREATE",
+          "--namespace-labels",
+          "env=prod",
+          "-o",
+          "json",
+        ])
+      ).out,
+    );
+    expect(prod.calls.map((c: { stage: string }) => c.stage)).toEqual([
+      "mutating-webhook",
+      "mutating-webhook",
+      "validating-webhook",
+    ]);
+    expect(prod.request.namespaceLabelsFrom).toBe("flag");
+  });
+
+  test("DELETE: the object given is the old object, so objectSelector sees its labels", async () => {
+    const cfg = file(
+      "del.yaml",
+      HOOKS.replace("operations: [CREATE]", "operations: [DELETE]").replace(
+        "sideEffects: None\n    admissionReviewVersions: [v1]\n    namespaceSelector",
+        "sideEffects: None\n    admissionReviewVersions: [v1]\n    objectSelector: {matchLabels: {app: web}}\n    namespaceSelector",
+      ),
+    );
+    const pod = file(
+      "pod2.yaml",
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: team, labels: {app: web}}\n",
+    );
+    const r = JSON.parse(
+      (
+        await run([
+          "predict",
+          "--config",
+          cfg,
+          "--object",
+          pod,
+          "--operation",
+          "DELETE",
+          "--namespace-labels",
+          "env=prod",
+          "-o",
+          "json",
+        ])
+      ).out,
+    );
+    expect(r.calls.map((c: { key: string }) => c.key)).toEqual([
+      "ValidatingWebhookConfiguration:deny-pods/deny.example.com/0",
+    ]);
+  });
+
+  test("a Scale body needs --resource; missing inputs exit 2", async () => {
+    const cfg = file("cfg2.yaml", HOOKS);
+    const scale = file(
+      "scale.yaml",
+      "apiVersion: autoscaling/v1\nkind: Scale\nmetadata: {name: web, namespace: team}\n",
+    );
+    const args = [
+      "predict",
+      "--config",
+      cfg,
+      "--object",
+      scale,
+      "--operation",
+      "UPDATE",
+      "--subresource",
+      "scale",
+    ];
+    const noRes = await run(args);
+    expect(noRes.code).toBe(2);
+    expect(noRes.err).toMatch(/name one with --resource/);
+    const ok = JSON.parse(
+      (await run([...args, "--resource", "deployments.apps", "-o", "json"])).out,
+    );
+    expect(ok.request).toMatchObject({
+      group: "apps",
+      resource: "deployments",
+      subresource: "scale",
+      kind: { group: "autoscaling", version: "v1", kind: "Scale" },
+    });
+    const bad = await run([
+      "predict",
+      "--config",
+      cfg,
+      "--object",
+      file("bad.yaml", "a: [\n"),
+      "--operation",
+      "CREATE",
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/bad\.yaml:2:1: malformed YAML/);
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * The `portcullis` command: parse, run one command, print text or JSON, exit 0/1/2. Built to
+ * dist/cli/portcullis.mjs (npm run build:cli) and started by bin/portcullis.mjs.
+ */
+import { version } from "../package.json";
+import { parseCommandLine, type Command } from "./args";
+import { EXIT, InputError, UsageError } from "./errors";
+import { helpText } from "./output/help";
+
+/** Where output goes; tests pass buffers. */
+export interface Io {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+}
+
+const json = (v: unknown): string => JSON.stringify(v, null, 2) + "\n";
+
+async function execute(cmd: Command, io: Io): Promise<number> {
+  switch (cmd.command) {
+    case "help":
+      io.stdout(helpText(cmd.topic));
+      return EXIT.ok;
+    case "version":
+      io.stdout(`portcullis ${version}\n`);
+      return EXIT.ok;
+    case "validate": {
+      const { runValidate } = await import("./commands/validate");
+      const { formatValidateText } = await import("./output/validate");
+      const r = await runValidate(cmd);
+      io.stdout(cmd.output === "json" ? json(r) : formatValidateText(r));
+      return r.ok ? EXIT.ok : EXIT.findings;
+    }
+    case "lint": {
+      const { runLint } = await import("./commands/lint");
+      const { formatLintText } = await import("./output/lint");
+      const r = await runLint(cmd);
+      io.stdout(cmd.output === "json" ? json(r) : formatLintText(r));
+      return r.ok ? EXIT.ok : EXIT.findings;
+    }
+    case "predict": {
+      const { runPredict } = await import("./commands/predict");
+      const { formatPredictText } = await import("./output/predict");
+      const r = await runPredict(cmd);
+      io.stdout(cmd.output === "json" ? json(r) : formatPredictText(r));
+      return r.admitted ? EXIT.ok : EXIT.findings;
+    }
+  }
+}
+
+/** Runs one invocation; never throws. */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  let cmd: Command;
+  try {
+    cmd = parseCommandLine(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    const topic =
+      argv[0] === "validate" || argv[0] === "lint" || argv[0] === "predict" ? argv[0] : "";
+    io.stderr(
+      `portcullis: ${e.message}\nRun 'portcullis help${topic ? ` ${topic}` : ""}' for usage.\n`,
+    );
+    return EXIT.usage;
+  }
+  try {
+    return await execute(cmd, io);
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof InputError) {
+      io.stderr(`portcullis: ${e.message}\n`);
+      return EXIT.usage;
+    }
+    // A bug: say so plainly, with the stack for the report.
+    io.stderr(
+      `portcullis: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+    );
+    return EXIT.usage;
+  }
+}

@@ -1,0 +1,47 @@
+/** Text output of `predict`: the call sequence, skips with reasons, and the latency bound. */
+import type { HookRef, PredictReport } from "../commands/predict";
+
+const hookText = (h: HookRef): string => `${h.source} ${h.configuration} / ${h.name}`;
+
+/** A numbered call list, then skips and notes. */
+export function formatPredictText(r: PredictReport): string {
+  const q = r.request;
+  const res = `${q.group || "core"}/${q.version}/${q.resource}${q.subresource ? `/${q.subresource}` : ""}`;
+  const lines: string[] = [
+    `${q.operation} ${res}${q.namespace ? ` in ${q.namespace}` : ""}${q.name ? ` name ${q.name}` : ""} as ${q.userInfo.username}${q.dryRun ? " (dry run)" : ""}`,
+    "",
+  ];
+  if (r.calls.length === 0) lines.push("calls: none");
+  else lines.push("calls:");
+  for (const c of r.calls) {
+    const tags = [
+      c.round === 1 ? "round 1, possible" : undefined,
+      c.timeoutSeconds > 0 ? `timeout ${c.timeoutSeconds}s` : undefined,
+      `failurePolicy ${c.failurePolicy}`,
+      c.parallel ? "parallel" : undefined,
+      c.reinvocationPolicy === "IfNeeded" ? "reinvocation IfNeeded" : undefined,
+      c.converted
+        ? `as ${c.via.kind.group || "core"}/${c.via.kind.version} ${c.via.kind.kind}`
+        : undefined,
+    ].filter((t) => t !== undefined);
+    lines.push(`  ${c.order + 1}. [${c.stage}] ${hookText(c.hook)} (${tags.join(", ")})`);
+  }
+  if (r.indeterminate.length > 0) {
+    lines.push("", "undecided (may be called):");
+    for (const x of r.indeterminate) lines.push(`  [${x.stage}] ${hookText(x.hook)}: ${x.message}`);
+  }
+  if (r.failure)
+    lines.push(
+      "",
+      `REJECTED at [${r.failure.stage}] ${hookText(r.failure.hook)}: ${r.failure.status} ${r.failure.message}`,
+    );
+  if (r.skips.length > 0) {
+    lines.push("", "skipped:");
+    for (const s of r.skips) lines.push(`  [${s.stage}] ${hookText(s.hook)}: ${s.message}`);
+  }
+  for (const e of [r.exclusions.webhooks, r.exclusions.policies])
+    if (e) lines.push(`excluded: ${e}`);
+  lines.push("", `worst-case added latency: ${r.worstCaseLatencySeconds}s`);
+  for (const n of r.notices) lines.push(`notice: ${n.at}: ${n.message}`);
+  return lines.join("\n") + "\n";
+}

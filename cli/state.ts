@@ -1,0 +1,95 @@
+/**
+ * The cluster state lint and predict work from. Files give configurations; --context gives the
+ * cluster: its configurations when no files are named, and always its namespaces and discovery.
+ */
+import type { DiscoveryResource } from "@/lib/admission/snapshot";
+import type { Labels } from "@/lib/admission/selectors";
+import { InputError } from "./errors";
+import { readDocuments } from "./documents";
+import { readInputs } from "./input";
+import type { Live } from "./live";
+import type { Collected, Notice } from "./snapshot";
+import { addConfiguration, collect, emptyLists } from "./snapshot";
+import { builtinDiscovery } from "./resources";
+
+/** Everything read, before compiling. */
+export interface State {
+  collected: Collected;
+  /** Namespace labels from files (config Namespace objects, --namespaces) and the cluster. */
+  namespaces: Record<string, Labels>;
+  /** True when namespaces were read from somewhere (else lint/predict assume defaults). */
+  namespacesKnown: boolean;
+  discovery: DiscoveryResource[];
+  live: Live | undefined;
+}
+
+/**
+ * Reads manifests for configurations or namespaces. A YAML error here is unreadable input
+ * (exit 2): lint and predict need every document; `validate` is the command that reports them.
+ */
+export async function readManifests(inputs: readonly string[]): Promise<Collected> {
+  const read = readDocuments(await readInputs(inputs));
+  const p = read.problems[0];
+  if (p)
+    throw new InputError(
+      `${p.origin.source}:${p.range.startLine}:${p.range.startCol}: malformed YAML: ${p.message}`,
+    );
+  return collect(read.objects);
+}
+
+/** Loads the state for lint and predict. */
+export async function loadState(opts: {
+  inputs: readonly string[];
+  namespacesFile: string | undefined;
+  context: string | undefined;
+  kubeconfig: string | undefined;
+}): Promise<State> {
+  const collected = opts.inputs.length > 0 ? await readManifests(opts.inputs) : undefined;
+  const namespaces: Record<string, Labels> = {};
+  let namespacesKnown = false;
+  const notices: Notice[] = collected?.notices ?? [];
+  let discovery = builtinDiscovery();
+  let live: Live | undefined;
+  let result: Collected = collected ?? {
+    lists: emptyLists(),
+    namespaces: {},
+    configurations: 0,
+    notices,
+  };
+  if (opts.context !== undefined) {
+    const m = await import("./live");
+    live = m.connect(opts.context, opts.kubeconfig);
+    if (!collected) {
+      for (const o of await m.readConfigurations(live)) {
+        addConfiguration(result.lists, o);
+        result.configurations++;
+      }
+      result = { ...result, notices };
+    }
+    Object.assign(namespaces, await m.readNamespaces(live));
+    namespacesKnown = true;
+    discovery = await m.readDiscovery(live);
+  }
+  if (opts.namespacesFile !== undefined) {
+    const ns = await readManifests([opts.namespacesFile]);
+    if (Object.keys(ns.namespaces).length === 0)
+      throw new InputError(`${opts.namespacesFile} holds no v1 Namespace objects`);
+    for (const n of ns.notices)
+      notices.push({
+        at: n.at,
+        message: n.message.replace("is not an admission configuration", "is not a Namespace"),
+      });
+    Object.assign(namespaces, ns.namespaces);
+    namespacesKnown = true;
+  }
+  if (collected && Object.keys(collected.namespaces).length > 0) {
+    Object.assign(namespaces, collected.namespaces);
+    namespacesKnown = true;
+  }
+  if (result.configurations === 0 && collected)
+    notices.push({
+      at: opts.inputs.join(", "),
+      message: "no admission configurations found",
+    });
+  return { collected: result, namespaces, namespacesKnown, discovery, live };
+}

@@ -1,0 +1,110 @@
+/**
+ * The validation oracle through the command line: every corpus case is written to a file, the
+ * built `portcullis validate DIR --output json` judges them all in one run, and each verdict
+ * (accept / 400 decode error / 422 invalid, and the field paths) must match what the real
+ * kube-apiserver answers to a dry-run create of the same object.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, expect, test } from "vitest";
+import { httpsRequest } from "../cluster/https-json";
+import { readStack } from "../cluster/harness/stack";
+import type { CorpusCase } from "../test/oracle/validation-corpus";
+import { resourceFor, validationCorpus } from "../test/oracle/validation-corpus";
+import { ensureCliBuilt } from "./build";
+import type { DocumentReport, ValidateReport } from "./commands/validate";
+import { runCli } from "./test-helpers";
+
+beforeAll(async () => {
+  await ensureCliBuilt();
+}, 120_000);
+
+function serverVerdict(status: number, body: string): { outcome: string; fields: string[] } {
+  let message = "";
+  let fields: string[] = [];
+  try {
+    const s = JSON.parse(body) as { message?: string; details?: { causes?: { field?: string }[] } };
+    message = s.message ?? "";
+    if (status === 422) fields = (s.details?.causes ?? []).map((c) => c.field ?? "");
+  } catch {
+    message = body;
+  }
+  if (status === 400)
+    fields = [...message.matchAll(/(?:unknown|duplicate) field "([^"]*)"/g)].map((m) => m[1] ?? "");
+  const outcome =
+    status < 300
+      ? "accepted"
+      : status === 422
+        ? "invalid"
+        : status === 400
+          ? "decode-error"
+          : `http-${status}`;
+  return { outcome, fields: [...new Set(fields)].sort() };
+}
+
+// The fields the apiserver would name, read from the CLI's JSON (as the library oracle does).
+function cliVerdict(d: DocumentReport): { outcome: string; fields: string[] } {
+  const fields =
+    d.outcome === "decode-error"
+      ? d.issues.filter((i) => i.source === "schema" && i.type !== "FieldValueTypeInvalid")
+      : d.issues.filter((i) => i.source === "admission" && i.severity === "error");
+  return { outcome: d.outcome, fields: [...new Set(fields.map((i) => i.field))].sort() };
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i] as T);
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+  return out;
+}
+
+test("validation oracle via the CLI: portcullis validate agrees with kube-apiserver on every corpus case", async (ctx) => {
+  if (ctx.task.file.projectName === "unit") return ctx.skip("runs in the oracle project");
+  const info = readStack();
+  const ca = readFileSync(info.caFile);
+  const cases = validationCorpus();
+  const dir = mkdtempSync(path.join(os.tmpdir(), "portcullis-cli-oracle-"));
+  const fileOf = (i: number) => path.join(dir, `case-${String(i).padStart(5, "0")}.json`);
+  cases.forEach((c, i) => writeFileSync(fileOf(i), JSON.stringify(c.object, null, 2)));
+
+  const run = await runCli(["validate", dir, "--output", "json"]);
+  expect([0, 1], run.stderr).toContain(run.code);
+  const report = JSON.parse(run.stdout) as ValidateReport;
+  const bySource = new Map(report.documents.map((d) => [d.source, d]));
+  expect(report.documents).toHaveLength(cases.length);
+  expect(run.code).toBe(report.ok ? 0 : 1);
+
+  const results = await mapLimit(
+    cases.map((c, i) => ({ c, i })),
+    4,
+    async ({ c, i }: { c: CorpusCase; i: number }) => {
+      const url = `${info.server}/apis/${c.apiVersion}/${resourceFor(c.kind)}?dryRun=All&fieldValidation=Strict`;
+      const res = await httpsRequest(url, {
+        method: "POST",
+        token: info.tokens.admin,
+        ca,
+        body: c.object,
+        timeoutMs: 30_000,
+      });
+      const server = serverVerdict(res.status, res.body);
+      const doc = bySource.get(fileOf(i));
+      const ours = doc ? cliVerdict(doc) : undefined;
+      const agree = JSON.stringify(server) === JSON.stringify(ours);
+      return { id: c.id, description: c.description, server, ours, agree };
+    },
+  );
+  const bad = results.filter((r) => !r.agree);
+  const agreed = results.length - bad.length;
+  console.log(`validation oracle via the CLI: ${agreed}/${results.length} agree`);
+  const out = path.join(os.tmpdir(), "portcullis-cli-validation-oracle.json");
+  writeFileSync(out, JSON.stringify(bad, null, 2));
+  for (const r of bad.slice(0, 20))
+    console.log(
+      `DISAGREE ${r.id} ${r.description}\n  server ${JSON.stringify(r.server)}\n  cli    ${JSON.stringify(r.ours)}`,
+    );
+  expect(agreed, `disagreements written to ${out}`).toBe(results.length);
+});
