@@ -125,12 +125,7 @@ describe("--context against the real control plane", () => {
       timeoutMs: 30_000,
     });
 
-  // The unit project's glob matches this file too; the cluster half needs the integration stack.
-  let unit = false;
-  // eslint-disable-next-line no-empty-pattern -- vitest passes the suite second, fixtures first
-  beforeAll(async ({}, suite) => {
-    unit = suite.file.projectName === "unit";
-    if (unit) return;
+  beforeAll(async () => {
     info = readStack();
     ca = readFileSync(info.caFile);
     env = { ...process.env, KUBECONFIG: info.kubeconfig };
@@ -175,15 +170,13 @@ describe("--context against the real control plane", () => {
   }, 120_000);
 
   afterAll(async () => {
-    if (unit) return;
     await admin("DELETE", `${G}/mutatingwebhookconfigurations/${mName}`);
     await admin("DELETE", `${G}/validatingwebhookconfigurations/${vName}`);
     await admin("DELETE", `/api/v1/namespaces/${ns}`);
     await hooks.close();
   });
 
-  test("predict --context names exactly the webhooks the apiserver calls, in order", async (ctx) => {
-    if (unit) return ctx.skip("needs the integration stack: npm run test:integration");
+  test("predict --context names exactly the webhooks the apiserver calls, in order", async () => {
     const cmFile = file(
       "cm.yaml",
       `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web, namespace: ${ns}, labels: {app: web}}\ndata: {a: b}\n`,
@@ -238,8 +231,7 @@ describe("--context against the real control plane", () => {
     expect(recorded).toEqual(predicted);
   });
 
-  test("validate --context: stored objects, and files as updates of them", async (ctx) => {
-    if (unit) return ctx.skip("needs the integration stack: npm run test:integration");
+  test("validate --context: stored objects, and files as updates of them", async () => {
     const stored = await runCli(["validate", "--context", info.contexts.viewer, "-o", "json"], {
       env,
     });
@@ -276,8 +268,7 @@ webhooks:
     });
   });
 
-  test("lint --context runs the cluster-dependent checks too", async (ctx) => {
-    if (unit) return ctx.skip("needs the integration stack: npm run test:integration");
+  test("lint --context runs the cluster-dependent checks too", async () => {
     const r = await runCli(
       ["lint", "--context", info.contexts.viewer, "--fail-on", "critical", "-o", "json"],
       {
@@ -298,8 +289,7 @@ webhooks:
     expect(l7.length).toBe(3);
   });
 
-  test("a missing context is a clear error, exit 2", async (ctx) => {
-    if (unit) return ctx.skip("needs the integration stack: npm run test:integration");
+  test("a missing context is a clear error, exit 2", async () => {
     const r = await runCli(["lint", "--context", "nope"], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(

@@ -58,6 +58,7 @@ async function main(): Promise<number> {
     await step("unit tests", bin("vitest"), ["run", "--project", "unit"]);
   }
   await ensureBuilt();
+  await step("build the command line", bin("tsx"), ["cli/build.ts"]);
   if (!onlyOracle) await buildDashboard((l) => process.stderr.write(l + "\n"));
   const stack = await startStack({ dashboard: !onlyOracle });
   const env = { ...process.env, PORTCULLIS_STACK: stack.file };
