@@ -10,7 +10,9 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [["list"]],
+  reporter: process.env.PORTCULLIS_PLAYWRIGHT_JSON
+    ? [["list"], ["json", { outputFile: process.env.PORTCULLIS_PLAYWRIGHT_JSON }]]
+    : [["list"]],
   use: {
     browserName: "chromium",
     launchOptions: {

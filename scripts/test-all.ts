@@ -4,7 +4,7 @@
  * the oracles and the end-to-end tests in Chromium. `--only oracle` runs just the oracles.
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { buildDashboard, REPO_ROOT, startStack } from "../cluster/harness/stack";
 import { ensureBuilt } from "../cluster/build";
@@ -36,6 +36,48 @@ function run(
 
 const bin = (name: string) => path.join(REPO_ROOT, "node_modules", ".bin", name);
 
+/** Where the test runners leave machine-readable results, summed into one closing line. */
+const RESULTS_DIR = path.join(REPO_ROOT, ".portcullis", "results");
+const totals = { passed: 0, failed: 0, skipped: 0 };
+
+/** vitest with its usual output plus a JSON report named `name`. */
+function vitestArgs(project: string): string[] {
+  const out = path.join(RESULTS_DIR, `vitest-${project}.json`);
+  return [
+    "run",
+    "--project",
+    project,
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${out}`,
+  ];
+}
+
+/** Adds a runner's JSON report to the totals; a missing report counts as one failure. */
+function count(file: string, kind: "vitest" | "playwright"): void {
+  const full = path.join(RESULTS_DIR, file);
+  if (!existsSync(full)) {
+    totals.failed += 1;
+    return;
+  }
+  const r = JSON.parse(readFileSync(full, "utf8")) as {
+    numPassedTests?: number;
+    numFailedTests?: number;
+    numPendingTests?: number;
+    numTodoTests?: number;
+    stats?: { expected?: number; unexpected?: number; skipped?: number; flaky?: number };
+  };
+  if (kind === "vitest") {
+    totals.passed += r.numPassedTests ?? 0;
+    totals.failed += r.numFailedTests ?? 0;
+    totals.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  } else {
+    totals.passed += (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0);
+    totals.failed += r.stats?.unexpected ?? 0;
+    totals.skipped += r.stats?.skipped ?? 0;
+  }
+}
+
 function preflight(): void {
   const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   if (!onlyOracle && !existsSync(chromium)) {
@@ -47,6 +89,8 @@ function preflight(): void {
 
 async function main(): Promise<number> {
   preflight();
+  rmSync(RESULTS_DIR, { recursive: true, force: true });
+  mkdirSync(RESULTS_DIR, { recursive: true });
   const failed: string[] = [];
   const step = async (label: string, cmd: string, args: string[], env?: NodeJS.ProcessEnv) => {
     if (!(await run(label, cmd, args, env))) failed.push(label);
@@ -55,7 +99,8 @@ async function main(): Promise<number> {
     await step("typecheck", bin("tsc"), ["--noEmit"]);
     await step("lint", bin("eslint"), [".", "--max-warnings", "0"]);
     await step("format", bin("prettier"), ["--check", "."]);
-    await step("unit tests", bin("vitest"), ["run", "--project", "unit"]);
+    await step("unit tests", bin("vitest"), vitestArgs("unit"));
+    count("vitest-unit.json", "vitest");
   }
   await ensureBuilt();
   await step("build the command line", bin("tsx"), ["cli/build.ts"]);
@@ -63,18 +108,30 @@ async function main(): Promise<number> {
   const stack = await startStack({ dashboard: !onlyOracle });
   const env = { ...process.env, PORTCULLIS_STACK: stack.file };
   try {
-    if (!onlyOracle)
-      await step("integration tests", bin("vitest"), ["run", "--project", "integration"], env);
-    await step("oracles", bin("vitest"), ["run", "--project", "oracle"], env);
-    if (!onlyOracle) await step("end-to-end tests (Chromium)", bin("playwright"), ["test"], env);
+    if (!onlyOracle) {
+      await step("integration tests", bin("vitest"), vitestArgs("integration"), env);
+      count("vitest-integration.json", "vitest");
+    }
+    await step("oracles", bin("vitest"), vitestArgs("oracle"), env);
+    count("vitest-oracle.json", "vitest");
+    if (!onlyOracle) {
+      await step("end-to-end tests (Chromium)", bin("playwright"), ["test"], {
+        ...env,
+        PORTCULLIS_PLAYWRIGHT_JSON: path.join(RESULTS_DIR, "playwright.json"),
+      });
+      count("playwright.json", "playwright");
+    }
   } finally {
     await stack.stop();
   }
+  const summary = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
   if (failed.length > 0) {
     process.stderr.write(`\nFAILED: ${failed.join(", ")}\n`);
+    process.stdout.write(`tests: ${summary}\n`);
     return 1;
   }
   process.stderr.write("\nall checks passed\n");
+  process.stdout.write(`tests: ${summary}\n`);
   return 0;
 }
 
