@@ -7,7 +7,7 @@ import type { JsonValue } from "@/lib/admission/validate/json";
 export function toEditorYaml(obj: unknown): string {
   const o = structuredClone(obj) as { metadata?: Record<string, unknown> };
   if (o.metadata) delete o.metadata.managedFields;
-  return stringify(o, { lineWidth: 0, aliasDuplicateObjects: false });
+  return stringify(o, { version: "1.1", lineWidth: 0, aliasDuplicateObjects: false });
 }
 
 /** The first document of the text as JSON, read the way the apiserver reads YAML; undefined if it does not parse. */
