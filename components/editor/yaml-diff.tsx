@@ -33,6 +33,7 @@ export function YamlDiff({
           lineHeight: 18,
           scrollBeyondLastLine: false,
           automaticLayout: true,
+          hideUnchangedRegions: { enabled: true, contextLineCount: 2, minimumLineCount: 4 },
         }}
         height="100%"
       />

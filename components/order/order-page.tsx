@@ -179,7 +179,9 @@ export function OrderPage() {
           <section className="panel" aria-label="Reinvocation round">
             <h2>
               2. Reinvocation (round 1){" "}
-              <span className="hint">only if some hook or policy changed the object in round 0</span>
+              <span className="hint">
+                only if some hook or policy changed the object in round 0
+              </span>
             </h2>
             {model.reinvocation.length === 0 ? (
               <p className="muted">No hook has reinvocationPolicy: IfNeeded.</p>

@@ -5,8 +5,15 @@ import type { JsonValue } from "@/lib/admission/validate/json";
 
 /** The object as the editor shows it: managedFields left out (server bookkeeping, noise). */
 export function toEditorYaml(obj: unknown): string {
-  const o = structuredClone(obj) as { metadata?: Record<string, unknown> };
-  if (o.metadata) delete o.metadata.managedFields;
+  const src = structuredClone(obj) as {
+    apiVersion?: unknown;
+    kind?: unknown;
+    metadata?: Record<string, unknown>;
+  };
+  if (src.metadata) delete src.metadata.managedFields;
+  // apiVersion and kind first, as kubectl prints them.
+  const { apiVersion, kind, ...rest } = src;
+  const o = { apiVersion, kind, ...rest };
   return stringify(o, { version: "1.1", lineWidth: 0, aliasDuplicateObjects: false });
 }
 
