@@ -221,9 +221,9 @@ test.describe("Editing webhook configurations", () => {
         await page.getByLabel("Name (metadata.name)").fill(name);
         await page.getByRole("tab", { name: "YAML" }).click();
         await expect.poll(async () => editorText(page, t.resource)).toContain(`name: ${name}`);
+        made.push({ resource: t.resource, name });
         await page.getByRole("button", { name: "Create" }).click();
         await expect(page).toHaveURL(new RegExp(`/webhooks/${t.resource}/${name}$`));
-        made.push({ resource: t.resource, name });
         const stored = await getConfig(kube, t.resource, name);
         expect(stored?.webhooks?.length).toBe(1);
         if (t.id === "validating-runlevel")
