@@ -87,7 +87,6 @@ function Stage({
                 />
               </div>
               <ReorderList
-                key={c.metadata?.resourceVersion}
                 resource={resource}
                 config={c}
                 canUpdate={canUpdate}

@@ -32,7 +32,14 @@ export function ReorderList({
   firstIndex: number;
 }) {
   const stored = (config.webhooks ?? []).map((h) => String(h.name ?? ""));
-  const [order, setOrder] = useState<number[] | undefined>(undefined);
+  // A pending order is only valid for the hook list it was made from: if the stored list changes
+  // underneath (another client), it is dropped rather than applied to different hooks.
+  const signature = `${config.metadata?.resourceVersion}:${stored.join(",")}`;
+  const [pending, setPending] = useState<{ signature: string; order: number[] } | undefined>(
+    undefined,
+  );
+  const order = pending?.signature === signature ? pending.order : undefined;
+  const setOrder = (o: number[] | undefined) => setPending(o ? { signature, order: o } : undefined);
   const [dragFrom, setDragFrom] = useState<number | undefined>(undefined);
   const [announce, setAnnounce] = useState("");
   const current = order ?? stored.map((_, i) => i);
