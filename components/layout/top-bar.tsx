@@ -4,7 +4,11 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { ContextSwitcher } from "./context-switcher";
 
-const NAV = [{ href: "/", label: "Overview" }];
+const NAV = [
+  { href: "/", label: "Overview" },
+  { href: "/webhooks", label: "Webhooks" },
+  { href: "/webhooks/order", label: "Call order" },
+];
 
 export function TopBar() {
   const pathname = usePathname();

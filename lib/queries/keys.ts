@@ -9,4 +9,10 @@ export const queryKeys = {
   overview: (context: string) => ["overview", context] as const,
   collection: (context: string, r: ResourceRef) =>
     ["k8s", context, r.group, r.version, r.resource, "list"] as const,
+  webhookObject: (context: string, resource: string, name: string) =>
+    ["k8s", context, "admissionregistration.k8s.io", "v1", resource, "object", name] as const,
+  webhookDetails: (context: string, resource: string, name: string, resourceVersion: string) =>
+    ["webhook-details", context, resource, name, resourceVersion] as const,
+  webhookAccess: (context: string) => ["webhook-access", context] as const,
+  kindSchema: (context: string, resource: string) => ["kind-schema", context, resource] as const,
 };

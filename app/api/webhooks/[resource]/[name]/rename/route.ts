@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { handle, json } from "@/server/http/respond";
+import { clientFor } from "@/server/kube/identity";
+import { renameConfiguration } from "@/server/kube/webhooks";
+import { objectName, webhookResource } from "@/server/kube/webhook-input";
+
+export const dynamic = "force-dynamic";
+
+const body = z.object({ newName: objectName, resourceVersion: z.string().min(1) });
+
+/** Safe rename: create the new name, verify, delete the old; rolls back on any failure. */
+export async function POST(
+  request: Request,
+  { params }: { params: Promise<{ resource: string; name: string }> },
+): Promise<Response> {
+  return handle(async () => {
+    const p = await params;
+    const r = webhookResource(p.resource);
+    const name = objectName.parse(p.name);
+    const input = body.parse(await request.json());
+    const result = await renameConfiguration(
+      clientFor(request),
+      r,
+      name,
+      input.newName,
+      input.resourceVersion,
+      request.signal,
+    );
+    if (result.ok) return json(result);
+    const e = result.error ?? { status: 500, reason: "InternalError", message: "rename failed" };
+    return json(
+      { ...e, cluster: "", steps: result.steps },
+      { status: e.status >= 400 ? e.status : 500 },
+    );
+  });
+}

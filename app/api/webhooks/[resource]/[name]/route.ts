@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { handle, json } from "@/server/http/respond";
+import { clientFor } from "@/server/kube/identity";
+import {
+  deleteConfiguration,
+  getConfiguration,
+  replaceConfiguration,
+} from "@/server/kube/webhooks";
+import { objectName, webhookResource, writeBody } from "@/server/kube/webhook-input";
+
+export const dynamic = "force-dynamic";
+
+type Params = { params: Promise<{ resource: string; name: string }> };
+
+async function target(params: Params["params"]) {
+  const p = await params;
+  return { r: webhookResource(p.resource), name: objectName.parse(p.name) };
+}
+
+/** Reads one configuration as the request's identity. */
+export async function GET(request: Request, { params }: Params): Promise<Response> {
+  return handle(async () => {
+    const { r, name } = await target(params);
+    return json(await getConfiguration(clientFor(request), r, name, request.signal));
+  });
+}
+
+/** Replaces it with resourceVersion precondition and strict field validation (or dry-runs that). */
+export async function PUT(request: Request, { params }: Params): Promise<Response> {
+  return handle(async () => {
+    const { r, name } = await target(params);
+    const body = writeBody.parse(await request.json());
+    return json(
+      await replaceConfiguration(clientFor(request), r, name, body.object, {
+        dryRun: body.dryRun,
+        signal: request.signal,
+      }),
+    );
+  });
+}
+
+const deleteBody = z.object({ uid: z.string().min(1), resourceVersion: z.string().min(1) });
+
+/** Deletes it if it is still the version the admin confirmed. */
+export async function DELETE(request: Request, { params }: Params): Promise<Response> {
+  return handle(async () => {
+    const { r, name } = await target(params);
+    const pre = deleteBody.parse(await request.json());
+    await deleteConfiguration(clientFor(request), r, name, pre, request.signal);
+    return json({ deleted: name });
+  });
+}

@@ -1,0 +1,22 @@
+import { handle, json } from "@/server/http/respond";
+import { clientFor } from "@/server/kube/identity";
+import { createConfiguration } from "@/server/kube/webhooks";
+import { webhookResource, writeBody } from "@/server/kube/webhook-input";
+
+export const dynamic = "force-dynamic";
+
+/** Creates a configuration, or dry-runs the create (`dryRun: true`). */
+export async function POST(
+  request: Request,
+  { params }: { params: Promise<{ resource: string }> },
+): Promise<Response> {
+  return handle(async () => {
+    const r = webhookResource((await params).resource);
+    const body = writeBody.parse(await request.json());
+    const stored = await createConfiguration(clientFor(request), r, body.object, {
+      dryRun: body.dryRun,
+      signal: request.signal,
+    });
+    return json(stored, { status: body.dryRun ? 200 : 201 });
+  });
+}

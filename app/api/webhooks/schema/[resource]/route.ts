@@ -1,0 +1,25 @@
+import { handle, json } from "@/server/http/respond";
+import { clientFor } from "@/server/kube/identity";
+import { kindSchema } from "@/server/kube/openapi";
+import { webhookResource } from "@/server/kube/webhook-input";
+import { KIND_OF, WEBHOOK_GROUP, WEBHOOK_VERSION } from "@/lib/webhooks/kinds";
+
+export const dynamic = "force-dynamic";
+
+/** JSON Schema of the kind from the cluster's own OpenAPI v3, for editor completion and hover. */
+export async function GET(
+  request: Request,
+  { params }: { params: Promise<{ resource: string }> },
+): Promise<Response> {
+  return handle(async () => {
+    const r = webhookResource((await params).resource);
+    const schema = await kindSchema(
+      clientFor(request),
+      WEBHOOK_GROUP,
+      WEBHOOK_VERSION,
+      KIND_OF[r],
+      request.signal,
+    );
+    return json(schema);
+  });
+}

@@ -1,0 +1,34 @@
+"use client";
+
+import { YamlDiff } from "./yaml-diff";
+import { ErrorBox } from "@/components/ui/error-box";
+
+export type DryRun = { ok: true; submitted: string; stored: string } | { ok: false; error: Error };
+
+/** The apiserver's verdict on a dry run, and the object as it would store it (defaults applied). */
+export function DryRunResult({ result }: { result: DryRun }) {
+  if (!result.ok)
+    return (
+      <section className="panel" aria-label="Dry run result">
+        <h2>Dry run: rejected by the apiserver</h2>
+        <ErrorBox error={result.error} />
+      </section>
+    );
+  return (
+    <section className="panel" aria-label="Dry run result">
+      <h2>
+        Dry run: <span className="good">accepted by the apiserver</span>{" "}
+        <span className="hint">
+          left: your edit · right: the object as the server would store it, defaults applied
+        </span>
+      </h2>
+      <YamlDiff
+        id="dryrun"
+        label="Server-defaulted diff"
+        original={result.submitted}
+        modified={result.stored}
+        height={300}
+      />
+    </section>
+  );
+}

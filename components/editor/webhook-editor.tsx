@@ -1,0 +1,311 @@
+"use client";
+
+import Link from "next/link";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { useRouter } from "next/navigation";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { validateDocument } from "@/lib/admission/validate/validate-document";
+import { apiErrorMarkers, issueMarkers, type MarkerData } from "@/lib/webhooks/editor-markers";
+import { parseEditorYaml, setYamlPath, toEditorYaml } from "@/lib/webhooks/yaml-text";
+import { merge3 } from "@/lib/webhooks/merge3";
+import { KIND_OF, type WebhookResource } from "@/lib/webhooks/kinds";
+import { ApiError, apiFetch } from "@/lib/queries/fetch";
+import { kindSchemaQuery, writeConfiguration, type ConfigObject } from "@/lib/queries/webhooks";
+import type { JSONSchema } from "monaco-yaml";
+import { setYamlSchema } from "./monaco-setup";
+import { YamlEditor, type OwnedMarkers, type ShownMarker } from "./yaml-editor";
+import { YamlDiff } from "./yaml-diff";
+import { ProblemsList } from "./problems-list";
+import { FormView } from "./form-view";
+import { DryRunResult, type DryRun } from "./dry-run-result";
+import { ConflictView } from "./conflict-view";
+import { ErrorBox } from "@/components/ui/error-box";
+
+type Tab = "yaml" | "form" | "diff";
+
+interface Conflict {
+  theirs: ConfigObject;
+  theirsText: string;
+  merged: unknown;
+  conflicts: string[];
+}
+
+export interface WebhookEditorProps {
+  context: string;
+  resource: WebhookResource;
+  /** Set when editing a stored object; unset when creating. */
+  name?: string;
+  /** The text you started from (the stored object's YAML, or a template). */
+  initialText: string;
+  canWrite: boolean;
+}
+
+const VALIDATE_DEBOUNCE_MS = 150;
+
+function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
+}
+
+/** Edit (or create) one configuration: YAML + form, markers, diff, dry run, apply, conflicts. */
+export function WebhookEditor({
+  context,
+  resource,
+  name,
+  initialText,
+  canWrite,
+}: WebhookEditorProps) {
+  const router = useRouter();
+  const [base, setBase] = useState(initialText);
+  const [text, setText] = useState(initialText);
+  const [tab, setTab] = useState<Tab>("yaml");
+  const [admission, setAdmission] = useState<MarkerData[]>([]);
+  const [apiserver, setApiserver] = useState<MarkerData[]>([]);
+  const [shown, setShown] = useState<ShownMarker[]>([]);
+  const [dryRun, setDryRun] = useState<DryRun | undefined>(undefined);
+  const [conflict, setConflict] = useState<Conflict | undefined>(undefined);
+  const [notice, setNotice] = useState("");
+  const [reveal, setReveal] = useState<number | undefined>(undefined);
+  const schema = useQuery(kindSchemaQuery(context, resource));
+  const kind = KIND_OF[resource];
+  const creating = name === undefined;
+  const modelPath = `file:///portcullis/${name ?? "new"}/${resource}.yaml`;
+
+  useEffect(() => {
+    setYamlSchema(resource, schema.data as JSONSchema | undefined);
+  }, [resource, schema.data]);
+
+  // The validator from lib/admission, as you type: the same errors the apiserver would return.
+  useEffect(() => {
+    const t = setTimeout(() => {
+      const res = validateDocument(text, creating ? {} : { oldText: base });
+      // YAML syntax is monaco-yaml's marker owner ("yaml"); the rest is ours.
+      setAdmission(issueMarkers(res.issues.filter((i) => i.source !== "yaml")));
+    }, VALIDATE_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [text, base, creating]);
+
+  const markers: OwnedMarkers = useMemo(() => ({ admission, apiserver }), [admission, apiserver]);
+  const parsed = useMemo(() => parseEditorYaml(text), [text]);
+
+  const edit = useCallback((next: string) => {
+    setText(next);
+    // Apiserver markers describe an earlier text; drop them once it changes.
+    setApiserver([]);
+    setNotice("");
+  }, []);
+
+  const showApiError = useCallback((e: unknown, forText: string) => {
+    if (e instanceof ApiError && e.status !== 409) {
+      const ms = apiErrorMarkers(forText, e);
+      setApiserver(ms);
+      setTab("yaml");
+      setReveal(ms[0]?.startLineNumber);
+    }
+  }, []);
+
+  const submit = useMutation({
+    mutationFn: async ({ dry, object }: { dry: boolean; object: ConfigObject }) =>
+      writeConfiguration(resource, name, object, dry),
+  });
+
+  const objectOf = (t: string): ConfigObject | undefined => {
+    const v = parseEditorYaml(t);
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as ConfigObject) : undefined;
+  };
+
+  const runDryRun = async () => {
+    const object = objectOf(text);
+    if (!object) {
+      setDryRun({ ok: false, error: new Error("The YAML does not parse: nothing was sent.") });
+      return;
+    }
+    try {
+      const stored = await submit.mutateAsync({ dry: true, object });
+      setApiserver([]);
+      setDryRun({ ok: true, submitted: toEditorYaml(object), stored: toEditorYaml(stored) });
+    } catch (e) {
+      showApiError(e, text);
+      setDryRun({ ok: false, error: asError(e) });
+    }
+  };
+
+  const openConflict = async (mineText: string) => {
+    const theirs = await apiFetch<ConfigObject>(
+      `/api/webhooks/${resource}/${encodeURIComponent(name ?? "")}`,
+    );
+    const r = merge3(objectOf(base), objectOf(mineText), theirs);
+    setConflict({
+      theirs,
+      theirsText: toEditorYaml(theirs),
+      merged: r.merged,
+      conflicts: r.conflicts,
+    });
+  };
+
+  const apply = async (applyText: string) => {
+    const object = objectOf(applyText);
+    if (!object) {
+      setNotice("The YAML does not parse: nothing was applied.");
+      return;
+    }
+    try {
+      const stored = await submit.mutateAsync({ dry: false, object });
+      setDryRun(undefined);
+      setConflict(undefined);
+      setApiserver([]);
+      if (creating) {
+        router.push(`/webhooks/${resource}/${encodeURIComponent(stored.metadata?.name ?? "")}`);
+        return;
+      }
+      const storedText = toEditorYaml(stored);
+      setBase(storedText);
+      setText(storedText);
+      setNotice(`Applied: stored at resourceVersion ${stored.metadata?.resourceVersion ?? "?"}.`);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 409 && !creating) {
+        await openConflict(applyText);
+        return;
+      }
+      showApiError(e, applyText);
+      setNotice("");
+      setDryRun({ ok: false, error: asError(e) });
+    }
+  };
+
+  const reapply = async () => {
+    if (!conflict) return;
+    const mergedText = toEditorYaml(conflict.merged);
+    setBase(conflict.theirsText);
+    setText(mergedText);
+    if (conflict.conflicts.length > 0) {
+      setConflict(undefined);
+      setNotice(
+        `Merged onto resourceVersion ${conflict.theirs.metadata?.resourceVersion}; review the conflicting fields, then apply.`,
+      );
+      return;
+    }
+    await apply(mergedText);
+  };
+
+  const discard = () => {
+    if (!conflict) return;
+    setBase(conflict.theirsText);
+    setText(conflict.theirsText);
+    setConflict(undefined);
+    setNotice("Loaded the stored version; your edit was discarded.");
+  };
+
+  const errors = shown.filter((m) => m.severity === "error").length;
+  const detailHref = name ? `/webhooks/${resource}/${encodeURIComponent(name)}` : "/webhooks";
+  return (
+    <div className="stack editor-page">
+      <div className="page-head">
+        <h1>
+          {creating ? "New " : "Edit "}
+          <span className="muted">{kind}</span> {name ? <span className="mono">{name}</span> : null}
+        </h1>
+        <span className="spacer" />
+        <Link href={detailHref}>{creating ? "Cancel" : "Back to detail"}</Link>
+      </div>
+      {!canWrite ? (
+        <p className="alert" role="alert" data-testid="read-only">
+          Read-only: your identity may not {creating ? "create" : "update"} {kind}s, so apply and
+          dry run are disabled.
+        </p>
+      ) : null}
+      <div className="editor-tabs" role="tablist" aria-label="Editor view">
+        {(["yaml", "form", "diff"] as const).map((t) => (
+          <button
+            key={t}
+            type="button"
+            role="tab"
+            aria-selected={tab === t}
+            onClick={() => setTab(t)}
+          >
+            {t === "yaml"
+              ? "YAML"
+              : t === "form"
+                ? "Form"
+                : creating
+                  ? "Diff vs template"
+                  : "Diff vs live"}
+          </button>
+        ))}
+        <span className="spacer" />
+        <span className={errors > 0 ? "bad" : "muted"} data-testid="error-count">
+          {errors} {errors === 1 ? "error" : "errors"}
+        </span>
+        <button type="button" onClick={runDryRun} disabled={!canWrite || submit.isPending}>
+          Dry run
+        </button>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => apply(text)}
+          disabled={!canWrite || submit.isPending || !!conflict}
+        >
+          {creating ? "Create" : "Apply"}
+        </button>
+      </div>
+      {notice ? (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
+      {conflict ? (
+        <ConflictView
+          base={base}
+          mine={text}
+          theirs={conflict.theirsText}
+          theirsVersion={conflict.theirs.metadata?.resourceVersion ?? ""}
+          conflicts={conflict.conflicts}
+          pending={submit.isPending}
+          onReapply={reapply}
+          onDiscard={discard}
+        />
+      ) : null}
+      <div className="editor-body">
+        <div className="editor-main">
+          <div hidden={tab !== "yaml"} className="editor-pane">
+            <YamlEditor
+              path={modelPath}
+              value={text}
+              onChange={edit}
+              markers={markers}
+              onMarkers={setShown}
+              readOnly={!canWrite}
+              revealLine={reveal}
+            />
+          </div>
+          {tab === "form" ? (
+            <FormView
+              value={parsed}
+              mutating={resource === "mutatingwebhookconfigurations"}
+              nameEditable={creating}
+              readOnly={!canWrite}
+              onSet={(path, v) => edit(setYamlPath(text, path, v))}
+            />
+          ) : null}
+          {tab === "diff" ? (
+            <YamlDiff
+              id="live"
+              label="Diff against the live object"
+              original={base}
+              modified={text}
+              height={520}
+            />
+          ) : null}
+        </div>
+        <ProblemsList
+          markers={shown}
+          onJump={(l) => {
+            setTab("yaml");
+            setReveal(l);
+          }}
+        />
+      </div>
+      {schema.error ? <ErrorBox error={schema.error} /> : null}
+      {dryRun ? <DryRunResult result={dryRun} /> : null}
+    </div>
+  );
+}

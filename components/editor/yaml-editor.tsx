@@ -1,0 +1,123 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import Editor, { type OnMount } from "@monaco-editor/react";
+import { monaco } from "./monaco-setup";
+import type { MarkerData } from "@/lib/webhooks/editor-markers";
+
+/** Marker owners: monaco-yaml owns "yaml"; we set "admission" (validator) and "apiserver". */
+export type OwnedMarkers = Partial<Record<"admission" | "apiserver", MarkerData[]>>;
+
+/** A marker as shown in the problems list, whoever set it. */
+export interface ShownMarker {
+  owner: string;
+  line: number;
+  column: number;
+  message: string;
+  severity: "error" | "warning" | "info";
+}
+
+function severityOf(s: MarkerData["severity"]): monaco.MarkerSeverity {
+  return s === "warning" ? monaco.MarkerSeverity.Warning : monaco.MarkerSeverity.Error;
+}
+
+/** The YAML editor: text in/out, markers per owner, every model marker reported back. */
+export function YamlEditor({
+  path,
+  value,
+  onChange,
+  markers,
+  onMarkers,
+  readOnly,
+  revealLine,
+}: {
+  /** Model path; `…/<resource>.yaml` picks the cluster schema. */
+  path: string;
+  value: string;
+  onChange: (text: string) => void;
+  markers: OwnedMarkers;
+  onMarkers: (m: ShownMarker[]) => void;
+  readOnly: boolean;
+  revealLine?: number;
+}) {
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const onMarkersRef = useRef(onMarkers);
+  useEffect(() => {
+    onMarkersRef.current = onMarkers;
+  }, [onMarkers]);
+
+  const onMount: OnMount = (editor) => {
+    editorRef.current = editor as unknown as monaco.editor.IStandaloneCodeEditor;
+  };
+
+  useEffect(() => {
+    const report = () => {
+      const model = editorRef.current?.getModel() ?? monaco.editor.getModel(monaco.Uri.parse(path));
+      if (!model) return;
+      onMarkersRef.current(
+        monaco.editor.getModelMarkers({ resource: model.uri }).map((m) => ({
+          owner: m.owner,
+          line: m.startLineNumber,
+          column: m.startColumn,
+          message: m.message,
+          severity:
+            m.severity === monaco.MarkerSeverity.Error
+              ? "error"
+              : m.severity === monaco.MarkerSeverity.Warning
+                ? "warning"
+                : "info",
+        })),
+      );
+    };
+    const sub = monaco.editor.onDidChangeMarkers(report);
+    return () => sub.dispose();
+  }, [path]);
+
+  useEffect(() => {
+    const model = monaco.editor.getModel(monaco.Uri.parse(path));
+    if (!model) return;
+    for (const owner of ["admission", "apiserver"] as const) {
+      monaco.editor.setModelMarkers(
+        model,
+        owner,
+        (markers[owner] ?? []).map((m) => ({
+          startLineNumber: m.startLineNumber,
+          startColumn: m.startColumn,
+          endLineNumber: m.endLineNumber,
+          endColumn: m.endColumn,
+          message: m.message,
+          severity: severityOf(m.severity),
+          source: owner,
+        })),
+      );
+    }
+  });
+
+  useEffect(() => {
+    if (revealLine) editorRef.current?.revealLineInCenter(revealLine);
+  }, [revealLine]);
+
+  return (
+    <div className="editor-frame" data-testid="yaml-editor">
+      <Editor
+        path={path}
+        language="yaml"
+        value={value}
+        onChange={(v) => onChange(v ?? "")}
+        onMount={onMount}
+        options={{
+          readOnly,
+          minimap: { enabled: false },
+          fontSize: 12,
+          lineHeight: 18,
+          scrollBeyondLastLine: false,
+          tabSize: 2,
+          renderWhitespace: "boundary",
+          quickSuggestions: { other: true, comments: false, strings: true },
+          automaticLayout: true,
+        }}
+        height="100%"
+      />
+    </div>
+  );
+}

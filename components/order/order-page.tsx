@@ -1,0 +1,216 @@
+"use client";
+
+import Link from "next/link";
+import { useMemo, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { contextsQuery } from "@/lib/queries/contexts";
+import { collectionQuery } from "@/lib/queries/collections";
+import {
+  webhookAccessQuery,
+  webhookRef,
+  type ConfigObject,
+  type RenameStep,
+} from "@/lib/queries/webhooks";
+import { orderModel, type OrderEntry } from "@/lib/webhooks/order-view";
+import type { WebhookResource } from "@/lib/webhooks/kinds";
+import type {
+  V1MutatingWebhookConfiguration,
+  V1ValidatingWebhookConfiguration,
+} from "@/lib/k8s/types";
+import { useLiveCollections } from "@/components/live/use-live-collections";
+import { ErrorBox } from "@/components/ui/error-box";
+import { ReorderList } from "./reorder-list";
+import { RenameForm } from "./rename-form";
+import { LatencyBudget } from "./latency-budget";
+
+const MUTATING = webhookRef("mutatingwebhookconfigurations");
+const VALIDATING = webhookRef("validatingwebhookconfigurations");
+
+interface RenameLog {
+  ok: boolean;
+  from: string;
+  to: string;
+  steps: RenameStep[];
+  error?: Error;
+}
+
+function byName(items: readonly ConfigObject[]): ConfigObject[] {
+  return [...items].sort((a, b) => ((a.metadata?.name ?? "") < (b.metadata?.name ?? "") ? -1 : 1));
+}
+
+function Stage({
+  title,
+  note,
+  resource,
+  configs,
+  entries,
+  canUpdate,
+  canRename,
+  onRename,
+}: {
+  title: string;
+  note: string;
+  resource: WebhookResource;
+  configs: ConfigObject[];
+  entries: OrderEntry[];
+  canUpdate: boolean;
+  canRename: boolean;
+  onRename: (r: RenameLog) => void;
+}) {
+  const names = configs.map((c) => c.metadata?.name ?? "");
+  return (
+    <section className="panel" aria-label={title}>
+      <h2>
+        {title} <span className="hint">{note}</span>
+      </h2>
+      {configs.length === 0 ? <p className="muted">None.</p> : null}
+      <ol className="config-order">
+        {configs.map((c, ci) => {
+          const name = c.metadata?.name ?? "";
+          const first = entries.find((e) => e.configuration === name)?.index ?? 0;
+          return (
+            <li key={name} data-testid={`config-${name}`} data-position={ci + 1}>
+              <div className="config-head">
+                <span className="idx">{ci + 1}.</span>
+                <Link className="mono" href={`/webhooks/${resource}/${encodeURIComponent(name)}`}>
+                  {name}
+                </Link>
+                <span className="hint">{(c.webhooks ?? []).length} hooks</span>
+                <span className="spacer" />
+                <RenameForm
+                  resource={resource}
+                  name={name}
+                  resourceVersion={c.metadata?.resourceVersion ?? ""}
+                  names={names}
+                  canRename={canRename}
+                  onResult={onRename}
+                />
+              </div>
+              <ReorderList
+                resource={resource}
+                config={c}
+                canUpdate={canUpdate}
+                firstIndex={first}
+              />
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
+
+/** The effective call order: mutating serial (and reinvocation), validating in parallel. */
+export function OrderPage() {
+  const contexts = useQuery(contextsQuery());
+  const context = contexts.data?.current ?? "";
+  const enabled = !!contexts.data;
+  const m = useQuery({ ...collectionQuery<ConfigObject>(context, MUTATING), enabled });
+  const v = useQuery({ ...collectionQuery<ConfigObject>(context, VALIDATING), enabled });
+  const live = useLiveCollections(
+    contexts.data?.current,
+    useMemo(() => [MUTATING, VALIDATING], []),
+  );
+  const access = useQuery({ ...webhookAccessQuery(context), enabled });
+  const [renameLog, setRenameLog] = useState<RenameLog | undefined>(undefined);
+  const model = useMemo(
+    () =>
+      m.data && v.data
+        ? orderModel(
+            m.data.items as V1MutatingWebhookConfiguration[],
+            v.data.items as V1ValidatingWebhookConfiguration[],
+          )
+        : undefined,
+    [m.data, v.data],
+  );
+  const error = contexts.error ?? m.error ?? v.error;
+  if (error) return <ErrorBox error={error} />;
+  if (!model || !m.data || !v.data) return <p className="muted">Reading the cluster…</p>;
+  const a = access.data;
+  const canRename = (r: WebhookResource) => !!a?.[r].create && !!a[r].delete;
+  return (
+    <div className="stack">
+      <div className="page-head">
+        <h1>Call order</h1>
+        <span className="live" data-state={live}>
+          {live}
+        </span>
+        <span className="hint">
+          Configurations run in name order, hooks in list order. Drag a hook, or focus it and press
+          Alt+↑/↓, to reorder within its configuration; rename a configuration to move it.
+        </span>
+      </div>
+      {a && !a.mutatingwebhookconfigurations.update && !a.validatingwebhookconfigurations.update ? (
+        <p className="hint" data-testid="read-only">
+          Read-only: your identity may not change webhook configurations.
+        </p>
+      ) : null}
+      {renameLog ? (
+        <div className={renameLog.ok ? "notice" : "alert"} role="status" aria-label="Rename result">
+          <strong>
+            {renameLog.ok
+              ? `Renamed ${renameLog.from} to ${renameLog.to}.`
+              : `Rename of ${renameLog.from} to ${renameLog.to} failed: ${renameLog.error?.message ?? ""}`}
+          </strong>
+          <ol className="steps">
+            {renameLog.steps.map((s, i) => (
+              <li key={i} className={s.ok ? "good" : "bad"}>
+                {s.ok ? "✓" : "✗"} {s.step}
+                {s.message ? `: ${s.message}` : ""}
+              </li>
+            ))}
+          </ol>
+        </div>
+      ) : null}
+      <LatencyBudget model={model} />
+      <div className="order-grid">
+        <Stage
+          title="1. Mutating webhooks — serial"
+          note="each sees the object as the previous one left it"
+          resource="mutatingwebhookconfigurations"
+          configs={byName(m.data.items)}
+          entries={model.mutating}
+          canUpdate={!!a?.mutatingwebhookconfigurations.update}
+          canRename={canRename("mutatingwebhookconfigurations")}
+          onRename={setRenameLog}
+        />
+        <div className="stack">
+          <section className="panel" aria-label="Reinvocation round">
+            <h2>
+              2. Reinvocation (round 1){" "}
+              <span className="hint">
+                only if some hook or policy changed the object in round 0
+              </span>
+            </h2>
+            {model.reinvocation.length === 0 ? (
+              <p className="muted">No hook has reinvocationPolicy: IfNeeded.</p>
+            ) : (
+              <ol>
+                {model.reinvocation.map((r) => (
+                  <li key={r.entry.key} className="mono">
+                    {r.entry.configuration} / {r.entry.hook}{" "}
+                    <span className="hint">
+                      {r.trigger.kind === "later-mutator"
+                        ? `if any of ${r.trigger.after.length} later hooks mutate`
+                        : "only if something changes the object in round 1"}
+                    </span>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+          <Stage
+            title="3. Validating webhooks — one parallel stage"
+            note="all called at once; order below is by name only"
+            resource="validatingwebhookconfigurations"
+            configs={byName(v.data.items)}
+            entries={model.validating}
+            canUpdate={!!a?.validatingwebhookconfigurations.update}
+            canRename={canRename("validatingwebhookconfigurations")}
+            onRename={setRenameLog}
+          />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+"use client";
+
+import { useState } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { RenameError, renameConfiguration, type RenameStep } from "@/lib/queries/webhooks";
+import type { WebhookResource } from "@/lib/webhooks/kinds";
+import { ErrorBox } from "@/components/ui/error-box";
+
+/**
+ * Moves a configuration in the order by renaming it (configurations run in name order):
+ * create the new name, verify, delete the old — rolled back on any failure, every step shown.
+ */
+export function RenameForm({
+  resource,
+  name,
+  resourceVersion,
+  names,
+  canRename,
+  onResult,
+}: {
+  /** Reported at page level: after a rename this configuration's row is gone. */
+  onResult: (r: {
+    ok: boolean;
+    from: string;
+    to: string;
+    steps: RenameStep[];
+    error?: Error;
+  }) => void;
+  resource: WebhookResource;
+  name: string;
+  resourceVersion: string;
+  /** Every configuration name of this kind, in order. */
+  names: string[];
+  canRename: boolean;
+}) {
+  const [open, setOpen] = useState(false);
+  const [newName, setNewName] = useState(name);
+  const [steps, setSteps] = useState<RenameStep[]>([]);
+  const rename = useMutation({
+    mutationFn: () => renameConfiguration(resource, name, newName, resourceVersion),
+    onSuccess: (r) => onResult({ ok: true, from: name, to: newName, steps: r.steps }),
+    onError: (e) => {
+      setSteps(e instanceof RenameError ? e.steps : []);
+      onResult({
+        ok: false,
+        from: name,
+        to: newName,
+        steps: e instanceof RenameError ? e.steps : [],
+        error: e,
+      });
+    },
+  });
+  if (!open)
+    return (
+      <button
+        type="button"
+        disabled={!canRename}
+        onClick={() => setOpen(true)}
+        aria-label={`Rename ${name}`}
+      >
+        Rename…
+      </button>
+    );
+  const others = names.filter((n) => n !== name);
+  const from = names.indexOf(name) + 1;
+  const to = [...others, newName].sort().indexOf(newName) + 1;
+  return (
+    <div className="rename" role="group" aria-label={`Rename ${name}`}>
+      <label>
+        New name
+        <input value={newName} onChange={(e) => setNewName(e.target.value.trim())} />
+      </label>
+      <span className="hint">
+        {newName === name
+          ? "same name"
+          : others.includes(newName)
+            ? `${newName} exists already`
+            : `moves from position ${from} to ${to} of ${names.length}`}
+      </span>
+      <button
+        type="button"
+        className="primary"
+        disabled={newName === name || !newName || rename.isPending}
+        onClick={() => rename.mutate()}
+      >
+        Rename safely
+      </button>
+      <button type="button" onClick={() => setOpen(false)}>
+        Close
+      </button>
+      {steps.length > 0 ? (
+        <ol className="steps" aria-label="Rename steps">
+          {steps.map((s, i) => (
+            <li key={i} className={s.ok ? "good" : "bad"}>
+              {s.ok ? "✓" : "✗"} {s.step}
+              {s.message ? `: ${s.message}` : ""}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      {rename.error ? <ErrorBox error={rename.error} /> : null}
+    </div>
+  );
+}

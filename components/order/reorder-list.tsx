@@ -1,0 +1,159 @@
+"use client";
+
+import { useState } from "react";
+import { useMutation } from "@tanstack/react-query";
+import type { ConfigObject } from "@/lib/queries/webhooks";
+import { writeConfiguration } from "@/lib/queries/webhooks";
+import type { WebhookResource } from "@/lib/webhooks/kinds";
+import { ErrorBox } from "@/components/ui/error-box";
+
+function move<T>(xs: readonly T[], from: number, to: number): T[] {
+  const out = xs.slice();
+  const [x] = out.splice(from, 1);
+  if (x !== undefined) out.splice(to, 0, x);
+  return out;
+}
+
+/**
+ * The hooks of one configuration in call order, reorderable by drag or by keyboard
+ * (Alt+↑/↓ on a hook). A new order is shown as a before/after diff and saved with the
+ * resourceVersion precondition, so a concurrent change is refused rather than overwritten.
+ */
+export function ReorderList({
+  resource,
+  config,
+  canUpdate,
+  firstIndex,
+}: {
+  resource: WebhookResource;
+  config: ConfigObject;
+  canUpdate: boolean;
+  /** Stage index of this configuration's first hook (for the numbers shown). */
+  firstIndex: number;
+}) {
+  const stored = (config.webhooks ?? []).map((h) => String(h.name ?? ""));
+  // A pending order is only valid for the hook list it was made from: if the stored list changes
+  // underneath (another client), it is dropped rather than applied to different hooks.
+  const signature = `${config.metadata?.resourceVersion}:${stored.join(",")}`;
+  const [pending, setPending] = useState<{ signature: string; order: number[] } | undefined>(
+    undefined,
+  );
+  const order = pending?.signature === signature ? pending.order : undefined;
+  const setOrder = (o: number[] | undefined) => setPending(o ? { signature, order: o } : undefined);
+  const [dragFrom, setDragFrom] = useState<number | undefined>(undefined);
+  const [announce, setAnnounce] = useState("");
+  const current = order ?? stored.map((_, i) => i);
+  const changed = order !== undefined && order.some((v, i) => v !== i);
+  const name = config.metadata?.name ?? "";
+  const save = useMutation({
+    mutationFn: () => {
+      const webhooks = current.map((i) => (config.webhooks ?? [])[i] as Record<string, unknown>);
+      const metadata = { ...config.metadata };
+      delete metadata.managedFields;
+      return writeConfiguration(resource, name, { ...config, metadata, webhooks }, false);
+    },
+    onSuccess: () => {
+      setOrder(undefined);
+      setAnnounce(`Saved the new order of ${name}.`);
+    },
+  });
+
+  const moveTo = (from: number, to: number) => {
+    if (to < 0 || to >= current.length || from === to) return;
+    setOrder(move(current, from, to));
+    setAnnounce(`${stored[current[from] ?? 0]} moved to position ${to + 1} of ${current.length}`);
+  };
+
+  return (
+    <div className="reorder">
+      <ol className="hook-order" aria-label={`Hooks of ${name}`}>
+        {current.map((orig, pos) => (
+          <li
+            key={stored[orig] ?? orig}
+            draggable={canUpdate}
+            data-testid={`hook-item-${stored[orig]}`}
+            className={dragFrom === pos ? "dragging" : undefined}
+            onDragStart={(e) => {
+              setDragFrom(pos);
+              e.dataTransfer.effectAllowed = "move";
+              e.dataTransfer.setData("text/plain", String(pos));
+            }}
+            onDragOver={(e) => {
+              if (canUpdate) e.preventDefault();
+            }}
+            onDrop={(e) => {
+              e.preventDefault();
+              const from = Number(e.dataTransfer.getData("text/plain"));
+              if (!Number.isNaN(from)) moveTo(from, pos);
+              setDragFrom(undefined);
+            }}
+            onDragEnd={() => setDragFrom(undefined)}
+          >
+            <span className="idx">{firstIndex + pos + 1}</span>
+            <button
+              type="button"
+              className="hook-handle mono"
+              disabled={!canUpdate}
+              aria-label={`${stored[orig]}, position ${pos + 1} of ${current.length}; Alt+Up or Alt+Down moves it`}
+              onKeyDown={(e) => {
+                if (!e.altKey) return;
+                if (e.key === "ArrowUp") {
+                  e.preventDefault();
+                  moveTo(pos, pos - 1);
+                } else if (e.key === "ArrowDown") {
+                  e.preventDefault();
+                  moveTo(pos, pos + 1);
+                }
+              }}
+            >
+              {canUpdate ? <span aria-hidden="true">⠿ </span> : null}
+              {stored[orig]}
+            </button>
+            {orig !== pos && order ? <span className="moved">moved from {orig + 1}</span> : null}
+          </li>
+        ))}
+      </ol>
+      <p className="sr-only" aria-live="polite">
+        {announce}
+      </p>
+      {changed ? (
+        <div className="order-diff" aria-label={`New order of ${name}`}>
+          <div>
+            <h4>Stored order</h4>
+            <ol>
+              {stored.map((n) => (
+                <li key={n} className="mono">
+                  {n}
+                </li>
+              ))}
+            </ol>
+          </div>
+          <div>
+            <h4>New order</h4>
+            <ol>
+              {current.map((orig, pos) => (
+                <li key={orig} className={orig !== pos ? "mono changed" : "mono"}>
+                  {stored[orig]}
+                </li>
+              ))}
+            </ol>
+          </div>
+          <div className="actions">
+            <button
+              type="button"
+              className="primary"
+              disabled={save.isPending}
+              onClick={() => save.mutate()}
+            >
+              Save order of {name}
+            </button>
+            <button type="button" onClick={() => setOrder(undefined)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {save.error ? <ErrorBox error={save.error} /> : null}
+    </div>
+  );
+}

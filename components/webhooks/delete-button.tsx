@@ -1,0 +1,71 @@
+"use client";
+
+import { useState } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import type { WebhookResource } from "@/lib/webhooks/kinds";
+import { deleteConfiguration } from "@/lib/queries/webhooks";
+import { ErrorBox } from "@/components/ui/error-box";
+
+/** Delete with typed confirmation: the admin types the name; the delete has uid+rv preconditions. */
+export function DeleteButton({
+  resource,
+  name,
+  uid,
+  resourceVersion,
+  enabled,
+}: {
+  resource: WebhookResource;
+  name: string;
+  uid: string;
+  resourceVersion: string;
+  enabled: boolean;
+}) {
+  const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState("");
+  const router = useRouter();
+  const del = useMutation({
+    mutationFn: () => deleteConfiguration(resource, name, { uid, resourceVersion }),
+    onSuccess: () => router.push("/webhooks"),
+  });
+  if (!open)
+    return (
+      <button
+        type="button"
+        className="danger"
+        disabled={!enabled}
+        title={enabled ? undefined : "you may not delete this configuration"}
+        onClick={() => setOpen(true)}
+      >
+        Delete…
+      </button>
+    );
+  return (
+    <div className="confirm" role="dialog" aria-label="Confirm delete">
+      <p>
+        Deleting <strong className="mono">{name}</strong> stops every hook in it at once. Type its
+        name to confirm.
+      </p>
+      <label>
+        Name
+        <input
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          aria-label="Type the name to confirm"
+        />
+      </label>{" "}
+      <button
+        type="button"
+        className="danger"
+        disabled={typed !== name || del.isPending}
+        onClick={() => del.mutate()}
+      >
+        Delete {name}
+      </button>{" "}
+      <button type="button" onClick={() => setOpen(false)}>
+        Cancel
+      </button>
+      {del.error ? <ErrorBox error={del.error} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import type { LintFinding } from "@/lib/admission/lint-types";
+
+/** Lint findings about one hook, each with its concrete fix. */
+export function HookFindings({ findings }: { findings: LintFinding[] | undefined }) {
+  if (!findings) return <p className="muted">Linting…</p>;
+  if (findings.length === 0) return <p className="hint">No findings.</p>;
+  return (
+    <ul className="findings">
+      {findings.map((f, i) => (
+        <li key={`${f.id}-${i}`}>
+          <span className={`sev sev-${f.severity}`}>{f.severity}</span>
+          <span className="mono muted">{f.id}</span> <strong>{f.title}</strong>
+          <div>{f.explanation}</div>
+          {f.fix ? (
+            <div className="hint">
+              Fix: {f.fix.description}
+              {f.fix.jsonPatch ? (
+                <pre className="cel">{JSON.stringify(f.fix.jsonPatch, null, 2)}</pre>
+              ) : null}
+            </div>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,107 @@
+import type { LintFinding } from "@/lib/admission/lint-types";
+import type { HookLike } from "@/lib/webhooks/summary";
+import type { HookDetails } from "@/lib/queries/webhooks";
+import type { OrderEntry } from "@/lib/webhooks/order-view";
+import { RuleTable } from "./rule-table";
+import { SelectorChips } from "./selector-chips";
+import { MatchConditions } from "./match-conditions";
+import { BackendFacts } from "./backend-facts";
+import { CaFacts } from "./ca-facts";
+import { HookFindings } from "./hook-findings";
+
+function Val({ v, dflt }: { v: string | number | undefined; dflt?: string | number }) {
+  if (v !== undefined) return <span className="mono">{v}</span>;
+  if (dflt !== undefined)
+    return (
+      <span className="dflt" title="not set: the v1 default applies">
+        {dflt} (default)
+      </span>
+    );
+  return <span className="muted">unset</span>;
+}
+
+/** Everything about one hook of a configuration. */
+export function HookPanel({
+  hook,
+  position,
+  mutating,
+  details,
+  findings,
+  order,
+  stageSize,
+}: {
+  hook: HookLike;
+  position: number;
+  mutating: boolean;
+  details: HookDetails | undefined;
+  findings: LintFinding[] | undefined;
+  order: OrderEntry | undefined;
+  stageSize: number;
+}) {
+  return (
+    <section className="panel hook-panel" id={`hook-${position}`} aria-label={`Hook ${hook.name}`}>
+      <h2>
+        <span className="muted">#{position}</span>
+        <span className="mono">{hook.name}</span>
+        <span className="hint">
+          {order
+            ? mutating
+              ? `called ${order.index + 1} of ${stageSize} mutating hooks (serial)`
+              : `one of ${stageSize} validating hooks, called in parallel`
+            : ""}
+        </span>
+      </h2>
+      <dl className="facts">
+        <dt>failurePolicy</dt>
+        <dd>
+          <Val v={hook.failurePolicy} dflt="Fail" />
+        </dd>
+        <dt>timeoutSeconds</dt>
+        <dd>
+          <Val v={hook.timeoutSeconds} dflt={10} />
+        </dd>
+        <dt>sideEffects</dt>
+        <dd>
+          <Val v={hook.sideEffects} />
+        </dd>
+        <dt>matchPolicy</dt>
+        <dd>
+          <Val v={hook.matchPolicy} dflt="Equivalent" />
+        </dd>
+        {mutating ? (
+          <>
+            <dt>reinvocationPolicy</dt>
+            <dd>
+              <Val v={hook.reinvocationPolicy} dflt="Never" />
+            </dd>
+          </>
+        ) : null}
+        <dt>admissionReviewVersions</dt>
+        <dd className="mono">{(hook.admissionReviewVersions ?? []).join(", ")}</dd>
+      </dl>
+      <h3>Rules</h3>
+      <RuleTable rules={hook.rules} />
+      <h3>Selectors</h3>
+      <SelectorChips
+        label="namespaceSelector"
+        selector={hook.namespaceSelector}
+        subject="namespace"
+      />
+      <SelectorChips label="objectSelector" selector={hook.objectSelector} subject="object" />
+      <h3>matchConditions</h3>
+      <MatchConditions conditions={hook.matchConditions} />
+      <div className="cols">
+        <div>
+          <h3>Backend</h3>
+          <BackendFacts backend={details?.backend} />
+        </div>
+        <div>
+          <h3>CA bundle</h3>
+          <CaFacts ca={details?.ca} />
+        </div>
+      </div>
+      <h3>Findings</h3>
+      <HookFindings findings={findings} />
+    </section>
+  );
+}

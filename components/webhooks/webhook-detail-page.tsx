@@ -1,0 +1,135 @@
+"use client";
+
+import Link from "next/link";
+import { useMemo } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { contextsQuery } from "@/lib/queries/contexts";
+import { collectionQuery } from "@/lib/queries/collections";
+import { webhookAccessQuery, webhookDetailsQuery, webhookRef } from "@/lib/queries/webhooks";
+import { KIND_OF, type WebhookResource } from "@/lib/webhooks/kinds";
+import type { ConfigLike } from "@/lib/webhooks/summary";
+import { lintConfigurations } from "@/lib/webhooks/findings";
+import { findingConcerns } from "@/lib/webhooks/finding-counts";
+import { orderModel } from "@/lib/webhooks/order-view";
+import type {
+  V1MutatingWebhookConfiguration,
+  V1ValidatingWebhookConfiguration,
+} from "@/lib/k8s/types";
+import { useLiveCollections } from "@/components/live/use-live-collections";
+import { ErrorBox } from "@/components/ui/error-box";
+import { HookPanel } from "./hook-panel";
+import { DeleteButton } from "./delete-button";
+
+const MUTATING = webhookRef("mutatingwebhookconfigurations");
+const VALIDATING = webhookRef("validatingwebhookconfigurations");
+
+/** One configuration, every field readable, live. */
+export function WebhookDetailPage({ resource, name }: { resource: WebhookResource; name: string }) {
+  const contexts = useQuery(contextsQuery());
+  const context = contexts.data?.current ?? "";
+  const enabled = !!contexts.data;
+  const m = useQuery({ ...collectionQuery<ConfigLike>(context, MUTATING), enabled });
+  const v = useQuery({ ...collectionQuery<ConfigLike>(context, VALIDATING), enabled });
+  const live = useLiveCollections(
+    contexts.data?.current,
+    useMemo(() => [MUTATING, VALIDATING], []),
+  );
+  const access = useQuery({ ...webhookAccessQuery(context), enabled });
+  const own = resource === "mutatingwebhookconfigurations" ? m : v;
+  const obj = own.data?.items.find((o) => o.metadata?.name === name);
+  const rv = obj?.metadata?.resourceVersion ?? "";
+  const details = useQuery({
+    ...webhookDetailsQuery(context, resource, name, rv),
+    enabled: enabled && !!rv,
+  });
+  const mItems = m.data?.items;
+  const vItems = v.data?.items;
+  const analysis = useMemo(() => {
+    if (!mItems || !vItems) return undefined;
+    const mm = mItems as V1MutatingWebhookConfiguration[];
+    const vv = vItems as V1ValidatingWebhookConfiguration[];
+    return { findings: lintConfigurations(mm, vv), order: orderModel(mm, vv) };
+  }, [mItems, vItems]);
+
+  const kind = KIND_OF[resource];
+  const mutating = resource === "mutatingwebhookconfigurations";
+  const can = access.data?.[resource];
+  if (own.error) return <ErrorBox error={own.error} />;
+  if (!own.data) return <p className="muted">Reading the cluster…</p>;
+  if (!obj)
+    return (
+      <>
+        <h1>{name}</h1>
+        <p className="alert" role="alert">
+          There is no {kind} named {name} (it may just have been deleted).{" "}
+          <Link href="/webhooks">Back to the list</Link>
+        </p>
+      </>
+    );
+  const stage = mutating ? analysis?.order.mutating : analysis?.order.validating;
+  const hooks = obj.webhooks ?? [];
+  const base = `/webhooks/${resource}/${encodeURIComponent(name)}`;
+  return (
+    <div className="stack">
+      <div className="page-head">
+        <h1>
+          <span className="muted">{kind}</span> <span className="mono">{name}</span>
+        </h1>
+        <span className="live" data-state={live}>
+          {live}
+        </span>
+        <span className="muted mono">rv {rv}</span>
+        <span className="spacer" />
+        <div className="actions">
+          {can?.update ? (
+            <Link className="button" href={`${base}/edit`}>
+              Edit YAML
+            </Link>
+          ) : (
+            <button type="button" disabled title="you may not update this configuration">
+              Edit YAML
+            </button>
+          )}
+          {can?.create ? (
+            <Link
+              className="button"
+              href={`/webhooks/new?from=${resource}/${encodeURIComponent(name)}`}
+            >
+              Duplicate
+            </Link>
+          ) : (
+            <button type="button" disabled title="you may not create configurations">
+              Duplicate
+            </button>
+          )}
+          <DeleteButton
+            resource={resource}
+            name={name}
+            uid={obj.metadata?.uid ?? ""}
+            resourceVersion={rv}
+            enabled={!!can?.delete}
+          />
+        </div>
+      </div>
+      {access.data && !can?.update ? (
+        <p className="hint" data-testid="read-only">
+          Read-only: your identity may not change {kind}s.
+        </p>
+      ) : null}
+      {details.error ? <ErrorBox error={details.error} /> : null}
+      {hooks.length === 0 ? <p className="muted">This configuration has no hooks.</p> : null}
+      {hooks.map((h, i) => (
+        <HookPanel
+          key={`${h.name}-${i}`}
+          hook={h}
+          position={i}
+          mutating={mutating}
+          details={details.data?.hooks[i]}
+          findings={analysis?.findings.filter((f) => findingConcerns(f, kind, name, h.name ?? ""))}
+          order={stage?.find((e) => e.configuration === name && e.position === i)}
+          stageSize={stage?.length ?? 0}
+        />
+      ))}
+    </div>
+  );
+}

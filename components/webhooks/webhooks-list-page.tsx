@@ -1,0 +1,130 @@
+"use client";
+
+import Link from "next/link";
+import { useCallback, useMemo, useState } from "react";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useQuery } from "@tanstack/react-query";
+import { hookRows, type HookRow } from "@/lib/webhooks/summary";
+import {
+  applyListState,
+  configFindings,
+  configRows,
+  listStateQuery,
+  parseListState,
+  type ListState,
+  type SortKey,
+} from "@/lib/webhooks/list-filter";
+import { countFindings } from "@/lib/webhooks/finding-counts";
+import { webhookAccessQuery } from "@/lib/queries/webhooks";
+import { ApiError } from "@/lib/queries/fetch";
+import { ClusterUnreachable } from "@/components/overview/cluster-unreachable";
+import { useWebhookConfigs } from "./use-webhook-configs";
+import { useFindings } from "./use-findings";
+import { ListToolbar } from "./list-toolbar";
+import { HookTable } from "./hook-table";
+import { CreateMenu } from "./create-menu";
+
+/** Webhooks: every hook of every served configuration kind, live, filterable, virtualized. */
+export function WebhooksListPage() {
+  const { context, kinds, live, error, loading } = useWebhookConfigs();
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const state = useMemo(() => parseListState(new URLSearchParams(params.toString())), [params]);
+  const [now] = useState(() => Date.now());
+  const access = useQuery({ ...webhookAccessQuery(context ?? ""), enabled: !!context });
+
+  const setState = useCallback(
+    (next: Partial<ListState>) => {
+      const q = listStateQuery({ ...state, ...next });
+      router.replace(q ? `${pathname}?${q}` : pathname, { scroll: false });
+    },
+    [state, router, pathname],
+  );
+  const onSort = useCallback(
+    (k: SortKey) => setState({ sort: k, desc: state.sort === k ? !state.desc : false }),
+    [setState, state.sort, state.desc],
+  );
+
+  const mutating = kinds.find((k) => k.kind === "MutatingWebhookConfiguration")?.items;
+  const validating = kinds.find((k) => k.kind === "ValidatingWebhookConfiguration")?.items;
+  const allRows = useMemo<HookRow[]>(
+    () => kinds.flatMap((k) => hookRows(k.items ?? [], k.resource)),
+    [kinds],
+  );
+  const findings = useFindings(mutating, validating);
+  const hookCounts = useMemo(
+    () => (findings ? countFindings(allRows, findings) : {}),
+    [allRows, findings],
+  );
+  const viewRows = useMemo(
+    () => (state.view === "configs" ? configRows(allRows) : allRows),
+    [allRows, state.view],
+  );
+  const counts = useMemo(
+    () => (state.view === "configs" ? configFindings(allRows, hookCounts) : hookCounts),
+    [allRows, hookCounts, state.view],
+  );
+  const rows = useMemo(() => applyListState(viewRows, state, counts), [viewRows, state, counts]);
+
+  if (error) {
+    const e =
+      error instanceof ApiError
+        ? error
+        : new ApiError({ status: 0, reason: "Error", message: error.message, cluster: "" });
+    return (
+      <>
+        <h1>Webhooks</h1>
+        <ClusterUnreachable error={e} context={context} />
+      </>
+    );
+  }
+  const kindErrors = kinds.filter((k) => k.error);
+  const canCreate =
+    access.data?.validatingwebhookconfigurations.create ||
+    access.data?.mutatingwebhookconfigurations.create;
+  return (
+    <>
+      <div className="page-head">
+        <h1>
+          Webhooks{" "}
+          <span className="live" data-state={live}>
+            {live}
+          </span>
+        </h1>
+        <span className="muted">
+          {kinds.map((k) => `${k.items?.length ?? "…"} ${k.kind}`).join(" · ")}
+        </span>
+        <span className="spacer" />
+        <Link href="/webhooks/order">Call order</Link>
+        <CreateMenu enabled={!!canCreate} />
+      </div>
+      {kindErrors.map((k) => (
+        <p key={k.kind} className="alert" role="alert">
+          {k.kind}: {k.error?.message}
+        </p>
+      ))}
+      <ListToolbar
+        state={state}
+        kinds={kinds.map((k) => k.kind)}
+        onChange={setState}
+        shown={rows.length}
+        total={viewRows.length}
+      />
+      {loading ? (
+        <p className="muted" aria-busy="true">
+          Reading the cluster…
+        </p>
+      ) : (
+        <HookTable
+          rows={rows}
+          state={state}
+          findings={counts}
+          findingsPending={!findings}
+          onSort={onSort}
+          now={now}
+        />
+      )}
+    </>
+  );
+}

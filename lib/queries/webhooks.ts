@@ -1,0 +1,158 @@
+/** Query options and writes for webhook configurations (the browser side of /api/webhooks). */
+import { queryOptions } from "@tanstack/react-query";
+import type { AccessMap, WebhookResource } from "@/lib/webhooks/kinds";
+import type { BackendView } from "@/lib/webhooks/backend-view";
+import type { CaBundleView } from "@/lib/k8s/x509";
+import type { JsonSchema } from "@/lib/k8s/openapi-schema";
+import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
+import type { ResourceRef } from "@/lib/k8s/resources";
+import { ApiError, apiFetch } from "./fetch";
+import { queryKeys } from "./keys";
+
+/** A configuration as JSON (the editor's unit). */
+export interface ConfigObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: {
+    name?: string;
+    resourceVersion?: string;
+    uid?: string;
+    [k: string]: unknown;
+  };
+  webhooks?: Array<Record<string, unknown>>;
+  [k: string]: unknown;
+}
+
+export interface HookDetails {
+  name: string;
+  ca: CaBundleView;
+  backend: BackendView;
+}
+
+export interface WebhookDetails {
+  resourceVersion: string;
+  hooks: HookDetails[];
+}
+
+/** The v1 collection of a webhook resource. */
+export function webhookRef(resource: WebhookResource): ResourceRef {
+  return { group: ADMISSION_GROUP, version: "v1", resource };
+}
+
+const JSON_HEADERS = { "Content-Type": "application/json" };
+
+export const webhookObjectQuery = (context: string, resource: WebhookResource, name: string) =>
+  queryOptions({
+    queryKey: queryKeys.webhookObject(context, resource, name),
+    queryFn: ({ signal }) =>
+      apiFetch<ConfigObject>(`/api/webhooks/${resource}/${encodeURIComponent(name)}`, { signal }),
+    staleTime: Infinity,
+    retry: false,
+  });
+
+export const webhookDetailsQuery = (
+  context: string,
+  resource: WebhookResource,
+  name: string,
+  resourceVersion: string,
+) =>
+  queryOptions({
+    queryKey: queryKeys.webhookDetails(context, resource, name, resourceVersion),
+    queryFn: ({ signal }) =>
+      apiFetch<WebhookDetails>(`/api/webhooks/${resource}/${encodeURIComponent(name)}/details`, {
+        signal,
+      }),
+    staleTime: Infinity,
+    retry: false,
+  });
+
+export const webhookAccessQuery = (context: string) =>
+  queryOptions({
+    queryKey: queryKeys.webhookAccess(context),
+    queryFn: ({ signal }) => apiFetch<AccessMap>("/api/webhooks/access", { signal }),
+    staleTime: 60_000,
+  });
+
+export const kindSchemaQuery = (context: string, resource: WebhookResource) =>
+  queryOptions({
+    queryKey: queryKeys.kindSchema(context, resource),
+    queryFn: ({ signal }) => apiFetch<JsonSchema>(`/api/webhooks/schema/${resource}`, { signal }),
+    staleTime: Infinity,
+    retry: false,
+  });
+
+/** Replaces (name given) or creates; `dryRun` returns the object as the server would store it. */
+export function writeConfiguration(
+  resource: WebhookResource,
+  name: string | undefined,
+  object: ConfigObject,
+  dryRun: boolean,
+): Promise<ConfigObject> {
+  return apiFetch<ConfigObject>(
+    name ? `/api/webhooks/${resource}/${encodeURIComponent(name)}` : `/api/webhooks/${resource}`,
+    {
+      method: name ? "PUT" : "POST",
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ object, dryRun }),
+    },
+  );
+}
+
+export function deleteConfiguration(
+  resource: WebhookResource,
+  name: string,
+  pre: { uid: string; resourceVersion: string },
+): Promise<{ deleted: string }> {
+  return apiFetch(`/api/webhooks/${resource}/${encodeURIComponent(name)}`, {
+    method: "DELETE",
+    headers: JSON_HEADERS,
+    body: JSON.stringify(pre),
+  });
+}
+
+export interface RenameStep {
+  step: string;
+  ok: boolean;
+  message?: string;
+}
+
+/** A failed rename: the error and every step taken (including the rollback). */
+export class RenameError extends ApiError {
+  constructor(
+    body: { status: number; reason: string; message: string; cluster: string },
+    readonly steps: RenameStep[],
+  ) {
+    super(body);
+  }
+}
+
+export async function renameConfiguration(
+  resource: WebhookResource,
+  name: string,
+  newName: string,
+  resourceVersion: string,
+): Promise<{ ok: true; steps: RenameStep[] }> {
+  const res = await fetch(`/api/webhooks/${resource}/${encodeURIComponent(name)}/rename`, {
+    method: "POST",
+    headers: { ...JSON_HEADERS, Accept: "application/json" },
+    body: JSON.stringify({ newName, resourceVersion }),
+  });
+  const body = (await res.json()) as {
+    ok?: boolean;
+    steps?: RenameStep[];
+    status?: number;
+    reason?: string;
+    message?: string;
+  };
+  if (!res.ok)
+    throw new RenameError(
+      {
+        status: body.status ?? res.status,
+        reason: body.reason ?? "Error",
+        message: body.message ?? `HTTP ${res.status}`,
+        cluster: "",
+      },
+      body.steps ?? [],
+    );
+  return { ok: true, steps: body.steps ?? [] };
+}

@@ -1,0 +1,26 @@
+/** What the detail page shows about a webhook's backend (read on the server). */
+export interface ServiceBackendView {
+  type: "service";
+  namespace: string;
+  name: string;
+  port: number;
+  path?: string;
+  /** undefined when the service could not be read (see error). */
+  exists?: boolean;
+  servicePorts: Array<{ name?: string; port: number; targetPort?: string; protocol?: string }>;
+  /** True when the service exposes the port the hook calls. */
+  portServed?: boolean;
+  clusterIP?: string;
+  endpoints: { ready: number; notReady: number; addresses: string[] };
+  error?: { status: number; reason: string; message: string };
+}
+
+export interface UrlBackendView {
+  type: "url";
+  url: string;
+  host: string;
+  port: number;
+  path: string;
+}
+
+export type BackendView = ServiceBackendView | UrlBackendView | { type: "none" };

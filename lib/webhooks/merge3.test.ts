@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { merge3 } from "./merge3";
+import { parseSelectorText, selectorText } from "./selector-text";
+import { apiErrorMarkers } from "./editor-markers";
+
+const base = {
+  metadata: { name: "x", resourceVersion: "1" },
+  webhooks: [
+    { name: "a.x.io", timeoutSeconds: 10, failurePolicy: "Fail" },
+    { name: "b.x.io", timeoutSeconds: 10 },
+  ],
+};
+
+describe("merge3", () => {
+  it("combines changes to different fields of the same hook and takes the new resourceVersion", () => {
+    const theirs = structuredClone(base);
+    theirs.metadata.resourceVersion = "2";
+    theirs.webhooks[0]!.timeoutSeconds = 7;
+    const mine = structuredClone(base);
+    mine.webhooks[0]!.failurePolicy = "Ignore";
+    const r = merge3(base, mine, theirs);
+    expect(r.conflicts).toEqual([]);
+    expect(r.merged).toEqual({
+      metadata: { name: "x", resourceVersion: "2" },
+      webhooks: [
+        { name: "a.x.io", timeoutSeconds: 7, failurePolicy: "Ignore" },
+        { name: "b.x.io", timeoutSeconds: 10 },
+      ],
+    });
+  });
+
+  it("reports a field both sides changed differently and keeps mine there", () => {
+    const theirs = structuredClone(base);
+    theirs.webhooks[1]!.timeoutSeconds = 3;
+    const mine = structuredClone(base);
+    mine.webhooks[1]!.timeoutSeconds = 4;
+    const r = merge3(base, mine, theirs);
+    expect(r.conflicts).toEqual(["/webhooks[b.x.io]/timeoutSeconds"]);
+    expect((r.merged as typeof base).webhooks[1]!.timeoutSeconds).toBe(4);
+  });
+
+  it("keeps a reorder made on my side and a hook they added", () => {
+    const theirs = structuredClone(base);
+    theirs.webhooks.push({ name: "c.x.io", timeoutSeconds: 1 });
+    const mine = structuredClone(base);
+    mine.webhooks.reverse();
+    const r = merge3(base, mine, theirs);
+    expect((r.merged as typeof base).webhooks.map((w) => w.name)).toEqual([
+      "b.x.io",
+      "a.x.io",
+      "c.x.io",
+    ]);
+  });
+});
+
+describe("selector text", () => {
+  it("round-trips kubectl's selector syntax", () => {
+    const r = parseSelectorText("env=prod, runlevel notin (0,1), team, !legacy");
+    expect("selector" in r && selectorText(r.selector)).toBe(
+      "env=prod, runlevel notin (0,1), team, !legacy",
+    );
+  });
+  it("refuses what it cannot read", () => {
+    expect(parseSelectorText("a in b")).toEqual({ error: 'cannot read "a in b"' });
+  });
+});
+
+describe("apiErrorMarkers", () => {
+  const text = "apiVersion: v1\nwebhooks:\n  - name: a.b.c\n    timeoutSeconds: 99\n";
+  it("places each 422 cause on the token its field names", () => {
+    const m = apiErrorMarkers(text, {
+      status: 422,
+      reason: "Invalid",
+      message: "invalid",
+      cluster: "",
+      details: {
+        causes: [
+          {
+            field: "webhooks[0].timeoutSeconds",
+            message: "Invalid value: 99: the timeout value must be between 1 and 30 seconds",
+          },
+        ],
+      },
+    });
+    expect(m).toEqual([expect.objectContaining({ startLineNumber: 4, startColumn: 21 })]);
+  });
+  it("places strict-decoding unknown fields on their key", () => {
+    const t = text.replace("timeoutSeconds: 99", "bogus: 1");
+    const m = apiErrorMarkers(t, {
+      status: 400,
+      reason: "BadRequest",
+      message: 'strict decoding error: unknown field "webhooks[0].bogus"',
+      cluster: "",
+    });
+    expect(m).toEqual([expect.objectContaining({ startLineNumber: 4, startColumn: 5 })]);
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * Flattens webhook configurations into rows for the list: one per hook, with v1 defaults made
+ * explicit and short human summaries of rules, selectors and backend. Pure.
+ */
+import type {
+  AdmissionregistrationV1WebhookClientConfig,
+  V1LabelSelector,
+  V1RuleWithOperations,
+} from "@/lib/k8s/types";
+import { parseCaBundle } from "@/lib/admission/pem";
+
+/** A webhook as the list reads it: the fields shared by mutating, validating and legacy hooks. */
+export interface HookLike {
+  name?: string;
+  clientConfig?: AdmissionregistrationV1WebhookClientConfig;
+  rules?: V1RuleWithOperations[];
+  failurePolicy?: string;
+  matchPolicy?: string;
+  namespaceSelector?: V1LabelSelector;
+  objectSelector?: V1LabelSelector;
+  sideEffects?: string;
+  timeoutSeconds?: number;
+  reinvocationPolicy?: string;
+  admissionReviewVersions?: string[];
+  matchConditions?: Array<{ name?: string; expression?: string }>;
+}
+
+/** A webhook configuration of any served kind (initializers carry `initializers`). */
+export interface ConfigLike {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; resourceVersion?: string; uid?: string; creationTimestamp?: string };
+  webhooks?: HookLike[];
+  initializers?: Array<{ name?: string; rules?: V1RuleWithOperations[] }>;
+}
+
+/** A value and whether it came from the v1 default rather than the object. */
+export interface Defaulted<T> {
+  value: T;
+  defaulted: boolean;
+}
+
+export interface HookRow {
+  /** Unique: `<kind>/<configuration>/<position>`. */
+  id: string;
+  kind: string;
+  /** Resource name of the kind (e.g. validatingwebhookconfigurations), for links. */
+  resource: string;
+  configuration: string;
+  hook: string;
+  position: number;
+  hookCount: number;
+  failurePolicy: Defaulted<string>;
+  timeoutSeconds: Defaulted<number>;
+  sideEffects: string;
+  matchPolicy: Defaulted<string>;
+  reinvocationPolicy?: Defaulted<string>;
+  rules: string;
+  namespaceSelector: string;
+  objectSelector: string;
+  backend: string;
+  /** Earliest notAfter among the caBundle's certificates (ISO), "" when none, "invalid" when unreadable. */
+  caNotAfter: string;
+}
+
+function isV1beta1(apiVersion: string | undefined): boolean {
+  return apiVersion?.endsWith("/v1beta1") ?? false;
+}
+
+/** One rule in a line: `CREATE,UPDATE apps/v1 deployments,deployments/scale (Namespaced)`. */
+export function ruleSummary(r: V1RuleWithOperations): string {
+  const groups = (r.apiGroups ?? []).map((g) => (g === "" ? "core" : g)).join(",");
+  const versions = (r.apiVersions ?? []).join(",");
+  const gv = groups === "*" && versions === "*" ? "*" : `${groups}/${versions}`;
+  const scope = r.scope && r.scope !== "*" ? ` (${r.scope})` : "";
+  return `${(r.operations ?? []).join(",")} ${gv} ${(r.resources ?? []).join(",")}${scope}`;
+}
+
+/** All rules joined; "no rules" when empty (such a hook is never called). */
+export function rulesSummary(rules: V1RuleWithOperations[] | undefined): string {
+  if (!rules || rules.length === 0) return "no rules";
+  return rules.map(ruleSummary).join("; ");
+}
+
+/** A selector as text: `env=prod, runlevel notin (0,1)`; "all" for an empty selector. */
+export function selectorSummary(sel: V1LabelSelector | undefined): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(sel?.matchLabels ?? {})) parts.push(`${k}=${v}`);
+  for (const e of sel?.matchExpressions ?? []) {
+    const op = e.operator;
+    if (op === "Exists") parts.push(e.key);
+    else if (op === "DoesNotExist") parts.push(`!${e.key}`);
+    else parts.push(`${e.key} ${op.toLowerCase()} (${(e.values ?? []).join(",")})`);
+  }
+  return parts.length === 0 ? "all" : parts.join(", ");
+}
+
+/** `service ns/name:443/path` or the URL. */
+export function backendSummary(cc: AdmissionregistrationV1WebhookClientConfig | undefined): string {
+  if (!cc) return "—";
+  if (cc.url) return cc.url;
+  const s = cc.service;
+  if (!s) return "—";
+  return `svc ${s.namespace}/${s.name}:${s.port ?? 443}${s.path ?? ""}`;
+}
+
+/** Earliest certificate expiry in a caBundle. */
+export function caNotAfter(caBundle: string | undefined): string {
+  if (!caBundle) return "";
+  const certs = parseCaBundle(caBundle);
+  if (certs.length === 0) return "invalid";
+  let min: Date | undefined;
+  for (const c of certs) {
+    if (!c.ok) return "invalid";
+    if (!min || c.notAfter < min) min = c.notAfter;
+  }
+  return min ? min.toISOString() : "invalid";
+}
+
+/** Days from `now` until an ISO date (negative when past). */
+export function daysLeft(iso: string, now: number = Date.now()): number {
+  return Math.floor((Date.parse(iso) - now) / 86_400_000);
+}
+
+/** Rows for every hook of every configuration (a configuration with no hooks still gets a row). */
+export function hookRows(configs: readonly ConfigLike[], resource: string): HookRow[] {
+  const out: HookRow[] = [];
+  for (const c of configs) {
+    const name = c.metadata?.name ?? "";
+    const kind = c.kind ?? resource;
+    const legacy = isV1beta1(c.apiVersion);
+    const mutating = kind.startsWith("Mutating");
+    const hooks: HookLike[] = c.webhooks ?? c.initializers ?? [];
+    const base = { kind, resource, configuration: name, hookCount: hooks.length };
+    if (hooks.length === 0) {
+      out.push({
+        ...base,
+        id: `${kind}/${name}/-`,
+        hook: "",
+        position: -1,
+        failurePolicy: { value: "", defaulted: false },
+        timeoutSeconds: { value: 0, defaulted: false },
+        sideEffects: "",
+        matchPolicy: { value: "", defaulted: false },
+        rules: "",
+        namespaceSelector: "",
+        objectSelector: "",
+        backend: "",
+        caNotAfter: "",
+      });
+      continue;
+    }
+    hooks.forEach((h, position) => {
+      out.push({
+        ...base,
+        id: `${kind}/${name}/${position}`,
+        hook: h.name ?? "",
+        position,
+        failurePolicy: h.failurePolicy
+          ? { value: h.failurePolicy, defaulted: false }
+          : { value: legacy ? "Ignore" : "Fail", defaulted: true },
+        timeoutSeconds:
+          h.timeoutSeconds !== undefined
+            ? { value: h.timeoutSeconds, defaulted: false }
+            : { value: legacy ? 30 : 10, defaulted: true },
+        sideEffects: h.sideEffects ?? (legacy ? "Unknown" : ""),
+        matchPolicy: h.matchPolicy
+          ? { value: h.matchPolicy, defaulted: false }
+          : { value: legacy ? "Exact" : "Equivalent", defaulted: true },
+        reinvocationPolicy: mutating
+          ? h.reinvocationPolicy
+            ? { value: h.reinvocationPolicy, defaulted: false }
+            : { value: "Never", defaulted: true }
+          : undefined,
+        rules: rulesSummary(h.rules),
+        namespaceSelector: selectorSummary(h.namespaceSelector),
+        objectSelector: selectorSummary(h.objectSelector),
+        backend: backendSummary(h.clientConfig),
+        caNotAfter: caNotAfter(h.clientConfig?.caBundle),
+      });
+    });
+  }
+  return out;
+}

@@ -1,0 +1,66 @@
+/** Objects ↔ the editor's YAML text. Pure. */
+import { isMap, isSeq, parseDocument, stringify } from "yaml";
+import { parseDocuments } from "@/lib/admission/validate/source-map";
+import type { JsonValue } from "@/lib/admission/validate/json";
+
+/** The object as the editor shows it: managedFields left out (server bookkeeping, noise). */
+export function toEditorYaml(obj: unknown): string {
+  const src = structuredClone(obj) as {
+    apiVersion?: unknown;
+    kind?: unknown;
+    metadata?: Record<string, unknown>;
+  };
+  if (src.metadata) delete src.metadata.managedFields;
+  // apiVersion and kind first, as kubectl prints them.
+  const { apiVersion, kind, ...rest } = src;
+  const o = { apiVersion, kind, ...rest };
+  return stringify(o, { version: "1.1", lineWidth: 0, aliasDuplicateObjects: false });
+}
+
+/** The first document of the text as JSON, read the way the apiserver reads YAML; undefined if it does not parse. */
+export function parseEditorYaml(text: string): JsonValue | undefined {
+  const doc = parseDocuments(text).find((d) => d.problems.length > 0 || d.value !== null);
+  if (!doc || doc.problems.length > 0) return undefined;
+  return doc.value;
+}
+
+/**
+ * Sets (or with `undefined` deletes) the value at a path, keeping comments and layout of the rest
+ * of the text. Used by the form view so form and YAML stay one source of truth.
+ */
+export function setYamlPath(
+  text: string,
+  path: ReadonlyArray<string | number>,
+  value: unknown,
+): string {
+  const doc = parseDocument(text, { version: "1.1" });
+  if (doc.errors.length > 0) return text;
+  if (value === undefined) {
+    if (doc.hasIn(path)) doc.deleteIn(path);
+  } else {
+    doc.setIn(path, doc.createNode(value));
+  }
+  return doc.toString({ lineWidth: 0 });
+}
+
+/** Moves the sequence item at `path[from]` to index `to` (for reordering hooks in YAML). */
+export function moveYamlItem(
+  text: string,
+  path: ReadonlyArray<string | number>,
+  from: number,
+  to: number,
+): string {
+  const doc = parseDocument(text, { version: "1.1" });
+  const seq = doc.getIn(path, true);
+  if (!isSeq(seq) || from === to) return text;
+  const [item] = seq.items.splice(from, 1);
+  if (item === undefined) return text;
+  seq.items.splice(to, 0, item);
+  return doc.toString({ lineWidth: 0 });
+}
+
+/** True when the text's root is a mapping (the form view needs one). */
+export function isYamlMapping(text: string): boolean {
+  const doc = parseDocument(text, { version: "1.1" });
+  return doc.errors.length === 0 && isMap(doc.contents);
+}

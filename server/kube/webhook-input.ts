@@ -1,0 +1,30 @@
+import "server-only";
+import { z } from "zod";
+import { isWebhookResource, type WebhookResource } from "@/lib/webhooks/kinds";
+import { KubeApiError } from "./errors";
+
+/** A DNS-subdomain name as the apiserver accepts for cluster-scoped objects. */
+export const objectName = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "must be a DNS subdomain name");
+
+/** The JSON object the editor sends; the apiserver is the judge of its contents. */
+export const objectBody = z
+  .object({ metadata: z.record(z.string(), z.unknown()).optional() })
+  .passthrough();
+
+export const writeBody = z.object({ object: objectBody, dryRun: z.boolean().default(false) });
+
+/** Route param → resource; 404 for anything but the two webhook configuration kinds. */
+export function webhookResource(s: string): WebhookResource {
+  if (!isWebhookResource(s))
+    throw new KubeApiError({
+      status: 404,
+      reason: "NotFound",
+      message: `the dashboard does not edit ${s}`,
+      cluster: "",
+    });
+  return s;
+}
