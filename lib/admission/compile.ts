@@ -22,14 +22,23 @@ import type { Labels } from "@/lib/admission/selectors";
 import {
   buildHookIndex,
   buildRuleMatchCache,
+  DRY_RUN_SAFE,
+  SIMPLE,
   type HookIndex,
   type RuleMatches,
+  type WebhookTable,
 } from "@/lib/admission/hook-index";
 
 /** Selectors and rules shared by webhooks and policy match resources. */
 export interface CompiledMatchResources {
   readonly namespaceSelector: CompiledSelector;
   readonly objectSelector: CompiledSelector;
+  /**
+   * Equal selectors share a slot (`-1`: none), so a prediction evaluates each distinct
+   * selector once per request (see `MatchContext.selectorMemo`).
+   */
+  readonly namespaceSelectorSlot: number;
+  readonly objectSelectorSlot: number;
   readonly rules: readonly CompiledRule[];
   readonly excludeRules: readonly CompiledRule[];
   readonly matchPolicy: MatchPolicy;
@@ -52,6 +61,8 @@ export interface CompiledWebhook {
   readonly timeoutSeconds: number;
   readonly reinvocationPolicy: ReinvocationPolicy;
   readonly conditions: readonly CompiledCondition[];
+  /** Equal condition lists share a slot (`-1`: none); see `MatchContext.conditionMemo`. */
+  readonly conditionsSlot: number;
 }
 
 /** One (policy, binding) pair; the unit the policy plugins dispatch. */
@@ -68,6 +79,7 @@ export interface CompiledPolicyBinding {
   readonly bindingMatch: CompiledMatchResources | undefined;
   readonly failurePolicy: FailurePolicy;
   readonly conditions: readonly CompiledCondition[];
+  readonly conditionsSlot: number;
   readonly hasParamKind: boolean;
   readonly paramRef:
     | {
@@ -104,6 +116,76 @@ export interface CompiledSnapshot {
   /** Memoised own-GVR rule matches per request signature. */
   readonly mutatingRuleMatches: (attrs: RuleAttributes) => RuleMatches;
   readonly validatingRuleMatches: (attrs: RuleAttributes) => RuleMatches;
+  /** Per-hook constants of `mutating` / `validating` as flat arrays (by position). */
+  readonly mutatingTable: WebhookTable;
+  readonly validatingTable: WebhookTable;
+  /** Number of distinct selector slots and condition-list slots. */
+  readonly selectorSlots: number;
+  readonly conditionSlots: number;
+}
+
+function buildWebhookTable(hooks: readonly CompiledWebhook[]): WebhookTable {
+  const namespaceSlot = new Int32Array(hooks.length);
+  const objectSlot = new Int32Array(hooks.length);
+  const flags = new Uint8Array(hooks.length);
+  hooks.forEach((h, i) => {
+    const m = h.match;
+    namespaceSlot[i] = m.namespaceSelector.empty ? -1 : m.namespaceSelectorSlot;
+    objectSlot[i] = m.objectSelector.empty ? -1 : m.objectSelectorSlot;
+    const errors =
+      m.namespaceSelector.error !== undefined ||
+      m.objectSelector.error !== undefined ||
+      m.namespaceSelector.nothing ||
+      m.objectSelector.nothing;
+    let f = 0;
+    if (h.conditions.length === 0 && !errors) f |= SIMPLE;
+    if (h.sideEffects === "None" || h.sideEffects === "NoneOnDryRun") f |= DRY_RUN_SAFE;
+    flags[i] = f;
+  });
+  return { namespaceSlot, objectSlot, flags };
+}
+
+/** Assigns one slot per distinct selector and per distinct matchConditions list. */
+export class SlotInterner {
+  readonly #selectors = new Map<string, number>();
+  readonly #canonical: CompiledSelector[] = [];
+  readonly #conditions = new Map<string, number>();
+
+  get selectorSlots(): number {
+    return this.#selectors.size;
+  }
+
+  get conditionSlots(): number {
+    return this.#conditions.size;
+  }
+
+  /** Slot of a selector by content; `-1` for one that needs no evaluation. */
+  selector(sel: CompiledSelector): number {
+    if (sel.empty && !sel.nothing) return -1;
+    return slotOf(this.#selectors, JSON.stringify(sel));
+  }
+
+  /** One shared object per distinct selector, so equal selectors share per-request results. */
+  canonical(sel: CompiledSelector): CompiledSelector {
+    const slot = this.selector(sel);
+    if (slot < 0) return sel;
+    return (this.#canonical[slot] ??= sel);
+  }
+
+  /** Slot of a condition list by names and expressions; `-1` for none. */
+  conditions(cs: readonly CompiledCondition[]): number {
+    if (cs.length === 0) return -1;
+    return slotOf(this.#conditions, JSON.stringify(cs.map((c) => [c.name, c.expression])));
+  }
+}
+
+function slotOf(m: Map<string, number>, key: string): number {
+  let slot = m.get(key);
+  if (slot === undefined) {
+    slot = m.size;
+    m.set(key, slot);
+  }
+  return slot;
 }
 
 interface Named {
@@ -146,6 +228,7 @@ function compileWebhooks(
     webhooks?: ReadonlyArray<V1MutatingWebhook | V1ValidatingWebhook>;
   }>,
   type: "mutating" | "validating",
+  slots: SlotInterner,
 ): CompiledWebhook[] {
   const out: CompiledWebhook[] = [];
   for (const cfg of byName(configs)) {
@@ -166,6 +249,9 @@ function compileWebhooks(
         key: `${configuration}/${w.name}/${n}`,
       };
       const stage = type === "mutating" ? "mutating-webhook" : "validating-webhook";
+      const namespaceSelector = slots.canonical(compileSelector(w.namespaceSelector));
+      const objectSelector = slots.canonical(compileSelector(w.objectSelector));
+      const conditions = compileMatchConditions(w.matchConditions);
       out.push({
         id,
         key: hookKey(id),
@@ -174,8 +260,10 @@ function compileWebhooks(
         apiVersion,
         order: out.length,
         match: {
-          namespaceSelector: compileSelector(w.namespaceSelector),
-          objectSelector: compileSelector(w.objectSelector),
+          namespaceSelector,
+          objectSelector,
+          namespaceSelectorSlot: slots.selector(namespaceSelector),
+          objectSelectorSlot: slots.selector(objectSelector),
           rules: (w.rules ?? []).map(compileRule),
           excludeRules: [],
           matchPolicy: matchPolicyOf(w.matchPolicy, beta ? "Exact" : "Equivalent"),
@@ -184,7 +272,8 @@ function compileWebhooks(
         sideEffects: w.sideEffects ?? (beta ? "Unknown" : undefined),
         timeoutSeconds: w.timeoutSeconds ?? (beta ? 30 : 10),
         reinvocationPolicy: reinvocation === "IfNeeded" ? "IfNeeded" : "Never",
-        conditions: compileMatchConditions(w.matchConditions),
+        conditions,
+        conditionsSlot: slots.conditions(conditions),
       });
     });
   }
@@ -192,10 +281,21 @@ function compileWebhooks(
 }
 
 /** Compiles policy matchConstraints or binding matchResources (defaults: `{}` selectors, Equivalent). */
-export function compileMatchResources(m: V1MatchResources): CompiledMatchResources {
+export function compileMatchResources(
+  m: V1MatchResources,
+  slots?: SlotInterner,
+): CompiledMatchResources {
+  const namespaceSelector = slots
+    ? slots.canonical(compileSelector(m.namespaceSelector))
+    : compileSelector(m.namespaceSelector);
+  const objectSelector = slots
+    ? slots.canonical(compileSelector(m.objectSelector))
+    : compileSelector(m.objectSelector);
   return {
-    namespaceSelector: compileSelector(m.namespaceSelector),
-    objectSelector: compileSelector(m.objectSelector),
+    namespaceSelector,
+    objectSelector,
+    namespaceSelectorSlot: slots ? slots.selector(namespaceSelector) : -1,
+    objectSelectorSlot: slots ? slots.selector(objectSelector) : -1,
     rules: (m.resourceRules ?? []).map(compileRule),
     excludeRules: (m.excludeResourceRules ?? []).map(compileRule),
     matchPolicy: matchPolicyOf(m.matchPolicy, "Equivalent"),
@@ -232,6 +332,7 @@ function compilePolicies(
   policies: readonly PolicyLike[],
   bindings: readonly BindingLike[],
   type: "mutating" | "validating",
+  slots: SlotInterner,
 ): CompiledPolicyBinding[] {
   const byPolicy = new Map<string, PolicyLike>();
   for (const p of policies) byPolicy.set(p.metadata?.name ?? "", p);
@@ -253,10 +354,11 @@ function compilePolicies(
     const policy = byPolicy.get(policyName);
     if (!compiledConstraints.has(policyName)) {
       const mc = policy?.spec?.matchConstraints;
-      compiledConstraints.set(policyName, mc ? compileMatchResources(mc) : undefined);
+      compiledConstraints.set(policyName, mc ? compileMatchResources(mc, slots) : undefined);
       conditions.set(policyName, compileMatchConditions(policy?.spec?.matchConditions));
     }
     const pr = b.spec?.paramRef;
+    const policyConditions = conditions.get(policyName) ?? [];
     const id: HookIdentity = {
       source: type === "mutating" ? "MutatingAdmissionPolicy" : "ValidatingAdmissionPolicy",
       configuration: policyName,
@@ -273,10 +375,11 @@ function compilePolicies(
       constraints: compiledConstraints.get(policyName),
       policyMissing: policy === undefined,
       bindingMatch: b.spec?.matchResources
-        ? compileMatchResources(b.spec.matchResources)
+        ? compileMatchResources(b.spec.matchResources, slots)
         : undefined,
       failurePolicy: failurePolicyOf(policy?.spec?.failurePolicy, "Fail"),
-      conditions: conditions.get(policyName) ?? [],
+      conditions: policyConditions,
+      conditionsSlot: slots.conditions(policyConditions),
       hasParamKind: policy?.spec?.paramKind !== undefined && policy.spec.paramKind !== null,
       paramRef: pr
         ? {
@@ -297,8 +400,21 @@ function compilePolicies(
 
 /** Compiles a snapshot; do it once per snapshot change, then predict many requests. */
 export function compileSnapshot(s: AdmissionSnapshot): CompiledSnapshot {
-  const mutating = compileWebhooks(s.mutatingWebhookConfigurations ?? [], "mutating");
-  const validating = compileWebhooks(s.validatingWebhookConfigurations ?? [], "validating");
+  const slots = new SlotInterner();
+  const mutating = compileWebhooks(s.mutatingWebhookConfigurations ?? [], "mutating", slots);
+  const validating = compileWebhooks(s.validatingWebhookConfigurations ?? [], "validating", slots);
+  const mutatingPolicies = compilePolicies(
+    s.mutatingAdmissionPolicies ?? [],
+    s.mutatingAdmissionPolicyBindings ?? [],
+    "mutating",
+    slots,
+  );
+  const validatingPolicies = compilePolicies(
+    s.validatingAdmissionPolicies ?? [],
+    s.validatingAdmissionPolicyBindings ?? [],
+    "validating",
+    slots,
+  );
   const initializers: CompiledInitializer[] = [];
   for (const cfg of byName(s.initializerConfigurations ?? [])) {
     const configuration = cfg.metadata?.name ?? "";
@@ -324,16 +440,8 @@ export function compileSnapshot(s: AdmissionSnapshot): CompiledSnapshot {
   return {
     mutating,
     validating,
-    mutatingPolicies: compilePolicies(
-      s.mutatingAdmissionPolicies ?? [],
-      s.mutatingAdmissionPolicyBindings ?? [],
-      "mutating",
-    ),
-    validatingPolicies: compilePolicies(
-      s.validatingAdmissionPolicies ?? [],
-      s.validatingAdmissionPolicyBindings ?? [],
-      "validating",
-    ),
+    mutatingPolicies,
+    validatingPolicies,
     initializers,
     namespaces: new Map(Object.entries(s.namespaces ?? {})),
     equivalence,
@@ -348,5 +456,9 @@ export function compileSnapshot(s: AdmissionSnapshot): CompiledSnapshot {
       validating.map((h) => h.match.rules),
       validatingIndex,
     ),
+    mutatingTable: buildWebhookTable(mutating),
+    validatingTable: buildWebhookTable(validating),
+    selectorSlots: slots.selectorSlots,
+    conditionSlots: slots.conditionSlots,
   };
 }

@@ -55,8 +55,19 @@ export function intercepts(m: ExemptionMatrix, g: number, h: number): boolean {
 
 // The automatic name label makes every set unique, so it is left out of the key.
 function labelSetKey(labels: Labels): string {
+  const keys = Object.keys(labels);
+  // Insertion sort: label sets are small, and this orders exactly as the default sort does.
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as string) > key) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
   let k = "";
-  for (const key of Object.keys(labels).sort()) {
+  for (const key of keys) {
     if (key !== NAME_LABEL) k += `${key}\u0000${labels[key] ?? ""}\u0001`;
   }
   return k;
@@ -132,14 +143,19 @@ export function exemptionMatrix(
   const cells = new Uint8Array(labelSets.length * H);
   const partial: Array<{ g: number; h: number; intercepted: string[] }> = [];
   const columns = new Map<string, Uint8Array>();
+  // Hooks with the same name-dependent selectors share their per-namespace evaluation too.
+  const splitColumns = new Map<
+    string,
+    { column: Uint8Array; partial: Array<{ g: number; intercepted: string[] }> }
+  >();
   for (let h = 0; h < H; h++) {
     const sels = (hooks[h] as MatrixHook).selectors;
+    // Hooks often share selectors (the runlevel convention): evaluate each distinct one once.
+    const key = sels
+      .map((x) => (x.error ? `!${x.error}` : x.nothing ? "<nothing>" : JSON.stringify(x)))
+      .join("\u0002");
     const split = splitByName(sels);
     if (!split) {
-      // Hooks often share selectors (the runlevel convention): evaluate each distinct one once.
-      const key = sels
-        .map((x) => (x.error ? `!${x.error}` : x.nothing ? "<nothing>" : x.text))
-        .join("\u0002");
       let column = columns.get(key);
       if (!column) {
         column = new Uint8Array(labelSets.length);
@@ -154,21 +170,28 @@ export function exemptionMatrix(
       for (let g = 0; g < labelSets.length; g++) cells[g * H + h] = column[g] as number;
       continue;
     }
-    for (let g = 0; g < labelSets.length; g++) {
-      const set = labelSets[g] as LabelSetGroup;
-      if (!split) break;
-      if (split.impossible || !selectorMatches(split.rest, set.labels)) continue;
-      const hit: string[] = [];
-      for (const ns of set.namespaces) {
-        let ok = true;
-        for (const r of split.byName) if (!requirementMatchesValue(r, ns)) ok = false;
-        if (ok) hit.push(ns);
+    let shared = splitColumns.get(key);
+    if (!shared) {
+      shared = { column: new Uint8Array(labelSets.length), partial: [] };
+      for (let g = 0; g < labelSets.length; g++) {
+        const set = labelSets[g] as LabelSetGroup;
+        if (split.impossible || !selectorMatches(split.rest, set.labels)) continue;
+        const hit: string[] = [];
+        for (const ns of set.namespaces) {
+          let ok = true;
+          for (const r of split.byName) if (!requirementMatchesValue(r, ns)) ok = false;
+          if (ok) hit.push(ns);
+        }
+        shared.column[g] = hit.length > 0 ? 1 : 0;
+        if (hit.length > 0 && hit.length < set.namespaces.length) {
+          shared.partial.push({ g, intercepted: hit });
+        }
       }
-      cells[g * H + h] = hit.length > 0 ? 1 : 0;
-      if (hit.length > 0 && hit.length < set.namespaces.length) {
-        partial.push({ g, h, intercepted: hit });
-      }
+      splitColumns.set(key, shared);
     }
+    const column = shared.column;
+    for (let g = 0; g < labelSets.length; g++) cells[g * H + h] = column[g] as number;
+    for (const x of shared.partial) partial.push({ g: x.g, h, intercepted: x.intercepted.slice() });
   }
   const groups = new Map<string | undefined, number[]>();
   labelSets.forEach((set, g) => {

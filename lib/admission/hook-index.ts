@@ -61,6 +61,22 @@ export function buildHookIndex(rulesPerHook: ReadonlyArray<readonly CompiledRule
   };
 }
 
+/**
+ * What a prediction's hot loop needs per webhook, in flat arrays so it does not chase each
+ * hook's objects: selector slots (`-1`: empty selector) and flags.
+ */
+export interface WebhookTable {
+  readonly namespaceSlot: Int32Array;
+  readonly objectSlot: Int32Array;
+  /** `SIMPLE` and `DRY_RUN_SAFE` bits. */
+  readonly flags: Uint8Array;
+}
+
+/** No matchConditions and no selector parse errors: the outcome is decided by selectors alone. */
+export const SIMPLE = 1;
+/** sideEffects None or NoneOnDryRun: a dry-run request is called like any other. */
+export const DRY_RUN_SAFE = 2;
+
 /** Hooks whose rules match a request's own GVR, with the index of the first matching rule. */
 export interface RuleMatches {
   readonly hooks: Int32Array;
@@ -68,6 +84,37 @@ export interface RuleMatches {
 }
 
 const MAX_SIGNATURES = 4096;
+
+// The mutating and validating caches look up the same request one after the other.
+let last: RuleAttributes | undefined;
+let lastSignature = "";
+
+function signature(a: RuleAttributes): string {
+  const l = last;
+  if (
+    l !== undefined &&
+    l.operation === a.operation &&
+    l.group === a.group &&
+    l.version === a.version &&
+    l.resource === a.resource &&
+    l.subresource === a.subresource &&
+    (l.namespace === "") === (a.namespace === "")
+  )
+    return lastSignature;
+  const clusterScoped =
+    a.namespace === "" || (a.group === "" && a.version === "v1" && a.resource === "namespaces");
+  lastSignature = `${a.operation}|${a.group}|${a.version}|${a.resource}|${a.subresource}|${clusterScoped ? "C" : "N"}`;
+  last = {
+    operation: a.operation,
+    group: a.group,
+    version: a.version,
+    resource: a.resource,
+    subresource: a.subresource,
+    namespace: a.namespace,
+    name: "",
+  };
+  return lastSignature;
+}
 
 /**
  * Memoises rule matching per request signature (operation, GVR, subresource, scope class):
@@ -80,9 +127,7 @@ export function buildRuleMatchCache(
 ): (attrs: RuleAttributes) => RuleMatches {
   const memo = new Map<string, RuleMatches>();
   return (a) => {
-    const clusterScoped =
-      a.namespace === "" || (a.group === "" && a.version === "v1" && a.resource === "namespaces");
-    const sig = `${a.operation}|${a.group}|${a.version}|${a.resource}|${a.subresource}|${clusterScoped ? "C" : "N"}`;
+    const sig = signature(a);
     const hit = memo.get(sig);
     if (hit) return hit;
     const hooks: number[] = [];

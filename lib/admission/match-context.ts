@@ -11,9 +11,20 @@ import {
 } from "@/lib/admission/request";
 import type { Labels } from "@/lib/admission/selectors";
 import type { RuleAttributes } from "@/lib/admission/rules";
-import { celRequest, toCelValue, type CelVariables } from "@/lib/admission/match-conditions";
+import {
+  celRequest,
+  toCelValue,
+  type CelVariables,
+  type ConditionVerdict,
+} from "@/lib/admission/match-conditions";
 import type { CompiledSnapshot } from "@/lib/admission/compile";
 import type { Equivalent } from "@/lib/admission/equivalence";
+import type { HookMatch } from "@/lib/admission/match";
+
+/** A "call" match outcome. */
+export type OwnCall = HookMatch & { readonly kind: "call" };
+/** A "skip" match outcome. */
+export type SkipMatch = HookMatch & { readonly kind: "skip" };
 
 /** What matching needs to know about one request. */
 export interface MatchContext {
@@ -31,6 +42,17 @@ export interface MatchContext {
   readonly equivalents: readonly Equivalent[];
   /** CEL variables for the request's own kind, built on first use. */
   celVariables(): CelVariables;
+  /**
+   * Per-request selector outcomes by slot: index `2 * slot` for the namespace, `2 * slot + 1`
+   * for the object; 0 unknown, 1 match, 2 no match.
+   */
+  selectorMemo(): Int8Array;
+  /** Per-request matchCondition verdicts by slot, for the request's own (unconverted) kind. */
+  conditionMemo(): Array<ConditionVerdict | undefined>;
+  /** Per-request selector skips by `2 * slot + side`, shared by hooks with equal selectors. */
+  selectorSkipMemo(): Array<SkipMatch | undefined>;
+  /** Per-request calls through the request's own GVR, by matched rule index (see match.ts). */
+  ownCallMemo(): Array<OwnCall | undefined>;
 }
 
 class RequestMatchContext implements MatchContext {
@@ -45,6 +67,10 @@ class RequestMatchContext implements MatchContext {
   readonly oldObjectHasMeta: boolean;
   readonly equivalents: readonly Equivalent[];
   #vars: CelVariables | undefined;
+  #selectors: Int8Array | undefined;
+  #conditions: Array<ConditionVerdict | undefined> | undefined;
+  #ownCalls: Array<OwnCall | undefined> | undefined;
+  #skips: Array<SkipMatch | undefined> | undefined;
 
   constructor(request: AdmissionRequest, snapshot: CompiledSnapshot) {
     this.request = request;
@@ -75,6 +101,22 @@ class RequestMatchContext implements MatchContext {
   celVariables(): CelVariables {
     this.#vars ??= new LazyCelVariables(this.request);
     return this.#vars;
+  }
+
+  selectorMemo(): Int8Array {
+    return (this.#selectors ??= new Int8Array(2 * this.snapshot.selectorSlots));
+  }
+
+  conditionMemo(): Array<ConditionVerdict | undefined> {
+    return (this.#conditions ??= []);
+  }
+
+  selectorSkipMemo(): Array<SkipMatch | undefined> {
+    return (this.#skips ??= []);
+  }
+
+  ownCallMemo(): Array<OwnCall | undefined> {
+    return (this.#ownCalls ??= []);
   }
 }
 

@@ -27,13 +27,15 @@ import {
   celRequest,
   evaluateMatchConditions,
   type CompiledCondition,
+  type ConditionVerdict,
 } from "@/lib/admission/match-conditions";
 import type {
   CompiledMatchResources,
   CompiledPolicyBinding,
   CompiledWebhook,
 } from "@/lib/admission/compile";
-import type { MatchContext } from "@/lib/admission/match-context";
+import { DRY_RUN_SAFE, SIMPLE, type WebhookTable } from "@/lib/admission/hook-index";
+import type { MatchContext, OwnCall, SkipMatch } from "@/lib/admission/match-context";
 import type { FailurePolicy } from "@/lib/k8s/types";
 import type { Stage } from "@/lib/admission/order";
 import type { HookIdentity } from "@/lib/admission/hook-identity";
@@ -173,19 +175,28 @@ function matchRules(
   return NO_RULE;
 }
 
-/** A rule already known to match the request's own GVR (from the rule-match cache). */
-function ownMatch(ctx: MatchContext, ruleIndex: number): RulesResult {
-  const r = ctx.request;
-  return {
-    kind: "match",
-    via: {
-      resource: { group: r.group, version: r.version, resource: r.resource },
-      subresource: r.subresource,
-      kind: r.kind,
-      converted: false,
-      ruleIndex,
-    },
-  };
+/**
+ * A call through the request's own GVR with the rule that matched it (e.g. from the rule-match
+ * cache); one shared object per rule index within a request.
+ */
+function ownCall(ctx: MatchContext, ruleIndex: number): OwnCall {
+  const calls = ctx.ownCallMemo();
+  let call = ruleIndex >= 0 ? calls[ruleIndex] : undefined;
+  if (!call) {
+    const r = ctx.request;
+    call = {
+      kind: "call",
+      via: {
+        resource: { group: r.group, version: r.version, resource: r.resource },
+        subresource: r.subresource,
+        kind: r.kind,
+        converted: false,
+        ruleIndex,
+      },
+    };
+    if (ruleIndex >= 0) calls[ruleIndex] = call;
+  }
+  return call;
 }
 
 type SelectorResult =
@@ -193,17 +204,41 @@ type SelectorResult =
   | { readonly kind: "skip"; readonly reason: SkipReason }
   | { readonly kind: "error"; readonly status: 404 | 500; readonly message: string };
 
+const SELECTOR_MATCH: SelectorResult = Object.freeze({ kind: "match" });
+
+/** A selector outcome memoised for this request by slot (`i`: 2·slot + side); 0 unknown. */
+function memoGet(ctx: MatchContext, slot: number, side: 0 | 1): number {
+  return slot < 0 ? 0 : (ctx.selectorMemo()[2 * slot + side] ?? 0);
+}
+
+function memoSet(ctx: MatchContext, slot: number, side: 0 | 1, ok: boolean): boolean {
+  if (slot >= 0) ctx.selectorMemo()[2 * slot + side] = ok ? 1 : 2;
+  return ok;
+}
+
+function objectSelectorMatches(sel: CompiledSelector, ctx: MatchContext): boolean {
+  return (
+    (ctx.objectHasMeta && selectorMatches(sel, ctx.objectLabels)) ||
+    (ctx.oldObjectHasMeta && selectorMatches(sel, ctx.oldObjectLabels))
+  );
+}
+
 /** `MatchNamespaceSelector`. */
-function matchNamespace(sel: CompiledSelector, ctx: MatchContext): SelectorResult {
-  if (ctx.nsSource.kind === "cluster-scoped" || sel.empty) return { kind: "match" };
+function matchNamespace(sel: CompiledSelector, slot: number, ctx: MatchContext): SelectorResult {
+  if (ctx.nsSource.kind === "cluster-scoped" || sel.empty) return SELECTOR_MATCH;
   if (sel.error !== undefined)
     return { kind: "error", status: 500, message: `Internal error occurred: ${sel.error}` };
   const labels = ctx.nsLabels;
   const ns = ctx.attrs.namespace;
   if (labels === null)
     return { kind: "error", status: 404, message: `namespaces "${ns}" not found` };
-  if (selectorMatches(sel, labels)) return { kind: "match" };
-  return {
+  const known = memoGet(ctx, slot, 0);
+  if (known === 0 ? memoSet(ctx, slot, 0, selectorMatches(sel, labels)) : known === 1)
+    return SELECTOR_MATCH;
+  const memo = slot >= 0 ? ctx.selectorSkipMemo() : undefined;
+  const hit = memo?.[2 * slot];
+  if (hit) return hit;
+  const skip: SkipMatch = {
     kind: "skip",
     reason: {
       code: "namespace-selector",
@@ -213,18 +248,24 @@ function matchNamespace(sel: CompiledSelector, ctx: MatchContext): SelectorResul
       labels,
     },
   };
+  if (memo) memo[2 * slot] = skip;
+  return skip;
 }
 
 /** `MatchObjectSelector`: the new or the old object may match; no object or no metadata never does. */
-function matchObject(sel: CompiledSelector, ctx: MatchContext): SelectorResult {
-  if (sel.empty) return { kind: "match" };
+function matchObject(sel: CompiledSelector, slot: number, ctx: MatchContext): SelectorResult {
+  if (sel.empty) return SELECTOR_MATCH;
   if (sel.error !== undefined) {
     return { kind: "error", status: 500, message: `Internal error occurred: ${sel.error}` };
   }
-  if (ctx.objectHasMeta && selectorMatches(sel, ctx.objectLabels)) return { kind: "match" };
-  if (ctx.oldObjectHasMeta && selectorMatches(sel, ctx.oldObjectLabels)) return { kind: "match" };
+  const known = memoGet(ctx, slot, 1);
+  if (known === 0 ? memoSet(ctx, slot, 1, objectSelectorMatches(sel, ctx)) : known === 1)
+    return SELECTOR_MATCH;
+  const memo = slot >= 0 ? ctx.selectorSkipMemo() : undefined;
+  const hit = memo?.[2 * slot + 1];
+  if (hit) return hit;
   const r = ctx.request;
-  return {
+  const skip: SkipMatch = {
     kind: "skip",
     reason: {
       code: "object-selector",
@@ -234,6 +275,8 @@ function matchObject(sel: CompiledSelector, ctx: MatchContext): SelectorResult {
       oldObject: side(r.oldObject, ctx.oldObjectHasMeta, ctx.oldObjectLabels),
     },
   };
+  if (memo) memo[2 * slot + 1] = skip;
+  return skip;
 }
 
 function side(
@@ -263,21 +306,42 @@ export function selectorSkipDetail(reason: SkipReason): {
   return {};
 }
 
+function conditionsVerdict(
+  conditions: readonly CompiledCondition[],
+  slot: number,
+  via: MatchedVia,
+  ctx: MatchContext,
+): ConditionVerdict {
+  if (via.converted) {
+    const vars = () => ({
+      ...ctx.celVariables(),
+      request: celRequest(ctx.request, via.kind, via.resource),
+    });
+    return evaluateMatchConditions(conditions, vars, via.kind);
+  }
+  // Unconverted, the verdict depends only on the conditions and the request.
+  const memo = slot >= 0 ? ctx.conditionMemo() : undefined;
+  const hit = memo?.[slot];
+  if (hit) return hit;
+  const verdict = evaluateMatchConditions(conditions, ctx.celVariables.bind(ctx), undefined);
+  if (memo) memo[slot] = verdict;
+  return verdict;
+}
+
 function conditionsOutcome(
   conditions: readonly CompiledCondition[],
-  via: MatchedVia,
+  slot: number,
+  call: OwnCall,
   ctx: MatchContext,
   failurePolicy: FailurePolicy,
   onError: (message: string) => HookMatch,
 ): HookMatch {
-  if (conditions.length === 0) return { kind: "call", via };
-  const vars = via.converted
-    ? () => ({ ...ctx.celVariables(), request: celRequest(ctx.request, via.kind, via.resource) })
-    : () => ctx.celVariables();
-  const verdict = evaluateMatchConditions(conditions, vars, via.converted ? via.kind : undefined);
+  if (conditions.length === 0) return call;
+  const via = call.via;
+  const verdict = conditionsVerdict(conditions, slot, via, ctx);
   switch (verdict.kind) {
     case "match":
-      return { kind: "call", via };
+      return call;
     case "no-match":
       return {
         kind: "skip",
@@ -296,6 +360,44 @@ function conditionsOutcome(
   }
 }
 
+/**
+ * The common case of `matchWebhook` for a hook whose rules matched the request's own GVR,
+ * decided from the hook table and per-request memos without building intermediate results.
+ * Returns the call when `matchWebhook(hook, ctx, ruleIndex)` would return it; undefined when
+ * `matchWebhook` must decide (selector skips and errors, matchConditions, dry-run checks).
+ */
+export function simpleOwnCall(
+  hook: CompiledWebhook,
+  table: WebhookTable,
+  i: number,
+  ctx: MatchContext,
+  ruleIndex: number,
+): OwnCall | undefined {
+  const f = table.flags[i] ?? 0;
+  if ((f & SIMPLE) === 0 || (ctx.request.dryRun && (f & DRY_RUN_SAFE) === 0)) return undefined;
+  const nsSlot = table.namespaceSlot[i] ?? -1;
+  if (nsSlot >= 0 && ctx.nsSource.kind !== "cluster-scoped") {
+    const labels = ctx.nsLabels;
+    if (labels === null) return undefined;
+    const known = memoGet(ctx, nsSlot, 0);
+    const ok =
+      known === 0
+        ? memoSet(ctx, nsSlot, 0, selectorMatches(hook.match.namespaceSelector, labels))
+        : known === 1;
+    if (!ok) return undefined;
+  }
+  const objSlot = table.objectSlot[i] ?? -1;
+  if (objSlot >= 0) {
+    const known = memoGet(ctx, objSlot, 1);
+    const ok =
+      known === 0
+        ? memoSet(ctx, objSlot, 1, objectSelectorMatches(hook.match.objectSelector, ctx))
+        : known === 1;
+    if (!ok) return undefined;
+  }
+  return ownCall(ctx, ruleIndex);
+}
+
 /** `ShouldCallHook` for one webhook, plus the dry-run check the dispatchers make before calling. */
 export function matchWebhook(
   hook: CompiledWebhook,
@@ -303,34 +405,53 @@ export function matchWebhook(
   ownRuleIndex?: number,
 ): HookMatch {
   const m = hook.match;
-  const rules =
-    ownRuleIndex === undefined
-      ? matchRules(m.rules, m.matchPolicy, ctx, false)
-      : ownMatch(ctx, ownRuleIndex);
-  if (rules.kind === "none") return RULES_SKIP;
-  const ns = matchNamespace(m.namespaceSelector, ctx);
+  let call: OwnCall | undefined;
+  let rulesError: string | undefined;
+  if (ownRuleIndex === undefined) {
+    const rules = matchRules(m.rules, m.matchPolicy, ctx, false);
+    if (rules.kind === "none") return RULES_SKIP;
+    if (rules.kind === "error") rulesError = rules.message;
+    else
+      call =
+        rules.via.converted || rules.via.ruleIndex < 0
+          ? { kind: "call", via: rules.via }
+          : ownCall(ctx, rules.via.ruleIndex);
+  } else call = ownCall(ctx, ownRuleIndex);
+  const ns = matchNamespace(m.namespaceSelector, m.namespaceSelectorSlot, ctx);
   if (ns.kind === "skip") return ns;
-  const obj = matchObject(m.objectSelector, ctx);
+  const obj = matchObject(m.objectSelector, m.objectSelectorSlot, ctx);
   if (obj.kind === "skip") return obj;
-  if (rules.kind === "error") {
+  if (!call) {
     return {
       kind: "fail",
       via: undefined,
-      failure: { status: 500, message: `Internal error occurred: ${rules.message}` },
+      failure: { status: 500, message: `Internal error occurred: ${rulesError ?? ""}` },
     };
   }
-  const via = rules.via;
+  const via = call.via;
   if (ns.kind === "error")
     return { kind: "fail", via, failure: { status: ns.status, message: ns.message } };
   if (obj.kind === "error")
     return { kind: "fail", via, failure: { status: obj.status, message: obj.message } };
   const r = ctx.request;
-  const res = r.group === "" ? r.resource : `${r.resource}.${r.group}`;
-  const outcome = conditionsOutcome(hook.conditions, via, ctx, hook.failurePolicy, (msg) => ({
-    kind: "fail",
-    via,
-    failure: { status: 403, message: `${res} "${r.name ?? ""}" is forbidden: ${msg}` },
-  }));
+  const outcome =
+    hook.conditions.length === 0
+      ? call
+      : conditionsOutcome(
+          hook.conditions,
+          hook.conditionsSlot,
+          call,
+          ctx,
+          hook.failurePolicy,
+          (msg) => {
+            const res = r.group === "" ? r.resource : `${r.resource}.${r.group}`;
+            return {
+              kind: "fail",
+              via,
+              failure: { status: 403, message: `${res} "${r.name ?? ""}" is forbidden: ${msg}` },
+            };
+          },
+        );
   if (outcome.kind !== "call" || !r.dryRun) return outcome;
   const se = hook.sideEffects;
   if (se === "None" || se === "NoneOnDryRun") return outcome;
@@ -367,9 +488,9 @@ type ResourcesResult =
 
 /** `matching.Matcher.Matches` for a policy's matchConstraints or a binding's matchResources. */
 export function matchResources(m: CompiledMatchResources, ctx: MatchContext): ResourcesResult {
-  const ns = matchNamespace(m.namespaceSelector, ctx);
+  const ns = matchNamespace(m.namespaceSelector, m.namespaceSelectorSlot, ctx);
   if (ns.kind === "skip") return ns;
-  const obj = matchObject(m.objectSelector, ctx);
+  const obj = matchObject(m.objectSelector, m.objectSelectorSlot, ctx);
   if (obj.kind === "skip") return obj;
   const excluded = matchRules(m.excludeRules, m.matchPolicy, ctx, true);
   if (excluded.kind === "error") return excluded;
@@ -417,8 +538,13 @@ export function matchPolicyBinding(pb: CompiledPolicyBinding, ctx: MatchContext)
     if (b.kind === "error")
       return configError(pb, `failed to configure binding: ${b.message}`, def.via);
   }
-  return conditionsOutcome(pb.conditions, def.via, ctx, pb.failurePolicy, (msg) =>
-    configError(pb, msg, def.via),
+  return conditionsOutcome(
+    pb.conditions,
+    pb.conditionsSlot,
+    { kind: "call", via: def.via },
+    ctx,
+    pb.failurePolicy,
+    (msg) => configError(pb, msg, def.via),
   );
 }
 

@@ -21,6 +21,7 @@ import {
   explainRules,
   matchPolicyBinding,
   matchWebhook,
+  simpleOwnCall,
   type SkipEntry,
   type HookMatch,
   type MatchedVia,
@@ -36,7 +37,8 @@ import {
   type Stage,
 } from "@/lib/admission/order";
 import type { RuleMismatch } from "@/lib/admission/rules";
-import type { RuleMatches } from "@/lib/admission/hook-index";
+import type { HookIndex, RuleMatches, WebhookTable } from "@/lib/admission/hook-index";
+import type { Equivalent } from "@/lib/admission/equivalence";
 import { ruleMatches } from "@/lib/admission/rules";
 
 /** One predicted call. */
@@ -103,10 +105,29 @@ export interface Prediction {
   readonly worstCaseLatencySeconds: number;
 }
 
+/**
+ * Skips are recorded compactly and materialised only when `.skips` is read: most hooks are
+ * skipped because no rule names the request's resource, and those cost nothing per request.
+ */
+interface WebhookStageSkips {
+  readonly stage: Stage;
+  readonly hooks: readonly CompiledWebhook[];
+  /** Hooks that were looked at, ascending; any other hook before `stopAt` is a rules skip. */
+  readonly visited: number[];
+  /** Parallel to `visited`: why it was skipped, or undefined when it was not. */
+  readonly outcome: Array<SkipReason | undefined>;
+  /** Hooks from here on are skipped with `reason` (not reached, or excluded). */
+  stopAt: number;
+  reason: SkipReason | undefined;
+}
+
+type SkipSegment = PredictedSkip[] | WebhookStageSkips;
+
 interface Acc {
   readonly ctx: MatchContext;
   readonly calls: PredictedCall[];
-  readonly skips: PredictedSkip[];
+  /** Explicit skips go to the last segment when it is a list. */
+  readonly segments: SkipSegment[];
   readonly indeterminate: PredictedIndeterminate[];
   failure: PredictedFailure | undefined;
   notReached?: SkipReason;
@@ -144,15 +165,50 @@ function explainHookRules(h: Hook, ctx: MatchContext): RuleMismatch[] {
   return explainRules(m.rules, m.matchPolicy, ctx);
 }
 
-function record(acc: Acc, stage: Stage, h: Hook, m: HookMatch, sequence: number): boolean {
+function pushSkip(acc: Acc, skip: PredictedSkip): void {
+  const last = acc.segments[acc.segments.length - 1];
+  if (Array.isArray(last)) last.push(skip);
+  else acc.segments.push([skip]);
+}
+
+function materialiseSkips(segments: readonly SkipSegment[]): PredictedSkip[] {
+  const out: PredictedSkip[] = [];
+  for (const seg of segments) {
+    if (Array.isArray(seg)) {
+      for (const x of seg) out.push(x);
+      continue;
+    }
+    const { hooks, visited, outcome, stopAt } = seg;
+    let v = 0;
+    for (let i = 0; i < stopAt; i++) {
+      const h = hooks[i] as CompiledWebhook;
+      if (v < visited.length && visited[v] === i) {
+        const reason = outcome[v++];
+        if (reason === RULES_REASON) out.push(h.rulesSkip);
+        else if (reason) out.push(skipEntry(seg.stage, h, reason));
+      } else out.push(h.rulesSkip);
+    }
+    const reason = seg.reason;
+    if (reason)
+      for (let i = stopAt; i < hooks.length; i++)
+        out.push(skipEntry(seg.stage, hooks[i] as CompiledWebhook, reason));
+  }
+  return out;
+}
+
+/** Records a call, indeterminate hook or failure; returns the reason when skipped. */
+function record(
+  acc: Acc,
+  stage: Stage,
+  h: Hook,
+  m: HookMatch,
+  sequence: number,
+): SkipReason | undefined {
   const webhook = isWebhook(h);
   const timeout = webhook ? h.timeoutSeconds : 0;
   switch (m.kind) {
     case "skip":
-      acc.skips.push(
-        m.reason === RULES_REASON && isWebhook(h) ? h.rulesSkip : skipEntry(stage, h, m.reason),
-      );
-      return false;
+      return m.reason;
     case "indeterminate":
       acc.indeterminate.push({
         stage,
@@ -164,7 +220,7 @@ function record(acc: Acc, stage: Stage, h: Hook, m: HookMatch, sequence: number)
         message: `depends on matchCondition ${m.condition}: ${m.reason}`,
         timeoutSeconds: timeout,
       });
-      return false;
+      return undefined;
     case "fail":
       acc.failure ??= {
         stage,
@@ -173,9 +229,12 @@ function record(acc: Acc, stage: Stage, h: Hook, m: HookMatch, sequence: number)
         status: m.failure.status,
         message: m.failure.message,
       };
-      return false;
+      return undefined;
     case "call": {
-      const pb = webhook ? undefined : h;
+      if (webhook) {
+        pushCall(acc, stage, h, m.via, sequence);
+        return undefined;
+      }
       acc.calls.push({
         stage,
         round: 0,
@@ -186,7 +245,7 @@ function record(acc: Acc, stage: Stage, h: Hook, m: HookMatch, sequence: number)
         matchedRule: m.via.ruleIndex,
         via: m.via,
         convertedTo: m.via.converted ? m.via.kind : undefined,
-        timeoutSeconds: timeout,
+        timeoutSeconds: 0,
         failurePolicy: h.failurePolicy,
         parallel: stage === "validating-webhook",
         reinvocation: undefined,
@@ -194,18 +253,49 @@ function record(acc: Acc, stage: Stage, h: Hook, m: HookMatch, sequence: number)
           stage === "mutating-webhook" || stage === "mutating-policy"
             ? h.reinvocationPolicy
             : undefined,
-        validationActions: pb && pb.type === "validating" ? pb.validationActions : undefined,
-        paramsNote: pb?.paramRef
-          ? `evaluated once per param object found by paramRef; none found: ${pb.paramRef.notFoundAction === "Allow" ? "not evaluated" : "failurePolicy applies"}`
+        validationActions: h.type === "validating" ? h.validationActions : undefined,
+        paramsNote: h.paramRef
+          ? `evaluated once per param object found by paramRef; none found: ${h.paramRef.notFoundAction === "Allow" ? "not evaluated" : "failurePolicy applies"}`
           : undefined,
       });
-      return true;
+      return undefined;
     }
   }
 }
 
+/** A webhook's round-0 call. */
+function pushCall(
+  acc: Acc,
+  stage: Stage,
+  h: CompiledWebhook,
+  via: MatchedVia,
+  sequence: number,
+): void {
+  acc.calls.push({
+    stage,
+    round: 0,
+    sequence,
+    hook: h.id,
+    key: h.key,
+    certainty: "certain",
+    matchedRule: via.ruleIndex,
+    via,
+    convertedTo: via.converted ? via.kind : undefined,
+    timeoutSeconds: h.timeoutSeconds,
+    failurePolicy: h.failurePolicy,
+    parallel: stage === "validating-webhook",
+    reinvocation: undefined,
+    reinvocationPolicy:
+      stage === "mutating-webhook" || stage === "mutating-policy"
+        ? h.reinvocationPolicy
+        : undefined,
+    validationActions: undefined,
+    paramsNote: undefined,
+  });
+}
+
 function skipAll(acc: Acc, stage: Stage, hooks: readonly Hook[], reason: SkipReason): void {
-  for (const h of hooks) acc.skips.push(skipEntry(stage, h, reason));
+  for (const h of hooks) pushSkip(acc, skipEntry(stage, h, reason));
 }
 
 function runPolicies(
@@ -219,11 +309,14 @@ function runPolicies(
   const failedBefore = acc.failure;
   for (const h of hooks) {
     if (failedBefore) {
-      acc.skips.push(skipEntry(stage, h, notReached(acc)));
+      pushSkip(acc, skipEntry(stage, h, notReached(acc)));
       continue;
     }
     // All tuples are evaluated before the plugin reports a failure, so keep going.
-    if (record(acc, stage, h, matchPolicyBinding(h, acc.ctx), seq)) seq++;
+    const m = matchPolicyBinding(h, acc.ctx);
+    const skip = record(acc, stage, h, m, seq);
+    if (skip) pushSkip(acc, skipEntry(stage, h, skip));
+    else if (m.kind === "call") seq++;
   }
 }
 
@@ -231,41 +324,93 @@ function runWebhooks(
   acc: Acc,
   stage: Stage,
   hooks: readonly CompiledWebhook[],
+  index: HookIndex,
+  table: WebhookTable,
   own: RuleMatches,
   excl: Exclusion | undefined,
   serial: boolean,
 ): void {
-  if (excl) return skipAll(acc, stage, hooks, { code: "excluded", message: excl.message });
+  const rec: WebhookStageSkips = {
+    stage,
+    hooks,
+    visited: [],
+    outcome: [],
+    stopAt: hooks.length,
+    reason: undefined,
+  };
+  acc.segments.push(rec);
+  if (excl) {
+    rec.stopAt = 0;
+    rec.reason = { code: "excluded", message: excl.message };
+    return;
+  }
+  if (acc.failure) {
+    rec.stopAt = 0;
+    rec.reason = notReached(acc);
+    return;
+  }
   const ctx = acc.ctx;
-  const failedBefore = acc.failure;
-  // Hooks whose rules miss the request's own GVR can still match through an equivalent.
-  const hasEquivalents = ctx.equivalents.length > 1;
   const matched = own.hooks;
+  // Hooks whose rules miss the request's own GVR can still match through an equivalent; only
+  // hooks the index lists for some equivalent's resource can.
+  const candidates =
+    ctx.equivalents.length > 1 ? equivalentCandidates(index, ctx.equivalents) : matched;
   let seq = 0;
   let c = 0;
-  for (let i = 0; i < hooks.length; i++) {
+  for (let k = 0; k < candidates.length; k++) {
+    const i = candidates[k] as number;
     const h = hooks[i] as CompiledWebhook;
-    const isMatched = c < matched.length && matched[c] === i;
-    const ruleIndex = isMatched ? (own.rules[c] as number) : -1;
-    if (isMatched) c++;
-    if (failedBefore || (serial && acc.failure)) {
-      acc.skips.push(skipEntry(stage, h, notReached(acc)));
-      continue;
-    }
-    if (isMatched) {
-      if (record(acc, stage, h, matchWebhook(h, ctx, ruleIndex), seq)) seq++;
-    } else if (hasEquivalents && h.match.matchPolicy === "Equivalent") {
-      if (record(acc, stage, h, matchWebhook(h, ctx), seq)) seq++;
-    } else {
-      acc.skips.push(h.rulesSkip);
+    let m: HookMatch;
+    if (c < matched.length && matched[c] === i) {
+      const ruleIndex = own.rules[c++] as number;
+      const call = simpleOwnCall(h, table, i, ctx, ruleIndex);
+      if (call) {
+        rec.visited.push(i);
+        rec.outcome.push(undefined);
+        pushCall(acc, stage, h, call.via, seq++);
+        continue;
+      }
+      m = matchWebhook(h, ctx, ruleIndex);
+    } else if (h.match.matchPolicy === "Equivalent") m = matchWebhook(h, ctx);
+    else continue;
+    rec.visited.push(i);
+    rec.outcome.push(record(acc, stage, h, m, seq));
+    if (m.kind === "call") seq++;
+    if (serial && acc.failure) {
+      rec.stopAt = i + 1;
+      rec.reason = notReached(acc);
+      return;
     }
   }
+}
+
+// Sorted union of the index candidates for every equivalent's resource name.
+function equivalentCandidates(index: HookIndex, equivalents: readonly Equivalent[]): Int32Array {
+  const seen = new Uint8Array(index.size);
+  let n = 0;
+  for (const eq of equivalents)
+    for (const h of index.candidates(eq.gvr.resource))
+      if (seen[h] === 0) {
+        seen[h] = 1;
+        n++;
+      }
+  const out = new Int32Array(n);
+  let k = 0;
+  for (let h = 0; h < seen.length; h++) if (seen[h] === 1) out[k++] = h;
+  return out;
+}
+
+function isMutatingCall(c: PredictedCall): c is PredictedCall & MutatingCall {
+  return (
+    (c.stage === "mutating-policy" || c.stage === "mutating-webhook") &&
+    c.reinvocationPolicy !== undefined
+  );
 }
 
 /** Predicts against a compiled snapshot (compile once with `compileSnapshot`). */
 export function predictCompiled(request: AdmissionRequest, snapshot: CompiledSnapshot): Prediction {
   const ctx = createMatchContext(request, snapshot);
-  const acc: Acc = { ctx, calls: [], skips: [], indeterminate: [], failure: undefined };
+  const acc: Acc = { ctx, calls: [], segments: [], indeterminate: [], failure: undefined };
   const wExcl = webhookExclusion(request, snapshot.excludeVirtualResources);
   const pExcl = policyExclusion(request);
 
@@ -275,35 +420,43 @@ export function predictCompiled(request: AdmissionRequest, snapshot: CompiledSna
     acc,
     "mutating-webhook",
     snapshot.mutating,
+    snapshot.mutatingIndex,
+    snapshot.mutatingTable,
     snapshot.mutatingRuleMatches(ctx.attrs),
     wExcl,
     true,
   );
 
-  const round0: MutatingCall[] = [];
-  const byKey = new Map<string, PredictedCall>();
+  // Mutating calls carry what the planner reads (their reinvocationPolicy is always set).
+  const round0: Array<PredictedCall & MutatingCall> = [];
+  const mutatingTimeouts: number[] = [];
   for (const c of acc.calls) {
-    if (c.stage !== "mutating-policy" && c.stage !== "mutating-webhook") continue;
-    const reinvocationPolicy = c.reinvocationPolicy ?? "Never";
-    round0.push({
-      key: c.key,
-      stage: c.stage,
-      reinvocationPolicy,
-      timeoutSeconds: c.timeoutSeconds,
-    });
-    byKey.set(c.key, c);
+    if (!isMutatingCall(c)) continue;
+    round0.push(c);
+    mutatingTimeouts.push(c.timeoutSeconds);
   }
-  const mutatingTimeouts = round0.map((c) => c.timeoutSeconds);
   if (!acc.failure) {
     let seq = 0;
     for (const { call, trigger } of planReinvocation(round0)) {
-      const first = byKey.get(call.key) as PredictedCall;
+      const first = call as PredictedCall & MutatingCall;
+      // Spelled out (same keys, same order as round 0): cheaper than a spread.
       acc.calls.push({
-        ...first,
+        stage: first.stage,
         round: 1,
         sequence: seq++,
+        hook: first.hook,
+        key: first.key,
         certainty: "possible",
+        matchedRule: first.matchedRule,
+        via: first.via,
+        convertedTo: first.convertedTo,
+        timeoutSeconds: first.timeoutSeconds,
+        failurePolicy: first.failurePolicy,
+        parallel: first.parallel,
         reinvocation: trigger,
+        reinvocationPolicy: first.reinvocationPolicy,
+        validationActions: first.validationActions,
+        paramsNote: first.paramsNote,
       });
       mutatingTimeouts.push(call.timeoutSeconds);
     }
@@ -314,6 +467,8 @@ export function predictCompiled(request: AdmissionRequest, snapshot: CompiledSna
     acc,
     "validating-webhook",
     snapshot.validating,
+    snapshot.validatingIndex,
+    snapshot.validatingTable,
     snapshot.validatingRuleMatches(ctx.attrs),
     wExcl,
     false,
@@ -327,18 +482,39 @@ export function predictCompiled(request: AdmissionRequest, snapshot: CompiledSna
     if (x.stage === "mutating-webhook") mutatingTimeouts.push(x.timeoutSeconds);
     else if (x.stage === "validating-webhook") validatingTimeouts.push(x.timeoutSeconds);
   }
-  const prediction: Prediction = {
-    calls: acc.calls,
-    skips: acc.skips,
-    indeterminate: acc.indeterminate,
-    failure: acc.failure,
-    exclusions: { webhooks: wExcl, policies: pExcl },
-    worstCaseLatencySeconds: worstCaseLatency(mutatingTimeouts, validatingTimeouts),
-  };
-  // A symbol key keeps the context out of JSON and object spreads' enumerable output.
-  (prediction as WithContext)[CONTEXT] = ctx;
+  // `skips` is an own enumerable accessor (spreads, JSON and equality checks see the array),
+  // defined in place so the key order stays that of the interface; a shared getter function
+  // keeps that cheap. The symbol keys stay out of JSON.
+  const prediction = { calls: acc.calls } as Mutable<Prediction> & {
+    [CONTEXT]?: MatchContext;
+  } & LazySkips;
+  Object.defineProperty(prediction, "skips", SKIPS_PROPERTY);
+  prediction.indeterminate = acc.indeterminate;
+  prediction.failure = acc.failure;
+  prediction.exclusions = { webhooks: wExcl, policies: pExcl };
+  prediction.worstCaseLatencySeconds = worstCaseLatency(mutatingTimeouts, validatingTimeouts);
+  prediction[SKIPS] = { segments: acc.segments, skips: undefined };
+  prediction[CONTEXT] = ctx;
   return prediction;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+const SKIPS: unique symbol = Symbol("portcullis.predictionSkips");
+interface LazySkips {
+  [SKIPS]: { readonly segments: readonly SkipSegment[]; skips: PredictedSkip[] | undefined };
+}
+
+function readSkips(this: LazySkips): PredictedSkip[] {
+  const state = this[SKIPS];
+  return (state.skips ??= materialiseSkips(state.segments));
+}
+
+const SKIPS_PROPERTY: PropertyDescriptor = Object.freeze({
+  get: readSkips,
+  enumerable: true,
+  configurable: true,
+});
 
 // Explanations are built on demand from the request and snapshot a prediction came from.
 const CONTEXT: unique symbol = Symbol("portcullis.predictionContext");
@@ -392,7 +568,7 @@ function runInitializers(acc: Acc, r: AdmissionRequest, s: CompiledSnapshot): vo
       r.subresource === "" &&
       init.rules.some((rule) => ruleMatches(rule, acc.ctx.attrs));
     if (!applies) {
-      acc.skips.push(skipEntry("initializer", init, RULES_REASON));
+      pushSkip(acc, skipEntry("initializer", init, RULES_REASON));
       continue;
     }
     acc.calls.push({
