@@ -1,0 +1,111 @@
+/**
+ * The dashboard's /api/audit sink against hostile input: wrong or missing token, malformed JSON,
+ * a body that is not an EventList, an oversized batch — each refused with a clear status, and
+ * nothing stored. A well-formed batch is stored and readable.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { readStack, type StackInfo } from "../../cluster/harness/stack";
+
+let stack: StackInfo;
+beforeAll(() => {
+  stack = readStack();
+});
+
+async function post(body: string | Uint8Array, token?: string): Promise<Response> {
+  return fetch(`${stack.dashboardUrl}/api/audit`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body,
+  });
+}
+
+async function received(): Promise<number> {
+  const res = await fetch(`${stack.dashboardUrl}/api/audit?limit=1`);
+  return ((await res.json()) as { received: number }).received;
+}
+
+function event(auditID: string) {
+  return {
+    kind: "Event",
+    apiVersion: "audit.k8s.io/v1",
+    level: "Metadata",
+    auditID,
+    stage: "ResponseComplete",
+    requestURI: "/api/v1/namespaces/x/configmaps?dryRun=All",
+    verb: "create",
+    user: { username: "tester", groups: ["system:authenticated"] },
+    objectRef: { resource: "configmaps", namespace: "x", name: "y", apiVersion: "v1" },
+    responseStatus: { code: 201 },
+    annotations: {
+      "mutation.webhook.admission.k8s.io/round_0_index_2":
+        '{"configuration":"c","webhook":"w.example.com","mutated":true}',
+      "failed-open.validating.webhook.admission.k8s.io/round_0_index_0": "v.example.com",
+      "not.ours/whatever": "kept",
+    },
+  };
+}
+
+describe("/api/audit", () => {
+  it("refuses a missing token and a wrong one with 401, storing nothing", async () => {
+    const before = await received();
+    const body = JSON.stringify({ kind: "EventList", items: [event("x-1")] });
+    expect((await post(body)).status).toBe(401);
+    expect((await post(body, "not-the-token")).status).toBe(401);
+    expect(await received()).toBe(before);
+  });
+
+  it("refuses malformed JSON and bodies that are not an EventList with 400 and a message", async () => {
+    const before = await received();
+    const bad = await post("{not json", stack.auditToken);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toMatch(/not JSON/);
+    const wrongShape = await post(JSON.stringify({ kind: "Pod", items: "nope" }), stack.auditToken);
+    expect(wrongShape.status).toBe(400);
+    expect(((await wrongShape.json()) as { message: string }).message).toMatch(/EventList/);
+    expect(await received()).toBe(before);
+  });
+
+  it("refuses a batch over 16 MiB with 413", async () => {
+    const before = await received();
+    const huge = new Uint8Array(17 * 1024 * 1024).fill(0x20);
+    const res = await post(huge, stack.auditToken);
+    expect(res.status).toBe(413);
+    expect(await received()).toBe(before);
+  });
+
+  it("stores a well-formed batch, skipping items that are not events, and decodes admission annotations", async () => {
+    const id = `sink-${Date.now()}`;
+    const res = await post(
+      JSON.stringify({ kind: "EventList", items: [event(id), 42, { no: "auditID" }] }),
+      stack.auditToken,
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ accepted: 1 });
+    const list = (await (await fetch(`${stack.dashboardUrl}/api/audit?auditID=${id}`)).json()) as {
+      items: Array<Record<string, unknown>>;
+    };
+    expect(list.items).toHaveLength(1);
+    expect(list.items[0]).toMatchObject({
+      auditID: id,
+      verb: "create",
+      user: "tester",
+      code: 201,
+      dryRun: true,
+      resource: { resource: "configmaps", namespace: "x", name: "y" },
+      outcomes: [
+        {
+          phase: "mutating",
+          configuration: "c",
+          webhook: "w.example.com",
+          round: 0,
+          index: 2,
+          mutated: true,
+        },
+        { phase: "validating", webhook: "v.example.com", round: 0, index: 0, failedOpen: true },
+      ],
+    });
+  });
+});
