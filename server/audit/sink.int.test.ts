@@ -11,7 +11,7 @@ beforeAll(() => {
   stack = readStack();
 });
 
-async function post(body: string | Uint8Array, token?: string): Promise<Response> {
+async function post(body: BodyInit, token?: string): Promise<Response> {
   return fetch(`${stack.dashboardUrl}/api/audit`, {
     method: "POST",
     headers: {
