@@ -1,6 +1,7 @@
 import "server-only";
 import { ZodError } from "zod";
 import { KubeApiError } from "@/server/kube/errors";
+import { RequestBodyError } from "./body";
 import type { KubeApiErrorBody } from "@/lib/k8s/errors";
 
 /** JSON response with no caching: everything the API returns is live cluster state. */
@@ -26,6 +27,9 @@ export async function handle(fn: () => Promise<Response>): Promise<Response> {
     return await fn();
   } catch (e) {
     if (e instanceof KubeApiError) return errorResponse(e.toJSON());
+    if (e instanceof RequestBodyError) {
+      return errorResponse({ status: e.status, reason: e.reason, message: e.message, cluster: "" });
+    }
     if (e instanceof ZodError) {
       return errorResponse({
         status: 400,

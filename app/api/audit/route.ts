@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { readBodyText, RequestBodyError } from "@/server/http/body";
 import { errorResponse, handle, json } from "@/server/http/respond";
 import {
   authorizeAuditSender,
@@ -9,56 +10,25 @@ import {
 
 export const dynamic = "force-dynamic";
 
-async function readLimited(request: Request, limit: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) return undefined;
-  const reader = request.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 /** The apiserver's audit webhook backend posts audit.k8s.io/v1 EventList batches here. */
 export async function POST(request: Request): Promise<Response> {
   const auth = authorizeAuditSender(request.headers.get("authorization"));
-  if (!auth.ok)
+  if (!auth.ok) {
     return errorResponse({
       status: auth.status,
       reason: auth.status === 401 ? "Unauthorized" : "ServiceUnavailable",
       message: auth.message,
       cluster: "",
     });
-  const text = await readLimited(request, MAX_AUDIT_BODY_BYTES);
-  if (text === undefined) {
-    return errorResponse({
-      status: 413,
-      reason: "RequestEntityTooLarge",
-      message: `audit batch larger than ${MAX_AUDIT_BODY_BYTES} bytes`,
-      cluster: "",
-    });
   }
-  try {
-    const accepted = ingestAuditBatch(text);
-    return json({ accepted });
-  } catch (e) {
-    return errorResponse({
-      status: 400,
-      reason: "BadRequest",
-      message: e instanceof Error ? e.message : String(e),
-      cluster: "",
-    });
-  }
+  return handle(async () => {
+    const text = await readBodyText(request, MAX_AUDIT_BODY_BYTES);
+    try {
+      return json({ accepted: ingestAuditBatch(text) });
+    } catch (e) {
+      throw new RequestBodyError(400, "BadRequest", e instanceof Error ? e.message : String(e));
+    }
+  });
 }
 
 const query = z.object({

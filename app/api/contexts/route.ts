@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { handle, json, errorResponse } from "@/server/http/respond";
+import { readJson } from "@/server/http/body";
 import { listContexts } from "@/server/kube/config";
 import { CONTEXT_COOKIE, contextOf } from "@/server/kube/identity";
 
@@ -15,7 +16,7 @@ const body = z.object({ context: z.string().min(1).max(253) });
 /** Switches the context this browser acts as (a cookie; the kubeconfig is not changed). */
 export async function POST(request: Request): Promise<Response> {
   return handle(async () => {
-    const { context } = body.parse(await request.json());
+    const { context } = body.parse(await readJson(request));
     if (!listContexts().some((c) => c.name === context)) {
       return errorResponse({
         status: 404,

@@ -1,4 +1,5 @@
 import { handle, json } from "@/server/http/respond";
+import { readJson } from "@/server/http/body";
 import { clientFor } from "@/server/kube/identity";
 import { createConfiguration } from "@/server/kube/webhooks";
 import { webhookResource, writeBody } from "@/server/kube/webhook-input";
@@ -12,7 +13,7 @@ export async function POST(
 ): Promise<Response> {
   return handle(async () => {
     const r = webhookResource((await params).resource);
-    const body = writeBody.parse(await request.json());
+    const body = writeBody.parse(await readJson(request));
     const stored = await createConfiguration(clientFor(request), r, body.object, {
       dryRun: body.dryRun,
       signal: request.signal,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { handle, json } from "@/server/http/respond";
+import { readJson } from "@/server/http/body";
 import { clientFor } from "@/server/kube/identity";
 import {
   deleteConfiguration,
@@ -29,7 +30,7 @@ export async function GET(request: Request, { params }: Params): Promise<Respons
 export async function PUT(request: Request, { params }: Params): Promise<Response> {
   return handle(async () => {
     const { r, name } = await target(params);
-    const body = writeBody.parse(await request.json());
+    const body = writeBody.parse(await readJson(request));
     return json(
       await replaceConfiguration(clientFor(request), r, name, body.object, {
         dryRun: body.dryRun,
@@ -45,7 +46,7 @@ const deleteBody = z.object({ uid: z.string().min(1), resourceVersion: z.string(
 export async function DELETE(request: Request, { params }: Params): Promise<Response> {
   return handle(async () => {
     const { r, name } = await target(params);
-    const pre = deleteBody.parse(await request.json());
+    const pre = deleteBody.parse(await readJson(request));
     await deleteConfiguration(clientFor(request), r, name, pre, request.signal);
     return json({ deleted: name });
   });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { handle, json } from "@/server/http/respond";
+import { readJson } from "@/server/http/body";
 import { clientFor } from "@/server/kube/identity";
 import { renameConfiguration } from "@/server/kube/webhooks";
 import { objectName, webhookResource } from "@/server/kube/webhook-input";
@@ -17,7 +18,7 @@ export async function POST(
     const p = await params;
     const r = webhookResource(p.resource);
     const name = objectName.parse(p.name);
-    const input = body.parse(await request.json());
+    const input = body.parse(await readJson(request));
     const result = await renameConfiguration(
       clientFor(request),
       r,
