@@ -9,7 +9,7 @@ import { isObject, obj, str } from "@/lib/admission/validate/json";
 import type { V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
 import { loadKubeConfig, kubeConfigFor } from "@/server/kube/config";
 import { KubeClient } from "@/server/kube/client";
-import { KubeApiError } from "@/server/kube/errors";
+import { KubeApiError } from "@/lib/k8s/errors";
 import { InputError } from "./errors";
 import type { Notice } from "./snapshot";
 

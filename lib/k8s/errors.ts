@@ -27,6 +27,37 @@ export interface KubeStatusDetails {
   retryAfterSeconds?: number;
 }
 
+/**
+ * Every failure of a call to the apiserver, with the apiserver's own status, reason and
+ * message. Thrown by server/kube on the server and, rebuilt from the JSON body, by the browser's
+ * fetch helper.
+ */
+export class KubeApiError extends Error implements KubeApiErrorBody {
+  readonly status: number;
+  readonly reason: string;
+  readonly details?: KubeStatusDetails;
+  readonly cluster: string;
+
+  constructor(body: KubeApiErrorBody) {
+    super(body.message);
+    this.name = "KubeApiError";
+    this.status = body.status;
+    this.reason = body.reason;
+    this.details = body.details;
+    this.cluster = body.cluster;
+  }
+
+  toJSON(): KubeApiErrorBody {
+    return {
+      status: this.status,
+      reason: this.reason,
+      message: this.message,
+      details: this.details,
+      cluster: this.cluster,
+    };
+  }
+}
+
 /** A metav1.Status body as the apiserver returns it on failure. */
 export interface KubeStatus {
   kind: "Status";

@@ -1,23 +1,11 @@
 /** The browser's one fetch helper for the dashboard API: throws ApiError on any non-2xx answer. */
-import {
-  isKubeApiErrorBody,
-  type KubeApiErrorBody,
-  type KubeStatusDetails,
-} from "@/lib/k8s/errors";
+import { isKubeApiErrorBody, KubeApiError, type KubeApiErrorBody } from "@/lib/k8s/errors";
 
-export class ApiError extends Error implements KubeApiErrorBody {
-  readonly status: number;
-  readonly reason: string;
-  readonly details?: KubeStatusDetails;
-  readonly cluster: string;
-
+/** A KubeApiError as it reached the browser through the dashboard API. */
+export class ApiError extends KubeApiError {
   constructor(body: KubeApiErrorBody) {
-    super(body.message);
+    super(body);
     this.name = "ApiError";
-    this.status = body.status;
-    this.reason = body.reason;
-    this.details = body.details;
-    this.cluster = body.cluster;
   }
 }
 

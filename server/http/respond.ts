@@ -1,6 +1,6 @@
 import "server-only";
 import { ZodError } from "zod";
-import { KubeApiError } from "@/server/kube/errors";
+import { KubeApiError } from "@/lib/k8s/errors";
 import { RequestBodyError } from "./body";
 import type { KubeApiErrorBody } from "@/lib/k8s/errors";
 

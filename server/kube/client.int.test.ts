@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { readStack } from "../../cluster/harness/stack";
 import { KubeConfig } from "@kubernetes/client-node";
 import { KubeClient, kubeClientFor } from "./client";
-import { KubeApiError } from "./errors";
+import { KubeApiError } from "@/lib/k8s/errors";
 import type { V1ValidatingWebhookConfiguration } from "@/lib/k8s/types";
 
 const PATH = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";

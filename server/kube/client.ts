@@ -3,7 +3,8 @@ import https from "node:https";
 import http from "node:http";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { kubeConfigFor } from "./config";
-import { errorFromResponse, KubeApiError, toKubeApiError } from "./errors";
+import { KubeApiError } from "@/lib/k8s/errors";
+import { errorFromResponse, toKubeApiError } from "./errors";
 
 export interface KubeRequest {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

@@ -3,7 +3,7 @@ import { existsSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
-import { KubeApiError } from "./errors";
+import { KubeApiError } from "@/lib/k8s/errors";
 
 /** A kubeconfig context as the dashboard shows it. */
 export interface ContextSummary {

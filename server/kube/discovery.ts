@@ -2,7 +2,7 @@ import "server-only";
 import type { V1APIGroup, V1APIResource } from "@/lib/k8s/types";
 import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import type { KubeClient } from "./client";
-import { KubeApiError } from "./errors";
+import { KubeApiError } from "@/lib/k8s/errors";
 
 export interface ServedVersion {
   version: string;

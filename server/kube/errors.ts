@@ -1,32 +1,5 @@
 import "server-only";
-import { isKubeStatus, type KubeApiErrorBody, type KubeStatusDetails } from "@/lib/k8s/errors";
-
-/** Every failure of a call to the apiserver, with the apiserver's own status, reason and message. */
-export class KubeApiError extends Error implements KubeApiErrorBody {
-  readonly status: number;
-  readonly reason: string;
-  readonly details?: KubeStatusDetails;
-  readonly cluster: string;
-
-  constructor(body: KubeApiErrorBody) {
-    super(body.message);
-    this.name = "KubeApiError";
-    this.status = body.status;
-    this.reason = body.reason;
-    this.details = body.details;
-    this.cluster = body.cluster;
-  }
-
-  toJSON(): KubeApiErrorBody {
-    return {
-      status: this.status,
-      reason: this.reason,
-      message: this.message,
-      details: this.details,
-      cluster: this.cluster,
-    };
-  }
-}
+import { isKubeStatus, KubeApiError } from "@/lib/k8s/errors";
 
 const TRANSPORT_HINTS: Record<string, string> = {
   ECONNREFUSED:

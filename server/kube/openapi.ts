@@ -1,6 +1,6 @@
 import "server-only";
 import type { KubeClient } from "./client";
-import { KubeApiError } from "./errors";
+import { KubeApiError } from "@/lib/k8s/errors";
 import { kindJsonSchema, type JsonSchema, type OpenApiV3Doc } from "@/lib/k8s/openapi-schema";
 
 const TTL_MS = 5 * 60_000;

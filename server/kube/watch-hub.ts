@@ -1,7 +1,7 @@
 import "server-only";
 import type { KubeClient, WatchEvent } from "./client";
 import { kubeClientFor } from "./client";
-import { KubeApiError } from "./errors";
+import { KubeApiError } from "@/lib/k8s/errors";
 
 /** A Kubernetes object as the hub keeps it: only metadata is read here. */
 export interface KubeObject {

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { isWebhookResource, type WebhookResource } from "@/lib/webhooks/kinds";
-import { KubeApiError } from "./errors";
+import { KubeApiError } from "@/lib/k8s/errors";
 
 /** A DNS-subdomain name as the apiserver accepts for cluster-scoped objects. */
 export const objectName = z

@@ -1,6 +1,6 @@
 import "server-only";
 import type { KubeClient } from "./client";
-import { KubeApiError } from "./errors";
+import { KubeApiError } from "@/lib/k8s/errors";
 import {
   forNewObject,
   KIND_OF,
