@@ -158,10 +158,11 @@ export async function run(): Promise<Measurement[]> {
           ),
         );
       });
-      await page.goto(`${info.dashboardUrl}/webhooks`, { waitUntil: "load" });
+      const nav = await page.goto(`${info.dashboardUrl}/webhooks`, { waitUntil: "load" });
       await page.waitForLoadState("networkidle");
       await Promise.all(pending);
-      const html = await page.evaluate(() => document.documentElement.outerHTML);
+      // The HTML as served (the live DOM also holds the tags of scripts loaded on demand).
+      const html = (await nav?.text()) ?? "";
       const timing = await page.evaluate(() => {
         const nav = performance.getEntriesByType("navigation")[0] as
           PerformanceNavigationTiming | undefined;
