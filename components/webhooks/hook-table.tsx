@@ -10,6 +10,7 @@ import { CaExpiry } from "./ca-expiry";
 import { FindingsBadges } from "./findings-badges";
 
 const ROW_HEIGHT = 26;
+const INITIAL_RECT = { width: 1280, height: 720 };
 
 interface Column {
   label: string;
@@ -142,6 +143,9 @@ export function HookTable({
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
+    // What the server renders (and hydration first shows) before the table is measured, so the
+    // HTML already holds the first screen of rows.
+    initialRect: INITIAL_RECT,
   });
   return (
     <div
