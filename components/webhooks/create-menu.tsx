@@ -1,10 +1,19 @@
 "use client";
 
 import Link from "next/link";
-import { TEMPLATES } from "@/lib/webhooks/templates";
+import type { WebhookTemplate } from "@/lib/webhooks/templates";
+
+/** What the menu shows of a template (the server passes these, so the YAML stays out of the page's JavaScript). */
+export type TemplateEntry = Pick<WebhookTemplate, "id" | "title" | "description">;
 
 /** Links to create a configuration from a template; disabled without create permission. */
-export function CreateMenu({ enabled }: { enabled: boolean }) {
+export function CreateMenu({
+  enabled,
+  templates,
+}: {
+  enabled: boolean;
+  templates: readonly TemplateEntry[];
+}) {
   if (!enabled)
     return (
       <button type="button" disabled title="you may not create webhook configurations">
@@ -15,7 +24,7 @@ export function CreateMenu({ enabled }: { enabled: boolean }) {
     <details className="menu">
       <summary>New from template</summary>
       <ul>
-        {TEMPLATES.map((t) => (
+        {templates.map((t) => (
           <li key={t.id}>
             <Link href={`/webhooks/new?template=${t.id}`}>{t.title}</Link>
             <span className="muted"> — {t.description}</span>

@@ -2,14 +2,16 @@
 
 import Link from "next/link";
 import { useRef } from "react";
-import { useVirtualizer } from "@tanstack/react-virtual";
 import type { FindingCounts, ListState, SortKey } from "@/lib/webhooks/list-filter";
 import type { HookRow } from "@/lib/webhooks/summary";
 import { isWebhookResource } from "@/lib/webhooks/kinds";
 import { CaExpiry } from "./ca-expiry";
 import { FindingsBadges } from "./findings-badges";
+import { useFixedRows } from "./use-fixed-rows";
 
 const ROW_HEIGHT = 26;
+/** The table's height assumed before it is measured (server render, hydration). */
+const INITIAL_HEIGHT = 720;
 
 interface Column {
   label: string;
@@ -136,13 +138,16 @@ export function HookTable({
   onSort: (k: SortKey) => void;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is used as documented
-  const virtualizer = useVirtualizer({
+  // Only the rows in view are in the DOM; the server renders the first screen of them.
+  const win = useFixedRows({
     count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    rowHeight: ROW_HEIGHT,
     overscan: 12,
+    scrollRef,
+    initialHeight: INITIAL_HEIGHT,
   });
+  const visible: number[] = [];
+  for (let i = win.start; i < win.end; i++) visible.push(i);
   return (
     <div
       className="vtable"
@@ -178,9 +183,9 @@ export function HookTable({
           ))}
         </div>
       </div>
-      <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
-        {virtualizer.getVirtualItems().map((v) => {
-          const r = rows[v.index];
+      <div role="rowgroup" style={{ height: win.totalHeight, position: "relative" }}>
+        {visible.map((index) => {
+          const r = rows[index];
           if (!r) return null;
           return (
             <div
@@ -188,7 +193,7 @@ export function HookTable({
               key={r.id}
               className="vrow"
               data-row-id={r.id}
-              aria-rowindex={v.index + 2}
+              aria-rowindex={index + 2}
               style={{
                 gridTemplateColumns: GRID,
                 position: "absolute",
@@ -196,7 +201,7 @@ export function HookTable({
                 left: 0,
                 right: 0,
                 height: ROW_HEIGHT,
-                transform: `translateY(${v.start}px)`,
+                transform: `translateY(${index * ROW_HEIGHT}px)`,
               }}
             >
               <RowCells r={r} findings={findings} findingsPending={findingsPending} now={now} />

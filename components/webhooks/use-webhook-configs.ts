@@ -3,10 +3,10 @@
 import { useQueries, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { contextsQuery } from "@/lib/queries/contexts";
-import { overviewQuery } from "@/lib/queries/overview";
-import { collectionQuery } from "@/lib/queries/collections";
-import { servedKinds } from "@/lib/k8s/served-kinds";
-import type { ResourceRef } from "@/lib/k8s/resources";
+import { overviewQuery, type OverviewData } from "@/lib/queries/overview";
+import { collectionQuery, type CollectionData } from "@/lib/queries/collections";
+import { servedHookKinds } from "@/lib/webhooks/hook-kinds";
+import { refToString, type ResourceRef } from "@/lib/k8s/resources";
 import type { ConfigLike } from "@/lib/webhooks/summary";
 import { useLiveCollections, type LiveState } from "@/components/live/use-live-collections";
 
@@ -27,33 +27,36 @@ export interface WebhookConfigs {
   loading: boolean;
 }
 
-/** Roles of kinds that hold webhooks (or their historical equivalents). */
-const HOOK_ROLES = new Set(["mutating", "validating", "initializer", "legacy-webhook"]);
+/** What the server read for the first render (see server/webhooks/list-seed.ts). */
+export interface WebhookConfigsSeed {
+  context: string;
+  overview: OverviewData;
+  collections: Record<string, CollectionData<ConfigLike>>;
+}
 
 /**
  * Every webhook-like configuration kind discovery says the cluster serves (so legacy kinds slot
- * in when served), each kept live in the query cache from the watch stream.
+ * in when served), each kept live in the query cache from the watch stream. A server seed, when
+ * given, fills the cache for its context so the first render (and the server render) has rows.
  */
-export function useWebhookConfigs(): WebhookConfigs {
+export function useWebhookConfigs(seed?: WebhookConfigsSeed): WebhookConfigs {
   const contexts = useQuery(contextsQuery());
-  const context = contexts.data?.current;
-  const overview = useQuery({ ...overviewQuery(context ?? ""), enabled: context !== undefined });
-  const served = useMemo(
-    () =>
-      servedKinds(overview.data?.apis ?? []).filter(
-        (k) =>
-          k.readAt &&
-          HOOK_ROLES.has(k.known.role) &&
-          !k.known.kind.endsWith("Policy") &&
-          !k.known.kind.endsWith("Binding"),
-      ),
-    [overview.data],
-  );
+  const context = contexts.data?.current ?? seed?.context;
+  const seeded = seed !== undefined && seed.context === context ? seed : undefined;
+  const overview = useQuery({
+    ...overviewQuery(context ?? ""),
+    enabled: context !== undefined,
+    initialData: seeded?.overview,
+    // The seed was read just now; do not read discovery again on mount.
+    staleTime: seeded ? 60_000 : 0,
+  });
+  const served = useMemo(() => servedHookKinds(overview.data?.apis ?? []), [overview.data]);
   const refs = useMemo(() => served.flatMap((k) => (k.readAt ? [k.readAt] : [])), [served]);
   const results = useQueries({
     queries: refs.map((ref) => ({
       ...collectionQuery<ConfigLike>(context ?? "", ref),
       enabled: context !== undefined,
+      initialData: seeded?.collections[refToString(ref)],
     })),
   });
   const live = useLiveCollections(context, refs);

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useCallback, useMemo, useState } from "react";
+import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 import { hookRows, type HookRow } from "@/lib/webhooks/summary";
@@ -17,16 +17,28 @@ import {
 import { countFindings } from "@/lib/webhooks/finding-counts";
 import { webhookAccessQuery } from "@/lib/queries/webhooks";
 import { ApiError } from "@/lib/queries/fetch";
-import { ClusterUnreachable } from "@/components/overview/cluster-unreachable";
-import { useWebhookConfigs } from "./use-webhook-configs";
+import { useWebhookConfigs, type WebhookConfigsSeed } from "./use-webhook-configs";
 import { useFindings } from "./use-findings";
 import { ListToolbar } from "./list-toolbar";
 import { HookTable } from "./hook-table";
-import { CreateMenu } from "./create-menu";
+import { CreateMenu, type TemplateEntry } from "./create-menu";
+
+// Only shown when the cluster cannot be read: kept out of the page's first-load JavaScript.
+const ClusterUnreachable = lazy(() =>
+  import("@/components/overview/cluster-unreachable").then((m) => ({
+    default: m.ClusterUnreachable,
+  })),
+);
 
 /** Webhooks: every hook of every served configuration kind, live, filterable, virtualized. */
-export function WebhooksListPage() {
-  const { context, kinds, live, error, loading } = useWebhookConfigs();
+export function WebhooksListPage({
+  seed,
+  templates,
+}: {
+  seed?: WebhookConfigsSeed;
+  templates: readonly TemplateEntry[];
+}) {
+  const { context, kinds, live, error, loading } = useWebhookConfigs(seed);
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
@@ -75,7 +87,9 @@ export function WebhooksListPage() {
     return (
       <>
         <h1>Webhooks</h1>
-        <ClusterUnreachable error={e} context={context} />
+        <Suspense fallback={<p role="alert">{e.message}</p>}>
+          <ClusterUnreachable error={e} context={context} />
+        </Suspense>
       </>
     );
   }
@@ -97,7 +111,7 @@ export function WebhooksListPage() {
         </span>
         <span className="spacer" />
         <Link href="/webhooks/order">Call order</Link>
-        <CreateMenu enabled={!!canCreate} />
+        <CreateMenu enabled={!!canCreate} templates={templates} />
       </div>
       {kindErrors.map((k) => (
         <p key={k.kind} className="alert" role="alert">

@@ -41,13 +41,18 @@ function same(a: KubeObjectLike, b: KubeObjectLike): boolean {
 
 /**
  * The collection after one live message (pure). SYNC replaces it; ADDED/MODIFIED upsert by
- * namespace/name; DELETED removes. Events older than what the cache holds are ignored.
+ * namespace/name; DELETED removes. A SYNC at the resourceVersion the cache holds is a no-op. Events older than what the cache holds are ignored.
  */
 export function applyLiveMessage<T extends KubeObjectLike>(
   data: CollectionData<T> | undefined,
   msg: LiveMessage<T>,
 ): CollectionData<T> | undefined {
-  if (msg.type === "SYNC") return { resourceVersion: msg.resourceVersion, items: msg.items };
+  if (msg.type === "SYNC") {
+    // The same snapshot the cache already holds (e.g. the server-rendered seed): keep the data
+    // as is, so nothing downstream recomputes or re-renders.
+    if (data && msg.resourceVersion && data.resourceVersion === msg.resourceVersion) return data;
+    return { resourceVersion: msg.resourceVersion, items: msg.items };
+  }
   if (msg.type === "ERROR" || !data) return data;
   const obj = msg.object;
   const rv = obj.metadata?.resourceVersion ?? data.resourceVersion;

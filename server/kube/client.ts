@@ -26,6 +26,48 @@ export interface WatchEvent<T = unknown> {
 
 const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Keep-alive agents for plain (non-proxy) TLS connections, keyed by everything that shapes the
+ * connection (server, CA, client certificate and key, verification). The kubeconfig library
+ * builds a fresh agent for every request, which costs a TCP and TLS handshake each time (most of
+ * a list request's latency); reusing one per identity keeps connections warm.
+ */
+const agents = new Map<string, https.Agent>();
+const MAX_AGENTS = 64;
+
+function material(v: unknown): string {
+  if (v === undefined || v === null) return "";
+  if (Buffer.isBuffer(v)) return v.toString("base64");
+  if (Array.isArray(v)) return v.map(material).join(",");
+  return String(v);
+}
+
+function pooledAgent(server: string, opts: https.RequestOptions): https.Agent | undefined {
+  const made = opts.agent;
+  if (!(made instanceof https.Agent) || made.constructor !== https.Agent) return undefined;
+  const o = made.options;
+  const k = [
+    server,
+    material(o.ca),
+    material(o.cert),
+    material(o.key),
+    material(o.pfx),
+    material(o.passphrase),
+    material(o.rejectUnauthorized),
+    material(o.servername),
+  ].join("\u0000");
+  let agent = agents.get(k);
+  if (!agent) {
+    if (agents.size >= MAX_AGENTS) {
+      for (const a of agents.values()) a.destroy();
+      agents.clear();
+    }
+    agent = new https.Agent({ ...o, keepAlive: true, timeout: undefined });
+    agents.set(k, agent);
+  }
+  return agent;
+}
+
 function buildUrl(server: string, req: Pick<KubeRequest, "path" | "query">): URL {
   const url = new URL(req.path, server.endsWith("/") ? server : server + "/");
   // Keep any path prefix of the server URL (apiservers behind a proxy).
@@ -95,6 +137,7 @@ export class KubeClient {
     const url = buildUrl(this.server, req);
     try {
       const opts = await this.options(req);
+      if (url.protocol === "https:") opts.agent = pooledAgent(this.server, opts) ?? opts.agent;
       const payload =
         req.body === undefined
           ? undefined

@@ -19,9 +19,13 @@ function cookieValue(header: string | null, name: string): string | undefined {
  * (cookie) or the `x-portcullis-context` header; a per-user sign-in will resolve here too.
  */
 export function contextOf(request: Request): string {
+  return contextOfHeaders(request.headers);
+}
+
+/** The identity of a request from its headers (for server components, via next/headers). */
+export function contextOfHeaders(headers: Pick<Headers, "get">): string {
   const requested =
-    request.headers.get("x-portcullis-context") ??
-    cookieValue(request.headers.get("cookie"), CONTEXT_COOKIE);
+    headers.get("x-portcullis-context") ?? cookieValue(headers.get("cookie"), CONTEXT_COOKIE);
   return resolveContext(requested);
 }
 

@@ -164,6 +164,47 @@ class WatchHub {
     return w.subscribe(listener);
   }
 
+  /**
+   * The collection as the hub holds it (listing it first if no watch is open). The watch then
+   * stays open for its idle time, so a browser that subscribes next starts from this same
+   * snapshot (same resourceVersion) instead of a second list.
+   */
+  current(
+    context: string,
+    path: string,
+    signal?: AbortSignal,
+  ): Promise<{ resourceVersion: string; items: KubeObject[] }> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(new Error("aborted"));
+        return;
+      }
+      let done = false;
+      const finish = () => {
+        done = true;
+        signal?.removeEventListener("abort", onAbort);
+        // Deferred: a synced watch answers inside subscribe(), before it has returned.
+        queueMicrotask(() => unsubscribe());
+      };
+      const onAbort = () => {
+        if (done) return;
+        finish();
+        reject(new Error("aborted"));
+      };
+      const unsubscribe = this.subscribe(context, path, (e) => {
+        if (done) return;
+        if (e.type === "SYNC") {
+          finish();
+          resolve({ resourceVersion: e.resourceVersion, items: e.items });
+        } else if (e.type === "ERROR") {
+          finish();
+          reject(new KubeApiError({ ...e.error, cluster: "" }));
+        }
+      });
+      signal?.addEventListener("abort", onAbort);
+    });
+  }
+
   /** Number of upstream watches open now (for tests and metrics). */
   get size(): number {
     return this.watches.size;

@@ -1,6 +1,7 @@
 import { handle, json, errorResponse } from "@/server/http/respond";
 import { clientFor } from "@/server/kube/identity";
-import { collectionPath, isReadableCollection, type ResourceRef } from "@/lib/k8s/resources";
+import { listCollection } from "@/server/kube/collections";
+import { isReadableCollection, type ResourceRef } from "@/lib/k8s/resources";
 
 export const dynamic = "force-dynamic";
 
@@ -24,17 +25,6 @@ export async function GET(
         cluster: "",
       });
     }
-    const client = clientFor(request);
-    const list = await client.request<{
-      apiVersion?: string;
-      kind?: string;
-      items: Array<Record<string, unknown>>;
-      metadata?: { resourceVersion?: string };
-    }>({ path: collectionPath(ref), signal: request.signal });
-    const kind = list.kind?.replace(/List$/, "");
-    return json({
-      resourceVersion: list.metadata?.resourceVersion ?? "",
-      items: list.items.map((i) => ({ apiVersion: list.apiVersion, kind, ...i })),
-    });
+    return json(await listCollection(clientFor(request), ref, request.signal));
   });
 }

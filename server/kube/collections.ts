@@ -1,0 +1,28 @@
+import "server-only";
+import { collectionPath, type ResourceRef } from "@/lib/k8s/resources";
+import type { KubeClient } from "./client";
+
+/** A collection as the dashboard serves it: items carry apiVersion and kind. */
+export interface Collection {
+  resourceVersion: string;
+  items: Array<Record<string, unknown>>;
+}
+
+/** Lists a collection as the client's identity. */
+export async function listCollection(
+  client: KubeClient,
+  ref: ResourceRef,
+  signal?: AbortSignal,
+): Promise<Collection> {
+  const list = await client.request<{
+    apiVersion?: string;
+    kind?: string;
+    items: Array<Record<string, unknown>>;
+    metadata?: { resourceVersion?: string };
+  }>({ path: collectionPath(ref), signal });
+  const kind = list.kind?.replace(/List$/, "");
+  return {
+    resourceVersion: list.metadata?.resourceVersion ?? "",
+    items: list.items.map((i) => ({ apiVersion: list.apiVersion, kind, ...i })),
+  };
+}
