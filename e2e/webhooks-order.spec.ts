@@ -27,10 +27,14 @@ test.describe("Call order", () => {
       const config = page.getByTestId(`config-${name}`);
       await expect(config).toBeVisible();
 
-      // Keyboard: focus b, Alt+Up.
-      await config
-        .getByRole("button", { name: new RegExp(`^${b.replace(/\./g, "\\.")}, position 2`) })
-        .focus();
+      // Keyboard: focus b, Alt+Up. The handles are disabled until the access review says the
+      // user may update, and a disabled button cannot take focus: wait for it.
+      const handle = config.getByRole("button", {
+        name: new RegExp(`^${b.replace(/\./g, "\\.")}, position 2`),
+      });
+      await expect(handle).toBeEnabled();
+      await handle.focus();
+      await expect(handle).toBeFocused();
       await page.keyboard.press("Alt+ArrowUp");
       const diff = config.getByLabel(`New order of ${name}`);
       await expect(diff).toBeVisible();
