@@ -15,33 +15,11 @@ import { resourceFor, validationCorpus } from "../test/oracle/validation-corpus"
 import { ensureCliBuilt } from "./build";
 import type { DocumentReport, ValidateReport } from "./commands/validate";
 import { runCli } from "./test-helpers";
+import { serverVerdict } from "../test/oracle/server-verdict";
 
 beforeAll(async () => {
   await ensureCliBuilt();
 }, 120_000);
-
-function serverVerdict(status: number, body: string): { outcome: string; fields: string[] } {
-  let message = "";
-  let fields: string[] = [];
-  try {
-    const s = JSON.parse(body) as { message?: string; details?: { causes?: { field?: string }[] } };
-    message = s.message ?? "";
-    if (status === 422) fields = (s.details?.causes ?? []).map((c) => c.field ?? "");
-  } catch {
-    message = body;
-  }
-  if (status === 400)
-    fields = [...message.matchAll(/(?:unknown|duplicate) field "([^"]*)"/g)].map((m) => m[1] ?? "");
-  const outcome =
-    status < 300
-      ? "accepted"
-      : status === 422
-        ? "invalid"
-        : status === 400
-          ? "decode-error"
-          : `http-${status}`;
-  return { outcome, fields: [...new Set(fields)].sort() };
-}
 
 // The fields the apiserver would name, read from the CLI's JSON (as the library oracle does).
 function cliVerdict(d: DocumentReport): { outcome: string; fields: string[] } {
@@ -89,7 +67,8 @@ test("validation oracle via the CLI: portcullis validate agrees with kube-apiser
         body: c.object,
         timeoutMs: 30_000,
       });
-      const server = serverVerdict(res.status, res.body);
+      const { outcome, fields } = serverVerdict(res.status, res.body);
+      const server = { outcome, fields };
       const doc = bySource.get(fileOf(i));
       const ours = doc ? cliVerdict(doc) : undefined;
       const agree = JSON.stringify(server) === JSON.stringify(ours);

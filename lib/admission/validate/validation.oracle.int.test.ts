@@ -12,29 +12,9 @@ import { httpsRequest } from "../../../cluster/https-json";
 import { readStack } from "../../../cluster/harness/stack";
 import type { CorpusCase } from "../../../test/oracle/validation-corpus";
 import { resourceFor, validationCorpus } from "../../../test/oracle/validation-corpus";
+import { serverVerdict } from "../../../test/oracle/server-verdict";
 import { kindInfoFor } from "./kinds";
 import { validateObject } from "./validate-object";
-
-interface Verdict {
-  status: number;
-  fields: string[];
-  message: string;
-}
-
-function serverVerdict(status: number, body: string): Verdict {
-  let message = "";
-  let fields: string[] = [];
-  try {
-    const s = JSON.parse(body) as { message?: string; details?: { causes?: { field?: string }[] } };
-    message = s.message ?? "";
-    if (status === 422) fields = (s.details?.causes ?? []).map((c) => c.field ?? "");
-  } catch {
-    message = body.slice(0, 300);
-  }
-  if (status === 400)
-    fields = [...message.matchAll(/(?:unknown|duplicate) field "([^"]*)"/g)].map((m) => m[1] ?? "");
-  return { status, fields: [...new Set(fields)].sort(), message };
-}
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array<R>(items.length);
