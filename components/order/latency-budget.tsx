@@ -1,5 +1,7 @@
 import type { OrderModel } from "@/lib/webhooks/order-view";
 
+const hooks = (n: number) => `${n} ${n === 1 ? "hook" : "hooks"}`;
+
 /** Worst-case added latency: every mutating hook at its timeout, twice if reinvoked, plus the slowest validator. */
 export function LatencyBudget({ model }: { model: OrderModel }) {
   return (
@@ -10,14 +12,14 @@ export function LatencyBudget({ model }: { model: OrderModel }) {
         <dd className="num-left">
           {model.mutatingSeconds}s{" "}
           <span className="hint">
-            {model.mutating.length} hooks in round 0, {model.reinvocation.length} may run again in
+            {hooks(model.mutating.length)} in round 0, {model.reinvocation.length} may run again in
             round 1
           </span>
         </dd>
         <dt>Validating (parallel)</dt>
         <dd>
           {model.validatingSeconds}s{" "}
-          <span className="hint">the slowest of {model.validating.length} hooks</span>
+          <span className="hint">the slowest of {hooks(model.validating.length)}</span>
         </dd>
         <dt>Total added to a write</dt>
         <dd data-testid="worst-case">

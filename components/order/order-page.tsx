@@ -75,7 +75,9 @@ function Stage({
                 <Link className="mono" href={`/webhooks/${resource}/${encodeURIComponent(name)}`}>
                   {name}
                 </Link>
-                <span className="hint">{(c.webhooks ?? []).length} hooks</span>
+                <span className="hint">
+                  {(c.webhooks ?? []).length} {(c.webhooks ?? []).length === 1 ? "hook" : "hooks"}
+                </span>
                 <span className="spacer" />
                 <RenameForm
                   resource={resource}

@@ -1,4 +1,5 @@
 import "server-only";
+import { setMaxListeners } from "node:events";
 import { headers } from "next/headers";
 import { collectionPath, refToString } from "@/lib/k8s/resources";
 import { servedHookKinds } from "@/lib/webhooks/hook-kinds";
@@ -33,6 +34,8 @@ const BUDGET_MS = 2_000;
  */
 export async function webhookListSeed(): Promise<WebhookListSeed | undefined> {
   const abort = new AbortController();
+  // One signal for discovery and every list read in parallel: more than the default ten listeners.
+  setMaxListeners(32, abort.signal);
   const timer = setTimeout(() => abort.abort(), BUDGET_MS);
   try {
     const context = contextOfHeaders(await headers());
