@@ -5,6 +5,7 @@ import type { JsonValue } from "@/lib/admission/validate/json";
 import type { V1LabelSelector, V1RuleWithOperations } from "@/lib/k8s/types";
 import { parseSelectorText, selectorText } from "@/lib/webhooks/selector-text";
 import { RuleRows } from "./rule-rows";
+import { webhookDefaults } from "@/lib/admission/webhook-defaults";
 
 type Hook = {
   name?: string;
@@ -111,8 +112,9 @@ export function FormView({
     return (
       <p className="alert">The YAML does not parse as an object: fix it in the YAML view first.</p>
     );
-  const obj = value as { metadata?: { name?: string }; webhooks?: Hook[] };
+  const obj = value as { apiVersion?: string; metadata?: { name?: string }; webhooks?: Hook[] };
   const hooks = Array.isArray(obj.webhooks) ? obj.webhooks : [];
+  const defaults = webhookDefaults(String(obj.apiVersion ?? "").split("/")[1] ?? "v1");
   return (
     <div className="form-view" aria-label="Form">
       <div className="form-row">
@@ -135,7 +137,7 @@ export function FormView({
               label="failurePolicy"
               value={h.failurePolicy}
               options={["Fail", "Ignore"]}
-              dflt="Fail"
+              dflt={defaults.failurePolicy}
               disabled={readOnly}
               onChange={(v) => onSet(["webhooks", i, "failurePolicy"], v)}
             />
@@ -167,7 +169,7 @@ export function FormView({
               label="matchPolicy"
               value={h.matchPolicy}
               options={["Equivalent", "Exact"]}
-              dflt="Equivalent"
+              dflt={defaults.matchPolicy}
               disabled={readOnly}
               onChange={(v) => onSet(["webhooks", i, "matchPolicy"], v)}
             />
@@ -176,7 +178,7 @@ export function FormView({
                 label="reinvocationPolicy"
                 value={h.reinvocationPolicy}
                 options={["Never", "IfNeeded"]}
-                dflt="Never"
+                dflt={defaults.reinvocationPolicy}
                 disabled={readOnly}
                 onChange={(v) => onSet(["webhooks", i, "reinvocationPolicy"], v)}
               />

@@ -8,12 +8,13 @@ import { MatchConditions } from "./match-conditions";
 import { BackendFacts } from "./backend-facts";
 import { CaFacts } from "./ca-facts";
 import { HookFindings } from "./hook-findings";
+import type { WebhookDefaults } from "@/lib/admission/webhook-defaults";
 
 function Val({ v, dflt }: { v: string | number | undefined; dflt?: string | number }) {
   if (v !== undefined) return <span className="mono">{v}</span>;
   if (dflt !== undefined)
     return (
-      <span className="dflt" title="not set: the v1 default applies">
+      <span className="dflt" title="not set: the apiserver's default applies">
         {dflt} (default)
       </span>
     );
@@ -25,6 +26,7 @@ export function HookPanel({
   hook,
   position,
   mutating,
+  defaults,
   details,
   findings,
   order,
@@ -33,6 +35,8 @@ export function HookPanel({
   hook: HookLike;
   position: number;
   mutating: boolean;
+  /** The defaults of the configuration's API version. */
+  defaults: WebhookDefaults;
   details: HookDetails | undefined;
   findings: LintFinding[] | undefined;
   order: OrderEntry | undefined;
@@ -54,25 +58,25 @@ export function HookPanel({
       <dl className="facts">
         <dt>failurePolicy</dt>
         <dd>
-          <Val v={hook.failurePolicy} dflt="Fail" />
+          <Val v={hook.failurePolicy} dflt={defaults.failurePolicy} />
         </dd>
         <dt>timeoutSeconds</dt>
         <dd>
-          <Val v={hook.timeoutSeconds} dflt={10} />
+          <Val v={hook.timeoutSeconds} dflt={defaults.timeoutSeconds} />
         </dd>
         <dt>sideEffects</dt>
         <dd>
-          <Val v={hook.sideEffects} />
+          <Val v={hook.sideEffects} dflt={defaults.sideEffects} />
         </dd>
         <dt>matchPolicy</dt>
         <dd>
-          <Val v={hook.matchPolicy} dflt="Equivalent" />
+          <Val v={hook.matchPolicy} dflt={defaults.matchPolicy} />
         </dd>
         {mutating ? (
           <>
             <dt>reinvocationPolicy</dt>
             <dd>
-              <Val v={hook.reinvocationPolicy} dflt="Never" />
+              <Val v={hook.reinvocationPolicy} dflt={defaults.reinvocationPolicy} />
             </dd>
           </>
         ) : null}

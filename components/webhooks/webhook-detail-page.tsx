@@ -19,6 +19,7 @@ import { useLiveCollections } from "@/components/live/use-live-collections";
 import { ErrorBox } from "@/components/ui/error-box";
 import { HookPanel } from "./hook-panel";
 import { DeleteButton } from "./delete-button";
+import { webhookDefaults } from "@/lib/admission/webhook-defaults";
 
 const MUTATING = webhookRef("mutatingwebhookconfigurations");
 const VALIDATING = webhookRef("validatingwebhookconfigurations");
@@ -124,6 +125,7 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
           hook={h}
           position={i}
           mutating={mutating}
+          defaults={webhookDefaults(obj?.apiVersion?.split("/")[1] ?? "v1")}
           details={details.data?.hooks[i]}
           findings={analysis?.findings.filter((f) => findingConcerns(f, kind, name, h.name ?? ""))}
           order={stage?.find((e) => e.configuration === name && e.position === i)}

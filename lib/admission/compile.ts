@@ -28,6 +28,7 @@ import {
   type RuleMatches,
   type WebhookTable,
 } from "@/lib/admission/hook-index";
+import { webhookDefaults } from "@/lib/admission/webhook-defaults";
 
 /** Selectors and rules shared by webhooks and policy match resources. */
 export interface CompiledMatchResources {
@@ -238,7 +239,7 @@ function compileWebhooks(
     (cfg.webhooks ?? []).forEach((w, position) => {
       const n = seen.get(w.name) ?? 0;
       seen.set(w.name, n + 1);
-      const beta = apiVersion === "v1beta1";
+      const defaults = webhookDefaults(apiVersion);
       const reinvocation = "reinvocationPolicy" in w ? w.reinvocationPolicy : undefined;
       const id: HookIdentity = {
         source:
@@ -266,11 +267,11 @@ function compileWebhooks(
           objectSelectorSlot: slots.selector(objectSelector),
           rules: (w.rules ?? []).map(compileRule),
           excludeRules: [],
-          matchPolicy: matchPolicyOf(w.matchPolicy, beta ? "Exact" : "Equivalent"),
+          matchPolicy: matchPolicyOf(w.matchPolicy, defaults.matchPolicy),
         },
-        failurePolicy: failurePolicyOf(w.failurePolicy, beta ? "Ignore" : "Fail"),
-        sideEffects: w.sideEffects ?? (beta ? "Unknown" : undefined),
-        timeoutSeconds: w.timeoutSeconds ?? (beta ? 30 : 10),
+        failurePolicy: failurePolicyOf(w.failurePolicy, defaults.failurePolicy),
+        sideEffects: w.sideEffects ?? defaults.sideEffects,
+        timeoutSeconds: w.timeoutSeconds ?? defaults.timeoutSeconds,
         reinvocationPolicy: reinvocation === "IfNeeded" ? "IfNeeded" : "Never",
         conditions,
         conditionsSlot: slots.conditions(conditions),

@@ -158,8 +158,3 @@ export function worstCaseLatency(
   for (const t of validatingTimeouts) if (t > max) max = t;
   return sum + max;
 }
-
-/** Default timeouts by API version (`SetDefaults_*Webhook`): v1 10s, v1beta1 30s. */
-export function defaultTimeoutSeconds(apiVersion: "v1" | "v1beta1"): number {
-  return apiVersion === "v1beta1" ? 30 : 10;
-}

@@ -8,6 +8,7 @@ import type {
   V1RuleWithOperations,
 } from "@/lib/k8s/types";
 import { parseCaBundle } from "@/lib/admission/pem";
+import { webhookDefaults } from "@/lib/admission/webhook-defaults";
 
 /** A webhook as the list reads it: the fields shared by mutating, validating and legacy hooks. */
 export interface HookLike {
@@ -128,7 +129,7 @@ export function hookRows(configs: readonly ConfigLike[], resource: string): Hook
   for (const c of configs) {
     const name = c.metadata?.name ?? "";
     const kind = c.kind ?? resource;
-    const legacy = isV1beta1(c.apiVersion);
+    const defaults = webhookDefaults(isV1beta1(c.apiVersion) ? "v1beta1" : "v1");
     const mutating = kind.startsWith("Mutating");
     const hooks: HookLike[] = c.webhooks ?? c.initializers ?? [];
     const base = { kind, resource, configuration: name, hookCount: hooks.length };
@@ -158,19 +159,19 @@ export function hookRows(configs: readonly ConfigLike[], resource: string): Hook
         position,
         failurePolicy: h.failurePolicy
           ? { value: h.failurePolicy, defaulted: false }
-          : { value: legacy ? "Ignore" : "Fail", defaulted: true },
+          : { value: defaults.failurePolicy, defaulted: true },
         timeoutSeconds:
           h.timeoutSeconds !== undefined
             ? { value: h.timeoutSeconds, defaulted: false }
-            : { value: legacy ? 30 : 10, defaulted: true },
-        sideEffects: h.sideEffects ?? (legacy ? "Unknown" : ""),
+            : { value: defaults.timeoutSeconds, defaulted: true },
+        sideEffects: h.sideEffects ?? defaults.sideEffects ?? "",
         matchPolicy: h.matchPolicy
           ? { value: h.matchPolicy, defaulted: false }
-          : { value: legacy ? "Exact" : "Equivalent", defaulted: true },
+          : { value: defaults.matchPolicy, defaulted: true },
         reinvocationPolicy: mutating
           ? h.reinvocationPolicy
             ? { value: h.reinvocationPolicy, defaulted: false }
-            : { value: "Never", defaulted: true }
+            : { value: defaults.reinvocationPolicy, defaulted: true }
           : undefined,
         rules: rulesSummary(h.rules),
         namespaceSelector: selectorSummary(h.namespaceSelector),

@@ -6,6 +6,7 @@
 import type { JsonObject, JsonValue } from "./json";
 import { clone, isObject } from "./json";
 import type { KindInfo } from "./kinds";
+import { webhookDefaults } from "@/lib/admission/webhook-defaults";
 
 function setIfMissing(o: JsonObject, key: string, value: JsonValue): void {
   if (o[key] === undefined || o[key] === null) o[key] = value;
@@ -23,24 +24,25 @@ function eachObject(o: JsonObject | undefined, key: string, fn: (x: JsonObject) 
 }
 
 function defaultRule(r: JsonObject): void {
-  setIfMissing(r, "scope", "*");
+  setIfMissing(r, "scope", webhookDefaults("v1").ruleScope);
 }
 
 function defaultWebhook(h: JsonObject, mutating: boolean, legacy: boolean): void {
-  setIfMissing(h, "failurePolicy", legacy ? "Ignore" : "Fail");
-  setIfMissing(h, "matchPolicy", legacy ? "Exact" : "Equivalent");
+  const d = webhookDefaults(legacy ? "v1beta1" : "v1");
+  setIfMissing(h, "failurePolicy", d.failurePolicy);
+  setIfMissing(h, "matchPolicy", d.matchPolicy);
   setIfMissing(h, "namespaceSelector", {});
   setIfMissing(h, "objectSelector", {});
-  if (legacy) setIfMissing(h, "sideEffects", "Unknown");
-  setIfMissing(h, "timeoutSeconds", legacy ? 30 : 10);
+  if (d.sideEffects) setIfMissing(h, "sideEffects", d.sideEffects);
+  setIfMissing(h, "timeoutSeconds", d.timeoutSeconds);
   if (
     legacy &&
     (!Array.isArray(h.admissionReviewVersions) || h.admissionReviewVersions.length === 0)
   )
     h.admissionReviewVersions = ["v1beta1"];
-  if (mutating) setIfMissing(h, "reinvocationPolicy", "Never");
+  if (mutating) setIfMissing(h, "reinvocationPolicy", d.reinvocationPolicy);
   const cc = h.clientConfig;
-  if (isObject(cc) && isObject(cc.service)) setIfMissing(cc.service, "port", 443);
+  if (isObject(cc) && isObject(cc.service)) setIfMissing(cc.service, "port", d.servicePort);
   eachObject(h, "rules", defaultRule);
 }
 
