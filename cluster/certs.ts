@@ -16,8 +16,8 @@ function openssl(args: string[], cwd: string): void {
   execFileSync("openssl", args, { cwd, stdio: ["ignore", "ignore", "pipe"] });
 }
 
-/** Creates a self-signed CA (EC P-256) in `dir`. */
-export function createCa(dir: string, commonName = "portcullis-local-ca"): CertPair {
+/** Creates a self-signed CA (EC P-256) in `dir`, valid for `days`. */
+export function createCa(dir: string, commonName = "portcullis-local-ca", days = 365): CertPair {
   const keyFile = path.join(dir, "ca.key");
   const certFile = path.join(dir, "ca.crt");
   openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", keyFile], dir);
@@ -30,7 +30,7 @@ export function createCa(dir: string, commonName = "portcullis-local-ca"): CertP
       keyFile,
       "-sha256",
       "-days",
-      "30",
+      String(days),
       "-subj",
       `/CN=${commonName}`,
       "-out",

@@ -154,3 +154,51 @@ export function parseCaBundle(caBundle: string): CertificateInfo[] {
   }
   return out;
 }
+
+const SIGNATURE_ALGORITHMS: Record<string, string> = {
+  "1.2.840.113549.1.1.5": "sha1WithRSAEncryption",
+  "1.2.840.113549.1.1.4": "md5WithRSAEncryption",
+  "1.2.840.113549.1.1.11": "sha256WithRSAEncryption",
+  "1.2.840.113549.1.1.12": "sha384WithRSAEncryption",
+  "1.2.840.113549.1.1.13": "sha512WithRSAEncryption",
+  "1.2.840.113549.1.1.10": "rsassaPss",
+  "1.2.840.10045.4.1": "ecdsa-with-SHA1",
+  "1.2.840.10045.4.3.2": "ecdsa-with-SHA256",
+  "1.2.840.10045.4.3.3": "ecdsa-with-SHA384",
+  "1.2.840.10045.4.3.4": "ecdsa-with-SHA512",
+  "1.3.101.112": "Ed25519",
+};
+
+function oidText(b: Uint8Array, t: Tlv): string {
+  const bytes = b.subarray(t.start, t.end);
+  const first = bytes[0] ?? 0;
+  const parts = [Math.floor(first / 40), first % 40];
+  let v = 0;
+  for (let i = 1; i < bytes.length; i++) {
+    const byte = bytes[i] ?? 0;
+    v = v * 128 + (byte & 0x7f);
+    if (!(byte & 0x80)) {
+      parts.push(v);
+      v = 0;
+    }
+  }
+  return parts.join(".");
+}
+
+/**
+ * The signature algorithm of one DER certificate (Certificate → signatureAlgorithm), by name
+ * when known, else its OID; undefined when the DER cannot be read.
+ */
+export function certificateSignatureAlgorithm(der: Uint8Array): string | undefined {
+  try {
+    const cert = readTlv(der, 0);
+    const tbs = readTlv(der, cert.start);
+    const alg = readTlv(der, tbs.next);
+    const oid = readTlv(der, alg.start);
+    if (oid.tag !== 0x06) return undefined;
+    const text = oidText(der, oid);
+    return SIGNATURE_ALGORITHMS[text] ?? text;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,241 @@
+"use client";
+
+import Link from "next/link";
+import { useQuery } from "@tanstack/react-query";
+import { useTabContext } from "@/components/layout/tab-context";
+import { ErrorBox } from "@/components/ui/error-box";
+import { healthQuery, type HealthRow } from "@/lib/queries/health";
+import type { ProbeResult } from "@/lib/admission/health";
+import { LatencySpark } from "./latency-spark";
+
+const RESOURCE_OF: Record<string, string> = {
+  MutatingWebhookConfiguration: "mutatingwebhookconfigurations",
+  ValidatingWebhookConfiguration: "validatingwebhookconfigurations",
+};
+
+const ms = (s: number | undefined) => (s === undefined ? "—" : `${Math.round(s * 1000)}`);
+
+function probeText(p: ProbeResult): { text: string; tone: string } {
+  switch (p.status) {
+    case "ok":
+      return { text: `TLS ok, ${Math.round(p.latencyMs)} ms`, tone: "good" };
+    case "tls-failed":
+      return { text: `TLS failed: ${p.error}`, tone: "bad" };
+    case "down":
+      return { text: `down: ${p.error}`, tone: "bad" };
+    case "unreachable-from-here":
+      return { text: "not reachable from the dashboard", tone: "muted" };
+    case "not-probed":
+      return { text: `not probed: ${p.reason}`, tone: "muted" };
+  }
+}
+
+function HookCell({ row }: { row: HealthRow }) {
+  const resource = RESOURCE_OF[row.source];
+  const short = row.source
+    .replace("WebhookConfiguration", "")
+    .replace("CustomResourceDefinition", "CRD conversion");
+  return (
+    <>
+      <span className="muted">{short}</span>{" "}
+      {resource ? (
+        <Link href={`/webhooks/${resource}/${encodeURIComponent(row.configuration)}`}>
+          {row.configuration}
+        </Link>
+      ) : (
+        <span>{row.configuration}</span>
+      )}
+      {row.source !== "CustomResourceDefinition" ? <div className="mono">{row.hook}</div> : null}
+    </>
+  );
+}
+
+/** Every hook, worst first: the apiserver's metrics, a probe from here, and the CA bundle. */
+export function HealthPage() {
+  const { context = "", error: contextError } = useTabContext();
+  const report = useQuery({ ...healthQuery(context), enabled: context !== "" });
+  const error = contextError ?? report.error;
+  if (error) {
+    return (
+      <>
+        <h1>Health</h1>
+        <ErrorBox error={error} />
+      </>
+    );
+  }
+  const r = report.data;
+  if (!r) {
+    return (
+      <>
+        <h1>Health</h1>
+        <p className="muted" aria-busy="true">
+          Reading the apiserver&apos;s metrics and probing backends…
+        </p>
+      </>
+    );
+  }
+  const flagged = r.rows.filter((x) => x.severity !== "ok" && x.severity !== "info").length;
+  return (
+    <div className="stack">
+      <div className="page-head">
+        <h1>Health</h1>
+        <span className="muted">
+          {r.rows.length} hooks · {flagged} flagged · metrics read{" "}
+          {new Date(r.scrapedAt).toLocaleTimeString()}
+          {r.windowSeconds > 0
+            ? ` · window ${Math.round(r.windowSeconds / 60)} min`
+            : " · window starts with the next scrape"}
+        </span>
+      </div>
+      {r.metricsError ? <p className="bad">{r.metricsError}</p> : null}
+      {r.conversionError ? (
+        <p className="muted">Conversion webhooks could not be listed: {r.conversionError}</p>
+      ) : null}
+      <div className="table-scroll">
+        <table className="data health-table" aria-label="Hook health, worst first">
+          <thead>
+            <tr>
+              <th scope="col">Health</th>
+              <th scope="col">Hook</th>
+              <th scope="col">Failure</th>
+              <th scope="col" className="num">
+                Timeout
+              </th>
+              <th scope="col" className="num">
+                Calls
+              </th>
+              <th scope="col" className="num">
+                p50 / p90 / p99 ms
+              </th>
+              <th scope="col">p99 vs timeout</th>
+              <th scope="col" className="num">
+                Errors
+              </th>
+              <th scope="col" className="num">
+                Fail-open
+              </th>
+              <th scope="col">Backend (probe from here)</th>
+              <th scope="col" className="num">
+                CA days
+              </th>
+              <th scope="col">Why</th>
+            </tr>
+          </thead>
+          <tbody>
+            {r.rows.map((row) => {
+              const probe = probeText(row.probe);
+              const counts = row.window ?? row.total;
+              return (
+                <tr
+                  key={`${row.source}/${row.configuration}/${row.index}`}
+                  data-testid={`health-${row.configuration}-${row.index}`}
+                  data-severity={row.severity}
+                >
+                  <td>
+                    <span className={`sev sev-${row.severity === "ok" ? "info" : row.severity}`}>
+                      {row.severity}
+                    </span>
+                  </td>
+                  <td>
+                    <HookCell row={row} />
+                  </td>
+                  <td>{row.failurePolicy}</td>
+                  <td className="num">{row.timeoutSeconds} s</td>
+                  <td
+                    className="num"
+                    title={row.window ? "in the window" : "since the apiserver started"}
+                  >
+                    {counts?.calls ?? 0}
+                    {row.window && row.window.calls === 0 && (row.total?.calls ?? 0) > 0 ? (
+                      <div className="muted">{row.total?.calls} since start</div>
+                    ) : null}
+                  </td>
+                  <td className="num mono">
+                    {ms(row.latency.p50)} / {ms(row.latency.p90)} / {ms(row.latency.p99)}
+                  </td>
+                  <td>
+                    <LatencySpark
+                      points={row.spark}
+                      timeoutSeconds={row.timeoutSeconds}
+                      label={`p99 latency per 15 s against a ${row.timeoutSeconds} s timeout`}
+                    />
+                  </td>
+                  <td className="num">{counts?.errors ?? 0}</td>
+                  <td className="num">{counts?.failOpen ?? 0}</td>
+                  <td>
+                    <div className="mono">{row.backend}</div>
+                    <div className={probe.tone}>{probe.text}</div>
+                  </td>
+                  <td className="num">{row.caDaysLeft ?? "—"}</td>
+                  <td>
+                    {row.reasons.length === 0 ? (
+                      <span className="muted">nothing to report</span>
+                    ) : (
+                      <ul className="reasons">
+                        {row.reasons.map((x) => (
+                          <li key={x.code} data-code={x.code}>
+                            <span className={`sev sev-${x.severity}`}>
+                              {x.severity[0]?.toUpperCase()}
+                            </span>
+                            {x.message}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {r.policies.length > 0 ? (
+        <section aria-labelledby="policies-h">
+          <h2 id="policies-h">Validating admission policies</h2>
+          <table className="data" aria-labelledby="policies-h">
+            <thead>
+              <tr>
+                <th scope="col">Policy</th>
+                <th scope="col">Binding</th>
+                <th scope="col" className="num">
+                  Checks
+                </th>
+                <th scope="col">By action</th>
+                <th scope="col">Errors</th>
+                <th scope="col" className="num">
+                  p99 ms
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {r.policies.map((p) => (
+                <tr key={`${p.policy}/${p.binding}`}>
+                  <td>{p.policy}</td>
+                  <td>{p.binding}</td>
+                  <td className="num">{p.checks}</td>
+                  <td>
+                    {Object.entries(p.byAction)
+                      .map(([k, v]) => `${k} ${v}`)
+                      .join(", ")}
+                  </td>
+                  <td>
+                    {Object.entries(p.errors)
+                      .map(([k, v]) => `${k} ${v}`)
+                      .join(", ")}
+                  </td>
+                  <td className="num">{ms(p.p99)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ) : null}
+      <p className="muted">
+        Latency and counts are the apiserver&apos;s own (its /metrics, read every 15 s with this
+        context&apos;s credentials); they are keyed by hook name, so same-named hooks share them.
+        Probes are a TLS handshake from where the dashboard runs, verified with each hook&apos;s
+        caBundle and the name the apiserver uses.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,251 @@
+/**
+ * How healthy one admission hook is, judged from what the apiserver's metrics, a probe of its
+ * backend and its CA bundle say, with the reasons an admin acts on. Pure: the server gathers the
+ * facts, this decides, and the page sorts rows worst first by the result.
+ */
+import { histogramQuantile, type WebhookMetrics } from "./metrics";
+
+export type Severity = "critical" | "high" | "medium" | "info" | "ok";
+
+export const SEVERITY_RANK: Record<Severity, number> = {
+  critical: 4,
+  high: 3,
+  medium: 2,
+  info: 1,
+  ok: 0,
+};
+
+export interface HealthReason {
+  severity: Exclude<Severity, "ok">;
+  code: string;
+  message: string;
+}
+
+/** What a probe of the hook's backend found, from where the dashboard runs. */
+export type ProbeResult =
+  | { status: "ok"; latencyMs: number; served: ServedCertificate }
+  /** The backend answered, but TLS did not verify with the hook's own caBundle and server name. */
+  | {
+      status: "tls-failed";
+      latencyMs: number;
+      error: string;
+      code?: string;
+      served?: ServedCertificate;
+    }
+  /** Dialled, and refused or timed out. */
+  | { status: "down"; error: string }
+  /** The name does not resolve here (e.g. `<svc>.<ns>.svc` outside the cluster): not "down". */
+  | { status: "unreachable-from-here"; error: string }
+  | { status: "not-probed"; reason: string };
+
+export interface ServedCertificate {
+  subject: string;
+  subjectAltName?: string;
+  notAfter: string;
+  /** The leaf's signature algorithm, e.g. sha256WithRSAEncryption, ecdsa-with-SHA1. */
+  signatureAlgorithm?: string;
+}
+
+export interface BackendFacts {
+  kind: "service" | "url" | "none";
+  /** Service backends: whether the Service exists and how many endpoints are ready. */
+  serviceExists?: boolean;
+  readyEndpoints?: number;
+  /** The name the apiserver verifies the serving certificate against. */
+  serverName?: string;
+}
+
+export interface CaFacts {
+  /** Days until the earliest certificate of the caBundle expires (negative: expired). */
+  daysLeft?: number;
+  /** No caBundle: the apiserver's own trust roots are used (fine for public URLs). */
+  empty: boolean;
+  error?: string;
+}
+
+export interface HookHealthInput {
+  failurePolicy: "Fail" | "Ignore";
+  timeoutSeconds: number;
+  /** Cumulative since the apiserver started. */
+  total?: WebhookMetrics;
+  /** The recent window (latest scrape minus one a few minutes older), when there is one. */
+  window?: WebhookMetrics;
+  /** The window before it, to see an error rate jump. */
+  previousWindow?: WebhookMetrics;
+  /** How many hooks of the same type share this name (metrics cannot tell them apart). */
+  sameName: number;
+  backend: BackendFacts;
+  probe: ProbeResult;
+  ca: CaFacts;
+}
+
+export interface LatencySummary {
+  p50?: number;
+  p90?: number;
+  p99?: number;
+  /** What the quantiles were computed over. */
+  over: "window" | "since-start" | "none";
+  calls: number;
+}
+
+export interface HookHealth {
+  severity: Severity;
+  reasons: HealthReason[];
+  latency: LatencySummary;
+  /** Calls that failed to reach or be answered by the hook (calling_webhook_error) over the window. */
+  errorRate?: number;
+}
+
+function errors(m: WebhookMetrics | undefined): number {
+  if (!m) return 0;
+  return (m.rejections.calling_webhook_error ?? 0) + (m.rejections.apiserver_internal_error ?? 0);
+}
+
+function rate(m: WebhookMetrics | undefined): number | undefined {
+  if (!m || m.calls <= 0) return undefined;
+  return errors(m) / m.calls;
+}
+
+export function latencyOf(
+  window: WebhookMetrics | undefined,
+  total: WebhookMetrics | undefined,
+): LatencySummary {
+  const src = window && window.durationCount > 0 ? window : total;
+  if (!src || src.durationCount <= 0) return { over: "none", calls: 0 };
+  return {
+    p50: histogramQuantile(0.5, src.buckets),
+    p90: histogramQuantile(0.9, src.buckets),
+    p99: histogramQuantile(0.99, src.buckets),
+    over: src === window ? "window" : "since-start",
+    calls: src.durationCount,
+  };
+}
+
+const ms = (s: number) => `${Math.round(s * 1000)} ms`;
+
+/** Judges one hook. */
+export function assessHook(input: HookHealthInput): HookHealth {
+  const reasons: HealthReason[] = [];
+  const failClosed = input.failurePolicy === "Fail";
+  const backendSeverity = failClosed ? "critical" : "high";
+  const add = (severity: HealthReason["severity"], code: string, message: string) =>
+    reasons.push({ severity, code, message });
+
+  // Backend present and ready.
+  const b = input.backend;
+  if (b.kind === "service" && b.serviceExists === false) {
+    add(
+      backendSeverity,
+      "service-missing",
+      `the backend Service does not exist${failClosed ? ": every matching request is refused" : ""}`,
+    );
+  } else if (b.kind === "service" && b.serviceExists && (b.readyEndpoints ?? 0) === 0) {
+    add(
+      backendSeverity,
+      "no-ready-endpoints",
+      `the backend Service has no ready endpoints${failClosed ? ": every matching request is refused" : ""}`,
+    );
+  }
+
+  // What a probe from here saw.
+  const p = input.probe;
+  if (p.status === "down")
+    add(backendSeverity, "probe-down", `the backend did not answer a TLS handshake: ${p.error}`);
+  if (p.status === "tls-failed") {
+    const san = p.code === "ERR_TLS_CERT_ALTNAME_INVALID";
+    add(
+      backendSeverity,
+      san ? "san-mismatch" : "tls-failed",
+      san
+        ? `the serving certificate does not name ${b.serverName ?? "the host the apiserver calls"}: ${p.error}`
+        : `TLS does not verify with the hook's caBundle: ${p.error}`,
+    );
+  }
+  if (p.status === "unreachable-from-here") {
+    add(
+      "info",
+      "not-reachable-from-dashboard",
+      `not reachable from where the dashboard runs (${p.error}); this says nothing about the apiserver's view`,
+    );
+  }
+  const served = p.status === "ok" || p.status === "tls-failed" ? p.served : undefined;
+  if (served?.signatureAlgorithm && /sha1/i.test(served.signatureAlgorithm)) {
+    add(
+      "high",
+      "insecure-sha1",
+      `the serving certificate is signed with ${served.signatureAlgorithm}; the apiserver flags SHA-1 as insecure`,
+    );
+  }
+  if (p.status === "ok" && p.latencyMs > input.timeoutSeconds * 1000 * 0.5) {
+    add(
+      "medium",
+      "slow-handshake",
+      `the TLS handshake alone took ${Math.round(p.latencyMs)} ms of a ${input.timeoutSeconds} s timeout`,
+    );
+  }
+
+  // CA bundle.
+  const ca = input.ca;
+  if (ca.error) add("high", "ca-unreadable", ca.error);
+  if (ca.daysLeft !== undefined) {
+    if (ca.daysLeft < 0)
+      add("critical", "ca-expired", `the caBundle expired ${-ca.daysLeft} days ago`);
+    else if (ca.daysLeft < 7)
+      add("critical", "ca-expiring", `the caBundle expires in ${ca.daysLeft} days`);
+    else if (ca.daysLeft < 30)
+      add("medium", "ca-expiring", `the caBundle expires in ${ca.daysLeft} days`);
+  }
+
+  // The apiserver's own view.
+  const latency = latencyOf(input.window, input.total);
+  const timeout = input.timeoutSeconds;
+  if (latency.p99 !== undefined && latency.p99 > timeout * 0.5) {
+    // Histogram buckets are coarse (…1, 2.5, 10 s): an estimate past the timeout means calls
+    // ran into the timeout.
+    add(
+      latency.p99 >= timeout * 0.9 ? "critical" : "high",
+      "slow",
+      latency.p99 >= timeout
+        ? `p99 latency reaches its ${timeout} s timeout: calls time out`
+        : `p99 latency ${ms(latency.p99)} is ${Math.round((latency.p99 / timeout) * 100)} % of its ${timeout} s timeout`,
+    );
+  }
+  const failOpen = input.window?.failOpen ?? input.total?.failOpen ?? 0;
+  const failOpenTotal = input.total?.failOpen ?? 0;
+  if (failOpen > 0 || failOpenTotal > 0) {
+    add(
+      "high",
+      "fails-open",
+      `failed open ${failOpen > 0 ? `${failOpen} times in the window` : `${failOpenTotal} times since the apiserver started`}: requests went through unchecked`,
+    );
+  }
+  const errorRate = rate(input.window);
+  const before = rate(input.previousWindow) ?? 0;
+  if (errorRate !== undefined && errorRate > 0) {
+    const jumped = errorRate >= 0.05 && errorRate >= before * 2;
+    add(
+      jumped ? "high" : "medium",
+      jumped ? "error-rate-jump" : "errors",
+      `${Math.round(errorRate * 100)} % of calls in the window failed to reach or be answered by the hook${jumped && before > 0 ? ` (was ${Math.round(before * 100)} %)` : ""}`,
+    );
+  } else if (errorRate === undefined && errors(input.total) > 0) {
+    add(
+      "info",
+      "errors-since-start",
+      `${errors(input.total)} calls failed since the apiserver started`,
+    );
+  }
+  if (input.sameName > 1) {
+    add(
+      "info",
+      "ambiguous-metrics",
+      `${input.sameName} hooks share this name: the apiserver's metrics add them up (kubernetes#79832)`,
+    );
+  }
+
+  const severity = reasons.reduce<Severity>(
+    (worst, r) => (SEVERITY_RANK[r.severity] > SEVERITY_RANK[worst] ? r.severity : worst),
+    "ok",
+  );
+  return { severity, reasons, latency, errorRate };
+}

@@ -1,0 +1,131 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  foldAdmissionMetrics,
+  histogramQuantile,
+  parseAdmissionSamples,
+  webhookDelta,
+  webhookKey,
+} from "./metrics";
+
+const fixture = (name: string) =>
+  readFileSync(path.join(import.meta.dirname, "testdata", name), "utf8");
+
+describe("foldAdmissionMetrics", () => {
+  // Recorded from the local v1.37.2 apiserver after the harness called five hooks.
+  it("folds a 1.37 scrape per hook", () => {
+    const m = foldAdmissionMetrics(fixture("metrics-1.37.txt"));
+    expect(m.webhooks.size).toBe(5);
+    const slowFail = m.webhooks.get(webhookKey("v3-slow-fail.example.com", "validating"))!;
+    expect(slowFail.calls).toBe(1);
+    expect(slowFail.rejected).toBe(1);
+    expect(slowFail.byCode).toEqual({ "503": 1 });
+    expect(slowFail.rejections).toEqual({ calling_webhook_error: 1 });
+    const slowIgnore = m.webhooks.get(webhookKey("v2-slow-ignore.example.com", "validating"))!;
+    expect(slowIgnore.failOpen).toBe(1);
+    expect(slowIgnore.rejected).toBe(0);
+    const deny = m.webhooks.get(webhookKey("v1-deny.example.com", "validating"))!;
+    expect(deny.rejections).toEqual({ no_error: 1 });
+    const patch = m.webhooks.get(webhookKey("patch.example.com", "admit"))!;
+    expect(patch.durationCount).toBe(1);
+    expect(patch.buckets.map((b) => b[0])).toEqual([
+      0.005,
+      0.025,
+      0.1,
+      0.5,
+      1,
+      2.5,
+      10,
+      25,
+      Infinity,
+    ]);
+    expect(m.labelNames["apiserver_admission_webhook_request_total"]).toEqual([
+      "code",
+      "name",
+      "operation",
+      "rejected",
+      "type",
+    ]);
+  });
+
+  // Older apiservers report only the latency histogram and rejection counts.
+  it("takes calls from the histogram when request_total is not reported", () => {
+    const m = foldAdmissionMetrics(fixture("metrics-1.21.txt"));
+    expect(m.labelNames["apiserver_admission_webhook_request_total"]).toBeUndefined();
+    const slowFail = m.webhooks.get(webhookKey("v3-slow-fail.example.com", "validating"))!;
+    expect(slowFail.calls).toBe(1);
+    expect(slowFail.rejected).toBe(1);
+    expect(slowFail.failOpen).toBe(0);
+  });
+
+  it("reads escaped label values and extra labels, and skips other metrics unread", () => {
+    const text = [
+      'apiserver_request_total{code="200"} 5',
+      'apiserver_admission_webhook_request_total{name="a\\"b.example.com",type="admit",code="200",rejected="false",operation="CREATE",new_label="x"} 3',
+      'apiserver_admission_webhook_request_total{name="a\\"b.example.com",type="admit",code="200",rejected="false",operation="UPDATE"} 2',
+      "apiserver_admission_webhook_request_total{broken 1",
+      'apiserver_validating_admission_policy_check_total{enforcement_action="deny",error_type="no_error",policy="p",policy_binding="b"} 4',
+    ].join("\n");
+    const m = foldAdmissionMetrics(text);
+    expect(m.webhooks.get(webhookKey('a"b.example.com', "admit"))!.calls).toBe(5);
+    expect(m.policies.get("p/b")).toMatchObject({ checks: 4, byAction: { deny: 4 } });
+    expect(m.labelNames["apiserver_admission_webhook_request_total"]).toContain("new_label");
+  });
+
+  it("parses hostile input in linear time", { timeout: 2_000 }, () => {
+    const hostile = `apiserver_admission_webhook_request_total{${'a="'.repeat(200_000)}`;
+    expect(parseAdmissionSamples(hostile)).toEqual([]);
+  });
+});
+
+describe("histogramQuantile", () => {
+  it("interpolates inside the bucket the rank falls in", () => {
+    const b: Array<[number, number]> = [
+      [0.1, 50],
+      [0.5, 90],
+      [1, 100],
+      [Infinity, 100],
+    ];
+    expect(histogramQuantile(0.5, b)).toBeCloseTo(0.1);
+    expect(histogramQuantile(0.9, b)).toBeCloseTo(0.5);
+    expect(histogramQuantile(0.99, b)).toBeCloseTo(0.95);
+    expect(histogramQuantile(0.25, b)).toBeCloseTo(0.05);
+  });
+
+  it("answers the highest finite bound for ranks in +Inf, nothing without observations", () => {
+    expect(
+      histogramQuantile(0.99, [
+        [25, 1],
+        [Infinity, 10],
+      ]),
+    ).toBe(25);
+    expect(
+      histogramQuantile(0.5, [
+        [1, 0],
+        [Infinity, 0],
+      ]),
+    ).toBeUndefined();
+  });
+});
+
+describe("webhookDelta", () => {
+  it("subtracts the earlier scrape, and keeps the later one after a counter reset", () => {
+    const m = foldAdmissionMetrics(fixture("metrics-1.37.txt"));
+    const w = m.webhooks.get(webhookKey("v3-slow-fail.example.com", "validating"))!;
+    const doubled = {
+      ...w,
+      calls: 3,
+      rejected: 3,
+      durationCount: 3,
+      rejections: { calling_webhook_error: 3 },
+    };
+    expect(webhookDelta(doubled, w)).toMatchObject({
+      calls: 2,
+      rejected: 2,
+      rejections: { calling_webhook_error: 2 },
+    });
+    expect(webhookDelta(w, doubled)).toBe(w);
+    expect(webhookDelta(w, undefined)).toBe(w);
+  });
+});

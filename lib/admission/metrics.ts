@@ -1,0 +1,332 @@
+/**
+ * What the apiserver's own /metrics say about admission hooks and policies, folded per hook.
+ * Pure and linear in the scrape's size: lines are filtered by prefix before anything is parsed,
+ * and label sets are read by a hand-written scanner (no backtracking patterns over cluster data).
+ *
+ * Series (k8s.io/apiserver pkg/admission/metrics, plugin/policy/validating/metrics):
+ * - apiserver_admission_webhook_admission_duration_seconds (histogram; name, type, operation, rejected)
+ * - apiserver_admission_webhook_request_total (name, type, operation, code, rejected)
+ * - apiserver_admission_webhook_rejection_count (name, type, operation, error_type, rejection_code)
+ * - apiserver_admission_webhook_fail_open_count (name, type)
+ * - apiserver_admission_match_condition_evaluation_errors_total / _exclusions_total (name, kind, type, operation)
+ * - apiserver_validating_admission_policy_check_total / _check_duration_seconds (policy, policy_binding, error_type, enforcement_action)
+ * Label sets change between versions, so every label is read as found and missing ones are
+ * tolerated (older apiservers lack request_total and fail_open_count: counts then come from the
+ * histogram). Series are keyed by the hook's *name* only (kubernetes#79832): two configurations
+ * with same-named hooks share them.
+ */
+
+export type Labels = Readonly<Record<string, string>>;
+
+export interface Sample {
+  readonly metric: string;
+  readonly labels: Labels;
+  readonly value: number;
+}
+
+const PREFIXES = [
+  "apiserver_admission_webhook_",
+  "apiserver_admission_match_condition_",
+  "apiserver_validating_admission_policy_",
+];
+
+/** Reads `{a="x",b="y\"z"}` starting at `i` (the `{`); returns the labels and the index after `}`. */
+function readLabels(
+  line: string,
+  i: number,
+): { labels: Record<string, string>; next: number } | undefined {
+  const labels: Record<string, string> = {};
+  let p = i + 1;
+  for (;;) {
+    while (line[p] === " " || line[p] === ",") p++;
+    if (line[p] === "}") return { labels, next: p + 1 };
+    const eq = line.indexOf("=", p);
+    if (eq === -1 || line[eq + 1] !== '"') return undefined;
+    const key = line.slice(p, eq).trim();
+    let q = eq + 2;
+    let value = "";
+    while (q < line.length && line[q] !== '"') {
+      if (line[q] === "\\" && q + 1 < line.length) {
+        const c = line[q + 1];
+        value += c === "n" ? "\n" : c;
+        q += 2;
+      } else {
+        value += line[q];
+        q++;
+      }
+    }
+    if (q >= line.length) return undefined;
+    labels[key] = value;
+    p = q + 1;
+  }
+}
+
+/** The admission samples of a Prometheus text scrape (other metrics are skipped unread). */
+export function parseAdmissionSamples(text: string): Sample[] {
+  const out: Sample[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
+    if (!PREFIXES.some((p) => line.startsWith(p))) continue;
+    const brace = line.indexOf("{");
+    const space = line.indexOf(" ");
+    let metric: string;
+    let labels: Record<string, string> = {};
+    let rest: string;
+    if (brace !== -1 && (space === -1 || brace < space)) {
+      metric = line.slice(0, brace);
+      const read = readLabels(line, brace);
+      if (!read) continue;
+      labels = read.labels;
+      rest = line.slice(read.next);
+    } else {
+      if (space === -1) continue;
+      metric = line.slice(0, space);
+      rest = line.slice(space);
+    }
+    const value = Number(rest.trim().split(" ")[0]);
+    if (Number.isNaN(value)) continue;
+    out.push({ metric, labels, value });
+  }
+  return out;
+}
+
+/** One webhook's (name, type) series, summed over the other labels. */
+export interface WebhookMetrics {
+  readonly name: string;
+  /** "admit" (mutating) or "validating". */
+  readonly type: string;
+  /** Calls (request_total, else the histogram's count). */
+  calls: number;
+  /** Calls whose request was rejected (`rejected="true"`). */
+  rejected: number;
+  /** By HTTP code as the metrics label it (a timeout or transport error is 503 here). */
+  byCode: Record<string, number>;
+  /** Rejections by error_type: no_error (a denial), calling_webhook_error, apiserver_internal_error. */
+  rejections: Record<string, number>;
+  failOpen: number;
+  matchConditionErrors: number;
+  matchConditionExclusions: number;
+  /** Cumulative histogram: upper bounds (seconds) and counts, ascending, +Inf last. */
+  buckets: Array<[number, number]>;
+  durationCount: number;
+  durationSum: number;
+}
+
+/** One validating admission policy binding's checks. */
+export interface PolicyMetrics {
+  readonly policy: string;
+  readonly binding: string;
+  checks: number;
+  /** By enforcement_action (allow, deny, warn, audit…) and error_type, as the scrape labels them. */
+  byAction: Record<string, number>;
+  errors: Record<string, number>;
+  buckets: Array<[number, number]>;
+  durationCount: number;
+  durationSum: number;
+}
+
+export interface AdmissionMetrics {
+  webhooks: Map<string, WebhookMetrics>;
+  policies: Map<string, PolicyMetrics>;
+  /** Label names seen per metric: what this apiserver version reports. */
+  labelNames: Record<string, string[]>;
+}
+
+export function webhookKey(name: string, type: string): string {
+  return `${type}/${name}`;
+}
+
+function addBucket(buckets: Array<[number, number]>, le: string | undefined, value: number): void {
+  const bound = le === "+Inf" ? Infinity : Number(le);
+  if (Number.isNaN(bound)) return;
+  const at = buckets.findIndex((b) => b[0] === bound);
+  if (at === -1) buckets.push([bound, value]);
+  else buckets[at]![1] += value;
+}
+
+/** Folds a scrape into per-hook and per-binding metrics. */
+export function foldAdmissionMetrics(text: string): AdmissionMetrics {
+  const webhooks = new Map<string, WebhookMetrics>();
+  const policies = new Map<string, PolicyMetrics>();
+  const labelNames: Record<string, Set<string>> = {};
+  let sawRequestTotal = false;
+  const hook = (l: Labels): WebhookMetrics => {
+    const name = l.name ?? "";
+    const type = l.type ?? "";
+    const k = webhookKey(name, type);
+    let w = webhooks.get(k);
+    if (!w) {
+      w = {
+        name,
+        type,
+        calls: 0,
+        rejected: 0,
+        byCode: {},
+        rejections: {},
+        failOpen: 0,
+        matchConditionErrors: 0,
+        matchConditionExclusions: 0,
+        buckets: [],
+        durationCount: 0,
+        durationSum: 0,
+      };
+      webhooks.set(k, w);
+    }
+    return w;
+  };
+  const policy = (l: Labels): PolicyMetrics => {
+    const k = `${l.policy ?? ""}/${l.policy_binding ?? ""}`;
+    let p = policies.get(k);
+    if (!p) {
+      p = {
+        policy: l.policy ?? "",
+        binding: l.policy_binding ?? "",
+        checks: 0,
+        byAction: {},
+        errors: {},
+        buckets: [],
+        durationCount: 0,
+        durationSum: 0,
+      };
+      policies.set(k, p);
+    }
+    return p;
+  };
+  const histogramRejected = new Map<string, number>();
+  for (const s of parseAdmissionSamples(text)) {
+    const names = (labelNames[s.metric] ??= new Set());
+    for (const k of Object.keys(s.labels)) if (k !== "le") names.add(k);
+    const l = s.labels;
+    switch (s.metric) {
+      case "apiserver_admission_webhook_request_total": {
+        sawRequestTotal = true;
+        const w = hook(l);
+        w.calls += s.value;
+        if (l.rejected === "true") w.rejected += s.value;
+        const code = l.code ?? "unknown";
+        w.byCode[code] = (w.byCode[code] ?? 0) + s.value;
+        break;
+      }
+      case "apiserver_admission_webhook_rejection_count": {
+        const w = hook(l);
+        const t = l.error_type ?? "unknown";
+        w.rejections[t] = (w.rejections[t] ?? 0) + s.value;
+        break;
+      }
+      case "apiserver_admission_webhook_fail_open_count":
+        hook(l).failOpen += s.value;
+        break;
+      case "apiserver_admission_webhook_admission_duration_seconds_bucket":
+        addBucket(hook(l).buckets, l.le, s.value);
+        break;
+      case "apiserver_admission_webhook_admission_duration_seconds_count": {
+        const w = hook(l);
+        w.durationCount += s.value;
+        if (l.rejected === "true") {
+          const k = webhookKey(w.name, w.type);
+          histogramRejected.set(k, (histogramRejected.get(k) ?? 0) + s.value);
+        }
+        break;
+      }
+      case "apiserver_admission_webhook_admission_duration_seconds_sum":
+        hook(l).durationSum += s.value;
+        break;
+      case "apiserver_admission_match_condition_evaluation_errors_total":
+        if ((l.kind ?? "webhook") === "webhook") hook(l).matchConditionErrors += s.value;
+        break;
+      case "apiserver_admission_match_condition_exclusions_total":
+        if ((l.kind ?? "webhook") === "webhook") hook(l).matchConditionExclusions += s.value;
+        break;
+      case "apiserver_validating_admission_policy_check_total": {
+        const p = policy(l);
+        p.checks += s.value;
+        const a = l.enforcement_action ?? "unknown";
+        p.byAction[a] = (p.byAction[a] ?? 0) + s.value;
+        const e = l.error_type ?? "unknown";
+        p.errors[e] = (p.errors[e] ?? 0) + s.value;
+        break;
+      }
+      case "apiserver_validating_admission_policy_check_duration_seconds_bucket":
+        addBucket(policy(l).buckets, l.le, s.value);
+        break;
+      case "apiserver_validating_admission_policy_check_duration_seconds_count":
+        policy(l).durationCount += s.value;
+        break;
+      case "apiserver_validating_admission_policy_check_duration_seconds_sum":
+        policy(l).durationSum += s.value;
+        break;
+    }
+  }
+  // Apiservers without request_total: calls and rejections from the latency histogram.
+  if (!sawRequestTotal) {
+    for (const [k, w] of webhooks) {
+      w.calls = w.durationCount;
+      w.rejected = histogramRejected.get(k) ?? 0;
+    }
+  }
+  for (const w of webhooks.values()) w.buckets.sort((a, b) => a[0] - b[0]);
+  for (const p of policies.values()) p.buckets.sort((a, b) => a[0] - b[0]);
+  return {
+    webhooks,
+    policies,
+    labelNames: Object.fromEntries(Object.entries(labelNames).map(([k, v]) => [k, [...v].sort()])),
+  };
+}
+
+/**
+ * The q-quantile (0–1) of a cumulative histogram, interpolated linearly inside the bucket it
+ * falls in, as Prometheus' histogram_quantile does. Undefined without observations; the highest
+ * finite bound when it falls in +Inf.
+ */
+export function histogramQuantile(
+  q: number,
+  buckets: ReadonlyArray<readonly [number, number]>,
+): number | undefined {
+  const total = buckets.at(-1)?.[1] ?? 0;
+  if (total <= 0) return undefined;
+  const rank = q * total;
+  let prevBound = 0;
+  let prevCount = 0;
+  for (const [bound, count] of buckets) {
+    if (count >= rank) {
+      if (bound === Infinity) return prevBound;
+      if (count === prevCount) return bound;
+      return prevBound + ((bound - prevBound) * (rank - prevCount)) / (count - prevCount);
+    }
+    prevBound = bound;
+    prevCount = count;
+  }
+  return prevBound;
+}
+
+/** `later - earlier` for every counter of one hook (a window); a reset (restart) keeps `later`. */
+export function webhookDelta(
+  later: WebhookMetrics,
+  earlier: WebhookMetrics | undefined,
+): WebhookMetrics {
+  if (!earlier || later.calls < earlier.calls || later.durationCount < earlier.durationCount) {
+    return later;
+  }
+  const sub = (a: Record<string, number>, b: Record<string, number>) =>
+    Object.fromEntries(Object.entries(a).map(([k, v]) => [k, v - (b[k] ?? 0)]));
+  return {
+    ...later,
+    calls: later.calls - earlier.calls,
+    rejected: later.rejected - earlier.rejected,
+    byCode: sub(later.byCode, earlier.byCode),
+    rejections: sub(later.rejections, earlier.rejections),
+    failOpen: later.failOpen - earlier.failOpen,
+    matchConditionErrors: later.matchConditionErrors - earlier.matchConditionErrors,
+    matchConditionExclusions: later.matchConditionExclusions - earlier.matchConditionExclusions,
+    buckets: later.buckets.map(([b, c]) => [
+      b,
+      c - (earlier.buckets.find((e) => e[0] === b)?.[1] ?? 0),
+    ]),
+    durationCount: later.durationCount - earlier.durationCount,
+    durationSum: later.durationSum - earlier.durationSum,
+  };
+}

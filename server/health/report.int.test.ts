@@ -1,0 +1,206 @@
+/**
+ * The health report against the real apiserver and real harness webhooks: a fast hook, a slow
+ * one near its timeout, one failing open, one whose CA expires in 5 days, one whose Service has no
+ * endpoints, one whose caBundle does not match its serving certificate, and a CRD with a
+ * conversion webhook. Each is ranked and flagged for the right reason, and the counts equal the
+ * apiserver's own /metrics read in the test.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { policyHeaders } from "../../e2e/api-headers";
+import { createCa } from "../../cluster/certs";
+import { httpsRequest } from "../../cluster/https-json";
+import { readStack, type StackInfo } from "../../cluster/harness/stack";
+import { startWebhookServer, type WebhookServer } from "../../cluster/harness/webhook-server";
+import { foldAdmissionMetrics, webhookKey } from "@/lib/admission/metrics";
+import type { HealthReport, HealthRow } from "@/lib/queries/health";
+
+let stack: StackInfo;
+let ca: Buffer;
+let hooks: WebhookServer;
+let expiring: WebhookServer;
+let tmp: string;
+const id = `hl${Date.now().toString(36)}`;
+const ns = `health-${id}`;
+const cfg = `health-${id}`;
+const crd = `widgets${id}.health.portcullis.test`;
+
+function kube(method: string, p: string, body?: unknown) {
+  return httpsRequest(`${stack.server}${p}`, { method, body, ca, token: stack.tokens.admin });
+}
+
+function hook(
+  name: string,
+  server: WebhookServer,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    name: `${name}.${id}.portcullis.test`,
+    clientConfig: { url: server.url(name), caBundle: server.caBundle },
+    rules: [
+      { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+    ],
+    namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
+    sideEffects: "None",
+    admissionReviewVersions: ["v1"],
+    failurePolicy: "Ignore",
+    timeoutSeconds: 2,
+    ...extra,
+  };
+}
+
+beforeAll(async () => {
+  stack = readStack();
+  ca = readFileSync(stack.caFile);
+  tmp = mkdtempSync(path.join(os.tmpdir(), "portcullis-health-"));
+  hooks = await startWebhookServer({ certFile: stack.caFile, keyFile: stack.caKeyFile });
+  expiring = await startWebhookServer(createCa(tmp, "expiring-ca", 5));
+  hooks.program("fast", { type: "allow" });
+  hooks.program("slow", { type: "sleep", seconds: 1.4 });
+  hooks.program("fail-open", { type: "sleep", seconds: 3 });
+  hooks.program("wrong-ca", { type: "allow" });
+  expiring.program("expiring", { type: "allow" });
+  hooks.program("convert", { type: "allow" });
+  expect((await kube("POST", "/api/v1/namespaces", { metadata: { name: ns } })).status).toBe(201);
+  // A Service with no endpoints (no selector, no EndpointSlice).
+  expect(
+    (
+      await kube("POST", `/api/v1/namespaces/${ns}/services`, {
+        metadata: { name: "empty" },
+        spec: { ports: [{ port: 443 }] },
+      })
+    ).status,
+  ).toBe(201);
+  const other = createCa(tmp, "unrelated-ca", 30);
+  const created = await kube(
+    "POST",
+    "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+    {
+      metadata: { name: cfg },
+      webhooks: [
+        hook("fast", hooks),
+        hook("slow", hooks),
+        hook("fail-open", hooks, { timeoutSeconds: 1 }),
+        hook("expiring", expiring),
+        hook("wrong-ca", hooks, {
+          clientConfig: {
+            url: hooks.url("wrong-ca"),
+            caBundle: readFileSync(other.certFile).toString("base64"),
+          },
+        }),
+        hook("no-endpoints", hooks, {
+          clientConfig: { service: { namespace: ns, name: "empty", port: 443 } },
+          // Never called: it intercepts nothing the test creates.
+          namespaceSelector: { matchLabels: { "portcullis.test/never": "set" } },
+        }),
+      ],
+    },
+  );
+  expect(created.status).toBe(201);
+  const crdRes = await kube("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", {
+    metadata: { name: crd },
+    spec: {
+      group: "health.portcullis.test",
+      names: { plural: `widgets${id}`, singular: `widget${id}`, kind: `Widget${id}` },
+      scope: "Namespaced",
+      versions: ["v1", "v2"].map((v, i) => ({
+        name: v,
+        served: true,
+        storage: i === 0,
+        schema: {
+          openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+        },
+      })),
+      conversion: {
+        strategy: "Webhook",
+        webhook: {
+          conversionReviewVersions: ["v1"],
+          clientConfig: { url: hooks.url("convert"), caBundle: hooks.caBundle },
+        },
+      },
+    },
+  });
+  expect(crdRes.status).toBe(201);
+  // Traffic: every hook that intercepts the namespace sees each create.
+  for (let i = 0; i < 3; i++) {
+    const res = await kube("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+      metadata: { name: `cm-${i}` },
+    });
+    expect(res.status).toBe(201);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await kube(
+    "DELETE",
+    `/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/${cfg}`,
+  );
+  await kube("DELETE", `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd}`);
+  await kube("DELETE", `/api/v1/namespaces/${ns}`);
+  await hooks?.close();
+  await expiring?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("health report", () => {
+  it("ranks and flags each hook for the right reason, with the apiserver's own numbers", async () => {
+    const res = await fetch(`${stack.dashboardUrl}/api/admission-health`, {
+      headers: policyHeaders(stack.contexts.admin),
+    });
+    expect(res.status).toBe(200);
+    const report = (await res.json()) as HealthReport;
+    const metrics = foldAdmissionMetrics((await kube("GET", "/metrics")).body);
+    expect(report.metricsError).toBeUndefined();
+    const row = (name: string): HealthRow => {
+      const r = report.rows.find((x) => x.hook === `${name}.${id}.portcullis.test`);
+      expect(r, name).toBeDefined();
+      return r as HealthRow;
+    };
+    const reasons = (name: string) => row(name).reasons.map((r) => r.code);
+
+    expect(row("fast").reasons).toEqual([]);
+    expect(row("fast").severity).toBe("ok");
+    expect(row("fast").probe.status).toBe("ok");
+    expect(reasons("slow")).toContain("slow");
+    expect(row("slow").latency.p99!).toBeGreaterThan(1);
+    expect(reasons("fail-open")).toContain("fails-open");
+    expect(reasons("expiring")).toContain("ca-expiring");
+    expect(row("expiring").severity).toBe("critical");
+    expect(row("expiring").caDaysLeft).toBeLessThanOrEqual(5);
+    expect(reasons("no-endpoints")).toContain("no-ready-endpoints");
+    expect(reasons("wrong-ca")).toContain("tls-failed");
+    expect(row("wrong-ca").probe.status).toBe("tls-failed");
+    const conversion = report.rows.find(
+      (r) => r.source === "CustomResourceDefinition" && r.configuration === crd,
+    );
+    expect(conversion?.probe.status).toBe("ok");
+
+    // Worst first.
+    const ranks = report.rows.map((r) =>
+      ["ok", "info", "medium", "high", "critical"].indexOf(r.severity),
+    );
+    expect([...ranks].sort((a, b) => b - a)).toEqual(ranks);
+
+    // The counts are the apiserver's own.
+    for (const name of ["fast", "slow", "fail-open", "expiring", "wrong-ca"]) {
+      const m = metrics.webhooks.get(webhookKey(`${name}.${id}.portcullis.test`, "validating"));
+      expect(m, name).toBeDefined();
+      expect(row(name).total?.calls, name).toBe(m!.calls);
+      expect(row(name).total?.failOpen, name).toBe(m!.failOpen);
+      expect(row(name).total?.rejected, name).toBe(m!.rejected);
+    }
+    expect(row("fast").total?.calls).toBe(3);
+    expect(row("fail-open").total?.failOpen).toBe(3);
+    // The apiserver could not call the hook whose caBundle does not match either.
+    expect(row("wrong-ca").total?.failOpen).toBe(3);
+  });
+
+  it("is refused to a request that names no context", async () => {
+    const res = await fetch(`${stack.dashboardUrl}/api/admission-health`, {
+      headers: { "sec-fetch-site": "same-origin" },
+    });
+    expect(res.status).toBe(400);
+  });
+});

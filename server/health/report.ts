@@ -1,0 +1,279 @@
+import "server-only";
+import {
+  assessHook,
+  SEVERITY_RANK,
+  type BackendFacts,
+  type ProbeResult,
+} from "@/lib/admission/health";
+import { histogramQuantile, webhookKey, type WebhookMetrics } from "@/lib/admission/metrics";
+import { KubeApiError } from "@/lib/k8s/errors";
+import type { AdmissionregistrationV1WebhookClientConfig } from "@/lib/k8s/types";
+import type { HealthReport, HealthRow, PolicyHealthRow } from "@/lib/queries/health";
+import { backendOf } from "@/server/kube/backends";
+import type { KubeClient } from "@/server/kube/client";
+import { decodeCaBundle } from "@/server/kube/x509";
+import { admissionMetrics, type MetricsView } from "./scraper";
+import { probeTls } from "./probe";
+
+interface HookLike {
+  name?: string;
+  failurePolicy?: string;
+  timeoutSeconds?: number;
+  clientConfig?: AdmissionregistrationV1WebhookClientConfig;
+}
+
+interface ConfigLike {
+  metadata?: { name?: string };
+  webhooks?: HookLike[];
+}
+
+interface CrdLike {
+  metadata?: { name?: string };
+  spec?: {
+    conversion?: {
+      strategy?: string;
+      webhook?: { clientConfig?: AdmissionregistrationV1WebhookClientConfig };
+    };
+  };
+}
+
+const summary = (m: WebhookMetrics | undefined) =>
+  m && {
+    calls: m.calls,
+    rejected: m.rejected,
+    failOpen: m.failOpen,
+    errors:
+      (m.rejections.calling_webhook_error ?? 0) + (m.rejections.apiserver_internal_error ?? 0),
+  };
+
+/** Backend facts, the probe target and a one-line description of a clientConfig. */
+async function backendAndProbe(
+  client: KubeClient,
+  cc: AdmissionregistrationV1WebhookClientConfig | undefined,
+  timeoutSeconds: number,
+  signal: AbortSignal,
+): Promise<{ facts: BackendFacts; probe: ProbeResult; text: string; caPem?: string }> {
+  const caPem = cc?.caBundle ? Buffer.from(cc.caBundle, "base64").toString("utf8") : undefined;
+  const view = await backendOf(client, cc, signal);
+  const timeoutMs = Math.min(timeoutSeconds, 30) * 1000;
+  if (view.type === "url") {
+    if (!view.host) {
+      return {
+        facts: { kind: "url" },
+        probe: { status: "not-probed", reason: "the URL cannot be parsed" },
+        text: view.url,
+      };
+    }
+    return {
+      facts: { kind: "url", serverName: view.host },
+      probe: await probeTls({
+        host: view.host,
+        port: view.port,
+        serverName: view.host.replace(/^\[|\]$/g, ""),
+        caPem,
+        timeoutMs,
+      }),
+      text: view.url,
+      caPem,
+    };
+  }
+  if (view.type === "service") {
+    const serverName = `${view.name}.${view.namespace}.svc`;
+    const facts: BackendFacts = {
+      kind: "service",
+      serviceExists: view.exists,
+      readyEndpoints: view.endpoints.ready,
+      serverName,
+    };
+    const probe: ProbeResult =
+      view.exists === false
+        ? { status: "not-probed", reason: "the Service does not exist" }
+        : await probeTls({ host: serverName, port: view.port, serverName, caPem, timeoutMs });
+    return {
+      facts,
+      probe,
+      text: `service ${view.namespace}/${view.name}:${view.port}${view.path ?? ""}`,
+      caPem,
+    };
+  }
+  return {
+    facts: { kind: "none" },
+    probe: { status: "not-probed", reason: "no clientConfig" },
+    text: "—",
+  };
+}
+
+function caDaysLeft(caBundle: string | undefined): {
+  daysLeft?: number;
+  error?: string;
+  empty: boolean;
+} {
+  if (!caBundle) return { empty: true };
+  const view = decodeCaBundle(caBundle);
+  if (view.error && view.certificates.length === 0) return { empty: false, error: view.error };
+  const days = view.certificates.map((c) => c.daysLeft);
+  return {
+    empty: false,
+    daysLeft: days.length > 0 ? Math.min(...days) : undefined,
+    error: view.error,
+  };
+}
+
+/**
+ * Every webhook (and conversion webhook, and validating policy binding with checks) of the
+ * cluster, judged from the apiserver's metrics as `context` reads them, a probe of each backend
+ * from here and its CA bundle; worst first.
+ */
+export async function admissionHealth(
+  context: string,
+  client: KubeClient,
+  signal: AbortSignal,
+): Promise<HealthReport> {
+  const [mutating, validating] = await Promise.all(
+    ["mutatingwebhookconfigurations", "validatingwebhookconfigurations"].map((r) =>
+      client.request<{ items: ConfigLike[] }>({
+        path: `/apis/admissionregistration.k8s.io/v1/${r}`,
+        signal,
+      }),
+    ),
+  );
+  let metrics: MetricsView | undefined;
+  let metricsError: string | undefined;
+  try {
+    metrics = await admissionMetrics(context, client);
+  } catch (e) {
+    metricsError =
+      e instanceof KubeApiError && e.status === 403
+        ? "this identity may not read the apiserver's /metrics (grant get on the non-resource URL /metrics)"
+        : `the apiserver's /metrics could not be read: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  let crds: CrdLike[] = [];
+  let conversionError: string | undefined;
+  try {
+    crds = (
+      await client.request<{ items: CrdLike[] }>({
+        path: "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+        signal,
+      })
+    ).items;
+  } catch (e) {
+    conversionError = e instanceof Error ? e.message : String(e);
+  }
+
+  const hooks: Array<{ source: string; type: string; cfg: string; index: number; h: HookLike }> =
+    [];
+  for (const [source, type, list] of [
+    ["MutatingWebhookConfiguration", "admit", mutating?.items ?? []],
+    ["ValidatingWebhookConfiguration", "validating", validating?.items ?? []],
+  ] as const) {
+    for (const c of list) {
+      (c.webhooks ?? []).forEach((h, index) =>
+        hooks.push({ source, type, cfg: c.metadata?.name ?? "", index, h }),
+      );
+    }
+  }
+  const sameName = new Map<string, number>();
+  for (const x of hooks) {
+    const k = webhookKey(x.h.name ?? "", x.type);
+    sameName.set(k, (sameName.get(k) ?? 0) + 1);
+  }
+
+  const rows: HealthRow[] = await Promise.all(
+    hooks.map(async (x) => {
+      const timeoutSeconds = x.h.timeoutSeconds ?? 10;
+      const failurePolicy = x.h.failurePolicy === "Ignore" ? "Ignore" : "Fail";
+      const key = webhookKey(x.h.name ?? "", x.type);
+      const series = metrics?.series(key);
+      const b = await backendAndProbe(client, x.h.clientConfig, timeoutSeconds, signal);
+      const ca = caDaysLeft(x.h.clientConfig?.caBundle);
+      const health = assessHook({
+        failurePolicy,
+        timeoutSeconds,
+        total: series?.total,
+        window: series?.window,
+        previousWindow: series?.previousWindow,
+        sameName: sameName.get(key) ?? 1,
+        backend: b.facts,
+        probe: b.probe,
+        ca,
+      });
+      return {
+        source: x.source,
+        configuration: x.cfg,
+        hook: x.h.name ?? "",
+        index: x.index,
+        failurePolicy,
+        timeoutSeconds,
+        severity: health.severity,
+        reasons: health.reasons,
+        latency: health.latency,
+        window: summary(series?.window),
+        total: series?.total && { ...summary(series.total)!, byCode: series.total.byCode },
+        errorRate: health.errorRate,
+        spark: series?.spark ?? [],
+        backend: b.text,
+        probe: b.probe,
+        caDaysLeft: ca.daysLeft,
+      };
+    }),
+  );
+
+  for (const crd of crds) {
+    const conv = crd.spec?.conversion;
+    if (conv?.strategy !== "Webhook") continue;
+    const cc = conv.webhook?.clientConfig;
+    const b = await backendAndProbe(client, cc, 10, signal);
+    const ca = caDaysLeft(cc?.caBundle);
+    // A failing conversion webhook fails every read and write of the resource: fail-closed.
+    const health = assessHook({
+      failurePolicy: "Fail",
+      timeoutSeconds: 10,
+      sameName: 1,
+      backend: b.facts,
+      probe: b.probe,
+      ca,
+    });
+    rows.push({
+      source: "CustomResourceDefinition",
+      configuration: crd.metadata?.name ?? "",
+      hook: crd.metadata?.name ?? "",
+      index: 0,
+      failurePolicy: "Fail",
+      timeoutSeconds: 10,
+      severity: health.severity,
+      reasons: health.reasons,
+      latency: health.latency,
+      spark: [],
+      backend: b.text,
+      probe: b.probe,
+      caDaysLeft: ca.daysLeft,
+    });
+  }
+
+  rows.sort(
+    (a, b) =>
+      SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
+      (b.latency.p99 ?? 0) / b.timeoutSeconds - (a.latency.p99 ?? 0) / a.timeoutSeconds ||
+      a.configuration.localeCompare(b.configuration) ||
+      a.index - b.index,
+  );
+
+  const policies: PolicyHealthRow[] = [...(metrics?.latest.policies.values() ?? [])].map((p) => ({
+    policy: p.policy,
+    binding: p.binding,
+    checks: p.checks,
+    byAction: p.byAction,
+    errors: p.errors,
+    p99: histogramQuantile(0.99, p.buckets),
+  }));
+
+  return {
+    scrapedAt: metrics?.scrapedAt ?? Date.now(),
+    windowSeconds: metrics?.windowSeconds ?? 0,
+    metricsError,
+    conversionError,
+    labelNames: metrics?.labelNames ?? {},
+    rows,
+    policies,
+  };
+}

@@ -1,0 +1,143 @@
+import "server-only";
+import {
+  foldAdmissionMetrics,
+  histogramQuantile,
+  webhookDelta,
+  type AdmissionMetrics,
+  type WebhookMetrics,
+} from "@/lib/admission/metrics";
+import type { KubeClient } from "@/server/kube/client";
+
+/** How often the apiserver's /metrics is read while someone looks at health. */
+export const SCRAPE_INTERVAL_MS = 15_000;
+/** Scrapes kept per context: a rolling window of 15 minutes. */
+const KEEP = 60;
+/** The recent window compared against the one before it. */
+export const WINDOW_MS = 5 * 60_000;
+/** A request for the report reads /metrics again when the last scrape is older than this. */
+const FRESH_MS = 5_000;
+/** Scraping stops when nobody asked for this long. */
+const IDLE_MS = 2 * 60_000;
+
+interface Scrape {
+  at: number;
+  metrics: AdmissionMetrics;
+}
+
+class ContextScraper {
+  readonly scrapes: Scrape[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private lastAsked = 0;
+  private inFlight: Promise<Scrape> | undefined;
+
+  constructor(private readonly client: KubeClient) {}
+
+  private scrapeNow(): Promise<Scrape> {
+    this.inFlight ??= (async () => {
+      try {
+        const text = await this.client.requestText({ path: "/metrics" });
+        const scrape = { at: Date.now(), metrics: foldAdmissionMetrics(text) };
+        this.scrapes.push(scrape);
+        if (this.scrapes.length > KEEP) this.scrapes.splice(0, this.scrapes.length - KEEP);
+        return scrape;
+      } finally {
+        this.inFlight = undefined;
+      }
+    })();
+    return this.inFlight;
+  }
+
+  /** The scrapes so far, the newest read at most a few seconds ago (read now when older). */
+  async current(): Promise<Scrape[]> {
+    this.lastAsked = Date.now();
+    const last = this.scrapes.at(-1);
+    if (!last || Date.now() - last.at > FRESH_MS) await this.scrapeNow();
+    if (!this.timer) {
+      this.timer = setInterval(() => {
+        if (Date.now() - this.lastAsked > IDLE_MS) {
+          clearInterval(this.timer);
+          this.timer = undefined;
+          return;
+        }
+        void this.scrapeNow().catch(() => {});
+      }, SCRAPE_INTERVAL_MS);
+      this.timer.unref();
+    }
+    return this.scrapes;
+  }
+}
+
+const g = globalThis as typeof globalThis & { portcullisScrapers?: Map<string, ContextScraper> };
+
+function scraperFor(context: string, client: KubeClient): ContextScraper {
+  g.portcullisScrapers ??= new Map();
+  let s = g.portcullisScrapers.get(context);
+  if (!s) {
+    s = new ContextScraper(client);
+    g.portcullisScrapers.set(context, s);
+  }
+  return s;
+}
+
+/** One hook's view across the rolling window. */
+export interface HookSeries {
+  total?: WebhookMetrics;
+  window?: WebhookMetrics;
+  previousWindow?: WebhookMetrics;
+  /** p99 latency (seconds) of each scrape interval, oldest first; null where no call was made. */
+  spark: Array<number | null>;
+}
+
+export interface MetricsView {
+  scrapedAt: number;
+  windowSeconds: number;
+  labelNames: Record<string, string[]>;
+  latest: AdmissionMetrics;
+  series(key: string): HookSeries;
+}
+
+/** The apiserver's admission metrics as `context` reads them, with the rolling window. */
+export async function admissionMetrics(context: string, client: KubeClient): Promise<MetricsView> {
+  const scrapes = await scraperFor(context, client).current();
+  const latest = scrapes.at(-1) as Scrape;
+  const before = (ms: number) => {
+    for (let i = scrapes.length - 2; i >= 0; i--) {
+      const s = scrapes[i] as Scrape;
+      if (latest.at - s.at >= ms) return s;
+    }
+    return scrapes.length > 1 ? scrapes[0] : undefined;
+  };
+  const windowStart = before(WINDOW_MS);
+  const previousStart = windowStart
+    ? scrapes.find((s) => windowStart.at - s.at <= WINDOW_MS && s.at < windowStart.at)
+    : undefined;
+  return {
+    scrapedAt: latest.at,
+    windowSeconds: windowStart ? Math.round((latest.at - windowStart.at) / 1000) : 0,
+    labelNames: latest.metrics.labelNames,
+    latest: latest.metrics,
+    series(key) {
+      const total = latest.metrics.webhooks.get(key);
+      const window =
+        total && windowStart
+          ? webhookDelta(total, windowStart.metrics.webhooks.get(key))
+          : undefined;
+      const startOfWindow = windowStart?.metrics.webhooks.get(key);
+      const previousWindow =
+        startOfWindow && previousStart
+          ? webhookDelta(startOfWindow, previousStart.metrics.webhooks.get(key))
+          : undefined;
+      const spark: Array<number | null> = [];
+      for (let i = 1; i < scrapes.length; i++) {
+        const later = (scrapes[i] as Scrape).metrics.webhooks.get(key);
+        if (!later) {
+          spark.push(null);
+          continue;
+        }
+        const d = webhookDelta(later, (scrapes[i - 1] as Scrape).metrics.webhooks.get(key));
+        spark.push(d.durationCount > 0 ? (histogramQuantile(0.99, d.buckets) ?? null) : null);
+      }
+      return { total, window, previousWindow, spark };
+    },
+  };
+}
