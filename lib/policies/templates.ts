@@ -177,4 +177,31 @@ spec:
   policyName: default-label
 `,
   },
+  {
+    id: "validating-binding",
+    title: "Binding for a validating policy",
+    description: "Deny everywhere the policy matches",
+    resource: "validatingadmissionpolicybindings",
+    yaml: `apiVersion: ${V}
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: policy-binding
+spec:
+  policyName: policy
+  validationActions: ["Deny"]
+`,
+  },
+  {
+    id: "mutating-binding",
+    title: "Binding for a mutating policy",
+    description: "mutate everywhere the policy matches",
+    resource: "mutatingadmissionpolicybindings",
+    yaml: `apiVersion: ${V}
+kind: MutatingAdmissionPolicyBinding
+metadata:
+  name: policy-binding
+spec:
+  policyName: policy
+`,
+  },
 ];

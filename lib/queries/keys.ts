@@ -15,4 +15,6 @@ export const queryKeys = {
     ["webhook-details", context, resource, name, resourceVersion] as const,
   webhookAccess: (context: string) => ["webhook-access", context] as const,
   kindSchema: (context: string, resource: string) => ["kind-schema", context, resource] as const,
+  /** `at`: the resourceVersions of the policy and binding collections the report was read at. */
+  policyParams: (context: string, at: string) => ["policy-params", context, at] as const,
 };
