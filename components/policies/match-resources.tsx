@@ -29,7 +29,14 @@ export function MatchResources({
           <Val v={match.matchPolicy} dflt="Equivalent" />
         </dd>
       </dl>
-      <RuleTable rules={match.resourceRules} />
+      {match.resourceRules?.length ? (
+        <RuleTable rules={match.resourceRules} />
+      ) : (
+        <p className="hint">
+          No resourceRules: every resource the policy&apos;s matchConstraints match, narrowed only
+          by the selectors below.
+        </p>
+      )}
       {named.map((r, i) => (
         <p key={i} className="hint">
           Only objects named <span className="mono">{(r.resourceNames ?? []).join(", ")}</span> for{" "}

@@ -3,6 +3,7 @@ import type { PolicyResource } from "@/lib/webhooks/kinds";
 import { objectPagePath } from "@/lib/webhooks/kinds";
 import {
   BINDING_OF,
+  bindingScope,
   paramRefSummary,
   warningsAt,
   type BindingLike,
@@ -130,13 +131,15 @@ export function PolicyBody({
         </div>
       ) : null}
       <section className="panel" aria-label="Bindings of this policy">
-        <h2>
-          Bindings{" "}
-          <span className="hint">
-            {bindings.length === 0
-              ? "none: the policy is inert"
-              : `${bindings.length} put this policy into force`}
-          </span>
+        <div className="page-head">
+          <h2>
+            Bindings{" "}
+            <span className="hint">
+              {bindings.length === 0
+                ? "none: the policy is inert"
+                : `${bindings.length} put this policy into force`}
+            </span>
+          </h2>
           <span className="spacer" />
           {canCreateBinding ? (
             <Link
@@ -146,7 +149,7 @@ export function PolicyBody({
               New binding
             </Link>
           ) : null}
-        </h2>
+        </div>
         {bindings.length === 0 ? (
           <p className="alert" role="alert" data-testid="inert">
             Inert: no {bindingResource.replace("bindings", "binding")} names this policy, so the
@@ -160,7 +163,7 @@ export function PolicyBody({
                 {mutating ? null : <th scope="col">validationActions</th>}
                 <th scope="col">paramRef</th>
                 <th scope="col">Params</th>
-                <th scope="col">Narrowed to</th>
+                <th scope="col">Applies to</th>
               </tr>
             </thead>
             <tbody>
@@ -185,9 +188,7 @@ export function PolicyBody({
                         <span className="muted">…</span>
                       )}
                     </td>
-                    <td className="hint">
-                      {b.spec?.matchResources ? "its matchResources" : "nothing more"}
-                    </td>
+                    <td className="mono">{bindingScope(b.spec?.matchResources)}</td>
                   </tr>
                 );
               })}

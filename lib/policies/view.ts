@@ -5,6 +5,7 @@
  */
 import type { V1LabelSelector, V1NamedRuleWithOperations } from "@/lib/k8s/types";
 import type { PolicyResource } from "@/lib/webhooks/kinds";
+import { selectorSummary } from "@/lib/webhooks/summary";
 
 export interface MatchResourcesLike {
   namespaceSelector?: V1LabelSelector;
@@ -130,6 +131,24 @@ export function rulesSummary(rules: V1NamedRuleWithOperations[] | undefined): st
     .join("; ");
 }
 
+/**
+ * Where a binding narrows its policy, in one line. A binding's matchResources without
+ * resourceRules keeps every resource the policy matches (only its selectors narrow).
+ */
+export function bindingScope(mr: MatchResourcesLike | undefined): string {
+  if (!mr) return "all the policy matches";
+  const parts = [
+    mr.resourceRules?.length ? rulesSummary(mr.resourceRules) : "all the policy matches",
+  ];
+  const ns = selectorSummary(mr.namespaceSelector);
+  if (ns !== "all") parts.push(`namespaces {${ns}}`);
+  const obj = selectorSummary(mr.objectSelector);
+  if (obj !== "all") parts.push(`objects {${obj}}`);
+  if (mr.excludeResourceRules?.length)
+    parts.push(`except ${rulesSummary(mr.excludeResourceRules)}`);
+  return parts.join(" · ");
+}
+
 /** paramRef in one line. */
 export function paramRefSummary(ref: ParamRefLike | undefined): string {
   if (!ref) return "—";
@@ -206,7 +225,7 @@ export function policyRows(
         policyExists: names.has(b.spec?.policyName ?? ""),
         actions: b.spec?.validationActions ?? [],
         paramRef: paramRefSummary(b.spec?.paramRef),
-        scope: mr ? rulesSummary(mr.resourceRules) : "the policy's matchConstraints",
+        scope: bindingScope(mr),
       });
     }
   }
