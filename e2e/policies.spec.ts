@@ -95,7 +95,7 @@ test.describe("Admission policies", () => {
     expect(btext).toContain(`name: ${name}-binding`);
     // Bound to this test's namespace only.
     const narrowed = btext.replace(
-      /  matchResources:[\s\S]*$/,
+      / {2}matchResources:[\s\S]*$/,
       `  matchResources:\n    namespaceSelector:\n      matchLabels:\n        portcullis-e2e: ${ns}\n`,
     );
     await setEditorText(page, VAPB, narrowed);
@@ -375,6 +375,71 @@ test.describe("Admission policies", () => {
       /metadata\.labels\s*added\s*\{"team":"unassigned"\}/,
     ]);
     expect((await kube.request("GET", `/api/v1/namespaces/${ns}/configmaps/m`)).status).toBe(404);
+  });
+
+  test("type-checking warnings shown in place; policies in the call order and on Overview", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-types");
+    cleanup(kube, `${GROUP_PATH}/${VAPB}/${name}`);
+    cleanup(kube, `${GROUP_PATH}/${VAP}/${name}`);
+    await create(kube, `${GROUP_PATH}/${VAP}`, {
+      apiVersion: V1,
+      kind: "ValidatingAdmissionPolicy",
+      metadata: { name },
+      spec: {
+        matchConstraints: {
+          resourceRules: [
+            {
+              operations: ["CREATE"],
+              apiGroups: [""],
+              apiVersions: ["v1"],
+              resources: ["configmaps"],
+            },
+          ],
+          objectSelector: { matchLabels: { "portcullis-e2e-never": "set" } },
+        },
+        // ConfigMaps have no spec: the apiserver's type checker warns, the policy is still stored.
+        validations: [{ expression: "object.spec.replicas < 5" }],
+      },
+    });
+    await create(kube, `${GROUP_PATH}/${VAPB}`, {
+      apiVersion: V1,
+      kind: "ValidatingAdmissionPolicyBinding",
+      metadata: { name },
+      spec: { policyName: name, validationActions: ["Audit"] },
+    });
+    await page.goto(`/policies/${VAP}/${name}`);
+    // Written by the status controller a moment later; the page is live.
+    await expect(
+      page.getByRole("region", { name: "Validations" }).getByTestId("type-warning"),
+    ).toContainText("undefined field 'spec'", { timeout: 30_000 });
+    const stored = JSON.parse((await kube.request("GET", `${GROUP_PATH}/${VAP}/${name}`)).body) as {
+      status: { typeChecking: { expressionWarnings: Array<{ fieldRef: string }> } };
+    };
+    expect(stored.status.typeChecking.expressionWarnings[0]?.fieldRef).toBe(
+      "spec.validations[0].expression",
+    );
+    await page.goto("/policies");
+    await expect(page.locator(`[data-row-id="ValidatingAdmissionPolicy/${name}"]`)).toContainText(
+      "1 type warning",
+    );
+
+    await page.goto("/webhooks/order");
+    await expect(
+      page
+        .getByRole("region", { name: /Validating admission policies/ })
+        .getByTestId(`policy-${name}/${name}`),
+    ).toContainText("Audit");
+
+    const list = JSON.parse((await kube.request("GET", `${GROUP_PATH}/${VAP}`)).body) as {
+      items: unknown[];
+    };
+    await page.goto("/");
+    await expect(page.getByTestId("count-validatingadmissionpolicies")).toHaveText(
+      String(list.items.length),
+    );
   });
 
   test("a viewer sees read-only pages", async ({ page, kube, stack, baseURL }) => {
