@@ -19,6 +19,7 @@ import { chromium } from "@playwright/test";
 import { readStack, startStack, type Stack, type StackInfo } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
 import { firstLoadJs } from "./first-load-js";
+import { policyHeaders } from "../e2e/api-headers";
 
 type Measurement = { bench: string; value: number; unit: string };
 
@@ -108,6 +109,8 @@ export async function run(): Promise<Measurement[]> {
     const apiMs = await timeIt(async () => {
       const r = await fetch(
         `${info.dashboardUrl}/api/resources/admissionregistration.k8s.io/v1/validatingwebhookconfigurations`,
+        // As the dashboard's own pages call it: same-origin, naming the context.
+        { headers: policyHeaders(info.contexts.admin) },
       );
       await r.arrayBuffer();
       if (!r.ok) throw new Error(`list API answered ${r.status}`);
