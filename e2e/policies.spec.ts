@@ -259,6 +259,7 @@ test.describe("Admission policies", () => {
     await expect(status.getByRole("alert")).toContainText(
       `ConfigMap default/${name}-absent: not found. parameterNotFoundAction Deny`,
     );
+    await page.screenshot({ path: "e2e/artifacts/policy-binding.png", fullPage: true });
 
     // Once the parameter object exists the flag goes.
     cleanup(kube, `/api/v1/namespaces/default/configmaps/${name}-absent`);
@@ -371,6 +372,7 @@ test.describe("Admission policies", () => {
       page,
       `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: m\n  namespace: ${ns}\n`,
     );
+    await page.screenshot({ path: "e2e/artifacts/policy-mutating.png", fullPage: true });
     await expect(page.getByTestId("try-change")).toContainText([
       /metadata\.labels\s*added\s*\{"team":"unassigned"\}/,
     ]);
@@ -432,6 +434,7 @@ test.describe("Admission policies", () => {
         .getByRole("region", { name: /Validating admission policies/ })
         .getByTestId(`policy-${name}/${name}`),
     ).toContainText("Audit");
+    await page.screenshot({ path: "e2e/artifacts/policy-order.png", fullPage: true });
 
     const list = JSON.parse((await kube.request("GET", `${GROUP_PATH}/${VAP}`)).body) as {
       items: unknown[];
