@@ -37,6 +37,22 @@ async function testNamespace(kube: Kube, name: string): Promise<void> {
   });
 }
 
+/** The rules of every policy these tests seed: ConfigMap creates only. */
+const CONFIGMAP_CREATES = [
+  { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+];
+
+/** A policy or binding of the given collection, created through the apiserver as admin. */
+function seed(kube: Kube, resource: string, kind: string, name: string, spec: unknown) {
+  cleanup(kube, `${GROUP_PATH}/${resource}/${name}`);
+  return create(kube, `${GROUP_PATH}/${resource}`, {
+    apiVersion: V1,
+    kind,
+    metadata: { name },
+    spec,
+  });
+}
+
 const onlyIn = (ns: string) => ({
   namespaceSelector: { matchLabels: { "portcullis-e2e": ns } },
 });
@@ -162,29 +178,16 @@ test.describe("Admission policies", () => {
     const ns = uniqueName("e2e-warn-ns");
     await testNamespace(kube, ns);
     cleanup(kube, `/api/v1/namespaces/${ns}`);
-    cleanup(kube, `${GROUP_PATH}/${VAP}/${name}`);
-    await create(kube, `${GROUP_PATH}/${VAP}`, {
-      apiVersion: V1,
-      kind: "ValidatingAdmissionPolicy",
-      metadata: { name },
-      spec: {
-        matchConstraints: {
-          resourceRules: [
-            {
-              operations: ["CREATE"],
-              apiGroups: [""],
-              apiVersions: ["v1"],
-              resources: ["configmaps"],
-            },
-          ],
-        },
-        validations: [
-          {
-            expression: "!has(object.data) || !('debug' in object.data)",
-            message: "debug keys are discouraged",
-          },
-        ],
+    await seed(kube, VAP, "ValidatingAdmissionPolicy", name, {
+      matchConstraints: {
+        resourceRules: CONFIGMAP_CREATES,
       },
+      validations: [
+        {
+          expression: "!has(object.data) || !('debug' in object.data)",
+          message: "debug keys are discouraged",
+        },
+      ],
     });
     await page.goto(`/policies/${VAP}/${name}`);
     await expect(page.getByTestId("inert")).toBeVisible();
@@ -193,12 +196,10 @@ test.describe("Admission policies", () => {
       "inert",
     );
 
-    cleanup(kube, `${GROUP_PATH}/${VAPB}/${name}`);
-    await create(kube, `${GROUP_PATH}/${VAPB}`, {
-      apiVersion: V1,
-      kind: "ValidatingAdmissionPolicyBinding",
-      metadata: { name },
-      spec: { policyName: name, validationActions: ["Warn"], matchResources: onlyIn(ns) },
+    await seed(kube, VAPB, "ValidatingAdmissionPolicyBinding", name, {
+      policyName: name,
+      validationActions: ["Warn"],
+      matchResources: onlyIn(ns),
     });
     // Live: the row picks up its binding without a reload.
     await expect(page.locator(`[data-row-id="ValidatingAdmissionPolicy/${name}"]`)).toContainText(
@@ -219,37 +220,18 @@ test.describe("Admission policies", () => {
 
   test("a binding whose params are missing is flagged", async ({ page, kube }) => {
     const name = uniqueName("e2e-params");
-    cleanup(kube, `${GROUP_PATH}/${VAPB}/${name}`);
-    cleanup(kube, `${GROUP_PATH}/${VAP}/${name}`);
-    await create(kube, `${GROUP_PATH}/${VAP}`, {
-      apiVersion: V1,
-      kind: "ValidatingAdmissionPolicy",
-      metadata: { name },
-      spec: {
-        paramKind: { apiVersion: "v1", kind: "ConfigMap" },
-        matchConstraints: {
-          resourceRules: [
-            {
-              operations: ["CREATE"],
-              apiGroups: [""],
-              apiVersions: ["v1"],
-              resources: ["configmaps"],
-            },
-          ],
-          objectSelector: { matchLabels: { "portcullis-e2e-never": "set" } },
-        },
-        validations: [{ expression: "params.data.allowed == 'true'" }],
+    await seed(kube, VAP, "ValidatingAdmissionPolicy", name, {
+      paramKind: { apiVersion: "v1", kind: "ConfigMap" },
+      matchConstraints: {
+        resourceRules: CONFIGMAP_CREATES,
+        objectSelector: { matchLabels: { "portcullis-e2e-never": "set" } },
       },
+      validations: [{ expression: "params.data.allowed == 'true'" }],
     });
-    await create(kube, `${GROUP_PATH}/${VAPB}`, {
-      apiVersion: V1,
-      kind: "ValidatingAdmissionPolicyBinding",
-      metadata: { name },
-      spec: {
-        policyName: name,
-        validationActions: ["Deny"],
-        paramRef: { name: `${name}-absent`, namespace: "default", parameterNotFoundAction: "Deny" },
-      },
+    await seed(kube, VAPB, "ValidatingAdmissionPolicyBinding", name, {
+      policyName: name,
+      validationActions: ["Deny"],
+      paramRef: { name: `${name}-absent`, namespace: "default", parameterNotFoundAction: "Deny" },
     });
     await page.goto("/policies");
     await expect(page.getByTestId(`params-${name}`)).toHaveText("missing");
@@ -318,39 +300,23 @@ test.describe("Admission policies", () => {
     const ns = uniqueName("e2e-map-ns");
     await testNamespace(kube, ns);
     cleanup(kube, `/api/v1/namespaces/${ns}`);
-    cleanup(kube, `${GROUP_PATH}/${MAPB}/${name}`);
-    cleanup(kube, `${GROUP_PATH}/${MAP}/${name}`);
-    await create(kube, `${GROUP_PATH}/${MAP}`, {
-      apiVersion: V1,
-      kind: "MutatingAdmissionPolicy",
-      metadata: { name },
-      spec: {
-        reinvocationPolicy: "Never",
-        matchConstraints: {
-          resourceRules: [
-            {
-              operations: ["CREATE"],
-              apiGroups: [""],
-              apiVersions: ["v1"],
-              resources: ["configmaps"],
-            },
-          ],
-        },
-        mutations: [
-          {
-            patchType: "ApplyConfiguration",
-            applyConfiguration: {
-              expression: 'Object{ metadata: Object.metadata{ labels: {"team": "unassigned"} } }',
-            },
-          },
-        ],
+    await seed(kube, MAP, "MutatingAdmissionPolicy", name, {
+      reinvocationPolicy: "Never",
+      matchConstraints: {
+        resourceRules: CONFIGMAP_CREATES,
       },
+      mutations: [
+        {
+          patchType: "ApplyConfiguration",
+          applyConfiguration: {
+            expression: 'Object{ metadata: Object.metadata{ labels: {"team": "unassigned"} } }',
+          },
+        },
+      ],
     });
-    await create(kube, `${GROUP_PATH}/${MAPB}`, {
-      apiVersion: V1,
-      kind: "MutatingAdmissionPolicyBinding",
-      metadata: { name },
-      spec: { policyName: name, matchResources: onlyIn(ns) },
+    await seed(kube, MAPB, "MutatingAdmissionPolicyBinding", name, {
+      policyName: name,
+      matchResources: onlyIn(ns),
     });
     // The apiserver itself applies it (read back from a direct dry run).
     await expect
@@ -384,33 +350,17 @@ test.describe("Admission policies", () => {
     kube,
   }) => {
     const name = uniqueName("e2e-types");
-    cleanup(kube, `${GROUP_PATH}/${VAPB}/${name}`);
-    cleanup(kube, `${GROUP_PATH}/${VAP}/${name}`);
-    await create(kube, `${GROUP_PATH}/${VAP}`, {
-      apiVersion: V1,
-      kind: "ValidatingAdmissionPolicy",
-      metadata: { name },
-      spec: {
-        matchConstraints: {
-          resourceRules: [
-            {
-              operations: ["CREATE"],
-              apiGroups: [""],
-              apiVersions: ["v1"],
-              resources: ["configmaps"],
-            },
-          ],
-          objectSelector: { matchLabels: { "portcullis-e2e-never": "set" } },
-        },
-        // ConfigMaps have no spec: the apiserver's type checker warns, the policy is still stored.
-        validations: [{ expression: "object.spec.replicas < 5" }],
+    await seed(kube, VAP, "ValidatingAdmissionPolicy", name, {
+      matchConstraints: {
+        resourceRules: CONFIGMAP_CREATES,
+        objectSelector: { matchLabels: { "portcullis-e2e-never": "set" } },
       },
+      // ConfigMaps have no spec: the apiserver's type checker warns, the policy is still stored.
+      validations: [{ expression: "object.spec.replicas < 5" }],
     });
-    await create(kube, `${GROUP_PATH}/${VAPB}`, {
-      apiVersion: V1,
-      kind: "ValidatingAdmissionPolicyBinding",
-      metadata: { name },
-      spec: { policyName: name, validationActions: ["Audit"] },
+    await seed(kube, VAPB, "ValidatingAdmissionPolicyBinding", name, {
+      policyName: name,
+      validationActions: ["Audit"],
     });
     await page.goto(`/policies/${VAP}/${name}`);
     // Written by the status controller a moment later; the page is live.
@@ -447,24 +397,11 @@ test.describe("Admission policies", () => {
 
   test("a viewer sees read-only pages", async ({ page, kube, stack, baseURL }) => {
     const name = uniqueName("e2e-ro");
-    cleanup(kube, `${GROUP_PATH}/${VAP}/${name}`);
-    await create(kube, `${GROUP_PATH}/${VAP}`, {
-      apiVersion: V1,
-      kind: "ValidatingAdmissionPolicy",
-      metadata: { name },
-      spec: {
-        matchConstraints: {
-          resourceRules: [
-            {
-              operations: ["CREATE"],
-              apiGroups: [""],
-              apiVersions: ["v1"],
-              resources: ["configmaps"],
-            },
-          ],
-        },
-        validations: [{ expression: "true" }],
+    await seed(kube, VAP, "ValidatingAdmissionPolicy", name, {
+      matchConstraints: {
+        resourceRules: CONFIGMAP_CREATES,
       },
+      validations: [{ expression: "true" }],
     });
     await page
       .context()

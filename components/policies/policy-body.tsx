@@ -114,8 +114,18 @@ export function PolicyBody({
         ) : null}
         <dt>type checked</dt>
         <dd>
-          {policy.status?.observedGeneration !== undefined ? (
-            <span className="mono">generation {policy.status.observedGeneration}</span>
+          {mutating ? (
+            <span className="muted">
+              the apiserver type-checks only ValidatingAdmissionPolicies in their status
+            </span>
+          ) : policy.status?.observedGeneration !== undefined ? (
+            <span className="mono">
+              generation {policy.status.observedGeneration}
+              {policy.metadata?.generation !== undefined &&
+              policy.metadata.generation !== policy.status.observedGeneration
+                ? ` (the policy is at ${policy.metadata.generation}: not checked yet)`
+                : ""}
+            </span>
           ) : (
             <span className="muted">not yet (no status)</span>
           )}

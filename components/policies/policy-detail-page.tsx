@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { servedPolicyKinds } from "@/lib/webhooks/hook-kinds";
-import { KIND_OF, objectPagePath, type PolicyResource } from "@/lib/webhooks/kinds";
+import { KIND_OF, type PolicyResource } from "@/lib/webhooks/kinds";
 import { webhookAccessQuery } from "@/lib/queries/webhooks";
 import {
   BINDING_OF,
@@ -13,7 +13,7 @@ import {
   type PolicyLike,
 } from "@/lib/policies/view";
 import { useWebhookConfigs } from "@/components/webhooks/use-webhook-configs";
-import { DeleteButton } from "@/components/webhooks/delete-button";
+import { ObjectHead } from "@/components/webhooks/object-head";
 import { ErrorBox } from "@/components/ui/error-box";
 import { usePolicyParams } from "./use-policy-params";
 import { PolicyBody } from "./policy-body";
@@ -50,57 +50,20 @@ export function PolicyDetailPage({ resource, name }: { resource: PolicyResource;
       </>
     );
   const rv = obj.metadata?.resourceVersion ?? "";
-  const base = objectPagePath(resource, name);
   const binding = isBindingResource(resource);
   const partner = binding ? POLICY_OF[resource] : BINDING_OF[resource];
   const partnerItems = kinds.find((k) => k.resource === partner)?.items ?? [];
   return (
     <div className="stack">
-      <div className="page-head">
-        <h1>
-          <span className="muted">{kind}</span> <span className="mono">{name}</span>
-        </h1>
-        <span className="live" data-state={live}>
-          {live}
-        </span>
-        <span className="muted mono">rv {rv}</span>
-        <span className="spacer" />
-        <div className="actions">
-          {can?.update ? (
-            <Link className="button" href={`${base}/edit`}>
-              Edit YAML
-            </Link>
-          ) : (
-            <button type="button" disabled title={`you may not update ${kind}s`}>
-              Edit YAML
-            </button>
-          )}
-          {can?.create ? (
-            <Link
-              className="button"
-              href={`/policies/new?from=${resource}/${encodeURIComponent(name)}`}
-            >
-              Duplicate
-            </Link>
-          ) : (
-            <button type="button" disabled title={`you may not create ${kind}s`}>
-              Duplicate
-            </button>
-          )}
-          <DeleteButton
-            resource={resource}
-            name={name}
-            uid={obj.metadata?.uid ?? ""}
-            resourceVersion={rv}
-            enabled={!!can?.delete}
-          />
-        </div>
-      </div>
-      {access.data && !can?.update ? (
-        <p className="hint" data-testid="read-only">
-          Read-only: your identity may not change {kind}s.
-        </p>
-      ) : null}
+      <ObjectHead
+        resource={resource}
+        name={name}
+        kind={kind}
+        uid={obj.metadata?.uid ?? ""}
+        resourceVersion={rv}
+        live={live}
+        can={can}
+      />
       {binding ? (
         <BindingBody
           resource={resource}
