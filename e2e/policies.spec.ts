@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { test, expect, type Kube } from "./fixtures";
+import { policyHeaders } from "./api-headers";
 import {
   GROUP_PATH,
   editorMarkers,
@@ -393,6 +394,61 @@ test.describe("Admission policies", () => {
     await expect(page.getByTestId("count-validatingadmissionpolicies")).toHaveText(
       String(list.items.length),
     );
+  });
+
+  test("edit with a resourceVersion precondition, duplicate and delete a policy", async ({
+    page,
+    kube,
+    stack,
+  }) => {
+    const name = uniqueName("e2e-dup");
+    const stored = (await seed(kube, VAP, "ValidatingAdmissionPolicy", name, {
+      matchConstraints: {
+        resourceRules: CONFIGMAP_CREATES,
+        objectSelector: { matchLabels: { "portcullis-e2e-never": "set" } },
+      },
+      validations: [{ expression: "true", message: "first" }],
+    })) as { metadata: { resourceVersion: string } };
+    cleanup(kube, `${GROUP_PATH}/${VAP}/${name}-copy`);
+
+    // The editor completes from the cluster's own schema of the kind.
+    const schema = await page.request.get(`/api/webhooks/schema/${VAP}`, {
+      headers: policyHeaders(stack.contexts.admin),
+    });
+    expect(schema.status()).toBe(200);
+    expect(JSON.stringify(await schema.json())).toContain("matchConstraints");
+
+    await page.goto(`/policies/${VAP}/${name}/edit`);
+    const text = await editorText(page, VAP);
+    // The version the editor started from: the precondition of the update. (The status controller
+    // may have written the status since the create, so it can be newer than the create's.)
+    const base = /resourceVersion: "(\d+)"/.exec(text)?.[1] ?? "";
+    expect(Number(base)).toBeGreaterThanOrEqual(Number(stored.metadata.resourceVersion));
+    await setEditorText(page, VAP, text.replace("message: first", "message: second"));
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.getByRole("status")).toContainText("Applied");
+    const after = JSON.parse((await kube.request("GET", `${GROUP_PATH}/${VAP}/${name}`)).body) as {
+      metadata: { resourceVersion: string };
+      spec: { validations: Array<{ message: string }> };
+    };
+    expect(after.spec.validations[0]?.message).toBe("second");
+    expect(after.metadata.resourceVersion).not.toBe(base);
+
+    await page.goto(`/policies/${VAP}/${name}`);
+    await page.getByRole("link", { name: "Duplicate" }).click();
+    const copy = await editorText(page, VAP);
+    expect(copy).toContain(`name: ${name}-copy`);
+    expect(copy).not.toContain("resourceVersion");
+    await page.getByRole("button", { name: "Create" }).click();
+    await expect(page).toHaveURL(new RegExp(`/policies/${VAP}/${name}-copy$`));
+    expect(await exists(kube, VAP, `${name}-copy`)).toBe(true);
+
+    await page.getByRole("button", { name: "Delete…" }).click();
+    await page.getByLabel("Type the name to confirm").fill(`${name}-copy`);
+    await page.getByRole("button", { name: `Delete ${name}-copy` }).click();
+    await expect(page).toHaveURL(/\/policies$/);
+    await expect.poll(() => exists(kube, VAP, `${name}-copy`)).toBe(false);
+    expect(await exists(kube, VAP, name)).toBe(true);
   });
 
   test("a viewer sees read-only pages", async ({ page, kube, stack, baseURL }) => {

@@ -16,7 +16,7 @@ export function CelTable({ rows, title, empty }: { rows: CelRow[]; title: string
       <thead>
         <tr>
           <th scope="col">#</th>
-          <th scope="col"> </th>
+          <th scope="col">Role</th>
           <th scope="col">CEL</th>
         </tr>
       </thead>
