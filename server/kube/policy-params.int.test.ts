@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readStack } from "../../cluster/harness/stack";
-import type { KubeClient} from "./client";
+import type { KubeClient } from "./client";
 import { kubeClientFor } from "./client";
 import { policyParamsReport } from "./policy-params";
 import { dryRunCreate } from "./try-request";
