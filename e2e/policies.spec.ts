@@ -281,6 +281,7 @@ test.describe("Admission policies", () => {
       (await editorMarkers(page, MAP)).find((m) => m.owner === "admission")?.message,
     ).toContain("Syntax error");
     await expect(page.getByTestId("error-count")).toHaveText("1 error");
+    await page.screenshot({ path: "e2e/artifacts/policy-editor.png", fullPage: true });
 
     // Sent anyway: the apiserver refuses it; its message lands on the same line.
     await page.getByRole("button", { name: "Create" }).click();
