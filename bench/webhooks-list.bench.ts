@@ -15,10 +15,11 @@
  */
 import { pathToFileURL } from "node:url";
 import { readFileSync } from "node:fs";
-import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
 import { readStack, startStack, type Stack, type StackInfo } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
+import { firstLoadJs } from "./first-load-js";
+import { policyHeaders } from "../e2e/api-headers";
 
 type Measurement = { bench: string; value: number; unit: string };
 
@@ -108,6 +109,8 @@ export async function run(): Promise<Measurement[]> {
     const apiMs = await timeIt(async () => {
       const r = await fetch(
         `${info.dashboardUrl}/api/resources/admissionregistration.k8s.io/v1/validatingwebhookconfigurations`,
+        // As the dashboard's own pages call it: same-origin, naming the context.
+        { headers: policyHeaders(info.contexts.admin) },
       );
       await r.arrayBuffer();
       if (!r.ok) throw new Error(`list API answered ${r.status}`);
@@ -174,63 +177,10 @@ export async function run(): Promise<Measurement[]> {
         unit: "ms",
       });
 
-      // First-load JS: every script Chromium actually fetches for /webhooks (so not the
-      // `noModule` polyfill a modern browser skips), until the load event and network idle, each
-      // gzipped at level 6 as a server would. A script counts as lazy only when the HTML does not
-      // name it and it was requested after the load event, i.e. deferred on purpose.
-      const ctx = await browser.newContext();
-      const page = await ctx.newPage();
-      const bodies = new Map<string, Buffer>();
-      const pending: Array<Promise<void>> = [];
-      page.on("response", (r) => {
-        if (r.request().resourceType() !== "script") return;
-        const p = new URL(r.url()).pathname;
-        pending.push(
-          r.body().then(
-            (b) => void bodies.set(p, b),
-            () => undefined, // fetched again below
-          ),
-        );
-      });
-      const nav = await page.goto(`${info.dashboardUrl}/webhooks`, { waitUntil: "load" });
-      await page.waitForLoadState("networkidle");
-      // What is deferred on purpose starts after load once the browser is idle: give it time.
-      await page.waitForTimeout(1_500);
-      await page.waitForLoadState("networkidle");
-      await Promise.all(pending);
-      // The HTML as served (the live DOM also holds the tags of scripts loaded on demand).
-      const html = (await nav?.text()) ?? "";
-      const timing = await page.evaluate(() => {
-        const nav = performance.getEntriesByType("navigation")[0] as
-          PerformanceNavigationTiming | undefined;
-        return {
-          load: nav?.loadEventStart ?? 0,
-          scripts: performance
-            .getEntriesByType("resource")
-            .filter((e) => (e as PerformanceResourceTiming).initiatorType === "script")
-            .map((e) => ({ path: new URL(e.name).pathname, start: e.startTime })),
-        };
-      });
-      const started = new Map(timing.scripts.map((s) => [s.path, s.start]));
-      let firstKb = 0;
-      let lazyKb = 0;
-      let monaco = 0;
-      for (const [p, b] of bodies) {
-        const body =
-          b.length > 0
-            ? b
-            : Buffer.from(await (await fetch(`${info.dashboardUrl}${p}`)).arrayBuffer());
-        const kb = gzipSync(body, { level: 6 }).length / 1024;
-        const named = html.includes(p);
-        const deferred = !named && (started.get(p) ?? 0) > timing.load;
-        if (deferred) lazyKb += kb;
-        else {
-          firstKb += kb;
-          if (/MonacoEnvironment|monaco-editor|vs\/editor\/editor/.test(body.toString("utf8")))
-            monaco = 1;
-        }
-      }
-      await ctx.close();
+      const { firstKb, lazyKb, monaco } = await firstLoadJs(
+        browser,
+        `${info.dashboardUrl}/webhooks`,
+      );
       out.push({
         bench: "webhooks-list-first-load-js-kb",
         value: Math.round(firstKb * 10) / 10,

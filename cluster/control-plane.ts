@@ -382,7 +382,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         `--root-ca-file=${ca.certFile}`,
         "--leader-elect=false",
         "--secure-port=0",
-        "--controllers=namespace,serviceaccount,serviceaccount-token,endpointslice,garbagecollector,deployment,replicaset",
+        "--controllers=namespace,serviceaccount,serviceaccount-token,endpointslice,garbagecollector,deployment,replicaset,validatingadmissionpolicy-status-controller",
         "--v=1",
       ],
       kcmLog,

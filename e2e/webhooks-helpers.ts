@@ -71,7 +71,7 @@ export async function deleteConfig(kube: Kube, resource: Resource, name: string)
 }
 
 /** Waits for the editor's model (path ends in `<resource>.yaml`) and returns its text. */
-export async function editorText(page: Page, resource: Resource): Promise<string> {
+export async function editorText(page: Page, resource: string): Promise<string> {
   await page.waitForFunction(
     (r) => !!window.monaco?.editor.getModels().some((m) => m.uri.path.endsWith(`/${r}.yaml`)),
     resource,
@@ -87,7 +87,7 @@ export async function editorText(page: Page, resource: Resource): Promise<string
 }
 
 /** Replaces the editor text as a paste would (the editor's change handlers run). */
-export async function setEditorText(page: Page, resource: Resource, text: string): Promise<void> {
+export async function setEditorText(page: Page, resource: string, text: string): Promise<void> {
   await editorText(page, resource);
   await page.evaluate(
     ({ r, t }) => {
@@ -109,7 +109,7 @@ export interface SeenMarker {
 }
 
 /** Markers on the editor's model, as Monaco holds them. */
-export async function editorMarkers(page: Page, resource: Resource): Promise<SeenMarker[]> {
+export async function editorMarkers(page: Page, resource: string): Promise<SeenMarker[]> {
   return page.evaluate((r) => {
     const m = window.monaco;
     const model = m?.editor.getModels().find((x) => x.uri.path.endsWith(`/${r}.yaml`));

@@ -4,15 +4,16 @@ import { useQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
 import { webhookAccessQuery, webhookObjectQuery, type ConfigObject } from "@/lib/queries/webhooks";
 import { toEditorYaml } from "@/lib/webhooks/yaml-text";
-import { forNewObject, KIND_OF, type WebhookResource } from "@/lib/webhooks/kinds";
-import { templateById } from "@/lib/webhooks/templates";
+import { forNewObject, KIND_OF, type AdmissionResource } from "@/lib/webhooks/kinds";
+import { bindingTextFor, templateById } from "@/lib/webhooks/templates";
 import { ErrorBox } from "@/components/ui/error-box";
 import { WebhookEditor } from "./webhook-editor";
 
 export type EditorTarget =
-  | { mode: "edit"; resource: WebhookResource; name: string }
-  | { mode: "template"; templateId: string }
-  | { mode: "duplicate"; resource: WebhookResource; name: string };
+  | { mode: "edit"; resource: AdmissionResource; name: string }
+  /** `policy`: for a binding template, the policy it binds. */
+  | { mode: "template"; templateId: string; policy?: string }
+  | { mode: "duplicate"; resource: AdmissionResource; name: string };
 
 /** Loads what the editor starts from (stored object, template or copy) and the identity's rights. */
 export default function EditorLoader({ target }: { target: EditorTarget }) {
@@ -48,8 +49,9 @@ export default function EditorLoader({ target }: { target: EditorTarget }) {
         key={`t-${t.id}`}
         context={context}
         resource={t.resource}
-        initialText={t.yaml}
+        initialText={bindingTextFor(t, target.policy)}
         canWrite={access.data[t.resource].create}
+        bindingTemplate={t.binding}
       />
     );
   }

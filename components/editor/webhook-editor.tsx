@@ -8,7 +8,12 @@ import { validateDocument } from "@/lib/admission/validate/validate-document";
 import { apiErrorMarkers, issueMarkers, type MarkerData } from "@/lib/webhooks/editor-markers";
 import { parseEditorYaml, setYamlPath, toEditorYaml } from "@/lib/webhooks/yaml-text";
 import { merge3 } from "@/lib/webhooks/merge3";
-import { KIND_OF, type WebhookResource } from "@/lib/webhooks/kinds";
+import {
+  isWebhookResource,
+  KIND_OF,
+  objectPagePath,
+  type AdmissionResource,
+} from "@/lib/webhooks/kinds";
 import { ApiError, apiFetch } from "@/lib/queries/fetch";
 import { kindSchemaQuery, writeConfiguration, type ConfigObject } from "@/lib/queries/webhooks";
 import type { JSONSchema } from "monaco-yaml";
@@ -32,12 +37,14 @@ interface Conflict {
 
 export interface WebhookEditorProps {
   context: string;
-  resource: WebhookResource;
+  resource: AdmissionResource;
   /** Set when editing a stored object; unset when creating. */
   name?: string;
   /** The text you started from (the stored object's YAML, or a template). */
   initialText: string;
   canWrite: boolean;
+  /** After a create: the binding template to open next, for the policy just created. */
+  bindingTemplate?: string;
 }
 
 const VALIDATE_DEBOUNCE_MS = 150;
@@ -46,13 +53,17 @@ function asError(e: unknown): Error {
   return e instanceof Error ? e : new Error(String(e));
 }
 
-/** Edit (or create) one configuration: YAML + form, markers, diff, dry run, apply, conflicts. */
+/**
+ * Edit (or create) one admission object — a webhook configuration, an admission policy or a
+ * binding: YAML (+ a form for webhook configurations), markers, diff, dry run, apply, conflicts.
+ */
 export function WebhookEditor({
   context,
   resource,
   name,
   initialText,
   canWrite,
+  bindingTemplate,
 }: WebhookEditorProps) {
   const router = useRouter();
   const [base, setBase] = useState(initialText);
@@ -154,7 +165,12 @@ export function WebhookEditor({
       setConflict(undefined);
       setApiserver([]);
       if (creating) {
-        router.push(`/webhooks/${resource}/${encodeURIComponent(stored.metadata?.name ?? "")}`);
+        const storedName = stored.metadata?.name ?? "";
+        router.push(
+          bindingTemplate
+            ? `/policies/new?template=${encodeURIComponent(bindingTemplate)}&policy=${encodeURIComponent(storedName)}`
+            : objectPagePath(resource, storedName),
+        );
         return;
       }
       const storedText = toEditorYaml(stored);
@@ -196,7 +212,8 @@ export function WebhookEditor({
   };
 
   const errors = shown.filter((m) => m.severity === "error").length;
-  const detailHref = name ? `/webhooks/${resource}/${encodeURIComponent(name)}` : "/webhooks";
+  const detailHref = objectPagePath(resource, name);
+  const hasForm = isWebhookResource(resource);
   return (
     <div className="stack editor-page">
       <div className="page-head">
@@ -215,23 +232,25 @@ export function WebhookEditor({
       ) : null}
       <div className="editor-tabs">
         <div className="tab-group" role="tablist" aria-label="Editor view">
-          {(["yaml", "form", "diff"] as const).map((t) => (
-            <button
-              key={t}
-              type="button"
-              role="tab"
-              aria-selected={tab === t}
-              onClick={() => setTab(t)}
-            >
-              {t === "yaml"
-                ? "YAML"
-                : t === "form"
-                  ? "Form"
-                  : creating
-                    ? "Diff vs template"
-                    : "Diff vs live"}
-            </button>
-          ))}
+          {(hasForm ? (["yaml", "form", "diff"] as const) : (["yaml", "diff"] as const)).map(
+            (t) => (
+              <button
+                key={t}
+                type="button"
+                role="tab"
+                aria-selected={tab === t}
+                onClick={() => setTab(t)}
+              >
+                {t === "yaml"
+                  ? "YAML"
+                  : t === "form"
+                    ? "Form"
+                    : creating
+                      ? "Diff vs template"
+                      : "Diff vs live"}
+              </button>
+            ),
+          )}
         </div>
         <span className="spacer" />
         <span className={errors > 0 ? "bad" : "muted"} data-testid="error-count">
@@ -279,7 +298,7 @@ export function WebhookEditor({
               revealLine={reveal}
             />
           </div>
-          {tab === "form" ? (
+          {tab === "form" && hasForm ? (
             <FormView
               value={parsed}
               mutating={resource === "mutatingwebhookconfigurations"}

@@ -7,6 +7,7 @@ import { ContextSwitcher } from "./context-switcher";
 const NAV = [
   { href: "/", label: "Overview" },
   { href: "/webhooks", label: "Webhooks" },
+  { href: "/policies", label: "Policies" },
   { href: "/webhooks/order", label: "Call order" },
   { href: "/health", label: "Health" },
 ];

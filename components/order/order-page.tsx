@@ -22,6 +22,10 @@ import { ErrorBox } from "@/components/ui/error-box";
 import { ReorderList } from "./reorder-list";
 import { RenameForm } from "./rename-form";
 import { LatencyBudget } from "./latency-budget";
+import { PolicyStage } from "./policy-stage";
+import { useWebhookConfigs } from "@/components/webhooks/use-webhook-configs";
+import { servedPolicyKinds } from "@/lib/webhooks/hook-kinds";
+import type { PolicySnapshot } from "@/lib/webhooks/order-view";
 
 const MUTATING = webhookRef("mutatingwebhookconfigurations");
 const VALIDATING = webhookRef("validatingwebhookconfigurations");
@@ -114,15 +118,35 @@ export function OrderPage() {
   );
   const access = useQuery({ ...webhookAccessQuery(context), enabled });
   const [renameLog, setRenameLog] = useState<RenameLog | undefined>(undefined);
+  // Admission policies take their place too (when the cluster serves them), live as well.
+  const policyKinds = useWebhookConfigs(undefined, servedPolicyKinds).kinds;
+  const policies = useMemo((): PolicySnapshot => {
+    const items = (r: string) => policyKinds.find((k) => k.resource === r)?.items ?? [];
+    return {
+      validatingAdmissionPolicies: items("validatingadmissionpolicies") as NonNullable<
+        PolicySnapshot["validatingAdmissionPolicies"]
+      >,
+      validatingAdmissionPolicyBindings: items("validatingadmissionpolicybindings") as NonNullable<
+        PolicySnapshot["validatingAdmissionPolicyBindings"]
+      >,
+      mutatingAdmissionPolicies: items("mutatingadmissionpolicies") as NonNullable<
+        PolicySnapshot["mutatingAdmissionPolicies"]
+      >,
+      mutatingAdmissionPolicyBindings: items("mutatingadmissionpolicybindings") as NonNullable<
+        PolicySnapshot["mutatingAdmissionPolicyBindings"]
+      >,
+    };
+  }, [policyKinds]);
   const model = useMemo(
     () =>
       m.data && v.data
         ? orderModel(
             m.data.items as V1MutatingWebhookConfiguration[],
             v.data.items as V1ValidatingWebhookConfiguration[],
+            policies,
           )
         : undefined,
-    [m.data, v.data],
+    [m.data, v.data, policies],
   );
   const error = contextError ?? m.error ?? v.error;
   if (error) return <ErrorBox error={error} />;
@@ -165,16 +189,24 @@ export function OrderPage() {
       ) : null}
       <LatencyBudget model={model} />
       <div className="order-grid">
-        <Stage
-          title="1. Mutating webhooks — serial"
-          note="each sees the object as the previous one left it"
-          resource="mutatingwebhookconfigurations"
-          configs={byName(m.data.items)}
-          entries={model.mutating}
-          canUpdate={!!a?.mutatingwebhookconfigurations.update}
-          canRename={canRename("mutatingwebhookconfigurations")}
-          onRename={setRenameLog}
-        />
+        <div className="stack">
+          <PolicyStage
+            title="Mutating admission policies — first"
+            note="every matching binding, before any mutating webhook; no order among them is guaranteed"
+            entries={model.mutatingPolicies}
+            mutating
+          />
+          <Stage
+            title="1. Mutating webhooks — serial"
+            note="each sees the object as the previous one left it"
+            resource="mutatingwebhookconfigurations"
+            configs={byName(m.data.items)}
+            entries={model.mutating}
+            canUpdate={!!a?.mutatingwebhookconfigurations.update}
+            canRename={canRename("mutatingwebhookconfigurations")}
+            onRename={setRenameLog}
+          />
+        </div>
         <div className="stack">
           <section className="panel" aria-label="Reinvocation round">
             <h2>
@@ -209,6 +241,12 @@ export function OrderPage() {
             canUpdate={!!a?.validatingwebhookconfigurations.update}
             canRename={canRename("validatingwebhookconfigurations")}
             onRename={setRenameLog}
+          />
+          <PolicyStage
+            title="Validating admission policies — beside the validating webhooks"
+            note="evaluated in the apiserver in the validating phase, just before the validating webhooks are called; no backend, no timeout"
+            entries={model.validatingPolicies}
+            mutating={false}
           />
         </div>
       </div>

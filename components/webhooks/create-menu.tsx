@@ -10,13 +10,20 @@ export type TemplateEntry = Pick<WebhookTemplate, "id" | "title" | "description"
 export function CreateMenu({
   enabled,
   templates,
+  base = "/webhooks",
 }: {
   enabled: boolean;
   templates: readonly TemplateEntry[];
+  /** The section whose `new` page opens the template. */
+  base?: "/webhooks" | "/policies";
 }) {
   if (!enabled)
     return (
-      <button type="button" disabled title="you may not create webhook configurations">
+      <button
+        type="button"
+        disabled
+        title={`you may not create ${base === "/policies" ? "admission policies" : "webhook configurations"}`}
+      >
         New from template
       </button>
     );
@@ -26,7 +33,7 @@ export function CreateMenu({
       <ul>
         {templates.map((t) => (
           <li key={t.id}>
-            <Link href={`/webhooks/new?template=${t.id}`}>{t.title}</Link>
+            <Link href={`${base}/new?template=${t.id}`}>{t.title}</Link>
             <span className="muted"> — {t.description}</span>
           </li>
         ))}

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import type { WebhookResource } from "@/lib/webhooks/kinds";
+import { objectPagePath, type AdmissionResource } from "@/lib/webhooks/kinds";
 import { deleteConfiguration } from "@/lib/queries/webhooks";
 import { ErrorBox } from "@/components/ui/error-box";
 
@@ -15,18 +15,23 @@ export function DeleteButton({
   resourceVersion,
   enabled,
 }: {
-  resource: WebhookResource;
+  resource: AdmissionResource;
   name: string;
   uid: string;
   resourceVersion: string;
   enabled: boolean;
 }) {
   const [open, setOpen] = useState(false);
+  const consequence = resource.endsWith("bindings")
+    ? "stops its policy from applying where this binding matched."
+    : resource.endsWith("policies")
+      ? "leaves its bindings pointing at nothing: the policy stops applying."
+      : "stops every hook in it at once.";
   const [typed, setTyped] = useState("");
   const router = useRouter();
   const del = useMutation({
     mutationFn: () => deleteConfiguration(resource, name, { uid, resourceVersion }),
-    onSuccess: () => router.push("/webhooks"),
+    onSuccess: () => router.push(objectPagePath(resource)),
   });
   if (!open)
     return (
@@ -43,8 +48,7 @@ export function DeleteButton({
   return (
     <div className="confirm" role="dialog" aria-label="Confirm delete">
       <p>
-        Deleting <strong className="mono">{name}</strong> stops every hook in it at once. Type its
-        name to confirm.
+        Deleting <strong className="mono">{name}</strong> {consequence} Type its name to confirm.
       </p>
       <label>
         Name

@@ -9,17 +9,7 @@ import { BackendFacts } from "./backend-facts";
 import { CaFacts } from "./ca-facts";
 import { HookFindings } from "./hook-findings";
 import type { WebhookDefaults } from "@/lib/admission/webhook-defaults";
-
-function Val({ v, dflt }: { v: string | number | undefined; dflt?: string | number }) {
-  if (v !== undefined) return <span className="mono">{v}</span>;
-  if (dflt !== undefined)
-    return (
-      <span className="dflt" title="not set: the apiserver's default applies">
-        {dflt} (default)
-      </span>
-    );
-  return <span className="muted">unset</span>;
-}
+import { Val } from "@/components/ui/default-value";
 
 /** Everything about one hook of a configuration. */
 export function HookPanel({

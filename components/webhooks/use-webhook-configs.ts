@@ -6,6 +6,7 @@ import { useTabContext } from "@/components/layout/tab-context";
 import { overviewQuery, type OverviewData } from "@/lib/queries/overview";
 import { collectionQuery, type CollectionData } from "@/lib/queries/collections";
 import { servedHookKinds } from "@/lib/webhooks/hook-kinds";
+import type { ServedKind } from "@/lib/k8s/served-kinds";
 import { refToString, type ResourceRef } from "@/lib/k8s/resources";
 import type { ConfigLike } from "@/lib/webhooks/summary";
 import { useLiveCollections, type LiveState } from "@/components/live/use-live-collections";
@@ -16,6 +17,8 @@ export interface KindCollection {
   resource: string;
   ref: ResourceRef;
   items: ConfigLike[] | undefined;
+  /** The collection's resourceVersion as the cache holds it. */
+  resourceVersion: string | undefined;
   error: Error | null;
 }
 
@@ -35,11 +38,15 @@ export interface WebhookConfigsSeed {
 }
 
 /**
- * Every webhook-like configuration kind discovery says the cluster serves (so legacy kinds slot
+ * Every webhook-like configuration kind discovery says the cluster serves (or the kinds `select`
+ * picks, e.g. the admission policy kinds) (so legacy kinds slot
  * in when served), each kept live in the query cache from the watch stream. A server seed, when
  * given, fills the cache for its context so the first render (and the server render) has rows.
  */
-export function useWebhookConfigs(seed?: WebhookConfigsSeed): WebhookConfigs {
+export function useWebhookConfigs(
+  seed?: WebhookConfigsSeed,
+  select: (apis: OverviewData["apis"]) => ServedKind[] = servedHookKinds,
+): WebhookConfigs {
   const { context, error: contextError } = useTabContext();
   const seeded = seed !== undefined && seed.context === context ? seed : undefined;
   const overview = useQuery({
@@ -49,7 +56,7 @@ export function useWebhookConfigs(seed?: WebhookConfigsSeed): WebhookConfigs {
     // The seed was read just now; do not read discovery again on mount.
     staleTime: seeded ? 60_000 : 0,
   });
-  const served = useMemo(() => servedHookKinds(overview.data?.apis ?? []), [overview.data]);
+  const served = useMemo(() => select(overview.data?.apis ?? []), [overview.data, select]);
   const refs = useMemo(() => served.flatMap((k) => (k.readAt ? [k.readAt] : [])), [served]);
   const results = useQueries({
     queries: refs.map((ref) => ({
@@ -64,6 +71,7 @@ export function useWebhookConfigs(seed?: WebhookConfigsSeed): WebhookConfigs {
     resource: k.known.resource,
     ref: refs[i] as ResourceRef,
     items: results[i]?.data?.items,
+    resourceVersion: results[i]?.data?.resourceVersion,
     error: results[i]?.error ?? null,
   }));
   return {

@@ -18,7 +18,7 @@ import type {
 import { useLiveCollections } from "@/components/live/use-live-collections";
 import { ErrorBox } from "@/components/ui/error-box";
 import { HookPanel } from "./hook-panel";
-import { DeleteButton } from "./delete-button";
+import { ObjectHead } from "./object-head";
 import { webhookDefaults } from "@/lib/admission/webhook-defaults";
 
 const MUTATING = webhookRef("mutatingwebhookconfigurations");
@@ -69,54 +69,17 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
     );
   const stage = mutating ? analysis?.order.mutating : analysis?.order.validating;
   const hooks = obj.webhooks ?? [];
-  const base = `/webhooks/${resource}/${encodeURIComponent(name)}`;
   return (
     <div className="stack">
-      <div className="page-head">
-        <h1>
-          <span className="muted">{kind}</span> <span className="mono">{name}</span>
-        </h1>
-        <span className="live" data-state={live}>
-          {live}
-        </span>
-        <span className="muted mono">rv {rv}</span>
-        <span className="spacer" />
-        <div className="actions">
-          {can?.update ? (
-            <Link className="button" href={`${base}/edit`}>
-              Edit YAML
-            </Link>
-          ) : (
-            <button type="button" disabled title="you may not update this configuration">
-              Edit YAML
-            </button>
-          )}
-          {can?.create ? (
-            <Link
-              className="button"
-              href={`/webhooks/new?from=${resource}/${encodeURIComponent(name)}`}
-            >
-              Duplicate
-            </Link>
-          ) : (
-            <button type="button" disabled title="you may not create configurations">
-              Duplicate
-            </button>
-          )}
-          <DeleteButton
-            resource={resource}
-            name={name}
-            uid={obj.metadata?.uid ?? ""}
-            resourceVersion={rv}
-            enabled={!!can?.delete}
-          />
-        </div>
-      </div>
-      {access.data && !can?.update ? (
-        <p className="hint" data-testid="read-only">
-          Read-only: your identity may not change {kind}s.
-        </p>
-      ) : null}
+      <ObjectHead
+        resource={resource}
+        name={name}
+        kind={kind}
+        uid={obj.metadata?.uid ?? ""}
+        resourceVersion={rv}
+        live={live}
+        can={can}
+      />
       {details.error ? <ErrorBox error={details.error} /> : null}
       {hooks.length === 0 ? <p className="muted">This configuration has no hooks.</p> : null}
       {hooks.map((h, i) => (

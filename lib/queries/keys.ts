@@ -16,4 +16,6 @@ export const queryKeys = {
   webhookAccess: (context: string) => ["webhook-access", context] as const,
   kindSchema: (context: string, resource: string) => ["kind-schema", context, resource] as const,
   health: (context: string) => ["admission-health", context] as const,
+  /** `at`: the resourceVersions of the policy and binding collections the report was read at. */
+  policyParams: (context: string, at: string) => ["policy-params", context, at] as const,
 };

@@ -1,6 +1,9 @@
-/** Query options and writes for webhook configurations (the browser side of /api/webhooks). */
+/**
+ * Query options and writes for the admission kinds the editor writes — webhook configurations,
+ * admission policies and bindings (the browser side of /api/webhooks).
+ */
 import { queryOptions } from "@tanstack/react-query";
-import type { AccessMap, WebhookResource } from "@/lib/webhooks/kinds";
+import type { AccessMap, AdmissionResource, WebhookResource } from "@/lib/webhooks/kinds";
 import type { BackendView } from "@/lib/webhooks/backend-view";
 import type { CaBundleView } from "@/lib/k8s/x509";
 import type { JsonSchema } from "@/lib/k8s/openapi-schema";
@@ -36,12 +39,17 @@ export interface WebhookDetails {
 
 /** The v1 collection of a webhook resource. */
 export function webhookRef(resource: WebhookResource): ResourceRef {
+  return admissionRef(resource);
+}
+
+/** The v1 collection of an admission resource. */
+export function admissionRef(resource: AdmissionResource): ResourceRef {
   return { group: ADMISSION_GROUP, version: "v1", resource };
 }
 
 const JSON_HEADERS = { "Content-Type": "application/json" };
 
-export const webhookObjectQuery = (context: string, resource: WebhookResource, name: string) =>
+export const webhookObjectQuery = (context: string, resource: AdmissionResource, name: string) =>
   queryOptions({
     queryKey: queryKeys.webhookObject(context, resource, name),
     queryFn: ({ signal }) =>
@@ -73,7 +81,7 @@ export const webhookAccessQuery = (context: string) =>
     staleTime: 60_000,
   });
 
-export const kindSchemaQuery = (context: string, resource: WebhookResource) =>
+export const kindSchemaQuery = (context: string, resource: AdmissionResource) =>
   queryOptions({
     queryKey: queryKeys.kindSchema(context, resource),
     queryFn: ({ signal }) => apiFetch<JsonSchema>(`/api/webhooks/schema/${resource}`, { signal }),
@@ -83,7 +91,7 @@ export const kindSchemaQuery = (context: string, resource: WebhookResource) =>
 
 /** Replaces (name given) or creates; `dryRun` returns the object as the server would store it. */
 export function writeConfiguration(
-  resource: WebhookResource,
+  resource: AdmissionResource,
   name: string | undefined,
   object: ConfigObject,
   dryRun: boolean,
@@ -99,7 +107,7 @@ export function writeConfiguration(
 }
 
 export function deleteConfiguration(
-  resource: WebhookResource,
+  resource: AdmissionResource,
   name: string,
   pre: { uid: string; resourceVersion: string },
 ): Promise<{ deleted: string }> {

@@ -16,3 +16,17 @@ export function servedHookKinds(
       !k.known.kind.endsWith("Binding"),
   );
 }
+
+const POLICY_KINDS = new Set([
+  "ValidatingAdmissionPolicy",
+  "ValidatingAdmissionPolicyBinding",
+  "MutatingAdmissionPolicy",
+  "MutatingAdmissionPolicyBinding",
+]);
+
+/** The admission policy and binding kinds discovery says the cluster serves, with where to read them. */
+export function servedPolicyKinds(
+  apis: Array<{ version: string; resources: Array<{ name: string; kind: string }> }>,
+): ServedKind[] {
+  return servedKinds(apis).filter((k) => k.readAt && POLICY_KINDS.has(k.known.kind));
+}

@@ -1,4 +1,7 @@
-/** The webhook configuration kinds the editor writes (admissionregistration.k8s.io/v1). Pure. */
+/**
+ * The admission kinds the editor writes (admissionregistration.k8s.io/v1): the two webhook
+ * configuration kinds and the four admission policy kinds. Pure.
+ */
 export const WEBHOOK_RESOURCES = [
   "mutatingwebhookconfigurations",
   "validatingwebhookconfigurations",
@@ -6,18 +9,51 @@ export const WEBHOOK_RESOURCES = [
 
 export type WebhookResource = (typeof WEBHOOK_RESOURCES)[number];
 
-export const KIND_OF: Record<WebhookResource, string> = {
+/** Admission policies and their bindings (in-process CEL, no backend). */
+export const POLICY_RESOURCES = [
+  "validatingadmissionpolicies",
+  "validatingadmissionpolicybindings",
+  "mutatingadmissionpolicies",
+  "mutatingadmissionpolicybindings",
+] as const;
+
+export type PolicyResource = (typeof POLICY_RESOURCES)[number];
+
+/** Every kind the editor, the write routes and the access map cover. */
+export const ADMISSION_RESOURCES = [...WEBHOOK_RESOURCES, ...POLICY_RESOURCES] as const;
+
+export type AdmissionResource = (typeof ADMISSION_RESOURCES)[number];
+
+export const KIND_OF: Record<AdmissionResource, string> = {
   mutatingwebhookconfigurations: "MutatingWebhookConfiguration",
   validatingwebhookconfigurations: "ValidatingWebhookConfiguration",
+  validatingadmissionpolicies: "ValidatingAdmissionPolicy",
+  validatingadmissionpolicybindings: "ValidatingAdmissionPolicyBinding",
+  mutatingadmissionpolicies: "MutatingAdmissionPolicy",
+  mutatingadmissionpolicybindings: "MutatingAdmissionPolicyBinding",
 };
 
 /** The resource of a kind name, or undefined for kinds the editor does not write. */
-export function resourceOfKind(kind: string): WebhookResource | undefined {
-  return WEBHOOK_RESOURCES.find((r) => KIND_OF[r] === kind);
+export function resourceOfKind(kind: string): AdmissionResource | undefined {
+  return ADMISSION_RESOURCES.find((r) => KIND_OF[r] === kind);
 }
 
 export function isWebhookResource(s: string): s is WebhookResource {
   return (WEBHOOK_RESOURCES as readonly string[]).includes(s);
+}
+
+export function isPolicyResource(s: string): s is PolicyResource {
+  return (POLICY_RESOURCES as readonly string[]).includes(s);
+}
+
+export function isAdmissionResource(s: string): s is AdmissionResource {
+  return (ADMISSION_RESOURCES as readonly string[]).includes(s);
+}
+
+/** The dashboard page of one object: webhooks under /webhooks, policies under /policies. */
+export function objectPagePath(r: AdmissionResource, name?: string): string {
+  const section = isWebhookResource(r) ? "/webhooks" : "/policies";
+  return name === undefined ? section : `${section}/${r}/${encodeURIComponent(name)}`;
 }
 
 export const WEBHOOK_GROUP = "admissionregistration.k8s.io";
@@ -28,7 +64,7 @@ export const ACCESS_VERBS = ["get", "list", "watch", "create", "update", "delete
 export type AccessVerb = (typeof ACCESS_VERBS)[number];
 
 /** What the current identity may do, per resource and verb. */
-export type AccessMap = Record<WebhookResource, Record<AccessVerb, boolean>>;
+export type AccessMap = Record<AdmissionResource, Record<AccessVerb, boolean>>;
 
 /** Metadata fields the server owns: dropped when an object is used as the base of a new one. */
 export function forNewObject<T extends { metadata?: Record<string, unknown> }>(

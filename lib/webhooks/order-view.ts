@@ -13,6 +13,7 @@ import type {
   V1MutatingWebhookConfiguration,
   V1ValidatingWebhookConfiguration,
 } from "@/lib/k8s/types";
+import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
 
 export interface OrderEntry {
   key: string;
@@ -27,10 +28,36 @@ export interface OrderEntry {
   reinvocationPolicy?: string;
 }
 
+/** One (policy, binding) pair: the unit the policy plugins evaluate. */
+export interface PolicyOrderEntry {
+  key: string;
+  stage: "mutating-policy" | "validating-policy";
+  policy: string;
+  binding: string;
+  /** The binding names a policy that does not exist: it does nothing. */
+  policyMissing: boolean;
+  failurePolicy: string;
+  validationActions: readonly string[];
+  reinvocationPolicy: string;
+}
+
+/** The admission policy collections, when the cluster serves them. */
+export type PolicySnapshot = Pick<
+  AdmissionSnapshot,
+  | "validatingAdmissionPolicies"
+  | "validatingAdmissionPolicyBindings"
+  | "mutatingAdmissionPolicies"
+  | "mutatingAdmissionPolicyBindings"
+>;
+
 export interface OrderModel {
+  /** Before every mutating webhook; the apiserver guarantees no order among them. */
+  mutatingPolicies: PolicyOrderEntry[];
   mutating: OrderEntry[];
   reinvocation: Array<{ entry: OrderEntry; trigger: ReinvocationTrigger }>;
   validating: OrderEntry[];
+  /** Evaluated in the apiserver beside the validating webhooks. */
+  validatingPolicies: PolicyOrderEntry[];
   /** Serial mutating time, both rounds, at every timeout. */
   mutatingSeconds: number;
   /** The slowest validating hook (they run in parallel). */
@@ -42,11 +69,26 @@ export interface OrderModel {
 export function orderModel(
   mutating: readonly V1MutatingWebhookConfiguration[],
   validating: readonly V1ValidatingWebhookConfiguration[],
+  policies: PolicySnapshot = {},
 ): OrderModel {
   const compiled = compileSnapshot({
     mutatingWebhookConfigurations: mutating,
     validatingWebhookConfigurations: validating,
+    ...policies,
   });
+  const policyEntries = (stage: PolicyOrderEntry["stage"]) =>
+    (stage === "mutating-policy" ? compiled.mutatingPolicies : compiled.validatingPolicies).map(
+      (p): PolicyOrderEntry => ({
+        key: p.key,
+        stage,
+        policy: p.policyName,
+        binding: p.bindingName,
+        policyMissing: p.policyMissing,
+        failurePolicy: p.failurePolicy,
+        validationActions: p.validationActions,
+        reinvocationPolicy: p.reinvocationPolicy,
+      }),
+    );
   const order = effectiveOrder(compiled);
   const toEntry = (o: (typeof order)[number]): OrderEntry => ({
     key: o.hook.key,
@@ -79,9 +121,11 @@ export function orderModel(
   ];
   const validatingTimeouts = v.map((e) => e.timeoutSeconds);
   return {
+    mutatingPolicies: policyEntries("mutating-policy"),
     mutating: m,
     reinvocation,
     validating: v,
+    validatingPolicies: policyEntries("validating-policy"),
     mutatingSeconds: worstCaseLatency(mutatingTimeouts, []),
     validatingSeconds: worstCaseLatency([], validatingTimeouts),
     worstCaseSeconds: worstCaseLatency(mutatingTimeouts, validatingTimeouts),

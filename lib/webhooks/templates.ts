@@ -1,13 +1,9 @@
 /** Starting points for new configurations: common, safe patterns. Pure data. */
-import type { WebhookResource } from "./kinds";
+import { POLICY_TEMPLATES } from "@/lib/policies/templates";
+import type { WebhookTemplate } from "./template-model";
+import { setYamlPath } from "./yaml-text";
 
-export interface WebhookTemplate {
-  id: string;
-  title: string;
-  description: string;
-  resource: WebhookResource;
-  yaml: string;
-}
+export type { WebhookTemplate } from "./template-model";
 
 export const TEMPLATES: readonly WebhookTemplate[] = [
   {
@@ -116,7 +112,17 @@ webhooks:
   },
 ];
 
-/** A template by id. */
+/** A template by id (webhook configurations and admission policies alike). */
 export function templateById(id: string): WebhookTemplate | undefined {
-  return TEMPLATES.find((t) => t.id === id);
+  return TEMPLATES.find((t) => t.id === id) ?? POLICY_TEMPLATES.find((t) => t.id === id);
+}
+
+/**
+ * A binding template's text for the policy just created: spec.policyName names it and the
+ * binding is named after it, so a renamed policy still gets a working binding.
+ */
+export function bindingTextFor(template: WebhookTemplate, policyName: string | undefined): string {
+  if (!policyName) return template.yaml;
+  const named = setYamlPath(template.yaml, ["spec", "policyName"], policyName);
+  return setYamlPath(named, ["metadata", "name"], `${policyName}-binding`);
 }

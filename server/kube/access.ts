@@ -2,11 +2,11 @@ import "server-only";
 import type { KubeClient } from "./client";
 import {
   ACCESS_VERBS,
+  ADMISSION_RESOURCES,
   WEBHOOK_GROUP,
-  WEBHOOK_RESOURCES,
   type AccessMap,
   type AccessVerb,
-  type WebhookResource,
+  type AdmissionResource,
 } from "@/lib/webhooks/kinds";
 
 interface SelfSubjectAccessReview {
@@ -52,11 +52,15 @@ export async function canIPath(
 }
 
 /**
- * What the identity may do with webhook configurations: one SelfSubjectAccessReview per
- * (resource, verb). The UI enables controls from this; the apiserver still decides every write.
+ * What the identity may do with the admission kinds the editor writes (webhook configurations,
+ * admission policies and bindings): one SelfSubjectAccessReview per (resource, verb). The UI
+ * enables controls from this; the apiserver still decides every write.
  */
-export async function webhookAccess(client: KubeClient, signal?: AbortSignal): Promise<AccessMap> {
-  const pairs = WEBHOOK_RESOURCES.flatMap((resource) =>
+export async function admissionAccess(
+  client: KubeClient,
+  signal?: AbortSignal,
+): Promise<AccessMap> {
+  const pairs = ADMISSION_RESOURCES.flatMap((resource) =>
     ACCESS_VERBS.map((verb) => ({ resource, verb })),
   );
   const answers = await Promise.all(
@@ -64,7 +68,7 @@ export async function webhookAccess(client: KubeClient, signal?: AbortSignal): P
       canI(client, { group: WEBHOOK_GROUP, resource: p.resource, verb: p.verb }, signal),
     ),
   );
-  const out = {} as Record<WebhookResource, Record<AccessVerb, boolean>>;
+  const out = {} as Record<AdmissionResource, Record<AccessVerb, boolean>>;
   pairs.forEach((p, i) => {
     (out[p.resource] ??= {} as Record<AccessVerb, boolean>)[p.verb] = answers[i] ?? false;
   });

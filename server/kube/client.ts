@@ -84,6 +84,12 @@ function buildUrl(server: string, req: Pick<KubeRequest, "path" | "query">): URL
  * built per request for the identity (kubeconfig context) the request acts as. Every failure
  * comes out as a KubeApiError carrying the apiserver's status, reason and message.
  */
+/** The text of a `Warning: 299 - "text"` header (bounded: it comes from admission policies). */
+function warningText(h: string): string {
+  const m = /^\d{3} \S+ "(.*)"$/s.exec(h.slice(0, 4096));
+  return (m?.[1] ?? h.slice(0, 4096)).replace(/\\"/g, '"');
+}
+
 export class KubeClient {
   readonly server: string;
 
@@ -119,9 +125,22 @@ export class KubeClient {
 
   /** Sends a request and returns the parsed JSON body; throws KubeApiError on any failure. */
   async request<T>(req: KubeRequest): Promise<T> {
-    const text = await this.requestText(req);
+    return (await this.requestWithWarnings<T>(req)).body;
+  }
+
+  /** Sends a request and returns the body text of a 2xx answer. */
+  async requestText(req: KubeRequest): Promise<string> {
+    return (await this.send(req)).text;
+  }
+
+  /**
+   * Like {@link request}, and also returns the apiserver's `Warning` headers (RFC 7234 form
+   * `299 - "text"`, one header each), e.g. what a Warn validation action says.
+   */
+  async requestWithWarnings<T>(req: KubeRequest): Promise<{ body: T; warnings: string[] }> {
+    const { text, warnings } = await this.send(req);
     try {
-      return JSON.parse(text) as T;
+      return { body: JSON.parse(text) as T, warnings };
     } catch {
       throw new KubeApiError({
         status: 502,
@@ -132,8 +151,7 @@ export class KubeClient {
     }
   }
 
-  /** Sends a request and returns the body text of a 2xx answer. */
-  async requestText(req: KubeRequest): Promise<string> {
+  private async send(req: KubeRequest): Promise<{ text: string; warnings: string[] }> {
     const url = buildUrl(this.server, req);
     try {
       const opts = await this.options(req);
@@ -151,38 +169,45 @@ export class KubeClient {
           "Content-Length": Buffer.byteLength(payload),
         };
       }
-      const { status, text } = await new Promise<{ status: number; text: string }>(
-        (resolve, reject) => {
-          const r = this.open(url, opts);
-          r.on("response", (res) => {
-            const chunks: Buffer[] = [];
-            let size = 0;
-            res.on("data", (c: Buffer) => {
-              size += c.length;
-              if (size > MAX_RESPONSE_BYTES) {
-                r.destroy(new Error(`response larger than ${MAX_RESPONSE_BYTES} bytes`));
-                return;
-              }
-              chunks.push(c);
-            });
-            res.on("end", () =>
-              resolve({
-                status: res.statusCode ?? 0,
-                text: Buffer.concat(chunks).toString("utf8"),
-              }),
-            );
-            res.on("error", reject);
+      const { status, text, warnings } = await new Promise<{
+        status: number;
+        text: string;
+        warnings: string[];
+      }>((resolve, reject) => {
+        const r = this.open(url, opts);
+        r.on("response", (res) => {
+          const warnings: string[] = [];
+          for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
+            if (res.rawHeaders[i]?.toLowerCase() === "warning")
+              warnings.push(warningText(res.rawHeaders[i + 1] ?? ""));
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on("data", (c: Buffer) => {
+            size += c.length;
+            if (size > MAX_RESPONSE_BYTES) {
+              r.destroy(new Error(`response larger than ${MAX_RESPONSE_BYTES} bytes`));
+              return;
+            }
+            chunks.push(c);
           });
-          r.on("timeout", () =>
-            r.destroy(Object.assign(new Error("request timed out"), { code: "ETIMEDOUT" })),
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              text: Buffer.concat(chunks).toString("utf8"),
+              warnings,
+            }),
           );
-          r.on("error", reject);
-          if (payload !== undefined) r.write(payload);
-          r.end();
-        },
-      );
+          res.on("error", reject);
+        });
+        r.on("timeout", () =>
+          r.destroy(Object.assign(new Error("request timed out"), { code: "ETIMEDOUT" })),
+        );
+        r.on("error", reject);
+        if (payload !== undefined) r.write(payload);
+        r.end();
+      });
       if (status < 200 || status >= 300) throw errorFromResponse(status, text, this.server);
-      return text;
+      return { text, warnings };
     } catch (e) {
       throw toKubeApiError(e, this.server);
     }

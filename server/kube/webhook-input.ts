@@ -1,6 +1,11 @@
 import "server-only";
 import { z } from "zod";
-import { isWebhookResource, type WebhookResource } from "@/lib/webhooks/kinds";
+import {
+  isAdmissionResource,
+  isWebhookResource,
+  type AdmissionResource,
+  type WebhookResource,
+} from "@/lib/webhooks/kinds";
 import { KubeApiError } from "@/lib/k8s/errors";
 
 /** A DNS-subdomain name as the apiserver accepts for cluster-scoped objects. */
@@ -17,14 +22,23 @@ export const objectBody = z
 
 export const writeBody = z.object({ object: objectBody, dryRun: z.boolean().default(false) });
 
+function notEdited(s: string): KubeApiError {
+  return new KubeApiError({
+    status: 404,
+    reason: "NotFound",
+    message: `the dashboard does not edit ${s}`,
+    cluster: "",
+  });
+}
+
 /** Route param → resource; 404 for anything but the two webhook configuration kinds. */
 export function webhookResource(s: string): WebhookResource {
-  if (!isWebhookResource(s))
-    throw new KubeApiError({
-      status: 404,
-      reason: "NotFound",
-      message: `the dashboard does not edit ${s}`,
-      cluster: "",
-    });
+  if (!isWebhookResource(s)) throw notEdited(s);
+  return s;
+}
+
+/** Route param → resource; 404 for anything but the admission kinds the editor writes. */
+export function admissionResource(s: string): AdmissionResource {
+  if (!isAdmissionResource(s)) throw notEdited(s);
   return s;
 }

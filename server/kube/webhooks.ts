@@ -6,10 +6,17 @@ import {
   KIND_OF,
   WEBHOOK_GROUP,
   WEBHOOK_VERSION,
+  type AdmissionResource,
   type WebhookResource,
 } from "@/lib/webhooks/kinds";
 
-/** A webhook configuration as the apiserver returns it (the editor treats it as JSON). */
+/**
+ * CRUD for the admission kinds the editor writes — webhook configurations, admission policies and
+ * their bindings — all cluster-scoped in admissionregistration.k8s.io/v1. Rename is for webhook
+ * configurations only (their name decides the call order).
+ */
+
+/** An admission object as the apiserver returns it (the editor treats it as JSON). */
 export interface WebhookConfigObject {
   apiVersion?: string;
   kind?: string;
@@ -24,14 +31,14 @@ export interface WebhookConfigObject {
   [k: string]: unknown;
 }
 
-const base = (r: WebhookResource) => `/apis/${WEBHOOK_GROUP}/${WEBHOOK_VERSION}/${r}`;
+const base = (r: AdmissionResource) => `/apis/${WEBHOOK_GROUP}/${WEBHOOK_VERSION}/${r}`;
 
 /** Writes are strict: an unknown or duplicate field is an error, never silently dropped. */
 function writeQuery(dryRun: boolean) {
   return { fieldValidation: "Strict", ...(dryRun ? { dryRun: "All" } : {}) };
 }
 
-function withKind(r: WebhookResource, o: WebhookConfigObject): WebhookConfigObject {
+function withKind(r: AdmissionResource, o: WebhookConfigObject): WebhookConfigObject {
   return { ...o, apiVersion: `${WEBHOOK_GROUP}/${WEBHOOK_VERSION}`, kind: KIND_OF[r] };
 }
 
@@ -42,7 +49,7 @@ function badRequest(message: string): KubeApiError {
 /** Reads one configuration. */
 export function getConfiguration(
   client: KubeClient,
-  r: WebhookResource,
+  r: AdmissionResource,
   name: string,
   signal?: AbortSignal,
 ): Promise<WebhookConfigObject> {
@@ -52,7 +59,7 @@ export function getConfiguration(
 /** Creates a configuration (or dry-runs the create: the answer is the object as it would be stored). */
 export async function createConfiguration(
   client: KubeClient,
-  r: WebhookResource,
+  r: AdmissionResource,
   obj: WebhookConfigObject,
   opts: { dryRun: boolean; signal?: AbortSignal },
 ): Promise<WebhookConfigObject> {
@@ -74,7 +81,7 @@ export async function createConfiguration(
  */
 export async function replaceConfiguration(
   client: KubeClient,
-  r: WebhookResource,
+  r: AdmissionResource,
   name: string,
   obj: WebhookConfigObject,
   opts: { dryRun: boolean; signal?: AbortSignal },
@@ -99,7 +106,7 @@ export async function replaceConfiguration(
 /** Deletes a configuration if it is still the version (uid + resourceVersion) the admin saw. */
 export async function deleteConfiguration(
   client: KubeClient,
-  r: WebhookResource,
+  r: AdmissionResource,
   name: string,
   pre: { uid?: string; resourceVersion?: string },
   signal?: AbortSignal,

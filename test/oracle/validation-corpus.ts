@@ -766,6 +766,31 @@ function policyCases(): CorpusCase[] {
           { patchType: "ApplyConfiguration", applyConfiguration: { expression: " " } },
         ]),
     );
+    // Message construction that does not parse: a plain syntax error the apiserver rejects.
+    for (const [label, expression] of [
+      ["ApplyConfiguration truncated", "Object{ metadata: "],
+      ["ApplyConfiguration unbalanced", "Object{ metadata: Object.metadata{ labels: {'a': 'b'} }"],
+      [
+        "ApplyConfiguration ternary ok",
+        "Object{ spec: Object.spec{ replicas: 1 in [1] ? 2 : 3 } }",
+      ],
+    ] as const)
+      mVariant(
+        label,
+        (s) =>
+          (s.mutations = [{ patchType: "ApplyConfiguration", applyConfiguration: { expression } }]),
+      );
+    for (const [label, expression] of [
+      ["JSONPatch missing comma", "[JSONPatch{op: 'add', path: '/metadata/labels' value: {}}]"],
+      [
+        "JSONPatch two ok",
+        "[JSONPatch{op: 'remove', path: '/a'}, JSONPatch{op: 'add', path: '/b', value: 'x{'}]",
+      ],
+    ] as const)
+      mVariant(
+        label,
+        (s) => (s.mutations = [{ patchType: "JSONPatch", jsonPatch: { expression } }]),
+      );
     mVariant("reinvocationPolicy absent", (s) => delete s.reinvocationPolicy);
     mVariant("reinvocationPolicy bogus", (s) => (s.reinvocationPolicy = "Always"));
     mVariant("reinvocationPolicy IfNeeded", (s) => (s.reinvocationPolicy = "IfNeeded"));

@@ -5,7 +5,7 @@
  * undeclared top-level names, unknown fields of `request` / `variables`, and a result type that
  * is certainly wrong. Anything else is reported as "unknown" and produces no issue.
  */
-import { Environment } from "@marcbachmann/cel-js";
+import { Environment, parse } from "@marcbachmann/cel-js";
 
 /** What the expression must evaluate to (ExpressionAccessor.ReturnTypes). */
 export type CelReturn = "bool" | "string" | "string-or-null" | "any" | "jsonpatch" | "object";
@@ -112,8 +112,60 @@ function goIssue(expr: string, offset: number, msg: string): string {
   return `compilation failed: ERROR: <input>:${line}:${col + 1}: ${msg}\n | ${srcLine}\n | ${" ".repeat(col)}^`;
 }
 
-// Message construction (`Object{...}`, `JSONPatch{...}`) is valid CEL that cel-js cannot parse.
-const messageConstruction = /[A-Za-z_][\w.]*\s*\{/;
+/** String literals blanked to spaces, same length, so offsets still point into the original. */
+function maskStrings(expr: string): string {
+  return expr.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, (m) =>
+    m.length < 2 ? m : `${m[0]}${" ".repeat(m.length - 2)}${m[m.length - 1]}`,
+  );
+}
+
+const isIdentChar = (c: string) => /[A-Za-z0-9_.]/.test(c);
+
+/**
+ * Message construction (`Object{...}`, `Object.metadata{...}`, `JSONPatch{...}`) is valid CEL that
+ * cel-js cannot parse. Its field initialisers (`name: value`) have the shape of map entries, so
+ * with each type name blanked the text is a map literal with the same syntax: parsing that finds
+ * the same syntax errors at the same offsets. Returns undefined when the expression constructs no
+ * message. One backward walk per `{` over text no other walk covers: linear time.
+ */
+function asMapLiterals(expr: string): string | undefined {
+  const code = maskStrings(expr);
+  const out = expr.split("");
+  let found = false;
+  for (let i = 0; i < code.length; i++) {
+    if (code[i] !== "{") continue;
+    let j = i - 1;
+    while (j >= 0 && /\s/.test(code[j]!)) j--;
+    const end = j;
+    while (j >= 0 && isIdentChar(code[j]!)) j--;
+    const name = code.slice(j + 1, end + 1);
+    if (name.length === 0 || /^[0-9]/.test(name) || name === "in") continue;
+    found = true;
+    // Walks stop at a quote, so these positions are outside string literals.
+    for (let k = j + 1; k < i; k++) out[k] = " ";
+  }
+  return found ? out.join("") : undefined;
+}
+
+/** The syntax verdict of an expression that constructs messages. */
+function messageSyntaxVerdict(expr: string): CelVerdict {
+  const mapped = asMapLiterals(expr);
+  if (mapped === undefined) return { kind: "unknown" };
+  try {
+    parse(mapped);
+    return { kind: "unknown" };
+  } catch (e) {
+    const le = asLibError(e);
+    if (!le || !syntaxCodes.test(le.code ?? "")) return { kind: "unknown" };
+    const off = le.range?.start ?? 0;
+    // `?field:` (optional field initialisers) is CEL that cel-js does not parse either.
+    if (mapped[off] === "?") return { kind: "unknown" };
+    return {
+      kind: "error",
+      detail: goIssue(expr, off, "Syntax error: " + (le.message.split("\n")[0] ?? "")),
+    };
+  }
+}
 
 function goTypeName(t: string): string {
   // cel-js names unresolved type parameters (`list<T>` for `[]`); cel-go prints them as dyn.
@@ -182,7 +234,7 @@ function libErrorVerdict(expr: string, le: CelLibError): CelVerdict {
   const off = le.range?.start ?? 0;
   const code = le.code ?? "";
   if (syntaxCodes.test(code)) {
-    if (messageConstruction.test(expr)) return { kind: "unknown" };
+    if (asMapLiterals(expr) !== undefined) return messageSyntaxVerdict(expr);
     return {
       kind: "error",
       detail: goIssue(expr, off, "Syntax error: " + (le.message.split("\n")[0] ?? "")),

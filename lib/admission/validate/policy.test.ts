@@ -172,4 +172,34 @@ describe("validateMutatingAdmissionPolicySpec", () => {
       'spec.mutations[0].jsonPatch.expression: Invalid value: "[]": must evaluate to list(JSONPatch) but got list(dyn)',
     ]);
   });
+  const apply = (expression: string) =>
+    map({
+      ...okM(),
+      mutations: [{ patchType: "ApplyConfiguration", applyConfiguration: { expression } }],
+    });
+  const patch = (expression: string) =>
+    map({ ...okM(), mutations: [{ patchType: "JSONPatch", jsonPatch: { expression } }] });
+  it("validateMutation: a truncated applyConfiguration expression is a syntax error", () => {
+    const errs = apply("Object{ metadata: ");
+    expect(errs).toHaveLength(1);
+    expect(errs[0]).toMatch(
+      /^spec\.mutations\[0\]\.applyConfiguration\.expression: Invalid value: "Object\{ metadata:": compilation failed: ERROR: <input>:1:\d+: Syntax error/,
+    );
+  });
+  it("validateMutation: a broken JSONPatch construction is a syntax error", () => {
+    expect(patch('[JSONPatch{op: "add", path: "/metadata/labels" value: {}}]')).toEqual([
+      expect.stringMatching(/jsonPatch\.expression: Invalid value: .*Syntax error/),
+    ]);
+  });
+  it("validateMutation: well-formed message constructions pass", () => {
+    expect(apply('Object{ metadata: Object.metadata{ labels: {"team": "a{b"} } }')).toEqual([]);
+    expect(
+      patch(
+        '[JSONPatch{op: "add", path: "/metadata/labels", value: {"a": "b"}}, JSONPatch{op: "remove", path: "/x"}]',
+      ),
+    ).toEqual([]);
+    expect(
+      apply("Object{ spec: Object.spec{ replicas: object.spec.replicas in [1, 2] ? 3 : 4 } }"),
+    ).toEqual([]);
+  });
 });

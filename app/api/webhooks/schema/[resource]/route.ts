@@ -1,7 +1,7 @@
 import { handle, json } from "@/server/http/respond";
 import { clientFor } from "@/server/kube/identity";
 import { kindSchema } from "@/server/kube/openapi";
-import { webhookResource } from "@/server/kube/webhook-input";
+import { admissionResource } from "@/server/kube/webhook-input";
 import { KIND_OF, WEBHOOK_GROUP, WEBHOOK_VERSION } from "@/lib/webhooks/kinds";
 
 export const dynamic = "force-dynamic";
@@ -12,7 +12,7 @@ export async function GET(
   { params }: { params: Promise<{ resource: string }> },
 ): Promise<Response> {
   return handle(async () => {
-    const r = webhookResource((await params).resource);
+    const r = admissionResource((await params).resource);
     const schema = await kindSchema(
       clientFor(request),
       WEBHOOK_GROUP,

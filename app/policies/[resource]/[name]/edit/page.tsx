@@ -1,0 +1,13 @@
+import { notFound } from "next/navigation";
+import { isPolicyResource } from "@/lib/webhooks/kinds";
+import { EditRoute } from "@/components/editor/edit-route";
+
+export default async function Page({
+  params,
+}: {
+  params: Promise<{ resource: string; name: string }>;
+}) {
+  const { resource, name } = await params;
+  if (!isPolicyResource(resource)) notFound();
+  return <EditRoute target={{ mode: "edit", resource, name: decodeURIComponent(name) }} />;
+}

@@ -1,0 +1,228 @@
+"use client";
+
+import Link from "next/link";
+import { useMemo } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { servedPolicyKinds } from "@/lib/webhooks/hook-kinds";
+import { objectPagePath } from "@/lib/webhooks/kinds";
+import { policyRows } from "@/lib/policies/view";
+import { paramsWarn } from "@/lib/policies/params-model";
+import { webhookAccessQuery } from "@/lib/queries/webhooks";
+import { useWebhookConfigs } from "@/components/webhooks/use-webhook-configs";
+import { CreateMenu, type TemplateEntry } from "@/components/webhooks/create-menu";
+import { ErrorBox } from "@/components/ui/error-box";
+import { usePolicyParams } from "./use-policy-params";
+
+function Actions({ actions }: { actions: string[] }) {
+  if (actions.length === 0) return <span className="muted">—</span>;
+  return (
+    <>
+      {actions.map((a) => (
+        <span key={a} className={`badge ${a === "Deny" ? "bad" : a === "Warn" ? "warn" : ""}`}>
+          {a}
+        </span>
+      ))}
+    </>
+  );
+}
+
+/** Admission policies and their bindings, live: which binding puts which policy into force. */
+export function PoliciesListPage({ templates }: { templates: readonly TemplateEntry[] }) {
+  const { context, kinds, live, error, loading } = useWebhookConfigs(undefined, servedPolicyKinds);
+  const access = useQuery({ ...webhookAccessQuery(context ?? ""), enabled: !!context });
+  const params = usePolicyParams(context, kinds);
+  const { policies, bindings } = useMemo(() => policyRows(kinds), [kinds]);
+  const canCreate =
+    access.data?.validatingadmissionpolicies.create ||
+    access.data?.mutatingadmissionpolicies.create;
+
+  if (error) return <ErrorBox error={error} />;
+  return (
+    <div className="stack">
+      <div className="page-head">
+        <h1>
+          Admission policies{" "}
+          <span className="live" data-state={live}>
+            {live}
+          </span>
+        </h1>
+        <span className="muted">
+          {kinds.map((k) => `${k.items?.length ?? "…"} ${k.kind}`).join(" · ") ||
+            "the cluster serves no admission policy kind"}
+        </span>
+        <span className="spacer" />
+        <Link href="/webhooks/order">Call order</Link>
+        <CreateMenu enabled={!!canCreate} templates={templates} base="/policies" />
+      </div>
+      {kinds
+        .filter((k) => k.error)
+        .map((k) => (
+          <p key={k.kind} className="alert" role="alert">
+            {k.kind}: {k.error?.message}
+          </p>
+        ))}
+      {loading ? (
+        <p className="muted" aria-busy="true">
+          Reading the cluster…
+        </p>
+      ) : (
+        <>
+          <section className="panel" aria-label="Policies">
+            <h2>
+              Policies <span className="hint">CEL evaluated in the apiserver, no backend</span>
+            </h2>
+            {policies.length === 0 ? <p className="muted">No admission policies.</p> : null}
+            {policies.length > 0 ? (
+              <table className="data" aria-label="Policies table">
+                <thead>
+                  <tr>
+                    <th scope="col">Kind</th>
+                    <th scope="col">Name</th>
+                    <th scope="col">Bindings</th>
+                    <th scope="col">Actions</th>
+                    <th scope="col">failurePolicy</th>
+                    <th scope="col">Params</th>
+                    <th scope="col">Matches</th>
+                    <th scope="col" className="num">
+                      CEL
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {policies.map((p) => (
+                    <tr key={`${p.resource}/${p.name}`} data-row-id={`${p.kind}/${p.name}`}>
+                      <td className="muted">{p.kind.replace("AdmissionPolicy", "")}</td>
+                      <td>
+                        <Link className="mono" href={objectPagePath(p.resource, p.name)}>
+                          {p.name}
+                        </Link>
+                        {p.typeWarnings > 0 ? (
+                          <span className="badge warn" title="status.typeChecking warnings">
+                            {p.typeWarnings} type {p.typeWarnings === 1 ? "warning" : "warnings"}
+                          </span>
+                        ) : null}
+                      </td>
+                      <td>
+                        {p.inert ? (
+                          <span className="badge warn" title="no binding names it: never evaluated">
+                            inert: no binding
+                          </span>
+                        ) : (
+                          p.bindings.map((b) => (
+                            <Link
+                              key={b.metadata?.name}
+                              className="mono"
+                              href={objectPagePath(
+                                p.resource === "validatingadmissionpolicies"
+                                  ? "validatingadmissionpolicybindings"
+                                  : "mutatingadmissionpolicybindings",
+                                b.metadata?.name ?? "",
+                              )}
+                            >
+                              {b.metadata?.name}{" "}
+                            </Link>
+                          ))
+                        )}
+                      </td>
+                      <td>
+                        {p.resource === "mutatingadmissionpolicies" ? (
+                          <span className="muted">mutates</span>
+                        ) : (
+                          <Actions actions={p.actions} />
+                        )}
+                      </td>
+                      <td>
+                        <span className={p.failurePolicy === "Fail" ? "" : "warn"}>
+                          {p.failurePolicy}
+                        </span>
+                        {p.failurePolicyDefaulted ? <span className="hint"> (default)</span> : null}
+                      </td>
+                      <td className="mono">{p.paramKind ?? <span className="muted">—</span>}</td>
+                      <td className="mono">{p.resources}</td>
+                      <td className="num">{p.expressions}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ) : null}
+          </section>
+          <section className="panel" aria-label="Bindings">
+            <h2>
+              Bindings{" "}
+              <span className="hint">each puts one policy into force where it matches</span>
+            </h2>
+            {bindings.length === 0 ? <p className="muted">No bindings.</p> : null}
+            {bindings.length > 0 ? (
+              <table className="data" aria-label="Bindings table">
+                <thead>
+                  <tr>
+                    <th scope="col">Kind</th>
+                    <th scope="col">Name</th>
+                    <th scope="col">Policy</th>
+                    <th scope="col">Actions</th>
+                    <th scope="col">paramRef</th>
+                    <th scope="col">Params</th>
+                    <th scope="col">Matches</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {bindings.map((b) => {
+                    const st = params.data?.bindings[`${b.resource}/${b.name}`];
+                    return (
+                      <tr key={`${b.resource}/${b.name}`} data-row-id={`${b.kind}/${b.name}`}>
+                        <td className="muted">{b.kind.replace("AdmissionPolicyBinding", "")}</td>
+                        <td>
+                          <Link className="mono" href={objectPagePath(b.resource, b.name)}>
+                            {b.name}
+                          </Link>
+                        </td>
+                        <td>
+                          {b.policyExists ? (
+                            <Link
+                              className="mono"
+                              href={objectPagePath(
+                                b.resource === "validatingadmissionpolicybindings"
+                                  ? "validatingadmissionpolicies"
+                                  : "mutatingadmissionpolicies",
+                                b.policyName,
+                              )}
+                            >
+                              {b.policyName}
+                            </Link>
+                          ) : (
+                            <span className="bad" title="the binding does nothing">
+                              {b.policyName} (missing)
+                            </span>
+                          )}
+                        </td>
+                        <td>
+                          {b.resource === "mutatingadmissionpolicybindings" ? (
+                            <span className="muted">mutates</span>
+                          ) : (
+                            <Actions actions={b.actions} />
+                          )}
+                        </td>
+                        <td className="mono">{b.paramRef}</td>
+                        <td data-testid={`params-${b.name}`}>
+                          {st ? (
+                            <span className={paramsWarn(st) ? "bad" : "muted"} title={st.message}>
+                              {st.state}
+                            </span>
+                          ) : (
+                            <span className="muted">…</span>
+                          )}
+                        </td>
+                        <td className="mono">{b.scope}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            ) : null}
+          </section>
+          {params.error ? <ErrorBox error={params.error} /> : null}
+        </>
+      )}
+    </div>
+  );
+}

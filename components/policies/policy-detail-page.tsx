@@ -1,0 +1,89 @@
+"use client";
+
+import Link from "next/link";
+import { useQuery } from "@tanstack/react-query";
+import { servedPolicyKinds } from "@/lib/webhooks/hook-kinds";
+import { KIND_OF, type PolicyResource } from "@/lib/webhooks/kinds";
+import { webhookAccessQuery } from "@/lib/queries/webhooks";
+import {
+  BINDING_OF,
+  isBindingResource,
+  POLICY_OF,
+  type BindingLike,
+  type PolicyLike,
+} from "@/lib/policies/view";
+import { useWebhookConfigs } from "@/components/webhooks/use-webhook-configs";
+import { ObjectHead } from "@/components/webhooks/object-head";
+import { ErrorBox } from "@/components/ui/error-box";
+import { usePolicyParams } from "./use-policy-params";
+import { PolicyBody } from "./policy-body";
+import { BindingBody } from "./binding-body";
+
+/** One admission policy or binding, every field readable, live. */
+export function PolicyDetailPage({ resource, name }: { resource: PolicyResource; name: string }) {
+  const { context, kinds, live, error, loading } = useWebhookConfigs(undefined, servedPolicyKinds);
+  const access = useQuery({ ...webhookAccessQuery(context ?? ""), enabled: !!context });
+  const params = usePolicyParams(context, kinds);
+  const own = kinds.find((k) => k.resource === resource);
+  const obj = own?.items?.find((o) => o.metadata?.name === name) as
+    (PolicyLike & BindingLike) | undefined;
+  const kind = KIND_OF[resource];
+  const can = access.data?.[resource];
+
+  if (error) return <ErrorBox error={error} />;
+  if (own?.error) return <ErrorBox error={own.error} />;
+  if (!loading && !own)
+    return (
+      <p className="alert" role="alert">
+        The cluster does not serve {kind}.
+      </p>
+    );
+  if (loading || !own?.items) return <p className="muted">Reading the cluster…</p>;
+  if (!obj)
+    return (
+      <>
+        <h1>{name}</h1>
+        <p className="alert" role="alert">
+          There is no {kind} named {name} (it may just have been deleted).{" "}
+          <Link href="/policies">Back to the list</Link>
+        </p>
+      </>
+    );
+  const rv = obj.metadata?.resourceVersion ?? "";
+  const binding = isBindingResource(resource);
+  const partner = binding ? POLICY_OF[resource] : BINDING_OF[resource];
+  const partnerItems = kinds.find((k) => k.resource === partner)?.items ?? [];
+  return (
+    <div className="stack">
+      <ObjectHead
+        resource={resource}
+        name={name}
+        kind={kind}
+        uid={obj.metadata?.uid ?? ""}
+        resourceVersion={rv}
+        live={live}
+        can={can}
+      />
+      {binding ? (
+        <BindingBody
+          resource={resource}
+          binding={obj}
+          policy={
+            partnerItems.find((p) => p.metadata?.name === obj.spec?.policyName) as
+              PolicyLike | undefined
+          }
+          params={params.data?.bindings[`${resource}/${name}`]}
+        />
+      ) : (
+        <PolicyBody
+          resource={resource}
+          policy={obj}
+          bindings={(partnerItems as BindingLike[]).filter((b) => b.spec?.policyName === name)}
+          params={params.data?.bindings}
+          canCreateBinding={!!access.data?.[BINDING_OF[resource]].create}
+        />
+      )}
+      {params.error ? <ErrorBox error={params.error} /> : null}
+    </div>
+  );
+}

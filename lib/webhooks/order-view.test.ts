@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import type {
+  V1MutatingWebhookConfiguration,
+  V1ValidatingAdmissionPolicy,
+  V1ValidatingAdmissionPolicyBinding,
+} from "@/lib/k8s/types";
+import { orderModel, type PolicySnapshot } from "./order-view";
+
+const rule = { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] };
+
+describe("orderModel with admission policies", () => {
+  it("lists mutating policies before the webhooks and validating policies in their own stage", () => {
+    const policies = {
+      validatingAdmissionPolicies: [
+        {
+          metadata: { name: "vp" },
+          spec: {
+            failurePolicy: "Fail",
+            matchConstraints: { resourceRules: [rule] },
+            validations: [{ expression: "true" }],
+          },
+        } as V1ValidatingAdmissionPolicy,
+      ],
+      validatingAdmissionPolicyBindings: [
+        { metadata: { name: "vb" }, spec: { policyName: "vp", validationActions: ["Warn"] } },
+        { metadata: { name: "orphan" }, spec: { policyName: "nope", validationActions: ["Deny"] } },
+      ] as V1ValidatingAdmissionPolicyBinding[],
+      mutatingAdmissionPolicies: [
+        {
+          metadata: { name: "mp" },
+          spec: {
+            failurePolicy: "Fail",
+            reinvocationPolicy: "Never",
+            matchConstraints: { resourceRules: [rule] },
+            mutations: [{ patchType: "JSONPatch", jsonPatch: { expression: "[]" } }],
+          },
+        },
+      ],
+      mutatingAdmissionPolicyBindings: [{ metadata: { name: "mb" }, spec: { policyName: "mp" } }],
+    } as PolicySnapshot;
+    const mutating: V1MutatingWebhookConfiguration[] = [
+      {
+        metadata: { name: "hooks" },
+        webhooks: [
+          {
+            name: "a.example.com",
+            admissionReviewVersions: ["v1"],
+            sideEffects: "None",
+            clientConfig: { url: "https://127.0.0.1:9/a" },
+            rules: [rule],
+          },
+        ],
+      },
+    ];
+    const m = orderModel(mutating, [], policies);
+    expect(m.mutatingPolicies).toEqual([
+      expect.objectContaining({ policy: "mp", binding: "mb", stage: "mutating-policy" }),
+    ]);
+    expect(m.mutating.map((e) => e.hook)).toEqual(["a.example.com"]);
+    expect(m.validatingPolicies).toEqual(
+      [
+        expect.objectContaining({ policy: "nope", binding: "orphan", policyMissing: true }),
+        expect.objectContaining({ policy: "vp", binding: "vb", validationActions: ["Warn"] }),
+      ].sort(() => 0),
+    );
+    // Policies add no webhook latency.
+    expect(orderModel(mutating, []).worstCaseSeconds).toBe(m.worstCaseSeconds);
+  });
+});
