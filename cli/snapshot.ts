@@ -20,7 +20,10 @@ export interface Notice {
 /** The configuration lists of a snapshot, mutable while collecting. */
 export type SnapshotLists = {
   -readonly [
-    K in Exclude<keyof AdmissionSnapshot, "namespaces" | "discovery" | "excludeVirtualResources">
+    K in Exclude<
+      keyof AdmissionSnapshot,
+      "namespaces" | "discovery" | "excludeVirtualResources" | "params"
+    >
   ]-?: NonNullable<AdmissionSnapshot[K]> extends ReadonlyArray<infer T> ? T[] : never;
 };
 

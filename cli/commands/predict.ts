@@ -439,11 +439,7 @@ export async function runPredict(cmd: PredictCommand): Promise<PredictReport> {
     context: cmd.context,
     kubeconfig: cmd.kubeconfig,
   });
-  let identity: RequestUserInfo | undefined;
-  if (state.live && cmd.user === undefined) {
-    const m = await import("../live");
-    identity = await m.whoAmI(state.live);
-  }
+  const identity = cmd.user === undefined ? state.identity : undefined;
   const built = buildRequest(cmd, {
     object,
     oldObject,
@@ -456,6 +452,7 @@ export async function runPredict(cmd: PredictCommand): Promise<PredictReport> {
     ...state.collected.lists,
     namespaces: state.namespaces,
     discovery: state.discovery,
+    ...(state.params ? { params: state.params } : {}),
   };
   return predictReport(built.request, built.report, snapshot, [
     ...state.collected.notices,

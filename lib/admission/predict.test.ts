@@ -3,6 +3,7 @@ import { compileSnapshot } from "@/lib/admission/compile";
 import { explainSkip, predict, predictCompiled, predictionToJSON } from "@/lib/admission/predict";
 import { makeRequest } from "@/lib/admission/request";
 import { hook, validatingSnapshot } from "@/lib/admission/test-helpers";
+import type { ParamObjects } from "@/lib/admission/params";
 
 const any = [{ operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*/*"] }];
 
@@ -170,5 +171,129 @@ describe("prediction output", () => {
       "after:not-reached",
       "v:not-reached",
     ]);
+  });
+});
+
+describe("params from live state (policy_dispatcher.go CollectParams)", () => {
+  const policy = {
+    metadata: { name: "limits" },
+    spec: {
+      failurePolicy: "Fail",
+      paramKind: { apiVersion: "v1", kind: "ConfigMap" },
+      matchConstraints: {
+        resourceRules: [
+          { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] },
+        ],
+      },
+      validations: [{ expression: "true" }],
+    },
+  };
+  const binding = (name: string, paramRef: Record<string, unknown>) => ({
+    metadata: { name },
+    spec: { policyName: "limits", validationActions: ["Deny"], paramRef },
+  });
+  const configMaps: ParamObjects = {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    namespaced: true,
+    objects: [
+      { namespace: "team", name: "limits", labels: { tier: "a" } },
+      { namespace: "team", name: "other", labels: { tier: "a" } },
+      { namespace: "default", name: "limits", labels: {} },
+    ],
+  };
+  const req = (namespace: string) =>
+    makeRequest({
+      resource: "pods",
+      operation: "CREATE",
+      namespace,
+      kind: { kind: "Pod" },
+      object: { metadata: { name: "p" } },
+    });
+  const snap = (b: ReturnType<typeof binding>, known = true) =>
+    validatingSnapshot([], {
+      validatingAdmissionPolicies: [policy as never],
+      validatingAdmissionPolicyBindings: [b as never],
+      ...(known ? { params: [configMaps] } : {}),
+    });
+
+  it("Allow with no param found: the binding is not evaluated at all (a skip with the reason)", () => {
+    const p = predict(
+      req("team"),
+      snap(binding("b", { name: "missing", parameterNotFoundAction: "Allow" })),
+    );
+    expect(p.calls).toEqual([]);
+    expect(p.failure).toBeUndefined();
+    const skip = p.skips.find((s) => s.key.includes("limits/b"));
+    expect(skip?.reason).toEqual({
+      code: "params-not-found",
+      where: "ConfigMap missing in namespace team",
+    });
+    expect(explainSkip(p, skip as never).message).toContain("not evaluated");
+  });
+
+  it("Deny with no param found: a configuration error through failurePolicy Fail", () => {
+    const p = predict(
+      req("team"),
+      snap(binding("b", { name: "missing", parameterNotFoundAction: "Deny" })),
+    );
+    expect(p.failure?.message).toContain(
+      "no params found for policy binding with Deny parameterNotFoundAction",
+    );
+  });
+
+  it("a selector counts every matching object in the request's namespace", () => {
+    const p = predict(
+      req("team"),
+      snap(
+        binding("b", { selector: { matchLabels: { tier: "a" } }, parameterNotFoundAction: "Deny" }),
+      ),
+    );
+    expect(p.calls).toHaveLength(1);
+    expect(p.calls[0]?.paramsNote).toBe(
+      "evaluated once per param object: 2 found (team/limits, team/other)",
+    );
+  });
+
+  it("params not read (offline): called, with the conditional note", () => {
+    const p = predict(
+      req("team"),
+      snap(binding("b", { name: "missing", parameterNotFoundAction: "Allow" }), false),
+    );
+    expect(p.calls).toHaveLength(1);
+    expect(p.calls[0]?.paramsNote).toContain("params not read");
+  });
+
+  it("a namespaced paramKind without namespace on a cluster-scoped request is a configuration error", () => {
+    const p = predict(
+      makeRequest({
+        resource: "nodes",
+        operation: "CREATE",
+        kind: { kind: "Node" },
+        object: { metadata: { name: "n" } },
+      }),
+      validatingSnapshot([], {
+        validatingAdmissionPolicies: [
+          {
+            ...policy,
+            spec: {
+              ...policy.spec,
+              matchConstraints: {
+                resourceRules: [
+                  { operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"] },
+                ],
+              },
+            },
+          } as never,
+        ],
+        validatingAdmissionPolicyBindings: [
+          binding("b", { name: "limits", parameterNotFoundAction: "Allow" }) as never,
+        ],
+        params: [configMaps],
+      }),
+    );
+    expect(p.failure?.message).toContain(
+      "cannot use namespaced paramRef in policy binding that matches cluster-scoped resources",
+    );
   });
 });

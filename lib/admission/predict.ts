@@ -18,6 +18,7 @@ import { describeHook, type HookIdentity } from "@/lib/admission/hook-identity";
 import { createMatchContext, type MatchContext } from "@/lib/admission/match-context";
 import {
   RULES_REASON,
+  bindingParams,
   explainRules,
   matchPolicyBinding,
   matchWebhook,
@@ -254,13 +255,19 @@ function record(
             ? h.reinvocationPolicy
             : undefined,
         validationActions: h.type === "validating" ? h.validationActions : undefined,
-        paramsNote: h.paramRef
-          ? `evaluated once per param object found by paramRef; none found: ${h.paramRef.notFoundAction === "Allow" ? "not evaluated" : "failurePolicy applies"}`
-          : undefined,
+        paramsNote: paramsNote(h, acc.ctx),
       });
       return undefined;
     }
   }
+}
+
+function paramsNote(h: CompiledPolicyBinding, ctx: MatchContext): string | undefined {
+  if (!h.paramRef) return undefined;
+  const p = bindingParams(h, ctx);
+  if (p.kind === "found")
+    return `evaluated once per param object: ${p.names.length} found (${p.names.join(", ")})`;
+  return `evaluated once per param object found by paramRef (params not read); none found: ${h.paramRef.notFoundAction === "Allow" ? "not evaluated" : "failurePolicy applies"}`;
 }
 
 /** A webhook's round-0 call. */

@@ -12,6 +12,7 @@ import type {
 } from "@/lib/k8s/types";
 import type { GroupVersionKind } from "@/lib/admission/request";
 import type { Labels } from "@/lib/admission/selectors";
+import type { ParamObjects } from "@/lib/admission/params";
 
 /** One served resource, as discovery reports it. */
 export interface DiscoveryResource {
@@ -58,6 +59,12 @@ export interface AdmissionSnapshot {
   /** Namespace name → labels. A namespace missing here is treated as not existing. */
   readonly namespaces?: Readonly<Record<string, Labels>>;
   readonly discovery?: readonly DiscoveryResource[];
+  /**
+   * The objects of each paramKind the policies name, read from the cluster. Absent: params are
+   * unknown (offline), and a binding's evaluations are not counted. A paramKind missing from a
+   * present list is unknown too (e.g. not readable).
+   */
+  readonly params?: readonly ParamObjects[];
   /**
    * `ExcludeAdmissionWebhookVirtualResources` (on in 1.37): webhooks skip the virtual auth
    * resources. Policies always skip them. Default true.
