@@ -13,7 +13,7 @@ import { readInputs } from "./input";
 import type { Live } from "./live";
 import type { Collected, Notice } from "./snapshot";
 import { addConfiguration, collect, emptyLists } from "./snapshot";
-import { builtinDiscovery } from "./resources";
+import { builtinDiscovery } from "@/lib/admission/resources";
 
 /** Everything read, before compiling. */
 export interface State {
