@@ -8,6 +8,7 @@ const NAV = [
   { href: "/", label: "Overview" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/webhooks/order", label: "Call order" },
+  { href: "/predict", label: "Predict" },
 ];
 
 export function TopBar() {

@@ -15,4 +15,5 @@ export const queryKeys = {
     ["webhook-details", context, resource, name, resourceVersion] as const,
   webhookAccess: (context: string) => ["webhook-access", context] as const,
   kindSchema: (context: string, resource: string) => ["kind-schema", context, resource] as const,
+  predictState: (context: string) => ["predict-state", context] as const,
 };

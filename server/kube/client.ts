@@ -80,6 +80,19 @@ function buildUrl(server: string, req: Pick<KubeRequest, "path" | "query">): URL
   return url;
 }
 
+/** The texts of `Warning: 299 - "text"` headers (RFC 7234 warn-text, quotes unescaped). */
+function warningTexts(header: string | string[] | undefined): string[] {
+  const values = header === undefined ? [] : Array.isArray(header) ? header : [header];
+  const out: string[] = [];
+  for (const v of values) {
+    const open = v.indexOf('"');
+    const close = v.lastIndexOf('"');
+    const text = open >= 0 && close > open ? v.slice(open + 1, close) : v;
+    out.push(text.replace(/\\(.)/g, "$1").slice(0, 4096));
+  }
+  return out;
+}
+
 /**
  * The one door to a cluster: every apiserver call of the dashboard goes through a KubeClient,
  * built per request for the identity (kubeconfig context) the request acts as. Every failure
@@ -135,6 +148,28 @@ export class KubeClient {
 
   /** Sends a request and returns the body text of a 2xx answer. */
   async requestText(req: KubeRequest): Promise<string> {
+    return (await this.send(req)).text;
+  }
+
+  /**
+   * Sends a request and returns the parsed body of a 2xx answer with the apiserver's warnings
+   * (`Warning: 299 - "text"` headers, e.g. from admission webhooks and policies).
+   */
+  async requestWithWarnings<T>(req: KubeRequest): Promise<{ body: T; warnings: string[] }> {
+    const { text, warnings } = await this.send(req);
+    try {
+      return { body: JSON.parse(text) as T, warnings };
+    } catch {
+      throw new KubeApiError({
+        status: 502,
+        reason: "BadResponse",
+        message: `the apiserver's answer to ${req.method ?? "GET"} ${req.path} is not JSON`,
+        cluster: this.server,
+      });
+    }
+  }
+
+  private async send(req: KubeRequest): Promise<{ text: string; warnings: string[] }> {
     const url = buildUrl(this.server, req);
     try {
       const opts = await this.options(req);
@@ -152,38 +187,41 @@ export class KubeClient {
           "Content-Length": Buffer.byteLength(payload),
         };
       }
-      const { status, text } = await new Promise<{ status: number; text: string }>(
-        (resolve, reject) => {
-          const r = this.open(url, opts);
-          r.on("response", (res) => {
-            const chunks: Buffer[] = [];
-            let size = 0;
-            res.on("data", (c: Buffer) => {
-              size += c.length;
-              if (size > MAX_RESPONSE_BYTES) {
-                r.destroy(new Error(`response larger than ${MAX_RESPONSE_BYTES} bytes`));
-                return;
-              }
-              chunks.push(c);
-            });
-            res.on("end", () =>
-              resolve({
-                status: res.statusCode ?? 0,
-                text: Buffer.concat(chunks).toString("utf8"),
-              }),
-            );
-            res.on("error", reject);
+      const { status, text, warnings } = await new Promise<{
+        status: number;
+        text: string;
+        warnings: string[];
+      }>((resolve, reject) => {
+        const r = this.open(url, opts);
+        r.on("response", (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on("data", (c: Buffer) => {
+            size += c.length;
+            if (size > MAX_RESPONSE_BYTES) {
+              r.destroy(new Error(`response larger than ${MAX_RESPONSE_BYTES} bytes`));
+              return;
+            }
+            chunks.push(c);
           });
-          r.on("timeout", () =>
-            r.destroy(Object.assign(new Error("request timed out"), { code: "ETIMEDOUT" })),
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              text: Buffer.concat(chunks).toString("utf8"),
+              warnings: warningTexts(res.headersDistinct.warning),
+            }),
           );
-          r.on("error", reject);
-          if (payload !== undefined) r.write(payload);
-          r.end();
-        },
-      );
+          res.on("error", reject);
+        });
+        r.on("timeout", () =>
+          r.destroy(Object.assign(new Error("request timed out"), { code: "ETIMEDOUT" })),
+        );
+        r.on("error", reject);
+        if (payload !== undefined) r.write(payload);
+        r.end();
+      });
       if (status < 200 || status >= 300) throw errorFromResponse(status, text, this.server);
-      return text;
+      return { text, warnings };
     } catch (e) {
       throw toKubeApiError(e, this.server);
     }
