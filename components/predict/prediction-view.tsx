@@ -78,7 +78,13 @@ function onFailure(c: CallReport): string {
 
 function CallRow({ c, n }: { c: CallReport; n: number }) {
   return (
-    <tr data-testid="call" data-key={c.key} data-round={c.round} data-stage={c.stage}>
+    <tr
+      data-testid="call"
+      data-key={c.key}
+      data-hook={c.hook.name}
+      data-round={c.round}
+      data-stage={c.stage}
+    >
       <td className="num">{n}</td>
       <td>
         {STAGE[c.stage] ?? c.stage}
@@ -126,7 +132,13 @@ function SkipGroup({ code, skips }: { code: string; skips: SkipReport[] }) {
       </summary>
       <ul className="findings">
         {shown.map((s) => (
-          <li key={`${s.stage}/${s.key}`} data-testid="skip" data-key={s.key} data-code={s.code}>
+          <li
+            key={`${s.stage}/${s.key}`}
+            data-testid="skip"
+            data-key={s.key}
+            data-hook={s.hook.name}
+            data-code={s.code}
+          >
             <HookName hook={s.hook} /> <span className="hint">({STAGE[s.stage]})</span>
             <div className="msg">{s.message}</div>
           </li>

@@ -175,7 +175,7 @@ export function RequestForm({ state, onChange, result, namespaces, identity, dis
         </div>
       ) : null}
       <div className="form-row">
-        <label className="wide">
+        <label className="check">
           <input
             type="checkbox"
             checked={state.namespaceLabels !== undefined}
@@ -241,7 +241,7 @@ export function RequestForm({ state, onChange, result, namespaces, identity, dis
         />
       </div>
       <div className="form-row">
-        <label className="wide">
+        <label className="check">
           <input
             type="checkbox"
             checked={state.dryRun}

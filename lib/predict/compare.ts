@@ -46,7 +46,11 @@ export function compareVerdict(dry: PredictReport, verdict: DryRunVerdict): Comp
     return out;
   }
   if (predictedFailure) {
-    const same = verdict.message.includes(predictedFailure.message);
+    // Policy errors differ in their prefix by plugin ("policy 'p'" / "ValidatingAdmissionPolicy
+    // 'p'"); what follows "denied request: " is the error itself.
+    const m = predictedFailure.message;
+    const at = m.indexOf("denied request: ");
+    const same = verdict.message.includes(at < 0 ? m : m.slice(at + "denied request: ".length));
     out.push({
       agrees: same,
       message: same
