@@ -4,14 +4,14 @@
  * Loaded with a dynamic import so commands that stay offline never pay for @kubernetes/client-node.
  */
 import type { JsonObject } from "@/lib/admission/validate/json";
-import { isObject } from "@/lib/admission/validate/json";
-import type { V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
 import { defaultKubeconfigPaths, loadKubeConfig, kubeConfigFor } from "@/server/kube/config";
 import { KubeClient } from "@/server/kube/client";
 import {
   readAdmissionState,
+  readBackendState,
   type AdmissionObjects,
   type AdmissionState,
+  type BackendState,
 } from "@/server/kube/admission-state";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { InputError } from "./errors";
@@ -56,11 +56,6 @@ export function liveError(live: Live, what: string, e: unknown): InputError {
   return new InputError(`context ${live.context}: cannot read ${what}: ${msg}`);
 }
 
-async function list(live: Live, path: string): Promise<JsonObject[]> {
-  const body = await live.client.request<{ items?: JsonObject[] }>({ path, timeoutMs: 30_000 });
-  return (body.items ?? []).filter(isObject);
-}
-
 /**
  * The cluster's admission state (server/kube/admission-state): its configurations unless
  * `configurations` is false, namespaces, discovery, params and the context's identity. What could
@@ -98,41 +93,18 @@ export async function readConfigurations(live: Live, notices: Notice[]): Promise
   ].flatMap((l) => (l ?? []) as unknown as JsonObject[]);
 }
 
-/** The server's minor version (e.g. 37), or undefined when /version does not say. */
-export async function readServerMinor(live: Live): Promise<number | undefined> {
-  try {
-    const v = await live.client.request<{ minor?: string }>({ path: "/version" });
-    const n = Number.parseInt(v.minor ?? "", 10);
-    return Number.isFinite(n) ? n : undefined;
-  } catch (e) {
-    throw liveError(live, "/version", e);
-  }
-}
-
-/** What the backend checks read; a list the identity may not read is left out with a notice. */
+/** The backends of the service-backed webhooks (lint L1, L6, L7) and the server's minor version. */
 export async function readBackends(
   live: Live,
+  configurations: Parameters<typeof readBackendState>[1],
   notices: Notice[],
-): Promise<{ services?: V1Service[]; endpointSlices?: V1EndpointSlice[]; pods?: V1Pod[] }> {
-  const at = `cluster ${live.context}`;
-  const tryList = async <T>(what: string, path: string): Promise<T[] | undefined> => {
-    try {
-      return (await list(live, path)) as unknown as T[];
-    } catch (e) {
-      if (e instanceof KubeApiError && (e.status === 403 || e.status === 404)) {
-        notices.push({
-          at,
-          message: `cannot list ${what} (${e.status} ${e.reason}): checks that need them are limited`,
-        });
-        return undefined;
-      }
-      throw liveError(live, what, e);
-    }
-  };
-  const [services, endpointSlices, pods] = await Promise.all([
-    tryList<V1Service>("services", "/api/v1/services"),
-    tryList<V1EndpointSlice>("endpointslices", "/apis/discovery.k8s.io/v1/endpointslices"),
-    tryList<V1Pod>("pods", "/api/v1/pods"),
-  ]);
-  return { services, endpointSlices, pods };
+): Promise<BackendState> {
+  const found: string[] = [];
+  try {
+    const state = await readBackendState(live.client, configurations, found);
+    for (const message of found) notices.push({ at: `cluster ${live.context}`, message });
+    return state;
+  } catch (e) {
+    throw liveError(live, "the webhooks' backends", e);
+  }
 }

@@ -16,4 +16,5 @@ export const queryKeys = {
   webhookAccess: (context: string) => ["webhook-access", context] as const,
   kindSchema: (context: string, resource: string) => ["kind-schema", context, resource] as const,
   predictState: (context: string) => ["predict-state", context] as const,
+  lintState: (context: string) => ["lint-state", context] as const,
 };

@@ -13,7 +13,7 @@ import type { Labels } from "@/lib/admission/selectors";
 import { discoveryResources, type GroupVersionResources } from "@/lib/k8s/discovery";
 import { KNOWN_ADMISSION_KINDS, ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import { servedKinds } from "@/lib/k8s/served-kinds";
-import type { V1APIResource } from "@/lib/k8s/types";
+import type { V1APIResource, V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
 import { KubeApiError } from "@/lib/k8s/errors";
 import type { KubeClient } from "./client";
 import { listCollection } from "./collections";
@@ -294,6 +294,119 @@ export async function readAdmissionState(
     params,
   } as AdmissionSnapshot;
   return { snapshot, identity, notices };
+}
+
+/** What the backend checks (lint L1, L6, L7) read about the services webhooks call. */
+export interface BackendState {
+  /** The services webhooks name (a missing one is absent); undefined when they cannot be read. */
+  services?: V1Service[];
+  /** Their endpoint slices. */
+  endpointSlices?: V1EndpointSlice[];
+  /** Pods in their namespaces, metadata only (the checks match service selectors to labels). */
+  pods?: V1Pod[];
+  /** The server's minor version (e.g. 37), when /version says. */
+  serverMinor?: number;
+}
+
+/**
+ * Reads the backends of the service-backed webhooks in `configurations`: each named service, its
+ * endpoint slices and the pods of its namespace. What the identity may not read is left out with
+ * a notice (the checks that need it are then limited).
+ */
+export async function readBackendState(
+  client: KubeClient,
+  configurations: ReadonlyArray<{
+    webhooks?: ReadonlyArray<{
+      clientConfig?: { service?: { namespace?: string; name?: string } };
+    }>;
+  }>,
+  notices: string[],
+  signal?: AbortSignal,
+): Promise<BackendState> {
+  const refs = new Map<string, { namespace: string; name: string }>();
+  for (const c of configurations)
+    for (const w of c.webhooks ?? []) {
+      const s = w.clientConfig?.service;
+      if (s?.namespace && s.name)
+        refs.set(`${s.namespace}/${s.name}`, { namespace: s.namespace, name: s.name });
+    }
+  const limited = new Set<string>();
+  const tryRead = async <T>(what: string, fn: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await fn();
+    } catch (e) {
+      if (e instanceof KubeApiError && e.status === 403) {
+        limited.add(what);
+        return undefined;
+      }
+      throw e;
+    }
+  };
+  const services: V1Service[] = [];
+  const endpointSlices: V1EndpointSlice[] = [];
+  const pods: V1Pod[] = [];
+  let servicesKnown = true;
+  let slicesKnown = true;
+  let podsKnown = true;
+  await mapLimit([...refs.values()], 4, async ({ namespace, name }) => {
+    const ns = encodeURIComponent(namespace);
+    const svc = await tryRead("services", async () => {
+      try {
+        return await client.request<V1Service>({
+          path: `/api/v1/namespaces/${ns}/services/${encodeURIComponent(name)}`,
+          signal,
+        });
+      } catch (e) {
+        if (e instanceof KubeApiError && e.status === 404) return null;
+        throw e;
+      }
+    });
+    if (svc === undefined) servicesKnown = false;
+    else if (svc) services.push(svc);
+    const slices = await tryRead("endpointslices", () =>
+      client.request<{ items?: V1EndpointSlice[] }>({
+        path: `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`,
+        query: { labelSelector: `kubernetes.io/service-name=${name}` },
+        signal,
+      }),
+    );
+    if (slices === undefined) slicesKnown = false;
+    else endpointSlices.push(...(slices.items ?? []));
+  });
+  await mapLimit([...new Set([...refs.values()].map((r) => r.namespace))], 4, async (namespace) => {
+    const list = await tryRead("pods", () =>
+      client.request<{ items?: V1Pod[] }>({
+        path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`,
+        signal,
+      }),
+    );
+    if (list === undefined) podsKnown = false;
+    else
+      for (const p of list.items ?? [])
+        pods.push({
+          metadata: {
+            name: p.metadata?.name,
+            namespace: p.metadata?.namespace,
+            labels: p.metadata?.labels,
+          },
+        });
+  });
+  for (const what of limited)
+    notices.push(`cannot read ${what} (403 Forbidden): the checks that need them are limited`);
+  let serverMinor: number | undefined;
+  try {
+    const v = await client.request<{ minor?: string }>({ path: "/version", signal });
+    const n = Number.parseInt(v.minor ?? "", 10);
+    if (Number.isFinite(n)) serverMinor = n;
+  } catch (e) {
+    if (signal?.aborted) throw e;
+  }
+  return {
+    ...(servicesKnown ? { services } : {}),
+    ...(slicesKnown ? { endpointSlices } : {}),
+    ...(podsKnown ? { pods } : {}),
+    ...(serverMinor !== undefined ? { serverMinor } : {}),
+  };
 }
 
 function messageOf(e: unknown): string {
