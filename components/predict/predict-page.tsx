@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { compileSnapshot } from "@/lib/admission/compile";
 import { builtinDiscovery } from "@/lib/admission/resources";
-import { contextsQuery } from "@/lib/queries/contexts";
+import { useTabContext } from "@/components/layout/tab-context";
 import { predictStateQuery } from "@/lib/queries/predict";
 import { predictPage, type LiveInputs } from "@/lib/predict/page-request";
 import { stateFromQuery, stateToQuery, type PredictPageState } from "@/lib/predict/page-state";
@@ -21,9 +21,8 @@ const URL_DELAY_MS = 300;
  * types, from the admission state of the tab's identity; the what-if state lives in the URL.
  */
 export function PredictPage({ initialQuery }: { initialQuery: string }) {
-  const contexts = useQuery(contextsQuery());
-  const context = contexts.data?.current ?? "";
-  const live = useQuery({ ...predictStateQuery(context), enabled: !!contexts.data });
+  const { context = "", error: contextError } = useTabContext();
+  const live = useQuery({ ...predictStateQuery(context), enabled: context !== "" });
   const [state, setState] = useState<PredictPageState>(() => stateFromQuery(initialQuery));
 
   useEffect(() => {
@@ -49,7 +48,7 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
   }, [live.data]);
 
   const result = useMemo(() => (inputs ? predictPage(state, inputs) : undefined), [state, inputs]);
-  const error = contexts.error ?? live.error;
+  const error = contextError ?? live.error;
 
   return (
     <div className="stack predict">

@@ -9,7 +9,7 @@ import type { ResourceRef } from "@/lib/k8s/resources";
 import type { Labels } from "@/lib/admission/selectors";
 import type { DiscoveryResource } from "@/lib/admission/snapshot";
 import type { V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
-import { ApiError, apiFetch } from "./fetch";
+import { ApiError, apiFetch, contextHeaders } from "./fetch";
 import { queryKeys } from "./keys";
 
 /** A configuration as JSON (the editor's unit). */
@@ -157,7 +157,7 @@ export async function renameConfiguration(
 ): Promise<{ ok: true; steps: RenameStep[] }> {
   const res = await fetch(`/api/webhooks/${resource}/${encodeURIComponent(name)}/rename`, {
     method: "POST",
-    headers: { ...JSON_HEADERS, Accept: "application/json" },
+    headers: { ...JSON_HEADERS, Accept: "application/json", ...contextHeaders() },
     body: JSON.stringify({ newName, resourceVersion }),
   });
   const body = (await res.json()) as {
