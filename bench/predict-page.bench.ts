@@ -6,10 +6,9 @@
  *   frame after the request line shows the new name (parse, build, predict, explain, render).
  * Uses the stack named by PORTCULLIS_STACK, or starts one.
  */
-import { readFileSync } from "node:fs";
 import { chromium } from "@playwright/test";
 import { readStack, startStack, type Stack, type StackInfo } from "../cluster/harness/stack";
-import { httpsRequest } from "../cluster/https-json";
+import { benchHook, deleteValidatingConfigs, median, seedValidatingConfigs } from "./seed-webhooks";
 
 type Measurement = { bench: string; value: number; unit: string };
 
@@ -18,7 +17,6 @@ export const benches = ["predict-page-keystroke-ms"];
 const CONFIGS = 100;
 const HOOKS_PER_CONFIG = 10;
 const SAMPLES = 15;
-const PATH = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
 const RESOURCES: Array<[string, string]> = [
   ["", "configmaps"],
   ["apps", "deployments"],
@@ -27,25 +25,11 @@ const RESOURCES: Array<[string, string]> = [
   ["batch", "jobs"],
 ];
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
-}
-
-async function seed(info: StackInfo, prefix: string): Promise<string[]> {
-  const ca = readFileSync(info.caFile);
-  const names: string[] = [];
-  for (let c = 0; c < CONFIGS; c++) {
-    const name = `${prefix}-${String(c).padStart(3, "0")}`;
-    const webhooks = Array.from({ length: HOOKS_PER_CONFIG }, (_, h) => {
+function seed(info: StackInfo, prefix: string): Promise<string[]> {
+  return seedValidatingConfigs(info, prefix, CONFIGS, (c, name) =>
+    Array.from({ length: HOOKS_PER_CONFIG }, (_, h) => {
       const [group, resource] = RESOURCES[(c + h) % RESOURCES.length] as [string, string];
-      return {
-        name: `h${h}.${name}.example.com`,
-        admissionReviewVersions: ["v1"],
-        sideEffects: "None",
-        failurePolicy: h % 3 === 0 ? "Ignore" : "Fail",
-        timeoutSeconds: 1 + (h % 10),
-        clientConfig: { url: `https://127.0.0.1:9/${name}/${h}` },
+      return benchHook(name, h, {
         rules: [
           {
             operations: ["CREATE", "UPDATE"],
@@ -57,28 +41,9 @@ async function seed(info: StackInfo, prefix: string): Promise<string[]> {
         // Never true in a real namespace: the hooks are skipped, each with its reason.
         namespaceSelector: { matchLabels: { "portcullis-bench-never": `set-${h}` } },
         ...(h % 4 === 0 ? { objectSelector: { matchLabels: { tier: "web" } } } : {}),
-      };
-    });
-    const res = await httpsRequest(`${info.server}${PATH}`, {
-      method: "POST",
-      ca,
-      token: info.tokens.admin,
-      body: { metadata: { name }, webhooks },
-    });
-    if (res.status !== 201) throw new Error(`seed ${name}: ${res.status} ${res.body}`);
-    names.push(name);
-  }
-  return names;
-}
-
-async function cleanup(info: StackInfo, names: string[]): Promise<void> {
-  const ca = readFileSync(info.caFile);
-  for (const n of names)
-    await httpsRequest(`${info.server}${PATH}/${n}`, {
-      method: "DELETE",
-      ca,
-      token: info.tokens.admin,
-    });
+      });
+    }),
+  );
 }
 
 /** Runs the benchmark; one entry per measurement. */
@@ -149,7 +114,7 @@ export async function run(): Promise<Measurement[]> {
       await browser.close();
     }
   } finally {
-    await cleanup(info, names);
+    await deleteValidatingConfigs(info, names);
     await own?.stop();
   }
 }

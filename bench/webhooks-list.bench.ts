@@ -19,6 +19,7 @@ import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
 import { readStack, startStack, type Stack, type StackInfo } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
+import { benchHook, deleteValidatingConfigs, median, seedValidatingConfigs } from "./seed-webhooks";
 
 type Measurement = { bench: string; value: number; unit: string };
 
@@ -26,54 +27,25 @@ const CONFIGS = 100;
 const HOOKS_PER_CONFIG = 10;
 const PATH = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
+function seed(info: StackInfo, prefix: string): Promise<string[]> {
+  return seedValidatingConfigs(info, prefix, CONFIGS, (_c, name) =>
+    Array.from({ length: HOOKS_PER_CONFIG }, (_, h) =>
+      benchHook(name, h, {
+        rules: [
+          {
+            operations: ["CREATE", "UPDATE"],
+            apiGroups: [h % 2 ? "apps" : ""],
+            apiVersions: ["v1"],
+            resources: [h % 2 ? "deployments" : "configmaps"],
+          },
+        ],
+        namespaceSelector: { matchLabels: { "portcullis-bench-never": "set" } },
+      }),
+    ),
+  );
 }
 
-async function seed(info: StackInfo, prefix: string): Promise<string[]> {
-  const ca = readFileSync(info.caFile);
-  const names: string[] = [];
-  for (let c = 0; c < CONFIGS; c++) {
-    const name = `${prefix}-${String(c).padStart(3, "0")}`;
-    const webhooks = Array.from({ length: HOOKS_PER_CONFIG }, (_, h) => ({
-      name: `h${h}.${name}.example.com`,
-      admissionReviewVersions: ["v1"],
-      sideEffects: "None",
-      failurePolicy: h % 3 === 0 ? "Ignore" : "Fail",
-      timeoutSeconds: 1 + (h % 10),
-      clientConfig: { url: `https://127.0.0.1:9/${name}/${h}` },
-      rules: [
-        {
-          operations: ["CREATE", "UPDATE"],
-          apiGroups: [h % 2 ? "apps" : ""],
-          apiVersions: ["v1"],
-          resources: [h % 2 ? "deployments" : "configmaps"],
-        },
-      ],
-      namespaceSelector: { matchLabels: { "portcullis-bench-never": "set" } },
-    }));
-    const res = await httpsRequest(`${info.server}${PATH}`, {
-      method: "POST",
-      ca,
-      token: info.tokens.admin,
-      body: { metadata: { name }, webhooks },
-    });
-    if (res.status !== 201) throw new Error(`seed ${name}: ${res.status} ${res.body}`);
-    names.push(name);
-  }
-  return names;
-}
-
-async function cleanup(info: StackInfo, names: string[]): Promise<void> {
-  const ca = readFileSync(info.caFile);
-  for (const n of names)
-    await httpsRequest(`${info.server}${PATH}/${n}`, {
-      method: "DELETE",
-      ca,
-      token: info.tokens.admin,
-    });
-}
+const cleanup = deleteValidatingConfigs;
 
 async function timeIt(fn: () => Promise<unknown>, n: number): Promise<number> {
   await fn();

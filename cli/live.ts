@@ -4,12 +4,12 @@
  * Loaded with a dynamic import so commands that stay offline never pay for @kubernetes/client-node.
  */
 import type { JsonObject } from "@/lib/admission/validate/json";
+import { configurationsOf, type SnapshotLists } from "@/lib/admission/snapshot";
 import { defaultKubeconfigPaths, loadKubeConfig, kubeConfigFor } from "@/server/kube/config";
 import { KubeClient } from "@/server/kube/client";
 import {
   readAdmissionState,
   readBackendState,
-  type AdmissionObjects,
   type AdmissionState,
   type BackendState,
 } from "@/server/kube/admission-state";
@@ -66,7 +66,7 @@ export async function readLiveState(
   notices: Notice[],
   opts: {
     configurations: boolean;
-    policies?: Pick<AdmissionObjects, "validatingAdmissionPolicies" | "mutatingAdmissionPolicies">;
+    policies?: Pick<SnapshotLists, "validatingAdmissionPolicies" | "mutatingAdmissionPolicies">;
   },
 ): Promise<AdmissionState> {
   let state: AdmissionState;
@@ -81,16 +81,8 @@ export async function readLiveState(
 
 /** The admission configurations the cluster stores, each with apiVersion and kind. */
 export async function readConfigurations(live: Live, notices: Notice[]): Promise<JsonObject[]> {
-  const s = (await readLiveState(live, notices, { configurations: true })).snapshot;
-  return [
-    s.validatingWebhookConfigurations,
-    s.mutatingWebhookConfigurations,
-    s.validatingAdmissionPolicies,
-    s.validatingAdmissionPolicyBindings,
-    s.mutatingAdmissionPolicies,
-    s.mutatingAdmissionPolicyBindings,
-    s.initializerConfigurations,
-  ].flatMap((l) => (l ?? []) as unknown as JsonObject[]);
+  const state = await readLiveState(live, notices, { configurations: true });
+  return configurationsOf(state.snapshot) as JsonObject[];
 }
 
 /** The backends of the service-backed webhooks (lint L1, L6, L7) and the server's minor version. */

@@ -12,7 +12,8 @@ import { readDocuments } from "./documents";
 import { readInputs } from "./input";
 import type { Live } from "./live";
 import type { Collected, Notice } from "./snapshot";
-import { addConfiguration, collect, emptyLists } from "./snapshot";
+import { addConfiguration, collect } from "./snapshot";
+import { configurationsOf, emptyLists } from "@/lib/admission/snapshot";
 import { builtinDiscovery } from "@/lib/admission/resources";
 
 /** Everything read, before compiling. */
@@ -73,20 +74,10 @@ export async function loadState(opts: {
       policies: collected?.lists,
     });
     if (!collected) {
-      const s = state.snapshot;
-      for (const list of [
-        s.validatingWebhookConfigurations,
-        s.mutatingWebhookConfigurations,
-        s.validatingAdmissionPolicies,
-        s.validatingAdmissionPolicyBindings,
-        s.mutatingAdmissionPolicies,
-        s.mutatingAdmissionPolicyBindings,
-        s.initializerConfigurations,
-      ])
-        for (const o of list ?? []) {
-          addConfiguration(result.lists, o as unknown as JsonObject);
-          result.configurations++;
-        }
+      for (const o of configurationsOf(state.snapshot)) {
+        addConfiguration(result.lists, o as JsonObject);
+        result.configurations++;
+      }
       result = { ...result, notices };
     }
     Object.assign(namespaces, state.snapshot.namespaces);

@@ -71,3 +71,39 @@ export interface AdmissionSnapshot {
    */
   readonly excludeVirtualResources?: boolean;
 }
+
+/** The configuration lists of a snapshot, mutable while collecting. */
+export type SnapshotLists = {
+  -readonly [
+    K in Exclude<
+      keyof AdmissionSnapshot,
+      "namespaces" | "discovery" | "excludeVirtualResources" | "params"
+    >
+  ]-?: NonNullable<AdmissionSnapshot[K]> extends ReadonlyArray<infer T> ? T[] : never;
+};
+
+/** Empty lists. */
+export function emptyLists(): SnapshotLists {
+  return {
+    mutatingWebhookConfigurations: [],
+    validatingWebhookConfigurations: [],
+    validatingAdmissionPolicies: [],
+    validatingAdmissionPolicyBindings: [],
+    mutatingAdmissionPolicies: [],
+    mutatingAdmissionPolicyBindings: [],
+    initializerConfigurations: [],
+  };
+}
+
+/** Every configuration object of a snapshot, in one list (webhooks, policies, bindings, initializers). */
+export function configurationsOf(s: AdmissionSnapshot): readonly unknown[] {
+  return [
+    ...(s.validatingWebhookConfigurations ?? []),
+    ...(s.mutatingWebhookConfigurations ?? []),
+    ...(s.validatingAdmissionPolicies ?? []),
+    ...(s.validatingAdmissionPolicyBindings ?? []),
+    ...(s.mutatingAdmissionPolicies ?? []),
+    ...(s.mutatingAdmissionPolicyBindings ?? []),
+    ...(s.initializerConfigurations ?? []),
+  ];
+}

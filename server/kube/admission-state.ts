@@ -6,7 +6,13 @@
  * AdmissionSnapshot lib/admission predicts from — and who the identity is. The predict page,
  * `portcullis … --context` and the matching oracle all read the cluster through here.
  */
-import type { DiscoveryResource, AdmissionSnapshot } from "@/lib/admission/snapshot";
+import { setMaxListeners } from "node:events";
+import {
+  emptyLists,
+  type AdmissionSnapshot,
+  type DiscoveryResource,
+  type SnapshotLists,
+} from "@/lib/admission/snapshot";
 import type { ParamObjects } from "@/lib/admission/params";
 import type { RequestUserInfo } from "@/lib/admission/request";
 import type { Labels } from "@/lib/admission/selectors";
@@ -18,17 +24,6 @@ import { KubeApiError } from "@/lib/k8s/errors";
 import type { KubeClient } from "./client";
 import { listCollection } from "./collections";
 
-/** The admission objects a cluster stores, by kind (each read at the newest served version). */
-export interface AdmissionObjects {
-  mutatingWebhookConfigurations: unknown[];
-  validatingWebhookConfigurations: unknown[];
-  validatingAdmissionPolicies: unknown[];
-  validatingAdmissionPolicyBindings: unknown[];
-  mutatingAdmissionPolicies: unknown[];
-  mutatingAdmissionPolicyBindings: unknown[];
-  initializerConfigurations: unknown[];
-}
-
 /** Everything read for one identity. */
 export interface AdmissionState {
   /** Configurations (unless skipped), namespaces, discovery and the param objects. */
@@ -39,7 +34,7 @@ export interface AdmissionState {
   notices: string[];
 }
 
-const LIST_KEY: Record<string, keyof AdmissionObjects> = {
+const LIST_KEY: Record<string, keyof SnapshotLists> = {
   MutatingWebhookConfiguration: "mutatingWebhookConfigurations",
   ValidatingWebhookConfiguration: "validatingWebhookConfigurations",
   ValidatingAdmissionPolicy: "validatingAdmissionPolicies",
@@ -103,7 +98,7 @@ export async function readAdmissionObjects(
   discovery: readonly DiscoveryResource[],
   notices: string[],
   signal?: AbortSignal,
-): Promise<AdmissionObjects> {
+): Promise<SnapshotLists> {
   const apis = [
     ...new Set(discovery.filter((d) => d.group === ADMISSION_GROUP).map((d) => d.version)),
   ].map((version) => ({
@@ -112,15 +107,7 @@ export async function readAdmissionObjects(
       .filter((d) => d.group === ADMISSION_GROUP && d.version === version)
       .map((d) => ({ name: d.resource, kind: d.kind })),
   }));
-  const out: AdmissionObjects = {
-    mutatingWebhookConfigurations: [],
-    validatingWebhookConfigurations: [],
-    validatingAdmissionPolicies: [],
-    validatingAdmissionPolicyBindings: [],
-    mutatingAdmissionPolicies: [],
-    mutatingAdmissionPolicyBindings: [],
-    initializerConfigurations: [],
-  };
+  const out = emptyLists();
   const known = new Set(KNOWN_ADMISSION_KINDS.map((k) => k.kind));
   const reads = servedKinds(apis).filter(
     (k) => k.readAt && known.has(k.known.kind) && LIST_KEY[k.known.kind] !== undefined,
@@ -136,7 +123,9 @@ export async function readAdmissionObjects(
           if (meta && typeof meta === "object")
             delete (meta as { managedFields?: unknown }).managedFields;
         }
-        out[LIST_KEY[k.known.kind] as keyof AdmissionObjects].push(...list.items);
+        // Listed objects reach the typed snapshot here, once: shapes are the apiserver's, and
+        // compileSnapshot reads every field defensively.
+        (out[LIST_KEY[k.known.kind] as keyof SnapshotLists] as unknown[]).push(...list.items);
       } catch (e) {
         if (e instanceof KubeApiError && e.status === 403) {
           notices.push(`cannot list ${ref.resource} (403 Forbidden): predicted without them`);
@@ -177,7 +166,7 @@ export async function readNamespaces(
  */
 export async function readParams(
   client: KubeClient,
-  objects: Pick<AdmissionObjects, "validatingAdmissionPolicies" | "mutatingAdmissionPolicies">,
+  objects: Pick<SnapshotLists, "validatingAdmissionPolicies" | "mutatingAdmissionPolicies">,
   discovery: readonly DiscoveryResource[],
   notices: string[],
   signal?: AbortSignal,
@@ -270,10 +259,12 @@ export async function readAdmissionState(
   opts: {
     signal?: AbortSignal;
     configurations?: boolean;
-    policies?: Pick<AdmissionObjects, "validatingAdmissionPolicies" | "mutatingAdmissionPolicies">;
+    policies?: Pick<SnapshotLists, "validatingAdmissionPolicies" | "mutatingAdmissionPolicies">;
   } = {},
 ): Promise<AdmissionState> {
   const { signal } = opts;
+  // One signal serves discovery and every list read in parallel: more than the default ten.
+  if (signal) setMaxListeners(64, signal);
   const notices: string[] = [];
   const [discovery, namespaces, identity] = await Promise.all([
     readDiscovery(client, notices, signal),
@@ -287,12 +278,7 @@ export async function readAdmissionState(
   const policies = objects ??
     opts.policies ?? { validatingAdmissionPolicies: [], mutatingAdmissionPolicies: [] };
   const params = await readParams(client, policies, discovery, notices, signal);
-  const snapshot = {
-    ...(objects ?? {}),
-    namespaces,
-    discovery,
-    params,
-  } as AdmissionSnapshot;
+  const snapshot: AdmissionSnapshot = { ...(objects ?? {}), namespaces, discovery, params };
   return { snapshot, identity, notices };
 }
 

@@ -133,17 +133,7 @@ export class KubeClient {
 
   /** Sends a request and returns the parsed JSON body; throws KubeApiError on any failure. */
   async request<T>(req: KubeRequest): Promise<T> {
-    const text = await this.requestText(req);
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw new KubeApiError({
-        status: 502,
-        reason: "BadResponse",
-        message: `the apiserver's answer to ${req.method ?? "GET"} ${req.path} is not JSON`,
-        cluster: this.server,
-      });
-    }
+    return (await this.requestWithWarnings<T>(req)).body;
   }
 
   /** Sends a request and returns the body text of a 2xx answer. */

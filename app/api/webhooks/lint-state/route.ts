@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { handle, json } from "@/server/http/respond";
 import { clientFor } from "@/server/kube/identity";
 import {
@@ -18,6 +19,8 @@ export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
     const client = clientFor(request);
     const signal = request.signal;
+    // One signal serves discovery and every read in parallel: more than the default ten.
+    setMaxListeners(64, signal);
     const notices: string[] = [];
     const [discovery, namespaces] = await Promise.all([
       readDiscovery(client, notices, signal),
@@ -26,10 +29,7 @@ export async function GET(request: Request): Promise<Response> {
     const objects = await readAdmissionObjects(client, discovery, notices, signal);
     const backends = await readBackendState(
       client,
-      [
-        ...objects.mutatingWebhookConfigurations,
-        ...objects.validatingWebhookConfigurations,
-      ] as Parameters<typeof readBackendState>[1],
+      [...objects.mutatingWebhookConfigurations, ...objects.validatingWebhookConfigurations],
       notices,
       signal,
     );
