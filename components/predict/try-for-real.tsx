@@ -2,7 +2,7 @@
 
 import { useMemo, useState } from "react";
 import type { CompiledSnapshot } from "@/lib/admission/compile";
-import { predictCompiled } from "@/lib/admission/predict";
+import { predict } from "@/lib/admission/predict";
 import { reportOf } from "@/lib/admission/predict-report";
 import { compareVerdict, dryRunHooks } from "@/lib/predict/compare";
 import type { PagePrediction } from "@/lib/predict/page-request";
@@ -30,7 +30,7 @@ export function TryForReal({
   const dry = useMemo(
     () =>
       reportOf(
-        predictCompiled({ ...r, dryRun: true }, compiled),
+        predict({ ...r, dryRun: true }, compiled),
         { ...result.report.request, dryRun: true },
         [],
       ),

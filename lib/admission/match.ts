@@ -84,7 +84,7 @@ export type SkipReason =
   | { readonly code: "params-not-found"; readonly where: string }
   | { readonly code: "not-reached"; readonly failedAt: string };
 
-/** A skipped hook in a prediction. Explain it with `explainSkip` from predict.ts. */
+/** A skipped hook in a prediction. Explain it with the Explainer `predict` returns beside the prediction. */
 export interface SkipEntry {
   readonly stage: Stage;
   readonly hook: HookIdentity;

@@ -7,7 +7,7 @@ import type { CompiledSnapshot } from "@/lib/admission/compile";
 import type { HookIdentity } from "@/lib/admission/hook-identity";
 import type { SkipReason } from "@/lib/admission/match";
 import type { Stage } from "@/lib/admission/order";
-import { explainSkip, predict, type Prediction } from "@/lib/admission/predict";
+import { predict, type Explained } from "@/lib/admission/predict";
 import { serializeSkipReason } from "@/lib/admission/explain";
 import type { AdmissionRequest, GroupVersionKind, RequestUserInfo } from "@/lib/admission/request";
 import { makeRequest } from "@/lib/admission/request";
@@ -344,9 +344,9 @@ export function predictReport(
   return reportOf(predict(request, snapshot), requestReport, notices);
 }
 
-/** The report of a prediction already made. */
+/** The report of a prediction already made (with its explainer). */
 export function reportOf(
-  p: Prediction,
+  { prediction: p, explainer }: Explained,
   requestReport: RequestReport,
   notices: ReportNotice[],
 ): PredictReport {
@@ -373,7 +373,7 @@ export function reportOf(
       paramsNote: c.paramsNote ?? null,
     })),
     skips: p.skips.map((s) => {
-      const { message, ruleMismatches } = explainSkip(p, s);
+      const { message, ruleMismatches } = explainer.skip(s);
       return {
         stage: s.stage,
         hook: ref(s.hook),

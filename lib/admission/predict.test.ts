@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compileSnapshot } from "@/lib/admission/compile";
-import { explainSkip, predict, predictCompiled, predictionToJSON } from "@/lib/admission/predict";
+import { predict } from "@/lib/admission/predict";
+import { serializeSkipReason } from "@/lib/admission/explain";
 import { makeRequest } from "@/lib/admission/request";
 import { hook, validatingSnapshot } from "@/lib/admission/test-helpers";
 import type { ParamObjects } from "@/lib/admission/params";
@@ -58,7 +59,7 @@ describe("exclusions before any hook (generic/webhook.go Dispatch, policy/generi
       policies: undefined,
     },
   ])("$mirrors", ({ req, webhooks, policies }) => {
-    const p = predict(req, validatingSnapshot([hook("h", { rules: any })]));
+    const p = predict(req, validatingSnapshot([hook("h", { rules: any })])).prediction;
     expect(p.exclusions.webhooks?.code).toBe(webhooks);
     expect(p.exclusions.policies?.code).toBe(policies);
     expect(p.calls.length).toBe(webhooks ? 0 : 1);
@@ -76,7 +77,7 @@ describe("exclusions before any hook (generic/webhook.go Dispatch, policy/generi
       predict(
         req,
         validatingSnapshot([hook("h", { rules: any })], { excludeVirtualResources: false }),
-      ).calls,
+      ).prediction.calls,
     ).toHaveLength(1);
   });
 });
@@ -110,7 +111,7 @@ describe("prediction output", () => {
     kind: { kind: "Pod" },
     object: { metadata: { name: "p" } },
   });
-  const p = predictCompiled(req, s);
+  const { prediction: p, explainer } = predict(req, s);
 
   it("lists calls, skips with sentences and indeterminate hooks", () => {
     expect(p.calls.map((c) => c.key)).toEqual(["ValidatingWebhookConfiguration:cfg/called/0"]);
@@ -118,20 +119,20 @@ describe("prediction output", () => {
       ["wrong-op", "rules"],
       ["ns", "namespace-selector"],
     ]);
-    expect(explainSkip(p, p.skips[0]!).message).toBe(
+    expect(explainer.skip(p.skips[0]!).message).toBe(
       "no rule matches CREATE core/v1/pods: rule 0: operation CREATE is not in [DELETE]",
     );
-    expect(explainSkip(p, p.skips[1]!).message).toContain(
+    expect(explainer.skip(p.skips[1]!).message).toContain(
       'label runlevel is "0", which is in (0,1)',
     );
     expect(p.indeterminate).toMatchObject([{ hook: { name: "cond" }, condition: "authz" }]);
   });
 
   it("serialises skips with their explanation", () => {
-    const all = JSON.parse(JSON.stringify(predictionToJSON(p))) as {
-      skips: Array<{ message: string; reason: { namespace: unknown[] } }>;
-    };
-    const json = all.skips[1]!;
+    const skip = p.skips[1]!;
+    const json = JSON.parse(
+      JSON.stringify({ reason: serializeSkipReason(skip.reason), ...explainer.skip(skip) }),
+    ) as { message: string; reason: { namespace: unknown[] } };
     expect(json.message).toContain("namespaceSelector");
     expect(json.reason.namespace).toHaveLength(1);
   });
@@ -164,7 +165,7 @@ describe("prediction output", () => {
         object: { metadata: {} },
       }),
       snap,
-    );
+    ).prediction;
     expect(out.calls.map((c) => c.hook.name)).toEqual(["first"]);
     expect(out.failure).toMatchObject({ status: 404, hook: { name: "sel" } });
     expect(out.skips.map((x) => `${x.hook.name}:${x.reason.code}`)).toEqual([
@@ -218,7 +219,7 @@ describe("params from live state (policy_dispatcher.go CollectParams)", () => {
     });
 
   it("Allow with no param found: the binding is not evaluated at all (a skip with the reason)", () => {
-    const p = predict(
+    const { prediction: p, explainer } = predict(
       req("team"),
       snap(binding("b", { name: "missing", parameterNotFoundAction: "Allow" })),
     );
@@ -229,14 +230,14 @@ describe("params from live state (policy_dispatcher.go CollectParams)", () => {
       code: "params-not-found",
       where: "ConfigMap missing in namespace team",
     });
-    expect(explainSkip(p, skip as never).message).toContain("not evaluated");
+    expect(explainer.skip(skip as never).message).toContain("not evaluated");
   });
 
   it("Deny with no param found: a configuration error through failurePolicy Fail", () => {
     const p = predict(
       req("team"),
       snap(binding("b", { name: "missing", parameterNotFoundAction: "Deny" })),
-    );
+    ).prediction;
     expect(p.failure?.message).toContain(
       "no params found for policy binding with Deny parameterNotFoundAction",
     );
@@ -248,7 +249,7 @@ describe("params from live state (policy_dispatcher.go CollectParams)", () => {
       snap(
         binding("b", { selector: { matchLabels: { tier: "a" } }, parameterNotFoundAction: "Deny" }),
       ),
-    );
+    ).prediction;
     expect(p.calls).toHaveLength(1);
     expect(p.calls[0]?.paramsNote).toBe(
       "evaluated once per param object: 2 found (team/limits, team/other)",
@@ -259,7 +260,7 @@ describe("params from live state (policy_dispatcher.go CollectParams)", () => {
     const p = predict(
       req("team"),
       snap(binding("b", { name: "missing", parameterNotFoundAction: "Allow" }), false),
-    );
+    ).prediction;
     expect(p.calls).toHaveLength(1);
     expect(p.calls[0]?.paramsNote).toContain("params not read");
   });
@@ -291,7 +292,7 @@ describe("params from live state (policy_dispatcher.go CollectParams)", () => {
         ],
         params: [configMaps],
       }),
-    );
+    ).prediction;
     expect(p.failure?.message).toContain(
       "cannot use namespaced paramRef in policy binding that matches cluster-scoped resources",
     );

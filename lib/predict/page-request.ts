@@ -4,7 +4,7 @@
  * built and predicted by lib/admission exactly as the command line does. Pure.
  */
 import type { CompiledSnapshot } from "@/lib/admission/compile";
-import { predictCompiled } from "@/lib/admission/predict";
+import { predict } from "@/lib/admission/predict";
 import {
   buildRequest,
   reportOf,
@@ -114,10 +114,9 @@ export function predictPage(s: PredictPageState, live: LiveInputs): PagePredicti
       problems: [{ field: "request", message: e instanceof Error ? e.message : String(e) }],
     };
   }
-  const prediction = predictCompiled(built.request, live.compiled);
   return {
     ok: true,
-    report: reportOf(prediction, built.report, built.notices),
+    report: reportOf(predict(built.request, live.compiled), built.report, built.notices),
     request: built.request,
     resolved: built.resolved,
   };
