@@ -192,6 +192,13 @@ test("calls, reinvocation and every skip reason match what the apiserver called"
   const seen = await tryForReal(page);
   expect(seen).toEqual({ mutating: p.mutating, validating: p.validating });
   await expect(page.getByTestId("dry-run-outcome")).toHaveText("Allowed");
+  // The apiserver's own audit event for that dry run names the same mutating calls and rounds.
+  await expect(page.getByTestId("audited-call")).toHaveText([
+    new RegExp(`^m1${SUFFIX.replace(/\./g, "\\.")} round 0`),
+    new RegExp(`^m2${SUFFIX.replace(/\./g, "\\.")} round 0`),
+    new RegExp(`^m1${SUFFIX.replace(/\./g, "\\.")} round 1`),
+  ]);
+  await expect(page.getByTestId("audit-agrees")).toHaveCount(2);
   await expect(page.getByTestId("mismatch")).toHaveCount(0);
 
   // Another object: the objectSelector and the matchCondition now skip.

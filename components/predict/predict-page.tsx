@@ -81,7 +81,13 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
           {!live.data && !error ? <p className="muted">Reading the cluster…</p> : null}
           {result ? <PredictionView result={result} /> : null}
           {result?.ok && inputs ? (
-            <TryForReal key={context} result={result} state={state} compiled={inputs.compiled} />
+            <TryForReal
+              key={context}
+              context={context}
+              result={result}
+              state={state}
+              compiled={inputs.compiled}
+            />
           ) : null}
         </div>
       </div>

@@ -217,6 +217,17 @@ function Summary({ r }: { r: PredictReport }) {
             <dd className="warn">{r.indeterminate.length}</dd>
           </>
         ) : null}
+        {r.calls.some((c) => c.stage === "initializer") ? (
+          <>
+            <dt>metadata.initializers.pending</dt>
+            <dd className="mono" data-testid="initializers">
+              {r.calls
+                .filter((c) => c.stage === "initializer")
+                .map((c) => c.hook.name)
+                .join(", ")}
+            </dd>
+          </>
+        ) : null}
         <dt>Worst-case added latency</dt>
         <dd data-testid="latency">
           {r.worstCaseLatencySeconds}s{" "}

@@ -5,6 +5,7 @@ import type { CompiledSnapshot } from "@/lib/admission/compile";
 import { predict } from "@/lib/admission/predict";
 import { reportOf } from "@/lib/admission/predict-report";
 import { compareVerdict, dryRunHooks } from "@/lib/predict/compare";
+import { AuditedCalls } from "./audited-calls";
 import type { PagePrediction } from "@/lib/predict/page-request";
 import type { PredictPageState } from "@/lib/predict/page-state";
 import { dryRunRequest, type DryRunVerdict } from "@/lib/queries/predict";
@@ -13,10 +14,12 @@ type Ok = Extract<PagePrediction, { ok: true }>;
 
 /** Sends the request as a server-side dry run as the tab's identity; the verdict beside the prediction. */
 export function TryForReal({
+  context,
   result,
   state,
   compiled,
 }: {
+  context: string;
   result: Ok;
   state: PredictPageState;
   compiled: CompiledSnapshot;
@@ -156,10 +159,9 @@ export function TryForReal({
           </ul>
         </div>
       ) : null}
-      <p className="hint">
-        Which hooks the apiserver actually called is not shown here: the audit feed is not joined to
-        this page yet.
-      </p>
+      {current && "auditID" in current ? (
+        <AuditedCalls context={context} auditID={current.auditID} dry={dry} />
+      ) : null}
     </section>
   );
 }

@@ -5,6 +5,7 @@
 import type { CompiledSnapshot } from "@/lib/admission/compile";
 import type { PredictReport } from "@/lib/admission/predict-report";
 import type { DryRunVerdict } from "@/lib/queries/predict";
+import type { AdmissionDecision } from "@/lib/admission/audit";
 
 /** One statement about prediction versus verdict; `agrees: false` is a mismatch to highlight. */
 export interface Comparison {
@@ -119,5 +120,47 @@ export function dryRunHooks(report: PredictReport, compiled: CompiledSnapshot): 
       effect: se === "None" || se === "NoneOnDryRun" ? "called" : "refuses",
     });
   }
+  return out;
+}
+
+/**
+ * The mutating webhooks the apiserver's audit event says it called (its
+ * `mutation.webhook.admission.k8s.io/round_R_index_I` annotations), against the prediction:
+ * round 0 in the predicted order, round 1 among the predicted possible reinvocations. Validating
+ * calls are not annotated (only failed-open ones), so they cannot be checked this way.
+ */
+export function compareAudited(dry: PredictReport, decision: AdmissionDecision): Comparison[] {
+  const actual = decision.outcomes.filter((o) => o.phase === "mutating");
+  const round = (r: number) => actual.filter((o) => o.round === r).map((o) => o.webhook ?? "?");
+  const predicted = (r: number) =>
+    dry.calls
+      .filter((c) => c.stage === "mutating-webhook" && c.round === r)
+      .map((c) => c.hook.name);
+  const out: Comparison[] = [];
+  const a0 = round(0);
+  const p0 = predicted(0);
+  out.push(
+    a0.join("\n") === p0.join("\n")
+      ? { agrees: true, message: `mutating webhooks called in the predicted order (${a0.length})` }
+      : {
+          agrees: false,
+          message: `mutating webhooks called: ${a0.join(", ") || "none"}; predicted: ${p0.join(", ") || "none"}`,
+        },
+  );
+  const a1 = round(1);
+  const p1 = new Set(predicted(1));
+  const unexpected = a1.filter((n) => !p1.has(n));
+  if (a1.length > 0 || p1.size > 0)
+    out.push(
+      unexpected.length === 0
+        ? {
+            agrees: true,
+            message: `reinvocation round: ${a1.length ? a1.join(", ") : "none"} called, of ${p1.size} possible`,
+          }
+        : {
+            agrees: false,
+            message: `reinvoked without being predicted as possible: ${unexpected.join(", ")}`,
+          },
+    );
   return out;
 }

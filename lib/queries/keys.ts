@@ -17,4 +17,5 @@ export const queryKeys = {
   kindSchema: (context: string, resource: string) => ["kind-schema", context, resource] as const,
   predictState: (context: string) => ["predict-state", context] as const,
   lintState: (context: string) => ["lint-state", context] as const,
+  decisionsFor: (context: string, auditID: string) => ["decisions", context, auditID] as const,
 };

@@ -7,6 +7,7 @@ import { queryOptions } from "@tanstack/react-query";
 import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
 import type { RequestUserInfo } from "@/lib/admission/request";
 import type { AdmissionOperation } from "@/lib/k8s/types";
+import type { AdmissionDecision } from "@/lib/admission/audit";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
 
@@ -56,15 +57,19 @@ export interface DryRunInput {
   object: Record<string, unknown> | null;
 }
 
-/** The apiserver's verdict on a server-side dry run. */
+/**
+ * The apiserver's verdict on a server-side dry run; `auditID` names the request's audit event
+ * (the dashboard sent it as the request's Audit-ID).
+ */
 export type DryRunVerdict =
-  | { outcome: "allowed"; status: number; warnings: string[] }
+  | { outcome: "allowed"; status: number; warnings: string[]; auditID: string }
   | {
       outcome: "denied" | "error";
       status: number;
       reason: string;
       message: string;
       warnings: string[];
+      auditID: string;
     }
   | { outcome: "unsupported"; message: string; warnings: string[] };
 
@@ -75,4 +80,38 @@ export function dryRunRequest(input: DryRunInput): Promise<DryRunVerdict> {
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(input),
   });
+}
+
+/** GET /api/audit?auditID=…: the decisions the audit feed received for one request. */
+export interface DecisionsData {
+  received: number;
+  items: AdmissionDecision[];
+}
+
+const AUDIT_POLLS = 10;
+
+/**
+ * The audit feed's decisions for one request, asked again every second until its batch arrives
+ * (the apiserver sends batches at least once a second), at most ten times.
+ */
+export const decisionsForQuery = (context: string, auditID: string) =>
+  queryOptions({
+    queryKey: queryKeys.decisionsFor(context, auditID),
+    queryFn: ({ signal }) => {
+      const q = new URLSearchParams({ auditID, limit: "10" });
+      return apiFetch<DecisionsData>(`/api/audit?${q.toString()}`, { signal });
+    },
+    retry: false,
+    staleTime: Infinity,
+    refetchInterval: (q) =>
+      q.state.error ||
+      (q.state.data?.items.length ?? 0) > 0 ||
+      q.state.dataUpdateCount >= AUDIT_POLLS
+        ? false
+        : 1000,
+  });
+
+/** True once the audit feed has been asked often enough to say the event did not come. */
+export function auditGaveUp(dataUpdateCount: number): boolean {
+  return dataUpdateCount >= AUDIT_POLLS;
 }

@@ -15,6 +15,8 @@ export interface KubeRequest {
   body?: unknown;
   /** Defaults to application/json; PATCH callers name their patch type. */
   contentType?: string;
+  /** Extra request headers (e.g. `Audit-ID`, which the apiserver adopts for the request). */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -119,7 +121,7 @@ export class KubeClient {
   private async options(req: KubeRequest): Promise<https.RequestOptions> {
     const opts: https.RequestOptions = {
       method: req.method ?? "GET",
-      headers: { Accept: "application/json" },
+      headers: { ...req.headers, Accept: "application/json" },
       timeout: req.timeoutMs ?? 30_000,
       signal: req.signal,
     };

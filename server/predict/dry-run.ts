@@ -1,4 +1,5 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { DryRunInput, DryRunVerdict } from "@/lib/queries/predict";
 import { KubeApiError } from "@/lib/k8s/errors";
@@ -60,6 +61,9 @@ export async function dryRun(
   const base = basePath(r);
   const named = `${base}/${encodeURIComponent(r.name)}${r.subresource ? `/${r.subresource}` : ""}`;
   const query = { dryRun: "All", fieldValidation: "Strict" };
+  // The apiserver adopts a client's Audit-ID: the page finds this request's audit event by it.
+  const auditID = randomUUID();
+  const headers = { "Audit-ID": auditID };
   try {
     const { warnings } = await (r.operation === "CREATE"
       ? client.requestWithWarnings({
@@ -67,6 +71,7 @@ export async function dryRun(
           path: r.subresource ? named : base,
           query,
           body: r.object ?? {},
+          headers,
           signal,
         })
       : r.operation === "UPDATE"
@@ -75,6 +80,7 @@ export async function dryRun(
             path: named,
             query,
             body: r.object ?? {},
+            headers,
             signal,
           })
         : client.requestWithWarnings({
@@ -82,9 +88,10 @@ export async function dryRun(
             path: named,
             query: { dryRun: "All" },
             body: { apiVersion: "v1", kind: "DeleteOptions", dryRun: ["All"] },
+            headers,
             signal,
           }));
-    return { outcome: "allowed", status: 200, warnings };
+    return { outcome: "allowed", status: 200, warnings, auditID };
   } catch (e) {
     if (!(e instanceof KubeApiError)) throw e;
     return {
@@ -93,6 +100,7 @@ export async function dryRun(
       reason: e.reason,
       message: e.message,
       warnings: [],
+      auditID,
     };
   }
 }
