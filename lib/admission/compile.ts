@@ -115,9 +115,9 @@ export interface CompiledSnapshot {
   readonly excludeVirtualResources: boolean;
   readonly mutatingIndex: HookIndex;
   readonly validatingIndex: HookIndex;
-  /** Memoised own-GVR rule matches per request signature. */
-  readonly mutatingRuleMatches: (attrs: RuleAttributes) => RuleMatches;
-  readonly validatingRuleMatches: (attrs: RuleAttributes) => RuleMatches;
+  /** Memoised own-GVR rule matches per request signature (`ruleSignature`). */
+  readonly mutatingRuleMatches: (attrs: RuleAttributes, signature: string) => RuleMatches;
+  readonly validatingRuleMatches: (attrs: RuleAttributes, signature: string) => RuleMatches;
   /** Per-hook constants of `mutating` / `validating` as flat arrays (by position). */
   readonly mutatingTable: WebhookTable;
   readonly validatingTable: WebhookTable;

@@ -440,7 +440,7 @@ function run(
     snapshot.mutating,
     snapshot.mutatingIndex,
     snapshot.mutatingTable,
-    snapshot.mutatingRuleMatches(ctx.attrs),
+    snapshot.mutatingRuleMatches(ctx.attrs, ctx.ruleSignature),
     wExcl,
     true,
   );
@@ -487,7 +487,7 @@ function run(
     snapshot.validating,
     snapshot.validatingIndex,
     snapshot.validatingTable,
-    snapshot.validatingRuleMatches(ctx.attrs),
+    snapshot.validatingRuleMatches(ctx.attrs, ctx.ruleSignature),
     wExcl,
     false,
   );
