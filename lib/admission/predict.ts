@@ -6,6 +6,18 @@
  * in call order and "possible" round-1 reinvocations; compare `calls.filter(c => c.round === 0)`
  * keys with what the webhooks recorded.
  *
+ * The pipeline, one file per stage:
+ *   compile  (compile.ts)        snapshot → hooks with defaults, parsed selectors, rules and CEL;
+ *                                equal selectors and condition lists share a slot
+ *   index    (hook-index.ts)     per stage: which hooks a resource can reach, the rule-match memo
+ *                                keyed by the request's rule signature, flat per-hook flags
+ *   match    (match-context.ts,  per request: attributes, labels, and memos by slot; then each
+ *             match.ts)          hook's outcome (call, skip with reason, undecided, failure)
+ *   order    (order.ts)          the reinvocation round and the worst-case latency
+ *   explain  (explain.ts)        sentences for skips, on demand through the Explainer
+ * The fast path's tables live on the CompiledSnapshot (built once) and its per-request memos on
+ * the MatchContext (one per request): nothing is kept between requests anywhere else.
+ *
  * `predict` returns the prediction with its Explainer side by side (the sentences cost nothing
  * until asked); `predictCompiled` is the fast path that returns the prediction alone. One report
  * (lib/admission/predict-report) serialises both for the command line and the predict page.
