@@ -8,10 +8,14 @@ const HEARTBEAT_MS = 15_000;
 /** Open event streams one context may hold (every tab holds one or two). */
 export const MAX_STREAMS_PER_CONTEXT = 32;
 /**
- * Bytes a stream may have queued for a client that does not read. Past it the client is
- * dropped; its EventSource reconnects and starts again from a SYNC snapshot (a resync).
+ * Bytes a stream may have queued for a client that does not read (PORTCULLIS_STREAM_MAX_QUEUED_BYTES
+ * changes it). Past it the client is dropped; its EventSource reconnects and starts again from a
+ * SYNC snapshot (a resync).
  */
-const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+const MAX_QUEUED_BYTES =
+  Number(process.env["PORTCULLIS_STREAM_MAX_QUEUED_BYTES"]) > 0
+    ? Number(process.env["PORTCULLIS_STREAM_MAX_QUEUED_BYTES"])
+    : 8 * 1024 * 1024;
 
 // On globalThis: each route is bundled apart, and /api/health must see the streams /api/watch holds.
 const globalForStreams = globalThis as typeof globalThis & {
@@ -76,12 +80,15 @@ export async function openLiveStream(
         const send = (text: string) => {
           if (closed) return;
           try {
-            controller.enqueue(encoder.encode(text));
             if ((controller.desiredSize ?? 0) < 0) {
-              // A reader this far behind is dropped; it reconnects and resyncs from a snapshot.
+              // A reader this far behind is dropped (what is queued still drains); its
+              // EventSource reconnects and resyncs from a snapshot. One message larger than the
+              // limit (a big SYNC) is still sent whole when the queue was empty.
               close();
               controller.close();
+              return;
             }
+            controller.enqueue(encoder.encode(text));
           } catch {
             close();
           }
