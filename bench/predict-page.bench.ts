@@ -7,8 +7,14 @@
  * Uses the stack named by PORTCULLIS_STACK, or starts one.
  */
 import { chromium } from "@playwright/test";
-import { readStack, startStack, type Stack, type StackInfo } from "../cluster/harness/stack";
-import { benchHook, deleteValidatingConfigs, median, seedValidatingConfigs } from "./seed-webhooks";
+import type { StackInfo } from "../cluster/harness/stack";
+import {
+  benchHook,
+  benchStack,
+  deleteValidatingConfigs,
+  median,
+  seedValidatingConfigs,
+} from "./seed-webhooks";
 
 type Measurement = { bench: string; value: number; unit: string };
 
@@ -48,13 +54,7 @@ function seed(info: StackInfo, prefix: string): Promise<string[]> {
 
 /** Runs the benchmark; one entry per measurement. */
 export async function run(): Promise<Measurement[]> {
-  let own: Stack | undefined;
-  let info: StackInfo;
-  if (process.env.PORTCULLIS_STACK) info = readStack();
-  else {
-    own = await startStack();
-    info = own.info;
-  }
+  const { info, own } = await benchStack();
   const names: string[] = [];
   try {
     names.push(...(await seed(info, `bench-pp-${Date.now().toString(36)}`)));

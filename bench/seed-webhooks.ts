@@ -3,7 +3,7 @@
  * many hooks, and removing them afterwards.
  */
 import { readFileSync } from "node:fs";
-import type { StackInfo } from "../cluster/harness/stack";
+import { readStack, startStack, type Stack, type StackInfo } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
 
 const PATH = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
@@ -66,4 +66,11 @@ export async function deleteValidatingConfigs(info: StackInfo, names: string[]):
       ca,
       token: info.tokens.admin,
     });
+}
+
+/** The stack named by PORTCULLIS_STACK, or one started for this benchmark (`own`, to stop). */
+export async function benchStack(): Promise<{ info: StackInfo; own: Stack | undefined }> {
+  if (process.env.PORTCULLIS_STACK) return { info: readStack(), own: undefined };
+  const own = await startStack();
+  return { info: own.info, own };
 }

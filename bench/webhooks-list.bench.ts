@@ -17,9 +17,15 @@ import { pathToFileURL } from "node:url";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
-import { readStack, startStack, type Stack, type StackInfo } from "../cluster/harness/stack";
+import type { StackInfo } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
-import { benchHook, deleteValidatingConfigs, median, seedValidatingConfigs } from "./seed-webhooks";
+import {
+  benchHook,
+  benchStack,
+  deleteValidatingConfigs,
+  median,
+  seedValidatingConfigs,
+} from "./seed-webhooks";
 
 type Measurement = { bench: string; value: number; unit: string };
 
@@ -60,13 +66,7 @@ async function timeIt(fn: () => Promise<unknown>, n: number): Promise<number> {
 
 /** Runs the benchmark; one entry per measurement. */
 export async function run(): Promise<Measurement[]> {
-  let own: Stack | undefined;
-  let info: StackInfo;
-  if (process.env.PORTCULLIS_STACK) info = readStack();
-  else {
-    own = await startStack();
-    info = own.info;
-  }
+  const { info, own } = await benchStack();
   const prefix = `bench-wl-${Date.now().toString(36)}`;
   const names: string[] = [];
   const out: Measurement[] = [];

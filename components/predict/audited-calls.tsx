@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { PredictReport } from "@/lib/admission/predict-report";
 import { compareAudited } from "@/lib/predict/compare";
 import { auditGaveUp, decisionsForQuery } from "@/lib/queries/predict";
+import { Comparisons } from "./comparisons";
 
 /**
  * The mutating webhooks the apiserver called for the dry run, from its audit event (found by the
@@ -46,18 +47,11 @@ export function AuditedCalls({
           ))}
         </ol>
         {calls.length === 0 ? <p className="hint">No mutating webhook was called.</p> : null}
-        <ul className="comparisons" aria-label="Audit comparison">
-          {compareAudited(dry, decision).map((c) => (
-            <li
-              key={c.message}
-              className={c.agrees ? "good" : "mismatch"}
-              data-testid={c.agrees ? "audit-agrees" : "mismatch"}
-            >
-              {c.agrees ? "✓ " : "✗ Mismatch: "}
-              {c.message}
-            </li>
-          ))}
-        </ul>
+        <Comparisons
+          label="Audit comparison"
+          items={compareAudited(dry, decision)}
+          agreeId="audit-agrees"
+        />
         <p className="hint">
           Validating webhooks are not named in audit events (only those that failed open), so they
           are checked by the verdict alone.

@@ -6,6 +6,7 @@ import { predict } from "@/lib/admission/predict";
 import { reportOf } from "@/lib/admission/predict-report";
 import { compareVerdict, dryRunHooks } from "@/lib/predict/compare";
 import { AuditedCalls } from "./audited-calls";
+import { Comparisons } from "./comparisons";
 import type { PagePrediction } from "@/lib/predict/page-request";
 import type { PredictPageState } from "@/lib/predict/page-state";
 import { dryRunRequest, type DryRunVerdict } from "@/lib/queries/predict";
@@ -145,18 +146,7 @@ export function TryForReal({
             </p>
             <p className="hint">{dry.calls.length} calls predicted</p>
           </div>
-          <ul className="comparisons" aria-label="Comparison">
-            {comparisons.map((c) => (
-              <li
-                key={c.message}
-                className={c.agrees ? "good" : "mismatch"}
-                data-testid={c.agrees ? "agrees" : "mismatch"}
-              >
-                {c.agrees ? "✓ " : "✗ Mismatch: "}
-                {c.message}
-              </li>
-            ))}
-          </ul>
+          <Comparisons label="Comparison" items={comparisons} agreeId="agrees" />
         </div>
       ) : null}
       {current && "auditID" in current ? (
