@@ -19,6 +19,7 @@ import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
 import type { StackInfo } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
+import { policyHeaders } from "../e2e/api-headers";
 import {
   benchHook,
   benchStack,
@@ -78,8 +79,10 @@ export async function run(): Promise<Measurement[]> {
       15,
     );
     const apiMs = await timeIt(async () => {
+      // As the page sends it: same-origin and naming its context (the request policy).
       const r = await fetch(
         `${info.dashboardUrl}/api/resources/admissionregistration.k8s.io/v1/validatingwebhookconfigurations`,
+        { headers: policyHeaders(info.contexts.admin) },
       );
       await r.arrayBuffer();
       if (!r.ok) throw new Error(`list API answered ${r.status}`);
