@@ -16,6 +16,26 @@ const noServerImports = {
   ],
 };
 
+/**
+ * server/kube modules the command line bundles too: plain Node, so they may import neither Next
+ * nor React nor "server-only" (which throws outside a React server bundle).
+ */
+const PLAIN_NODE_SERVER = [
+  "server/kube/config.ts",
+  "server/kube/client.ts",
+  "server/kube/errors.ts",
+  "server/kube/collections.ts",
+  "server/kube/admission-state.ts",
+];
+const plainNodeImports = {
+  patterns: [
+    {
+      group: ["server-only", "next", "next/*", "react", "react-dom", "@/app/*", "@/components/*"],
+      message: "shared with the command line: plain Node only (see cli/build.ts).",
+    },
+  ],
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -55,6 +75,12 @@ export default tseslint.config(
   },
   {
     files: ["lib/**", "components/**"],
+    // Integration tests and oracles run in Node against the cluster and read it through server/.
+    ignores: ["**/*.int.test.ts"],
     rules: { "no-restricted-imports": ["error", noServerImports] },
+  },
+  {
+    files: PLAIN_NODE_SERVER,
+    rules: { "no-restricted-imports": ["error", plainNodeImports] },
   },
 );

@@ -16,10 +16,17 @@
 import { pathToFileURL } from "node:url";
 import { readFileSync } from "node:fs";
 import { chromium } from "@playwright/test";
-import { readStack, startStack, type Stack, type StackInfo } from "../cluster/harness/stack";
+import type { StackInfo } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
 import { firstLoadJs } from "./first-load-js";
 import { policyHeaders } from "../e2e/api-headers";
+import {
+  benchHook,
+  benchStack,
+  deleteValidatingConfigs,
+  median,
+  seedValidatingConfigs,
+} from "./seed-webhooks";
 
 type Measurement = { bench: string; value: number; unit: string };
 
@@ -27,54 +34,25 @@ const CONFIGS = 100;
 const HOOKS_PER_CONFIG = 10;
 const PATH = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
+function seed(info: StackInfo, prefix: string): Promise<string[]> {
+  return seedValidatingConfigs(info, prefix, CONFIGS, (_c, name) =>
+    Array.from({ length: HOOKS_PER_CONFIG }, (_, h) =>
+      benchHook(name, h, {
+        rules: [
+          {
+            operations: ["CREATE", "UPDATE"],
+            apiGroups: [h % 2 ? "apps" : ""],
+            apiVersions: ["v1"],
+            resources: [h % 2 ? "deployments" : "configmaps"],
+          },
+        ],
+        namespaceSelector: { matchLabels: { "portcullis-bench-never": "set" } },
+      }),
+    ),
+  );
 }
 
-async function seed(info: StackInfo, prefix: string): Promise<string[]> {
-  const ca = readFileSync(info.caFile);
-  const names: string[] = [];
-  for (let c = 0; c < CONFIGS; c++) {
-    const name = `${prefix}-${String(c).padStart(3, "0")}`;
-    const webhooks = Array.from({ length: HOOKS_PER_CONFIG }, (_, h) => ({
-      name: `h${h}.${name}.example.com`,
-      admissionReviewVersions: ["v1"],
-      sideEffects: "None",
-      failurePolicy: h % 3 === 0 ? "Ignore" : "Fail",
-      timeoutSeconds: 1 + (h % 10),
-      clientConfig: { url: `https://127.0.0.1:9/${name}/${h}` },
-      rules: [
-        {
-          operations: ["CREATE", "UPDATE"],
-          apiGroups: [h % 2 ? "apps" : ""],
-          apiVersions: ["v1"],
-          resources: [h % 2 ? "deployments" : "configmaps"],
-        },
-      ],
-      namespaceSelector: { matchLabels: { "portcullis-bench-never": "set" } },
-    }));
-    const res = await httpsRequest(`${info.server}${PATH}`, {
-      method: "POST",
-      ca,
-      token: info.tokens.admin,
-      body: { metadata: { name }, webhooks },
-    });
-    if (res.status !== 201) throw new Error(`seed ${name}: ${res.status} ${res.body}`);
-    names.push(name);
-  }
-  return names;
-}
-
-async function cleanup(info: StackInfo, names: string[]): Promise<void> {
-  const ca = readFileSync(info.caFile);
-  for (const n of names)
-    await httpsRequest(`${info.server}${PATH}/${n}`, {
-      method: "DELETE",
-      ca,
-      token: info.tokens.admin,
-    });
-}
+const cleanup = deleteValidatingConfigs;
 
 async function timeIt(fn: () => Promise<unknown>, n: number): Promise<number> {
   await fn();
@@ -89,13 +67,7 @@ async function timeIt(fn: () => Promise<unknown>, n: number): Promise<number> {
 
 /** Runs the benchmark; one entry per measurement. */
 export async function run(): Promise<Measurement[]> {
-  let own: Stack | undefined;
-  let info: StackInfo;
-  if (process.env.PORTCULLIS_STACK) info = readStack();
-  else {
-    own = await startStack();
-    info = own.info;
-  }
+  const { info, own } = await benchStack();
   const prefix = `bench-wl-${Date.now().toString(36)}`;
   const names: string[] = [];
   const out: Measurement[] = [];
@@ -107,9 +79,9 @@ export async function run(): Promise<Measurement[]> {
       15,
     );
     const apiMs = await timeIt(async () => {
+      // As the page sends it: same-origin and naming its context (the request policy).
       const r = await fetch(
         `${info.dashboardUrl}/api/resources/admissionregistration.k8s.io/v1/validatingwebhookconfigurations`,
-        // As the dashboard's own pages call it: same-origin, naming the context.
         { headers: policyHeaders(info.contexts.admin) },
       );
       await r.arrayBuffer();

@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util";
 import type { AdmissionOperation } from "@/lib/k8s/types";
 import { UsageError } from "./errors";
+import type { RequestSpec } from "@/lib/admission/predict-report";
 
 /** `--output`. */
 export type OutputFormat = "text" | "json";
@@ -37,27 +38,14 @@ export interface LintCommand extends Common {
   failOn: FailOn;
 }
 
-/** `portcullis predict ...` */
-export interface PredictCommand extends Common {
+/** `portcullis predict`: the request's parts (RequestSpec) come from flags. */
+export interface PredictCommand extends Common, RequestSpec {
   command: "predict";
   /** Configuration files or directories; empty only with --context. */
   config: string[];
   object: string;
-  operation: AdmissionOperation;
   oldObject: string | undefined;
-  subresource: string;
-  /** `RESOURCE[.GROUP]` or `GROUP/VERSION/RESOURCE`, when the kind does not say it. */
-  resource: string | undefined;
-  /** The request's namespace when the object does not name one. */
-  namespace: string | undefined;
-  /** The object's name when the body does not carry it (connect options). */
-  name: string | undefined;
-  dryRun: boolean;
-  /** Labels of the request's namespace; overrides any Namespace object read. */
-  namespaceLabels: Record<string, string> | undefined;
   namespaces: string | undefined;
-  user: string | undefined;
-  groups: string[];
 }
 
 /** `portcullis help [COMMAND]`, `--help`. */

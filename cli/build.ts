@@ -13,15 +13,18 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 /** The bundle's entry, relative to the repository. */
 export const CLI_BUNDLE = path.join(ROOT, "dist", "cli", "portcullis.mjs");
 
-// server/ modules import "server-only" to stay out of browser bundles; on the command line
-// (Node, no browser) it is an empty module.
-const serverOnly: Plugin = {
-  name: "server-only",
+// The command line shares only plain-Node server modules (kubeconfig, client, admission state).
+// "server-only" marks modules that need the Next server: reaching one from cli/ is a mistake, so
+// the build fails naming the importer instead of bundling a module that throws at run time.
+const noServerOnly: Plugin = {
+  name: "no-server-only",
   setup(b) {
-    b.onResolve({ filter: /^server-only$/ }, () => ({ path: "server-only", namespace: "empty" }));
-    b.onLoad({ filter: /.*/, namespace: "empty" }, () => ({
-      contents: "export {};",
-      loader: "js",
+    b.onResolve({ filter: /^server-only$/ }, (args) => ({
+      errors: [
+        {
+          text: `${path.relative(ROOT, args.importer)} imports "server-only": the command line may use only plain-Node server modules`,
+        },
+      ],
     }));
   },
 };
@@ -42,7 +45,7 @@ export async function buildCli(): Promise<void> {
     platform: "node",
     target: "node20",
     packages: "external",
-    plugins: [serverOnly],
+    plugins: [noServerOnly],
     tsconfig: "tsconfig.json",
     logLevel: "warning",
     legalComments: "none",

@@ -5,6 +5,7 @@
 import { version } from "../package.json";
 import { parseCommandLine, type Command } from "./args";
 import { EXIT, InputError, UsageError } from "./errors";
+import { RequestSpecError } from "@/lib/admission/resources";
 import { helpText } from "./output/help";
 
 /** Where output goes; tests pass buffers. */
@@ -64,7 +65,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     return await execute(cmd, io);
   } catch (e) {
-    if (e instanceof UsageError || e instanceof InputError) {
+    if (e instanceof UsageError || e instanceof InputError || e instanceof RequestSpecError) {
       io.stderr(`portcullis: ${e.message}\n`);
       return EXIT.usage;
     }

@@ -2,7 +2,7 @@
  * Sorting read objects into an AdmissionSnapshot: configurations by kind, Namespace objects as
  * label sets, everything else skipped with a notice (a directory of mixed manifests is normal).
  */
-import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
+import { emptyLists, type SnapshotLists } from "@/lib/admission/snapshot";
 import type { Labels } from "@/lib/admission/selectors";
 import type { JsonObject } from "@/lib/admission/validate/json";
 import { isObject, obj } from "@/lib/admission/validate/json";
@@ -17,13 +17,6 @@ export interface Notice {
   message: string;
 }
 
-/** The configuration lists of a snapshot, mutable while collecting. */
-export type SnapshotLists = {
-  -readonly [
-    K in Exclude<keyof AdmissionSnapshot, "namespaces" | "discovery" | "excludeVirtualResources">
-  ]-?: NonNullable<AdmissionSnapshot[K]> extends ReadonlyArray<infer T> ? T[] : never;
-};
-
 /** What a set of manifests contributes to a prediction or lint run. */
 export interface Collected {
   lists: SnapshotLists;
@@ -31,19 +24,6 @@ export interface Collected {
   /** Number of admission configuration objects read. */
   configurations: number;
   notices: Notice[];
-}
-
-/** Empty lists. */
-export function emptyLists(): SnapshotLists {
-  return {
-    mutatingWebhookConfigurations: [],
-    validatingWebhookConfigurations: [],
-    validatingAdmissionPolicies: [],
-    validatingAdmissionPolicyBindings: [],
-    mutatingAdmissionPolicies: [],
-    mutatingAdmissionPolicyBindings: [],
-    initializerConfigurations: [],
-  };
 }
 
 // Decoded manifests reach the typed snapshot here, once: shapes are the validator's business,

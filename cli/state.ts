@@ -3,14 +3,18 @@
  * cluster: its configurations when no files are named, and always its namespaces and discovery.
  */
 import type { DiscoveryResource } from "@/lib/admission/snapshot";
+import type { ParamObjects } from "@/lib/admission/params";
+import type { RequestUserInfo } from "@/lib/admission/request";
 import type { Labels } from "@/lib/admission/selectors";
+import type { JsonObject } from "@/lib/admission/validate/json";
 import { InputError } from "./errors";
 import { readDocuments } from "./documents";
 import { readInputs } from "./input";
 import type { Live } from "./live";
 import type { Collected, Notice } from "./snapshot";
-import { addConfiguration, collect, emptyLists } from "./snapshot";
-import { builtinDiscovery } from "./resources";
+import { addConfiguration, collect } from "./snapshot";
+import { configurationsOf, emptyLists } from "@/lib/admission/snapshot";
+import { builtinDiscovery } from "@/lib/admission/resources";
 
 /** Everything read, before compiling. */
 export interface State {
@@ -20,6 +24,10 @@ export interface State {
   /** True when namespaces were read from somewhere (else lint/predict assume defaults). */
   namespacesKnown: boolean;
   discovery: DiscoveryResource[];
+  /** The param objects policies name (live only; offline they are unknown). */
+  params: readonly ParamObjects[] | undefined;
+  /** The context's identity (live only). */
+  identity: RequestUserInfo | undefined;
   live: Live | undefined;
 }
 
@@ -50,6 +58,8 @@ export async function loadState(opts: {
   const notices: Notice[] = collected?.notices ?? [];
   let discovery = builtinDiscovery();
   let live: Live | undefined;
+  let params: readonly ParamObjects[] | undefined;
+  let identity: RequestUserInfo | undefined;
   let result: Collected = collected ?? {
     lists: emptyLists(),
     namespaces: {},
@@ -59,16 +69,22 @@ export async function loadState(opts: {
   if (opts.context !== undefined) {
     const m = await import("./live");
     live = m.connect(opts.context, opts.kubeconfig);
+    const state = await m.readLiveState(live, notices, {
+      configurations: !collected,
+      policies: collected?.lists,
+    });
     if (!collected) {
-      for (const o of await m.readConfigurations(live)) {
-        addConfiguration(result.lists, o);
+      for (const o of configurationsOf(state.snapshot)) {
+        addConfiguration(result.lists, o as JsonObject);
         result.configurations++;
       }
       result = { ...result, notices };
     }
-    Object.assign(namespaces, await m.readNamespaces(live));
+    Object.assign(namespaces, state.snapshot.namespaces);
     namespacesKnown = true;
-    discovery = await m.readDiscovery(live);
+    discovery = [...(state.snapshot.discovery ?? [])];
+    params = state.snapshot.params;
+    identity = state.identity;
   }
   if (opts.namespacesFile !== undefined) {
     const ns = await readManifests([opts.namespacesFile]);
@@ -91,5 +107,5 @@ export async function loadState(opts: {
       at: opts.inputs.join(", "),
       message: "no admission configurations found",
     });
-  return { collected: result, namespaces, namespacesKnown, discovery, live };
+  return { collected: result, namespaces, namespacesKnown, discovery, params, identity, live };
 }

@@ -97,12 +97,16 @@ export async function runLint(cmd: LintCommand): Promise<LintReport> {
   };
   if (state.live) {
     const m = await import("../live");
-    const backends = await m.readBackends(state.live, notices);
+    const lists = state.collected.lists;
+    const backends = await m.readBackends(
+      state.live,
+      [...lists.mutatingWebhookConfigurations, ...lists.validatingWebhookConfigurations],
+      notices,
+    );
     input = {
       ...input,
       snapshot: { ...input.snapshot, discovery: state.discovery },
       ...backends,
-      serverMinor: await m.readServerMinor(state.live),
     };
   } else if (!state.namespacesKnown) {
     notices.push({

@@ -260,7 +260,7 @@ export async function runValidate(cmd: ValidateCommand): Promise<ValidateReport>
   if (cmd.context !== undefined) {
     const liveModule = await import("../live");
     live = liveModule.connect(cmd.context, cmd.kubeconfig);
-    const objs = await liveModule.readConfigurations(live);
+    const objs = await liveModule.readConfigurations(live, notices);
     stored = new Map(objs.map((o) => [`${typeOf(o).kind}/${typeOf(o).name}`, o]));
   }
   if (cmd.inputs.length === 0 && live) {

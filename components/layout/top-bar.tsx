@@ -10,6 +10,7 @@ const NAV = [
   { href: "/policies", label: "Policies" },
   { href: "/webhooks/order", label: "Call order" },
   { href: "/health", label: "Health" },
+  { href: "/predict", label: "Predict" },
 ];
 
 export function TopBar() {

@@ -5,7 +5,12 @@ import { useMemo } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
 import { collectionQuery } from "@/lib/queries/collections";
-import { webhookAccessQuery, webhookDetailsQuery, webhookRef } from "@/lib/queries/webhooks";
+import {
+  lintStateQuery,
+  webhookAccessQuery,
+  webhookDetailsQuery,
+  webhookRef,
+} from "@/lib/queries/webhooks";
 import { KIND_OF, type WebhookResource } from "@/lib/webhooks/kinds";
 import type { ConfigLike } from "@/lib/webhooks/summary";
 import { lintConfigurations } from "@/lib/webhooks/findings";
@@ -42,14 +47,18 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
     ...webhookDetailsQuery(context, resource, name, rv),
     enabled: enabled && !!rv,
   });
+  // The checks that need live state (backends, namespaces, discovery) run once it is read; the
+  // offline ones do not wait for it.
+  const lintState = useQuery({ ...lintStateQuery(context), enabled });
   const mItems = m.data?.items;
   const vItems = v.data?.items;
+  const liveLint = lintState.data;
   const analysis = useMemo(() => {
     if (!mItems || !vItems) return undefined;
     const mm = mItems as V1MutatingWebhookConfiguration[];
     const vv = vItems as V1ValidatingWebhookConfiguration[];
-    return { findings: lintConfigurations(mm, vv), order: orderModel(mm, vv) };
-  }, [mItems, vItems]);
+    return { findings: lintConfigurations(mm, vv, liveLint), order: orderModel(mm, vv) };
+  }, [mItems, vItems, liveLint]);
 
   const kind = KIND_OF[resource];
   const mutating = resource === "mutatingwebhookconfigurations";
@@ -80,6 +89,13 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
         live={live}
         can={can}
       />
+      <p className="hint" data-testid="lint-mode">
+        {lintState.data
+          ? `Lint: every check, the live ones (backends, namespaces, discovery) included.${lintState.data.notices.length ? ` ${lintState.data.notices.join(" ")}` : ""}`
+          : lintState.error
+            ? `Lint: offline checks only — the live state could not be read (${lintState.error.message}).`
+            : "Lint: offline checks; reading the live state for the rest…"}
+      </p>
       {details.error ? <ErrorBox error={details.error} /> : null}
       {hooks.length === 0 ? <p className="muted">This configuration has no hooks.</p> : null}
       {hooks.map((h, i) => (

@@ -29,6 +29,12 @@ import {
   type WebhookTable,
 } from "@/lib/admission/hook-index";
 import { webhookDefaults } from "@/lib/admission/webhook-defaults";
+import {
+  compileParamRef,
+  paramKindKey,
+  type CompiledParamRef,
+  type ParamObjects,
+} from "@/lib/admission/params";
 
 /** Selectors and rules shared by webhooks and policy match resources. */
 export interface CompiledMatchResources {
@@ -82,14 +88,9 @@ export interface CompiledPolicyBinding {
   readonly conditions: readonly CompiledCondition[];
   readonly conditionsSlot: number;
   readonly hasParamKind: boolean;
-  readonly paramRef:
-    | {
-        readonly name?: string;
-        readonly selector: boolean;
-        readonly namespace?: string;
-        readonly notFoundAction?: string;
-      }
-    | undefined;
+  /** `paramKindKey` of the policy's paramKind, when it has one. */
+  readonly paramKind: string | undefined;
+  readonly paramRef: CompiledParamRef | undefined;
   readonly validationActions: readonly string[];
   readonly reinvocationPolicy: ReinvocationPolicy;
 }
@@ -114,12 +115,14 @@ export interface CompiledSnapshot {
   readonly excludeVirtualResources: boolean;
   readonly mutatingIndex: HookIndex;
   readonly validatingIndex: HookIndex;
-  /** Memoised own-GVR rule matches per request signature. */
-  readonly mutatingRuleMatches: (attrs: RuleAttributes) => RuleMatches;
-  readonly validatingRuleMatches: (attrs: RuleAttributes) => RuleMatches;
+  /** Memoised own-GVR rule matches per request signature (`ruleSignature`). */
+  readonly mutatingRuleMatches: (attrs: RuleAttributes, signature: string) => RuleMatches;
+  readonly validatingRuleMatches: (attrs: RuleAttributes, signature: string) => RuleMatches;
   /** Per-hook constants of `mutating` / `validating` as flat arrays (by position). */
   readonly mutatingTable: WebhookTable;
   readonly validatingTable: WebhookTable;
+  /** Param objects by `paramKindKey`; undefined when params were not read (offline). */
+  readonly params: ReadonlyMap<string, ParamObjects> | undefined;
   /** Number of distinct selector slots and condition-list slots. */
   readonly selectorSlots: number;
   readonly conditionSlots: number;
@@ -309,7 +312,7 @@ interface PolicyLike {
     matchConstraints?: V1MatchResources;
     failurePolicy?: string;
     matchConditions?: Array<{ name: string; expression: string }>;
-    paramKind?: unknown;
+    paramKind?: { apiVersion?: string; kind?: string } | null;
     reinvocationPolicy?: string;
   };
 }
@@ -359,6 +362,7 @@ function compilePolicies(
       conditions.set(policyName, compileMatchConditions(policy?.spec?.matchConditions));
     }
     const pr = b.spec?.paramRef;
+    const paramKind = policy?.spec?.paramKind;
     const policyConditions = conditions.get(policyName) ?? [];
     const id: HookIdentity = {
       source: type === "mutating" ? "MutatingAdmissionPolicy" : "ValidatingAdmissionPolicy",
@@ -381,17 +385,11 @@ function compilePolicies(
       failurePolicy: failurePolicyOf(policy?.spec?.failurePolicy, "Fail"),
       conditions: policyConditions,
       conditionsSlot: slots.conditions(policyConditions),
-      hasParamKind: policy?.spec?.paramKind !== undefined && policy.spec.paramKind !== null,
-      paramRef: pr
-        ? {
-            ...(pr.name !== undefined ? { name: pr.name } : {}),
-            selector: pr.selector !== undefined && pr.selector !== null,
-            ...(pr.namespace !== undefined ? { namespace: pr.namespace } : {}),
-            ...(pr.parameterNotFoundAction !== undefined
-              ? { notFoundAction: pr.parameterNotFoundAction }
-              : {}),
-          }
+      hasParamKind: paramKind !== undefined && paramKind !== null,
+      paramKind: paramKind
+        ? paramKindKey(paramKind.apiVersion ?? "", paramKind.kind ?? "")
         : undefined,
+      paramRef: pr ? compileParamRef(pr) : undefined,
       validationActions: b.spec?.validationActions ?? [],
       reinvocationPolicy: policy?.spec?.reinvocationPolicy === "IfNeeded" ? "IfNeeded" : "Never",
     });
@@ -445,6 +443,9 @@ export function compileSnapshot(s: AdmissionSnapshot): CompiledSnapshot {
     validatingPolicies,
     initializers,
     namespaces: new Map(Object.entries(s.namespaces ?? {})),
+    params: s.params
+      ? new Map(s.params.map((p) => [paramKindKey(p.apiVersion, p.kind), p]))
+      : undefined,
     equivalence,
     excludeVirtualResources: s.excludeVirtualResources ?? true,
     mutatingIndex,

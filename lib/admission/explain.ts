@@ -47,6 +47,8 @@ export function describeSkipReason(
       return `the binding's matchResources exclude it: ${describeSkipReason(reason.inner, request, rules)}`;
     case "policy-missing":
       return `the binding names policy ${reason.policyName}, which does not exist`;
+    case "params-not-found":
+      return `paramRef finds no ${reason.where} and parameterNotFoundAction is Allow, so the binding is not evaluated`;
     case "not-reached":
       return `not reached: the request already failed at ${reason.failedAt}`;
   }

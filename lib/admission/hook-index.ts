@@ -85,35 +85,14 @@ export interface RuleMatches {
 
 const MAX_SIGNATURES = 4096;
 
-// The mutating and validating caches look up the same request one after the other.
-let last: RuleAttributes | undefined;
-let lastSignature = "";
-
-function signature(a: RuleAttributes): string {
-  const l = last;
-  if (
-    l !== undefined &&
-    l.operation === a.operation &&
-    l.group === a.group &&
-    l.version === a.version &&
-    l.resource === a.resource &&
-    l.subresource === a.subresource &&
-    (l.namespace === "") === (a.namespace === "")
-  )
-    return lastSignature;
+/**
+ * A request's rule signature: everything `rules.Matcher.Matches` reads (operation, GVR,
+ * subresource, scope class). Computed once per request (see MatchContext).
+ */
+export function ruleSignature(a: RuleAttributes): string {
   const clusterScoped =
     a.namespace === "" || (a.group === "" && a.version === "v1" && a.resource === "namespaces");
-  lastSignature = `${a.operation}|${a.group}|${a.version}|${a.resource}|${a.subresource}|${clusterScoped ? "C" : "N"}`;
-  last = {
-    operation: a.operation,
-    group: a.group,
-    version: a.version,
-    resource: a.resource,
-    subresource: a.subresource,
-    namespace: a.namespace,
-    name: "",
-  };
-  return lastSignature;
+  return `${a.operation}|${a.group}|${a.version}|${a.resource}|${a.subresource}|${clusterScoped ? "C" : "N"}`;
 }
 
 /**
@@ -124,10 +103,9 @@ function signature(a: RuleAttributes): string {
 export function buildRuleMatchCache(
   rulesPerHook: ReadonlyArray<readonly CompiledRule[]>,
   index: HookIndex,
-): (attrs: RuleAttributes) => RuleMatches {
+): (attrs: RuleAttributes, signature: string) => RuleMatches {
   const memo = new Map<string, RuleMatches>();
-  return (a) => {
-    const sig = signature(a);
+  return (a, sig) => {
     const hit = memo.get(sig);
     if (hit) return hit;
     const hooks: number[] = [];

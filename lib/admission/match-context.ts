@@ -19,6 +19,7 @@ import {
 } from "@/lib/admission/match-conditions";
 import type { CompiledSnapshot } from "@/lib/admission/compile";
 import type { Equivalent } from "@/lib/admission/equivalence";
+import { ruleSignature } from "@/lib/admission/hook-index";
 import type { HookMatch } from "@/lib/admission/match";
 
 /** A "call" match outcome. */
@@ -31,6 +32,8 @@ export interface MatchContext {
   readonly request: AdmissionRequest;
   readonly snapshot: CompiledSnapshot;
   readonly attrs: RuleAttributes;
+  /** `ruleSignature(attrs)`: the key of the snapshot's rule-match memo. */
+  readonly ruleSignature: string;
   readonly nsSource: NamespaceLabelSource;
   /** Labels for the namespaceSelector; `null` when the namespace does not exist. */
   readonly nsLabels: Labels | undefined | null;
@@ -59,6 +62,7 @@ class RequestMatchContext implements MatchContext {
   readonly request: AdmissionRequest;
   readonly snapshot: CompiledSnapshot;
   readonly attrs: RuleAttributes;
+  readonly ruleSignature: string;
   readonly nsSource: NamespaceLabelSource;
   readonly nsLabels: Labels | undefined | null;
   readonly objectLabels: Labels | undefined;
@@ -91,6 +95,7 @@ class RequestMatchContext implements MatchContext {
       namespace: request.namespace ?? "",
       name: request.name ?? "",
     };
+    this.ruleSignature = ruleSignature(this.attrs);
     this.objectLabels = objectLabels(request.object);
     this.oldObjectLabels = objectLabels(request.oldObject);
     this.objectHasMeta = hasObjectMeta(request.object);

@@ -7,6 +7,7 @@
  * when a selector also fails. The outcome is the apiserver's either way, because a selector
  * mismatch skips the hook and a selector error is discarded when no rule matches.
  */
+import { lookupParams, type ParamLookup } from "@/lib/admission/params";
 import type { GroupVersionKind, GroupVersionResource } from "@/lib/admission/request";
 import { describeResource } from "@/lib/admission/request";
 import {
@@ -79,9 +80,11 @@ export type SkipReason =
   | { readonly code: "configuration-error-ignored"; readonly message: string }
   | { readonly code: "binding"; readonly inner: SkipReason }
   | { readonly code: "policy-missing"; readonly policyName: string }
+  /** paramRef found no param object and parameterNotFoundAction is Allow: not evaluated. */
+  | { readonly code: "params-not-found"; readonly where: string }
   | { readonly code: "not-reached"; readonly failedAt: string };
 
-/** A skipped hook in a prediction. Explain it with `explainSkip` from predict.ts. */
+/** A skipped hook in a prediction. Explain it with the Explainer `predict` returns beside the prediction. */
 export interface SkipEntry {
   readonly stage: Stage;
   readonly hook: HookIdentity;
@@ -538,6 +541,19 @@ export function matchPolicyBinding(pb: CompiledPolicyBinding, ctx: MatchContext)
     if (b.kind === "error")
       return configError(pb, `failed to configure binding: ${b.message}`, def.via);
   }
+  // CollectParams runs before any evaluation (matchConditions included).
+  const params = bindingParams(pb, ctx);
+  if (params.kind === "error")
+    return configError(pb, `failed to configure binding: ${params.message}`, def.via);
+  if (params.kind === "found" && params.names.length === 0) {
+    if (pb.paramRef?.notFoundAction === "Allow")
+      return { kind: "skip", reason: { code: "params-not-found", where: params.where } };
+    return configError(
+      pb,
+      "failed to configure binding: no params found for policy binding with Deny parameterNotFoundAction",
+      def.via,
+    );
+  }
   return conditionsOutcome(
     pb.conditions,
     pb.conditionsSlot,
@@ -545,6 +561,19 @@ export function matchPolicyBinding(pb: CompiledPolicyBinding, ctx: MatchContext)
     ctx,
     pb.failurePolicy,
     (msg) => configError(pb, msg, def.via),
+  );
+}
+
+/**
+ * The param objects a binding evaluates with for this request; `unknown` when the policy takes no
+ * params from a paramRef or they were not read.
+ */
+export function bindingParams(pb: CompiledPolicyBinding, ctx: MatchContext): ParamLookup {
+  if (!pb.paramRef || pb.paramKind === undefined) return { kind: "unknown" };
+  return lookupParams(
+    pb.paramRef,
+    ctx.snapshot.params?.get(pb.paramKind),
+    ctx.request.namespace ?? "",
   );
 }
 

@@ -18,8 +18,9 @@ import {
   type WebhookServer,
 } from "../../cluster/harness/webhook-server";
 import { httpsRequest, type HttpsJsonResponse } from "../../cluster/https-json";
-import type { V1APIResource } from "@/lib/k8s/types";
-import { discoveryResources, type GroupVersionResources } from "@/lib/k8s/discovery";
+import { KubeClient } from "@/server/kube/client";
+import { kubeConfigFor } from "@/server/kube/config";
+import { readAdmissionState } from "@/server/kube/admission-state";
 import { compileSnapshot, type CompiledSnapshot } from "@/lib/admission/compile";
 import { predictCompiled } from "@/lib/admission/predict";
 import { resolveMutatingRounds } from "@/lib/admission/reinvocation";
@@ -798,25 +799,6 @@ function plan(): Prep[] {
 
 // ── setup ────────────────────────────────────────────────────────────────────────────────────
 
-async function discovery(): Promise<GroupVersionResources[]> {
-  const docs: GroupVersionResources[] = [];
-  const coreList = await kubeOk<{ resources: V1APIResource[] }>("GET", "/api/v1");
-  docs.push({ group: "", version: "v1", resources: coreList.resources });
-  const groups = await kubeOk<{
-    groups: Array<{ name: string; versions: Array<{ version: string }> }>;
-  }>("GET", "/apis");
-  for (const g of groups.groups) {
-    for (const v of g.versions) {
-      const list = await kubeOk<{ resources: V1APIResource[] }>(
-        "GET",
-        `/apis/${g.name}/${v.version}`,
-      );
-      docs.push({ group: g.name, version: v.version, resources: list.resources });
-    }
-  }
-  return docs;
-}
-
 beforeAll(async () => {
   stack = readStack();
   ca = readFileSync(stack.caFile);
@@ -847,23 +829,15 @@ beforeAll(async () => {
       })),
     });
   }
-  // Predict from what the apiserver stored (defaults applied), for every configuration it holds.
-  const [mwcs, vwcs, docs] = await Promise.all([
-    kubeOk<{ items: never[] }>(
-      "GET",
-      "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
-    ),
-    kubeOk<{ items: never[] }>(
-      "GET",
-      "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
-    ),
-    discovery(),
-  ]);
-  compiled = compileSnapshot({
-    mutatingWebhookConfigurations: mwcs.items,
-    validatingWebhookConfigurations: vwcs.items,
-    discovery: discoveryResources(docs),
-  });
+  // Predict from what the apiserver stored (defaults applied), for every configuration it holds,
+  // read through the same state reader the predict page and `portcullis predict --context` use.
+  const client = new KubeClient(
+    stack.contexts.admin,
+    kubeConfigFor(stack.contexts.admin, [stack.kubeconfig]),
+  );
+  const state = await readAdmissionState(client);
+  expect(state.notices).toEqual([]);
+  compiled = compileSnapshot(state.snapshot);
   // Let the apiserver's informers see the new configurations before the first request.
   const deadline = Date.now() + 15_000;
   for (;;) {

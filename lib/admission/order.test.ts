@@ -63,7 +63,7 @@ describe("configuration order (mutating_webhook_manager.go ByName: a.Name < b.Na
     expect(s.initializers.map((i) => i.id.name)).toEqual(["y", "z", "x"]);
     expect(
       predict(podCreate, s)
-        .calls.filter((c) => c.stage === "initializer")
+        .prediction.calls.filter((c) => c.stage === "initializer")
         .map((c) => c.hook.name),
     ).toEqual(["y", "x"]);
   });
@@ -121,7 +121,7 @@ describe("predicted order across plugins (§3.1, §5.3)", () => {
     ],
     mutatingAdmissionPolicyBindings: [{ metadata: { name: "mapb" }, spec: { policyName: "map" } }],
   };
-  const p = predict(podCreate, snap);
+  const p = predict(podCreate, snap).prediction;
   it("MAP, then mutating webhooks by config name, then validating in parallel", () => {
     expect(p.calls.filter((c) => c.round === 0).map((c) => `${c.stage}:${c.hook.name}`)).toEqual([
       "mutating-policy:mapb",

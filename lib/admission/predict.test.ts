@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { compileSnapshot } from "@/lib/admission/compile";
-import { explainSkip, predict, predictCompiled, predictionToJSON } from "@/lib/admission/predict";
+import { predict } from "@/lib/admission/predict";
+import { serializeSkipReason } from "@/lib/admission/explain";
 import { makeRequest } from "@/lib/admission/request";
 import { hook, validatingSnapshot } from "@/lib/admission/test-helpers";
+import type { ParamObjects } from "@/lib/admission/params";
 
 const any = [{ operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*/*"] }];
 
@@ -57,7 +59,7 @@ describe("exclusions before any hook (generic/webhook.go Dispatch, policy/generi
       policies: undefined,
     },
   ])("$mirrors", ({ req, webhooks, policies }) => {
-    const p = predict(req, validatingSnapshot([hook("h", { rules: any })]));
+    const p = predict(req, validatingSnapshot([hook("h", { rules: any })])).prediction;
     expect(p.exclusions.webhooks?.code).toBe(webhooks);
     expect(p.exclusions.policies?.code).toBe(policies);
     expect(p.calls.length).toBe(webhooks ? 0 : 1);
@@ -75,7 +77,7 @@ describe("exclusions before any hook (generic/webhook.go Dispatch, policy/generi
       predict(
         req,
         validatingSnapshot([hook("h", { rules: any })], { excludeVirtualResources: false }),
-      ).calls,
+      ).prediction.calls,
     ).toHaveLength(1);
   });
 });
@@ -109,7 +111,7 @@ describe("prediction output", () => {
     kind: { kind: "Pod" },
     object: { metadata: { name: "p" } },
   });
-  const p = predictCompiled(req, s);
+  const { prediction: p, explainer } = predict(req, s);
 
   it("lists calls, skips with sentences and indeterminate hooks", () => {
     expect(p.calls.map((c) => c.key)).toEqual(["ValidatingWebhookConfiguration:cfg/called/0"]);
@@ -117,20 +119,20 @@ describe("prediction output", () => {
       ["wrong-op", "rules"],
       ["ns", "namespace-selector"],
     ]);
-    expect(explainSkip(p, p.skips[0]!).message).toBe(
+    expect(explainer.skip(p.skips[0]!).message).toBe(
       "no rule matches CREATE core/v1/pods: rule 0: operation CREATE is not in [DELETE]",
     );
-    expect(explainSkip(p, p.skips[1]!).message).toContain(
+    expect(explainer.skip(p.skips[1]!).message).toContain(
       'label runlevel is "0", which is in (0,1)',
     );
     expect(p.indeterminate).toMatchObject([{ hook: { name: "cond" }, condition: "authz" }]);
   });
 
   it("serialises skips with their explanation", () => {
-    const all = JSON.parse(JSON.stringify(predictionToJSON(p))) as {
-      skips: Array<{ message: string; reason: { namespace: unknown[] } }>;
-    };
-    const json = all.skips[1]!;
+    const skip = p.skips[1]!;
+    const json = JSON.parse(
+      JSON.stringify({ reason: serializeSkipReason(skip.reason), ...explainer.skip(skip) }),
+    ) as { message: string; reason: { namespace: unknown[] } };
     expect(json.message).toContain("namespaceSelector");
     expect(json.reason.namespace).toHaveLength(1);
   });
@@ -163,12 +165,136 @@ describe("prediction output", () => {
         object: { metadata: {} },
       }),
       snap,
-    );
+    ).prediction;
     expect(out.calls.map((c) => c.hook.name)).toEqual(["first"]);
     expect(out.failure).toMatchObject({ status: 404, hook: { name: "sel" } });
     expect(out.skips.map((x) => `${x.hook.name}:${x.reason.code}`)).toEqual([
       "after:not-reached",
       "v:not-reached",
     ]);
+  });
+});
+
+describe("params from live state (policy_dispatcher.go CollectParams)", () => {
+  const policy = {
+    metadata: { name: "limits" },
+    spec: {
+      failurePolicy: "Fail",
+      paramKind: { apiVersion: "v1", kind: "ConfigMap" },
+      matchConstraints: {
+        resourceRules: [
+          { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] },
+        ],
+      },
+      validations: [{ expression: "true" }],
+    },
+  };
+  const binding = (name: string, paramRef: Record<string, unknown>) => ({
+    metadata: { name },
+    spec: { policyName: "limits", validationActions: ["Deny"], paramRef },
+  });
+  const configMaps: ParamObjects = {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    namespaced: true,
+    objects: [
+      { namespace: "team", name: "limits", labels: { tier: "a" } },
+      { namespace: "team", name: "other", labels: { tier: "a" } },
+      { namespace: "default", name: "limits", labels: {} },
+    ],
+  };
+  const req = (namespace: string) =>
+    makeRequest({
+      resource: "pods",
+      operation: "CREATE",
+      namespace,
+      kind: { kind: "Pod" },
+      object: { metadata: { name: "p" } },
+    });
+  const snap = (b: ReturnType<typeof binding>, known = true) =>
+    validatingSnapshot([], {
+      validatingAdmissionPolicies: [policy as never],
+      validatingAdmissionPolicyBindings: [b as never],
+      ...(known ? { params: [configMaps] } : {}),
+    });
+
+  it("Allow with no param found: the binding is not evaluated at all (a skip with the reason)", () => {
+    const { prediction: p, explainer } = predict(
+      req("team"),
+      snap(binding("b", { name: "missing", parameterNotFoundAction: "Allow" })),
+    );
+    expect(p.calls).toEqual([]);
+    expect(p.failure).toBeUndefined();
+    const skip = p.skips.find((s) => s.key.includes("limits/b"));
+    expect(skip?.reason).toEqual({
+      code: "params-not-found",
+      where: "ConfigMap missing in namespace team",
+    });
+    expect(explainer.skip(skip as never).message).toContain("not evaluated");
+  });
+
+  it("Deny with no param found: a configuration error through failurePolicy Fail", () => {
+    const p = predict(
+      req("team"),
+      snap(binding("b", { name: "missing", parameterNotFoundAction: "Deny" })),
+    ).prediction;
+    expect(p.failure?.message).toContain(
+      "no params found for policy binding with Deny parameterNotFoundAction",
+    );
+  });
+
+  it("a selector counts every matching object in the request's namespace", () => {
+    const p = predict(
+      req("team"),
+      snap(
+        binding("b", { selector: { matchLabels: { tier: "a" } }, parameterNotFoundAction: "Deny" }),
+      ),
+    ).prediction;
+    expect(p.calls).toHaveLength(1);
+    expect(p.calls[0]?.paramsNote).toBe(
+      "evaluated once per param object: 2 found (team/limits, team/other)",
+    );
+  });
+
+  it("params not read (offline): called, with the conditional note", () => {
+    const p = predict(
+      req("team"),
+      snap(binding("b", { name: "missing", parameterNotFoundAction: "Allow" }), false),
+    ).prediction;
+    expect(p.calls).toHaveLength(1);
+    expect(p.calls[0]?.paramsNote).toContain("params not read");
+  });
+
+  it("a namespaced paramKind without namespace on a cluster-scoped request is a configuration error", () => {
+    const p = predict(
+      makeRequest({
+        resource: "nodes",
+        operation: "CREATE",
+        kind: { kind: "Node" },
+        object: { metadata: { name: "n" } },
+      }),
+      validatingSnapshot([], {
+        validatingAdmissionPolicies: [
+          {
+            ...policy,
+            spec: {
+              ...policy.spec,
+              matchConstraints: {
+                resourceRules: [
+                  { operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"] },
+                ],
+              },
+            },
+          } as never,
+        ],
+        validatingAdmissionPolicyBindings: [
+          binding("b", { name: "limits", parameterNotFoundAction: "Allow" }) as never,
+        ],
+        params: [configMaps],
+      }),
+    ).prediction;
+    expect(p.failure?.message).toContain(
+      "cannot use namespaced paramRef in policy binding that matches cluster-scoped resources",
+    );
   });
 });

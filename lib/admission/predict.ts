@@ -5,6 +5,22 @@
  * Output is shaped for comparison with a recording oracle: `calls` holds certain round-0 calls
  * in call order and "possible" round-1 reinvocations; compare `calls.filter(c => c.round === 0)`
  * keys with what the webhooks recorded.
+ *
+ * The pipeline, one file per stage:
+ *   compile  (compile.ts)        snapshot → hooks with defaults, parsed selectors, rules and CEL;
+ *                                equal selectors and condition lists share a slot
+ *   index    (hook-index.ts)     per stage: which hooks a resource can reach, the rule-match memo
+ *                                keyed by the request's rule signature, flat per-hook flags
+ *   match    (match-context.ts,  per request: attributes, labels, and memos by slot; then each
+ *             match.ts)          hook's outcome (call, skip with reason, undecided, failure)
+ *   order    (order.ts)          the reinvocation round and the worst-case latency
+ *   explain  (explain.ts)        sentences for skips, on demand through the Explainer
+ * The fast path's tables live on the CompiledSnapshot (built once) and its per-request memos on
+ * the MatchContext (one per request): nothing is kept between requests anywhere else.
+ *
+ * `predict` returns the prediction with its Explainer side by side (the sentences cost nothing
+ * until asked); `predictCompiled` is the fast path that returns the prediction alone. One report
+ * (lib/admission/predict-report) serialises both for the command line and the predict page.
  */
 import type { AdmissionRequest, GroupVersionKind } from "@/lib/admission/request";
 import {
@@ -18,6 +34,7 @@ import { describeHook, type HookIdentity } from "@/lib/admission/hook-identity";
 import { createMatchContext, type MatchContext } from "@/lib/admission/match-context";
 import {
   RULES_REASON,
+  bindingParams,
   explainRules,
   matchPolicyBinding,
   matchWebhook,
@@ -28,7 +45,7 @@ import {
   type SkipReason,
 } from "@/lib/admission/match";
 import { policyExclusion, webhookExclusion, type Exclusion } from "@/lib/admission/exclusions";
-import { describeSkipReason, serializeSkipReason } from "@/lib/admission/explain";
+import { describeSkipReason } from "@/lib/admission/explain";
 import {
   planReinvocation,
   worstCaseLatency,
@@ -66,7 +83,7 @@ export interface PredictedCall {
   readonly paramsNote: string | undefined;
 }
 
-/** A hook the request does not reach (see `explainSkip` for the sentence and rule detail). */
+/** A hook the request does not reach (its explainer gives the sentence and rule detail). */
 export type PredictedSkip = SkipEntry;
 
 /** A hook whose call depends on something this module cannot evaluate offline. */
@@ -254,13 +271,19 @@ function record(
             ? h.reinvocationPolicy
             : undefined,
         validationActions: h.type === "validating" ? h.validationActions : undefined,
-        paramsNote: h.paramRef
-          ? `evaluated once per param object found by paramRef; none found: ${h.paramRef.notFoundAction === "Allow" ? "not evaluated" : "failurePolicy applies"}`
-          : undefined,
+        paramsNote: paramsNote(h, acc.ctx),
       });
       return undefined;
     }
   }
+}
+
+function paramsNote(h: CompiledPolicyBinding, ctx: MatchContext): string | undefined {
+  if (!h.paramRef) return undefined;
+  const p = bindingParams(h, ctx);
+  if (p.kind === "found")
+    return `evaluated once per param object: ${p.names.length} found (${p.names.join(", ")})`;
+  return `evaluated once per param object found by paramRef (params not read); none found: ${h.paramRef.notFoundAction === "Allow" ? "not evaluated" : "failurePolicy applies"}`;
 }
 
 /** A webhook's round-0 call. */
@@ -407,8 +430,15 @@ function isMutatingCall(c: PredictedCall): c is PredictedCall & MutatingCall {
   );
 }
 
-/** Predicts against a compiled snapshot (compile once with `compileSnapshot`). */
+/** Predicts against a compiled snapshot (compile once with `compileSnapshot`): the fast path. */
 export function predictCompiled(request: AdmissionRequest, snapshot: CompiledSnapshot): Prediction {
+  return run(request, snapshot).prediction;
+}
+
+function run(
+  request: AdmissionRequest,
+  snapshot: CompiledSnapshot,
+): { prediction: Prediction; ctx: MatchContext } {
   const ctx = createMatchContext(request, snapshot);
   const acc: Acc = { ctx, calls: [], segments: [], indeterminate: [], failure: undefined };
   const wExcl = webhookExclusion(request, snapshot.excludeVirtualResources);
@@ -422,7 +452,7 @@ export function predictCompiled(request: AdmissionRequest, snapshot: CompiledSna
     snapshot.mutating,
     snapshot.mutatingIndex,
     snapshot.mutatingTable,
-    snapshot.mutatingRuleMatches(ctx.attrs),
+    snapshot.mutatingRuleMatches(ctx.attrs, ctx.ruleSignature),
     wExcl,
     true,
   );
@@ -469,7 +499,7 @@ export function predictCompiled(request: AdmissionRequest, snapshot: CompiledSna
     snapshot.validating,
     snapshot.validatingIndex,
     snapshot.validatingTable,
-    snapshot.validatingRuleMatches(ctx.attrs),
+    snapshot.validatingRuleMatches(ctx.attrs, ctx.ruleSignature),
     wExcl,
     false,
   );
@@ -485,17 +515,14 @@ export function predictCompiled(request: AdmissionRequest, snapshot: CompiledSna
   // `skips` is an own enumerable accessor (spreads, JSON and equality checks see the array),
   // defined in place so the key order stays that of the interface; a shared getter function
   // keeps that cheap. The symbol keys stay out of JSON.
-  const prediction = { calls: acc.calls } as Mutable<Prediction> & {
-    [CONTEXT]?: MatchContext;
-  } & LazySkips;
+  const prediction = { calls: acc.calls } as Mutable<Prediction> & LazySkips;
   Object.defineProperty(prediction, "skips", SKIPS_PROPERTY);
   prediction.indeterminate = acc.indeterminate;
   prediction.failure = acc.failure;
   prediction.exclusions = { webhooks: wExcl, policies: pExcl };
   prediction.worstCaseLatencySeconds = worstCaseLatency(mutatingTimeouts, validatingTimeouts);
   prediction[SKIPS] = { segments: acc.segments, skips: undefined };
-  prediction[CONTEXT] = ctx;
-  return prediction;
+  return { prediction, ctx };
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -516,47 +543,41 @@ const SKIPS_PROPERTY: PropertyDescriptor = Object.freeze({
   configurable: true,
 });
 
-// Explanations are built on demand from the request and snapshot a prediction came from.
-const CONTEXT: unique symbol = Symbol("portcullis.predictionContext");
-type WithContext = Prediction & { [CONTEXT]?: MatchContext };
-const hookMaps = new WeakMap<CompiledSnapshot, Map<string, Hook>>();
+/**
+ * Explains a prediction's skips in words (and per rule, for rules skips), from the request and
+ * snapshot the prediction was made from. Built beside the prediction; costs nothing until asked.
+ */
+export interface Explainer {
+  skip(skip: PredictedSkip): { message: string; ruleMismatches: RuleMismatch[] };
+}
 
-function hookByKey(s: CompiledSnapshot, key: string): Hook | undefined {
-  let m = hookMaps.get(s);
-  if (!m) {
-    m = new Map<string, Hook>();
-    for (const list of [s.mutating, s.validating, s.mutatingPolicies, s.validatingPolicies]) {
-      for (const h of list) m.set(h.key, h);
+/** A prediction with its explainer, side by side. */
+export interface Explained {
+  readonly prediction: Prediction;
+  readonly explainer: Explainer;
+}
+
+function explainerFor(ctx: MatchContext): Explainer {
+  let byKey: Map<string, Hook> | undefined;
+  const hookByKey = (key: string): Hook | undefined => {
+    if (!byKey) {
+      byKey = new Map<string, Hook>();
+      const s = ctx.snapshot;
+      for (const list of [s.mutating, s.validating, s.mutatingPolicies, s.validatingPolicies])
+        for (const h of list) byKey.set(h.key, h);
     }
-    hookMaps.set(s, m);
-  }
-  return m.get(key);
-}
-
-/** The human sentence and per-rule detail for one skip of a prediction. */
-export function explainSkip(
-  prediction: Prediction,
-  skip: PredictedSkip,
-): { message: string; ruleMismatches: RuleMismatch[] } {
-  const ctx = (prediction as WithContext)[CONTEXT];
-  if (!ctx) return { message: skip.reason.code, ruleMismatches: [] };
-  const code = skip.reason.code === "binding" ? skip.reason.inner.code : skip.reason.code;
-  const hook = code === "rules" ? hookByKey(ctx.snapshot, skip.key) : undefined;
-  const ruleMismatches = hook ? explainHookRules(hook, ctx) : [];
-  return { message: describeSkipReason(skip.reason, ctx.request, ruleMismatches), ruleMismatches };
-}
-
-/** A JSON-ready prediction with every skip explained (for the API, the CLI and the UI). */
-export function predictionToJSON(prediction: Prediction): object {
+    return byKey.get(key);
+  };
   return {
-    ...prediction,
-    skips: prediction.skips.map((skip) => ({
-      stage: skip.stage,
-      hook: skip.hook,
-      key: skip.key,
-      reason: serializeSkipReason(skip.reason),
-      ...explainSkip(prediction, skip),
-    })),
+    skip(skip) {
+      const code = skip.reason.code === "binding" ? skip.reason.inner.code : skip.reason.code;
+      const hook = code === "rules" ? hookByKey(skip.key) : undefined;
+      const ruleMismatches = hook ? explainHookRules(hook, ctx) : [];
+      return {
+        message: describeSkipReason(skip.reason, ctx.request, ruleMismatches),
+        ruleMismatches,
+      };
+    },
   };
 }
 
@@ -598,11 +619,15 @@ function runInitializers(acc: Acc, r: AdmissionRequest, s: CompiledSnapshot): vo
   }
 }
 
-/** Convenience: compile and predict in one call (compile once yourself when predicting often). */
+/**
+ * Predicts one request (compiling the snapshot unless it is compiled; compile once yourself when
+ * predicting often) and returns the prediction with its explainer.
+ */
 export function predict(
   request: AdmissionRequest,
   snapshot: AdmissionSnapshot | CompiledSnapshot,
-): Prediction {
+): Explained {
   const compiled = "mutatingIndex" in snapshot ? snapshot : compileSnapshot(snapshot);
-  return predictCompiled(request, compiled);
+  const { prediction, ctx } = run(request, compiled);
+  return { prediction, explainer: explainerFor(ctx) };
 }

@@ -12,6 +12,7 @@ import type {
 } from "@/lib/k8s/types";
 import type { GroupVersionKind } from "@/lib/admission/request";
 import type { Labels } from "@/lib/admission/selectors";
+import type { ParamObjects } from "@/lib/admission/params";
 
 /** One served resource, as discovery reports it. */
 export interface DiscoveryResource {
@@ -59,8 +60,50 @@ export interface AdmissionSnapshot {
   readonly namespaces?: Readonly<Record<string, Labels>>;
   readonly discovery?: readonly DiscoveryResource[];
   /**
+   * The objects of each paramKind the policies name, read from the cluster. Absent: params are
+   * unknown (offline), and a binding's evaluations are not counted. A paramKind missing from a
+   * present list is unknown too (e.g. not readable).
+   */
+  readonly params?: readonly ParamObjects[];
+  /**
    * `ExcludeAdmissionWebhookVirtualResources` (on in 1.37): webhooks skip the virtual auth
    * resources. Policies always skip them. Default true.
    */
   readonly excludeVirtualResources?: boolean;
+}
+
+/** The configuration lists of a snapshot, mutable while collecting. */
+export type SnapshotLists = {
+  -readonly [
+    K in Exclude<
+      keyof AdmissionSnapshot,
+      "namespaces" | "discovery" | "excludeVirtualResources" | "params"
+    >
+  ]-?: NonNullable<AdmissionSnapshot[K]> extends ReadonlyArray<infer T> ? T[] : never;
+};
+
+/** Empty lists. */
+export function emptyLists(): SnapshotLists {
+  return {
+    mutatingWebhookConfigurations: [],
+    validatingWebhookConfigurations: [],
+    validatingAdmissionPolicies: [],
+    validatingAdmissionPolicyBindings: [],
+    mutatingAdmissionPolicies: [],
+    mutatingAdmissionPolicyBindings: [],
+    initializerConfigurations: [],
+  };
+}
+
+/** Every configuration object of a snapshot, in one list (webhooks, policies, bindings, initializers). */
+export function configurationsOf(s: AdmissionSnapshot): readonly unknown[] {
+  return [
+    ...(s.validatingWebhookConfigurations ?? []),
+    ...(s.mutatingWebhookConfigurations ?? []),
+    ...(s.validatingAdmissionPolicies ?? []),
+    ...(s.validatingAdmissionPolicyBindings ?? []),
+    ...(s.mutatingAdmissionPolicies ?? []),
+    ...(s.mutatingAdmissionPolicyBindings ?? []),
+    ...(s.initializerConfigurations ?? []),
+  ];
 }

@@ -12,7 +12,11 @@ export interface GroupVersionResources {
   resources: readonly V1APIResource[];
 }
 
-/** Flattens discovery documents into DiscoveryResource entries with their subresources. */
+/**
+ * Flattens discovery documents into DiscoveryResource entries with their subresources. Resources
+ * reporting the same storageVersionHash share storage: that is the equivalence matchPolicy
+ * Equivalent follows (without a hash, the default `<group>/<resource>` applies).
+ */
 export function discoveryResources(docs: readonly GroupVersionResources[]): DiscoveryResource[] {
   const out: DiscoveryResource[] = [];
   for (const doc of docs) {
@@ -35,6 +39,7 @@ export function discoveryResources(docs: readonly GroupVersionResources[]): Disc
         kind: p.kind,
         namespaced: p.namespaced,
         subresources,
+        ...(p.storageVersionHash ? { equivalenceKey: `hash:${p.storageVersionHash}` } : {}),
       });
     }
   }

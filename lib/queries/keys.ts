@@ -18,4 +18,7 @@ export const queryKeys = {
   health: (context: string) => ["admission-health", context] as const,
   /** `at`: the resourceVersions of the policy and binding collections the report was read at. */
   policyParams: (context: string, at: string) => ["policy-params", context, at] as const,
+  predictState: (context: string) => ["predict-state", context] as const,
+  lintState: (context: string) => ["lint-state", context] as const,
+  decisionsFor: (context: string, auditID: string) => ["decisions", context, auditID] as const,
 };

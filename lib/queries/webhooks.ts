@@ -9,6 +9,9 @@ import type { CaBundleView } from "@/lib/k8s/x509";
 import type { JsonSchema } from "@/lib/k8s/openapi-schema";
 import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import type { ResourceRef } from "@/lib/k8s/resources";
+import type { Labels } from "@/lib/admission/selectors";
+import type { DiscoveryResource } from "@/lib/admission/snapshot";
+import type { V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
 import { ApiError, apiFetch, contextHeaders } from "./fetch";
 import { queryKeys } from "./keys";
 
@@ -71,6 +74,26 @@ export const webhookDetailsQuery = (
         signal,
       }),
     staleTime: Infinity,
+    retry: false,
+  });
+
+/** GET /api/webhooks/lint-state: the live state the lint checks beyond the offline ones read. */
+export interface LintStateData {
+  namespaces: Record<string, Labels>;
+  discovery: DiscoveryResource[];
+  /** Undefined when the identity may not read them (the checks that need them are limited). */
+  services?: V1Service[];
+  endpointSlices?: V1EndpointSlice[];
+  pods?: V1Pod[];
+  serverMinor?: number;
+  notices: string[];
+}
+
+export const lintStateQuery = (context: string) =>
+  queryOptions({
+    queryKey: queryKeys.lintState(context),
+    queryFn: ({ signal }) => apiFetch<LintStateData>("/api/webhooks/lint-state", { signal }),
+    staleTime: 30_000,
     retry: false,
   });
 

@@ -1,23 +1,31 @@
 /** Lint findings grouped by the hook (or configuration) they are about. Pure. */
 import { lint } from "@/lib/admission/lint";
 import type { LintFinding } from "@/lib/admission/lint-types";
+import type { LintStateData } from "@/lib/queries/webhooks";
 import type {
   V1MutatingWebhookConfiguration,
   V1ValidatingWebhookConfiguration,
 } from "@/lib/k8s/types";
 
-/** Offline lint of the cluster's webhook configurations. */
+/**
+ * Lint of the cluster's webhook configurations: the offline checks, and with `live` (namespaces,
+ * discovery, the webhooks' backends) the checks that need live state too.
+ */
 export function lintConfigurations(
   mutating: readonly V1MutatingWebhookConfiguration[],
   validating: readonly V1ValidatingWebhookConfiguration[],
+  live?: LintStateData,
 ): LintFinding[] {
-  return lint(
-    {
-      snapshot: {
-        mutatingWebhookConfigurations: mutating,
-        validatingWebhookConfigurations: validating,
-      },
-    },
-    { offlineOnly: true },
-  );
+  const snapshot = {
+    mutatingWebhookConfigurations: mutating,
+    validatingWebhookConfigurations: validating,
+  };
+  if (!live) return lint({ snapshot }, { offlineOnly: true });
+  return lint({
+    snapshot: { ...snapshot, namespaces: live.namespaces, discovery: live.discovery },
+    ...(live.services ? { services: live.services } : {}),
+    ...(live.endpointSlices ? { endpointSlices: live.endpointSlices } : {}),
+    ...(live.pods ? { pods: live.pods } : {}),
+    ...(live.serverMinor !== undefined ? { serverMinor: live.serverMinor } : {}),
+  });
 }

@@ -1,4 +1,5 @@
-import "server-only";
+// Plain Node (no Next, no "server-only"): shared by the dashboard server and the command line;
+// eslint.config.mjs keeps it that way, and lib/ and components/ still cannot import server/.
 import https from "node:https";
 import http from "node:http";
 import type { KubeConfig } from "@kubernetes/client-node";
@@ -14,6 +15,8 @@ export interface KubeRequest {
   body?: unknown;
   /** Defaults to application/json; PATCH callers name their patch type. */
   contentType?: string;
+  /** Extra request headers (e.g. `Audit-ID`, which the apiserver adopts for the request). */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -79,17 +82,24 @@ function buildUrl(server: string, req: Pick<KubeRequest, "path" | "query">): URL
   return url;
 }
 
+/** The texts of `Warning: 299 - "text"` headers (RFC 7234 warn-text, quotes unescaped). */
+function warningTexts(header: string | string[] | undefined): string[] {
+  const values = header === undefined ? [] : Array.isArray(header) ? header : [header];
+  const out: string[] = [];
+  for (const v of values) {
+    const open = v.indexOf('"');
+    const close = v.lastIndexOf('"');
+    const text = open >= 0 && close > open ? v.slice(open + 1, close) : v;
+    out.push(text.replace(/\\(.)/g, "$1").slice(0, 4096));
+  }
+  return out;
+}
+
 /**
  * The one door to a cluster: every apiserver call of the dashboard goes through a KubeClient,
  * built per request for the identity (kubeconfig context) the request acts as. Every failure
  * comes out as a KubeApiError carrying the apiserver's status, reason and message.
  */
-/** The text of a `Warning: 299 - "text"` header (bounded: it comes from admission policies). */
-function warningText(h: string): string {
-  const m = /^\d{3} \S+ "(.*)"$/s.exec(h.slice(0, 4096));
-  return (m?.[1] ?? h.slice(0, 4096)).replace(/\\"/g, '"');
-}
-
 export class KubeClient {
   readonly server: string;
 
@@ -111,7 +121,7 @@ export class KubeClient {
   private async options(req: KubeRequest): Promise<https.RequestOptions> {
     const opts: https.RequestOptions = {
       method: req.method ?? "GET",
-      headers: { Accept: "application/json" },
+      headers: { ...req.headers, Accept: "application/json" },
       timeout: req.timeoutMs ?? 30_000,
       signal: req.signal,
     };
@@ -134,8 +144,8 @@ export class KubeClient {
   }
 
   /**
-   * Like {@link request}, and also returns the apiserver's `Warning` headers (RFC 7234 form
-   * `299 - "text"`, one header each), e.g. what a Warn validation action says.
+   * Sends a request and returns the parsed body of a 2xx answer with the apiserver's warnings
+   * (`Warning: 299 - "text"` headers, e.g. from admission webhooks and policies).
    */
   async requestWithWarnings<T>(req: KubeRequest): Promise<{ body: T; warnings: string[] }> {
     const { text, warnings } = await this.send(req);
@@ -176,10 +186,6 @@ export class KubeClient {
       }>((resolve, reject) => {
         const r = this.open(url, opts);
         r.on("response", (res) => {
-          const warnings: string[] = [];
-          for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
-            if (res.rawHeaders[i]?.toLowerCase() === "warning")
-              warnings.push(warningText(res.rawHeaders[i + 1] ?? ""));
           const chunks: Buffer[] = [];
           let size = 0;
           res.on("data", (c: Buffer) => {
@@ -194,7 +200,7 @@ export class KubeClient {
             resolve({
               status: res.statusCode ?? 0,
               text: Buffer.concat(chunks).toString("utf8"),
-              warnings,
+              warnings: warningTexts(res.headersDistinct.warning),
             }),
           );
           res.on("error", reject);

@@ -1,4 +1,5 @@
-import "server-only";
+// Plain Node (no Next, no "server-only"): shared by the dashboard server and the command line;
+// eslint.config.mjs keeps it that way, and lib/ and components/ still cannot import server/.
 import { collectionPath, type ResourceRef } from "@/lib/k8s/resources";
 import type { KubeClient } from "./client";
 

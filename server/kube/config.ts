@@ -1,4 +1,7 @@
-import "server-only";
+/**
+ * Kubeconfig loading. Plain Node (no Next, no "server-only"): the command line shares it with the
+ * dashboard server; eslint.config.mjs keeps it that way.
+ */
 import { existsSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -22,25 +25,26 @@ interface Loaded {
 
 let cache: Loaded | undefined;
 
-function kubeconfigPaths(): string[] {
-  const env = process.env.KUBECONFIG;
+/** The kubeconfig files kubectl would read: KUBECONFIG's list, else ~/.kube/config if it exists. */
+export function defaultKubeconfigPaths(env: string | undefined = process.env.KUBECONFIG): string[] {
   if (env) return env.split(path.delimiter).filter(Boolean);
   const home = path.join(os.homedir(), ".kube", "config");
   return existsSync(home) ? [home] : [];
 }
 
-function cacheKey(paths: string[]): string {
+function cacheKey(paths: readonly string[]): string {
   return paths
     .map((p) => (existsSync(p) ? `${p}@${statSync(p).mtimeMs}` : `${p}@missing`))
     .join("|");
 }
 
 /**
- * Loads the kubeconfig: the files named by KUBECONFIG, else ~/.kube/config, else the in-cluster
- * service account. Reloaded when a file changes. Throws a KubeApiError when none is found.
+ * Loads the kubeconfig from `paths` (merged in order, as kubectl merges KUBECONFIG; missing files
+ * are passed over), else the in-cluster service account when `paths` is empty. The default is
+ * KUBECONFIG, else ~/.kube/config. Reloaded when a file changes. Throws a KubeApiError when none
+ * is found.
  */
-export function loadKubeConfig(): KubeConfig {
-  const paths = kubeconfigPaths();
+export function loadKubeConfig(paths: readonly string[] = defaultKubeconfigPaths()): KubeConfig {
   const key = paths.length > 0 ? cacheKey(paths) : "in-cluster";
   if (cache && cache.key === key) return cache.kc;
   const kc = new KubeConfig();
@@ -51,11 +55,19 @@ export function loadKubeConfig(): KubeConfig {
       throw new KubeApiError({
         status: 503,
         reason: "NoKubeconfig",
-        message: `no kubeconfig at ${missing.join(", ")} (from KUBECONFIG): start the local cluster with \`npm run cluster\` or point KUBECONFIG at your cluster's kubeconfig`,
+        message: `no kubeconfig at ${missing.join(", ")}: start the local cluster with \`npm run cluster\` or point KUBECONFIG at your cluster's kubeconfig`,
         cluster: "",
       });
     }
-    kc.loadFromDefault();
+    paths
+      .filter((f) => existsSync(f))
+      .forEach((f, i) => {
+        if (i === 0) return kc.loadFromFile(f);
+        const more = new KubeConfig();
+        more.loadFromFile(f);
+        // The first file to name a current context wins, as with kubectl.
+        kc.mergeConfig(more, kc.getCurrentContext() !== "");
+      });
     source = paths.join(path.delimiter);
   } else if (process.env.KUBERNETES_SERVICE_HOST) {
     kc.loadFromCluster();
@@ -98,9 +110,12 @@ export function resolveContext(requested: string | undefined): string {
   return kc.getCurrentContext();
 }
 
-/** A KubeConfig whose current context is `context`, leaving the shared one untouched. */
-export function kubeConfigFor(context: string): KubeConfig {
-  const base = loadKubeConfig();
+/**
+ * A KubeConfig whose current context is `context`, leaving the shared one untouched; `paths` as
+ * for loadKubeConfig.
+ */
+export function kubeConfigFor(context: string, paths?: readonly string[]): KubeConfig {
+  const base = loadKubeConfig(paths);
   const kc = new KubeConfig();
   kc.loadFromOptions({
     clusters: base.getClusters(),

@@ -1,11 +1,15 @@
 /**
- * Which REST resource a request is about. With --context, discovery answers; offline, a table of
+ * Which REST resource a request is about (the command line and the predict page). With live
+ * state, discovery answers; offline, a table of
  * the built-in resources of Kubernetes 1.37 does, with subresources and the kinds their bodies
  * have (a `scale` body is autoscaling/v1 Scale, an `exec` body is v1 PodExecOptions).
  */
 import type { GroupVersionKind } from "@/lib/admission/request";
 import type { DiscoveryResource } from "@/lib/admission/snapshot";
-import { UsageError } from "./errors";
+/** The request cannot name a resource as given (the command line reports it as a usage error). */
+export class RequestSpecError extends Error {
+  override readonly name = "RequestSpecError";
+}
 
 type Sub = readonly [name: string, kind?: string];
 
@@ -169,13 +173,13 @@ export function parseResourceName(s: string): ResourceName {
   if (parts.length === 3) {
     const [g = "", version = "", resource = ""] = parts;
     if (version === "" || resource === "")
-      throw new UsageError(
+      throw new RequestSpecError(
         `--resource "${s}": expected GROUP/VERSION/RESOURCE, e.g. apps/v1/deployments`,
       );
     return { group: g === "core" ? "" : g, version, resource };
   }
   if (parts.length !== 1 || s === "")
-    throw new UsageError(
+    throw new RequestSpecError(
       `--resource "${s}": use RESOURCE, RESOURCE.GROUP or GROUP/VERSION/RESOURCE`,
     );
   const dot = s.indexOf(".");
@@ -217,7 +221,7 @@ function resolved(d: DiscoveryResource, guessed = false): ResolvedResource {
 /**
  * Finds the resource for a request: from `--resource` when given, else from the object's kind
  * (for a subresource, the resource serving that subresource with that body kind).
- * @throws UsageError when the body's kind cannot name a resource (e.g. a Scale without --resource)
+ * @throws RequestSpecError when the body's kind cannot name a resource (e.g. a Scale without --resource)
  */
 export function resolveResource(
   discovery: readonly DiscoveryResource[],
@@ -238,7 +242,7 @@ export function resolveResource(
       const { group, version } = splitApiVersion(body.apiVersion);
       // Only the object's version helps when its group is the resource's group.
       if (group !== named.group)
-        throw new UsageError(
+        throw new RequestSpecError(
           `--resource ${named.resource}${named.group ? "." + named.group : ""} is not a known resource: name its version as GROUP/VERSION/RESOURCE`,
         );
       return {
@@ -261,7 +265,7 @@ export function resolveResource(
   }
   const { group, version } = splitApiVersion(body.apiVersion);
   if (body.kind === "" || body.apiVersion === "")
-    throw new UsageError("the object has no apiVersion/kind: add them, or name --resource");
+    throw new RequestSpecError("the object has no apiVersion/kind: add them, or name --resource");
   const sameKind = (d: DiscoveryResource) =>
     d.group === group && d.version === version && d.kind === body.kind;
   if (subresource === "") {
@@ -280,7 +284,7 @@ export function resolveResource(
     );
     if (serving.length === 1 && serving[0]) return resolved(serving[0]);
     if (serving.length > 1)
-      throw new UsageError(
+      throw new RequestSpecError(
         `a ${body.kind} body for /${subresource} fits ${serving.map((d) => `${d.group || "core"}/${d.version}/${d.resource}`).join(", ")}: name one with --resource`,
       );
     const own = discovery.find(sameKind);
@@ -295,7 +299,7 @@ export function resolveResource(
       ),
     );
     if (isBodyKind)
-      throw new UsageError(
+      throw new RequestSpecError(
         `cannot tell which resource serves /${subresource} with a ${body.kind} body: name it with --resource (e.g. --resource deployments.apps)`,
       );
   }

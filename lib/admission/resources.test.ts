@@ -1,6 +1,11 @@
 import { describe, expect, test } from "vitest";
-import { UsageError } from "./errors";
-import { builtinDiscovery, parseResourceName, pluralize, resolveResource } from "./resources";
+import {
+  builtinDiscovery,
+  parseResourceName,
+  pluralize,
+  RequestSpecError,
+  resolveResource,
+} from "@/lib/admission/resources";
 
 const d = builtinDiscovery();
 const body = (apiVersion: string, kind: string, namespaced = true) => ({
@@ -54,7 +59,7 @@ describe("resolveResource", () => {
       resource: "widgets",
       guessed: true,
     });
-    expect(() => resolveResource(d, body("", ""), "", undefined)).toThrow(UsageError);
+    expect(() => resolveResource(d, body("", ""), "", undefined)).toThrow(RequestSpecError);
   });
 });
 
@@ -72,7 +77,7 @@ describe("parseResourceName", () => {
       resource: "pods",
     });
     expect(parseResourceName("/v1/pods")).toEqual({ group: "", version: "v1", resource: "pods" });
-    expect(() => parseResourceName("a/b")).toThrow(UsageError);
+    expect(() => parseResourceName("a/b")).toThrow(RequestSpecError);
   });
 });
 

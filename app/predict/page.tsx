@@ -1,0 +1,16 @@
+import { PredictPage } from "@/components/predict/predict-page";
+
+export const dynamic = "force-dynamic";
+
+export default async function Page({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(await searchParams)) {
+    if (typeof v === "string") q.append(k, v);
+    else for (const x of v ?? []) q.append(k, x);
+  }
+  return <PredictPage initialQuery={q.toString()} />;
+}

@@ -1,0 +1,330 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import type {
+  CallReport,
+  HookRef,
+  PredictReport,
+  SkipReport,
+} from "@/lib/admission/predict-report";
+import type { PagePrediction } from "@/lib/predict/page-request";
+
+const STAGE: Record<string, string> = {
+  initializer: "Initializer",
+  "mutating-policy": "Mutating policy",
+  "mutating-webhook": "Mutating webhook",
+  "validating-policy": "Validating policy",
+  "validating-webhook": "Validating webhook",
+};
+
+const RESOURCE: Partial<Record<HookRef["source"], string>> = {
+  MutatingWebhookConfiguration: "mutatingwebhookconfigurations",
+  ValidatingWebhookConfiguration: "validatingwebhookconfigurations",
+};
+
+const SKIP_TITLE: Record<string, string> = {
+  rules: "No rule matches",
+  "exclude-rule": "Excluded by excludeResourceRules",
+  "namespace-selector": "namespaceSelector does not match",
+  "object-selector": "objectSelector does not match",
+  "match-condition-false": "A matchCondition is false",
+  "match-condition-error-ignored": "matchConditions failed, failurePolicy Ignore",
+  "configuration-error-ignored": "Configuration error, failurePolicy Ignore",
+  binding: "The binding's matchResources exclude it",
+  "policy-missing": "The binding's policy does not exist",
+  "params-not-found": "No param object found (parameterNotFoundAction Allow)",
+  excluded: "Never sent to admission hooks",
+  "not-reached": "Not reached: the request was already rejected",
+};
+
+/** Link to a hook's detail (and its editor), or its name when it has no page. */
+export function HookName({ hook }: { hook: HookRef }) {
+  const resource = RESOURCE[hook.source];
+  const label = hook.source.endsWith("Policy") ? `${hook.configuration} ← ${hook.name}` : hook.name;
+  if (!resource)
+    return (
+      <span className="mono" title={hook.source}>
+        {label}
+      </span>
+    );
+  const base = `/webhooks/${resource}/${encodeURIComponent(hook.configuration)}`;
+  return (
+    <span className="hook-name">
+      <Link className="mono" href={`${base}#hook-${hook.position}`}>
+        {hook.name}
+      </Link>{" "}
+      <span className="hint">
+        in {hook.configuration} ·{" "}
+        <Link href={`${base}/edit`} aria-label={`Edit ${hook.configuration}`}>
+          edit
+        </Link>
+      </span>
+    </span>
+  );
+}
+
+/** What happens when the hook fails or times out. */
+function onFailure(c: CallReport): string {
+  const webhook = c.stage.endsWith("webhook");
+  if (!webhook)
+    return c.failurePolicy === "Fail"
+      ? "an evaluation or configuration error rejects the request"
+      : "errors are ignored; the request continues";
+  return c.failurePolicy === "Fail"
+    ? `an error or no answer within ${c.timeoutSeconds}s rejects the request`
+    : `an error or no answer within ${c.timeoutSeconds}s is ignored (fail-open)`;
+}
+
+function CallRow({ c, n }: { c: CallReport; n: number }) {
+  return (
+    <tr
+      data-testid="call"
+      data-key={c.key}
+      data-hook={c.hook.name}
+      data-round={c.round}
+      data-stage={c.stage}
+    >
+      <td className="num">{n}</td>
+      <td>
+        {STAGE[c.stage] ?? c.stage}
+        {c.round === 1 ? <span className="badge pref">round 1</span> : null}
+        {c.parallel ? <span className="badge">parallel</span> : null}
+      </td>
+      <td>
+        <HookName hook={c.hook} />
+        {c.round === 1 && c.reinvocation ? (
+          <div className="hint">
+            possible:{" "}
+            {c.reinvocation.kind === "later-mutator"
+              ? `called again if a later hook (${c.reinvocation.after?.length ?? 0}) changes the object`
+              : "called again only if round 1 changes the object"}
+          </div>
+        ) : null}
+        {c.converted ? (
+          <div className="hint">
+            sees {c.via.group || "core"}/{c.via.version}/{c.via.resource} (matchPolicy Equivalent)
+          </div>
+        ) : null}
+        {c.paramsNote ? <div className="hint">{c.paramsNote}</div> : null}
+        {c.validationActions?.length ? (
+          <div className="hint">validationActions: {c.validationActions.join(", ")}</div>
+        ) : null}
+      </td>
+      <td>
+        <span className={c.failurePolicy === "Fail" ? "fp bad" : "fp"}>{c.failurePolicy}</span>
+      </td>
+      <td className="num">{c.stage.endsWith("webhook") ? `${c.timeoutSeconds}s` : "—"}</td>
+      <td className="hint">{onFailure(c)}</td>
+    </tr>
+  );
+}
+
+const ROWS_PER_GROUP = 25;
+
+function SkipGroup({ code, skips }: { code: string; skips: SkipReport[] }) {
+  const [all, setAll] = useState(false);
+  const shown = all ? skips : skips.slice(0, ROWS_PER_GROUP);
+  return (
+    <details className="skip-group" open={code !== "rules"} data-testid={`skips-${code}`}>
+      <summary>
+        {SKIP_TITLE[code] ?? code} <span className="badge">{skips.length}</span>
+      </summary>
+      <ul className="findings">
+        {shown.map((s) => (
+          <li
+            key={`${s.stage}/${s.key}`}
+            data-testid="skip"
+            data-key={s.key}
+            data-hook={s.hook.name}
+            data-code={s.code}
+          >
+            <HookName hook={s.hook} /> <span className="hint">({STAGE[s.stage]})</span>
+            <div className="msg">{s.message}</div>
+          </li>
+        ))}
+      </ul>
+      {skips.length > shown.length ? (
+        <button type="button" className="button" onClick={() => setAll(true)}>
+          Show all {skips.length}
+        </button>
+      ) : null}
+    </details>
+  );
+}
+
+function groupSkips(skips: readonly SkipReport[]): Array<[string, SkipReport[]]> {
+  const m = new Map<string, SkipReport[]>();
+  for (const s of skips) {
+    const list = m.get(s.code);
+    if (list) list.push(s);
+    else m.set(s.code, [s]);
+  }
+  // Reasons that say something about this request first; "no rule matches" last.
+  return [...m.entries()].sort(
+    (a, b) => Number(a[0] === "rules") - Number(b[0] === "rules") || b[1].length - a[1].length,
+  );
+}
+
+function Summary({ r }: { r: PredictReport }) {
+  const round0 = r.calls.filter((c) => c.round === 0).length;
+  const round1 = r.calls.length - round0;
+  return (
+    <section className="panel" aria-label="Answer" data-testid="answer">
+      <h2>
+        {r.failure ? (
+          <span className="bad" data-testid="verdict">
+            Rejected by admission
+          </span>
+        ) : (
+          <span className="good" data-testid="verdict">
+            Admitted as far as matching decides
+          </span>
+        )}
+      </h2>
+      {r.failure ? (
+        <p className="alert" data-testid="predicted-failure">
+          {r.failure.status}: {r.failure.message}
+        </p>
+      ) : (
+        <p className="hint">
+          The hooks below are called; any of them may still deny or change the request.
+        </p>
+      )}
+      <dl className="facts">
+        <dt>Request</dt>
+        <dd className="mono" data-testid="request-line">
+          {r.request.operation} {r.request.group || "core"}/{r.request.version}/{r.request.resource}
+          {r.request.subresource ? `/${r.request.subresource}` : ""}
+          {r.request.namespace ? ` in ${r.request.namespace}` : ""}
+          {r.request.name ? ` named ${r.request.name}` : ""}
+          {r.request.dryRun ? " (dry run)" : ""}
+        </dd>
+        <dt>As</dt>
+        <dd className="mono">
+          {r.request.userInfo.username}{" "}
+          <span className="hint">groups {r.request.userInfo.groups.join(", ") || "none"}</span>
+        </dd>
+        <dt>Calls</dt>
+        <dd data-testid="call-count">
+          {round0} certain{round1 ? `, ${round1} possible in the reinvocation round` : ""}
+        </dd>
+        <dt>Not called</dt>
+        <dd>{r.skips.length}</dd>
+        {r.indeterminate.length ? (
+          <>
+            <dt>Undecided</dt>
+            <dd className="warn">{r.indeterminate.length}</dd>
+          </>
+        ) : null}
+        {r.calls.some((c) => c.stage === "initializer") ? (
+          <>
+            <dt>metadata.initializers.pending</dt>
+            <dd className="mono" data-testid="initializers">
+              {r.calls
+                .filter((c) => c.stage === "initializer")
+                .map((c) => c.hook.name)
+                .join(", ")}
+            </dd>
+          </>
+        ) : null}
+        <dt>Worst-case added latency</dt>
+        <dd data-testid="latency">
+          {r.worstCaseLatencySeconds}s{" "}
+          <span className="hint">
+            mutating timeouts in series (reinvocation included) + the longest validating timeout
+          </span>
+        </dd>
+      </dl>
+      {r.exclusions.webhooks || r.exclusions.policies ? (
+        <p className="hint">
+          {r.exclusions.webhooks ? `Webhooks: ${r.exclusions.webhooks}. ` : ""}
+          {r.exclusions.policies ? `Policies: ${r.exclusions.policies}.` : ""}
+        </p>
+      ) : null}
+      {r.notices.length ? (
+        <ul className="hint" aria-label="Notices">
+          {r.notices.map((n) => (
+            <li key={n.message}>{n.message}</li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
+
+/** The prediction: summary, ordered calls, undecided hooks, and every hook not called with why. */
+export function PredictionView({ result }: { result: PagePrediction }) {
+  if (!result.ok)
+    return (
+      <section className="panel" aria-label="Answer">
+        <p className="muted">No prediction until the request is complete (see the form).</p>
+      </section>
+    );
+  const r = result.report;
+  const stages = [
+    [
+      "Mutating policies and webhooks — serial, in this order",
+      (c: CallReport) => c.round === 0 && c.stage.startsWith("mutating"),
+    ],
+    ["Reinvocation round — only if something changed the object", (c: CallReport) => c.round === 1],
+    [
+      "Validating policies and webhooks — one parallel stage",
+      (c: CallReport) => c.stage.startsWith("validating"),
+    ],
+    ["Initializers", (c: CallReport) => c.stage === "initializer"],
+  ] as const;
+  let n = 0;
+  return (
+    <div className="stack">
+      <Summary r={r} />
+      <section className="panel" aria-label="Calls">
+        <h2>Calls</h2>
+        {r.calls.length === 0 ? <p className="muted">No hook or policy is called.</p> : null}
+        {stages.map(([title, pick]) => {
+          const calls = r.calls.filter(pick);
+          if (calls.length === 0) return null;
+          return (
+            <table className="data calls" key={title} aria-label={title}>
+              <caption>{title}</caption>
+              <thead>
+                <tr>
+                  <th className="num">#</th>
+                  <th>Stage</th>
+                  <th>Hook</th>
+                  <th>Failure policy</th>
+                  <th className="num">Timeout</th>
+                  <th>If it fails or times out</th>
+                </tr>
+              </thead>
+              <tbody>
+                {calls.map((c) => (
+                  <CallRow key={`${c.round}/${c.key}`} c={c} n={++n} />
+                ))}
+              </tbody>
+            </table>
+          );
+        })}
+      </section>
+      {r.indeterminate.length ? (
+        <section className="panel" aria-label="Undecided">
+          <h2>Cannot be decided here</h2>
+          <ul className="findings">
+            {r.indeterminate.map((x) => (
+              <li key={x.key} data-testid="undecided" data-key={x.key}>
+                <HookName hook={x.hook} /> <div className="msg">{x.message}</div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <section className="panel" aria-label="Not called">
+        <h2>Not called</h2>
+        {r.skips.length === 0 ? <p className="muted">Every hook is called.</p> : null}
+        {groupSkips(r.skips).map(([code, skips]) => (
+          <SkipGroup key={code} code={code} skips={skips} />
+        ))}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,330 @@
+/**
+ * The predict page against the real control plane with recorder webhooks: for requests covering
+ * each skip reason, a reinvocation, a namespace what-if and a denial, the hooks the page predicts
+ * are the hooks the apiserver called (the recorders saw them, during "Try it for real"'s dry
+ * run), and the page shows the apiserver's verdict.
+ */
+import type { Page } from "@playwright/test";
+import { test, expect, type Kube } from "./fixtures";
+import {
+  startWebhookServer,
+  type JsonPatchOp,
+  type WebhookServer,
+} from "../cluster/harness/webhook-server";
+import { GROUP_PATH } from "./webhooks-helpers";
+
+const id = `pe${Date.now().toString(36)}`;
+const SUFFIX = `.${id}.portcullis.test`;
+const PROD = `${id}-prod`;
+const DEV = `${id}-dev`;
+let hooks: WebhookServer;
+
+const cmRule = (operations: string[] = ["CREATE"]) => [
+  { operations, apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+];
+// Every hook only sees this test's namespaces.
+const ours = { matchExpressions: [{ key: id, operator: "Exists" }] };
+
+function webhook(short: string, spec: Record<string, unknown>): Record<string, unknown> {
+  return {
+    name: `${short}${SUFFIX}`,
+    clientConfig: { url: hooks.url(short), caBundle: hooks.caBundle },
+    sideEffects: "None",
+    admissionReviewVersions: ["v1"],
+    timeoutSeconds: 5,
+    failurePolicy: "Fail",
+    namespaceSelector: ours,
+    rules: cmRule(),
+    ...spec,
+  };
+}
+
+const annotate = (short: string): JsonPatchOp[] => [
+  { op: "add", path: `/metadata/annotations`, value: { [`${id}/${short}`]: "x" } },
+];
+
+async function ok(kube: Kube, method: string, path: string, body?: unknown): Promise<void> {
+  const res = await kube.request(method, path, body);
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.body}`);
+}
+
+test.beforeAll(async ({ stack, kube }) => {
+  hooks = await startWebhookServer({ certFile: stack.caFile, keyFile: stack.caKeyFile });
+  // m1 and m2 both patch: m2 changes the object after m1, so m1 (IfNeeded) runs again in round 1.
+  hooks.program("m1", { type: "patch", patch: annotate("m1") });
+  hooks.program("m2", { type: "patch", patch: annotate("m2") });
+  for (const s of ["vns", "vobj", "vcond", "vsecret"]) hooks.program(s, { type: "allow" });
+  hooks.program("vdeny", { type: "deny", message: "no deny=yes objects here", code: 403 });
+  await ok(kube, "POST", "/api/v1/namespaces", {
+    metadata: { name: PROD, labels: { [id]: "1", env: "prod" } },
+  });
+  await ok(kube, "POST", "/api/v1/namespaces", {
+    metadata: { name: DEV, labels: { [id]: "1", env: "dev" } },
+  });
+  await ok(kube, "POST", `${GROUP_PATH}/mutatingwebhookconfigurations`, {
+    metadata: { name: `${id}-m` },
+    webhooks: [
+      webhook("m1", { reinvocationPolicy: "IfNeeded" }),
+      webhook("m2", { reinvocationPolicy: "Never" }),
+    ],
+  });
+  await ok(kube, "POST", `${GROUP_PATH}/validatingwebhookconfigurations`, {
+    metadata: { name: `${id}-v` },
+    webhooks: [
+      webhook("vns", {
+        namespaceSelector: {
+          matchExpressions: [...ours.matchExpressions],
+          matchLabels: { env: "prod" },
+        },
+      }),
+      webhook("vobj", { objectSelector: { matchLabels: { app: "web" } } }),
+      webhook("vcond", {
+        matchConditions: [
+          { name: "keep-only", expression: "object.metadata.name.startsWith('keep')" },
+        ],
+      }),
+      webhook("vsecret", {
+        rules: [
+          { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["secrets"] },
+        ],
+      }),
+      webhook("vdeny", { objectSelector: { matchLabels: { deny: "yes" } } }),
+    ],
+  });
+  // The apiserver's informers pick the configurations up within moments: wait until they do.
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    await kube.request("POST", `/api/v1/namespaces/${PROD}/configmaps?dryRun=All`, {
+      metadata: { name: "keep-probe" },
+    });
+    if (hooks.calls("m1").length > 0 && hooks.calls("vcond").length > 0) break;
+    if (Date.now() > deadline) throw new Error("the apiserver never called the recorder hooks");
+    await new Promise((r) => setTimeout(r, 250));
+  }
+});
+
+test.afterAll(async ({ kube }) => {
+  await kube.request("DELETE", `${GROUP_PATH}/mutatingwebhookconfigurations/${id}-m`);
+  await kube.request("DELETE", `${GROUP_PATH}/validatingwebhookconfigurations/${id}-v`);
+  await kube.request("DELETE", `/api/v1/namespaces/${PROD}`);
+  await kube.request("DELETE", `/api/v1/namespaces/${DEV}`);
+  await hooks?.close();
+});
+
+const shortOf = (name: string) => (name.endsWith(SUFFIX) ? name.slice(0, -SUFFIX.length) : "");
+
+/** Our hooks as the page predicts them: mutating calls in order ("m1@0"), validating as a set. */
+async function predicted(page: Page) {
+  const rows = page.getByTestId("call");
+  await expect(page.getByTestId("verdict")).toBeVisible();
+  const calls = await rows.evaluateAll((els) =>
+    els.map((e) => ({
+      hook: e.getAttribute("data-hook") ?? "",
+      round: e.getAttribute("data-round") ?? "",
+      stage: e.getAttribute("data-stage") ?? "",
+    })),
+  );
+  const skips = await page.getByTestId("skip").evaluateAll((els) =>
+    els.map((e) => ({
+      hook: e.getAttribute("data-hook") ?? "",
+      code: e.getAttribute("data-code") ?? "",
+    })),
+  );
+  return {
+    mutating: calls
+      .filter((c) => c.stage === "mutating-webhook" && shortOf(c.hook))
+      .map((c) => `${shortOf(c.hook)}@${c.round}`),
+    validating: calls
+      .filter((c) => c.stage === "validating-webhook" && shortOf(c.hook))
+      .map((c) => shortOf(c.hook))
+      .sort(),
+    skips: Object.fromEntries(
+      skips.filter((s) => shortOf(s.hook)).map((s) => [shortOf(s.hook), s.code]),
+    ),
+  };
+}
+
+/** Clicks "Try it for real" and returns what the recorders saw for that dry run. */
+async function tryForReal(page: Page) {
+  const from = hooks.nextSeq();
+  await page.getByRole("button", { name: "Try it for real" }).click();
+  await expect(page.getByTestId("dry-run-outcome")).toBeVisible();
+  const calls = hooks.calls().filter((c) => c.seq >= from && shortOf(`${c.hook}${SUFFIX}`));
+  for (const c of calls) expect(c.request.dryRun).toBe(true);
+  const seen = new Map<string, number>();
+  return {
+    mutating: calls
+      .filter((c) => c.hook.startsWith("m"))
+      .map((c) => {
+        const round = seen.get(c.hook) ?? 0;
+        seen.set(c.hook, round + 1);
+        return `${c.hook}@${round}`;
+      }),
+    validating: calls
+      .filter((c) => c.hook.startsWith("v"))
+      .map((c) => c.hook)
+      .sort(),
+  };
+}
+
+function configMap(name: string, namespace: string, labels: Record<string, string>): string {
+  const l = Object.entries(labels)
+    .map(([k, v]) => `\n    ${k}: "${v}"`)
+    .join("");
+  return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: ${namespace}\n  labels:${l || " {}"}\ndata:\n  k: v\n`;
+}
+
+async function open(page: Page, object: string): Promise<void> {
+  await page.goto("/predict");
+  await expect(page.getByTestId("verdict")).toBeVisible();
+  await page.getByLabel("Object", { exact: true }).fill(object);
+}
+
+test("calls, reinvocation and every skip reason match what the apiserver called", async ({
+  page,
+}) => {
+  await open(page, configMap("keep-a", PROD, { app: "web" }));
+  const p = await predicted(page);
+  expect(p.mutating).toEqual(["m1@0", "m2@0", "m1@1"]);
+  expect(p.validating).toEqual(["vcond", "vns", "vobj"]);
+  expect(p.skips).toMatchObject({ vsecret: "rules", vdeny: "object-selector" });
+  await expect(page.getByTestId("latency")).toContainText("20s");
+  const seen = await tryForReal(page);
+  expect(seen).toEqual({ mutating: p.mutating, validating: p.validating });
+  await expect(page.getByTestId("dry-run-outcome")).toHaveText("Allowed");
+  // The apiserver's own audit event for that dry run names the same mutating calls and rounds.
+  await expect(page.getByTestId("audited-call")).toHaveText([
+    new RegExp(`^m1${SUFFIX.replace(/\./g, "\\.")} round 0`),
+    new RegExp(`^m2${SUFFIX.replace(/\./g, "\\.")} round 0`),
+    new RegExp(`^m1${SUFFIX.replace(/\./g, "\\.")} round 1`),
+  ]);
+  await expect(page.getByTestId("audit-agrees")).toHaveCount(2);
+  await expect(page.getByTestId("mismatch")).toHaveCount(0);
+
+  // Another object: the objectSelector and the matchCondition now skip.
+  await page.getByLabel("Object", { exact: true }).fill(configMap("drop-b", PROD, {}));
+  const q = await predicted(page);
+  expect(q.validating).toEqual(["vns"]);
+  expect(q.skips).toMatchObject({ vobj: "object-selector", vcond: "match-condition-false" });
+  await expect(page.getByTestId("skips-match-condition-false")).toContainText(
+    "matchCondition keep-only evaluated to false",
+  );
+  expect(await tryForReal(page)).toEqual({ mutating: q.mutating, validating: q.validating });
+});
+
+test("a namespace what-if: the prediction for the edited labels is what the apiserver does once they are real", async ({
+  page,
+  kube,
+}) => {
+  await open(page, configMap("keep-c", DEV, { app: "web" }));
+  let p = await predicted(page);
+  expect(p.skips.vns).toBe("namespace-selector");
+  await expect(page.getByTestId("namespace-labels")).toContainText("env=dev");
+  expect((await tryForReal(page)).validating).toEqual(p.validating);
+
+  await page.getByLabel("What-if namespace labels").check();
+  const labels = page.getByLabel("Labels", { exact: true });
+  await labels.fill(`${id}=1,env=prod`);
+  p = await predicted(page);
+  expect(p.validating).toEqual(["vcond", "vns", "vobj"]);
+  await expect(page.getByTestId("namespace-labels")).toContainText("(what-if)");
+  // The link carries the what-if: reopening it predicts the same.
+  await expect
+    .poll(() => new URL(page.url()).searchParams.get("nsLabels"))
+    .toBe(`${id}=1,env=prod`);
+  await page.reload();
+  expect((await predicted(page)).validating).toEqual(p.validating);
+
+  // Make the what-if real; the apiserver now calls what was predicted.
+  const ns = JSON.parse((await kube.request("GET", `/api/v1/namespaces/${DEV}`)).body) as {
+    metadata: Record<string, unknown> & { labels: Record<string, string> };
+  };
+  ns.metadata.labels.env = "prod";
+  await ok(kube, "PUT", `/api/v1/namespaces/${DEV}`, ns);
+  await expect
+    .poll(async () => (await tryForReal(page)).validating, { timeout: 15_000 })
+    .toEqual(p.validating);
+});
+
+test("a denial: the apiserver's verdict beside the prediction, the denier among the predicted calls", async ({
+  page,
+}) => {
+  await open(page, configMap("keep-d", PROD, { app: "web", deny: "yes" }));
+  const p = await predicted(page);
+  expect(p.validating).toEqual(["vcond", "vdeny", "vns", "vobj"]);
+  const seen = await tryForReal(page);
+  expect(seen.validating).toEqual(p.validating);
+  await expect(page.getByTestId("dry-run-outcome")).toContainText("Denied (403");
+  await expect(page.getByTestId("dry-run-message")).toContainText("no deny=yes objects here");
+  await expect(page.getByTestId("agrees")).toContainText(`denied by vdeny${SUFFIX}`);
+});
+
+test("invalid YAML is pointed at where it is", async ({ page }) => {
+  await open(page, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [x\n");
+  const err = page.getByRole("alert").filter({ hasText: "Line" });
+  await expect(err).toContainText(/Line \d+, column \d+/);
+  await expect(page.getByLabel("Object", { exact: true })).toHaveAttribute("aria-invalid", "true");
+});
+
+test("params from live state: a binding whose paramRef finds nothing (Allow) is not evaluated", async ({
+  page,
+  kube,
+}) => {
+  const policy = `${id}-params.portcullis.test`;
+  const binding = `${id}-params-allow`;
+  const param = `${id}-limits`;
+  const vap = "/apis/admissionregistration.k8s.io/v1";
+  await ok(kube, "POST", `${vap}/validatingadmissionpolicies`, {
+    metadata: { name: policy },
+    spec: {
+      failurePolicy: "Fail",
+      paramKind: { apiVersion: "v1", kind: "ConfigMap" },
+      matchConstraints: { resourceRules: cmRule(), namespaceSelector: ours },
+      validations: [{ expression: "object.metadata.name != 'keep-p'", message: "evaluated" }],
+    },
+  });
+  await ok(kube, "POST", `${vap}/validatingadmissionpolicybindings`, {
+    metadata: { name: binding },
+    spec: {
+      policyName: policy,
+      validationActions: ["Deny"],
+      paramRef: { name: param, parameterNotFoundAction: "Allow" },
+    },
+  });
+  const probe = async () =>
+    (
+      await kube.request("POST", `/api/v1/namespaces/${PROD}/configmaps?dryRun=All`, {
+        metadata: { name: "keep-p" },
+      })
+    ).status;
+  const paramPath = `/api/v1/namespaces/${PROD}/configmaps`;
+  try {
+    // With the param present the policy denies: proof the apiserver has the policy and binding.
+    await ok(kube, "POST", paramPath, { metadata: { name: param } });
+    await expect.poll(probe, { timeout: 20_000 }).toBe(422);
+    await ok(kube, "DELETE", `${paramPath}/${param}`);
+    await expect.poll(probe, { timeout: 20_000 }).toBe(201);
+
+    await open(page, configMap("keep-p", PROD, {}));
+    const skip = page.locator(`[data-testid="skip"][data-hook="${binding}"]`);
+    await expect(skip).toHaveAttribute("data-code", "params-not-found");
+    await expect(skip).toContainText(`paramRef finds no ConfigMap ${param} in namespace ${PROD}`);
+    await tryForReal(page);
+    await expect(page.getByTestId("dry-run-outcome")).toHaveText("Allowed");
+    await expect(page.getByTestId("mismatch")).toHaveCount(0);
+
+    // The param appears: the binding is evaluated once, and its validation denies.
+    await ok(kube, "POST", paramPath, { metadata: { name: param } });
+    await expect.poll(probe, { timeout: 20_000 }).toBe(422);
+    await page.reload();
+    const call = page.locator(`[data-testid="call"][data-hook="${binding}"]`);
+    await expect(call).toContainText(`1 found (${PROD}/${param})`);
+    await tryForReal(page);
+    await expect(page.getByTestId("dry-run-outcome")).toContainText("Denied (422");
+    await expect(page.getByTestId("dry-run-message")).toContainText("evaluated");
+    await expect(page.getByTestId("agrees")).toContainText(`denied by ${policy} ← ${binding}`);
+  } finally {
+    await kube.request("DELETE", `${vap}/validatingadmissionpolicybindings/${binding}`);
+    await kube.request("DELETE", `${vap}/validatingadmissionpolicies/${policy}`);
+  }
+});

@@ -1,0 +1,33 @@
+/**
+ * The webhook detail page runs the lint checks that need live state too: a hook whose Service
+ * does not exist is reported (L7), which the configuration alone cannot tell.
+ */
+import { test, expect } from "./fixtures";
+import { createConfig, deleteConfig, hook, uniqueName } from "./webhooks-helpers";
+
+test("a hook backed by a missing Service is reported on its detail page", async ({
+  page,
+  kube,
+}) => {
+  const name = uniqueName("lint-live");
+  const svc = `${name}-svc`;
+  await createConfig(kube, "validatingwebhookconfigurations", name, [
+    hook(`h.${name}.example.com`, {
+      failurePolicy: "Ignore",
+      clientConfig: { service: { namespace: "default", name: svc, port: 443 } },
+    }),
+  ]);
+  try {
+    // The Service really is absent.
+    expect((await kube.request("GET", `/api/v1/namespaces/default/services/${svc}`)).status).toBe(
+      404,
+    );
+    await page.goto(`/webhooks/validatingwebhookconfigurations/${name}`);
+    await expect(page.getByTestId("lint-mode")).toContainText("the live ones");
+    const panel = page.getByRole("region", { name: `Hook h.${name}.example.com` });
+    await expect(panel).toContainText("Webhook service missing");
+    await expect(panel).toContainText(`service default/${svc}, which does not exist`);
+  } finally {
+    await deleteConfig(kube, "validatingwebhookconfigurations", name);
+  }
+});

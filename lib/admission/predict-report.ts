@@ -1,0 +1,412 @@
+/**
+ * One admission request described by its parts (object, operation, namespace, user…) turned into
+ * an AdmissionRequest, and a prediction turned into the report the command line prints as
+ * `portcullis.predict/v1` and the predict page shows: one serialiser for both.
+ */
+import type { CompiledSnapshot } from "@/lib/admission/compile";
+import type { HookIdentity } from "@/lib/admission/hook-identity";
+import type { SkipReason } from "@/lib/admission/match";
+import type { Stage } from "@/lib/admission/order";
+import { predict, type Explained } from "@/lib/admission/predict";
+import { serializeSkipReason } from "@/lib/admission/explain";
+import type { AdmissionRequest, GroupVersionKind, RequestUserInfo } from "@/lib/admission/request";
+import { makeRequest } from "@/lib/admission/request";
+import type { RuleMismatch } from "@/lib/admission/rules";
+import type { Labels } from "@/lib/admission/selectors";
+import type { AdmissionSnapshot, DiscoveryResource } from "@/lib/admission/snapshot";
+import type { JsonObject } from "@/lib/admission/validate/json";
+import { obj, str } from "@/lib/admission/validate/json";
+import type { AdmissionOperation } from "@/lib/k8s/types";
+import {
+  parseResourceName,
+  RequestSpecError,
+  resolveResource,
+  type ResolvedResource,
+} from "@/lib/admission/resources";
+
+/** Something worth telling the user that does not change the outcome. */
+export interface ReportNotice {
+  /** `file:line`, `request`, or `cluster <context>`. */
+  at: string;
+  message: string;
+}
+
+/** The request's parts besides its object (the command line's flags, the page's fields). */
+export interface RequestSpec {
+  operation: AdmissionOperation;
+  /** "" for none. */
+  subresource: string;
+  /** `RESOURCE[.GROUP]` or `GROUP/VERSION/RESOURCE`, when the kind does not say it. */
+  resource: string | undefined;
+  /** The request's namespace when the object does not name one. */
+  namespace: string | undefined;
+  /** The object's name when the body does not carry it (connect options). */
+  name: string | undefined;
+  dryRun: boolean;
+  /** Labels of the request's namespace (what-if); overrides the known ones. */
+  namespaceLabels: Record<string, string> | undefined;
+  /** Acting user; undefined: the identity given (or a default admin). */
+  user: string | undefined;
+  groups: string[];
+}
+
+/** A hook as the JSON output names it. */
+export interface HookRef {
+  source: HookIdentity["source"];
+  configuration: string;
+  name: string;
+  position: number;
+}
+
+/** Where the namespaceSelector's labels came from. */
+export type NamespaceLabelOrigin =
+  "flag" | "files" | "cluster" | "object" | "assumed" | "missing" | "cluster-scoped";
+
+/** The request as predicted. */
+export interface RequestReport {
+  operation: AdmissionOperation;
+  group: string;
+  version: string;
+  resource: string;
+  subresource: string;
+  kind: GroupVersionKind;
+  namespace: string;
+  name: string;
+  dryRun: boolean;
+  userInfo: { username: string; groups: string[] };
+  namespaceLabels: Labels | null;
+  namespaceLabelsFrom: NamespaceLabelOrigin;
+}
+
+/** One call, in the order the apiserver makes them. */
+export interface CallReport {
+  /** 0-based position in the whole sequence. */
+  order: number;
+  stage: Stage;
+  /** 0 for the first pass; 1 for a possible reinvocation. */
+  round: 0 | 1;
+  certainty: "certain" | "possible";
+  hook: HookRef;
+  key: string;
+  /** Webhooks: seconds; policies run in process (0). */
+  timeoutSeconds: number;
+  failurePolicy: "Fail" | "Ignore";
+  /** Validating webhooks run concurrently. */
+  parallel: boolean;
+  reinvocationPolicy: "Never" | "IfNeeded" | null;
+  /** Why round 1 may call it again: `later-mutator` (with the keys after it) or `round-one-change`. */
+  reinvocation: { kind: string; after?: readonly string[] } | null;
+  matchedRule: number;
+  /** The resource and kind the hook sees (an equivalent's when matchPolicy converted it). */
+  via: {
+    group: string;
+    version: string;
+    resource: string;
+    subresource: string;
+    kind: GroupVersionKind;
+  };
+  converted: boolean;
+  validationActions: readonly string[] | null;
+  paramsNote: string | null;
+}
+
+/** A hook that is not called. */
+export interface SkipReport {
+  stage: Stage;
+  hook: HookRef;
+  key: string;
+  /** Stable code: rules, namespace-selector, object-selector, match-condition-false, excluded, … */
+  code: SkipReason["code"];
+  /** The structured reason (selector requirements that failed, condition names, …). */
+  reason: object;
+  /** Per-rule mismatch when `code` is rules. */
+  ruleMismatches: RuleMismatch[];
+  message: string;
+}
+
+/** `portcullis predict --output json`. */
+export interface PredictReport {
+  schema: "portcullis.predict/v1";
+  /** False when admission is predicted to reject the request (see `failure`). */
+  admitted: boolean;
+  request: RequestReport;
+  calls: CallReport[];
+  skips: SkipReport[];
+  /** Hooks whose call depends on something that cannot be evaluated offline. */
+  indeterminate: {
+    stage: Stage;
+    hook: HookRef;
+    key: string;
+    condition: string;
+    reason: string;
+    message: string;
+    timeoutSeconds: number;
+  }[];
+  failure: { stage: Stage; hook: HookRef; key: string; status: number; message: string } | null;
+  exclusions: { webhooks: string | null; policies: string | null };
+  worstCaseLatencySeconds: number;
+  notices: ReportNotice[];
+}
+
+const ref = (h: HookIdentity): HookRef => ({
+  source: h.source,
+  configuration: h.configuration,
+  name: h.name,
+  position: h.position,
+});
+
+/** Everything buildRequest needs besides the command line. */
+export interface RequestInputs {
+  object: JsonObject;
+  oldObject: JsonObject | undefined;
+  discovery: readonly DiscoveryResource[];
+  /** Known namespace labels and where they came from. */
+  namespaces: Readonly<Record<string, Labels>>;
+  namespacesFrom: "files" | "cluster" | undefined;
+  /** The context's identity, when --user is not given. */
+  identity: RequestUserInfo | undefined;
+}
+
+const DEFAULT_USER: RequestUserInfo = {
+  username: "kubernetes-admin",
+  groups: ["system:masters", "system:authenticated"],
+};
+
+/**
+ * The admission request the command line describes (pure). DELETE: the object is the one
+ * being deleted (oldObject, as the apiserver passes it); CONNECT: the object is the options body.
+ */
+export function buildRequest(
+  cmd: RequestSpec,
+  input: RequestInputs,
+): {
+  request: AdmissionRequest;
+  report: RequestReport;
+  resolved: ResolvedResource;
+  notices: ReportNotice[];
+} {
+  const notices: ReportNotice[] = [];
+  const at = "request";
+  const meta = obj(input.object, "metadata");
+  const t = {
+    apiVersion: str(input.object, "apiVersion"),
+    kind: str(input.object, "kind"),
+    name: str(meta, "name"),
+  };
+  const objNs = str(meta, "namespace");
+  const resolved = resolveResource(
+    input.discovery,
+    {
+      apiVersion: t.apiVersion,
+      kind: t.kind,
+      namespaced: objNs !== "" || cmd.namespace !== undefined,
+    },
+    cmd.subresource,
+    cmd.resource === undefined ? undefined : parseResourceName(cmd.resource),
+  );
+  const gvr = `${resolved.group || "core"}/${resolved.version}/${resolved.resource}`;
+  if (resolved.guessed)
+    notices.push({
+      at,
+      message: `resource ${gvr} is inferred from kind ${t.kind}; name it with --resource if that is wrong`,
+    });
+  if (cmd.namespace !== undefined && objNs !== "" && cmd.namespace !== objNs)
+    throw new RequestSpecError(
+      `--namespace ${cmd.namespace} does not match the object's metadata.namespace ${objNs}`,
+    );
+  const isNamespace = resolved.group === "" && resolved.resource === "namespaces";
+  const name = cmd.name ?? (str(meta, "name") || "");
+  let namespace = "";
+  if (isNamespace) namespace = name;
+  else if (resolved.namespaced) namespace = cmd.namespace ?? (objNs || "default");
+  else if (objNs !== "" || cmd.namespace !== undefined)
+    notices.push({ at, message: `${gvr} is cluster-scoped: the namespace is ignored` });
+
+  let object: JsonObject | null = input.object;
+  let oldObject: JsonObject | null = null;
+  if (cmd.operation === "DELETE") {
+    object = null;
+    oldObject = input.object;
+  } else if (cmd.operation === "UPDATE") {
+    oldObject = input.oldObject ?? input.object;
+    if (!input.oldObject)
+      notices.push({
+        at,
+        message: "no --old-object: the stored object is taken to equal the new one",
+      });
+  }
+
+  const optionsKind: Record<AdmissionOperation, string | undefined> = {
+    CREATE: "CreateOptions",
+    UPDATE: "UpdateOptions",
+    DELETE: "DeleteOptions",
+    CONNECT: undefined,
+  };
+  const ok = optionsKind[cmd.operation];
+  const options: JsonObject | null = ok
+    ? { apiVersion: "meta.k8s.io/v1", kind: ok, ...(cmd.dryRun ? { dryRun: ["All"] } : {}) }
+    : null;
+
+  const userInfo: RequestUserInfo = cmd.user
+    ? {
+        username: cmd.user,
+        groups: [...new Set([...cmd.groups, "system:authenticated"])],
+      }
+    : (input.identity ?? DEFAULT_USER);
+
+  let labels: Labels | null = null;
+  let from: NamespaceLabelOrigin = "cluster-scoped";
+  let namespaceObject: { labels: Labels } | undefined;
+  if (
+    isNamespace &&
+    cmd.subresource === "" &&
+    (cmd.operation === "CREATE" || cmd.operation === "UPDATE")
+  ) {
+    from = "object";
+    const own = obj(meta, "labels") ?? {};
+    labels = Object.fromEntries(
+      Object.entries(own).filter((e): e is [string, string] => typeof e[1] === "string"),
+    );
+  } else if (namespace !== "") {
+    const known = input.namespaces[namespace];
+    if (cmd.namespaceLabels) {
+      from = "flag";
+      labels = { "kubernetes.io/metadata.name": namespace, ...cmd.namespaceLabels };
+      namespaceObject = { labels };
+    } else if (known) {
+      from = input.namespacesFrom ?? "files";
+      labels = known;
+      namespaceObject = { labels };
+    } else if (input.namespacesFrom === "cluster") {
+      from = "missing";
+      notices.push({ at, message: `namespace ${namespace} does not exist in the cluster` });
+    } else {
+      from = "assumed";
+      labels = { "kubernetes.io/metadata.name": namespace };
+      namespaceObject = { labels };
+      notices.push({
+        at,
+        message: `no labels known for namespace ${namespace}: assuming only kubernetes.io/metadata.name=${namespace} (use --namespace-labels or --namespaces)`,
+      });
+    }
+  }
+
+  const request = makeRequest({
+    group: resolved.group,
+    version: resolved.version,
+    resource: resolved.resource,
+    subresource: cmd.subresource,
+    kind: { group: splitGroup(t.apiVersion), version: splitVersion(t.apiVersion), kind: t.kind },
+    operation: cmd.operation,
+    namespace,
+    name,
+    object,
+    oldObject,
+    dryRun: cmd.dryRun,
+    userInfo,
+    options,
+    ...(namespaceObject ? { namespaceObject } : {}),
+  });
+  const report: RequestReport = {
+    operation: cmd.operation,
+    group: request.group,
+    version: request.version,
+    resource: request.resource,
+    subresource: request.subresource,
+    kind: request.kind,
+    namespace,
+    name,
+    dryRun: cmd.dryRun,
+    userInfo: { username: userInfo.username, groups: [...userInfo.groups] },
+    namespaceLabels: labels,
+    namespaceLabelsFrom: from,
+  };
+  return { request, report, resolved, notices };
+}
+
+function splitGroup(apiVersion: string): string {
+  const i = apiVersion.indexOf("/");
+  return i < 0 ? "" : apiVersion.slice(0, i);
+}
+
+function splitVersion(apiVersion: string): string {
+  const i = apiVersion.indexOf("/");
+  return i < 0 ? apiVersion : apiVersion.slice(i + 1);
+}
+
+/** Predicts (compiling the snapshot unless it is compiled) and shapes the report. */
+export function predictReport(
+  request: AdmissionRequest,
+  requestReport: RequestReport,
+  snapshot: AdmissionSnapshot | CompiledSnapshot,
+  notices: ReportNotice[],
+): PredictReport {
+  return reportOf(predict(request, snapshot), requestReport, notices);
+}
+
+/** The report of a prediction already made (with its explainer). */
+export function reportOf(
+  { prediction: p, explainer }: Explained,
+  requestReport: RequestReport,
+  notices: ReportNotice[],
+): PredictReport {
+  return {
+    schema: "portcullis.predict/v1",
+    admitted: p.failure === undefined,
+    request: requestReport,
+    calls: p.calls.map((c, order) => ({
+      order,
+      stage: c.stage,
+      round: c.round,
+      certainty: c.certainty,
+      hook: ref(c.hook),
+      key: c.key,
+      timeoutSeconds: c.timeoutSeconds,
+      failurePolicy: c.failurePolicy,
+      parallel: c.parallel,
+      reinvocationPolicy: c.reinvocationPolicy ?? null,
+      reinvocation: c.reinvocation ? { ...c.reinvocation } : null,
+      matchedRule: c.matchedRule,
+      via: { ...c.via.resource, subresource: c.via.subresource, kind: c.via.kind },
+      converted: c.via.converted,
+      validationActions: c.validationActions ?? null,
+      paramsNote: c.paramsNote ?? null,
+    })),
+    skips: p.skips.map((s) => {
+      const { message, ruleMismatches } = explainer.skip(s);
+      return {
+        stage: s.stage,
+        hook: ref(s.hook),
+        key: s.key,
+        code: s.reason.code,
+        reason: serializeSkipReason(s.reason),
+        ruleMismatches,
+        message,
+      };
+    }),
+    indeterminate: p.indeterminate.map((x) => ({
+      stage: x.stage,
+      hook: ref(x.hook),
+      key: x.key,
+      condition: x.condition,
+      reason: x.reason,
+      message: x.message,
+      timeoutSeconds: x.timeoutSeconds,
+    })),
+    failure: p.failure
+      ? {
+          stage: p.failure.stage,
+          hook: ref(p.failure.hook),
+          key: p.failure.key,
+          status: p.failure.status,
+          message: p.failure.message,
+        }
+      : null,
+    exclusions: {
+      webhooks: p.exclusions.webhooks?.message ?? null,
+      policies: p.exclusions.policies?.message ?? null,
+    },
+    worstCaseLatencySeconds: p.worstCaseLatencySeconds,
+    notices,
+  };
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import type { PredictReport } from "@/lib/admission/predict-report";
+import { compareAudited, compareVerdict, denierOf } from "@/lib/predict/compare";
+import type { AdmissionDecision } from "@/lib/admission/audit";
+
+const hookRef = (name: string) => ({
+  source: "ValidatingWebhookConfiguration" as const,
+  configuration: "cfg",
+  name,
+  position: 0,
+});
+const report = (calls: string[], failure?: string): PredictReport =>
+  ({
+    calls: calls.map((name) => ({ stage: "validating-webhook", hook: hookRef(name), round: 0 })),
+    failure: failure
+      ? { stage: "validating-webhook", hook: hookRef("f"), key: "f", status: 400, message: failure }
+      : null,
+  }) as unknown as PredictReport;
+
+describe("prediction beside the apiserver's verdict", () => {
+  it("reads the denier from the apiserver's wording", () => {
+    expect(denierOf('admission webhook "deny.x.io" denied the request: no')).toEqual({
+      webhook: "deny.x.io",
+    });
+    expect(
+      denierOf(
+        "configmaps \"c\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: x",
+      ),
+    ).toEqual({ policy: "p", binding: "b" });
+  });
+
+  it("a denial by a predicted hook agrees; by an unpredicted hook is a mismatch", () => {
+    const denied = {
+      outcome: "denied" as const,
+      status: 403,
+      reason: "Forbidden",
+      message: 'admission webhook "deny.x.io" denied the request: no',
+      warnings: [],
+      auditID: "a",
+    };
+    expect(compareVerdict(report(["deny.x.io"]), denied)[0]?.agrees).toBe(true);
+    expect(compareVerdict(report(["other.x.io"]), denied)[0]?.agrees).toBe(false);
+  });
+
+  it("a predicted rejection the apiserver does not make is a mismatch", () => {
+    const allowed = { outcome: "allowed" as const, status: 200, warnings: [], auditID: "a" };
+    expect(compareVerdict(report([], "does not support dry run"), allowed)[0]?.agrees).toBe(false);
+    expect(compareVerdict(report(["a"]), allowed)[0]?.agrees).toBe(true);
+  });
+});
+
+describe("prediction beside the apiserver's audit event", () => {
+  const mutating = (name: string, round: 0 | 1) => ({
+    stage: "mutating-webhook",
+    hook: { ...hookRef(name), source: "MutatingWebhookConfiguration" },
+    round,
+  });
+  const dry = {
+    calls: [mutating("a", 0), mutating("b", 0), mutating("a", 1)],
+    failure: null,
+  } as unknown as PredictReport;
+  const decision = (calls: Array<[string, number]>) =>
+    ({
+      outcomes: calls.map(([webhook, round], index) => ({
+        phase: "mutating",
+        webhook,
+        round,
+        index,
+      })),
+    }) as unknown as AdmissionDecision;
+
+  it("agrees when round 0 is the predicted order and round 1 among the possible", () => {
+    const c = compareAudited(
+      dry,
+      decision([
+        ["a", 0],
+        ["b", 0],
+        ["a", 1],
+      ]),
+    );
+    expect(c.map((x) => x.agrees)).toEqual([true, true]);
+  });
+
+  it("flags another order, and a reinvocation that was not possible", () => {
+    expect(
+      compareAudited(
+        dry,
+        decision([
+          ["b", 0],
+          ["a", 0],
+        ]),
+      )[0]?.agrees,
+    ).toBe(false);
+    expect(
+      compareAudited(
+        dry,
+        decision([
+          ["a", 0],
+          ["b", 0],
+          ["b", 1],
+        ]),
+      )[1]?.agrees,
+    ).toBe(false);
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * The prediction beside the apiserver's verdict on a dry run of the same request: do they agree,
+ * and which hooks a dry run treats differently (sideEffects). Pure.
+ */
+import type { CompiledSnapshot } from "@/lib/admission/compile";
+import type { PredictReport } from "@/lib/admission/predict-report";
+import type { DryRunVerdict } from "@/lib/queries/predict";
+import type { AdmissionDecision } from "@/lib/admission/audit";
+
+/** One statement about prediction versus verdict; `agrees: false` is a mismatch to highlight. */
+export interface Comparison {
+  agrees: boolean;
+  message: string;
+}
+
+/** The hook a denial names: a webhook's name, or a policy's `policy ← binding`. */
+export function denierOf(message: string): { webhook?: string; policy?: string; binding?: string } {
+  const w =
+    /admission webhook "([^"]{1,253})" (?:denied the request|does not support dry run)/.exec(
+      message,
+    );
+  if (w) return { webhook: w[1] };
+  const p = /(?:policy|Policy) '([^']{1,253})' with binding '([^']{0,253})' denied request/.exec(
+    message,
+  );
+  if (p) return { policy: p[1], binding: p[2] };
+  return {};
+}
+
+/**
+ * Compares the prediction of the dry-run request (`dry`: the same request with dryRun set) with
+ * the apiserver's verdict.
+ */
+export function compareVerdict(dry: PredictReport, verdict: DryRunVerdict): Comparison[] {
+  const out: Comparison[] = [];
+  if (verdict.outcome === "unsupported") return out;
+  const predictedFailure = dry.failure;
+  if (verdict.outcome === "allowed") {
+    out.push(
+      predictedFailure
+        ? {
+            agrees: false,
+            message: `predicted a rejection at ${predictedFailure.hook.name} (${predictedFailure.message}), but the apiserver admitted the request`,
+          }
+        : { agrees: true, message: "admitted, as predicted" },
+    );
+    return out;
+  }
+  if (predictedFailure) {
+    // Policy errors differ in their prefix by plugin ("policy 'p'" / "ValidatingAdmissionPolicy
+    // 'p'"); what follows "denied request: " is the error itself.
+    const m = predictedFailure.message;
+    const at = m.indexOf("denied request: ");
+    const same = verdict.message.includes(at < 0 ? m : m.slice(at + "denied request: ".length));
+    out.push({
+      agrees: same,
+      message: same
+        ? `rejected as predicted, at ${predictedFailure.hook.name}`
+        : `predicted a rejection at ${predictedFailure.hook.name} (${predictedFailure.message}); the apiserver said: ${verdict.message}`,
+    });
+    return out;
+  }
+  if (verdict.outcome === "error") {
+    out.push({
+      agrees: true,
+      message:
+        "the apiserver refused the request for a reason outside admission matching (see its message)",
+    });
+    return out;
+  }
+  const d = denierOf(verdict.message);
+  const called = dry.calls.some((c) =>
+    d.webhook !== undefined
+      ? c.stage.endsWith("webhook") && c.hook.name === d.webhook
+      : c.stage.endsWith("policy") &&
+        c.hook.configuration === d.policy &&
+        c.hook.name === d.binding,
+  );
+  if (d.webhook === undefined && d.policy === undefined)
+    out.push({ agrees: true, message: "denied; the message names no hook" });
+  else
+    out.push(
+      called
+        ? {
+            agrees: true,
+            message: `denied by ${d.webhook ?? `${d.policy} ← ${d.binding}`}, which the prediction calls (a hook's answer cannot be predicted)`,
+          }
+        : {
+            agrees: false,
+            message: `denied by ${d.webhook ?? `${d.policy} ← ${d.binding}`}, which the prediction does not call`,
+          },
+    );
+  return out;
+}
+
+/** How a dry run treats each called webhook, by its sideEffects. */
+export interface DryRunHook {
+  key: string;
+  name: string;
+  configuration: string;
+  sideEffects: string;
+  effect: "called" | "refuses";
+}
+
+/** The called webhooks whose sideEffects change what a dry run does. */
+export function dryRunHooks(report: PredictReport, compiled: CompiledSnapshot): DryRunHook[] {
+  const byKey = new Map([...compiled.mutating, ...compiled.validating].map((h) => [h.key, h]));
+  const out: DryRunHook[] = [];
+  const seen = new Set<string>();
+  for (const c of report.calls) {
+    const h = byKey.get(c.key);
+    if (!h || seen.has(c.key)) continue;
+    seen.add(c.key);
+    const se = h.sideEffects ?? "(unset)";
+    out.push({
+      key: c.key,
+      name: c.hook.name,
+      configuration: c.hook.configuration,
+      sideEffects: se,
+      effect: se === "None" || se === "NoneOnDryRun" ? "called" : "refuses",
+    });
+  }
+  return out;
+}
+
+/**
+ * The mutating webhooks the apiserver's audit event says it called (its
+ * `mutation.webhook.admission.k8s.io/round_R_index_I` annotations), against the prediction:
+ * round 0 in the predicted order, round 1 among the predicted possible reinvocations. Validating
+ * calls are not annotated (only failed-open ones), so they cannot be checked this way.
+ */
+export function compareAudited(dry: PredictReport, decision: AdmissionDecision): Comparison[] {
+  const actual = decision.outcomes.filter((o) => o.phase === "mutating");
+  const round = (r: number) => actual.filter((o) => o.round === r).map((o) => o.webhook ?? "?");
+  const predicted = (r: number) =>
+    dry.calls
+      .filter((c) => c.stage === "mutating-webhook" && c.round === r)
+      .map((c) => c.hook.name);
+  const out: Comparison[] = [];
+  const a0 = round(0);
+  const p0 = predicted(0);
+  out.push(
+    a0.join("\n") === p0.join("\n")
+      ? { agrees: true, message: `mutating webhooks called in the predicted order (${a0.length})` }
+      : {
+          agrees: false,
+          message: `mutating webhooks called: ${a0.join(", ") || "none"}; predicted: ${p0.join(", ") || "none"}`,
+        },
+  );
+  const a1 = round(1);
+  const p1 = new Set(predicted(1));
+  const unexpected = a1.filter((n) => !p1.has(n));
+  if (a1.length > 0 || p1.size > 0)
+    out.push(
+      unexpected.length === 0
+        ? {
+            agrees: true,
+            message: `reinvocation round: ${a1.length ? a1.join(", ") : "none"} called, of ${p1.size} possible`,
+          }
+        : {
+            agrees: false,
+            message: `reinvoked without being predicted as possible: ${unexpected.join(", ")}`,
+          },
+    );
+  return out;
+}

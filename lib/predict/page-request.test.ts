@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { compileSnapshot } from "@/lib/admission/compile";
+import { builtinDiscovery } from "@/lib/admission/resources";
+import { hook, validatingSnapshot } from "@/lib/admission/test-helpers";
+import { predictPage, type LiveInputs } from "@/lib/predict/page-request";
+import { DEFAULT_STATE } from "@/lib/predict/page-state";
+
+const snapshot = validatingSnapshot([
+  hook("cm.example.com", {
+    rules: [
+      { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+    ],
+    namespaceSelector: { matchLabels: { env: "prod" } },
+  }),
+]);
+const live: LiveInputs = {
+  compiled: compileSnapshot(snapshot),
+  discovery: builtinDiscovery(),
+  namespaces: snapshot.namespaces ?? {},
+  identity: { username: "me", groups: ["system:authenticated"] },
+};
+
+describe("predict page request", () => {
+  it("a YAML error is reported at its line and column", () => {
+    const r = predictPage({ ...DEFAULT_STATE, object: "apiVersion: v1\nkind: [ConfigMap\n" }, live);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems[0]).toMatchObject({ field: "object", line: expect.any(Number) });
+    expect(r.problems[0]?.line).toBeGreaterThanOrEqual(2);
+  });
+
+  it("two documents are refused, naming where the second starts", () => {
+    const r = predictPage({ ...DEFAULT_STATE, object: "kind: A\n---\nkind: B\n" }, live);
+    expect(r.ok ? undefined : r.problems[0]?.message).toBe("2 documents: give exactly one object");
+  });
+
+  it("live labels decide the namespaceSelector; what-if labels override them", () => {
+    const obj = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: team\n";
+    const livePrediction = predictPage({ ...DEFAULT_STATE, object: obj }, live);
+    expect(livePrediction.ok && livePrediction.report.calls.map((c) => c.hook.name)).toEqual([
+      "cm.example.com",
+    ]);
+    const whatIf = predictPage(
+      { ...DEFAULT_STATE, object: obj, namespaceLabels: { env: "dev" } },
+      live,
+    );
+    expect(whatIf.ok && whatIf.report.calls).toEqual([]);
+    expect(whatIf.ok && whatIf.report.skips[0]?.code).toBe("namespace-selector");
+    expect(whatIf.ok && whatIf.report.request.namespaceLabelsFrom).toBe("flag");
+  });
+
+  it("acts as the identity unless a user is given", () => {
+    const obj = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n";
+    const own = predictPage({ ...DEFAULT_STATE, object: obj }, live);
+    expect(own.ok && own.report.request.userInfo.username).toBe("me");
+    const other = predictPage({ ...DEFAULT_STATE, object: obj, user: "bob", groups: ["x"] }, live);
+    expect(other.ok && other.report.request.userInfo).toEqual({
+      username: "bob",
+      groups: ["x", "system:authenticated"],
+    });
+  });
+});

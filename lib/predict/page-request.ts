@@ -1,0 +1,123 @@
+/**
+ * From the predict page's state and the cluster's admission state to a prediction report, in the
+ * browser: the YAML parsed with positions (an error points at its line and column), the request
+ * built and predicted by lib/admission exactly as the command line does. Pure.
+ */
+import type { CompiledSnapshot } from "@/lib/admission/compile";
+import { predict } from "@/lib/admission/predict";
+import {
+  buildRequest,
+  reportOf,
+  type PredictReport,
+  type RequestSpec,
+} from "@/lib/admission/predict-report";
+import type { AdmissionRequest, RequestUserInfo } from "@/lib/admission/request";
+import type { ResolvedResource } from "@/lib/admission/resources";
+import type { Labels } from "@/lib/admission/selectors";
+import type { DiscoveryResource } from "@/lib/admission/snapshot";
+import { isObject, type JsonObject } from "@/lib/admission/validate/json";
+import { parseDocuments } from "@/lib/admission/validate/source-map";
+import type { PredictPageState } from "./page-state";
+
+/** A problem with the page's input, at a position in its text when it has one. */
+export interface InputProblem {
+  field: "object" | "oldObject" | "request";
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+/** What the prediction is made from, besides the page's state. */
+export interface LiveInputs {
+  compiled: CompiledSnapshot;
+  discovery: readonly DiscoveryResource[];
+  namespaces: Readonly<Record<string, Labels>>;
+  identity: RequestUserInfo | undefined;
+}
+
+/** The page's answer: the report, or why there is none. */
+export type PagePrediction =
+  | {
+      ok: true;
+      report: PredictReport;
+      request: AdmissionRequest;
+      resolved: ResolvedResource;
+    }
+  | { ok: false; problems: InputProblem[] };
+
+/** Parses exactly one object from YAML or JSON text. */
+export function parseObject(
+  text: string,
+  field: InputProblem["field"],
+): { object: JsonObject } | { problem: InputProblem } {
+  const docs = parseDocuments(text).filter((d) => d.value !== null || d.problems.length > 0);
+  for (const d of docs) {
+    const p = d.problems[0];
+    if (p)
+      return {
+        problem: { field, message: p.message, line: p.range.startLine, column: p.range.startCol },
+      };
+  }
+  const first = docs[0];
+  if (!first || !isObject(first.value))
+    return { problem: { field, message: "no object: paste one Kubernetes object" } };
+  if (docs.length > 1)
+    return {
+      problem: {
+        field,
+        message: `${docs.length} documents: give exactly one object`,
+        line: docs[1]?.docRange.startLine,
+        column: 1,
+      },
+    };
+  return { object: first.value };
+}
+
+/** The request spec the page's fields describe. */
+export function requestSpec(s: PredictPageState): RequestSpec {
+  return {
+    operation: s.operation,
+    subresource: s.subresource.trim(),
+    resource: s.resource.trim() || undefined,
+    namespace: s.namespace.trim() || undefined,
+    name: undefined,
+    dryRun: s.dryRun,
+    namespaceLabels: s.namespaceLabels,
+    user: s.user.trim() || undefined,
+    groups: s.groups,
+  };
+}
+
+/** Predicts what the page's state describes against the live state. */
+export function predictPage(s: PredictPageState, live: LiveInputs): PagePrediction {
+  const parsed = parseObject(s.object, "object");
+  if ("problem" in parsed) return { ok: false, problems: [parsed.problem] };
+  let oldObject: JsonObject | undefined;
+  if (s.operation === "UPDATE" && s.oldObject.trim() !== "") {
+    const old = parseObject(s.oldObject, "oldObject");
+    if ("problem" in old) return { ok: false, problems: [old.problem] };
+    oldObject = old.object;
+  }
+  let built: ReturnType<typeof buildRequest>;
+  try {
+    built = buildRequest(requestSpec(s), {
+      object: parsed.object,
+      oldObject,
+      discovery: live.discovery,
+      namespaces: live.namespaces,
+      namespacesFrom: "cluster",
+      identity: live.identity,
+    });
+  } catch (e) {
+    return {
+      ok: false,
+      problems: [{ field: "request", message: e instanceof Error ? e.message : String(e) }],
+    };
+  }
+  return {
+    ok: true,
+    report: reportOf(predict(built.request, live.compiled), built.report, built.notices),
+    request: built.request,
+    resolved: built.resolved,
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The predict page's data: the admission state of the tab's identity (read once, predicted from
+ * in the browser), objects picked from the cluster, and the apiserver's own verdict on a dry run.
+ * The response shapes are defined here once, for the route handlers and the page.
+ */
+import { queryOptions } from "@tanstack/react-query";
+import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
+import type { RequestUserInfo } from "@/lib/admission/request";
+import type { AdmissionOperation } from "@/lib/k8s/types";
+import type { AdmissionDecision } from "@/lib/admission/audit";
+import { apiFetch } from "./fetch";
+import { queryKeys } from "./keys";
+
+/** GET /api/predict/state */
+export interface PredictStateData {
+  context: string;
+  snapshot: AdmissionSnapshot;
+  identity: RequestUserInfo | undefined;
+  notices: string[];
+}
+
+export const predictStateQuery = (context: string) =>
+  queryOptions({
+    queryKey: queryKeys.predictState(context),
+    queryFn: ({ signal }) => apiFetch<PredictStateData>("/api/predict/state", { signal }),
+    retry: false,
+    staleTime: 30_000,
+  });
+
+/** GET /api/predict/object?resource=G/V/R&namespace=NS[&name=N]: one object, or the names. */
+export type PickData =
+  | { kind: "names"; names: string[]; truncated: boolean }
+  | { kind: "object"; object: Record<string, unknown> };
+
+/** Reads names of a resource (no `name`) or one object, as the tab's identity. */
+export function pickFromCluster(
+  resource: string,
+  namespace: string,
+  name: string | undefined,
+  signal?: AbortSignal,
+): Promise<PickData> {
+  const q = new URLSearchParams({ resource, namespace });
+  if (name) q.set("name", name);
+  return apiFetch<PickData>(`/api/predict/object?${q.toString()}`, { signal });
+}
+
+/** POST /api/predict/dry-run body. */
+export interface DryRunInput {
+  operation: AdmissionOperation;
+  group: string;
+  version: string;
+  resource: string;
+  subresource: string;
+  /** "" when cluster-scoped. */
+  namespace: string;
+  name: string;
+  object: Record<string, unknown> | null;
+}
+
+/**
+ * The apiserver's verdict on a server-side dry run; `auditID` names the request's audit event
+ * (the dashboard sent it as the request's Audit-ID).
+ */
+export type DryRunVerdict =
+  | { outcome: "allowed"; status: number; warnings: string[]; auditID: string }
+  | {
+      outcome: "denied" | "error";
+      status: number;
+      reason: string;
+      message: string;
+      warnings: string[];
+      auditID: string;
+    }
+  | { outcome: "unsupported"; message: string; warnings: string[] };
+
+/** Sends the request as a server-side dry run as the tab's identity. */
+export function dryRunRequest(input: DryRunInput): Promise<DryRunVerdict> {
+  return apiFetch<DryRunVerdict>("/api/predict/dry-run", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(input),
+  });
+}
+
+/** GET /api/audit?auditID=…: the decisions the audit feed received for one request. */
+export interface DecisionsData {
+  received: number;
+  items: AdmissionDecision[];
+}
+
+const AUDIT_POLLS = 10;
+
+/**
+ * The audit feed's decisions for one request, asked again every second until its batch arrives
+ * (the apiserver sends batches at least once a second), at most ten times.
+ */
+export const decisionsForQuery = (context: string, auditID: string) =>
+  queryOptions({
+    queryKey: queryKeys.decisionsFor(context, auditID),
+    queryFn: ({ signal }) => {
+      const q = new URLSearchParams({ auditID, limit: "10" });
+      return apiFetch<DecisionsData>(`/api/audit?${q.toString()}`, { signal });
+    },
+    retry: false,
+    staleTime: Infinity,
+    refetchInterval: (q) =>
+      q.state.error ||
+      (q.state.data?.items.length ?? 0) > 0 ||
+      q.state.dataUpdateCount >= AUDIT_POLLS
+        ? false
+        : 1000,
+  });
+
+/** True once the audit feed has been asked often enough to say the event did not come. */
+export function auditGaveUp(dataUpdateCount: number): boolean {
+  return dataUpdateCount >= AUDIT_POLLS;
+}

@@ -1,0 +1,401 @@
+// Plain Node (no Next, no "server-only"): shared by the dashboard server, the command line and
+// the matching oracle; eslint.config.mjs keeps it that way.
+/**
+ * The one reader of admission state: for one identity (a KubeClient), the configurations,
+ * policies, bindings, the param objects their bindings name, namespaces and discovery — the
+ * AdmissionSnapshot lib/admission predicts from — and who the identity is. The predict page,
+ * `portcullis … --context` and the matching oracle all read the cluster through here.
+ */
+import { setMaxListeners } from "node:events";
+import {
+  emptyLists,
+  type AdmissionSnapshot,
+  type DiscoveryResource,
+  type SnapshotLists,
+} from "@/lib/admission/snapshot";
+import type { ParamObjects } from "@/lib/admission/params";
+import type { RequestUserInfo } from "@/lib/admission/request";
+import type { Labels } from "@/lib/admission/selectors";
+import { discoveryResources, type GroupVersionResources } from "@/lib/k8s/discovery";
+import { KNOWN_ADMISSION_KINDS, ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
+import { servedKinds } from "@/lib/k8s/served-kinds";
+import type { V1APIResource, V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
+import { KubeApiError } from "@/lib/k8s/errors";
+import type { KubeClient } from "./client";
+import { listCollection } from "./collections";
+
+/** Everything read for one identity. */
+export interface AdmissionState {
+  /** Configurations (unless skipped), namespaces, discovery and the param objects. */
+  snapshot: AdmissionSnapshot;
+  /** Who the identity is (SelfSubjectReview); undefined when the apiserver will not say. */
+  identity: RequestUserInfo | undefined;
+  /** What could not be read and what that limits, in words. */
+  notices: string[];
+}
+
+const LIST_KEY: Record<string, keyof SnapshotLists> = {
+  MutatingWebhookConfiguration: "mutatingWebhookConfigurations",
+  ValidatingWebhookConfiguration: "validatingWebhookConfigurations",
+  ValidatingAdmissionPolicy: "validatingAdmissionPolicies",
+  ValidatingAdmissionPolicyBinding: "validatingAdmissionPolicyBindings",
+  MutatingAdmissionPolicy: "mutatingAdmissionPolicies",
+  MutatingAdmissionPolicyBinding: "mutatingAdmissionPolicyBindings",
+  InitializerConfiguration: "initializerConfigurations",
+};
+
+async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (t: T) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/**
+ * Every served resource of every group version, with subresources, their kinds and storage
+ * equivalence (see lib/k8s/discovery). A group version whose discovery fails (an aggregated API
+ * that is down) is left out with a notice: its resources are just unknown.
+ */
+export async function readDiscovery(
+  client: KubeClient,
+  notices: string[],
+  signal?: AbortSignal,
+): Promise<DiscoveryResource[]> {
+  const groups = await client.request<{
+    groups?: { name: string; versions?: { version: string }[] }[];
+  }>({ path: "/apis", signal });
+  const gvs: { group: string; version: string }[] = [{ group: "", version: "v1" }];
+  for (const g of groups.groups ?? [])
+    for (const v of g.versions ?? []) gvs.push({ group: g.name, version: v.version });
+  const docs = await mapLimit(gvs, 6, async ({ group, version }) => {
+    const path = group === "" ? `/api/${version}` : `/apis/${group}/${version}`;
+    try {
+      const list = await client.request<{ resources?: V1APIResource[] }>({ path, signal });
+      return { group, version, resources: list.resources ?? [] } as GroupVersionResources;
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      notices.push(`discovery of ${path} failed (${messageOf(e)}): its resources are unknown`);
+      return undefined;
+    }
+  });
+  return discoveryResources(docs.filter((d): d is GroupVersionResources => d !== undefined));
+}
+
+/**
+ * The admission objects of every known kind, each at the newest version discovery says is
+ * served (v1, then v1beta1, then v1alpha1). Kinds the identity may not list are left out with a
+ * notice.
+ */
+export async function readAdmissionObjects(
+  client: KubeClient,
+  discovery: readonly DiscoveryResource[],
+  notices: string[],
+  signal?: AbortSignal,
+): Promise<SnapshotLists> {
+  const apis = [
+    ...new Set(discovery.filter((d) => d.group === ADMISSION_GROUP).map((d) => d.version)),
+  ].map((version) => ({
+    version,
+    resources: discovery
+      .filter((d) => d.group === ADMISSION_GROUP && d.version === version)
+      .map((d) => ({ name: d.resource, kind: d.kind })),
+  }));
+  const out = emptyLists();
+  const known = new Set(KNOWN_ADMISSION_KINDS.map((k) => k.kind));
+  const reads = servedKinds(apis).filter(
+    (k) => k.readAt && known.has(k.known.kind) && LIST_KEY[k.known.kind] !== undefined,
+  );
+  await Promise.all(
+    reads.map(async (k) => {
+      const ref = k.readAt as NonNullable<typeof k.readAt>;
+      try {
+        const list = await listCollection(client, ref, signal);
+        for (const item of list.items) {
+          // Server bookkeeping no prediction reads, and often half the bytes.
+          const meta = item.metadata;
+          if (meta && typeof meta === "object")
+            delete (meta as { managedFields?: unknown }).managedFields;
+        }
+        // Listed objects reach the typed snapshot here, once: shapes are the apiserver's, and
+        // compileSnapshot reads every field defensively.
+        (out[LIST_KEY[k.known.kind] as keyof SnapshotLists] as unknown[]).push(...list.items);
+      } catch (e) {
+        if (e instanceof KubeApiError && e.status === 403) {
+          notices.push(`cannot list ${ref.resource} (403 Forbidden): predicted without them`);
+          return;
+        }
+        throw e;
+      }
+    }),
+  );
+  return out;
+}
+
+/** Namespace name → labels. */
+export async function readNamespaces(
+  client: KubeClient,
+  signal?: AbortSignal,
+): Promise<Record<string, Labels>> {
+  const list = await listCollection(
+    client,
+    { group: "", version: "v1", resource: "namespaces" },
+    signal,
+  );
+  const out: Record<string, Labels> = {};
+  for (const ns of list.items) {
+    const meta = (ns.metadata ?? {}) as { name?: string; labels?: Record<string, unknown> };
+    if (typeof meta.name !== "string") continue;
+    const labels: Record<string, string> = {};
+    for (const [k, v] of Object.entries(meta.labels ?? {}))
+      if (typeof v === "string") labels[k] = v;
+    out[meta.name] = labels;
+  }
+  return out;
+}
+
+/**
+ * The objects of every paramKind the policies name, found through discovery. A kind that is not
+ * served, or that the identity may not list, stays unknown (a notice says so).
+ */
+export async function readParams(
+  client: KubeClient,
+  objects: Pick<SnapshotLists, "validatingAdmissionPolicies" | "mutatingAdmissionPolicies">,
+  discovery: readonly DiscoveryResource[],
+  notices: string[],
+  signal?: AbortSignal,
+): Promise<ParamObjects[]> {
+  const kinds = new Map<string, { apiVersion: string; kind: string }>();
+  for (const p of [...objects.validatingAdmissionPolicies, ...objects.mutatingAdmissionPolicies]) {
+    const pk = (p as { spec?: { paramKind?: { apiVersion?: unknown; kind?: unknown } } }).spec
+      ?.paramKind;
+    if (typeof pk?.apiVersion === "string" && typeof pk.kind === "string")
+      kinds.set(`${pk.apiVersion}/${pk.kind}`, { apiVersion: pk.apiVersion, kind: pk.kind });
+  }
+  const out = await Promise.all(
+    [...kinds.values()].map(async ({ apiVersion, kind }): Promise<ParamObjects | undefined> => {
+      const slash = apiVersion.indexOf("/");
+      const group = slash < 0 ? "" : apiVersion.slice(0, slash);
+      const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+      const d = discovery.find(
+        (r) => r.group === group && r.version === version && r.kind === kind,
+      );
+      if (!d) {
+        notices.push(
+          `paramKind ${apiVersion} ${kind} is not served: its bindings' params are unknown`,
+        );
+        return undefined;
+      }
+      try {
+        const list = await listCollection(client, { group, version, resource: d.resource }, signal);
+        return {
+          apiVersion,
+          kind,
+          namespaced: d.namespaced,
+          objects: list.items.map((o) => {
+            const m = (o.metadata ?? {}) as {
+              name?: unknown;
+              namespace?: unknown;
+              labels?: unknown;
+            };
+            const labels: Record<string, string> = {};
+            if (m.labels && typeof m.labels === "object")
+              for (const [k, v] of Object.entries(m.labels))
+                if (typeof v === "string") labels[k] = v;
+            return {
+              name: typeof m.name === "string" ? m.name : "",
+              ...(typeof m.namespace === "string" ? { namespace: m.namespace } : {}),
+              labels,
+            };
+          }),
+        };
+      } catch (e) {
+        if (signal?.aborted) throw e;
+        notices.push(`cannot list ${d.resource} (${messageOf(e)}): params of ${kind} are unknown`);
+        return undefined;
+      }
+    }),
+  );
+  return out.filter((p): p is ParamObjects => p !== undefined);
+}
+
+/** Who the client is, as the apiserver sees it (SelfSubjectReview); undefined if it will not say. */
+export async function whoAmI(
+  client: KubeClient,
+  signal?: AbortSignal,
+): Promise<RequestUserInfo | undefined> {
+  try {
+    const r = await client.request<{
+      status?: { userInfo?: { username?: string; groups?: string[]; uid?: string } };
+    }>({
+      method: "POST",
+      path: "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+      body: { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" },
+      signal,
+    });
+    const u = r.status?.userInfo;
+    if (!u?.username) return undefined;
+    return { username: u.username, groups: u.groups ?? [], ...(u.uid ? { uid: u.uid } : {}) };
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    return undefined;
+  }
+}
+
+/**
+ * Reads the admission state for the client's identity. `configurations: false` leaves the
+ * admission objects out (the command line given them as files); params are then read for
+ * `policies` instead. Fails with the apiserver's KubeApiError when discovery or namespaces
+ * cannot be read.
+ */
+export async function readAdmissionState(
+  client: KubeClient,
+  opts: {
+    signal?: AbortSignal;
+    configurations?: boolean;
+    policies?: Pick<SnapshotLists, "validatingAdmissionPolicies" | "mutatingAdmissionPolicies">;
+  } = {},
+): Promise<AdmissionState> {
+  const { signal } = opts;
+  // One signal serves discovery and every list read in parallel: more than the default ten.
+  if (signal) setMaxListeners(64, signal);
+  const notices: string[] = [];
+  const [discovery, namespaces, identity] = await Promise.all([
+    readDiscovery(client, notices, signal),
+    readNamespaces(client, signal),
+    whoAmI(client, signal),
+  ]);
+  const objects =
+    opts.configurations === false
+      ? undefined
+      : await readAdmissionObjects(client, discovery, notices, signal);
+  const policies = objects ??
+    opts.policies ?? { validatingAdmissionPolicies: [], mutatingAdmissionPolicies: [] };
+  const params = await readParams(client, policies, discovery, notices, signal);
+  const snapshot: AdmissionSnapshot = { ...(objects ?? {}), namespaces, discovery, params };
+  return { snapshot, identity, notices };
+}
+
+/** What the backend checks (lint L1, L6, L7) read about the services webhooks call. */
+export interface BackendState {
+  /** The services webhooks name (a missing one is absent); undefined when they cannot be read. */
+  services?: V1Service[];
+  /** Their endpoint slices. */
+  endpointSlices?: V1EndpointSlice[];
+  /** Pods in their namespaces, metadata only (the checks match service selectors to labels). */
+  pods?: V1Pod[];
+  /** The server's minor version (e.g. 37), when /version says. */
+  serverMinor?: number;
+}
+
+/**
+ * Reads the backends of the service-backed webhooks in `configurations`: each named service, its
+ * endpoint slices and the pods of its namespace. What the identity may not read is left out with
+ * a notice (the checks that need it are then limited).
+ */
+export async function readBackendState(
+  client: KubeClient,
+  configurations: ReadonlyArray<{
+    webhooks?: ReadonlyArray<{
+      clientConfig?: { service?: { namespace?: string; name?: string } };
+    }>;
+  }>,
+  notices: string[],
+  signal?: AbortSignal,
+): Promise<BackendState> {
+  const refs = new Map<string, { namespace: string; name: string }>();
+  for (const c of configurations)
+    for (const w of c.webhooks ?? []) {
+      const s = w.clientConfig?.service;
+      if (s?.namespace && s.name)
+        refs.set(`${s.namespace}/${s.name}`, { namespace: s.namespace, name: s.name });
+    }
+  const limited = new Set<string>();
+  const tryRead = async <T>(what: string, fn: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await fn();
+    } catch (e) {
+      if (e instanceof KubeApiError && e.status === 403) {
+        limited.add(what);
+        return undefined;
+      }
+      throw e;
+    }
+  };
+  const services: V1Service[] = [];
+  const endpointSlices: V1EndpointSlice[] = [];
+  const pods: V1Pod[] = [];
+  let servicesKnown = true;
+  let slicesKnown = true;
+  let podsKnown = true;
+  await mapLimit([...refs.values()], 4, async ({ namespace, name }) => {
+    const ns = encodeURIComponent(namespace);
+    const svc = await tryRead("services", async () => {
+      try {
+        return await client.request<V1Service>({
+          path: `/api/v1/namespaces/${ns}/services/${encodeURIComponent(name)}`,
+          signal,
+        });
+      } catch (e) {
+        if (e instanceof KubeApiError && e.status === 404) return null;
+        throw e;
+      }
+    });
+    if (svc === undefined) servicesKnown = false;
+    else if (svc) services.push(svc);
+    const slices = await tryRead("endpointslices", () =>
+      client.request<{ items?: V1EndpointSlice[] }>({
+        path: `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`,
+        query: { labelSelector: `kubernetes.io/service-name=${name}` },
+        signal,
+      }),
+    );
+    if (slices === undefined) slicesKnown = false;
+    else endpointSlices.push(...(slices.items ?? []));
+  });
+  await mapLimit([...new Set([...refs.values()].map((r) => r.namespace))], 4, async (namespace) => {
+    const list = await tryRead("pods", () =>
+      client.request<{ items?: V1Pod[] }>({
+        path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`,
+        signal,
+      }),
+    );
+    if (list === undefined) podsKnown = false;
+    else
+      for (const p of list.items ?? [])
+        pods.push({
+          metadata: {
+            name: p.metadata?.name,
+            namespace: p.metadata?.namespace,
+            labels: p.metadata?.labels,
+          },
+        });
+  });
+  for (const what of limited)
+    notices.push(`cannot read ${what} (403 Forbidden): the checks that need them are limited`);
+  let serverMinor: number | undefined;
+  try {
+    const v = await client.request<{ minor?: string }>({ path: "/version", signal });
+    const n = Number.parseInt(v.minor ?? "", 10);
+    if (Number.isFinite(n)) serverMinor = n;
+  } catch (e) {
+    if (signal?.aborted) throw e;
+  }
+  return {
+    ...(servicesKnown ? { services } : {}),
+    ...(slicesKnown ? { endpointSlices } : {}),
+    ...(podsKnown ? { pods } : {}),
+    ...(serverMinor !== undefined ? { serverMinor } : {}),
+  };
+}
+
+function messageOf(e: unknown): string {
+  if (e instanceof KubeApiError) return `${e.status} ${e.reason}`;
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,106 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { DryRunInput, DryRunVerdict } from "@/lib/queries/predict";
+import { KubeApiError } from "@/lib/k8s/errors";
+import type { KubeClient } from "@/server/kube/client";
+
+const segment = z
+  .string()
+  .max(253)
+  .regex(/^[A-Za-z0-9]([-A-Za-z0-9._:]*[A-Za-z0-9])?$/, "must be a Kubernetes name")
+  .refine((s) => !s.includes(".."), "must be a Kubernetes name");
+const optionalSegment = z.union([z.literal(""), segment]);
+
+/** The body of POST /api/predict/dry-run. */
+export const dryRunInput = z.object({
+  operation: z.enum(["CREATE", "UPDATE", "DELETE", "CONNECT"]),
+  group: optionalSegment,
+  version: segment,
+  resource: segment,
+  subresource: optionalSegment,
+  namespace: optionalSegment,
+  name: optionalSegment,
+  object: z.record(z.string(), z.unknown()).nullable(),
+}) satisfies z.ZodType<DryRunInput>;
+
+function basePath(r: DryRunInput): string {
+  const root = r.group === "" ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
+  const ns = r.namespace === "" ? "" : `/namespaces/${encodeURIComponent(r.namespace)}`;
+  return `${root}${ns}/${r.resource}`;
+}
+
+// The apiserver's wording for an admission denial: a webhook's ("admission webhook "x" denied
+// the request"), a policy's ("… with binding 'b' denied request"), or a hook the dry run cannot call.
+const DENIAL =
+  /admission webhook "[^"]{1,253}" (denied the request|does not support dry run)|with binding '[^']{0,253}' denied request/;
+
+/**
+ * Sends the request as a server-side dry run (`dryRun=All`) as the client's identity and reads
+ * the apiserver's verdict. Admission runs in full; nothing is stored; only hooks with sideEffects
+ * None or NoneOnDryRun may be called (others make the apiserver refuse the dry run).
+ */
+export async function dryRun(
+  client: KubeClient,
+  r: DryRunInput,
+  signal?: AbortSignal,
+): Promise<DryRunVerdict> {
+  if (r.operation === "CONNECT")
+    return {
+      outcome: "unsupported",
+      message:
+        "CONNECT requests (exec, attach, port-forward, proxy) have no dry run: the apiserver would run them for real",
+      warnings: [],
+    };
+  if (r.operation !== "CREATE" && r.name === "")
+    return {
+      outcome: "unsupported",
+      message: `${r.operation} needs the object's name (metadata.name)`,
+      warnings: [],
+    };
+  const base = basePath(r);
+  const named = `${base}/${encodeURIComponent(r.name)}${r.subresource ? `/${r.subresource}` : ""}`;
+  const query = { dryRun: "All", fieldValidation: "Strict" };
+  // The apiserver adopts a client's Audit-ID: the page finds this request's audit event by it.
+  const auditID = randomUUID();
+  const headers = { "Audit-ID": auditID };
+  try {
+    const { warnings } = await (r.operation === "CREATE"
+      ? client.requestWithWarnings({
+          method: "POST",
+          path: r.subresource ? named : base,
+          query,
+          body: r.object ?? {},
+          headers,
+          signal,
+        })
+      : r.operation === "UPDATE"
+        ? client.requestWithWarnings({
+            method: "PUT",
+            path: named,
+            query,
+            body: r.object ?? {},
+            headers,
+            signal,
+          })
+        : client.requestWithWarnings({
+            method: "DELETE",
+            path: named,
+            query: { dryRun: "All" },
+            body: { apiVersion: "v1", kind: "DeleteOptions", dryRun: ["All"] },
+            headers,
+            signal,
+          }));
+    return { outcome: "allowed", status: 200, warnings, auditID };
+  } catch (e) {
+    if (!(e instanceof KubeApiError)) throw e;
+    return {
+      outcome: DENIAL.test(e.message) ? "denied" : "error",
+      status: e.status,
+      reason: e.reason,
+      message: e.message,
+      warnings: [],
+      auditID,
+    };
+  }
+}
