@@ -4,7 +4,6 @@ import type { AdmissionregistrationV1WebhookClientConfig } from "@/lib/k8s/types
 import { parseCaBundle } from "@/lib/admission/pem";
 import {
   webhookObject,
-  webhookPath,
   type LintContext,
   type LintFinding,
 } from "@/lib/admission/lint-types";
