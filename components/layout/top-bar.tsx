@@ -8,6 +8,8 @@ const NAV = [
   { href: "/", label: "Overview" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/webhooks/order", label: "Call order" },
+  { href: "/namespaces", label: "Namespaces" },
+  { href: "/deadlocks", label: "Deadlocks" },
 ];
 
 export function TopBar() {
