@@ -37,6 +37,10 @@ export interface WebhookEditorProps {
   name?: string;
   /** The text you started from (the stored object's YAML, or a template). */
   initialText: string;
+  /** What the diff compares against when it differs from initialText (a proposed edit). */
+  baseText?: string;
+  /** A change proposed by a lint finding, opened (ok) or refused (with why). */
+  proposal?: { ok: boolean; message: string };
   canWrite: boolean;
 }
 
@@ -52,12 +56,15 @@ export function WebhookEditor({
   resource,
   name,
   initialText,
+  baseText,
+  proposal,
   canWrite,
 }: WebhookEditorProps) {
   const router = useRouter();
-  const [base, setBase] = useState(initialText);
+  const [base, setBase] = useState(baseText ?? initialText);
   const [text, setText] = useState(initialText);
-  const [tab, setTab] = useState<Tab>("yaml");
+  // A proposed edit opens on its diff, so the admin sees exactly what would change.
+  const [tab, setTab] = useState<Tab>(proposal?.ok ? "diff" : "yaml");
   const [admission, setAdmission] = useState<MarkerData[]>([]);
   const [apiserver, setApiserver] = useState<MarkerData[]>([]);
   const [shown, setShown] = useState<ShownMarker[]>([]);
@@ -247,6 +254,11 @@ export function WebhookEditor({
           {creating ? "Create" : "Apply"}
         </button>
       </div>
+      {proposal ? (
+        <p className={proposal.ok ? "callout" : "alert"} role="status" data-testid="proposal">
+          {proposal.message}
+        </p>
+      ) : null}
       {notice ? (
         <p className="notice" role="status">
           {notice}

@@ -20,6 +20,7 @@ import { ErrorBox } from "@/components/ui/error-box";
 import { HookPanel } from "./hook-panel";
 import { DeleteButton } from "./delete-button";
 import { webhookDefaults } from "@/lib/admission/webhook-defaults";
+import { hookHref } from "@/lib/namespaces/links";
 
 const MUTATING = webhookRef("mutatingwebhookconfigurations");
 const VALIDATING = webhookRef("validatingwebhookconfigurations");
@@ -130,6 +131,11 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
           findings={analysis?.findings.filter((f) => findingConcerns(f, kind, name, h.name ?? ""))}
           order={stage?.find((e) => e.configuration === name && e.position === i)}
           stageSize={stage?.length ?? 0}
+          exemptionsHref={hookHref({
+            source: mutating ? "MutatingWebhookConfiguration" : "ValidatingWebhookConfiguration",
+            configuration: name,
+            name: h.name ?? "",
+          })}
         />
       ))}
     </div>

@@ -1,5 +1,6 @@
 /** Links between the namespaces pages, the per-hook page and the webhook pages (pure). */
 import type { HookIdentity, HookSourceKind } from "@/lib/admission/hook-identity";
+import type { LintFix } from "@/lib/admission/lint-types";
 
 /** The per-namespace page. */
 export function namespaceHref(name: string): string {
@@ -24,14 +25,17 @@ export function configurationHref(
   return r ? `/webhooks/${r}/${encodeURIComponent(id.configuration)}` : undefined;
 }
 
-/** The editor for a configuration, opened on a proposed JSON Patch (see the edit page). */
-export function proposedEditHref(
-  id: Pick<HookIdentity, "source" | "configuration">,
-  patch: unknown,
-): string | undefined {
-  const r = WEBHOOK_RESOURCE[id.source];
+/**
+ * The editor for a lint fix's target, opened on its JSON Patch as a proposed edit (see the edit
+ * page); undefined when the fix has no patch or its target is not a webhook configuration.
+ */
+export function proposedEditHref(fix: LintFix | undefined): string | undefined {
+  const target = fix?.target;
+  if (!target || !fix.jsonPatch || fix.jsonPatch.length === 0) return undefined;
+  const r = WEBHOOK_RESOURCE[target.kind as HookSourceKind];
   if (!r) return undefined;
-  return `/webhooks/${r}/${encodeURIComponent(id.configuration)}/edit?patch=${encodeURIComponent(JSON.stringify(patch))}`;
+  const q = new URLSearchParams({ patch: JSON.stringify(fix.jsonPatch), why: fix.description });
+  return `/webhooks/${r}/${encodeURIComponent(target.name)}/edit?${q.toString()}`;
 }
 
 export const HOOK_SOURCES: readonly HookSourceKind[] = [
