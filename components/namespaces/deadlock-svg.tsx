@@ -107,10 +107,10 @@ export function DeadlockSvg({ nodes, edges }: { nodes: MapNode[]; edges: MapEdge
               strokeWidth={n.alarms.length > 0 ? 2 : 1}
             />
             <text x={8} y={16} fontSize={12} fontFamily="ui-monospace, monospace" fill="#1d2125">
-              {n.label.length > 30 ? `${n.label.slice(0, 29)}…` : n.label}
+              {n.label.length > 27 ? `${n.label.slice(0, 26)}…` : n.label}
             </text>
             <text x={8} y={31} fontSize={11} fill="#5c6670">
-              {n.sublabel.length > 34 ? `${n.sublabel.slice(0, 33)}…` : n.sublabel}
+              {n.sublabel.length > 32 ? `${n.sublabel.slice(0, 31)}…` : n.sublabel}
             </text>
             <title>{[n.label, n.sublabel, ...n.alarms].join("\n")}</title>
           </g>

@@ -232,7 +232,8 @@ export function MatrixGrid({
                     className={`matrix-cell ${cls}${isActive ? " active" : ""}`}
                     style={{ left: HEAD_W + col * COL_W }}
                     onFocus={() => {
-                      if (!isActive) onActive({ row: ri, col });
+                      // `active` is unset until a first move: the default cell must report too.
+                      if (active?.row !== ri || active.col !== col) onActive({ row: ri, col });
                     }}
                     onMouseEnter={() => onActive({ row: ri, col })}
                   >
