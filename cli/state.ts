@@ -9,7 +9,7 @@ import { readDocuments } from "./documents";
 import { readInputs } from "./input";
 import type { Live } from "./live";
 import type { Collected, Notice } from "./snapshot";
-import { addConfiguration, collect, emptyLists } from "./snapshot";
+import { addConfiguration, collect, emptyBackends, emptyLists } from "./snapshot";
 import { builtinDiscovery } from "./resources";
 
 /** Everything read, before compiling. */
@@ -53,6 +53,7 @@ export async function loadState(opts: {
   let result: Collected = collected ?? {
     lists: emptyLists(),
     namespaces: {},
+    backends: emptyBackends(),
     configurations: 0,
     notices,
   };
