@@ -15,21 +15,16 @@
  */
 import { pathToFileURL } from "node:url";
 import { readFileSync } from "node:fs";
-import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
 import { readStack, startStack, type Stack, type StackInfo } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
+import { firstLoadJs, firstPaint, median } from "./browser-measure";
 
 type Measurement = { bench: string; value: number; unit: string };
 
 const CONFIGS = 100;
 const HOOKS_PER_CONFIG = 10;
 const PATH = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
-}
 
 async function seed(info: StackInfo, prefix: string): Promise<string[]> {
   const ca = readFileSync(info.caFile);
@@ -124,44 +119,19 @@ export async function run(): Promise<Measurement[]> {
       args: ["--no-sandbox", "--disable-gpu"],
     });
     try {
-      // Paint time of the first bench row, taken in the page: a MutationObserver installed before
-      // navigation sees the row inserted (from the streamed HTML or by React), and the frame that
-      // paints it has run when a task queued from its requestAnimationFrame callback runs. (The
-      // time at which Playwright notices the row is reported apart: it also waits for the main
-      // thread to finish whatever follows the paint, such as hydration.)
+      // Paint time of the first bench row (see browser-measure.ts); the first load warms the server.
       const renders: number[] = [];
       const observed: number[] = [];
       for (let i = 0; i < 4; i++) {
-        const ctx = await browser.newContext({ viewport: { width: 1360, height: 860 } });
-        await ctx.addInitScript((sel: string) => {
-          const w = window as unknown as { __firstRowPaint?: number };
-          new MutationObserver((_, obs) => {
-            if (!document.querySelector(sel)) return;
-            obs.disconnect();
-            requestAnimationFrame(() =>
-              setTimeout(() => {
-                w.__firstRowPaint = performance.now();
-              }, 0),
-            );
-          }).observe(document, { childList: true, subtree: true });
-        }, `[data-row-id^="ValidatingWebhookConfiguration/${prefix}"]`);
-        const page = await ctx.newPage();
-        await page.goto(`${info.dashboardUrl}/webhooks`, { waitUntil: "commit" });
-        await page.waitForSelector(`[data-row-id^="ValidatingWebhookConfiguration/${prefix}"]`, {
-          timeout: 60_000,
-        });
-        const seen = await page.evaluate(() => performance.now());
-        const painted = await page
-          .waitForFunction(
-            () => (window as unknown as { __firstRowPaint?: number }).__firstRowPaint,
-          )
-          .then((h) => h.jsonValue() as Promise<number>);
+        const t = await firstPaint(
+          browser,
+          `${info.dashboardUrl}/webhooks`,
+          `[data-row-id^="ValidatingWebhookConfiguration/${prefix}"]`,
+        );
         if (i > 0) {
-          // the first load warms the server
-          renders.push(painted);
-          observed.push(seen);
+          renders.push(t.painted);
+          observed.push(t.seen);
         }
-        await ctx.close();
       }
       out.push({
         bench: "webhooks-list-first-render-ms",
@@ -174,63 +144,13 @@ export async function run(): Promise<Measurement[]> {
         unit: "ms",
       });
 
-      // First-load JS: every script Chromium actually fetches for /webhooks (so not the
-      // `noModule` polyfill a modern browser skips), until the load event and network idle, each
-      // gzipped at level 6 as a server would. A script counts as lazy only when the HTML does not
-      // name it and it was requested after the load event, i.e. deferred on purpose.
-      const ctx = await browser.newContext();
-      const page = await ctx.newPage();
-      const bodies = new Map<string, Buffer>();
-      const pending: Array<Promise<void>> = [];
-      page.on("response", (r) => {
-        if (r.request().resourceType() !== "script") return;
-        const p = new URL(r.url()).pathname;
-        pending.push(
-          r.body().then(
-            (b) => void bodies.set(p, b),
-            () => undefined, // fetched again below
-          ),
-        );
+      // First-load JS (see browser-measure.ts); Monaco must not be in it.
+      const js = await firstLoadJs(browser, `${info.dashboardUrl}/webhooks`, {
+        monaco: /MonacoEnvironment|monaco-editor|vs\/editor\/editor/,
       });
-      const nav = await page.goto(`${info.dashboardUrl}/webhooks`, { waitUntil: "load" });
-      await page.waitForLoadState("networkidle");
-      // What is deferred on purpose starts after load once the browser is idle: give it time.
-      await page.waitForTimeout(1_500);
-      await page.waitForLoadState("networkidle");
-      await Promise.all(pending);
-      // The HTML as served (the live DOM also holds the tags of scripts loaded on demand).
-      const html = (await nav?.text()) ?? "";
-      const timing = await page.evaluate(() => {
-        const nav = performance.getEntriesByType("navigation")[0] as
-          PerformanceNavigationTiming | undefined;
-        return {
-          load: nav?.loadEventStart ?? 0,
-          scripts: performance
-            .getEntriesByType("resource")
-            .filter((e) => (e as PerformanceResourceTiming).initiatorType === "script")
-            .map((e) => ({ path: new URL(e.name).pathname, start: e.startTime })),
-        };
-      });
-      const started = new Map(timing.scripts.map((s) => [s.path, s.start]));
-      let firstKb = 0;
-      let lazyKb = 0;
-      let monaco = 0;
-      for (const [p, b] of bodies) {
-        const body =
-          b.length > 0
-            ? b
-            : Buffer.from(await (await fetch(`${info.dashboardUrl}${p}`)).arrayBuffer());
-        const kb = gzipSync(body, { level: 6 }).length / 1024;
-        const named = html.includes(p);
-        const deferred = !named && (started.get(p) ?? 0) > timing.load;
-        if (deferred) lazyKb += kb;
-        else {
-          firstKb += kb;
-          if (/MonacoEnvironment|monaco-editor|vs\/editor\/editor/.test(body.toString("utf8")))
-            monaco = 1;
-        }
-      }
-      await ctx.close();
+      const firstKb = js.firstKb;
+      const lazyKb = js.lazyKb;
+      const monaco = js.found.monaco ? 1 : 0;
       out.push({
         bench: "webhooks-list-first-load-js-kb",
         value: Math.round(firstKb * 10) / 10,

@@ -34,10 +34,12 @@ async function createNamespace(kube: Kube, name: string, labels: Record<string, 
   if (res.status !== 201) throw new Error(`namespace ${name}: ${res.status} ${res.body}`);
 }
 
+/** Adds labels with a read and a conditional replace (the stored resourceVersion is the precondition). */
 async function labelNamespace(kube: Kube, name: string, labels: Record<string, string>) {
-  const res = await kube.request("PATCH", `/api/v1/namespaces/${name}`, {
-    metadata: { labels },
-  });
+  const got = await kube.request("GET", `/api/v1/namespaces/${name}`);
+  const ns = JSON.parse(got.body) as { metadata: { labels?: Record<string, string> } };
+  ns.metadata.labels = { ...ns.metadata.labels, ...labels };
+  const res = await kube.request("PUT", `/api/v1/namespaces/${name}`, ns);
   if (res.status !== 200) throw new Error(`label ${name}: ${res.status} ${res.body}`);
 }
 
