@@ -2,7 +2,6 @@
 
 import { useMemo } from "react";
 import { useQueries, useQuery } from "@tanstack/react-query";
-import { contextsQuery } from "@/lib/queries/contexts";
 import { overviewQuery } from "@/lib/queries/overview";
 import { collectionQuery, type KubeObjectLike } from "@/lib/queries/collections";
 import { servedKinds } from "@/lib/k8s/served-kinds";
@@ -10,6 +9,7 @@ import type { ResourceRef } from "@/lib/k8s/resources";
 import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
 import type { Labels } from "@/lib/admission/selectors";
 import { useLiveCollections, type LiveState } from "@/components/live/use-live-collections";
+import { useTabContext } from "@/components/layout/tab-context";
 
 const NAMESPACES: ResourceRef = { group: "", version: "v1", resource: "namespaces" };
 const SERVICES: ResourceRef = { group: "", version: "v1", resource: "services" };
@@ -65,8 +65,7 @@ export interface AdmissionState {
 export function useAdmissionState({
   backends = false,
 }: { backends?: boolean } = {}): AdmissionState {
-  const contexts = useQuery(contextsQuery());
-  const context = contexts.data?.current;
+  const { context, error: contextError } = useTabContext();
   const overview = useQuery({ ...overviewQuery(context ?? ""), enabled: context !== undefined });
   const admission = useMemo(
     () =>
@@ -124,6 +123,6 @@ export function useAdmissionState({
     services: backends ? at(SERVICES) : undefined,
     endpointSlices: backends ? at(SLICES) : undefined,
     live,
-    error: contexts.error ?? overview.error ?? error,
+    error: contextError ?? overview.error ?? error,
   };
 }

@@ -4,6 +4,7 @@
  * nothing stored. A well-formed batch is stored and readable.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { policyHeaders } from "../../e2e/api-headers";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 
 let stack: StackInfo;
@@ -24,7 +25,9 @@ async function post(body: BodyInit, token?: string): Promise<Response> {
 
 /** Whether the sink holds the event with this auditID (the apiserver's own batches keep arriving). */
 async function stored(auditID: string): Promise<boolean> {
-  const res = await fetch(`${stack.dashboardUrl}/api/audit?auditID=${auditID}`);
+  const res = await fetch(`${stack.dashboardUrl}/api/audit?auditID=${auditID}`, {
+    headers: policyHeaders(stack.contexts.admin),
+  });
   return ((await res.json()) as { items: unknown[] }).items.length > 0;
 }
 
@@ -93,7 +96,11 @@ describe("/api/audit", () => {
     );
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ accepted: 1 });
-    const list = (await (await fetch(`${stack.dashboardUrl}/api/audit?auditID=${id}`)).json()) as {
+    const list = (await (
+      await fetch(`${stack.dashboardUrl}/api/audit?auditID=${id}`, {
+        headers: policyHeaders(stack.contexts.admin),
+      })
+    ).json()) as {
       items: Array<Record<string, unknown>>;
     };
     expect(list.items).toHaveLength(1);
@@ -116,5 +123,20 @@ describe("/api/audit", () => {
         { phase: "validating", webhook: "v.example.com", round: 0, index: 0, failedOpen: true },
       ],
     });
+  });
+});
+
+describe("reading decisions", () => {
+  it("is allowed only to identities the apiserver authorises: the viewer gets 403", async () => {
+    const read = (context: string) =>
+      fetch(`${stack.dashboardUrl}/api/audit?limit=1`, { headers: policyHeaders(context) });
+    const viewer = await read(stack.contexts.viewer);
+    expect(viewer.status).toBe(403);
+    const body = (await viewer.json()) as { reason: string; message: string; items?: unknown };
+    expect(body.reason).toBe("Forbidden");
+    expect(body.message).toContain("/portcullis/decisions");
+    expect(body.items).toBeUndefined();
+    expect((await read(stack.contexts.admin)).status).toBe(200);
+    expect((await read(stack.contexts.editor)).status).toBe(200);
   });
 });

@@ -6,6 +6,8 @@ import { decisionsFromEventList, type AdmissionDecision } from "@/lib/admission/
 export const MAX_AUDIT_BODY_BYTES = 16 * 1024 * 1024;
 
 const RECENT_LIMIT = 5_000;
+/** The ring is bounded in bytes too: one hostile batch of huge decisions cannot grow memory. */
+const RECENT_BYTES = 32 * 1024 * 1024;
 
 type Listener = (d: AdmissionDecision[]) => void;
 
@@ -15,13 +17,31 @@ type Listener = (d: AdmissionDecision[]) => void;
  */
 class RecentDecisions {
   private readonly items: AdmissionDecision[] = [];
+  private readonly sizes: number[] = [];
+  private bytes = 0;
   private readonly listeners = new Set<Listener>();
   received = 0;
 
   add(batch: AdmissionDecision[]): void {
     this.received += batch.length;
-    this.items.push(...batch);
-    if (this.items.length > RECENT_LIMIT) this.items.splice(0, this.items.length - RECENT_LIMIT);
+    for (const d of batch) {
+      const size = JSON.stringify(d).length;
+      this.items.push(d);
+      this.sizes.push(size);
+      this.bytes += size;
+    }
+    let drop = 0;
+    while (
+      drop < this.items.length &&
+      (this.items.length - drop > RECENT_LIMIT || this.bytes > RECENT_BYTES)
+    ) {
+      this.bytes -= this.sizes[drop] ?? 0;
+      drop++;
+    }
+    if (drop > 0) {
+      this.items.splice(0, drop);
+      this.sizes.splice(0, drop);
+    }
     for (const l of this.listeners) l(batch);
   }
 

@@ -23,8 +23,20 @@ function key(o: KubeObject): string {
   return `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
 }
 
-const IDLE_STOP_MS = 30_000;
+/** A watch with no subscriber is stopped after this long (PORTCULLIS_WATCH_IDLE_MS). */
+const IDLE_STOP_MS = positiveEnv("PORTCULLIS_WATCH_IDLE_MS") ?? 30_000;
+/** Each upstream watch request ends after this long and is renewed from its resourceVersion. */
+const WATCH_TIMEOUT_SECONDS = positiveEnv("PORTCULLIS_WATCH_TIMEOUT_SECONDS") ?? 300;
+
+function positiveEnv(name: string): number | undefined {
+  const n = Number(process.env[name]);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+/** Retries back off from 1 s to 30 s while the upstream keeps failing. */
 const RETRY_MS = 1_000;
+const MAX_RETRY_MS = 30_000;
+/** Upstream list+watches one context may hold open at once. */
+export const MAX_WATCHES_PER_CONTEXT = 64;
 
 /**
  * One upstream list+watch for one (context, collection path), shared by every subscriber.
@@ -81,16 +93,20 @@ class SharedWatch {
     const abort = new AbortController();
     this.abort = abort;
     void (async () => {
+      let retryMs = RETRY_MS;
       while (!abort.signal.aborted) {
         try {
-          if (!this.synced) await this.relist(abort.signal);
+          if (!this.synced) {
+            await this.relist(abort.signal);
+            retryMs = RETRY_MS;
+          }
           await this.client.watch<KubeObject>(
             {
               path: this.path,
               query: {
                 resourceVersion: this.resourceVersion,
                 allowWatchBookmarks: true,
-                timeoutSeconds: 300,
+                timeoutSeconds: WATCH_TIMEOUT_SECONDS,
               },
               signal: abort.signal,
             },
@@ -106,7 +122,8 @@ class SharedWatch {
             if (e.status !== 410) this.emit(this.lastError);
           }
           this.synced = false;
-          await new Promise((r) => setTimeout(r, RETRY_MS));
+          await new Promise((r) => setTimeout(r, retryMs));
+          retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
         }
       }
     })();
@@ -158,6 +175,16 @@ class WatchHub {
     const k = `${context}\u0000${path}`;
     let w = this.watches.get(k);
     if (!w) {
+      let open = 0;
+      for (const other of this.watches.keys()) if (other.startsWith(`${context}\u0000`)) open++;
+      if (open >= MAX_WATCHES_PER_CONTEXT) {
+        throw new KubeApiError({
+          status: 429,
+          reason: "TooManyWatches",
+          message: `the dashboard already holds ${open} upstream watches for context "${context}"`,
+          cluster: "",
+        });
+      }
       w = new SharedWatch(kubeClientFor(context), path, () => this.watches.delete(k));
       this.watches.set(k, w);
     }

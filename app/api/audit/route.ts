@@ -7,6 +7,7 @@ import {
   MAX_AUDIT_BODY_BYTES,
   recentDecisions,
 } from "@/server/audit/sink";
+import { authorizeDecisionsRead } from "@/server/audit/access";
 
 export const dynamic = "force-dynamic";
 
@@ -36,9 +37,13 @@ const query = z.object({
   auditID: z.string().max(64).optional(),
 });
 
-/** Recent admission decisions received from the apiserver, newest first. */
+/**
+ * Recent admission decisions received from the apiserver, newest first; only for identities the
+ * apiserver allows to read them (see server/audit/access.ts).
+ */
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
+    await authorizeDecisionsRead(request);
     const q = query.parse(Object.fromEntries(new URL(request.url).searchParams));
     const store = recentDecisions();
     return json({ received: store.received, items: store.list(q) });
