@@ -58,28 +58,23 @@ export function DeadlockSvg({ nodes, edges }: { nodes: MapNode[]; edges: MapEdge
         aria-label={`Deadlock map: ${nodes.length} nodes, ${edges.filter((e) => e.deadlock).length} edges on deadlocks`}
       >
         <defs>
-          <marker
-            id="arrow"
-            viewBox="0 0 10 10"
-            refX="9"
-            refY="5"
-            markerWidth="7"
-            markerHeight="7"
-            orient="auto-start-reverse"
-          >
-            <path d="M 0 0 L 10 5 L 0 10 z" fill="#5c6670" />
-          </marker>
-          <marker
-            id="arrow-bad"
-            viewBox="0 0 10 10"
-            refX="9"
-            refY="5"
-            markerWidth="7"
-            markerHeight="7"
-            orient="auto-start-reverse"
-          >
-            <path d="M 0 0 L 10 5 L 0 10 z" fill="#b42318" />
-          </marker>
+          {[
+            ["arrow", "#5c6670"],
+            ["arrow-bad", "#b42318"],
+          ].map(([id, fill]) => (
+            <marker
+              key={id}
+              id={id}
+              viewBox="0 0 10 10"
+              refX="9"
+              refY="5"
+              markerWidth="7"
+              markerHeight="7"
+              orient="auto-start-reverse"
+            >
+              <path d="M 0 0 L 10 5 L 0 10 z" fill={fill} />
+            </marker>
+          ))}
         </defs>
         {laid.edges.map((e, i) => (
           <polyline

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { EXEMPT, INTERCEPTED, type ExemptionMatrix } from "@/lib/admission/exemptions";
 import { columnGroups, type CellReader, type MatrixRow } from "@/lib/admission/exemption-views";
 import { hookHref, namespaceHref } from "@/lib/namespaces/links";
-import { inView, useGridViewport } from "./use-grid-window";
+import { useScrollViewport } from "@/components/ui/use-scroll-viewport";
 
 const ROW_H = 24;
 const COL_W = 26;
@@ -13,6 +13,20 @@ const HEAD_W = 230;
 const BAND_H = 22;
 const HEAD_H = 150;
 const OVERSCAN = 4;
+
+/** Indexes [start, end) of fixed-size items of `size` px, starting at `offset`, in view. */
+function inView(
+  count: number,
+  size: number,
+  offset: number,
+  from: number,
+  length: number,
+  overscan: number,
+): { start: number; end: number } {
+  const start = Math.max(0, Math.floor((from - offset) / size) - overscan);
+  const end = Math.min(count, Math.ceil((from + length - offset) / size) + overscan);
+  return { start, end: Math.max(start, end) };
+}
 
 /** A cell the user is looking at (focused or hovered). */
 export interface CellRef {
@@ -47,7 +61,7 @@ export function MatrixGrid({
   describedBy: string;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const view = useGridViewport(scrollRef, { top: 0, left: 0, width: 1100, height: 600 });
+  const view = useScrollViewport(scrollRef, { top: 0, left: 0, width: 1100, height: 600 });
   const [focusWanted, setFocusWanted] = useState(false);
   const r = inView(rows.length, ROW_H, HEAD_H, view.top + HEAD_H, view.height - HEAD_H, OVERSCAN);
   const c = inView(cols.length, COL_W, HEAD_W, view.left + HEAD_W, view.width - HEAD_W, OVERSCAN);

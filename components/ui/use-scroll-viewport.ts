@@ -2,7 +2,7 @@
 
 import { useEffect, useState, type RefObject } from "react";
 
-/** The scrolled viewport of a two-dimensional grid. */
+/** The scrolled viewport of a scroll element. */
 export interface Viewport {
   top: number;
   left: number;
@@ -11,10 +11,11 @@ export interface Viewport {
 }
 
 /**
- * Tracks the scroll position and size of a grid's scroll element (one read per animation frame),
- * so only the rows and columns in view are rendered. Before it is measured, assumes `initial`.
+ * Tracks the scroll position and size of a scroll element (one read per animation frame), so a
+ * windowed list or grid renders only the rows and columns in view. Before it is measured
+ * (server render, hydration), assumes `initial`.
  */
-export function useGridViewport(
+export function useScrollViewport(
   scrollRef: RefObject<HTMLElement | null>,
   initial: Viewport,
 ): Viewport {
@@ -53,18 +54,4 @@ export function useGridViewport(
     };
   }, [scrollRef]);
   return view;
-}
-
-/** Indexes [start, end) of fixed-size items of `size` px, starting at `offset`, in view. */
-export function inView(
-  count: number,
-  size: number,
-  offset: number,
-  from: number,
-  length: number,
-  overscan: number,
-): { start: number; end: number } {
-  const start = Math.max(0, Math.floor((from - offset) / size) - overscan);
-  const end = Math.min(count, Math.ceil((from + length - offset) / size) + overscan);
-  return { start, end: Math.max(start, end) };
 }
