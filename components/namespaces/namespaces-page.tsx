@@ -13,16 +13,16 @@ import {
 import { requestOf, type MatrixParams } from "@/lib/namespaces/matrix-params";
 import { configurationHref, hookHref, namespaceHref } from "@/lib/namespaces/links";
 import { ErrorBox } from "@/components/ui/error-box";
-import { useAdmissionState } from "./use-admission-state";
+import { useAdmissionState, type AdmissionStateSeed } from "./use-admission-state";
 import { useMatrixModel } from "./use-matrix-model";
 import { MatrixGrid, type CellRef } from "./matrix-grid";
 import { RequestPicker } from "./request-picker";
 import { useMatrixParams } from "./use-matrix-params";
 
 /** The exemption matrix page: namespaces by hooks for one request, live. */
-export function NamespacesPage() {
+export function NamespacesPage({ seed }: { seed?: AdmissionStateSeed }) {
   const [params, setParams] = useMatrixParams();
-  const state = useAdmissionState();
+  const state = useAdmissionState({ seed });
   const model = useMatrixModel();
   const compiled = useMemo(
     () => (model && state.snapshot ? model.compile(state.snapshot) : undefined),

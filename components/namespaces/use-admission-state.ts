@@ -2,36 +2,35 @@
 
 import { useMemo } from "react";
 import { useQueries, useQuery } from "@tanstack/react-query";
-import { overviewQuery } from "@/lib/queries/overview";
-import { collectionQuery, type KubeObjectLike } from "@/lib/queries/collections";
-import { servedKinds } from "@/lib/k8s/served-kinds";
-import type { ResourceRef } from "@/lib/k8s/resources";
+import { overviewQuery, type OverviewData } from "@/lib/queries/overview";
+import {
+  collectionQuery,
+  type CollectionData,
+  type KubeObjectLike,
+} from "@/lib/queries/collections";
+import { refToString, type ResourceRef } from "@/lib/k8s/resources";
 import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
 import type { Labels } from "@/lib/admission/selectors";
+import {
+  ENDPOINT_SLICES,
+  NAMESPACES,
+  SERVICES,
+  SNAPSHOT_FIELD,
+  matrixCollections,
+} from "@/lib/namespaces/collections";
 import { useLiveCollections, type LiveState } from "@/components/live/use-live-collections";
 import { useTabContext } from "@/components/layout/tab-context";
-
-const NAMESPACES: ResourceRef = { group: "", version: "v1", resource: "namespaces" };
-const SERVICES: ResourceRef = { group: "", version: "v1", resource: "services" };
-const SLICES: ResourceRef = {
-  group: "discovery.k8s.io",
-  version: "v1",
-  resource: "endpointslices",
-};
-
-/** Snapshot fields by the admission resource they are read from. */
-const SNAPSHOT_FIELD: Record<string, keyof AdmissionSnapshot> = {
-  mutatingwebhookconfigurations: "mutatingWebhookConfigurations",
-  validatingwebhookconfigurations: "validatingWebhookConfigurations",
-  validatingadmissionpolicies: "validatingAdmissionPolicies",
-  validatingadmissionpolicybindings: "validatingAdmissionPolicyBindings",
-  mutatingadmissionpolicies: "mutatingAdmissionPolicies",
-  mutatingadmissionpolicybindings: "mutatingAdmissionPolicyBindings",
-};
 
 type NamespaceObject = KubeObjectLike & {
   metadata?: { labels?: Record<string, string>; creationTimestamp?: string };
 };
+
+/** What the server read for the first render (see server/namespaces/matrix-seed.ts). */
+export interface AdmissionStateSeed {
+  context: string;
+  overview: OverviewData;
+  collections: Record<string, CollectionData>;
+}
 
 /** Stable (module-level), so TanStack Query re-runs it only when a result changed. */
 function combine(
@@ -61,23 +60,30 @@ export interface AdmissionState {
  * Namespaces, webhook configurations, admission policies and bindings (every served kind, at
  * the version the dashboard reads it), each a collection in the query cache read as the tab's
  * context and kept current over /api/watch; with `backends`, also Services and EndpointSlices.
+ * A server seed for the tab's context fills the cache so the first render needs no round trip.
  */
 export function useAdmissionState({
   backends = false,
-}: { backends?: boolean } = {}): AdmissionState {
+  seed,
+}: { backends?: boolean; seed?: AdmissionStateSeed } = {}): AdmissionState {
   const { context, error: contextError } = useTabContext();
-  const overview = useQuery({ ...overviewQuery(context ?? ""), enabled: context !== undefined });
-  const admission = useMemo(
-    () =>
-      servedKinds(overview.data?.apis ?? []).flatMap((k) =>
-        k.readAt && SNAPSHOT_FIELD[k.known.resource] ? [k.readAt] : [],
-      ),
-    [overview.data],
-  );
+  const seeded = seed !== undefined && seed.context === context ? seed : undefined;
+  const overview = useQuery({
+    ...overviewQuery(context ?? ""),
+    enabled: context !== undefined,
+    initialData: seeded?.overview,
+    // The seed was read just now; do not read discovery again on mount.
+    staleTime: seeded ? 60_000 : 0,
+  });
   const refs = useMemo(
     () =>
-      overview.data ? [NAMESPACES, ...admission, ...(backends ? [SERVICES, SLICES] : [])] : [],
-    [overview.data, admission, backends],
+      overview.data
+        ? [
+            ...matrixCollections(overview.data.apis),
+            ...(backends ? [SERVICES, ENDPOINT_SLICES] : []),
+          ]
+        : [],
+    [overview.data, backends],
   );
   // `combine` re-runs only when a query's result changes, so `datas` keeps its identity between
   // renders and the snapshot below is rebuilt only when a collection changed.
@@ -85,6 +91,7 @@ export function useAdmissionState({
     queries: refs.map((ref) => ({
       ...collectionQuery(context ?? "", ref),
       enabled: context !== undefined,
+      initialData: seeded?.collections[refToString(ref)],
     })),
     combine,
   });
@@ -121,7 +128,7 @@ export function useAdmissionState({
     snapshot: built.snapshot,
     created: built.created,
     services: backends ? at(SERVICES) : undefined,
-    endpointSlices: backends ? at(SLICES) : undefined,
+    endpointSlices: backends ? at(ENDPOINT_SLICES) : undefined,
     live,
     error: contextError ?? overview.error ?? error,
   };
