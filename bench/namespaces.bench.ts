@@ -43,7 +43,7 @@ async function inParallel<T>(items: readonly T[], fn: (item: T) => Promise<void>
   );
 }
 
-async function seed(info: StackInfo): Promise<void> {
+export async function seed(info: StackInfo): Promise<void> {
   const ca = readFileSync(info.caFile);
   const post = async (path: string, body: unknown) => {
     const res = await httpsRequest(`${info.server}${path}`, {

@@ -121,10 +121,16 @@ export function DeadlockPage() {
                     return (
                       <tr key={h.key}>
                         <td>
-                          <Link href={hookHref(h.hook.id)}>{h.hook.id.name}</Link>{" "}
+                          <Link href={hookHref(h.hook.id)} prefetch={false}>
+                            {h.hook.id.name}
+                          </Link>{" "}
                           {cfg && (
                             <span className="muted">
-                              (<Link href={cfg}>{h.hook.id.configuration}</Link>)
+                              (
+                              <Link href={cfg} prefetch={false}>
+                                {h.hook.id.configuration}
+                              </Link>
+                              )
                             </span>
                           )}
                         </td>
@@ -132,7 +138,7 @@ export function DeadlockPage() {
                         <td className="mono">
                           {h.backend ? (
                             <>
-                              <Link href={namespaceHref(h.backend.namespace)}>
+                              <Link href={namespaceHref(h.backend.namespace)} prefetch={false}>
                                 {h.backend.namespace}
                               </Link>
                               /{h.backend.service}

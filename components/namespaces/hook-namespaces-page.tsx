@@ -20,7 +20,9 @@ function Names({ names }: { names: string[] }) {
       {names.slice(0, SHOWN).map((n, i) => (
         <span key={n}>
           {i > 0 && ", "}
-          <Link href={namespaceHref(n)}>{n}</Link>
+          <Link href={namespaceHref(n)} prefetch={false}>
+            {n}
+          </Link>
         </span>
       ))}
       {names.length > SHOWN && <span className="muted"> and {names.length - SHOWN} more</span>}

@@ -176,6 +176,7 @@ export function MatrixGrid({
               >
                 <Link
                   href={hookHref(hook.hook)}
+                  prefetch={false}
                   title={`${hook.hook.configuration} / ${hook.hook.name} · failurePolicy ${hook.failurePolicy}${hook.conditional ? " · objectSelector/matchConditions may narrow" : ""}`}
                 >
                   {hook.hook.name}
@@ -218,7 +219,10 @@ export function MatrixGrid({
               style={{ top, width }}
             >
               <div role="rowheader" aria-colindex={1} className="matrix-rowhead">
-                <Link href={namespaceHref(row.name)}>{row.name}</Link>
+                {/* No prefetch: a screenful of rows would ask the server for dozens of pages. */}
+                <Link href={namespaceHref(row.name)} prefetch={false}>
+                  {row.name}
+                </Link>
               </div>
               {visibleCols.map((h, j) => {
                 const col = c.start + j;

@@ -43,11 +43,15 @@ function HookRows({ entries, order }: { entries: NamespaceHookEntry[]; order: bo
             <tr key={`${e.hook.hook.source}/${e.hook.hook.key}`}>
               {order && <td className="num">{i + 1}</td>}
               <td>
-                <Link href={hookHref(e.hook.hook)}>{e.hook.hook.name}</Link>
+                <Link href={hookHref(e.hook.hook)} prefetch={false}>
+                  {e.hook.hook.name}
+                </Link>
               </td>
               <td>
                 {cfg ? (
-                  <Link href={cfg}>{e.hook.hook.configuration}</Link>
+                  <Link href={cfg} prefetch={false}>
+                    {e.hook.hook.configuration}
+                  </Link>
                 ) : (
                   e.hook.hook.configuration
                 )}
