@@ -17,6 +17,8 @@ import {
   SERVICES,
   SNAPSHOT_FIELD,
   matrixCollections,
+  unpackNamespaces,
+  type PackedNamespaces,
 } from "@/lib/namespaces/collections";
 import { useLiveCollections, type LiveState } from "@/components/live/use-live-collections";
 import { useTabContext } from "@/components/layout/tab-context";
@@ -30,6 +32,8 @@ export interface AdmissionStateSeed {
   context: string;
   overview: OverviewData;
   collections: Record<string, CollectionData>;
+  /** The namespaces, packed (they are most of the bytes at scale). */
+  namespaces?: PackedNamespaces;
 }
 
 /** Stable (module-level), so TanStack Query re-runs it only when a result changed. */
@@ -75,6 +79,8 @@ export function useAdmissionState({
     // The seed was read just now; do not read discovery again on mount.
     staleTime: seeded ? 60_000 : 0,
   });
+  const packed = seeded?.namespaces;
+  const seededNamespaces = useMemo(() => (packed ? unpackNamespaces(packed) : undefined), [packed]);
   const refs = useMemo(
     () =>
       overview.data
@@ -91,7 +97,7 @@ export function useAdmissionState({
     queries: refs.map((ref) => ({
       ...collectionQuery(context ?? "", ref),
       enabled: context !== undefined,
-      initialData: seeded?.collections[refToString(ref)],
+      initialData: ref === NAMESPACES ? seededNamespaces : seeded?.collections[refToString(ref)],
     })),
     combine,
   });

@@ -33,15 +33,72 @@ export function matrixCollections(
   ];
 }
 
+const NAME_LABEL = "kubernetes.io/metadata.name";
+
 /**
- * A Namespace reduced to what the namespaces pages read (name, labels, creation time): at 10,000
- * namespaces the rest is most of the bytes. Live events then replace items whole.
+ * Namespaces packed for the page's HTML: at 10,000 namespaces the label sets repeat (a few
+ * hundred distinct ones), so each namespace is a name, a creation time and an index into the
+ * distinct label sets (the automatic name label left out and restored on unpacking).
  */
-export function namespaceEssentials(item: { metadata?: Record<string, unknown> }): {
-  metadata: Record<string, unknown>;
+export interface PackedNamespaces {
+  readonly resourceVersion: string;
+  readonly names: readonly string[];
+  /** creationTimestamp, as written by the apiserver (`""` when absent). */
+  readonly created: readonly string[];
+  readonly labelSets: ReadonlyArray<Readonly<Record<string, string>>>;
+  readonly sets: readonly number[];
+}
+
+type NamespaceLike = {
+  metadata?: { name?: unknown; creationTimestamp?: unknown; labels?: unknown };
+};
+
+/** Packs a namespace list (see PackedNamespaces). */
+export function packNamespaces(
+  resourceVersion: string,
+  items: readonly NamespaceLike[],
+): PackedNamespaces {
+  const names: string[] = [];
+  const created: string[] = [];
+  const labelSets: Array<Record<string, string>> = [];
+  const sets: number[] = [];
+  const index = new Map<string, number>();
+  for (const item of items) {
+    const m = item.metadata ?? {};
+    if (typeof m.name !== "string") continue;
+    const labels: Record<string, string> = {};
+    if (m.labels && typeof m.labels === "object")
+      for (const [k, v] of Object.entries(m.labels as Record<string, unknown>))
+        if (k !== NAME_LABEL && typeof v === "string") labels[k] = v;
+    const key = JSON.stringify(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : 1)));
+    let set = index.get(key);
+    if (set === undefined) {
+      set = labelSets.length;
+      labelSets.push(labels);
+      index.set(key, set);
+    }
+    names.push(m.name);
+    created.push(typeof m.creationTimestamp === "string" ? m.creationTimestamp : "");
+    sets.push(set);
+  }
+  return { resourceVersion, names, created, labelSets, sets };
+}
+
+/** The namespace list again, in the collection shape the query cache holds. */
+export function unpackNamespaces(p: PackedNamespaces): {
+  resourceVersion: string;
+  items: Array<{
+    metadata: { name: string; creationTimestamp?: string; labels: Record<string, string> };
+  }>;
 } {
-  const m = item.metadata ?? {};
   return {
-    metadata: { name: m["name"], creationTimestamp: m["creationTimestamp"], labels: m["labels"] },
+    resourceVersion: p.resourceVersion,
+    items: p.names.map((name, i) => ({
+      metadata: {
+        name,
+        ...(p.created[i] ? { creationTimestamp: p.created[i] } : {}),
+        labels: { ...p.labelSets[p.sets[i] ?? 0], [NAME_LABEL]: name },
+      },
+    })),
   };
 }
