@@ -17,7 +17,7 @@ import { chromium } from "@playwright/test";
 import { startStack, type StackInfo } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
 import { makeNamespaces, makeSnapshot } from "./fixtures";
-import { firstLoadJs, firstPaint, median } from "./browser-measure";
+import { firstLoadJs, paintBenches } from "./browser-measure";
 
 type Measurement = { bench: string; value: number; unit: string };
 
@@ -94,30 +94,16 @@ export async function run(): Promise<Measurement[]> {
       args: ["--no-sandbox", "--disable-gpu"],
     });
     try {
-      const renders: number[] = [];
-      const observed: number[] = [];
-      for (let i = 0; i < 4; i++) {
-        const t = await firstPaint(
+      out.push(
+        ...(await paintBenches(
           browser,
           `${info.dashboardUrl}/namespaces`,
           '[role="gridcell"]',
+          "exemption-matrix-first-render-ms",
+          3,
           120_000,
-        );
-        if (i > 0) {
-          renders.push(t.painted);
-          observed.push(t.seen);
-        }
-      }
-      out.push({
-        bench: "exemption-matrix-first-render-ms",
-        value: Math.round(median(renders)),
-        unit: "ms",
-      });
-      out.push({
-        bench: "exemption-matrix-first-render-observed-ms",
-        value: Math.round(median(observed)),
-        unit: "ms",
-      });
+        )),
+      );
       const js = await firstLoadJs(browser, `${info.dashboardUrl}/namespaces`, {
         graph: /dagre|graphlib/i,
       });

@@ -18,7 +18,7 @@ import { readFileSync } from "node:fs";
 import { chromium } from "@playwright/test";
 import { readStack, startStack, type Stack, type StackInfo } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
-import { firstLoadJs, firstPaint, median } from "./browser-measure";
+import { firstLoadJs, median, paintBenches } from "./browser-measure";
 
 type Measurement = { bench: string; value: number; unit: string };
 
@@ -119,30 +119,15 @@ export async function run(): Promise<Measurement[]> {
       args: ["--no-sandbox", "--disable-gpu"],
     });
     try {
-      // Paint time of the first bench row (see browser-measure.ts); the first load warms the server.
-      const renders: number[] = [];
-      const observed: number[] = [];
-      for (let i = 0; i < 4; i++) {
-        const t = await firstPaint(
+      // Paint time of the first bench row (see browser-measure.ts).
+      out.push(
+        ...(await paintBenches(
           browser,
           `${info.dashboardUrl}/webhooks`,
           `[data-row-id^="ValidatingWebhookConfiguration/${prefix}"]`,
-        );
-        if (i > 0) {
-          renders.push(t.painted);
-          observed.push(t.seen);
-        }
-      }
-      out.push({
-        bench: "webhooks-list-first-render-ms",
-        value: Math.round(median(renders)),
-        unit: "ms",
-      });
-      out.push({
-        bench: "webhooks-list-first-render-observed-ms",
-        value: Math.round(median(observed)),
-        unit: "ms",
-      });
+          "webhooks-list-first-render-ms",
+        )),
+      );
 
       // First-load JS (see browser-measure.ts); Monaco must not be in it.
       const js = await firstLoadJs(browser, `${info.dashboardUrl}/webhooks`, {

@@ -4,12 +4,9 @@ import Link from "next/link";
 import { useMemo } from "react";
 import { describeRequest, hookView } from "@/lib/admission/exemption-views";
 import type { HookSourceKind } from "@/lib/admission/hook-identity";
-import { requestOf } from "@/lib/namespaces/matrix-params";
 import { configurationHref, namespaceHref } from "@/lib/namespaces/links";
 import { ErrorBox } from "@/components/ui/error-box";
-import { useAdmissionState } from "./use-admission-state";
-import { useMatrixModel } from "./use-matrix-model";
-import { useMatrixParams } from "./use-matrix-params";
+import { useLiveMatrix } from "./use-live-matrix";
 import { RequestPicker } from "./request-picker";
 
 const SHOWN = 200;
@@ -40,13 +37,9 @@ export function HookNamespacesPage({
   configuration: string;
   name: string;
 }) {
-  const [params, setParams] = useMatrixParams();
-  const state = useAdmissionState();
-  const model = useMatrixModel();
-  const request = useMemo(() => requestOf(params), [params]);
+  const { params, setParams, state, request, matrix: m } = useLiveMatrix();
   const view = useMemo(() => {
-    if (!model || !state.snapshot) return undefined;
-    const m = model.matrix(model.compile(state.snapshot), params.groupBy, request);
+    if (!m) return undefined;
     const h = m.hooks.findIndex(
       (x) =>
         x.hook.source === source && x.hook.configuration === configuration && x.hook.name === name,
@@ -54,7 +47,7 @@ export function HookNamespacesPage({
     const hook = m.hooks[h];
     if (!hook) return null;
     return { hook, groups: hookView(m, h), groupBy: m.groupBy };
-  }, [model, state.snapshot, params.groupBy, request, source, configuration, name]);
+  }, [m, source, configuration, name]);
   const cfg = configurationHref({ source, configuration });
   return (
     <div className="stack">

@@ -7,12 +7,9 @@ import {
   namespaceView,
   type NamespaceHookEntry,
 } from "@/lib/admission/exemption-views";
-import { requestOf } from "@/lib/namespaces/matrix-params";
 import { configurationHref, hookHref } from "@/lib/namespaces/links";
 import { ErrorBox } from "@/components/ui/error-box";
-import { useAdmissionState } from "./use-admission-state";
-import { useMatrixModel } from "./use-matrix-model";
-import { useMatrixParams } from "./use-matrix-params";
+import { useLiveMatrix } from "./use-live-matrix";
 import { RequestPicker } from "./request-picker";
 
 const STAGE: Record<string, string> = {
@@ -76,17 +73,13 @@ function HookRows({ entries, order }: { entries: NamespaceHookEntry[]; order: bo
 
 /** One namespace: the hooks that intercept writes in it, in call order, and those that exempt it. */
 export function NamespaceDetailPage({ name }: { name: string }) {
-  const [params, setParams] = useMatrixParams();
-  const state = useAdmissionState();
-  const model = useMatrixModel();
-  const request = useMemo(() => requestOf(params), [params]);
+  const { params, setParams, state, request, matrix } = useLiveMatrix();
   const view = useMemo(() => {
-    if (!model || !state.snapshot) return undefined;
+    if (!matrix || !state.snapshot) return undefined;
     const labels = state.snapshot.namespaces?.[name];
     if (!labels) return null;
-    const m = model.matrix(model.compile(state.snapshot), params.groupBy, request);
-    return { labels, ...namespaceView(m, name, labels) };
-  }, [model, state.snapshot, name, params.groupBy, request]);
+    return { labels, ...namespaceView(matrix, name, labels) };
+  }, [matrix, state.snapshot, name]);
   return (
     <div className="stack">
       <div className="page-head">

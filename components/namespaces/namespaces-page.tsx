@@ -10,29 +10,17 @@ import {
   failClosedInterceptors,
   matrixRows,
 } from "@/lib/admission/exemption-views";
-import { requestOf, type MatrixParams } from "@/lib/namespaces/matrix-params";
+import type { MatrixParams } from "@/lib/namespaces/matrix-params";
 import { configurationHref, hookHref, namespaceHref } from "@/lib/namespaces/links";
 import { ErrorBox } from "@/components/ui/error-box";
-import { useAdmissionState, type AdmissionStateSeed } from "./use-admission-state";
-import { useMatrixModel } from "./use-matrix-model";
+import type { AdmissionStateSeed } from "./use-admission-state";
 import { MatrixGrid, type CellRef } from "./matrix-grid";
 import { RequestPicker } from "./request-picker";
-import { useMatrixParams } from "./use-matrix-params";
+import { useLiveMatrix } from "./use-live-matrix";
 
 /** The exemption matrix page: namespaces by hooks for one request, live. */
 export function NamespacesPage({ seed }: { seed?: AdmissionStateSeed }) {
-  const [params, setParams] = useMatrixParams();
-  const state = useAdmissionState({ seed });
-  const model = useMatrixModel();
-  const compiled = useMemo(
-    () => (model && state.snapshot ? model.compile(state.snapshot) : undefined),
-    [model, state.snapshot],
-  );
-  const request = useMemo(() => requestOf(params), [params]);
-  const matrix = useMemo(
-    () => (model && compiled ? model.matrix(compiled, params.groupBy, request) : undefined),
-    [model, compiled, params.groupBy, request],
-  );
+  const { params, setParams, state, request, matrix } = useLiveMatrix(seed);
   const read = useMemo(() => (matrix ? cellReader(matrix) : undefined), [matrix]);
   const rows = useMemo(() => {
     if (!matrix) return [];
