@@ -2,11 +2,7 @@
 import type { CompiledWebhook } from "@/lib/admission/compile";
 import type { AdmissionregistrationV1WebhookClientConfig } from "@/lib/k8s/types";
 import { parseCaBundle } from "@/lib/admission/pem";
-import {
-  webhookObject,
-  type LintContext,
-  type LintFinding,
-} from "@/lib/admission/lint-types";
+import { webhookObject, type LintContext, type LintFinding } from "@/lib/admission/lint-types";
 
 function clientConfigs(
   ctx: LintContext,
