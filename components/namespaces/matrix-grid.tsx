@@ -50,7 +50,8 @@ export function MatrixGrid({
   onActive,
   describedBy,
 }: {
-  matrix: ExemptionMatrix;
+  /** The hooks (columns) and the grouping label; a full matrix or a server preview. */
+  matrix: Pick<ExemptionMatrix, "hooks" | "groupBy">;
   rows: readonly MatrixRow[];
   /** Hook indexes of the matrix to show, in order. */
   cols: readonly number[];

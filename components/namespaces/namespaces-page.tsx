@@ -8,42 +8,30 @@ import {
   describeRequest,
   explainCell,
   failClosedInterceptors,
-  matrixRows,
 } from "@/lib/admission/exemption-views";
-import type { MatrixParams } from "@/lib/namespaces/matrix-params";
+import { visibleColumns, visibleRows, type MatrixPreview } from "@/lib/namespaces/matrix-preview";
+import { writeParams, type MatrixParams } from "@/lib/namespaces/matrix-params";
 import { configurationHref, hookHref, namespaceHref } from "@/lib/namespaces/links";
 import { ErrorBox } from "@/components/ui/error-box";
 import type { AdmissionStateSeed } from "./use-admission-state";
 import { MatrixGrid, type CellRef } from "./matrix-grid";
+import { PreviewGrid } from "./preview-grid";
 import { RequestPicker } from "./request-picker";
 import { useLiveMatrix } from "./use-live-matrix";
 
 /** The exemption matrix page: namespaces by hooks for one request, live. */
-export function NamespacesPage({ seed }: { seed?: AdmissionStateSeed }) {
+export function NamespacesPage({
+  seed,
+  preview,
+}: {
+  seed?: AdmissionStateSeed;
+  /** The first screen computed on the server for `preview.params` (shown until the model loads). */
+  preview?: MatrixPreview;
+}) {
   const { params, setParams, state, request, matrix } = useLiveMatrix(seed);
   const read = useMemo(() => (matrix ? cellReader(matrix) : undefined), [matrix]);
-  const rows = useMemo(() => {
-    if (!matrix) return [];
-    const q = params.namespace;
-    return matrixRows(matrix, q ? (n) => n.includes(q) : undefined);
-  }, [matrix, params.namespace]);
-  const cols = useMemo(() => {
-    if (!matrix) return [];
-    const q = params.hook.toLowerCase();
-    const out: number[] = [];
-    matrix.hooks.forEach((h, i) => {
-      if (!params.all && !h.applies) return;
-      if (params.failurePolicy && h.failurePolicy !== params.failurePolicy) return;
-      if (
-        q &&
-        !h.hook.name.toLowerCase().includes(q) &&
-        !h.hook.configuration.toLowerCase().includes(q)
-      )
-        return;
-      out.push(i);
-    });
-    return out;
-  }, [matrix, params.all, params.failurePolicy, params.hook]);
+  const rows = useMemo(() => (matrix ? visibleRows(matrix, params) : []), [matrix, params]);
+  const cols = useMemo(() => (matrix ? visibleColumns(matrix, params) : []), [matrix, params]);
 
   // Namespaces created while the page is open are checked for a missing grouping label.
   const [openedAt] = useState(() => Date.now());
@@ -160,7 +148,11 @@ export function NamespacesPage({ seed }: { seed?: AdmissionStateSeed }) {
         </div>
       )}
       {!matrix ? (
-        <p className="muted">Reading the cluster…</p>
+        preview && preview.params === writeParams(params) && seed?.context === state.context ? (
+          <PreviewGrid preview={preview} />
+        ) : (
+          <p className="muted">Reading the cluster…</p>
+        )
       ) : (
         <>
           <p className="hint legend">
