@@ -8,6 +8,8 @@ import type { JsonObject } from "@/lib/admission/validate/json";
 import { isObject, obj } from "@/lib/admission/validate/json";
 import { kindInfoFor } from "@/lib/admission/validate/kinds";
 import type { SourceObject } from "./documents";
+import type { V1Pod, V1Service } from "@/lib/k8s/types";
+import type { WorkloadLike } from "@/lib/admission/deadlock";
 import { describeOrigin, typeOf } from "./documents";
 
 /** Something worth telling the user that does not change the exit code. */
@@ -17,13 +19,50 @@ export interface Notice {
   message: string;
 }
 
+/** Objects beside the configurations that tell where webhook backends run (for L1/L6). */
+export interface BackendObjects {
+  services: V1Service[];
+  pods: V1Pod[];
+  /** Deployments, DaemonSets and StatefulSets: their pod templates. */
+  workloads: WorkloadLike[];
+}
+
 /** What a set of manifests contributes to a prediction or lint run. */
 export interface Collected {
   lists: SnapshotLists;
   namespaces: Record<string, Labels>;
+  backends: BackendObjects;
   /** Number of admission configuration objects read. */
   configurations: number;
   notices: Notice[];
+}
+
+/** No backend objects. */
+export function emptyBackends(): BackendObjects {
+  return { services: [], pods: [], workloads: [] };
+}
+
+const WORKLOAD_KINDS = new Set(["Deployment", "DaemonSet", "StatefulSet"]);
+
+/**
+ * Keeps a v1 Service or Pod, or an apps/v1 Deployment, DaemonSet or StatefulSet; false for any
+ * other object. An object without a namespace lands in `default`, as `kubectl apply` puts it.
+ */
+export function addBackendObject(b: BackendObjects, o: JsonObject): boolean {
+  const { apiVersion, kind } = typeOf(o);
+  const core = apiVersion === "v1" && (kind === "Service" || kind === "Pod");
+  const apps = apiVersion === "apps/v1" && WORKLOAD_KINDS.has(kind);
+  if (!core && !apps) return false;
+  const meta = isObject(o["metadata"]) ? o["metadata"] : {};
+  const namespace =
+    typeof meta["namespace"] === "string" && meta["namespace"] !== ""
+      ? meta["namespace"]
+      : "default";
+  const placed = { ...o, metadata: { ...meta, namespace } };
+  if (kind === "Service") b.services.push(typed(placed));
+  else if (kind === "Pod") b.pods.push(typed(placed));
+  else b.workloads.push(typed(placed));
+  return true;
 }
 
 // Decoded manifests reach the typed snapshot here, once: shapes are the validator's business,
@@ -80,7 +119,13 @@ export function namespaceLabels(o: JsonObject): { name: string; labels: Labels }
  * replaces an earlier one, as a later `kubectl apply` would.
  */
 export function collect(objects: readonly SourceObject[]): Collected {
-  const out: Collected = { lists: emptyLists(), namespaces: {}, configurations: 0, notices: [] };
+  const out: Collected = {
+    lists: emptyLists(),
+    namespaces: {},
+    backends: emptyBackends(),
+    configurations: 0,
+    notices: [],
+  };
   const last = new Map<string, { so: SourceObject; o: JsonObject }>();
   objects.forEach((so, i) => {
     const at = describeOrigin(so.origin);
@@ -108,6 +153,7 @@ export function collect(objects: readonly SourceObject[]): Collected {
       out.configurations++;
       continue;
     }
+    if (addBackendObject(out.backends, o)) continue;
     const t = typeOf(o);
     out.notices.push({
       at: describeOrigin(so.origin),

@@ -12,7 +12,7 @@ import { readDocuments } from "./documents";
 import { readInputs } from "./input";
 import type { Live } from "./live";
 import type { Collected, Notice } from "./snapshot";
-import { addConfiguration, collect } from "./snapshot";
+import { addConfiguration, collect, emptyBackends } from "./snapshot";
 import { configurationsOf, emptyLists } from "@/lib/admission/snapshot";
 import { builtinDiscovery } from "@/lib/admission/resources";
 
@@ -63,6 +63,7 @@ export async function loadState(opts: {
   let result: Collected = collected ?? {
     lists: emptyLists(),
     namespaces: {},
+    backends: emptyBackends(),
     configurations: 0,
     notices,
   };

@@ -8,7 +8,8 @@ import { LINT_CHECKS, lint } from "@/lib/admission/lint";
 import type { LintFinding, LintId, LintInput, Severity } from "@/lib/admission/lint-types";
 import type { FailOn, LintCommand } from "../args";
 import type { Notice } from "../snapshot";
-import { loadState } from "../state";
+import { loadState, type State } from "../state";
+import type { V1Service } from "@/lib/k8s/types";
 
 const RANK: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
 
@@ -82,6 +83,26 @@ export function lintReport(
   };
 }
 
+/** `namespace/name` of the Services that service-backed webhooks name but the input lacks. */
+function serviceBackedWithout(
+  collected: State["collected"],
+  services: readonly V1Service[],
+): string[] {
+  const have = new Set(
+    services.map((s) => `${s.metadata?.namespace ?? ""}/${s.metadata?.name ?? ""}`),
+  );
+  const out = new Set<string>();
+  for (const cfg of [
+    ...collected.lists.mutatingWebhookConfigurations,
+    ...collected.lists.validatingWebhookConfigurations,
+  ])
+    for (const w of cfg.webhooks ?? []) {
+      const svc = w.clientConfig?.service;
+      if (svc && !have.has(`${svc.namespace}/${svc.name}`)) out.add(`${svc.namespace}/${svc.name}`);
+    }
+  return [...out].sort();
+}
+
 /** Runs the command. */
 export async function runLint(cmd: LintCommand): Promise<LintReport> {
   const state = await loadState({
@@ -108,12 +129,22 @@ export async function runLint(cmd: LintCommand): Promise<LintReport> {
       snapshot: { ...input.snapshot, discovery: state.discovery },
       ...backends,
     };
-  } else if (!state.namespacesKnown) {
-    notices.push({
-      at: "lint",
-      message:
-        "no namespaces given: selector-dependent checks (L2, L3) assume kube-system, kube-public and kube-node-lease carry only their name label (use --namespaces FILE)",
-    });
+  } else {
+    // Services, Pods and workloads beside the configurations tell L1/L6 where backends run.
+    const b = state.collected.backends;
+    input = { ...input, services: b.services, pods: b.pods, workloads: b.workloads };
+    const inferred = serviceBackedWithout(state.collected, b.services);
+    if (inferred.length > 0)
+      notices.push({
+        at: "lint",
+        message: `L1/L6: no Service in the input for ${inferred.join(", ")}; their pods are inferred to run in their Service's namespace, with labels unknown (add the Service and its Deployment, DaemonSet, StatefulSet or Pods to decide exactly)`,
+      });
+    if (!state.namespacesKnown)
+      notices.push({
+        at: "lint",
+        message:
+          "no namespaces given: selector-dependent checks (L1, L2, L3, L6) assume namespaces carry only their name label (use --namespaces FILE)",
+      });
   }
   const findings = lint(input, { offlineOnly: mode === "offline" });
   return lintReport(findings, {

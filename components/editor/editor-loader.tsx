@@ -8,9 +8,16 @@ import { forNewObject, KIND_OF, type AdmissionResource } from "@/lib/webhooks/ki
 import { bindingTextFor, templateById } from "@/lib/webhooks/templates";
 import { ErrorBox } from "@/components/ui/error-box";
 import { WebhookEditor } from "./webhook-editor";
+import type { ProposedOperation } from "@/lib/webhooks/proposed-patch";
+import { applyProposal } from "./apply-proposal";
+
+/** A change proposed by a lint finding: the patch (or why it was refused) and its reason. */
+export type Proposal =
+  | { ok: true; patch: ProposedOperation[]; why: string }
+  | { ok: false; message: string; why: string };
 
 export type EditorTarget =
-  | { mode: "edit"; resource: AdmissionResource; name: string }
+  | { mode: "edit"; resource: AdmissionResource; name: string; proposal?: Proposal }
   /** `policy`: for a binding template, the policy it binds. */
   | { mode: "template"; templateId: string; policy?: string }
   | { mode: "duplicate"; resource: AdmissionResource; name: string };
@@ -71,17 +78,22 @@ export default function EditorLoader({ target }: { target: EditorTarget }) {
       />
     );
   }
+  const storedObject = {
+    ...stored,
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: KIND_OF[target.resource],
+  };
+  const storedText = toEditorYaml(storedObject);
+  const proposed = target.proposal ? applyProposal(storedObject, target.proposal) : undefined;
   return (
     <WebhookEditor
       key={`e-${target.name}-${stored.metadata?.resourceVersion}`}
       context={context}
       resource={target.resource}
       name={target.name}
-      initialText={toEditorYaml({
-        ...stored,
-        apiVersion: "admissionregistration.k8s.io/v1",
-        kind: KIND_OF[target.resource],
-      })}
+      initialText={proposed?.ok ? toEditorYaml(proposed.object) : storedText}
+      baseText={storedText}
+      proposal={proposed ? { ok: proposed.ok, message: proposed.message } : undefined}
       canWrite={access.data[target.resource].update}
     />
   );

@@ -42,6 +42,10 @@ export interface WebhookEditorProps {
   name?: string;
   /** The text you started from (the stored object's YAML, or a template). */
   initialText: string;
+  /** What the diff compares against when it differs from initialText (a proposed edit). */
+  baseText?: string;
+  /** A change proposed by a lint finding, opened (ok) or refused (with why). */
+  proposal?: { ok: boolean; message: string };
   canWrite: boolean;
   /** After a create: the binding template to open next, for the policy just created. */
   bindingTemplate?: string;
@@ -62,13 +66,16 @@ export function WebhookEditor({
   resource,
   name,
   initialText,
+  baseText,
+  proposal,
   canWrite,
   bindingTemplate,
 }: WebhookEditorProps) {
   const router = useRouter();
-  const [base, setBase] = useState(initialText);
+  const [base, setBase] = useState(baseText ?? initialText);
   const [text, setText] = useState(initialText);
-  const [tab, setTab] = useState<Tab>("yaml");
+  // A proposed edit opens on its diff, so the admin sees exactly what would change.
+  const [tab, setTab] = useState<Tab>(proposal?.ok ? "diff" : "yaml");
   const [admission, setAdmission] = useState<MarkerData[]>([]);
   const [apiserver, setApiserver] = useState<MarkerData[]>([]);
   const [shown, setShown] = useState<ShownMarker[]>([]);
@@ -268,6 +275,11 @@ export function WebhookEditor({
           {creating ? "Create" : "Apply"}
         </button>
       </div>
+      {proposal ? (
+        <p className={proposal.ok ? "callout" : "alert"} role="status" data-testid="proposal">
+          {proposal.message}
+        </p>
+      ) : null}
       {notice ? (
         <p className="notice" role="status">
           {notice}

@@ -9,6 +9,8 @@ const NAV = [
   { href: "/webhooks", label: "Webhooks" },
   { href: "/policies", label: "Policies" },
   { href: "/webhooks/order", label: "Call order" },
+  { href: "/namespaces", label: "Namespaces" },
+  { href: "/deadlocks", label: "Deadlocks" },
   { href: "/health", label: "Health" },
   { href: "/predict", label: "Predict" },
 ];

@@ -1,4 +1,6 @@
+import Link from "next/link";
 import type { LintFinding } from "@/lib/admission/lint-types";
+import { proposedEditHref } from "@/lib/namespaces/links";
 
 /** Lint findings about one hook, each with its concrete fix. */
 export function HookFindings({ findings }: { findings: LintFinding[] | undefined }) {
@@ -16,6 +18,9 @@ export function HookFindings({ findings }: { findings: LintFinding[] | undefined
               Fix: {f.fix.description}
               {f.fix.jsonPatch ? (
                 <pre className="cel">{JSON.stringify(f.fix.jsonPatch, null, 2)}</pre>
+              ) : null}
+              {proposedEditHref(f.fix) ? (
+                <Link href={proposedEditHref(f.fix) ?? "#"}>Open as a proposed edit</Link>
               ) : null}
             </div>
           ) : null}

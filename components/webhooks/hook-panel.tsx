@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { LintFinding } from "@/lib/admission/lint-types";
 import type { HookLike } from "@/lib/webhooks/summary";
 import type { HookDetails } from "@/lib/queries/webhooks";
@@ -21,6 +22,7 @@ export function HookPanel({
   findings,
   order,
   stageSize,
+  exemptionsHref,
 }: {
   hook: HookLike;
   position: number;
@@ -31,6 +33,8 @@ export function HookPanel({
   findings: LintFinding[] | undefined;
   order: OrderEntry | undefined;
   stageSize: number;
+  /** The per-hook page: namespaces this hook covers and exempts. */
+  exemptionsHref?: string;
 }) {
   return (
     <section className="panel hook-panel" id={`hook-${position}`} aria-label={`Hook ${hook.name}`}>
@@ -81,6 +85,11 @@ export function HookPanel({
         selector={hook.namespaceSelector}
         subject="namespace"
       />
+      {exemptionsHref ? (
+        <p className="hint">
+          <Link href={exemptionsHref}>Namespaces this hook covers and exempts, by runlevel</Link>
+        </p>
+      ) : null}
       <SelectorChips label="objectSelector" selector={hook.objectSelector} subject="object" />
       <h3>matchConditions</h3>
       <MatchConditions conditions={hook.matchConditions} />

@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useState, type RefObject } from "react";
+import type { RefObject } from "react";
+import { useScrollViewport } from "@/components/ui/use-scroll-viewport";
 
 /** A window of rows to render: indexes [start, end) and the total height they scroll within. */
 export interface RowWindow {
@@ -28,34 +29,7 @@ export function useFixedRows({
   scrollRef: RefObject<HTMLElement | null>;
   initialHeight: number;
 }): RowWindow {
-  const [view, setView] = useState({ top: 0, height: initialHeight });
-
-  useEffect(() => {
-    const el = scrollRef.current;
-    if (!el) return;
-    let frame = 0;
-    const read = () => {
-      frame = 0;
-      setView((v) =>
-        v.top === el.scrollTop && v.height === el.clientHeight
-          ? v
-          : { top: el.scrollTop, height: el.clientHeight },
-      );
-    };
-    const schedule = () => {
-      if (!frame) frame = requestAnimationFrame(read);
-    };
-    read();
-    el.addEventListener("scroll", schedule, { passive: true });
-    const resize = typeof ResizeObserver === "function" ? new ResizeObserver(schedule) : undefined;
-    resize?.observe(el);
-    return () => {
-      el.removeEventListener("scroll", schedule);
-      resize?.disconnect();
-      if (frame) cancelAnimationFrame(frame);
-    };
-  }, [scrollRef]);
-
+  const view = useScrollViewport(scrollRef, { top: 0, left: 0, width: 0, height: initialHeight });
   return rowWindow({ count, rowHeight, overscan, top: view.top, height: view.height });
 }
 

@@ -25,6 +25,7 @@ import { ErrorBox } from "@/components/ui/error-box";
 import { HookPanel } from "./hook-panel";
 import { ObjectHead } from "./object-head";
 import { webhookDefaults } from "@/lib/admission/webhook-defaults";
+import { hookHref } from "@/lib/namespaces/links";
 
 const MUTATING = webhookRef("mutatingwebhookconfigurations");
 const VALIDATING = webhookRef("validatingwebhookconfigurations");
@@ -109,6 +110,11 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
           findings={analysis?.findings.filter((f) => findingConcerns(f, kind, name, h.name ?? ""))}
           order={stage?.find((e) => e.configuration === name && e.position === i)}
           stageSize={stage?.length ?? 0}
+          exemptionsHref={hookHref({
+            source: mutating ? "MutatingWebhookConfiguration" : "ValidatingWebhookConfiguration",
+            configuration: name,
+            name: h.name ?? "",
+          })}
         />
       ))}
     </div>

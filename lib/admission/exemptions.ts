@@ -1,7 +1,9 @@
 /**
  * The exemption matrix: namespaces grouped by distinct label set, then for each group × hook
- * whether the hook's namespaceSelector intercepts it (reference §2.3, §7.1). Grouping first
- * keeps 10,000 namespaces × 1,000 hooks to a few hundred distinct evaluations per hook.
+ * whether the hook intercepts a chosen request (resource and operation) in that namespace
+ * (reference §2.3, §2.5, §7.1): the hook's rules must match the request, and its
+ * namespaceSelector the namespace's labels. Grouping first keeps 10,000 namespaces × 1,000 hooks
+ * to a few hundred distinct evaluations per distinct selector.
  */
 import {
   labelValue,
@@ -11,7 +13,8 @@ import {
   type CompiledSelector,
   type Labels,
 } from "@/lib/admission/selectors";
-import type { CompiledSnapshot } from "@/lib/admission/compile";
+import type { CompiledMatchResources, CompiledSnapshot } from "@/lib/admission/compile";
+import { ruleMatches, type CompiledRule, type RuleAttributes } from "@/lib/admission/rules";
 import type { HookIdentity } from "@/lib/admission/hook-identity";
 
 const NAME_LABEL = "kubernetes.io/metadata.name";
@@ -24,6 +27,33 @@ export interface LabelSetGroup {
   readonly groupValue: string | undefined;
 }
 
+/** The request the matrix is for: one resource and operation, written in every namespace. */
+export interface MatrixRequest {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly operation: "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
+  /**
+   * Namespaced resource (the selector sees the containing namespace), `namespaces` (the selector
+   * sees the Namespace object's own labels), or cluster-scoped (the selector never applies).
+   */
+  readonly scope: "Namespaced" | "Namespace" | "Cluster";
+}
+
+/** The matrix's default request: creating a Pod. */
+export const POD_CREATE: MatrixRequest = {
+  group: "",
+  version: "v1",
+  resource: "pods",
+  operation: "CREATE",
+  scope: "Namespaced",
+};
+
+/** Cell values: the selector exempts the namespace, the hook intercepts it, or its rules do not match. */
+export const EXEMPT = 0;
+export const INTERCEPTED = 1;
+export const NOT_MATCHED = 2;
+
 /** A hook as a matrix column. */
 export interface MatrixHook {
   readonly hook: HookIdentity;
@@ -32,10 +62,20 @@ export interface MatrixHook {
   readonly failurePolicy: "Fail" | "Ignore";
   /** Policy bindings have two selectors: both must match. */
   readonly selectors: readonly CompiledSelector[];
+  /** Whether the hook's rules match the matrix's request at all. */
+  readonly applies: boolean;
+  /**
+   * An objectSelector, matchConditions or resourceNames can still skip individual objects: an
+   * intercepted cell means "called unless those say otherwise".
+   */
+  readonly conditional: boolean;
+  /** Webhooks only (policies run in process). */
+  readonly timeoutSeconds: number | undefined;
 }
 
-/** The matrix: `intercepts[g][h]` is 1 when hook h's namespaceSelector matches label set g. */
+/** The matrix: `cells[g * hooks.length + h]` is EXEMPT, INTERCEPTED or NOT_MATCHED. */
 export interface ExemptionMatrix {
+  readonly request: MatrixRequest;
   readonly groupBy: string;
   readonly labelSets: readonly LabelSetGroup[];
   readonly hooks: readonly MatrixHook[];
@@ -46,11 +86,16 @@ export interface ExemptionMatrix {
     readonly value: string | undefined;
     readonly labelSets: readonly number[];
   }>;
+  /**
+   * Cells where the selector names namespaces (`kubernetes.io/metadata.name`), so only some
+   * namespaces of the label set are intercepted: those are listed; the cell reads INTERCEPTED.
+   */
+  readonly partial: ReadonlyArray<{ g: number; h: number; intercepted: readonly string[] }>;
 }
 
 /** Reads cell (labelSet g, hook h). */
 export function intercepts(m: ExemptionMatrix, g: number, h: number): boolean {
-  return m.cells[g * m.hooks.length + h] === 1;
+  return m.cells[g * m.hooks.length + h] === INTERCEPTED;
 }
 
 // The automatic name label makes every set unique, so it is left out of the key.
@@ -95,35 +140,112 @@ export function groupNamespaces(
   return [...byKey.values()].map((g) => ({ ...g, groupValue: labelValue(g.labels, groupBy) }));
 }
 
-/** The hooks whose namespaceSelector can exempt namespaces, in effective order. */
-export function matrixHooks(s: CompiledSnapshot): MatrixHook[] {
+function attributesOf(r: MatrixRequest): RuleAttributes {
+  return {
+    operation: r.operation,
+    group: r.group,
+    version: r.version,
+    resource: r.resource,
+    subresource: "",
+    // Only emptiness matters to the scope test; a Namespace request names itself.
+    namespace: r.scope === "Cluster" ? "" : "x",
+    name: "",
+  };
+}
+
+function anyRule(
+  rules: readonly CompiledRule[],
+  a: RuleAttributes,
+  s: CompiledSnapshot,
+  m: CompiledMatchResources,
+): boolean {
+  for (const rule of rules) if (ruleMatches(rule, a)) return true;
+  if (m.matchPolicy !== "Equivalent") return false;
+  // matchPolicy Equivalent: the rules may name another version of the same resource.
+  for (const eq of s.equivalence.equivalentsFor(
+    { group: a.group, version: a.version, resource: a.resource },
+    a.subresource,
+  )) {
+    const b = { ...a, group: eq.gvr.group, version: eq.gvr.version, resource: eq.gvr.resource };
+    for (const rule of rules) if (ruleMatches(rule, b)) return true;
+  }
+  return false;
+}
+
+/** Webhook rules, or a policy's constraints / binding resources (no rules: everything). */
+function resourcesApply(
+  m: CompiledMatchResources,
+  a: RuleAttributes,
+  s: CompiledSnapshot,
+  policy: boolean,
+): boolean {
+  if (m.excludeRules.length > 0 && anyRule(m.excludeRules, a, s, m)) return false;
+  if (policy && m.rules.length === 0) return true;
+  return anyRule(m.rules, a, s, m);
+}
+
+/** The hooks as matrix columns, in call order (mutating policies, mutating webhooks, then validating). */
+export function matrixHooks(
+  s: CompiledSnapshot,
+  request: MatrixRequest = POD_CREATE,
+): MatrixHook[] {
+  const a = attributesOf(request);
   const out: MatrixHook[] = [];
-  for (const h of s.mutating)
-    out.push({
-      hook: h.id,
-      stage: "mutating-webhook",
-      failurePolicy: h.failurePolicy,
-      selectors: [h.match.namespaceSelector],
-    });
-  for (const h of s.validating)
-    out.push({
-      hook: h.id,
-      stage: "validating-webhook",
-      failurePolicy: h.failurePolicy,
-      selectors: [h.match.namespaceSelector],
-    });
-  for (const [stage, list] of [
-    ["mutating-policy", s.mutatingPolicies],
-    ["validating-policy", s.validatingPolicies],
-  ] as const) {
+  const webhooks = (stage: MatrixHook["stage"], list: CompiledSnapshot["mutating"]) => {
+    for (const h of list)
+      out.push({
+        hook: h.id,
+        stage,
+        failurePolicy: h.failurePolicy,
+        selectors: [h.match.namespaceSelector],
+        applies: resourcesApply(h.match, a, s, false),
+        conditional: !h.match.objectSelector.empty || h.conditions.length > 0,
+        timeoutSeconds: h.timeoutSeconds,
+      });
+  };
+  const policies = (stage: MatrixHook["stage"], list: CompiledSnapshot["mutatingPolicies"]) => {
     for (const p of list) {
       if (!p.constraints) continue;
       const sels = [p.constraints.namespaceSelector];
       if (p.bindingMatch) sels.push(p.bindingMatch.namespaceSelector);
-      out.push({ hook: p.id, stage, failurePolicy: p.failurePolicy, selectors: sels });
+      const named = (m: CompiledMatchResources | undefined) =>
+        m?.rules.some((r) => r.resourceNames.length > 0) ?? false;
+      out.push({
+        hook: p.id,
+        stage,
+        failurePolicy: p.failurePolicy,
+        selectors: sels,
+        applies:
+          resourcesApply(p.constraints, a, s, true) &&
+          (!p.bindingMatch || resourcesApply(p.bindingMatch, a, s, true)),
+        conditional:
+          !p.constraints.objectSelector.empty ||
+          (p.bindingMatch !== undefined && !p.bindingMatch.objectSelector.empty) ||
+          p.conditions.length > 0 ||
+          named(p.constraints) ||
+          named(p.bindingMatch),
+        timeoutSeconds: undefined,
+      });
     }
-  }
+  };
+  policies("mutating-policy", s.mutatingPolicies);
+  webhooks("mutating-webhook", s.mutating);
+  policies("validating-policy", s.validatingPolicies);
+  webhooks("validating-webhook", s.validating);
   return out;
+}
+
+/** Orders grouping-label values: whole numbers numerically (0, 1, 2, 10), then the rest by text. */
+export function compareGroupValues(a: string | undefined, b: string | undefined): number {
+  if (a === b) return 0;
+  if (a === undefined) return 1;
+  if (b === undefined) return -1;
+  const na = /^\d{1,15}$/.test(a) ? Number(a) : undefined;
+  const nb = /^\d{1,15}$/.test(b) ? Number(b) : undefined;
+  if (na !== undefined && nb !== undefined) return na - nb || (a < b ? -1 : 1);
+  if (na !== undefined) return -1;
+  if (nb !== undefined) return 1;
+  return a < b ? -1 : 1;
 }
 
 /**
@@ -134,11 +256,10 @@ export function matrixHooks(s: CompiledSnapshot): MatrixHook[] {
 export function exemptionMatrix(
   s: CompiledSnapshot,
   groupBy = "runlevel",
-): ExemptionMatrix & {
-  readonly partial: ReadonlyArray<{ g: number; h: number; intercepted: readonly string[] }>;
-} {
+  request: MatrixRequest = POD_CREATE,
+): ExemptionMatrix {
   const labelSets = groupNamespaces(s.namespaces, groupBy);
-  const hooks = matrixHooks(s);
+  const hooks = matrixHooks(s, request);
   const H = hooks.length;
   const cells = new Uint8Array(labelSets.length * H);
   const partial: Array<{ g: number; h: number; intercepted: string[] }> = [];
@@ -149,7 +270,14 @@ export function exemptionMatrix(
     { column: Uint8Array; partial: Array<{ g: number; intercepted: string[] }> }
   >();
   for (let h = 0; h < H; h++) {
-    const sels = (hooks[h] as MatrixHook).selectors;
+    const hook = hooks[h] as MatrixHook;
+    // Rules that do not match, or a cluster-scoped resource (no selector applies): one value.
+    if (!hook.applies || request.scope === "Cluster") {
+      const v = hook.applies ? INTERCEPTED : NOT_MATCHED;
+      for (let g = 0; g < labelSets.length; g++) cells[g * H + h] = v;
+      continue;
+    }
+    const sels = hook.selectors;
     // Hooks often share selectors (the runlevel convention): evaluate each distinct one once.
     const key = sels
       .map((x) => (x.error ? `!${x.error}` : x.nothing ? "<nothing>" : JSON.stringify(x)))
@@ -200,9 +328,9 @@ export function exemptionMatrix(
     else groups.set(set.groupValue, [g]);
   });
   const byGroup = [...groups.entries()]
-    .sort(([a], [b]) => (a === undefined ? 1 : b === undefined ? -1 : a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => compareGroupValues(a, b))
     .map(([value, sets]) => ({ value, labelSets: sets }));
-  return { groupBy, labelSets, hooks, cells, byGroup, partial };
+  return { request, groupBy, labelSets, hooks, cells, byGroup, partial };
 }
 
 /** Splits selectors into requirements on the automatic name label and a selector for the rest. */

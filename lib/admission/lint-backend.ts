@@ -2,12 +2,7 @@
 import type { CompiledWebhook } from "@/lib/admission/compile";
 import type { AdmissionregistrationV1WebhookClientConfig } from "@/lib/k8s/types";
 import { parseCaBundle } from "@/lib/admission/pem";
-import {
-  webhookObject,
-  webhookPath,
-  type LintContext,
-  type LintFinding,
-} from "@/lib/admission/lint-types";
+import { webhookObject, type LintContext, type LintFinding } from "@/lib/admission/lint-types";
 
 function clientConfigs(
   ctx: LintContext,
@@ -136,16 +131,11 @@ export function checkCaBundles(ctx: LintContext): LintFinding[] {
       title: "CA bundle problem",
       objects: [webhookObject(hook)],
       explanation: `${hook.id.name}: ${problems.join("; ")}. The apiserver does not check caBundle on write; TLS to the webhook fails instead.`,
+      // No patch: only the admin has the serving CA, and a placeholder would not apply.
       fix: {
-        description: "replace the caBundle with the current serving CA",
+        description:
+          "replace clientConfig.caBundle with the base64 PEM of the CA that signs the serving certificate",
         target: webhookObject(hook),
-        jsonPatch: [
-          {
-            op: "replace",
-            path: webhookPath(hook, "clientConfig/caBundle"),
-            value: "<base64 PEM of the serving CA>",
-          },
-        ],
       },
     });
   }

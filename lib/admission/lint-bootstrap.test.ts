@@ -103,7 +103,7 @@ describe("L6 (Good Practices 'Avoid dependency loops')", () => {
 });
 
 describe("L2 (Good Practices 'Limit the scope')", () => {
-  it("flags kube-system interception and proposes runlevel NotIn [0,1]", () => {
+  it("flags kube-system interception and, with kube-system unlabelled, excludes it by name", () => {
     const f = lint({
       snapshot: {
         mutatingWebhookConfigurations: [{ metadata: { name: "c" }, webhooks: [hook("all-pods")] }],
@@ -113,6 +113,36 @@ describe("L2 (Good Practices 'Limit the scope')", () => {
     const l2 = f.find((x) => x.id === "L2");
     expect(l2?.severity).toBe("critical");
     expect(l2?.fix?.merge).toEqual({
+      webhooks: [
+        {
+          name: "all-pods",
+          namespaceSelector: {
+            matchExpressions: [
+              {
+                key: "kubernetes.io/metadata.name",
+                operator: "NotIn",
+                values: ["kube-system", "kube-public", "kube-node-lease"],
+              },
+            ],
+          },
+        },
+      ],
+    });
+  });
+  it("proposes runlevel NotIn [0,1] when the hit namespaces carry runlevel 0 or 1", () => {
+    const labelled = Object.fromEntries(
+      ["kube-system", "kube-public", "kube-node-lease"].map((ns) => [
+        ns,
+        { "kubernetes.io/metadata.name": ns, runlevel: "0" },
+      ]),
+    );
+    const f = lint({
+      snapshot: {
+        mutatingWebhookConfigurations: [{ metadata: { name: "c" }, webhooks: [hook("all-pods")] }],
+        namespaces: labelled,
+      },
+    });
+    expect(f.find((x) => x.id === "L2")?.fix?.merge).toEqual({
       webhooks: [
         {
           name: "all-pods",

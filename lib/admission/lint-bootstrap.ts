@@ -6,7 +6,8 @@ import type { CompiledWebhook } from "@/lib/admission/compile";
 import { createMatchContext } from "@/lib/admission/match-context";
 import { matchWebhook } from "@/lib/admission/match";
 import { makeRequest, type AdmissionRequest } from "@/lib/admission/request";
-import type { Labels } from "@/lib/admission/selectors";
+import { labelValue } from "@/lib/admission/selectors";
+import { dependencyGraph, SYSTEM_NAMESPACES, type Backend } from "@/lib/admission/deadlock";
 import {
   namespaceRequirementFix,
   runlevelExemptionFix,
@@ -15,15 +16,6 @@ import {
   type LintContext,
   type LintFinding,
 } from "@/lib/admission/lint-types";
-
-const WORKLOADS: ReadonlyArray<[string, string, string]> = [
-  ["", "pods", "Pod"],
-  ["apps", "deployments", "Deployment"],
-  ["apps", "replicasets", "ReplicaSet"],
-  ["apps", "statefulsets", "StatefulSet"],
-  ["apps", "daemonsets", "DaemonSet"],
-  ["batch", "jobs", "Job"],
-];
 
 /** Would the hook intercept (or possibly intercept) this request? */
 function intercepts(
@@ -39,135 +31,68 @@ function intercepts(
       : "no";
 }
 
-function createIn(
-  group: string,
-  resource: string,
-  kind: string,
-  ns: string,
-  labels: Labels,
-): AdmissionRequest {
-  return makeRequest({
-    group,
-    resource,
-    operation: "CREATE",
-    namespace: ns,
-    kind: { group, kind },
-    object: { metadata: { namespace: ns, labels } },
-    userInfo: {
-      username: "system:serviceaccount:kube-system:replicaset-controller",
-      groups: [
-        "system:serviceaccounts",
-        "system:serviceaccounts:kube-system",
-        "system:authenticated",
-      ],
-    },
-  });
+function inferenceNote(b: Backend): string {
+  return b.source === "inferred"
+    ? ` (This rests on an inference: the webhook's pods are taken to run in its Service's namespace ${b.namespace}, with labels unknown; give the Service and its Deployment, DaemonSet, StatefulSet or Pods to decide exactly.)`
+    : "";
 }
 
-interface Backend {
-  readonly hook: CompiledWebhook;
-  readonly namespace: string;
-  readonly podLabels: readonly Labels[];
-}
-
-/** The namespace and pod label sets behind each service-backed webhook. */
-function backends(ctx: LintContext): Backend[] {
-  const out: Backend[] = [];
-  const raw = [
-    ...(ctx.input.snapshot.mutatingWebhookConfigurations ?? []),
-    ...(ctx.input.snapshot.validatingWebhookConfigurations ?? []),
-  ];
-  const svcOf = new Map<string, { namespace: string; name: string }>();
-  for (const cfg of raw) {
-    for (const w of cfg.webhooks ?? []) {
-      const s = w.clientConfig.service;
-      if (s)
-        svcOf.set(`${cfg.metadata?.name ?? ""}/${w.name}`, {
-          namespace: s.namespace,
-          name: s.name,
-        });
-    }
-  }
-  for (const h of [...ctx.compiled.mutating, ...ctx.compiled.validating]) {
-    const svc = svcOf.get(`${h.id.configuration}/${h.id.name}`);
-    if (!svc) continue;
-    const service = ctx.input.services?.find(
-      (s) => s.metadata?.namespace === svc.namespace && s.metadata?.name === svc.name,
-    );
-    const selector = service?.spec?.selector;
-    const pods = (ctx.input.pods ?? []).filter((p) => {
-      if (p.metadata?.namespace !== svc.namespace || !selector) return false;
-      const labels = p.metadata?.labels ?? {};
-      return Object.entries(selector).every(([k, v]) => labels[k] === v);
-    });
-    const podLabels =
-      pods.length > 0 ? pods.map((p) => p.metadata?.labels ?? {}) : selector ? [selector] : [{}];
-    out.push({ hook: h, namespace: svc.namespace, podLabels });
-  }
-  return out;
-}
-
-/** L1 and L6: a fail-closed webhook intercepting its own backend, or a cycle between backends. */
+/**
+ * L1 and L6 from the dependency graph: a fail-closed webhook intercepting its own backend, or a
+ * cycle of any length between fail-closed webhooks' backends.
+ */
 export function checkDependencyLoops(ctx: LintContext): LintFinding[] {
-  const bs = backends(ctx);
+  const graph = dependencyGraph(ctx.input, ctx.compiled);
+  const byKey = new Map(graph.hooks.map((h) => [h.key, h]));
   const findings: LintFinding[] = [];
-  const edges = new Map<string, string[]>();
-  for (const a of [...ctx.compiled.mutating, ...ctx.compiled.validating]) {
-    if (a.failurePolicy !== "Fail") continue;
-    for (const b of bs) {
-      let verdict: "yes" | "maybe" | "no" = "no";
-      for (const [group, resource, kind] of WORKLOADS) {
-        for (const labels of b.podLabels) {
-          const v = intercepts(ctx, a, createIn(group, resource, kind, b.namespace, labels));
-          if (v === "yes") verdict = "yes";
-          else if (v === "maybe" && verdict === "no") verdict = "maybe";
-        }
-      }
-      if (verdict === "no") continue;
-      if (a === b.hook) {
-        findings.push({
-          id: "L1",
-          severity: "critical",
-          title: "Fail-closed webhook intercepts its own backend",
-          objects: [webhookObject(a), { kind: "Namespace", name: b.namespace }],
-          explanation: `${a.id.name} has failurePolicy Fail and ${verdict === "maybe" ? "may (depending on matchConditions) " : ""}intercept the creation of the Pods (or their controllers) in ${b.namespace} that serve it. Once all its Pods are gone, no replacement can be admitted: a permanent deadlock.`,
-          fix: namespaceRequirementFix(
-            a,
-            { key: "kubernetes.io/metadata.name", operator: "NotIn", values: [b.namespace] },
-            `exclude the backend namespace ${b.namespace}`,
-          ),
-        });
-      } else {
-        const list = edges.get(a.id.key) ?? [];
-        list.push(b.hook.id.key);
-        edges.set(a.id.key, list);
-      }
-    }
+  for (const key of graph.selfLoops) {
+    const node = byKey.get(key);
+    const b = node?.backend;
+    if (!node || !b) continue;
+    const a = node.hook;
+    const maybe = graph.edges.some((e) => e.from === key && e.to === key && e.verdict === "maybe");
+    findings.push({
+      id: "L1",
+      severity: "critical",
+      title: "Fail-closed webhook intercepts its own backend",
+      objects: [webhookObject(a), { kind: "Namespace", name: b.namespace }],
+      explanation: `${a.id.name} has failurePolicy Fail and ${maybe ? "may (depending on matchConditions) " : ""}intercept the creation of the Pods (or their controllers) in ${b.namespace} that serve it. Once all its Pods are gone, no replacement can be admitted: a permanent deadlock.${inferenceNote(b)}`,
+      fix: namespaceRequirementFix(
+        a,
+        { key: "kubernetes.io/metadata.name", operator: "NotIn", values: [b.namespace] },
+        `exclude the backend namespace ${b.namespace}`,
+      ),
+    });
   }
-  const seen = new Set<string>();
-  for (const [a, targets] of edges) {
-    for (const b of targets) {
-      if (!(edges.get(b) ?? []).includes(a)) continue;
-      const key = [a, b].sort().join(" ↔ ");
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const ha = ctx.compiled.mutating.concat(ctx.compiled.validating).find((h) => h.id.key === a);
-      const hb = ctx.compiled.mutating.concat(ctx.compiled.validating).find((h) => h.id.key === b);
-      if (!ha || !hb) continue;
-      findings.push({
-        id: "L6",
-        severity: "critical",
-        title: "Two fail-closed webhooks intercept each other's Pods",
-        objects: [webhookObject(ha), webhookObject(hb)],
-        explanation: `${ha.id.name} intercepts the Pods backing ${hb.id.name} and the reverse, both with failurePolicy Fail. If both backends go down, neither can come back.`,
-        fix: runlevelExemptionFix(ha),
-      });
-    }
+  for (const cycle of graph.cycles) {
+    const nodes = cycle.map((k) => byKey.get(k)).filter((n) => n !== undefined);
+    const first = nodes[0];
+    const second = nodes[1];
+    if (!first || !second || !second.backend) continue;
+    const names = nodes.map((n) => n.hook.id.name);
+    const inferred = nodes.find((n) => n.backend?.source === "inferred")?.backend;
+    findings.push({
+      id: "L6",
+      severity: "critical",
+      title:
+        nodes.length === 2
+          ? "Two fail-closed webhooks intercept each other's Pods"
+          : `${nodes.length} fail-closed webhooks intercept each other's Pods in a cycle`,
+      objects: nodes.map((n) => webhookObject(n.hook)),
+      explanation: `${[...names, names[0]].join(" → ")}: each intercepts the creation of the Pods backing the next, all with failurePolicy Fail. If their backends go down together, none can come back.${inferred ? inferenceNote(inferred) : ""}`,
+      fix: namespaceRequirementFix(
+        first.hook,
+        {
+          key: "kubernetes.io/metadata.name",
+          operator: "NotIn",
+          values: [second.backend.namespace],
+        },
+        `exclude ${second.backend.namespace}, where ${second.hook.id.name} runs, from ${first.hook.id.name}`,
+      ),
+    });
   }
   return findings;
 }
-
-const SYSTEM_NAMESPACES = ["kube-system", "kube-public", "kube-node-lease"];
 
 /** L2: a fail-closed webhook intercepting kube-system (and the other bootstrap namespaces). */
 export function checkSystemNamespaces(ctx: LintContext): LintFinding[] {
@@ -204,10 +129,27 @@ export function checkSystemNamespaces(ctx: LintContext): LintFinding[] {
       title: "Fail-closed webhook intercepts kube-system",
       objects: [webhookObject(h), ...hit.map((name) => ({ kind: "Namespace", name }))],
       explanation: `${h.id.name} (failurePolicy Fail) intercepts writes in ${hit.join(", ")}. Control-plane add-ons there cannot be admitted while the webhook is down.`,
-      fix: runlevelExemptionFix(h),
+      fix: systemExemptionFix(ctx, h, hit),
     });
   }
   return out;
+}
+
+/**
+ * The runlevel exemption when every hit namespace is labelled runlevel 0 or 1 (so the patch alone
+ * exempts them); otherwise an exclusion by name, which always does.
+ */
+function systemExemptionFix(ctx: LintContext, h: CompiledWebhook, hit: readonly string[]) {
+  const labelled = hit.every((ns) => {
+    const rl = labelValue(ctx.compiled.namespaces.get(ns), "runlevel");
+    return rl === "0" || rl === "1";
+  });
+  if (labelled) return runlevelExemptionFix(h);
+  return namespaceRequirementFix(
+    h,
+    { key: "kubernetes.io/metadata.name", operator: "NotIn", values: [...hit] },
+    `exclude ${hit.join(", ")} by name (or label them runlevel=0 and exclude runlevel in (0,1))`,
+  );
 }
 
 /** L3: a mutating webhook on node leases in kube-node-lease. */
@@ -274,7 +216,8 @@ export function checkNamespaceLifecycle(ctx: LintContext): LintFinding[] {
       fix: {
         description: "use failurePolicy Ignore for DELETE, or drop DELETE from the rules",
         target: webhookObject(h),
-        jsonPatch: [{ op: "replace", path: webhookPath(h, "failurePolicy"), value: "Ignore" }],
+        // `add` sets the member whether or not it is present (unset means Fail in v1).
+        jsonPatch: [{ op: "add", path: webhookPath(h, "failurePolicy"), value: "Ignore" }],
       },
     });
   }

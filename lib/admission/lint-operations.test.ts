@@ -17,7 +17,7 @@ describe("L9 (§3.7 timeouts add up serially)", () => {
       }),
     );
     expect(f[0]?.fix?.jsonPatch).toEqual([
-      { op: "replace", path: "/webhooks/0/timeoutSeconds", value: 5 },
+      { op: "add", path: "/webhooks/0/timeoutSeconds", value: 5 },
     ]);
   });
   it("flags serial budgets near --request-timeout", () => {

@@ -28,7 +28,7 @@ export function checkTimeouts(ctx: LintContext): LintFinding[] {
         fix: {
           description: "use a small timeout",
           target: webhookObject(h),
-          jsonPatch: [{ op: "replace", path: webhookPath(h, "timeoutSeconds"), value: 5 }],
+          jsonPatch: [{ op: "add", path: webhookPath(h, "timeoutSeconds"), value: 5 }],
         },
       });
     }
@@ -66,7 +66,7 @@ export function checkSideEffects(ctx: LintContext): LintFinding[] {
       fix: {
         description: "declare None or NoneOnDryRun once the webhook honours dryRun",
         target: webhookObject(h),
-        jsonPatch: [{ op: "replace" as const, path: webhookPath(h, "sideEffects"), value: "None" }],
+        jsonPatch: [{ op: "add" as const, path: webhookPath(h, "sideEffects"), value: "None" }],
       },
     }));
 }

@@ -83,7 +83,7 @@ describe("L12 (Good Practices 'Match all versions')", () => {
       lint({ snapshot: { ...cfg(hook("h", { rules, matchPolicy: "Exact" })), discovery } }),
     );
     expect(f[0]?.fix?.jsonPatch).toEqual([
-      { op: "replace", path: "/webhooks/0/matchPolicy", value: "Equivalent" },
+      { op: "add", path: "/webhooks/0/matchPolicy", value: "Equivalent" },
     ]);
   });
 });

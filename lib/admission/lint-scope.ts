@@ -95,7 +95,8 @@ export function checkWildcards(ctx: LintContext): LintFinding[] {
         fix: {
           description: "use failurePolicy Ignore, or narrow the rules",
           target: webhookObject(h),
-          jsonPatch: [{ op: "replace", path: webhookPath(h, "failurePolicy"), value: "Ignore" }],
+          // `add` sets the member whether or not it is present (failurePolicy is often left to default).
+          jsonPatch: [{ op: "add", path: webhookPath(h, "failurePolicy"), value: "Ignore" }],
         },
       });
     } else if (critical.length > 0 && h.match.objectSelector.empty && h.conditions.length === 0) {
@@ -108,7 +109,7 @@ export function checkWildcards(ctx: LintContext): LintFinding[] {
         fix: {
           description: "add an objectSelector or matchConditions, or use failurePolicy Ignore",
           target: webhookObject(h),
-          jsonPatch: [{ op: "replace", path: webhookPath(h, "failurePolicy"), value: "Ignore" }],
+          jsonPatch: [{ op: "add", path: webhookPath(h, "failurePolicy"), value: "Ignore" }],
         },
       });
     }
@@ -166,7 +167,7 @@ export function checkExactVersions(ctx: LintContext): LintFinding[] {
       fix: {
         description: "use matchPolicy Equivalent (the v1 default)",
         target: webhookObject(h),
-        jsonPatch: [{ op: "replace", path: webhookPath(h, "matchPolicy"), value: "Equivalent" }],
+        jsonPatch: [{ op: "add", path: webhookPath(h, "matchPolicy"), value: "Equivalent" }],
       },
     });
   }
@@ -217,6 +218,19 @@ export function checkRecoveryPath(ctx: LintContext): LintFinding[] {
   return out;
 }
 
+/** A service path whose segments are DNS-1123 subdomains: lower case, other characters as `-`. */
+function dnsPath(path: string): string {
+  const segs = path.split("/").map((seg) => {
+    if (seg === "") return seg;
+    let out = "";
+    for (const ch of seg.toLowerCase()) out += /[a-z0-9.-]/.test(ch) ? ch : "-";
+    const parts = out.split(".").map((p) => p.replace(/^-+/, "").replace(/-+$/, ""));
+    const joined = parts.filter((p) => p !== "").join(".");
+    return joined === "" ? "x" : joined;
+  });
+  return segs.join("/");
+}
+
 /** L17: wildcard quirks in `resources` and service paths the apiserver rejects. */
 export function checkNearMisses(ctx: LintContext): LintFinding[] {
   const out: LintFinding[] = [];
@@ -239,10 +253,14 @@ export function checkNearMisses(ctx: LintContext): LintFinding[] {
     }
   }
   const raw = [
-    ...(ctx.input.snapshot.mutatingWebhookConfigurations ?? []),
-    ...(ctx.input.snapshot.validatingWebhookConfigurations ?? []),
+    ...(ctx.input.snapshot.mutatingWebhookConfigurations ?? []).map(
+      (cfg) => ["MutatingWebhookConfiguration", cfg] as const,
+    ),
+    ...(ctx.input.snapshot.validatingWebhookConfigurations ?? []).map(
+      (cfg) => ["ValidatingWebhookConfiguration", cfg] as const,
+    ),
   ];
-  for (const cfg of raw) {
+  for (const [kind, cfg] of raw) {
     (cfg.webhooks ?? []).forEach((w, i) => {
       const path = w.clientConfig.service?.path;
       if (path === undefined) return;
@@ -258,15 +276,17 @@ export function checkNearMisses(ctx: LintContext): LintFinding[] {
         id: "L17",
         severity: "info",
         title: "Service path segments are not DNS-1123 subdomains",
-        objects: [{ kind: "WebhookConfiguration", name: cfg.metadata?.name ?? "", hook: w.name }],
+        objects: [{ kind, name: cfg.metadata?.name ?? "", hook: w.name }],
         explanation: `clientConfig.service.path ${path} has segments ${bad.join(", ")} the apiserver rejects for service paths; a url clientConfig accepts them.`,
         fix: {
-          description: "rename the path, or use clientConfig.url",
+          description:
+            "rename the path (the webhook server must serve the new one), or use clientConfig.url",
+          target: { kind, name: cfg.metadata?.name ?? "", hook: w.name },
           jsonPatch: [
             {
               op: "replace",
               path: `/webhooks/${i}/clientConfig/service/path`,
-              value: path.toLowerCase(),
+              value: dnsPath(path),
             },
           ],
         },

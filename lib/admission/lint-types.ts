@@ -2,6 +2,7 @@
 import type { V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
 import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
 import type { CompiledSnapshot, CompiledWebhook } from "@/lib/admission/compile";
+import type { WorkloadLike } from "@/lib/admission/deadlock";
 
 /** Finding severity. */
 export type Severity = "critical" | "high" | "medium" | "low" | "info";
@@ -69,6 +70,8 @@ export interface LintInput {
   readonly services?: readonly V1Service[];
   readonly endpointSlices?: readonly V1EndpointSlice[];
   readonly pods?: readonly V1Pod[];
+  /** Deployments, DaemonSets, StatefulSets: their pod templates stand in for pods not running. */
+  readonly workloads?: readonly WorkloadLike[];
   readonly metrics?: LintMetrics;
   /** Server minor version (e.g. 37); virtual-resource exclusion applies from 37. Default 37. */
   readonly serverMinor?: number;

@@ -40,8 +40,9 @@ export interface LintCheck {
 export const LINT_CHECKS: readonly LintCheck[] = [
   {
     ids: ["L1", "L6"],
-    offline: false,
-    needs: "services and pods backing each webhook",
+    offline: true,
+    needs:
+      "services and pods (or workloads) backing each webhook; without them a service-backed hook's pods are inferred to run in its Service's namespace",
     run: checkDependencyLoops,
   },
   {

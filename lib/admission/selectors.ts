@@ -71,7 +71,8 @@ export function labelValue(labels: Labels | undefined | null, key: string): stri
   return typeof v === "string" && Object.prototype.hasOwnProperty.call(labels, key) ? v : undefined;
 }
 
-function requirementText(r: CompiledRequirement): string {
+/** A requirement as apimachinery prints it, e.g. `runlevel notin (0,1)`. */
+export function requirementText(r: CompiledRequirement): string {
   switch (r.operator) {
     case "Exists":
       return r.key;

@@ -1,13 +1,28 @@
 import { notFound } from "next/navigation";
 import { isWebhookResource } from "@/lib/webhooks/kinds";
+import { parseProposedPatch } from "@/lib/webhooks/proposed-patch";
 import { EditRoute } from "@/components/editor/edit-route";
 
 export default async function Page({
   params,
+  searchParams,
 }: {
   params: Promise<{ resource: string; name: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { resource, name } = await params;
   if (!isWebhookResource(resource)) notFound();
-  return <EditRoute target={{ mode: "edit", resource, name: decodeURIComponent(name) }} />;
+  const q = await searchParams;
+  const one = (v: string | string[] | undefined) => (typeof v === "string" ? v : undefined);
+  const proposal = parseProposedPatch(one(q.patch));
+  return (
+    <EditRoute
+      target={{
+        mode: "edit",
+        resource,
+        name: decodeURIComponent(name),
+        ...(proposal ? { proposal: { ...proposal, why: (one(q.why) ?? "").slice(0, 500) } } : {}),
+      }}
+    />
+  );
 }

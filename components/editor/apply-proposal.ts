@@ -1,0 +1,28 @@
+import { applyPatch, type Operation } from "fast-json-patch";
+import type { Proposal } from "./editor-loader";
+
+/**
+ * Applies a proposed RFC 6902 patch to a copy of the stored object, strictly (a `replace` of a
+ * missing member is refused, as the RFC says); never touches the stored object itself.
+ */
+export function applyProposal(
+  stored: object,
+  proposal: Proposal,
+): { ok: true; object: unknown; message: string } | { ok: false; message: string } {
+  const why = proposal.why ? ` (${proposal.why})` : "";
+  if (!proposal.ok)
+    return { ok: false, message: `The proposed change was not opened: ${proposal.message}.` };
+  try {
+    const r = applyPatch(structuredClone(stored), proposal.patch as Operation[], true, false);
+    return {
+      ok: true,
+      object: r.newDocument,
+      message: `Proposed change${why}: review the diff, run a dry run, then apply. Nothing is applied until you do.`,
+    };
+  } catch (e) {
+    return {
+      ok: false,
+      message: `The proposed change does not apply to the stored object (it changed since the finding was made?): ${e instanceof Error ? e.message : String(e)}`,
+    };
+  }
+}

@@ -1,0 +1,179 @@
+"use client";
+
+import Link from "next/link";
+import { useMemo } from "react";
+import type { V1EndpointSlice, V1Service } from "@/lib/k8s/types";
+import { deadlockMap } from "@/lib/namespaces/deadlock-view";
+import { configurationHref, hookHref, namespaceHref } from "@/lib/namespaces/links";
+import { ErrorBox } from "@/components/ui/error-box";
+import { HookFindings } from "@/components/webhooks/hook-findings";
+import { useAdmissionState } from "./use-admission-state";
+import { useMatrixModel } from "./use-matrix-model";
+import { DeadlockSvg } from "./deadlock-svg";
+
+/**
+ * The bootstrap-deadlock map: each webhook → its backend → the hooks that intercept the creation
+ * of the backend's pods, with fail-closed self-interception, cycles, kube-system / runlevel 0–1
+ * coverage and backends without ready endpoints called out, and each finding's fix one click from
+ * the editor. Live.
+ */
+export function DeadlockPage() {
+  const state = useAdmissionState({ backends: true });
+  const model = useMatrixModel();
+  const result = useMemo(() => {
+    if (!model || !state.snapshot || !state.services || !state.endpointSlices) return undefined;
+    const input = {
+      snapshot: state.snapshot,
+      services: state.services as V1Service[],
+      endpointSlices: state.endpointSlices as V1EndpointSlice[],
+    };
+    const r = model.deadlocks(input, model.compile(state.snapshot));
+    return { ...r, map: deadlockMap(r.graph) };
+  }, [model, state.snapshot, state.services, state.endpointSlices]);
+
+  const g = result?.graph;
+  const noEndpoints = g?.hooks.filter(
+    (h) => h.failClosed && (h.backend?.readyEndpoints === 0 || h.backend?.serviceFound === false),
+  );
+  const critical = g?.hooks.filter((h) => h.failClosed && h.critical.length > 0);
+  const byKey = new Map(g?.hooks.map((h) => [h.key, h]) ?? []);
+  return (
+    <div className="stack">
+      <div className="page-head">
+        <h1>Bootstrap deadlock map</h1>
+        <span className="live" data-state={state.live}>
+          {state.live}
+        </span>
+        <span className="spacer" />
+        <Link href="/namespaces">Exemption matrix</Link>
+      </div>
+      {state.error && <ErrorBox error={state.error} />}
+      {!result || !g ? (
+        <p className="muted">Reading the cluster…</p>
+      ) : (
+        <>
+          <section className="panel" aria-label="Summary">
+            <span className={`sev ${g.selfLoops.length ? "sev-critical" : "sev-info"}`}>
+              {g.selfLoops.length} self-interceptions
+            </span>
+            <span className={`sev ${g.cycles.length ? "sev-critical" : "sev-info"}`}>
+              {g.cycles.length} cycles
+            </span>
+            <span className={`sev ${critical?.length ? "sev-high" : "sev-info"}`}>
+              {critical?.length ?? 0} fail-closed hooks on kube-system / runlevel 0–1 pods
+            </span>
+            <span className={`sev ${noEndpoints?.length ? "sev-critical" : "sev-info"}`}>
+              {noEndpoints?.length ?? 0} fail-closed backends without ready endpoints
+            </span>
+            {g.cycles.length > 0 && (
+              <ul>
+                {g.cycles.map((c, i) => (
+                  <li key={i}>
+                    Cycle #{i + 1}:{" "}
+                    {[...c, c[0]].map((k, j) => (
+                      <span key={j}>
+                        {j > 0 && " → "}
+                        <span className="mono">{byKey.get(k ?? "")?.hook.id.name}</span>
+                      </span>
+                    ))}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+          <section className="panel">
+            <h2>Findings</h2>
+            <HookFindings findings={result.findings} />
+          </section>
+          <section>
+            <h2>Map</h2>
+            <p className="hint">
+              hook ⇢ its backend (dashed) → the hooks that intercept the creation of that
+              backend&apos;s pods. Red: fail-closed self-interception or cycle, coverage of
+              kube-system or runlevel 0–1, or a backend without ready endpoints. Pod labels come
+              from each Service&apos;s selector.
+            </p>
+            {result.map.nodes.length === 0 ? (
+              <p className="muted">No service-backed hooks and no hooks on system pods.</p>
+            ) : (
+              <DeadlockSvg nodes={result.map.nodes} edges={result.map.edges} />
+            )}
+          </section>
+          <section className="panel">
+            <h2>As a table</h2>
+            <table className="data">
+              <thead>
+                <tr>
+                  <th>Hook</th>
+                  <th>Failure policy</th>
+                  <th>Backend</th>
+                  <th className="num">Ready endpoints</th>
+                  <th>Intercepts the pods of</th>
+                  <th>System / runlevel 0–1 namespaces</th>
+                </tr>
+              </thead>
+              <tbody>
+                {g.hooks
+                  .filter((h) => h.backend || h.critical.length > 0)
+                  .map((h) => {
+                    const cfg = configurationHref(h.hook.id);
+                    const targets = g.edges.filter((e) => e.from === h.key);
+                    return (
+                      <tr key={h.key}>
+                        <td>
+                          <Link href={hookHref(h.hook.id)} prefetch={false}>
+                            {h.hook.id.name}
+                          </Link>{" "}
+                          {cfg && (
+                            <span className="muted">
+                              (
+                              <Link href={cfg} prefetch={false}>
+                                {h.hook.id.configuration}
+                              </Link>
+                              )
+                            </span>
+                          )}
+                        </td>
+                        <td className={h.failClosed ? "bad" : undefined}>{h.hook.failurePolicy}</td>
+                        <td className="mono">
+                          {h.backend ? (
+                            <>
+                              <Link href={namespaceHref(h.backend.namespace)} prefetch={false}>
+                                {h.backend.namespace}
+                              </Link>
+                              /{h.backend.service}
+                              {h.backend.serviceFound === false && (
+                                <span className="bad"> (Service not found)</span>
+                              )}
+                            </>
+                          ) : (
+                            <span className="muted">url</span>
+                          )}
+                        </td>
+                        <td className={`num${h.backend?.readyEndpoints === 0 ? " bad" : ""}`}>
+                          {h.backend?.readyEndpoints ?? "—"}
+                        </td>
+                        <td>
+                          {targets.length === 0
+                            ? "—"
+                            : targets
+                                .map(
+                                  (e) =>
+                                    `${byKey.get(e.to)?.hook.id.name ?? e.to}${e.to === h.key ? " (itself)" : ""}${e.verdict === "maybe" ? " (depends on matchConditions)" : ""}`,
+                                )
+                                .join(", ")}
+                        </td>
+                        <td className={h.failClosed && h.critical.length > 0 ? "bad" : undefined}>
+                          {h.critical.join(", ") || "—"}
+                        </td>
+                      </tr>
+                    );
+                  })}
+              </tbody>
+            </table>
+          </section>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,141 @@
+"use client";
+
+import Link from "next/link";
+import { useMemo } from "react";
+import {
+  describeRequest,
+  namespaceView,
+  type NamespaceHookEntry,
+} from "@/lib/admission/exemption-views";
+import { configurationHref, hookHref } from "@/lib/namespaces/links";
+import { ErrorBox } from "@/components/ui/error-box";
+import { useLiveMatrix } from "./use-live-matrix";
+import { RequestPicker } from "./request-picker";
+
+const STAGE: Record<string, string> = {
+  "mutating-policy": "mutating policy",
+  "mutating-webhook": "mutating webhook",
+  "validating-policy": "validating policy",
+  "validating-webhook": "validating webhook",
+};
+
+function HookRows({ entries, order }: { entries: NamespaceHookEntry[]; order: boolean }) {
+  return (
+    <table className="data">
+      <thead>
+        <tr>
+          {order && <th className="num">#</th>}
+          <th>Hook</th>
+          <th>Configuration</th>
+          <th>Stage</th>
+          <th>Failure policy</th>
+          <th className="num">Timeout</th>
+          <th>Decided by</th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((e, i) => {
+          const cfg = configurationHref(e.hook.hook);
+          return (
+            <tr key={`${e.hook.hook.source}/${e.hook.hook.key}`}>
+              {order && <td className="num">{i + 1}</td>}
+              <td>
+                <Link href={hookHref(e.hook.hook)} prefetch={false}>
+                  {e.hook.hook.name}
+                </Link>
+              </td>
+              <td>
+                {cfg ? (
+                  <Link href={cfg} prefetch={false}>
+                    {e.hook.hook.configuration}
+                  </Link>
+                ) : (
+                  e.hook.hook.configuration
+                )}
+              </td>
+              <td>{STAGE[e.hook.stage]}</td>
+              <td className={e.hook.failurePolicy === "Fail" ? "bad" : undefined}>
+                {e.hook.failurePolicy}
+              </td>
+              <td className="num">
+                {e.hook.timeoutSeconds === undefined ? "—" : `${e.hook.timeoutSeconds}s`}
+              </td>
+              <td>
+                <code>{e.why.requirement}</code> <span className="muted">{e.why.detail}</span>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** One namespace: the hooks that intercept writes in it, in call order, and those that exempt it. */
+export function NamespaceDetailPage({ name }: { name: string }) {
+  const { params, setParams, state, request, matrix } = useLiveMatrix();
+  const view = useMemo(() => {
+    if (!matrix || !state.snapshot) return undefined;
+    const labels = state.snapshot.namespaces?.[name];
+    if (!labels) return null;
+    return { labels, ...namespaceView(matrix, name, labels) };
+  }, [matrix, state.snapshot, name]);
+  return (
+    <div className="stack">
+      <div className="page-head">
+        <h1>
+          Namespace <span className="mono">{name}</span>
+        </h1>
+        <span className="live" data-state={state.live}>
+          {state.live}
+        </span>
+        <span className="spacer" />
+        <Link href={`/namespaces?ns=${encodeURIComponent(name)}`}>In the matrix</Link>
+        <Link href="/deadlocks">Deadlock map</Link>
+      </div>
+      <div className="toolbar">
+        <RequestPicker params={params} onChange={setParams} />
+      </div>
+      {state.error && <ErrorBox error={state.error} />}
+      {view === undefined && <p className="muted">Reading the cluster…</p>}
+      {view === null && (
+        <p className="alert">
+          Namespace {name} does not exist (or is not visible to this context).
+        </p>
+      )}
+      {view && (
+        <>
+          <section className="panel">
+            <h2>Labels</h2>
+            {Object.entries(view.labels).map(([k, v]) => (
+              <span key={k} className="chip">
+                {k}={v}
+              </span>
+            ))}
+          </section>
+          <section className="panel">
+            <h2>
+              Intercept {describeRequest(request)} here ({view.intercepting.length}), in call order
+            </h2>
+            {view.intercepting.length === 0 ? (
+              <p className="muted">No hook intercepts this request here.</p>
+            ) : (
+              <HookRows entries={view.intercepting} order />
+            )}
+          </section>
+          <section className="panel">
+            <h2>Exempt this namespace ({view.exempting.length})</h2>
+            {view.exempting.length === 0 ? (
+              <p className="muted">No hook's selector exempts this namespace.</p>
+            ) : (
+              <HookRows entries={view.exempting} order={false} />
+            )}
+            <p className="hint">
+              {view.notMatched} other hooks' rules do not match {describeRequest(request)}.
+            </p>
+          </section>
+        </>
+      )}
+    </div>
+  );
+}

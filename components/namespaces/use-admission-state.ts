@@ -1,0 +1,141 @@
+"use client";
+
+import { useMemo } from "react";
+import { useQueries, useQuery } from "@tanstack/react-query";
+import { overviewQuery, type OverviewData } from "@/lib/queries/overview";
+import {
+  collectionQuery,
+  type CollectionData,
+  type KubeObjectLike,
+} from "@/lib/queries/collections";
+import { refToString, type ResourceRef } from "@/lib/k8s/resources";
+import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
+import type { Labels } from "@/lib/admission/selectors";
+import {
+  ENDPOINT_SLICES,
+  NAMESPACES,
+  SERVICES,
+  SNAPSHOT_FIELD,
+  matrixCollections,
+  unpackNamespaces,
+  type PackedNamespaces,
+} from "@/lib/namespaces/collections";
+import { useLiveCollections, type LiveState } from "@/components/live/use-live-collections";
+import { useTabContext } from "@/components/layout/tab-context";
+
+type NamespaceObject = KubeObjectLike & {
+  metadata?: { labels?: Record<string, string>; creationTimestamp?: string };
+};
+
+/** What the server read for the first render (see server/namespaces/matrix-seed.ts). */
+export interface AdmissionStateSeed {
+  context: string;
+  overview: OverviewData;
+  collections: Record<string, CollectionData>;
+  /** The namespaces, packed (they are most of the bytes at scale). */
+  namespaces?: PackedNamespaces;
+}
+
+/** Stable (module-level), so TanStack Query re-runs it only when a result changed. */
+function combine(
+  results: ReadonlyArray<{ data?: { items: KubeObjectLike[] }; error: Error | null }>,
+) {
+  return {
+    datas: results.map((r) => r.data),
+    error: results.find((r) => r.error)?.error ?? null,
+  };
+}
+
+/** Everything the namespaces pages read, live. */
+export interface AdmissionState {
+  context: string | undefined;
+  /** Undefined until every collection has arrived. */
+  snapshot: AdmissionSnapshot | undefined;
+  /** Namespace name → creation time (ms since the epoch). */
+  created: ReadonlyMap<string, number>;
+  /** Services and EndpointSlices (only when asked for: the deadlock map). */
+  services: KubeObjectLike[] | undefined;
+  endpointSlices: KubeObjectLike[] | undefined;
+  live: LiveState;
+  error: Error | null;
+}
+
+/**
+ * Namespaces, webhook configurations, admission policies and bindings (every served kind, at
+ * the version the dashboard reads it), each a collection in the query cache read as the tab's
+ * context and kept current over /api/watch; with `backends`, also Services and EndpointSlices.
+ * A server seed for the tab's context fills the cache so the first render needs no round trip.
+ */
+export function useAdmissionState({
+  backends = false,
+  seed,
+}: { backends?: boolean; seed?: AdmissionStateSeed } = {}): AdmissionState {
+  const { context, error: contextError } = useTabContext();
+  const seeded = seed !== undefined && seed.context === context ? seed : undefined;
+  const overview = useQuery({
+    ...overviewQuery(context ?? ""),
+    enabled: context !== undefined,
+    initialData: seeded?.overview,
+    // The seed was read just now; do not read discovery again on mount.
+    staleTime: seeded ? 60_000 : 0,
+  });
+  const packed = seeded?.namespaces;
+  const seededNamespaces = useMemo(() => (packed ? unpackNamespaces(packed) : undefined), [packed]);
+  const refs = useMemo(
+    () =>
+      overview.data
+        ? [
+            ...matrixCollections(overview.data.apis),
+            ...(backends ? [SERVICES, ENDPOINT_SLICES] : []),
+          ]
+        : [],
+    [overview.data, backends],
+  );
+  // `combine` re-runs only when a query's result changes, so `datas` keeps its identity between
+  // renders and the snapshot below is rebuilt only when a collection changed.
+  const { datas, error } = useQueries({
+    queries: refs.map((ref) => ({
+      ...collectionQuery(context ?? "", ref),
+      enabled: context !== undefined,
+      initialData: ref === NAMESPACES ? seededNamespaces : seeded?.collections[refToString(ref)],
+    })),
+    combine,
+  });
+  const live = useLiveCollections(context, refs);
+  const ready = refs.length > 0 && datas.every((d) => d !== undefined);
+  const built = useMemo(() => {
+    const created = new Map<string, number>();
+    if (!ready) return { snapshot: undefined, created };
+    const s: Record<string, unknown> = {};
+    const namespaces: Record<string, Labels> = {};
+    refs.forEach((ref, i) => {
+      const items = datas[i]?.items ?? [];
+      if (ref === NAMESPACES) {
+        for (const ns of items as NamespaceObject[]) {
+          const name = ns.metadata?.name;
+          if (!name) continue;
+          namespaces[name] = ns.metadata?.labels ?? {};
+          const t = Date.parse(ns.metadata?.creationTimestamp ?? "");
+          if (Number.isFinite(t)) created.set(name, t);
+        }
+        return;
+      }
+      const field = SNAPSHOT_FIELD[ref.resource];
+      if (field) s[field] = items;
+    });
+    return { snapshot: { ...(s as AdmissionSnapshot), namespaces }, created };
+  }, [ready, refs, datas]);
+  const at = (ref: ResourceRef) => {
+    const i = refs.indexOf(ref);
+    return i < 0 ? undefined : datas[i]?.items;
+  };
+  return {
+    context,
+    snapshot: built.snapshot,
+    created: built.created,
+    services: backends ? at(SERVICES) : undefined,
+    endpointSlices: backends ? at(ENDPOINT_SLICES) : undefined,
+    live,
+    error: contextError ?? overview.error ?? error,
+  };
+}

@@ -1,0 +1,268 @@
+import { createRequire } from "node:module";
+import type { Page } from "@playwright/test";
+import { test, expect, type Kube } from "./fixtures";
+import { createConfig, deleteConfig, getConfig, uniqueName } from "./webhooks-helpers";
+
+const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** Serious or critical axe violations on the page (rule id and the first target). */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: axePath });
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: () => Promise<{
+            violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
+          }>;
+        };
+      }
+    ).axe;
+    const r = await axe.run();
+    return r.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes[0]?.target.join(" ") ?? ""}`);
+  });
+}
+
+async function createNamespace(kube: Kube, name: string, labels: Record<string, string>) {
+  const res = await kube.request("POST", "/api/v1/namespaces", {
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: { name, labels },
+  });
+  if (res.status !== 201) throw new Error(`namespace ${name}: ${res.status} ${res.body}`);
+}
+
+/** Adds labels with a read and a conditional replace (the stored resourceVersion is the precondition). */
+async function labelNamespace(kube: Kube, name: string, labels: Record<string, string>) {
+  const got = await kube.request("GET", `/api/v1/namespaces/${name}`);
+  const ns = JSON.parse(got.body) as { metadata: { labels?: Record<string, string> } };
+  ns.metadata.labels = { ...ns.metadata.labels, ...labels };
+  const res = await kube.request("PUT", `/api/v1/namespaces/${name}`, ns);
+  if (res.status !== 200) throw new Error(`label ${name}: ${res.status} ${res.body}`);
+}
+
+/** A hook on pod creation, limited to this test's namespaces by a run label. */
+function podHook(name: string, run: string, extra: Record<string, unknown> = {}) {
+  return {
+    name,
+    admissionReviewVersions: ["v1"],
+    sideEffects: "None",
+    clientConfig: { url: `https://127.0.0.1:9/hooks/${name}` },
+    rules: [{ operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] }],
+    namespaceSelector: {
+      matchExpressions: [
+        { key: "runlevel", operator: "NotIn", values: ["0", "1"] },
+        { key: "e2e-run", operator: "In", values: [run] },
+      ],
+    },
+    ...extra,
+  };
+}
+
+test.describe("namespaces and exemptions", () => {
+  test("a namespace labelled runlevel=0 flips from intercepted to exempt, live", async ({
+    page,
+    kube,
+  }) => {
+    const run = uniqueName("rl");
+    const ns = `${run}-app`;
+    const cfg = uniqueName("e2e-matrix");
+    await createNamespace(kube, ns, { "e2e-run": run });
+    await createConfig(kube, "validatingwebhookconfigurations", cfg, [
+      podHook(`guard.${cfg}.example.com`, run, { failurePolicy: "Ignore" }),
+    ]);
+    try {
+      await page.goto(`/namespaces?hook=${cfg}&ns=${run}`);
+      const grid = page.getByRole("grid", { name: /Exemption matrix/ });
+      const cell = grid.getByRole("gridcell", {
+        name: `${ns} × guard.${cfg}.example.com: intercepted`,
+      });
+      await expect(cell).toBeVisible();
+      await expect(grid.getByRole("rowheader", { name: /no runlevel label/ })).toBeVisible();
+      await page.screenshot({ path: "e2e/artifacts/namespaces-matrix.png" });
+
+      // Focus shows the deciding requirement.
+      await cell.focus();
+      await expect(page.locator("#cell-detail")).toContainText("intercepted");
+      await expect(page.locator("#cell-detail")).toContainText("label runlevel is absent");
+
+      expect(await axeViolations(page)).toEqual([]);
+
+      await labelNamespace(kube, ns, { runlevel: "0" });
+      const exempt = grid.getByRole("gridcell", {
+        name: `${ns} × guard.${cfg}.example.com: exempt`,
+      });
+      await expect(exempt).toBeVisible({ timeout: 5_000 });
+      await expect(grid.getByRole("rowheader", { name: /runlevel=0 · 1 namespace/ })).toBeVisible();
+      await exempt.focus();
+      await expect(page.locator("#cell-detail")).toContainText("runlevel notin (0,1)");
+      await expect(page.locator("#cell-detail")).toContainText('label runlevel is "0"');
+
+      // The per-namespace page, from the row header, lists the hook among those exempting it.
+      await grid.getByRole("link", { name: ns }).click();
+      await expect(page.getByRole("heading", { name: `Namespace ${ns}` })).toBeVisible();
+      await expect(
+        page.getByRole("heading", { name: /Exempt this namespace \(\d+\)/ }),
+      ).toBeVisible();
+      await expect(
+        page.getByRole("row", { name: new RegExp(`guard\\.${cfg}\\.example\\.com`) }),
+      ).toContainText("runlevel notin (0,1)");
+      expect(await axeViolations(page)).toEqual([]);
+
+      // The per-hook page groups the namespace under runlevel 0 as exempt.
+      await page.getByRole("link", { name: `guard.${cfg}.example.com` }).click();
+      await expect(page.getByRole("row", { name: /^0 0 1/ })).toContainText(ns);
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
+      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+    }
+  });
+
+  test("arrow keys move between cells and skip group headings", async ({ page, kube }) => {
+    const run = uniqueName("kb");
+    const cfg = uniqueName("e2e-keys");
+    const a = `${run}-a`;
+    const b = `${run}-b`;
+    await createNamespace(kube, a, { "e2e-run": run, runlevel: "0" });
+    await createNamespace(kube, b, { "e2e-run": run });
+    await createConfig(kube, "validatingwebhookconfigurations", cfg, [
+      podHook(`one.${cfg}.example.com`, run, { failurePolicy: "Ignore" }),
+      podHook(`two.${cfg}.example.com`, run, { failurePolicy: "Ignore" }),
+    ]);
+    try {
+      await page.goto(`/namespaces?hook=${cfg}&ns=${run}`);
+      const grid = page.getByRole("grid");
+      const first = grid.getByRole("gridcell", { name: `${a} × one.${cfg}.example.com: exempt` });
+      await first.focus();
+      await page.keyboard.press("ArrowRight");
+      await expect(
+        grid.getByRole("gridcell", { name: `${a} × two.${cfg}.example.com: exempt` }),
+      ).toBeFocused();
+      await page.keyboard.press("ArrowDown");
+      await expect(
+        grid.getByRole("gridcell", { name: `${b} × two.${cfg}.example.com: intercepted` }),
+      ).toBeFocused();
+      await page.keyboard.press("Home");
+      await expect(
+        grid.getByRole("gridcell", { name: `${b} × one.${cfg}.example.com: intercepted` }),
+      ).toBeFocused();
+      await page.keyboard.press("ArrowUp");
+      await expect(first).toBeFocused();
+    } finally {
+      await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
+      await kube.request("DELETE", `/api/v1/namespaces/${a}`);
+      await kube.request("DELETE", `/api/v1/namespaces/${b}`);
+    }
+  });
+
+  test("a new unlabelled namespace caught by a fail-closed hook is called out", async ({
+    page,
+    kube,
+  }) => {
+    const run = uniqueName("nw");
+    const cfg = uniqueName("e2e-new");
+    await createConfig(kube, "validatingwebhookconfigurations", cfg, [
+      podHook(`strict.${cfg}.example.com`, run, { failurePolicy: "Fail" }),
+    ]);
+    const ns = `${run}-late`;
+    try {
+      await page.goto(`/namespaces?hook=${cfg}&ns=${run}`);
+      await expect(page.getByText(/namespaces × 1 hooks/)).toBeVisible();
+      await createNamespace(kube, ns, { "e2e-run": run });
+      const callout = page
+        .getByRole("status")
+        .filter({ hasText: "New namespaces without a runlevel" });
+      await expect(callout).toContainText(ns);
+      await expect(callout).toContainText(`strict.${cfg}.example.com`);
+    } finally {
+      await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
+      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+    }
+  });
+
+  test("a fail-closed hook whose backend it intercepts is flagged, fixed from the editor, and clears", async ({
+    page,
+    kube,
+  }) => {
+    const run = uniqueName("dl");
+    const ns = `${run}-hooks`;
+    const cfg = uniqueName("e2e-deadlock");
+    const hookName = `self.${cfg}.example.com`;
+    await createNamespace(kube, ns, { "e2e-run": run });
+    const svc = await kube.request("POST", `/api/v1/namespaces/${ns}/services`, {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "webhook", namespace: ns },
+      spec: { selector: { app: "webhook" }, ports: [{ port: 443, targetPort: 8443 }] },
+    });
+    expect(svc.status).toBe(201);
+    const created = await createConfig(kube, "validatingwebhookconfigurations", cfg, [
+      podHook(hookName, run, {
+        clientConfig: { service: { namespace: ns, name: "webhook", path: "/validate" } },
+      }),
+    ]);
+    try {
+      await page.goto("/deadlocks");
+      const finding = page
+        .getByRole("listitem")
+        .filter({ hasText: "Fail-closed webhook intercepts its own backend" })
+        .filter({ hasText: hookName });
+      await expect(finding).toBeVisible();
+      await expect(finding).toContainText(`in ${ns} that serve it`);
+      // The map marks the hook and its backend (no ready endpoints: no pods run here).
+      await expect(
+        page.locator(`[data-node="ValidatingWebhookConfiguration:${cfg}/${hookName}/0"] rect`),
+      ).toHaveAttribute("stroke", "#b42318");
+      await expect(page.getByRole("row", { name: new RegExp(hookName) })).toContainText(
+        `${hookName} (itself)`,
+      );
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: "e2e/artifacts/deadlocks.png", fullPage: true });
+
+      await finding.getByRole("link", { name: "Open as a proposed edit" }).click();
+      await expect(page.getByTestId("proposal")).toContainText(
+        `exclude the backend namespace ${ns}`,
+      );
+      await expect(page.getByRole("tab", { name: "Diff vs live" })).toHaveAttribute(
+        "aria-selected",
+        "true",
+      );
+      await page.getByRole("button", { name: "Dry run" }).click();
+      await expect(page.getByRole("region", { name: "Dry run result" })).toContainText(
+        "accepted by the apiserver",
+      );
+      // Nothing is stored by the dry run.
+      const before = await getConfig(kube, "validatingwebhookconfigurations", cfg);
+      expect(before?.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+      await page.screenshot({ path: "e2e/artifacts/namespaces-proposed-fix.png", fullPage: true });
+      await page.getByRole("button", { name: "Apply" }).click();
+      await expect
+        .poll(async () => {
+          const stored = await getConfig(kube, "validatingwebhookconfigurations", cfg);
+          return stored?.webhooks?.[0]?.namespaceSelector;
+        })
+        .toEqual({
+          matchExpressions: [
+            { key: "runlevel", operator: "NotIn", values: ["0", "1"] },
+            { key: "e2e-run", operator: "In", values: [run] },
+            { key: "kubernetes.io/metadata.name", operator: "NotIn", values: [ns] },
+          ],
+        });
+
+      await page.goto("/deadlocks");
+      await expect(page.getByRole("row", { name: new RegExp(hookName) })).toBeVisible();
+      await expect(
+        page
+          .getByRole("listitem")
+          .filter({ hasText: "Fail-closed webhook intercepts its own backend" })
+          .filter({ hasText: hookName }),
+      ).toHaveCount(0);
+    } finally {
+      await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
+      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+    }
+  });
+});

@@ -1,0 +1,186 @@
+import { describe, expect, it } from "vitest";
+import { compileSnapshot } from "@/lib/admission/compile";
+import { dependencyGraph, findCycles, type DependencyInput } from "@/lib/admission/deadlock";
+import { hook } from "@/lib/admission/test-helpers";
+import type { V1MutatingWebhook } from "@/lib/k8s/types";
+
+const NS = (name: string, extra: Record<string, string> = {}) => ({
+  "kubernetes.io/metadata.name": name,
+  ...extra,
+});
+const only = (ns: string) => ({
+  matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "In", values: [ns] }],
+});
+const backed = (name: string, ns: string, extra: Partial<V1MutatingWebhook> = {}) =>
+  hook(name, { clientConfig: { service: { namespace: ns, name } }, ...extra });
+const svc = (ns: string, name: string) => ({
+  metadata: { namespace: ns, name },
+  spec: { selector: { app: name } },
+});
+
+function graph(input: DependencyInput) {
+  return dependencyGraph(input, compileSnapshot(input.snapshot));
+}
+
+describe("findCycles", () => {
+  it("finds a cycle of length 2", () => {
+    expect(
+      findCycles(
+        ["a", "b", "c"],
+        [
+          { from: "a", to: "b" },
+          { from: "b", to: "a" },
+          { from: "b", to: "c" },
+        ],
+      ),
+    ).toEqual([["a", "b"]]);
+  });
+  it("finds a cycle of length 3 and none in a chain", () => {
+    expect(
+      findCycles(
+        ["a", "b", "c"],
+        [
+          { from: "a", to: "b" },
+          { from: "b", to: "c" },
+          { from: "c", to: "a" },
+        ],
+      ),
+    ).toEqual([["a", "b", "c"]]);
+    expect(
+      findCycles(
+        ["a", "b", "c"],
+        [
+          { from: "a", to: "b" },
+          { from: "b", to: "c" },
+        ],
+      ),
+    ).toEqual([]);
+  });
+  it("ignores self-loops (those are L1) and reports each strongly connected set once", () => {
+    expect(findCycles(["a"], [{ from: "a", to: "a" }])).toEqual([]);
+    const cycles = findCycles(
+      ["a", "b", "c", "d", "e"],
+      [
+        { from: "a", to: "b" },
+        { from: "b", to: "a" },
+        { from: "c", to: "d" },
+        { from: "d", to: "e" },
+        { from: "e", to: "c" },
+      ],
+    );
+    expect(cycles).toEqual([
+      ["a", "b"],
+      ["c", "d", "e"],
+    ]);
+  });
+});
+
+describe("dependencyGraph", () => {
+  const namespaces = { a: NS("a"), b: NS("b"), c: NS("c"), "kube-system": NS("kube-system") };
+  it("finds a three-hook cycle between fail-closed hooks from their Services' namespaces", () => {
+    const g = graph({
+      snapshot: {
+        validatingWebhookConfigurations: [
+          {
+            metadata: { name: "ring" },
+            webhooks: [
+              backed("one.x.io", "a", { namespaceSelector: only("b") }),
+              backed("two.x.io", "b", { namespaceSelector: only("c") }),
+              backed("three.x.io", "c", { namespaceSelector: only("a") }),
+            ],
+          },
+        ],
+        namespaces,
+      },
+      services: [svc("a", "one.x.io"), svc("b", "two.x.io"), svc("c", "three.x.io")],
+    });
+    expect(g.cycles.map((c) => c.map((k) => k.split("/")[1]))).toEqual([
+      ["one.x.io", "two.x.io", "three.x.io"],
+    ]);
+    expect(g.selfLoops).toEqual([]);
+    expect(g.hooks.map((h) => h.backend?.source)).toEqual([
+      "service-selector",
+      "service-selector",
+      "service-selector",
+    ]);
+  });
+  it("breaks the cycle when one hook fails open, but keeps the edge", () => {
+    const g = graph({
+      snapshot: {
+        validatingWebhookConfigurations: [
+          {
+            metadata: { name: "pair" },
+            webhooks: [
+              backed("one.x.io", "a", { namespaceSelector: only("b") }),
+              backed("two.x.io", "b", { namespaceSelector: only("a"), failurePolicy: "Ignore" }),
+            ],
+          },
+        ],
+        namespaces,
+      },
+      services: [svc("a", "one.x.io"), svc("b", "two.x.io")],
+    });
+    expect(g.cycles).toEqual([]);
+    expect(g.edges).toHaveLength(2);
+  });
+  it("flags self-interception, kube-system coverage and a backend without ready endpoints", () => {
+    const g = graph({
+      snapshot: {
+        mutatingWebhookConfigurations: [
+          { metadata: { name: "self" }, webhooks: [backed("self.x.io", "a")] },
+        ],
+        namespaces: { ...namespaces, addons: NS("addons", { runlevel: "1" }) },
+      },
+      services: [svc("a", "self.x.io")],
+      endpointSlices: [
+        {
+          addressType: "IPv4",
+          metadata: {
+            namespace: "a",
+            name: "s1",
+            labels: { "kubernetes.io/service-name": "self.x.io" },
+          },
+          endpoints: [{ addresses: ["10.0.0.1"], conditions: { ready: false } }],
+        },
+      ],
+    });
+    expect(g.selfLoops).toHaveLength(1);
+    const node = g.hooks[0];
+    expect([...(node?.critical ?? [])].sort()).toEqual(
+      ["addons", "kube-node-lease", "kube-public", "kube-system"].sort(),
+    );
+    expect(node?.backend?.readyEndpoints).toBe(0);
+    expect(node?.backend?.serviceFound).toBe(true);
+  });
+  it("uses workload templates for pod labels, so an objectSelector can exempt the backend", () => {
+    const input = (labels: Record<string, string>): DependencyInput => ({
+      snapshot: {
+        validatingWebhookConfigurations: [
+          {
+            metadata: { name: "self" },
+            webhooks: [
+              backed("self.x.io", "a", {
+                objectSelector: {
+                  matchExpressions: [{ key: "exempt", operator: "DoesNotExist" }],
+                },
+              }),
+            ],
+          },
+        ],
+        namespaces,
+      },
+      services: [svc("a", "self.x.io")],
+      workloads: [
+        {
+          kind: "Deployment",
+          metadata: { namespace: "a", name: "d" },
+          spec: { template: { metadata: { labels: { app: "self.x.io", ...labels } } } },
+        },
+      ],
+    });
+    expect(graph(input({})).selfLoops).toHaveLength(1);
+    const exempt = graph(input({ exempt: "true" }));
+    expect(exempt.selfLoops).toEqual([]);
+    expect(exempt.hooks[0]?.backend?.source).toBe("workloads");
+  });
+});

@@ -1,0 +1,214 @@
+import { describe, expect, it } from "vitest";
+import { compileSnapshot } from "@/lib/admission/compile";
+import {
+  EXEMPT,
+  INTERCEPTED,
+  NOT_MATCHED,
+  compareGroupValues,
+  exemptionMatrix,
+  type MatrixRequest,
+} from "@/lib/admission/exemptions";
+import {
+  cellReader,
+  columnGroups,
+  explainCell,
+  failClosedInterceptors,
+  hookView,
+  matrixRows,
+  namespaceView,
+} from "@/lib/admission/exemption-views";
+import { hook } from "@/lib/admission/test-helpers";
+import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
+
+const NS = (name: string, extra: Record<string, string> = {}) => ({
+  "kubernetes.io/metadata.name": name,
+  ...extra,
+});
+const namespaces = {
+  "kube-system": NS("kube-system", { runlevel: "0" }),
+  addons: NS("addons", { runlevel: "1", env: "prod" }),
+  hooks: NS("hooks", { runlevel: "2" }),
+  late: NS("late", { runlevel: "10" }),
+  team: NS("team", { env: "prod" }),
+  dev: NS("dev", { env: "dev" }),
+};
+const runlevel = { matchExpressions: [{ key: "runlevel", operator: "NotIn", values: ["0", "1"] }] };
+const snapshot: AdmissionSnapshot = {
+  mutatingWebhookConfigurations: [
+    {
+      metadata: { name: "inject" },
+      webhooks: [hook("inject.x.io", { namespaceSelector: runlevel, reinvocationPolicy: "Never" })],
+    },
+  ],
+  validatingWebhookConfigurations: [
+    {
+      metadata: { name: "guard" },
+      webhooks: [
+        hook("prod.x.io", { namespaceSelector: { matchLabels: { env: "prod" } } }),
+        hook("not-team.x.io", {
+          failurePolicy: "Ignore",
+          namespaceSelector: {
+            matchExpressions: [
+              { key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["team"] },
+            ],
+          },
+        }),
+        hook("nodes.x.io", {
+          rules: [
+            { operations: ["*"], apiGroups: [""], apiVersions: ["v1"], resources: ["nodes"] },
+          ],
+        }),
+        hook("ns.x.io", {
+          namespaceSelector: runlevel,
+          rules: [
+            {
+              operations: ["CREATE"],
+              apiGroups: [""],
+              apiVersions: ["v1"],
+              resources: ["namespaces"],
+            },
+          ],
+        }),
+      ],
+    },
+  ],
+  namespaces,
+};
+const compiled = compileSnapshot(snapshot);
+const NODES: MatrixRequest = {
+  group: "",
+  version: "v1",
+  resource: "nodes",
+  operation: "UPDATE",
+  scope: "Cluster",
+};
+const NAMESPACES: MatrixRequest = {
+  group: "",
+  version: "v1",
+  resource: "namespaces",
+  operation: "CREATE",
+  scope: "Namespace",
+};
+
+function grid(m: ReturnType<typeof exemptionMatrix>) {
+  const read = cellReader(m);
+  const out: Record<string, string> = {};
+  for (const row of matrixRows(m)) {
+    if (row.kind !== "namespace") continue;
+    out[row.name] = m.hooks.map((_, h) => "EX-"[read(row.name, row.g, h)] ?? "?").join("");
+  }
+  return out;
+}
+
+describe("grouping", () => {
+  it("orders runlevel values numerically, unlabelled last, names sorted inside a group", () => {
+    const m = exemptionMatrix(compiled);
+    const rows = matrixRows(m).map((r) => (r.kind === "group" ? `#${r.value ?? "-"}` : r.name));
+    expect(rows).toEqual([
+      "#0",
+      "kube-system",
+      "#1",
+      "addons",
+      "#2",
+      "hooks",
+      "#10",
+      "late",
+      "#-",
+      "dev",
+      "team",
+    ]);
+    expect(compareGroupValues("9", "abc")).toBeLessThan(0);
+  });
+  it("groups by another label and filters rows", () => {
+    const m = exemptionMatrix(compiled, "env");
+    const rows = matrixRows(m, (n) => n !== "dev").map((r) =>
+      r.kind === "group" ? `#${r.value ?? "-"}` : r.name,
+    );
+    expect(rows).toEqual(["#prod", "addons", "team", "#-", "hooks", "kube-system", "late"]);
+  });
+});
+
+describe("cells for a request", () => {
+  it("pods CREATE: selectors decide, hooks whose rules miss are not matched", () => {
+    const m = exemptionMatrix(compiled);
+    expect(m.hooks.map((h) => h.hook.name)).toEqual([
+      "inject.x.io",
+      "prod.x.io",
+      "not-team.x.io",
+      "nodes.x.io",
+      "ns.x.io",
+    ]);
+    // X intercepted, E exempt, - rules do not match
+    expect(grid(m)).toEqual({
+      "kube-system": "EEX--",
+      addons: "EXX--",
+      hooks: "XEX--",
+      late: "XEX--",
+      dev: "XEX--",
+      team: "XXE--",
+    });
+  });
+  it("cluster-scoped resources ignore the namespaceSelector", () => {
+    const m = exemptionMatrix(compiled, "runlevel", NODES);
+    expect(new Set(Object.values(grid(m)))).toEqual(new Set(["---X-"]));
+    const h = m.hooks.findIndex((x) => x.hook.name === "nodes.x.io");
+    expect(explainCell(m, m.hooks[h]!, INTERCEPTED, "team", namespaces.team).detail).toContain(
+      "cluster-scoped",
+    );
+  });
+  it("Namespace objects are judged by their own labels", () => {
+    const m = exemptionMatrix(compiled, "runlevel", NAMESPACES);
+    const g = grid(m);
+    expect(g["kube-system"]).toBe("----E");
+    expect(g["team"]).toBe("----X");
+  });
+  it("explains the deciding requirement of a cell", () => {
+    const m = exemptionMatrix(compiled);
+    const inject = m.hooks[0]!;
+    const exempt = explainCell(m, inject, EXEMPT, "kube-system", namespaces["kube-system"]);
+    expect(exempt).toEqual({
+      state: "exempt",
+      requirement: "runlevel notin (0,1)",
+      detail: 'label runlevel is "0", which is in (0,1) (on namespace kube-system)',
+    });
+    const hit = explainCell(m, inject, INTERCEPTED, "team", namespaces.team);
+    expect(hit.requirement).toBe("runlevel notin (0,1)");
+    expect(hit.detail).toContain("label runlevel is absent");
+    expect(explainCell(m, m.hooks[3]!, NOT_MATCHED, "team", namespaces.team).state).toBe(
+      "not-matched",
+    );
+  });
+});
+
+describe("per-namespace and per-hook views", () => {
+  it("lists the hooks intercepting a namespace in call order and those exempting it", () => {
+    const m = exemptionMatrix(compiled);
+    const v = namespaceView(m, "team", namespaces.team);
+    expect(v.intercepting.map((e) => e.hook.hook.name)).toEqual(["inject.x.io", "prod.x.io"]);
+    expect(v.exempting.map((e) => [e.hook.hook.name, e.why.requirement])).toEqual([
+      ["not-team.x.io", "kubernetes.io/metadata.name notin (team)"],
+    ]);
+    expect(v.notMatched).toBe(2);
+    expect(failClosedInterceptors(m, "team").map((h) => h.hook.name)).toEqual([
+      "inject.x.io",
+      "prod.x.io",
+    ]);
+  });
+  it("lists the namespaces a hook covers and exempts, by runlevel", () => {
+    const m = exemptionMatrix(compiled);
+    expect(hookView(m, 0)).toEqual([
+      { value: "0", covered: [], exempt: ["kube-system"] },
+      { value: "1", covered: [], exempt: ["addons"] },
+      { value: "2", covered: ["hooks"], exempt: [] },
+      { value: "10", covered: ["late"], exempt: [] },
+      { value: undefined, covered: ["dev", "team"], exempt: [] },
+    ]);
+  });
+  it("groups columns by configuration", () => {
+    const m = exemptionMatrix(compiled);
+    expect(columnGroups(m.hooks, [0, 1, 2, 4])).toEqual([
+      { source: "MutatingWebhookConfiguration", configuration: "inject", start: 0, count: 1 },
+      { source: "ValidatingWebhookConfiguration", configuration: "guard", start: 1, count: 3 },
+    ]);
+  });
+});

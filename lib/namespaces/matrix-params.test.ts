@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_PARAMS, readParams, requestOf, writeParams } from "@/lib/namespaces/matrix-params";
+
+describe("matrix parameters in the URL", () => {
+  it("round-trips every parameter and leaves defaults out", () => {
+    const p = {
+      resource: "namespaces",
+      operation: "UPDATE" as const,
+      groupBy: "environment",
+      hook: "inject",
+      namespace: "team",
+      failurePolicy: "Fail" as const,
+      all: true,
+    };
+    const q = writeParams(p);
+    expect(readParams(new URLSearchParams(q.slice(1)))).toEqual(p);
+    expect(writeParams(DEFAULT_PARAMS)).toBe("");
+    expect(requestOf(p)).toEqual({
+      group: "",
+      version: "v1",
+      resource: "namespaces",
+      operation: "UPDATE",
+      scope: "Namespace",
+    });
+  });
+  it("falls back to defaults on hostile or unknown values", () => {
+    const p = readParams(
+      new URLSearchParams({
+        resource: "secrets/../../x",
+        op: "PATCH",
+        group: "not a label key!",
+        fp: "Sometimes",
+        ns: "x".repeat(500),
+      }),
+    );
+    expect(p).toMatchObject({
+      resource: "pods",
+      operation: "CREATE",
+      groupBy: "runlevel",
+      failurePolicy: "",
+    });
+    expect(p.namespace).toHaveLength(63);
+    expect(readParams(new URLSearchParams({ group: "example.com/tier" })).groupBy).toBe(
+      "example.com/tier",
+    );
+  });
+  it("marks cluster-scoped resources", () => {
+    expect(requestOf({ ...DEFAULT_PARAMS, resource: "nodes" }).scope).toBe("Cluster");
+    expect(requestOf({ ...DEFAULT_PARAMS, resource: "deployments.apps" })).toMatchObject({
+      group: "apps",
+      resource: "deployments",
+      scope: "Namespaced",
+    });
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * The exemption matrix page's state as URL search parameters (pure): the request the matrix is
+ * for, the grouping label and the filters. Unknown or malformed values fall back to defaults.
+ */
+import { POD_CREATE, type MatrixRequest } from "@/lib/admission/exemptions";
+
+/** Requests the matrix can be drawn for: common namespaced kinds, Namespaces, cluster-scoped kinds. */
+export const MATRIX_RESOURCES: ReadonlyArray<{
+  readonly key: string;
+  readonly label: string;
+  readonly request: Omit<MatrixRequest, "operation">;
+}> = [
+  { key: "pods", label: "pods", request: { ...POD_CREATE } },
+  ...(
+    [
+      ["apps", "deployments"],
+      ["apps", "daemonsets"],
+      ["apps", "statefulsets"],
+      ["apps", "replicasets"],
+      ["batch", "jobs"],
+      ["", "configmaps"],
+      ["", "secrets"],
+      ["", "services"],
+      ["", "serviceaccounts"],
+      ["coordination.k8s.io", "leases"],
+    ] as const
+  ).map(([group, resource]) => ({
+    key: group ? `${resource}.${group}` : resource,
+    label: group ? `${resource}.${group}` : resource,
+    request: { group, version: "v1", resource, scope: "Namespaced" as const },
+  })),
+  {
+    key: "namespaces",
+    label: "namespaces (the Namespace object's own labels)",
+    request: { group: "", version: "v1", resource: "namespaces", scope: "Namespace" },
+  },
+  ...(
+    [
+      ["", "nodes"],
+      ["apiextensions.k8s.io", "customresourcedefinitions"],
+      ["rbac.authorization.k8s.io", "clusterroles"],
+    ] as const
+  ).map(([group, resource]) => ({
+    key: group ? `${resource}.${group}` : resource,
+    label: `${group ? `${resource}.${group}` : resource} (cluster-scoped)`,
+    request: { group, version: "v1", resource, scope: "Cluster" as const },
+  })),
+];
+
+export const OPERATIONS = ["CREATE", "UPDATE", "DELETE", "CONNECT"] as const;
+
+/** What the page shows. */
+export interface MatrixParams {
+  readonly resource: string;
+  readonly operation: (typeof OPERATIONS)[number];
+  readonly groupBy: string;
+  /** Substring of the hook or configuration name. */
+  readonly hook: string;
+  /** Substring of the namespace name. */
+  readonly namespace: string;
+  readonly failurePolicy: "" | "Fail" | "Ignore";
+  /** Also show hooks whose rules do not match the request. */
+  readonly all: boolean;
+}
+
+export const DEFAULT_PARAMS: MatrixParams = {
+  resource: "pods",
+  operation: "CREATE",
+  groupBy: "runlevel",
+  hook: "",
+  namespace: "",
+  failurePolicy: "",
+  all: false,
+};
+
+const LABEL_KEY =
+  /^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+
+/** Reads the parameters (hostile input: bounded, validated, defaulted). */
+export function readParams(q: { get(name: string): string | null }): MatrixParams {
+  const resource = q.get("resource") ?? "";
+  const operation = q.get("op") ?? "";
+  const groupBy = (q.get("group") ?? "").slice(0, 317);
+  const fp = q.get("fp") ?? "";
+  return {
+    resource: MATRIX_RESOURCES.some((r) => r.key === resource) ? resource : DEFAULT_PARAMS.resource,
+    operation: (OPERATIONS as readonly string[]).includes(operation)
+      ? (operation as MatrixParams["operation"])
+      : DEFAULT_PARAMS.operation,
+    groupBy: LABEL_KEY.test(groupBy) ? groupBy : DEFAULT_PARAMS.groupBy,
+    hook: (q.get("hook") ?? "").slice(0, 253),
+    namespace: (q.get("ns") ?? "").slice(0, 63),
+    failurePolicy: fp === "Fail" || fp === "Ignore" ? fp : "",
+    all: q.get("all") === "1",
+  };
+}
+
+/** The query string for the parameters, leaving defaults out. */
+export function writeParams(p: MatrixParams): string {
+  const q = new URLSearchParams();
+  if (p.resource !== DEFAULT_PARAMS.resource) q.set("resource", p.resource);
+  if (p.operation !== DEFAULT_PARAMS.operation) q.set("op", p.operation);
+  if (p.groupBy !== DEFAULT_PARAMS.groupBy) q.set("group", p.groupBy);
+  if (p.hook) q.set("hook", p.hook);
+  if (p.namespace) q.set("ns", p.namespace);
+  if (p.failurePolicy) q.set("fp", p.failurePolicy);
+  if (p.all) q.set("all", "1");
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}
+
+/** The matrix request for the parameters. */
+export function requestOf(p: MatrixParams): MatrixRequest {
+  const r = MATRIX_RESOURCES.find((x) => x.key === p.resource) ?? MATRIX_RESOURCES[0];
+  return { ...(r?.request ?? POD_CREATE), operation: p.operation };
+}

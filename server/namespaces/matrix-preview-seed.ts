@@ -1,0 +1,46 @@
+import "server-only";
+import { compileSnapshot } from "@/lib/admission/compile";
+import { exemptionMatrix } from "@/lib/admission/exemptions";
+import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
+import type { Labels } from "@/lib/admission/selectors";
+
+import { SNAPSHOT_FIELD } from "@/lib/namespaces/collections";
+import { readParams, requestOf, writeParams } from "@/lib/namespaces/matrix-params";
+import { matrixPreview, type MatrixPreview } from "@/lib/namespaces/matrix-preview";
+import { parseRef } from "@/lib/k8s/resources";
+import type { MatrixSeed } from "./matrix-seed";
+
+/**
+ * The matrix's first screen for the URL's parameters, computed on the server from the seed with
+ * the same lib/admission code the browser runs (the server has the CEL compiler anyway), so the
+ * grid is in the HTML. Undefined when there is no seed or anything fails.
+ */
+export function matrixPreviewSeed(
+  seed: MatrixSeed | undefined,
+  search: Record<string, string | string[] | undefined>,
+): MatrixPreview | undefined {
+  if (!seed?.namespaces) return undefined;
+  try {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(search)) if (typeof v === "string") q.set(k, v);
+    const params = readParams(q);
+    const namespaces: Record<string, Labels> = {};
+    const p = seed.namespaces;
+    p.names.forEach((name, i) => {
+      namespaces[name] = { ...p.labelSets[p.sets[i] ?? 0], "kubernetes.io/metadata.name": name };
+    });
+    const snapshot: Record<string, unknown> = { namespaces };
+    for (const [key, list] of Object.entries(seed.collections)) {
+      const field = SNAPSHOT_FIELD[parseRef(key)?.resource ?? ""];
+      if (field) snapshot[field] = list.items;
+    }
+    const m = exemptionMatrix(
+      compileSnapshot(snapshot as AdmissionSnapshot),
+      params.groupBy,
+      requestOf(params),
+    );
+    return matrixPreview(m, params, writeParams(params));
+  } catch {
+    return undefined;
+  }
+}
