@@ -15,4 +15,9 @@ export const queryKeys = {
     ["webhook-details", context, resource, name, resourceVersion] as const,
   webhookAccess: (context: string) => ["webhook-access", context] as const,
   kindSchema: (context: string, resource: string) => ["kind-schema", context, resource] as const,
+  /** Every decision query of a context (the live stream patches these). */
+  decisionsAll: (context: string) => ["decisions", context] as const,
+  decisions: (context: string, filterQuery: string, limit: number) =>
+    ["decisions", context, "list", filterQuery, limit] as const,
+  decisionDetail: (context: string, id: number) => ["decisions", context, "detail", id] as const,
 };
