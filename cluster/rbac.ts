@@ -1,7 +1,9 @@
 /**
  * The three users of the local control plane and the RBAC that gives each its role:
  * admin is cluster-admin (system:masters); viewer may read admission configuration, namespaces,
- * services, endpoints and pods but write nothing; editor may also write admission configuration.
+ * services, endpoints and pods but write nothing; editor may also write admission configuration
+ * and read the decision feed (`get` on the non-resource URL /portcullis/decisions, the grant the
+ * README documents); the viewer may not read decisions.
  */
 export type UserName = "admin" | "viewer" | "editor";
 
@@ -62,7 +64,11 @@ export function rbacObjects(): Array<{ path: string; body: unknown }> {
         verbs: WRITE,
       },
     ]),
+    clusterRole("portcullis:decision-reader", [
+      { nonResourceURLs: ["/portcullis/decisions"], verbs: ["get"] },
+    ]),
     binding("portcullis:viewers", "portcullis:viewer", "portcullis:viewers"),
     binding("portcullis:editors", "portcullis:editor", "portcullis:editors"),
+    binding("portcullis:decision-readers", "portcullis:decision-reader", "portcullis:editors"),
   ];
 }

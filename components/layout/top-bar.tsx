@@ -8,6 +8,7 @@ const NAV = [
   { href: "/", label: "Overview" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/webhooks/order", label: "Call order" },
+  { href: "/decisions", label: "Decisions" },
 ];
 
 export function TopBar() {

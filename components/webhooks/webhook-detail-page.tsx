@@ -20,6 +20,7 @@ import { ErrorBox } from "@/components/ui/error-box";
 import { HookPanel } from "./hook-panel";
 import { DeleteButton } from "./delete-button";
 import { webhookDefaults } from "@/lib/admission/webhook-defaults";
+import { RecentDecisions } from "@/components/decisions/recent-decisions";
 
 const MUTATING = webhookRef("mutatingwebhookconfigurations");
 const VALIDATING = webhookRef("validatingwebhookconfigurations");
@@ -132,6 +133,17 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
           stageSize={stage?.length ?? 0}
         />
       ))}
+      {hooks.length > 0 ? (
+        <div className="panel">
+          <h2>Recent decisions</h2>
+          {hooks.map((h, i) => (
+            <div key={`${h.name}-${i}`}>
+              <div className="mono">{h.name}</div>
+              <RecentDecisions context={context} name={h.name ?? ""} />
+            </div>
+          ))}
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -1,23 +1,18 @@
 /** The decision feed's API contract and query options (the browser side of /api/decisions). */
 import { queryOptions } from "@tanstack/react-query";
-import type { DecisionOutcome, DecisionRecord } from "@/lib/admission/audit";
+import type { DecisionRecord } from "@/lib/admission/audit";
 import { decisionFilterParams, type DecisionFilter } from "@/lib/decisions/filter";
+import type { DecisionHistogram } from "@/lib/decisions/histogram";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
 
 /** Most decisions one list request returns. */
 export const DECISION_PAGE_LIMIT = 500;
 
-/** One bucket of the decisions-over-time chart. */
-export interface DecisionBucketView {
-  start: number;
-  counts: Partial<Record<DecisionOutcome, number>>;
-}
-
 /** GET /api/decisions: newest first, and the chart of the same filter. */
 export interface DecisionListResponse {
   items: DecisionRecord[];
-  histogram: { bucketMs: number; from: number; to: number; buckets: DecisionBucketView[] };
+  histogram: DecisionHistogram;
 }
 
 /** GET /api/decisions/{id}: the decision and its audit event (Secret contents removed) as text. */

@@ -32,7 +32,9 @@ export function decisionsConfig(source: NodeJS.ProcessEnv = process.env): Decisi
     );
   }
   const e = parsed.data;
-  const dataDir = path.resolve(e.PORTCULLIS_DATA_DIR ?? path.join(".portcullis", "data"));
+  const dataDir = e.PORTCULLIS_DATA_DIR
+    ? path.resolve(/*turbopackIgnore: true*/ e.PORTCULLIS_DATA_DIR)
+    : path.join(/*turbopackIgnore: true*/ process.cwd(), ".portcullis", "data");
   return {
     databaseUrl: e.DATABASE_URL,
     sqliteFile: path.join(dataDir, "decisions.sqlite"),
