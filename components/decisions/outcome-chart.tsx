@@ -3,7 +3,7 @@ import type { DecisionHistogram } from "@/lib/decisions/histogram";
 import { OUTCOME_COLOURS, OUTCOME_LABELS } from "@/lib/decisions/outcomes";
 
 const W = 720;
-const H = 90;
+const H = 80;
 
 function clock(ms: number): string {
   return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
@@ -21,10 +21,21 @@ export function OutcomeChart({ histogram }: { histogram: DecisionHistogram }) {
   const barW = W / slots;
   const present = DECISION_OUTCOMES.filter((o) => histogram.buckets.some((b) => b.counts[o]));
   const total = totals.reduce((a, n) => a + n, 0);
+  const step =
+    bucketMs >= 3_600_000
+      ? `${bucketMs / 3_600_000} h`
+      : bucketMs >= 60_000
+        ? `${bucketMs / 60_000} min`
+        : `${bucketMs / 1000} s`;
   return (
     <figure className="chart" aria-label="Decisions over time by outcome">
-      <svg viewBox={`0 0 ${W} ${H + 14}`} role="img" aria-label={`${total} decisions`}>
-        <line x1={0} x2={W} y1={H} y2={H} stroke="#dfe2e5" />
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        preserveAspectRatio="none"
+        role="img"
+        aria-label={`${total} decisions`}
+      >
+        <line x1={0} x2={W} y1={H - 0.5} y2={H - 0.5} stroke="#dfe2e5" />
         {histogram.buckets.map((b) => {
           const x = ((b.start - first) / bucketMs) * barW;
           let y = H;
@@ -38,7 +49,7 @@ export function OutcomeChart({ histogram }: { histogram: DecisionHistogram }) {
               {DECISION_OUTCOMES.map((o) => {
                 const n = b.counts[o] ?? 0;
                 if (n === 0) return null;
-                const h = Math.max(1, (n / max) * (H - 4));
+                const h = Math.max(1, (n / max) * (H - 2));
                 y -= h;
                 return (
                   <rect
@@ -54,16 +65,14 @@ export function OutcomeChart({ histogram }: { histogram: DecisionHistogram }) {
             </g>
           );
         })}
-        <text x={0} y={H + 12} fontSize={10} fill="#5c6670">
-          {clock(first)}
-        </text>
-        <text x={W} y={H + 12} fontSize={10} fill="#5c6670" textAnchor="end">
-          {clock(to)}
-        </text>
-        <text x={W} y={10} fontSize={10} fill="#5c6670" textAnchor="end">
-          {`max ${max} per ${bucketMs >= 3_600_000 ? `${bucketMs / 3_600_000} h` : bucketMs >= 60_000 ? `${bucketMs / 60_000} min` : `${bucketMs / 1000} s`}`}
-        </text>
       </svg>
+      <div className="axis">
+        <span>{clock(first)}</span>
+        <span>
+          {total} decisions · tallest bar {max} per {step}
+        </span>
+        <span>{clock(to)}</span>
+      </div>
       <figcaption className="legend">
         {present.length === 0 ? <span className="muted">no decisions in this window</span> : null}
         {present.map((o) => (
