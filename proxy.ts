@@ -1,29 +1,57 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { isCrossSiteWrite } from "@/lib/http/cross-site";
+import { decide, policyConfigFromEnv } from "@/lib/http/request-policy";
+import { contentSecurityPolicy, SECURITY_HEADERS } from "@/lib/http/security-headers";
 
 /**
- * Refuses writes to the dashboard API that a browser sends on behalf of another site. The audit
- * sink is exempt: the apiserver posts to it with its own bearer token.
+ * Every request the dashboard serves passes here first: the one request policy
+ * (lib/http/request-policy.ts) decides, and every response gets the security headers and a
+ * per-request nonce for Next's own inline scripts.
  */
-export function proxy(request: NextRequest): NextResponse | undefined {
-  if (request.nextUrl.pathname === "/api/audit") return undefined;
-  const crossSite = isCrossSiteWrite({
-    method: request.method,
-    url: request.url,
-    origin: request.headers.get("origin"),
-    secFetchSite: request.headers.get("sec-fetch-site"),
-    host: request.headers.get("host"),
+export function proxy(request: NextRequest): NextResponse {
+  // Read at run time, not inlined at build time: the port and allowed names are the server's.
+  const config = policyConfigFromEnv({
+    PORTCULLIS_ALLOWED_HOSTS: process.env["PORTCULLIS_ALLOWED_HOSTS"],
+    PORTCULLIS_PORT: process.env["PORTCULLIS_PORT"],
+    PORT: process.env["PORT"],
   });
-  if (!crossSite) return undefined;
-  return NextResponse.json(
+  const decision = decide(
     {
-      status: 403,
-      reason: "CrossSiteRequest",
-      message: "the dashboard refuses writes sent from another site",
-      cluster: "",
+      method: request.method,
+      pathname: request.nextUrl.pathname,
+      host: request.headers.get("host"),
+      origin: request.headers.get("origin"),
+      secFetchSite: request.headers.get("sec-fetch-site"),
     },
-    { status: 403 },
+    config,
   );
+  const nonce = btoa(crypto.randomUUID());
+  const csp = contentSecurityPolicy(nonce, process.env.NODE_ENV !== "production");
+  let response: NextResponse;
+  if (!decision.allow) {
+    const isApi = request.nextUrl.pathname.startsWith("/api/");
+    response = isApi
+      ? NextResponse.json(
+          {
+            status: decision.status,
+            reason: decision.reason,
+            message: decision.message,
+            cluster: "",
+          },
+          { status: decision.status },
+        )
+      : new NextResponse(`${decision.message}\n`, {
+          status: decision.status,
+          headers: { "content-type": "text/plain; charset=utf-8" },
+        });
+  } else {
+    const headers = new Headers(request.headers);
+    // Next reads the nonce from the request's CSP header and puts it on the scripts it renders.
+    headers.set("content-security-policy", csp);
+    response = NextResponse.next({ request: { headers } });
+  }
+  response.headers.set("content-security-policy", csp);
+  for (const [name, value] of SECURITY_HEADERS) response.headers.set(name, value);
+  return response;
 }
 
-export const config = { matcher: "/api/:path*" };
+export const config = { matcher: "/:path*" };

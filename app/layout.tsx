@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { Providers } from "./providers";
 import { TopBar } from "@/components/layout/top-bar";
+import { startingContext } from "@/server/kube/identity";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -9,11 +11,22 @@ export const metadata: Metadata = {
   description: "Kubernetes admission control dashboard",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+/** Where this tab starts; undefined without a kubeconfig (the pages then say so). */
+async function initialContext(): Promise<string | undefined> {
+  try {
+    return startingContext(await headers());
+  } catch {
+    return undefined;
+  }
+}
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Rendered per request (it reads the request's headers), so every page gets the CSP nonce.
+  const initial = await initialContext();
   return (
     <html lang="en">
       <body>
-        <Providers>
+        <Providers initialContext={initial}>
           <TopBar />
           <main>{children}</main>
         </Providers>

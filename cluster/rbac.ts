@@ -2,8 +2,7 @@
  * The three users of the local control plane and the RBAC that gives each its role:
  * admin is cluster-admin (system:masters); viewer may read admission configuration, namespaces,
  * services, endpoints and pods but write nothing; editor may also write admission configuration
- * and read the decision feed (`get` on the non-resource URL /portcullis/decisions, the grant the
- * README documents); the viewer may not read decisions.
+ * and read the dashboard's admission decisions (the non-resource URL /portcullis/decisions).
  */
 export type UserName = "admin" | "viewer" | "editor";
 
@@ -63,12 +62,10 @@ export function rbacObjects(): Array<{ path: string; body: unknown }> {
         resources: ["*"],
         verbs: WRITE,
       },
-    ]),
-    clusterRole("portcullis:decision-reader", [
+      // Admission decisions (the dashboard's feed), decided by the apiserver's RBAC.
       { nonResourceURLs: ["/portcullis/decisions"], verbs: ["get"] },
     ]),
     binding("portcullis:viewers", "portcullis:viewer", "portcullis:viewers"),
     binding("portcullis:editors", "portcullis:editor", "portcullis:editors"),
-    binding("portcullis:decision-readers", "portcullis:decision-reader", "portcullis:editors"),
   ];
 }

@@ -1,8 +1,7 @@
 /** Starts an extra dashboard (`next start` on the production build) for tests that need their own. */
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { freePorts } from "../cluster/ports";
-import { REPO_ROOT } from "../cluster/harness/stack";
+import { spawnDashboard } from "../cluster/harness/stack";
 
 export interface DashboardProcess {
   url: string;
@@ -14,18 +13,7 @@ export interface DashboardProcess {
 
 export async function startDashboard(env: NodeJS.ProcessEnv): Promise<DashboardProcess> {
   const [port] = (await freePorts(1)) as [number];
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      path.join(REPO_ROOT, "node_modules/next/dist/bin/next"),
-      "start",
-      "-p",
-      String(port),
-      "-H",
-      "127.0.0.1",
-    ],
-    { cwd: REPO_ROOT, env, stdio: "ignore" },
-  );
+  const child: ChildProcess = spawnDashboard(env, port);
   const url = `http://127.0.0.1:${port}/`;
   const deadline = Date.now() + 60_000;
   for (;;) {

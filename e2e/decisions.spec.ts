@@ -16,6 +16,7 @@ import {
   type Scenario,
 } from "./decisions-scenario";
 import { readStack } from "../cluster/harness/stack";
+import { policyHeaders } from "./api-headers";
 
 const EXPECTED: Record<Case, { outcome: string; message?: string | RegExp }> = {
   allow: { outcome: "admitted" },
@@ -131,23 +132,19 @@ test("the viewer may not read decisions (403 from RBAC); the editor, granted the
   stack,
   baseURL,
 }) => {
-  const headers = (context: string) => ({
-    "sec-fetch-site": "same-origin",
-    "x-portcullis-context": context,
-  });
   const viewer = await page.request.get("/api/decisions", {
-    headers: headers(stack.contexts.viewer),
+    headers: policyHeaders(stack.contexts.viewer),
   });
   expect(viewer.status()).toBe(403);
   expect((await viewer.json()) as { message: string }).toMatchObject({
     message: expect.stringContaining("/portcullis/decisions"),
   });
   const stream = await page.request.get("/api/decisions/stream", {
-    headers: headers(stack.contexts.viewer),
+    headers: policyHeaders(stack.contexts.viewer),
   });
   expect(stream.status()).toBe(403);
   const editor = await page.request.get(`/api/decisions?namespace=${scenario.namespace}`, {
-    headers: headers(stack.contexts.editor),
+    headers: policyHeaders(stack.contexts.editor),
   });
   expect(editor.status()).toBe(200);
 

@@ -1,4 +1,5 @@
 import { test, expect } from "./fixtures";
+import { policyHeaders } from "./api-headers";
 import { createConfig, deleteConfig, getConfig, hook, uniqueName } from "./webhooks-helpers";
 
 const V = "validatingwebhookconfigurations" as const;
@@ -44,7 +45,9 @@ test.describe("Viewer", () => {
 
       // A direct call through the dashboard's API: the apiserver says 403, and it is passed on as such.
       const stored = await getConfig(kube, V, name);
+      const headers = policyHeaders(stack.contexts.viewer);
       const put = await page.request.put(`/api/webhooks/${V}/${name}`, {
+        headers,
         data: {
           object: { ...stored, webhooks: [{ ...stored?.webhooks?.[0], timeoutSeconds: 3 }] },
         },
@@ -54,10 +57,12 @@ test.describe("Viewer", () => {
       expect(body.reason).toBe("Forbidden");
       expect(body.message).toContain("viewer");
       const del = await page.request.delete(`/api/webhooks/${V}/${name}`, {
+        headers,
         data: { uid: created.metadata.uid, resourceVersion: created.metadata.resourceVersion },
       });
       expect(del.status()).toBe(403);
       const rename = await page.request.post(`/api/webhooks/${V}/${name}/rename`, {
+        headers,
         data: { newName: `${name}-x`, resourceVersion: created.metadata.resourceVersion },
       });
       expect(rename.status()).toBe(403);

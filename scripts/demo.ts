@@ -86,18 +86,12 @@ async function main(): Promise<void> {
     ],
   });
 
-  const dashboard = spawn(
-    process.execPath,
-    [
-      path.join(REPO_ROOT, "node_modules/next/dist/bin/next"),
-      "dev",
-      "-p",
-      String(port),
-      "-H",
-      "127.0.0.1",
-    ],
-    { cwd: REPO_ROOT, env: dashboardEnv(cp), stdio: "inherit" },
-  );
+  // Through the start script: loopback only, and the request policy told the port.
+  const dashboard = spawn(process.execPath, [path.join(REPO_ROOT, "scripts/start.mjs"), "--dev"], {
+    cwd: REPO_ROOT,
+    env: { ...dashboardEnv(cp), PORT: String(port) },
+    stdio: "inherit",
+  });
   process.stdout.write(
     `\nPortcullis: ${dashboardUrl}  (Ctrl-C stops the dashboard and the cluster)\n\n`,
   );

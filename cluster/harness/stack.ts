@@ -3,7 +3,7 @@
  * wired together so the apiserver's audit webhook reaches the dashboard's /api/audit.
  * Test runners start one per run, or reuse a running one named by PORTCULLIS_STACK.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { ensureBuilt } from "../build";
@@ -65,6 +65,22 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number):
   throw new Error(`dashboard did not answer ${url} within ${timeoutMs / 1000} s`);
 }
 
+/**
+ * Starts the dashboard's production build the way `npm start` does (scripts/start.mjs: loopback
+ * only, the port handed to the request policy).
+ */
+export function spawnDashboard(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  stdio: StdioOptions = "ignore",
+): ChildProcess {
+  return spawn(process.execPath, [path.join(REPO_ROOT, "scripts/start.mjs")], {
+    cwd: REPO_ROOT,
+    env: { ...env, PORT: String(port), PORTCULLIS_HOST: "127.0.0.1" },
+    stdio,
+  });
+}
+
 /** Runs `next build` (the stack serves the production build, as users get it). */
 export async function buildDashboard(log: (l: string) => void): Promise<void> {
   log("stack: building the dashboard (next build)…");
@@ -111,18 +127,7 @@ export async function startStack(
   try {
     if (opts.dashboard !== false) {
       if (!existsSync(path.join(REPO_ROOT, ".next", "BUILD_ID"))) await buildDashboard(log);
-      dashboard = spawn(
-        process.execPath,
-        [
-          path.join(REPO_ROOT, "node_modules/next/dist/bin/next"),
-          "start",
-          "-p",
-          String(dashboardPort),
-          "-H",
-          "127.0.0.1",
-        ],
-        { cwd: REPO_ROOT, env: dashboardEnv(cp), stdio: ["ignore", "ignore", "inherit"] },
-      );
+      dashboard = spawnDashboard(dashboardEnv(cp), dashboardPort, ["ignore", "ignore", "inherit"]);
       await waitForHttp(`${dashboardUrl}/api/health`, dashboard, 60_000);
       log(`stack: dashboard on ${dashboardUrl}`);
     }

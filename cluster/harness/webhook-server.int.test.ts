@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
+import { policyHeaders } from "../../e2e/api-headers";
 import { readStack, type StackInfo } from "./stack";
 import { startWebhookServer, type WebhookServer } from "./webhook-server";
 import { httpsRequest } from "../https-json";
@@ -98,7 +99,9 @@ afterAll(async () => {
 async function auditDecision(auditID: string) {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const res = await fetch(`${stack.dashboardUrl}/api/audit?auditID=${auditID}`);
+    const res = await fetch(`${stack.dashboardUrl}/api/audit?auditID=${auditID}`, {
+      headers: policyHeaders(stack.contexts.admin),
+    });
     const body = (await res.json()) as { items: Array<Record<string, unknown>> };
     const found = body.items.find((d) => d.stage === "ResponseComplete");
     if (found) return found;

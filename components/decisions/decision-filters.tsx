@@ -121,7 +121,7 @@ export function DecisionFilters({
           <button
             key={o}
             type="button"
-            className={`outcome tone-${OUTCOME_TONES[o]}`}
+            className={filter.outcome.includes(o) ? `outcome tone-${OUTCOME_TONES[o]}` : "outcome"}
             aria-pressed={filter.outcome.includes(o)}
             onClick={() => toggle(o)}
           >

@@ -2,8 +2,7 @@
 
 import { useCallback, useMemo, useState } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useQuery } from "@tanstack/react-query";
-import { contextsQuery } from "@/lib/queries/contexts";
+import { useTabContext } from "@/components/layout/tab-context";
 import { filterQuery } from "@/lib/queries/decisions";
 import { readDecisionFilterLoosely, type DecisionFilter } from "@/lib/decisions/filter";
 import { groupRepeats } from "@/lib/decisions/group";
@@ -20,8 +19,7 @@ const SHOWN_GROUPS = 300;
 
 /** Admission decisions: a live, filterable feed from the apiserver's audit events. */
 export function DecisionsPage() {
-  const contexts = useQuery(contextsQuery());
-  const context = contexts.data?.current;
+  const { context } = useTabContext();
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();

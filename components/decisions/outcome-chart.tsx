@@ -35,7 +35,7 @@ export function OutcomeChart({ histogram }: { histogram: DecisionHistogram }) {
         role="img"
         aria-label={`${total} decisions`}
       >
-        <line x1={0} x2={W} y1={H - 0.5} y2={H - 0.5} stroke="#dfe2e5" />
+        <line x1={0} x2={W} y1={H - 0.5} y2={H - 0.5} style={{ stroke: "var(--line)" }} />
         {histogram.buckets.map((b) => {
           const x = ((b.start - first) / bucketMs) * barW;
           let y = H;

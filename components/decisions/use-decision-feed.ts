@@ -12,6 +12,7 @@ import {
   type DecisionListResponse,
   type DecisionStreamMessage,
 } from "@/lib/queries/decisions";
+import { withContext } from "@/lib/queries/fetch";
 import type { LiveState } from "@/components/live/use-live-collections";
 
 /** Most decisions the page keeps in memory. */
@@ -73,8 +74,7 @@ export function useDecisionFeed(
     const after = current?.items[0]?.id ?? 0;
     const params = new URLSearchParams(filterText.replace(/^\?/, ""));
     params.set("after", String(after));
-    params.set("context", context);
-    const source = new EventSource(`/api/decisions/stream?${params}`);
+    const source = new EventSource(withContext(`/api/decisions/stream?${params}`, context));
     source.onopen = () => setLive("live");
     source.onerror = () => setLive("reconnecting");
     source.addEventListener("decisions", (ev: MessageEvent<string>) => {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { contextsQuery } from "@/lib/queries/contexts";
+import { useTabContext } from "@/components/layout/tab-context";
 import { webhookAccessQuery, webhookObjectQuery, type ConfigObject } from "@/lib/queries/webhooks";
 import { toEditorYaml } from "@/lib/webhooks/yaml-text";
 import { forNewObject, KIND_OF, type WebhookResource } from "@/lib/webhooks/kinds";
@@ -16,8 +16,7 @@ export type EditorTarget =
 
 /** Loads what the editor starts from (stored object, template or copy) and the identity's rights. */
 export default function EditorLoader({ target }: { target: EditorTarget }) {
-  const contexts = useQuery(contextsQuery());
-  const context = contexts.data?.current ?? "";
+  const { context = "", error: contextError } = useTabContext();
   const access = useQuery({ ...webhookAccessQuery(context), enabled: !!context });
   const needsObject = target.mode !== "template";
   const objResource =
@@ -32,7 +31,7 @@ export default function EditorLoader({ target }: { target: EditorTarget }) {
     refetchOnMount: "always",
   });
 
-  if (contexts.error) return <ErrorBox error={contexts.error} />;
+  if (contextError) return <ErrorBox error={contextError} />;
   if (obj.error) return <ErrorBox error={obj.error} />;
   if (!access.data || (needsObject && !obj.data))
     return (

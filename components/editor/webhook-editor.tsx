@@ -213,24 +213,26 @@ export function WebhookEditor({
           dry run are disabled.
         </p>
       ) : null}
-      <div className="editor-tabs" role="tablist" aria-label="Editor view">
-        {(["yaml", "form", "diff"] as const).map((t) => (
-          <button
-            key={t}
-            type="button"
-            role="tab"
-            aria-selected={tab === t}
-            onClick={() => setTab(t)}
-          >
-            {t === "yaml"
-              ? "YAML"
-              : t === "form"
-                ? "Form"
-                : creating
-                  ? "Diff vs template"
-                  : "Diff vs live"}
-          </button>
-        ))}
+      <div className="editor-tabs">
+        <div className="tab-group" role="tablist" aria-label="Editor view">
+          {(["yaml", "form", "diff"] as const).map((t) => (
+            <button
+              key={t}
+              type="button"
+              role="tab"
+              aria-selected={tab === t}
+              onClick={() => setTab(t)}
+            >
+              {t === "yaml"
+                ? "YAML"
+                : t === "form"
+                  ? "Form"
+                  : creating
+                    ? "Diff vs template"
+                    : "Diff vs live"}
+            </button>
+          ))}
+        </div>
         <span className="spacer" />
         <span className={errors > 0 ? "bad" : "muted"} data-testid="error-count">
           {errors} {errors === 1 ? "error" : "errors"}

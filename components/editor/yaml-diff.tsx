@@ -2,6 +2,7 @@
 
 import { DiffEditor } from "@monaco-editor/react";
 import "./monaco-setup";
+import { useMonacoTheme } from "./use-monaco-theme";
 
 /** A read-only side-by-side YAML diff. */
 export function YamlDiff({
@@ -17,9 +18,11 @@ export function YamlDiff({
   height?: number;
   id: string;
 }) {
+  const theme = useMonacoTheme();
   return (
     <div className="diff-frame" style={{ height }} aria-label={label} data-testid={`diff-${id}`}>
       <DiffEditor
+        theme={theme}
         original={original}
         modified={modified}
         language="yaml"

@@ -3,6 +3,7 @@
 import { useEffect, useRef } from "react";
 import Editor, { type OnMount } from "@monaco-editor/react";
 import { monaco } from "./monaco-setup";
+import { useMonacoTheme } from "./use-monaco-theme";
 import type { MarkerData } from "@/lib/webhooks/editor-markers";
 
 /** Marker owners: monaco-yaml owns "yaml"; we set "admission" (validator) and "apiserver". */
@@ -40,6 +41,7 @@ export function YamlEditor({
   readOnly: boolean;
   revealLine?: number;
 }) {
+  const theme = useMonacoTheme();
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const onMarkersRef = useRef(onMarkers);
   useEffect(() => {
@@ -100,6 +102,7 @@ export function YamlEditor({
   return (
     <div className="editor-frame" data-testid="yaml-editor">
       <Editor
+        theme={theme}
         path={path}
         language="yaml"
         value={value}

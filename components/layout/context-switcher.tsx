@@ -1,29 +1,22 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { contextsQuery, selectContext } from "@/lib/queries/contexts";
-import { queryKeys } from "@/lib/queries/keys";
+import { useQuery } from "@tanstack/react-query";
+import { contextsQuery } from "@/lib/queries/contexts";
+import { useTabContext } from "./tab-context";
 
-/** Chooses the kubeconfig context (identity) the dashboard acts as in this browser. */
+/**
+ * Chooses the kubeconfig context (identity) this tab acts as. Other tabs keep theirs; new tabs
+ * start from the last choice.
+ */
 export function ContextSwitcher() {
-  const queryClient = useQueryClient();
   const { data, error } = useQuery(contextsQuery());
-  const switchTo = useMutation({
-    mutationFn: selectContext,
-    // Every other key includes the context, so refreshing the current context is enough:
-    // nothing cached for the old identity is shown for the new one.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.contexts() }),
-  });
+  const { context, setContext } = useTabContext();
   if (error) return <span className="muted">no kubeconfig</span>;
-  if (!data) return null;
+  if (!data || !context) return null;
   return (
     <label>
       Context
-      <select
-        value={data.current}
-        disabled={switchTo.isPending}
-        onChange={(e) => switchTo.mutate(e.target.value)}
-      >
+      <select value={context} onChange={(e) => setContext(e.target.value)}>
         {data.contexts.map((c) => (
           <option key={c.name} value={c.name}>
             {c.name}

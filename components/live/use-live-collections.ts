@@ -5,6 +5,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { refToString, parseRef, type ResourceRef } from "@/lib/k8s/resources";
 import { applyLiveMessage, type CollectionData, type LiveMessage } from "@/lib/queries/collections";
 import { queryKeys } from "@/lib/queries/keys";
+import { withContext } from "@/lib/queries/fetch";
 
 export type LiveState = "connecting" | "live" | "reconnecting";
 
@@ -19,7 +20,7 @@ export function useLiveCollections(context: string | undefined, refs: ResourceRe
 
   useEffect(() => {
     if (!context || !param) return;
-    const source = new EventSource(`/api/watch?${param}`);
+    const source = new EventSource(withContext(`/api/watch?${param}`, context));
     source.onopen = () => setState("live");
     source.onerror = () => setState("reconnecting");
     source.onmessage = (ev: MessageEvent<string>) => {

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { contextsQuery } from "@/lib/queries/contexts";
+import { useTabContext } from "@/components/layout/tab-context";
 import { collectionQuery } from "@/lib/queries/collections";
 import {
   webhookAccessQuery,
@@ -104,13 +104,12 @@ function Stage({
 
 /** The effective call order: mutating serial (and reinvocation), validating in parallel. */
 export function OrderPage() {
-  const contexts = useQuery(contextsQuery());
-  const context = contexts.data?.current ?? "";
-  const enabled = !!contexts.data;
+  const { context = "", error: contextError } = useTabContext();
+  const enabled = context !== "";
   const m = useQuery({ ...collectionQuery<ConfigObject>(context, MUTATING), enabled });
   const v = useQuery({ ...collectionQuery<ConfigObject>(context, VALIDATING), enabled });
   const live = useLiveCollections(
-    contexts.data?.current,
+    context,
     useMemo(() => [MUTATING, VALIDATING], []),
   );
   const access = useQuery({ ...webhookAccessQuery(context), enabled });
@@ -125,7 +124,7 @@ export function OrderPage() {
         : undefined,
     [m.data, v.data],
   );
-  const error = contexts.error ?? m.error ?? v.error;
+  const error = contextError ?? m.error ?? v.error;
   if (error) return <ErrorBox error={error} />;
   if (!model || !m.data || !v.data) return <p className="muted">Reading the cluster…</p>;
   const a = access.data;

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useTabContext } from "@/components/layout/tab-context";
 import { contextsQuery } from "@/lib/queries/contexts";
 import { overviewQuery } from "@/lib/queries/overview";
 import { ApiError } from "@/lib/queries/fetch";
@@ -11,11 +12,11 @@ import { KindCountsTable } from "./kind-counts-table";
 
 /** Overview: the cluster's version, the admission APIs it serves, and live counts per kind. */
 export function OverviewPage() {
+  const { context, error: contextError } = useTabContext();
   const contexts = useQuery(contextsQuery());
-  const context = contexts.data?.current;
   const overview = useQuery({ ...overviewQuery(context ?? ""), enabled: context !== undefined });
 
-  const error = contexts.error ?? overview.error;
+  const error = contextError ?? overview.error;
   if (error) {
     const apiError =
       error instanceof ApiError

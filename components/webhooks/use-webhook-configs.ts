@@ -2,7 +2,7 @@
 
 import { useQueries, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
-import { contextsQuery } from "@/lib/queries/contexts";
+import { useTabContext } from "@/components/layout/tab-context";
 import { overviewQuery, type OverviewData } from "@/lib/queries/overview";
 import { collectionQuery, type CollectionData } from "@/lib/queries/collections";
 import { servedHookKinds } from "@/lib/webhooks/hook-kinds";
@@ -40,8 +40,7 @@ export interface WebhookConfigsSeed {
  * given, fills the cache for its context so the first render (and the server render) has rows.
  */
 export function useWebhookConfigs(seed?: WebhookConfigsSeed): WebhookConfigs {
-  const contexts = useQuery(contextsQuery());
-  const context = contexts.data?.current ?? seed?.context;
+  const { context, error: contextError } = useTabContext();
   const seeded = seed !== undefined && seed.context === context ? seed : undefined;
   const overview = useQuery({
     ...overviewQuery(context ?? ""),
@@ -71,7 +70,7 @@ export function useWebhookConfigs(seed?: WebhookConfigsSeed): WebhookConfigs {
     context,
     kinds,
     live,
-    error: contexts.error ?? overview.error,
+    error: contextError ?? overview.error,
     loading: !overview.data || results.some((r) => r.isPending),
   };
 }

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useMemo } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { contextsQuery } from "@/lib/queries/contexts";
+import { useTabContext } from "@/components/layout/tab-context";
 import { collectionQuery } from "@/lib/queries/collections";
 import { webhookAccessQuery, webhookDetailsQuery, webhookRef } from "@/lib/queries/webhooks";
 import { KIND_OF, type WebhookResource } from "@/lib/webhooks/kinds";
@@ -27,13 +27,12 @@ const VALIDATING = webhookRef("validatingwebhookconfigurations");
 
 /** One configuration, every field readable, live. */
 export function WebhookDetailPage({ resource, name }: { resource: WebhookResource; name: string }) {
-  const contexts = useQuery(contextsQuery());
-  const context = contexts.data?.current ?? "";
-  const enabled = !!contexts.data;
+  const { context = "", error: contextError } = useTabContext();
+  const enabled = context !== "";
   const m = useQuery({ ...collectionQuery<ConfigLike>(context, MUTATING), enabled });
   const v = useQuery({ ...collectionQuery<ConfigLike>(context, VALIDATING), enabled });
   const live = useLiveCollections(
-    contexts.data?.current,
+    context,
     useMemo(() => [MUTATING, VALIDATING], []),
   );
   const access = useQuery({ ...webhookAccessQuery(context), enabled });
@@ -56,6 +55,7 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
   const kind = KIND_OF[resource];
   const mutating = resource === "mutatingwebhookconfigurations";
   const can = access.data?.[resource];
+  if (contextError) return <ErrorBox error={contextError} />;
   if (own.error) return <ErrorBox error={own.error} />;
   if (!own.data) return <p className="muted">Reading the cluster…</p>;
   if (!obj)

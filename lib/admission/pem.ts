@@ -8,6 +8,61 @@ export type CertificateInfo =
   | { readonly ok: true; readonly notBefore: Date; readonly notAfter: Date }
   | { readonly ok: false; readonly error: string };
 
+/** One `-----BEGIN LABEL-----` … `-----END LABEL-----` block of PEM text. */
+export interface PemBlock {
+  readonly label: string;
+  /** The text between the two boundary lines (base64, possibly with headers and white space). */
+  readonly body: string;
+  /** The whole block, boundaries included. */
+  readonly text: string;
+}
+
+/** Labels longer than this are not PEM (RFC 7468 labels are short words). */
+const MAX_LABEL = 64;
+/** A bundle never needs more blocks than this; the rest is ignored. */
+export const MAX_PEM_BLOCKS = 256;
+
+/**
+ * The PEM blocks of `text`, in order, in one linear pass: every `-----BEGIN X-----` and
+ * `-----END X-----` boundary is found once, and a block is a BEGIN whose very next boundary is
+ * the END of the same label. Cluster data is hostile (the apiserver does not validate caBundle
+ * content), so there is no backtracking pattern here whose time grows with the square of the size.
+ */
+export function pemBlocks(text: string, max: number = MAX_PEM_BLOCKS): PemBlock[] {
+  const boundaries: Array<{ begin: boolean; label: string; start: number; end: number }> = [];
+  let i = text.indexOf("-----");
+  while (i !== -1) {
+    const begin = text.startsWith("-----BEGIN ", i);
+    const isEnd = !begin && text.startsWith("-----END ", i);
+    if (!begin && !isEnd) {
+      i = text.indexOf("-----", i + 5);
+      continue;
+    }
+    const labelStart = i + (begin ? 11 : 9);
+    const close = text.indexOf("-----", labelStart);
+    if (close === -1) break;
+    if (close - labelStart <= MAX_LABEL) {
+      boundaries.push({ begin, label: text.slice(labelStart, close), start: i, end: close + 5 });
+      i = text.indexOf("-----", close + 5);
+    } else {
+      i = close;
+    }
+  }
+  const out: PemBlock[] = [];
+  for (let b = 0; b + 1 < boundaries.length && out.length < max; b++) {
+    const open = boundaries[b];
+    const shut = boundaries[b + 1];
+    if (!open || !shut || !open.begin || shut.begin || shut.label !== open.label) continue;
+    out.push({
+      label: open.label,
+      body: text.slice(open.end, shut.start),
+      text: text.slice(open.start, shut.end),
+    });
+    b++;
+  }
+  return out;
+}
+
 function base64ToBytes(b64: string): Uint8Array {
   const bin = atob(b64.replace(/\s+/g, ""));
   const out = new Uint8Array(bin.length);
@@ -89,10 +144,10 @@ export function parseCaBundle(caBundle: string): CertificateInfo[] {
     }
   }
   const out: CertificateInfo[] = [];
-  const re = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g;
-  for (let m = re.exec(pem); m; m = re.exec(pem)) {
+  for (const block of pemBlocks(pem)) {
+    if (block.label !== "CERTIFICATE") continue;
     try {
-      out.push(certificateValidity(base64ToBytes(m[1] ?? "")));
+      out.push(certificateValidity(base64ToBytes(block.body)));
     } catch {
       out.push({ ok: false, error: "certificate block is not base64" });
     }

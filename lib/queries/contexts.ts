@@ -11,7 +11,8 @@ export interface ContextSummary {
 }
 
 export interface ContextsData {
-  current: string;
+  /** Where a new tab starts (the remembered choice, else the default). */
+  start: string;
   contexts: ContextSummary[];
 }
 
@@ -22,8 +23,8 @@ export const contextsQuery = () =>
     staleTime: Infinity,
   });
 
-/** Switches the browser's identity to another kubeconfig context. */
-export function selectContext(context: string): Promise<{ current: string }> {
+/** Remembers `context` as where new tabs start; it does not change any open tab. */
+export function rememberContext(context: string): Promise<{ start: string }> {
   return apiFetch("/api/contexts", {
     method: "POST",
     headers: { "Content-Type": "application/json" },

@@ -1,5 +1,36 @@
-/** The browser's one fetch helper for the dashboard API: throws ApiError on any non-2xx answer. */
+/**
+ * The browser's one fetch helper for the dashboard API: every request names the context this
+ * tab shows (the server refuses requests that do not), and any non-2xx answer throws ApiError.
+ */
 import { isKubeApiErrorBody, KubeApiError, type KubeApiErrorBody } from "@/lib/k8s/errors";
+import { CONTEXT_HEADER, CONTEXT_PARAM } from "@/lib/http/context";
+
+/**
+ * The kubeconfig context this tab acts as. A browser tab is one JavaScript realm, so module
+ * state is tab state: two tabs never share it (the cookie only picks where a new tab starts).
+ * Set by the TabContextProvider before any query of the new context runs.
+ */
+let tabContext: string | undefined;
+
+export function setTabContext(context: string | undefined): void {
+  tabContext = context;
+}
+
+export function getTabContext(): string | undefined {
+  return tabContext;
+}
+
+/** The header naming this tab's context, for requests not sent through apiFetch. */
+export function contextHeaders(): Record<string, string> {
+  return tabContext ? { [CONTEXT_HEADER]: tabContext } : {};
+}
+
+/** `url` with this tab's context as a query parameter: for EventSource, which sends no headers. */
+export function withContext(url: string, context: string | undefined = tabContext): string {
+  if (!context) return url;
+  const sep = url.includes("?") ? "&" : "?";
+  return `${url}${sep}${CONTEXT_PARAM}=${encodeURIComponent(context)}`;
+}
 
 /** A KubeApiError as it reached the browser through the dashboard API. */
 export class ApiError extends KubeApiError {
@@ -15,7 +46,11 @@ export async function apiFetch<T>(url: string, init?: RequestInit): Promise<T> {
   try {
     res = await fetch(url, {
       ...init,
-      headers: { Accept: "application/json", ...(init?.headers ?? {}) },
+      headers: {
+        Accept: "application/json",
+        ...contextHeaders(),
+        ...(init?.headers ?? {}),
+      },
     });
   } catch (e) {
     throw new ApiError({

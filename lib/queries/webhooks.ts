@@ -6,7 +6,7 @@ import type { CaBundleView } from "@/lib/k8s/x509";
 import type { JsonSchema } from "@/lib/k8s/openapi-schema";
 import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import type { ResourceRef } from "@/lib/k8s/resources";
-import { ApiError, apiFetch } from "./fetch";
+import { ApiError, apiFetch, contextHeaders } from "./fetch";
 import { queryKeys } from "./keys";
 
 /** A configuration as JSON (the editor's unit). */
@@ -134,7 +134,7 @@ export async function renameConfiguration(
 ): Promise<{ ok: true; steps: RenameStep[] }> {
   const res = await fetch(`/api/webhooks/${resource}/${encodeURIComponent(name)}/rename`, {
     method: "POST",
-    headers: { ...JSON_HEADERS, Accept: "application/json" },
+    headers: { ...JSON_HEADERS, Accept: "application/json", ...contextHeaders() },
     body: JSON.stringify({ newName, resourceVersion }),
   });
   const body = (await res.json()) as {

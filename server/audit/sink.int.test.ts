@@ -5,6 +5,7 @@
  * through /api/decisions.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { policyHeaders } from "../../e2e/api-headers";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 
 let stack: StackInfo;
@@ -26,7 +27,7 @@ async function post(body: BodyInit, token?: string): Promise<Response> {
 /** Decisions stored for events by this user (each test's events carry its own user name). */
 async function storedBy(user: string): Promise<Array<Record<string, unknown>>> {
   const res = await fetch(`${stack.dashboardUrl}/api/decisions?user=${user}`, {
-    headers: { "x-portcullis-context": stack.contexts.admin, "sec-fetch-site": "same-origin" },
+    headers: policyHeaders(stack.contexts.admin),
   });
   expect(res.status).toBe(200);
   return ((await res.json()) as { items: Array<Record<string, unknown>> }).items;
@@ -139,5 +140,22 @@ describe("/api/audit", () => {
     );
     expect(await again.json()).toEqual({ accepted: 1, stored: 0, duplicates: 1 });
     expect(await storedBy(id)).toHaveLength(2);
+  });
+});
+
+describe("reading decisions", () => {
+  it("is allowed only to identities the apiserver authorises: the viewer gets 403", async () => {
+    const read = (path: string, context: string) =>
+      fetch(`${stack.dashboardUrl}${path}`, { headers: policyHeaders(context) });
+    for (const path of ["/api/decisions?limit=1", "/api/decisions/1", "/api/decisions/stream"]) {
+      const viewer = await read(path, stack.contexts.viewer);
+      expect(viewer.status).toBe(403);
+      const body = (await viewer.json()) as { reason: string; message: string; items?: unknown };
+      expect(body.reason).toBe("Forbidden");
+      expect(body.message).toContain("/portcullis/decisions");
+      expect(body.items).toBeUndefined();
+    }
+    expect((await read("/api/decisions?limit=1", stack.contexts.admin)).status).toBe(200);
+    expect((await read("/api/decisions?limit=1", stack.contexts.editor)).status).toBe(200);
   });
 });

@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dashboardEnv, readStack, type StackInfo } from "../../cluster/harness/stack";
+import { policyHeaders } from "../../e2e/api-headers";
 import { startDashboard, type DashboardProcess } from "../../e2e/dashboard-process";
 import { auditBatches, eventsIn } from "../../test/audit-batches";
 
@@ -40,7 +41,7 @@ async function post(base: string, body: string): Promise<number> {
 async function storedBy(base: string, user: string): Promise<number> {
   const res = await fetch(
     `${base}api/decisions?user=${encodeURIComponent(user)}&from=${started - 60_000}&limit=1`,
-    { headers: { "x-portcullis-context": stack.contexts.admin, "sec-fetch-site": "same-origin" } },
+    { headers: policyHeaders(stack.contexts.admin) },
   );
   expect(res.status).toBe(200);
   const body = (await res.json()) as {

@@ -1,6 +1,7 @@
 /** Write routes refuse malformed and oversized bodies with a clear status, and change nothing. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
+import { policyHeaders } from "../../e2e/api-headers";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { httpsRequest } from "../../cluster/https-json";
 
@@ -35,7 +36,7 @@ describe("write bodies", () => {
     const before = await stored();
     const res = await fetch(url(), {
       method: "PUT",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...policyHeaders(stack.contexts.admin) },
       body: "{oops",
     });
     expect(res.status).toBe(400);
@@ -49,7 +50,7 @@ describe("write bodies", () => {
     const before = await stored();
     const res = await fetch(url(), {
       method: "PUT",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...policyHeaders(stack.contexts.admin) },
       body: JSON.stringify({ object: { pad: "x".repeat(4 * 1024 * 1024) } }),
     });
     expect(res.status).toBe(413);
@@ -59,7 +60,7 @@ describe("write bodies", () => {
   it("answers a well-formed body of the wrong shape with 400 naming the field", async () => {
     const res = await fetch(url(), {
       method: "DELETE",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...policyHeaders(stack.contexts.admin) },
       body: JSON.stringify({ uid: 5 }),
     });
     expect(res.status).toBe(400);

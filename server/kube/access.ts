@@ -32,6 +32,25 @@ export async function canI(
   return review.status?.allowed === true;
 }
 
+/** Asks the apiserver whether the request's identity may `verb` a non-resource URL. */
+export async function canIPath(
+  client: KubeClient,
+  attrs: { path: string; verb: string },
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const review = await client.request<SelfSubjectAccessReview>({
+    method: "POST",
+    path: "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+    body: {
+      apiVersion: "authorization.k8s.io/v1",
+      kind: "SelfSubjectAccessReview",
+      spec: { nonResourceAttributes: attrs },
+    },
+    signal,
+  });
+  return review.status?.allowed === true;
+}
+
 /**
  * What the identity may do with webhook configurations: one SelfSubjectAccessReview per
  * (resource, verb). The UI enables controls from this; the apiserver still decides every write.

@@ -1,32 +1,50 @@
 import "server-only";
-import { resolveContext } from "./config";
+import { KubeApiError } from "@/lib/k8s/errors";
+import { contextCookie } from "@/lib/http/cookies";
+import { CONTEXT_HEADER, CONTEXT_PARAM } from "@/lib/http/context";
+import { loadKubeConfig, resolveContext } from "./config";
 import { kubeClientFor, type KubeClient } from "./client";
 
-/** Cookie holding the kubeconfig context a browser acts as. */
-export const CONTEXT_COOKIE = "portcullis-context";
-
-function cookieValue(header: string | null, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const [k, ...rest] = part.trim().split("=");
-    if (k === name) return decodeURIComponent(rest.join("="));
+/**
+ * The identity a request acts as: the kubeconfig context it names itself — the
+ * `x-portcullis-context` header, or `?context=` on an EventSource URL (which cannot send
+ * headers). A request that names none, or one the kubeconfig lacks, is refused: it never runs
+ * as a default. (A per-user sign-in will resolve here too.)
+ */
+export function contextOf(request: Request): string {
+  const named =
+    request.headers.get(CONTEXT_HEADER) ??
+    new URL(request.url).searchParams.get(CONTEXT_PARAM) ??
+    undefined;
+  if (!named) {
+    throw new KubeApiError({
+      status: 400,
+      reason: "ContextRequired",
+      message: `name the kubeconfig context to act as (header ${CONTEXT_HEADER}, or ?${CONTEXT_PARAM}= on a stream); the dashboard never picks one for you`,
+      cluster: "",
+    });
   }
-  return undefined;
+  const names = loadKubeConfig()
+    .getContexts()
+    .map((c) => c.name);
+  if (!names.includes(named)) {
+    throw new KubeApiError({
+      status: 400,
+      reason: "UnknownContext",
+      message: `no context "${named.slice(0, 253)}" in the kubeconfig`,
+      cluster: "",
+    });
+  }
+  return named;
 }
 
 /**
- * The identity a request acts as: today a kubeconfig context chosen with the context switcher
- * (cookie) or the `x-portcullis-context` header; a per-user sign-in will resolve here too.
+ * The context a new tab starts in (server-rendered pages): the one the context cookie remembers
+ * when the kubeconfig still has it, else PORTCULLIS_DEFAULT_CONTEXT, else the current context.
+ * Pages render with it; the tab then names it on every API request.
  */
-export function contextOf(request: Request): string {
-  return contextOfHeaders(request.headers);
-}
-
-/** The identity of a request from its headers (for server components, via next/headers). */
-export function contextOfHeaders(headers: Pick<Headers, "get">): string {
-  const requested =
-    headers.get("x-portcullis-context") ?? cookieValue(headers.get("cookie"), CONTEXT_COOKIE);
-  return resolveContext(requested);
+export function startingContext(headers: Pick<Headers, "get">): string {
+  return resolveContext(contextCookie(headers.get("cookie")));
 }
 
 /** A KubeClient acting as the request's identity. */

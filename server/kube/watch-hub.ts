@@ -24,7 +24,11 @@ function key(o: KubeObject): string {
 }
 
 const IDLE_STOP_MS = 30_000;
+/** Retries back off from 1 s to 30 s while the upstream keeps failing. */
 const RETRY_MS = 1_000;
+const MAX_RETRY_MS = 30_000;
+/** Upstream list+watches one context may hold open at once. */
+export const MAX_WATCHES_PER_CONTEXT = 64;
 
 /**
  * One upstream list+watch for one (context, collection path), shared by every subscriber.
@@ -81,9 +85,13 @@ class SharedWatch {
     const abort = new AbortController();
     this.abort = abort;
     void (async () => {
+      let retryMs = RETRY_MS;
       while (!abort.signal.aborted) {
         try {
-          if (!this.synced) await this.relist(abort.signal);
+          if (!this.synced) {
+            await this.relist(abort.signal);
+            retryMs = RETRY_MS;
+          }
           await this.client.watch<KubeObject>(
             {
               path: this.path,
@@ -106,7 +114,8 @@ class SharedWatch {
             if (e.status !== 410) this.emit(this.lastError);
           }
           this.synced = false;
-          await new Promise((r) => setTimeout(r, RETRY_MS));
+          await new Promise((r) => setTimeout(r, retryMs));
+          retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
         }
       }
     })();
@@ -158,6 +167,16 @@ class WatchHub {
     const k = `${context}\u0000${path}`;
     let w = this.watches.get(k);
     if (!w) {
+      let open = 0;
+      for (const other of this.watches.keys()) if (other.startsWith(`${context}\u0000`)) open++;
+      if (open >= MAX_WATCHES_PER_CONTEXT) {
+        throw new KubeApiError({
+          status: 429,
+          reason: "TooManyWatches",
+          message: `the dashboard already holds ${open} upstream watches for context "${context}"`,
+          cluster: "",
+        });
+      }
       w = new SharedWatch(kubeClientFor(context), path, () => this.watches.delete(k));
       this.watches.set(k, w);
     }

@@ -1,8 +1,7 @@
 import "server-only";
 import { X509Certificate } from "node:crypto";
 import type { CaBundleView, CertificateView } from "@/lib/k8s/x509";
-
-const BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g;
+import { pemBlocks } from "@/lib/admission/pem";
 
 /**
  * Decodes a caBundle (base64 of PEM, as stored) into what an admin needs to see. Only
@@ -18,13 +17,13 @@ export function decodeCaBundle(
   const certificates: CertificateView[] = [];
   let stripped = false;
   let error: string | undefined;
-  for (const m of pem.matchAll(BLOCK)) {
-    if (m[1] !== "CERTIFICATE") {
+  for (const block of pemBlocks(pem)) {
+    if (block.label !== "CERTIFICATE") {
       stripped = true;
       continue;
     }
     try {
-      const c = new X509Certificate(m[0]);
+      const c = new X509Certificate(block.text);
       const notAfter = new Date(c.validTo);
       certificates.push({
         subject: c.subject.replace(/\n/g, ", "),

@@ -6,7 +6,7 @@ import { servedHookKinds } from "@/lib/webhooks/hook-kinds";
 import type { OverviewData } from "@/lib/queries/overview";
 import type { CollectionData } from "@/lib/queries/collections";
 import type { ConfigLike } from "@/lib/webhooks/summary";
-import { contextOfHeaders } from "@/server/kube/identity";
+import { startingContext } from "@/server/kube/identity";
 import { kubeClientFor } from "@/server/kube/client";
 import { admissionApis, serverVersion } from "@/server/kube/discovery";
 import { watchHub } from "@/server/kube/watch-hub";
@@ -38,7 +38,7 @@ export async function webhookListSeed(): Promise<WebhookListSeed | undefined> {
   setMaxListeners(32, abort.signal);
   const timer = setTimeout(() => abort.abort(), BUDGET_MS);
   try {
-    const context = contextOfHeaders(await headers());
+    const context = startingContext(await headers());
     const client = kubeClientFor(context);
     const { signal } = abort;
     const [version, apis] = await Promise.all([

@@ -2,18 +2,24 @@ import { z } from "zod";
 import { handle, json, errorResponse } from "@/server/http/respond";
 import { readJson } from "@/server/http/body";
 import { listContexts } from "@/server/kube/config";
-import { CONTEXT_COOKIE, contextOf } from "@/server/kube/identity";
+import { startingContext } from "@/server/kube/identity";
+import { contextCookieHeader } from "@/lib/http/cookies";
 
 export const dynamic = "force-dynamic";
 
-/** The kubeconfig's contexts and the one this browser acts as. */
+/** The kubeconfig's contexts and the one a new tab starts in. Acts as no context. */
 export async function GET(request: Request): Promise<Response> {
-  return handle(async () => json({ current: contextOf(request), contexts: listContexts() }));
+  return handle(async () =>
+    json({ start: startingContext(request.headers), contexts: listContexts() }),
+  );
 }
 
 const body = z.object({ context: z.string().min(1).max(253) });
 
-/** Switches the context this browser acts as (a cookie; the kubeconfig is not changed). */
+/**
+ * Remembers where new tabs start (a cookie; the kubeconfig is not changed). Open tabs keep the
+ * context they name on each request.
+ */
 export async function POST(request: Request): Promise<Response> {
   return handle(async () => {
     const { context } = body.parse(await readJson(request));
@@ -25,13 +31,12 @@ export async function POST(request: Request): Promise<Response> {
         cluster: "",
       });
     }
+    const secure =
+      new URL(request.url).protocol === "https:" ||
+      request.headers.get("x-forwarded-proto") === "https";
     return json(
-      { current: context },
-      {
-        headers: {
-          "set-cookie": `${CONTEXT_COOKIE}=${encodeURIComponent(context)}; Path=/; SameSite=Strict; HttpOnly`,
-        },
-      },
+      { start: context },
+      { headers: { "set-cookie": contextCookieHeader(context, secure) } },
     );
   });
 }

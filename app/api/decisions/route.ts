@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { handle, json } from "@/server/http/respond";
-import { clientFor } from "@/server/kube/identity";
-import { requireDecisionAccess } from "@/server/decisions/access";
+import { authorizeDecisionsRead } from "@/server/audit/access";
 import { decisionStore } from "@/server/decisions/instance";
 import { parseDecisionFilter } from "@/lib/decisions/filter";
 import { bucketSizeFor, DEFAULT_CHART_WINDOW_MS } from "@/lib/decisions/histogram";
@@ -23,7 +22,7 @@ export async function GET(request: Request): Promise<Response> {
       limit: params.get("limit") ?? undefined,
       before: params.get("before") ?? undefined,
     });
-    await requireDecisionAccess(clientFor(request), request.signal);
+    await authorizeDecisionsRead(request);
     const store = await decisionStore();
     const to = filter.to ?? Date.now();
     const from = filter.from ?? to - DEFAULT_CHART_WINDOW_MS;

@@ -1,8 +1,18 @@
 import { json } from "@/server/http/respond";
+import { openStreams } from "@/server/kube/live-stream";
+import { watchHub } from "@/server/kube/watch-hub";
 
 export const dynamic = "force-dynamic";
 
-/** Liveness of the dashboard process itself (not of the cluster). */
+/**
+ * Liveness of the dashboard process itself (not of the cluster), with the resources it holds:
+ * upstream watches, open event streams, resident memory. Counts only; no cluster data.
+ */
 export function GET(): Response {
-  return json({ ok: true });
+  return json({
+    ok: true,
+    upstreamWatches: watchHub().size,
+    liveStreams: openStreams(),
+    rssBytes: process.memoryUsage().rss,
+  });
 }

@@ -9,7 +9,13 @@ import { str } from "./json";
 
 /** Go's strings.TrimSpace (Unicode white space). */
 export function trimSpace(s: string): string {
-  return s.replace(/^[\s\u0085]+|[\s\u0085]+$/g, "");
+  // A loop, not /[\s]+$/: that pattern retries every position of a long inner run of spaces.
+  const space = (c: string) => /\s/.test(c) || c === "\u0085";
+  let start = 0;
+  let end = s.length;
+  while (start < end && space(s.charAt(start))) start++;
+  while (end > start && space(s.charAt(end - 1))) end--;
+  return s.slice(start, end);
 }
 
 /**

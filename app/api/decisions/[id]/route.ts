@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { errorResponse, handle, json } from "@/server/http/respond";
-import { clientFor } from "@/server/kube/identity";
-import { requireDecisionAccess } from "@/server/decisions/access";
+import { authorizeDecisionsRead } from "@/server/audit/access";
 import { decisionStore } from "@/server/decisions/instance";
 import type { DecisionDetailResponse } from "@/lib/queries/decisions";
 
@@ -16,7 +15,7 @@ export async function GET(
 ): Promise<Response> {
   return handle(async () => {
     const id = idParam.parse((await ctx.params).id);
-    await requireDecisionAccess(clientFor(request), request.signal);
+    await authorizeDecisionsRead(request);
     const detail = await (await decisionStore()).detail(id);
     if (!detail) {
       return errorResponse({

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { handle } from "@/server/http/respond";
-import { clientFor } from "@/server/kube/identity";
-import { requireDecisionAccess } from "@/server/decisions/access";
+import { authorizeDecisionsRead } from "@/server/audit/access";
 import { decisionStore, subscribeDecisions } from "@/server/decisions/instance";
 import { matchesDecisionFilter, parseDecisionFilter } from "@/lib/decisions/filter";
 import type { DecisionRecord } from "@/lib/admission/audit";
@@ -30,8 +29,7 @@ export async function GET(request: Request): Promise<Response> {
     const after = cursor.parse(
       request.headers.get("last-event-id") || params.get("after") || undefined,
     );
-    const client = clientFor(request);
-    await requireDecisionAccess(client, request.signal);
+    await authorizeDecisionsRead(request);
     const store = await decisionStore();
     const encoder = new TextEncoder();
     let cleanup = () => undefined as void;
@@ -79,7 +77,7 @@ export async function GET(request: Request): Promise<Response> {
           });
           const heartbeat = setInterval(() => write(": keep-alive\n\n"), HEARTBEAT_MS);
           const recheck = setInterval(() => {
-            requireDecisionAccess(client).catch(() => {
+            authorizeDecisionsRead(request).catch(() => {
               write("event: forbidden\ndata: {}\n\n");
               close();
             });

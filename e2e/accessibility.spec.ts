@@ -1,0 +1,141 @@
+/**
+ * An axe check of every page reachable from the root (following the dashboard's own links, with
+ * a mutating and a validating configuration seeded so detail and edit pages exist), in the light
+ * and the dark theme: zero serious or critical violations, with no baseline of accepted ones.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { createConfig, deleteConfig, hook, uniqueName } from "./webhooks-helpers";
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+/** Pages no link leads to but an admin reaches by URL or a menu. */
+const EXTRA_PAGES = ["/webhooks/new"];
+const MAX_PAGES = 40;
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[]; failureSummary?: string }>;
+}
+
+/** Runs axe in the page (through the debugging protocol, so the page's CSP does not apply). */
+async function serious(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (ctx: Document, o: unknown) => Promise<{ violations: unknown[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: {
+        type: "tag",
+        values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
+      },
+      resultTypes: ["violations"],
+    });
+    return result.violations;
+  });
+  return (violations as AxeViolation[])
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(" "))
+          .join("; ")}`,
+    );
+}
+
+/** Waits until the page has read the cluster: its heading is there and nothing is loading. */
+async function settled(page: Page): Promise<void> {
+  await expect(page.locator("main h1").first()).toBeVisible();
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+}
+
+/** Every same-origin page the dashboard links to, breadth first from the root. */
+async function crawl(page: Page): Promise<string[]> {
+  const seen = new Set<string>(["/", ...EXTRA_PAGES]);
+  const queue = ["/"];
+  while (queue.length > 0 && seen.size < MAX_PAGES) {
+    const path = queue.shift() as string;
+    await page.goto(path);
+    await settled(page);
+    const hrefs = await page
+      .locator("a[href^='/']")
+      .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute("href") ?? ""));
+    for (const href of hrefs) {
+      const clean = href.split("#")[0] ?? "";
+      if (!clean || clean.startsWith("/api/") || clean.startsWith("/_next/") || seen.has(clean))
+        continue;
+      seen.add(clean);
+      queue.push(clean);
+    }
+  }
+  return [...seen];
+}
+
+test.describe("Accessibility", () => {
+  test("every page has zero serious or critical axe violations, light and dark", async ({
+    page,
+    kube,
+  }) => {
+    test.setTimeout(240_000);
+    const m = uniqueName("e2e-a11y-m");
+    const v = uniqueName("e2e-a11y-v");
+    await createConfig(kube, "mutatingwebhookconfigurations", m, [hook(`a.${m}.example.com`)]);
+    await createConfig(kube, "validatingwebhookconfigurations", v, [hook(`a.${v}.example.com`)]);
+    try {
+      const pages = await crawl(page);
+      expect(pages).toEqual(
+        expect.arrayContaining([
+          "/webhooks",
+          "/webhooks/order",
+          `/webhooks/validatingwebhookconfigurations/${v}`,
+        ]),
+      );
+      const found: string[] = [];
+      for (const scheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const path of pages) {
+          await page.goto(path);
+          await settled(page);
+          for (const f of await serious(page)) found.push(`${scheme} ${path}: ${f}`);
+        }
+      }
+      expect(found, found.join("\n")).toEqual([]);
+    } finally {
+      await deleteConfig(kube, "mutatingwebhookconfigurations", m);
+      await deleteConfig(kube, "validatingwebhookconfigurations", v);
+    }
+  });
+
+  test("the main pages can be operated from the keyboard with a visible focus", async ({
+    page,
+  }) => {
+    for (const path of ["/", "/webhooks", "/webhooks/order"]) {
+      await page.goto(path);
+      await settled(page);
+      await page.keyboard.press("Tab");
+      const focus = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el || el === document.body) return null;
+        const style = getComputedStyle(el);
+        return {
+          tag: el.tagName,
+          outline: style.outlineStyle !== "none" && style.outlineWidth !== "0px",
+          shadow: style.boxShadow !== "none",
+        };
+      });
+      expect(focus, `${path}: Tab focuses an element`).not.toBeNull();
+      expect(focus!.outline || focus!.shadow, `${path}: the focused ${focus!.tag} is visible`).toBe(
+        true,
+      );
+    }
+  });
+});

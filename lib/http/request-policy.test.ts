@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { decide, hostAllowed, policyConfigFromEnv, type RequestFacts } from "./request-policy";
+
+const config = policyConfigFromEnv({ PORTCULLIS_PORT: "3000" });
+const page: RequestFacts = {
+  method: "GET",
+  pathname: "/webhooks",
+  host: "127.0.0.1:3000",
+  origin: null,
+  secFetchSite: "none",
+};
+const api: RequestFacts = {
+  method: "GET",
+  pathname: "/api/contexts",
+  host: "127.0.0.1:3000",
+  origin: null,
+  secFetchSite: "same-origin",
+};
+
+describe("hostAllowed", () => {
+  it.each([
+    ["127.0.0.1:3000", true],
+    ["localhost:3000", true],
+    ["LOCALHOST:3000", true],
+    ["[::1]:3000", true],
+    ["127.0.0.1:3001", false],
+    ["127.0.0.1", false],
+    ["a.attacker.example:3000", false],
+    ["localhost.:3000", false],
+    ["127.0.0.1:3000@evil", false],
+    ["", false],
+  ])("%s → %s", (host, ok) => {
+    expect(hostAllowed(host, config)).toBe(ok);
+  });
+
+  it("allows names the operator configures, with or without a port", () => {
+    const c = policyConfigFromEnv({
+      PORTCULLIS_PORT: "3000",
+      PORTCULLIS_ALLOWED_HOSTS: "portcullis.example.com, admin.example.com:8443",
+    });
+    expect(hostAllowed("portcullis.example.com", c)).toBe(true);
+    expect(hostAllowed("portcullis.example.com:443", c)).toBe(true);
+    expect(hostAllowed("admin.example.com:8443", c)).toBe(true);
+    expect(hostAllowed("admin.example.com", c)).toBe(false);
+  });
+
+  it("allows loopback names on any port only when the port is unknown", () => {
+    expect(hostAllowed("localhost:9999", policyConfigFromEnv({}))).toBe(true);
+    expect(hostAllowed("evil.example:9999", policyConfigFromEnv({}))).toBe(false);
+  });
+});
+
+describe("decide", () => {
+  it("serves pages and same-origin API calls on an allowed host", () => {
+    expect(decide(page, config)).toEqual({ allow: true, route: "page" });
+    expect(decide(api, config)).toEqual({ allow: true, route: "api" });
+  });
+
+  it("refuses a DNS-rebinding page: Origin equals Host, but the host is not the dashboard's", () => {
+    const rebound = {
+      ...api,
+      method: "POST",
+      pathname: "/api/webhooks/mutatingwebhookconfigurations",
+      host: "a.attacker.example:3000",
+      origin: "http://a.attacker.example:3000",
+    };
+    expect(decide(rebound, config)).toMatchObject({ allow: false, status: 421 });
+    expect(decide({ ...page, host: "a.attacker.example:3000" }, config)).toMatchObject({
+      allow: false,
+      status: 421,
+    });
+  });
+
+  it("refuses API reads and writes that are not same-origin by Fetch Metadata", () => {
+    for (const secFetchSite of ["cross-site", "same-site", "none", null]) {
+      for (const method of ["GET", "POST", "PUT", "DELETE"]) {
+        expect(decide({ ...api, method, secFetchSite }, config)).toMatchObject({
+          allow: false,
+          status: 403,
+        });
+      }
+    }
+  });
+
+  it("refuses a foreign or opaque Origin even with a same-origin claim", () => {
+    for (const origin of ["https://evil.example", "null", "not a url"]) {
+      expect(decide({ ...api, origin }, config)).toMatchObject({ allow: false, status: 403 });
+    }
+    expect(decide({ ...api, origin: "http://127.0.0.1:3000" }, config).allow).toBe(true);
+  });
+
+  it("lets non-browser callers reach only the routes meant for them", () => {
+    const machine = { ...api, secFetchSite: null };
+    expect(decide({ ...machine, method: "POST", pathname: "/api/audit" }, config)).toEqual({
+      allow: true,
+      route: "machine",
+    });
+    expect(decide({ ...machine, pathname: "/api/health" }, config).allow).toBe(true);
+    expect(decide({ ...machine, pathname: "/api/audit" }, config).allow).toBe(false);
+    expect(decide({ ...machine, pathname: "/api/contexts" }, config).allow).toBe(false);
+  });
+
+  it("refuses state-changing requests to pages from other sites", () => {
+    expect(decide({ ...page, method: "POST", secFetchSite: "cross-site" }, config).allow).toBe(
+      false,
+    );
+  });
+
+  it("answers 4xx, never 5xx", () => {
+    const d = decide({ ...api, host: null }, config);
+    expect(d.allow).toBe(false);
+    if (!d.allow) expect(d.status).toBeLessThan(500);
+  });
+});

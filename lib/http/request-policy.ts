@@ -1,0 +1,136 @@
+/**
+ * The dashboard's one request policy, applied by proxy.ts to every page, API route and stream
+ * before any handler runs. Portcullis acts with cluster credentials, so a request is served only
+ * when all of these hold:
+ * - its Host is one the dashboard answers to: the loopback names on the port it serves, plus
+ *   names the operator configures (PORTCULLIS_ALLOWED_HOSTS). Without this, a page on any site
+ *   that rebinds its DNS name to 127.0.0.1 would be "same-origin" with the dashboard;
+ * - a call to /api (read or write) comes from the dashboard's own pages, by Fetch Metadata
+ *   (`Sec-Fetch-Site: same-origin`, and an Origin, when sent, on the allowlist). Callers that are
+ *   not browsers are let in only on the routes meant for them (MACHINE_ROUTES);
+ * - a state-changing request anywhere else is same-origin too.
+ * Pure: the proxy gathers the facts, this decides.
+ */
+
+export interface PolicyConfig {
+  /** Lower-case `name:port` entries, and bare `name` entries that allow every port. */
+  allowedHosts: ReadonlySet<string>;
+  /** The port the dashboard serves; loopback names are allowed on it only. Unknown: any port. */
+  port: string | undefined;
+}
+
+export interface RequestFacts {
+  method: string;
+  pathname: string;
+  host: string | null;
+  origin: string | null;
+  secFetchSite: string | null;
+}
+
+export type PolicyDecision =
+  | { allow: true; route: "page" | "api" | "machine" }
+  | { allow: false; status: 400 | 403 | 421; reason: string; message: string };
+
+/** Routes that callers other than the dashboard's pages are meant to use, and why. */
+export const MACHINE_ROUTES: ReadonlyArray<{ method: string; path: string; caller: string }> = [
+  {
+    method: "POST",
+    path: "/api/audit",
+    caller: "the apiserver's audit webhook backend (authenticated by its bearer token)",
+  },
+  { method: "GET", path: "/api/health", caller: "liveness probes and the test harness" },
+  { method: "HEAD", path: "/api/health", caller: "liveness probes" },
+];
+
+export const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"] as const;
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const HOST_SHAPE = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:[0-9]{1,5})?$/;
+
+/** Splits a Host header into name and port (port "" when absent); undefined when malformed. */
+export function parseHost(host: string): { name: string; port: string } | undefined {
+  const h = host.trim().toLowerCase();
+  if (h.length > 300 || !HOST_SHAPE.test(h)) return undefined;
+  const colon = h.lastIndexOf(":");
+  if (colon > h.lastIndexOf("]") && colon !== -1) {
+    return { name: h.slice(0, colon), port: h.slice(colon + 1) };
+  }
+  return { name: h, port: "" };
+}
+
+/** True when `host` (a Host header or an origin's host) is one the dashboard answers to. */
+export function hostAllowed(host: string | null, config: PolicyConfig): boolean {
+  if (!host) return false;
+  const parsed = parseHost(host);
+  if (!parsed) return false;
+  const { name, port } = parsed;
+  const effectivePort = port || "80";
+  if ((LOOPBACK_NAMES as readonly string[]).includes(name)) {
+    return config.port === undefined || config.port === effectivePort;
+  }
+  return config.allowedHosts.has(name) || config.allowedHosts.has(`${name}:${effectivePort}`);
+}
+
+/** The policy's configuration from the environment the server runs with. */
+export function policyConfigFromEnv(env: Record<string, string | undefined>): PolicyConfig {
+  const allowedHosts = new Set(
+    (env.PORTCULLIS_ALLOWED_HOSTS ?? "")
+      .split(",")
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  );
+  const port = env.PORTCULLIS_PORT || env.PORT || undefined;
+  return { allowedHosts, port: port && /^[0-9]{1,5}$/.test(port) ? port : undefined };
+}
+
+function isMachineRoute(method: string, pathname: string): boolean {
+  return MACHINE_ROUTES.some((r) => r.method === method && r.path === pathname);
+}
+
+function originHost(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
+
+/** Decides whether the dashboard serves a request. */
+export function decide(r: RequestFacts, config: PolicyConfig): PolicyDecision {
+  const method = r.method.toUpperCase();
+  if (!hostAllowed(r.host, config)) {
+    return {
+      allow: false,
+      status: 421,
+      reason: "HostNotAllowed",
+      message: `the dashboard does not answer to the host name "${(r.host ?? "").slice(0, 100)}"; it serves the loopback names on its port and the names in PORTCULLIS_ALLOWED_HOSTS`,
+    };
+  }
+  const api = r.pathname === "/api" || r.pathname.startsWith("/api/");
+  if (isMachineRoute(method, r.pathname)) return { allow: true, route: "machine" };
+  // An Origin, when a browser sends one, must be the dashboard's own ("null" is not).
+  if (r.origin !== null) {
+    const host = originHost(r.origin);
+    if (!host || !hostAllowed(host, config)) {
+      return {
+        allow: false,
+        status: 403,
+        reason: "CrossSiteRequest",
+        message: "the dashboard refuses requests sent from another site",
+      };
+    }
+  }
+  if (api || !SAFE_METHODS.has(method)) {
+    if (r.secFetchSite !== "same-origin") {
+      return {
+        allow: false,
+        status: 403,
+        reason: "CrossSiteRequest",
+        message: r.secFetchSite
+          ? "the dashboard refuses requests sent from another site"
+          : "the dashboard's API answers only its own pages (a browser sending Sec-Fetch-Site: same-origin)",
+      };
+    }
+  }
+  return { allow: true, route: api ? "api" : "page" };
+}

@@ -1,0 +1,88 @@
+/**
+ * Every route under app/api is covered by the one request policy, so a new route cannot skip it:
+ * the proxy runs on every path, refuses it to callers that are not the dashboard's pages unless
+ * the route is a documented machine route, and the handler acts only as the context the request
+ * names (or is on the short list of routes that act as no context).
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { config as proxyConfig } from "@/proxy";
+import { decide, MACHINE_ROUTES, policyConfigFromEnv } from "./request-policy";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const API = path.join(ROOT, "app", "api");
+
+/** Routes whose handlers act as no kubeconfig context, and why that is safe. */
+const CONTEXT_FREE: Record<string, string> = {
+  "GET /api/health": "process liveness and counts only",
+  "HEAD /api/health": "process liveness",
+  "GET /api/contexts": "lists the kubeconfig's context names, reads no cluster",
+  "POST /api/contexts": "sets the cookie that picks where a new tab starts",
+  "POST /api/audit": "the apiserver's audit sink, authenticated by its own token",
+};
+
+function routeFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) return routeFiles(full);
+    return entry === "route.ts" ? [full] : [];
+  });
+}
+
+const routes = routeFiles(API).flatMap((file) => {
+  const text = readFileSync(file, "utf8");
+  const urlPath =
+    "/" +
+    path
+      .relative(path.join(ROOT, "app"), path.dirname(file))
+      .split(path.sep)
+      .map((seg) => seg.replace(/^\[(.+)\]$/, "x-$1"))
+      .join("/");
+  const methods = [
+    ...text.matchAll(/export (?:async )?function (GET|HEAD|POST|PUT|PATCH|DELETE)\b/g),
+  ].map((m) => m[1] as string);
+  return methods.map((method) => ({ file: path.relative(ROOT, file), text, urlPath, method }));
+});
+
+describe("every API route is under the request policy", () => {
+  it("finds the routes", () => {
+    expect(routes.length).toBeGreaterThan(10);
+  });
+
+  it("the proxy runs on every path", () => {
+    expect(proxyConfig.matcher).toBe("/:path*");
+  });
+
+  const policy = policyConfigFromEnv({ PORTCULLIS_PORT: "3000" });
+  it.each(routes.map((r) => [`${r.method} ${r.urlPath}`, r] as const))("%s", (_name, r) => {
+    const facts = {
+      method: r.method,
+      pathname: r.urlPath,
+      host: "127.0.0.1:3000",
+      origin: null,
+    };
+    // The dashboard's own pages get through.
+    expect(decide({ ...facts, secFetchSite: "same-origin" }, policy).allow).toBe(true);
+    // Another site never does, and a rebound host name never does.
+    expect(decide({ ...facts, secFetchSite: "cross-site" }, policy).allow).toBe(
+      MACHINE_ROUTES.some((m) => m.method === r.method && m.path === r.urlPath),
+    );
+    expect(
+      decide({ ...facts, host: "rebound.example:3000", secFetchSite: "same-origin" }, policy).allow,
+    ).toBe(false);
+    // Scripts and other non-browser callers only on the machine routes.
+    const machine = MACHINE_ROUTES.some((m) => m.method === r.method && m.path === r.urlPath);
+    expect(decide({ ...facts, secFetchSite: null }, policy).allow).toBe(machine);
+    // The handler acts as the context the request names, or is known to act as none.
+    const key = `${r.method} ${r.urlPath}`;
+    if (!(key in CONTEXT_FREE)) {
+      expect(r.text, `${r.file} must take its identity from contextOf/clientFor`).toMatch(
+        /\b(contextOf|clientFor|authorize\w*)\(request\)/,
+      );
+    }
+    expect(r.text, `${r.file} must not read the context cookie itself`).not.toMatch(
+      /portcullis-context|resolveContext\(/,
+    );
+  });
+});

@@ -1,0 +1,140 @@
+import "server-only";
+import { KubeApiError } from "@/lib/k8s/errors";
+import { collectionPath, refToString, type ResourceRef } from "@/lib/k8s/resources";
+import { servesCollection } from "./served-collections";
+import { watchHub, type HubEvent } from "./watch-hub";
+
+const HEARTBEAT_MS = 15_000;
+/** Open event streams one context may hold (every tab holds one or two). */
+export const MAX_STREAMS_PER_CONTEXT = 32;
+/**
+ * Bytes a stream may have queued for a client that does not read (PORTCULLIS_STREAM_MAX_QUEUED_BYTES
+ * changes it). Past it the client is dropped; its EventSource reconnects and starts again from a
+ * SYNC snapshot (a resync).
+ */
+const MAX_QUEUED_BYTES =
+  Number(process.env["PORTCULLIS_STREAM_MAX_QUEUED_BYTES"]) > 0
+    ? Number(process.env["PORTCULLIS_STREAM_MAX_QUEUED_BYTES"])
+    : 8 * 1024 * 1024;
+
+// On globalThis: each route is bundled apart, and /api/health must see the streams /api/watch holds.
+const globalForStreams = globalThis as typeof globalThis & {
+  portcullisOpenStreams?: Map<string, number>;
+};
+const open = (globalForStreams.portcullisOpenStreams ??= new Map<string, number>());
+
+/** Event streams open now, over every context (reported by /api/health). */
+export function openStreams(): number {
+  let n = 0;
+  for (const v of open.values()) n += v;
+  return n;
+}
+
+/**
+ * A Server-Sent Events response carrying the hub's events for `refs` as `context`. Refused
+ * (4xx) when a collection is not served by the cluster or the context has too many streams.
+ */
+export async function openLiveStream(
+  context: string,
+  refs: ResourceRef[],
+  signal: AbortSignal,
+): Promise<Response> {
+  const served = await Promise.all(refs.map((r) => servesCollection(context, r)));
+  const missing = refs.filter((_, i) => !served[i]);
+  if (missing.length > 0) {
+    throw new KubeApiError({
+      status: 404,
+      reason: "NotFound",
+      message: `the cluster does not serve ${missing.map(refToString).join(", ")}`,
+      cluster: "",
+    });
+  }
+  const count = open.get(context) ?? 0;
+  if (count >= MAX_STREAMS_PER_CONTEXT) {
+    throw new KubeApiError({
+      status: 429,
+      reason: "TooManyStreams",
+      message: `${count} live streams are already open for context "${context}"; close some tabs`,
+      cluster: "",
+    });
+  }
+  open.set(context, count + 1);
+
+  const encoder = new TextEncoder();
+  const unsubscribes: Array<() => void> = [];
+  let heartbeat: NodeJS.Timeout | undefined;
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    for (const u of unsubscribes) u();
+    const left = (open.get(context) ?? 1) - 1;
+    if (left > 0) open.set(context, left);
+    else open.delete(context);
+  };
+
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const send = (text: string) => {
+          if (closed) return;
+          try {
+            if ((controller.desiredSize ?? 0) < 0) {
+              // A reader this far behind is dropped (what is queued still drains); its
+              // EventSource reconnects and resyncs from a snapshot. One message larger than the
+              // limit (a big SYNC) is still sent whole when the queue was empty.
+              close();
+              controller.close();
+              return;
+            }
+            controller.enqueue(encoder.encode(text));
+          } catch {
+            close();
+          }
+        };
+        send(`retry: 1000\n: connected as ${context}\n\n`);
+        try {
+          for (const ref of refs) {
+            const collection = refToString(ref);
+            unsubscribes.push(
+              watchHub().subscribe(context, collectionPath(ref), (e: HubEvent) => {
+                send(`data: ${JSON.stringify({ collection, ...e })}\n\n`);
+              }),
+            );
+          }
+        } catch (e) {
+          const err = e instanceof KubeApiError ? e : undefined;
+          send(
+            `data: ${JSON.stringify({
+              collection: refToString(refs[0] as ResourceRef),
+              type: "ERROR",
+              error: {
+                status: err?.status ?? 500,
+                reason: err?.reason ?? "InternalError",
+                message: e instanceof Error ? e.message : String(e),
+              },
+            })}\n\n`,
+          );
+          close();
+          controller.close();
+          return;
+        }
+        heartbeat = setInterval(() => send(": keep-alive\n\n"), HEARTBEAT_MS);
+      },
+      cancel() {
+        close();
+      },
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: MAX_QUEUED_BYTES }),
+  );
+  signal.addEventListener("abort", close);
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
+  });
+}
