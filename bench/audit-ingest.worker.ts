@@ -23,14 +23,18 @@ const fixture = readFileSync(
   .split("\n")
   .map((l) => JSON.parse(l) as Record<string, unknown>);
 
-/** Batch bodies as the apiserver sends them, every event with its own auditID. */
-function* batches(count: number, seed: string): Generator<string> {
+/**
+ * Batch bodies as the apiserver sends them: every event with its own auditID and, as a live
+ * apiserver's are, timestamps that move forward (20 events a millisecond).
+ */
+function* batches(count: number, seed: string, start = Date.now()): Generator<string> {
   let n = 0;
   while (n < count) {
     const items = [];
     for (let i = 0; i < BATCH && n < count; i++, n++) {
       const e = fixture[n % fixture.length]!;
-      items.push({ ...e, auditID: `${seed}-${n}` });
+      const t = new Date(start + Math.floor(n / 20)).toISOString();
+      items.push({ ...e, auditID: `${seed}-${n}`, requestReceivedTimestamp: t, stageTimestamp: t });
     }
     yield JSON.stringify({ kind: "EventList", apiVersion: "audit.k8s.io/v1", items });
   }
@@ -58,9 +62,18 @@ try {
     console.log(JSON.stringify({ events: total, decisionEvents: n, seconds: s }));
   } else if (mode === "sqlite" || mode === "postgres") {
     const store = await openStore(dir);
+    // IN_FLIGHT batches at once, as the apiserver's asynchronous webhook delegate sends them.
+    const inFlight = Number(process.env.IN_FLIGHT ?? 1);
     let n = 0;
+    let next = 0;
     const t0 = performance.now();
-    for (const t of texts) n += (await store.ingest(parseEventList(JSON.parse(t)))).stored;
+    const sender = async () => {
+      for (let i = next++; i < texts.length; i = next++) {
+        const r = await store.ingest(parseEventList(JSON.parse(texts[i] ?? "")));
+        n += r.stored;
+      }
+    };
+    await Promise.all(Array.from({ length: inFlight }, sender));
     const s = (performance.now() - t0) / 1000;
     await store.driver.close();
     console.log(JSON.stringify({ events: total, decisionEvents: n, seconds: s }));
@@ -69,9 +82,11 @@ try {
     texts.length = 0;
     let decisions = 0;
     let i = 0;
+    const start = Date.now();
     while (decisions < 1_000_000) {
-      for (const t of batches(BATCH * 10, `r${i++}`)) {
-        decisions += (await store.ingest(parseEventList(JSON.parse(t)))).decisions.length;
+      for (const t of batches(BATCH * 10, `r${i}`, start + i++ * 200)) {
+        const r = await store.ingest(parseEventList(JSON.parse(t)));
+        decisions += r.decisions.length;
       }
     }
     // A page of the feed and the chart, as a reader would ask, over the full store.

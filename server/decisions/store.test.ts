@@ -104,6 +104,32 @@ describe("DecisionStore on SQLite", () => {
     expect(await store.hasEvent("ok", "ResponseComplete")).toBe(true);
   });
 
+  it("stores concurrent batches in one group commit, each answered with its own result", async () => {
+    const results = await Promise.all([
+      store.ingest([parsed("g1"), parsed("g2")]),
+      store.ingest([parsed("g2"), parsed("g3")]),
+      store.ingest([parsed("g4")]),
+    ]);
+    expect(results.map((r) => [r.stored, r.duplicates])).toEqual([
+      [2, 0],
+      [1, 1],
+      [1, 0],
+    ]);
+    expect(await store.counts()).toEqual({ events: 4, decisions: 4 });
+    const bad = parsed("bad");
+    const broken = {
+      ...bad,
+      decisions: [{ ...bad.decisions[0]!, hook: null as unknown as string }],
+    };
+    const settled = await Promise.allSettled([
+      store.ingest([parsed("g5")]),
+      store.ingest([broken]),
+    ]);
+    // One transaction: the failing batch takes its group down with it, nothing half-stored.
+    expect(settled.map((x) => x.status)).toEqual(["rejected", "rejected"]);
+    expect(await store.hasEvent("g5", "ResponseComplete")).toBe(false);
+  });
+
   it("filters by hook, outcome, namespace, user, resource, operation and time", async () => {
     await store.ingest([
       parsed("e1", { ns: "a", user: "alice", t: T0 }),
