@@ -1,13 +1,17 @@
 /**
- * The decision store on a real SQLite file: batches are all-or-nothing, retried batches are not
- * counted twice, filters and retention work, and everything survives reopening the file.
+ * The decision store on a real SQLite file and on a real PostgreSQL server (started by the test
+ * from Debian's package), running the same query layer: batches are all-or-nothing, retried
+ * batches are not counted twice, filters and retention work, and everything survives reopening.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseAuditEvent, type ParsedAuditEvent } from "@/lib/admission/audit";
 import { parseDecisionFilter } from "@/lib/decisions/filter";
+import { startPostgres, type TestPostgres } from "../../test/postgres";
+import { PostgresDriver } from "./postgres";
+import type { SqlDriver } from "./sql";
 import { SqliteDriver } from "./sqlite";
 import { DecisionStore } from "./store";
 
@@ -48,27 +52,64 @@ function parsed(
 const all = parseDecisionFilter(new URLSearchParams());
 const filter = (q: string) => parseDecisionFilter(new URLSearchParams(q));
 
-let dir: string;
-let file: string;
+let dir: string | undefined;
+let file = "";
+let pg: TestPostgres | undefined;
 let store: DecisionStore;
 
-function open(maxRows = 1_000_000, maxAgeMs = 7 * 86_400_000): DecisionStore {
-  return new DecisionStore(new SqliteDriver(file), { maxAgeMs, maxRows });
+interface Backend {
+  name: string;
+  /** A driver on the same database every time (so reopening sees what was stored). */
+  driver(): SqlDriver;
+  /** Prepares an empty database. */
+  reset(): Promise<void>;
 }
 
-beforeEach(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), "portcullis-store-"));
-  file = path.join(dir, "nested", "decisions.sqlite");
-  store = open();
-  await store.migrate();
+const BACKENDS: Backend[] = [
+  {
+    name: "SQLite",
+    driver: () => new SqliteDriver(file),
+    reset: async () => {
+      dir = mkdtempSync(path.join(os.tmpdir(), "portcullis-store-"));
+      file = path.join(dir, "nested", "decisions.sqlite");
+    },
+  },
+  {
+    name: "PostgreSQL",
+    driver: () => new PostgresDriver(pg?.url ?? ""),
+    reset: async () => {
+      const d = new PostgresDriver(pg?.url ?? "");
+      await d.exec("DROP TABLE IF EXISTS decisions; DROP TABLE IF EXISTS decision_events;");
+      await d.close();
+    },
+  },
+];
+
+beforeAll(async () => {
+  pg = await startPostgres();
+}, 60_000);
+
+afterAll(async () => {
+  await pg?.stop();
 });
 
-afterEach(async () => {
-  await store.driver.close().catch(() => undefined);
-  rmSync(dir, { recursive: true, force: true });
-});
+describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
+  function open(maxRows = 1_000_000, maxAgeMs = 7 * 86_400_000): DecisionStore {
+    return new DecisionStore(backend.driver(), { maxAgeMs, maxRows });
+  }
 
-describe("DecisionStore on SQLite", () => {
+  beforeEach(async () => {
+    await backend.reset();
+    store = open();
+    await store.migrate();
+  });
+
+  afterEach(async () => {
+    await store.driver.close().catch(() => undefined);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
   it("stores a batch and lists its decisions newest first with their request facts", async () => {
     const r = await store.ingest([parsed("e1"), parsed("e2", { deny: "d.example.com" })]);
     expect(r).toMatchObject({ stored: 2, duplicates: 0 });
@@ -96,7 +137,7 @@ describe("DecisionStore on SQLite", () => {
       ...bad,
       decisions: [{ ...bad.decisions[0]!, message: null as unknown as string }],
     };
-    await expect(store.ingest([parsed("ok"), broken])).rejects.toThrow(/NOT NULL/);
+    await expect(store.ingest([parsed("ok"), broken])).rejects.toThrow(/NOT NULL|not-null/i);
     expect(await store.counts()).toEqual({ events: 0, decisions: 0 });
     expect(await store.hasEvent("ok", "ResponseComplete")).toBe(false);
     // …and the store keeps working after the failed transaction.
