@@ -5,14 +5,18 @@ import { decisionStore, subscribeDecisions } from "@/server/decisions/instance";
 import { matchesDecisionFilter, parseDecisionFilter } from "@/lib/decisions/filter";
 import type { DecisionRecord } from "@/lib/admission/audit";
 import type { DecisionStreamMessage } from "@/lib/queries/decisions";
+import { contextOf } from "@/server/kube/identity";
+import {
+  claimStreamSlot,
+  eventStreamResponse,
+  streamQueuingStrategy,
+} from "@/server/kube/live-stream";
 
 export const dynamic = "force-dynamic";
 
 const HEARTBEAT_MS = 15_000;
 /** RBAC is asked again this often: a revoked grant ends the stream. */
 const RECHECK_MS = 60_000;
-/** Queued messages a client may fall behind by before it is dropped (it resyncs on reconnect). */
-const MAX_QUEUED_MESSAGES = 256;
 const CATCH_UP_LIMIT = 2_000;
 
 const cursor = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional();
@@ -21,6 +25,7 @@ const cursor = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optio
  * Server-Sent Events: decisions matching the filter as they are stored (`event: decisions`, the
  * id of the newest as the event id). With `after` (or Last-Event-ID on a reconnect) it first
  * sends what was stored since. A client too slow to read is sent `event: resync` and dropped.
+ * Each stream takes one of the context's stream slots (server/kube/live-stream.ts).
  */
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
@@ -31,6 +36,7 @@ export async function GET(request: Request): Promise<Response> {
     );
     await authorizeDecisionsRead(request);
     const store = await decisionStore();
+    const release = claimStreamSlot(contextOf(request));
     const encoder = new TextEncoder();
     let cleanup = () => undefined as void;
 
@@ -62,7 +68,7 @@ export async function GET(request: Request): Promise<Response> {
           const emit = (items: DecisionRecord[]) => {
             const fresh = items.filter((d) => d.id > last && matchesDecisionFilter(d, filter));
             if (fresh.length === 0) return;
-            if ((controller.desiredSize ?? 1) <= 0) {
+            if ((controller.desiredSize ?? 0) < 0) {
               write("event: resync\ndata: {}\n\n");
               close();
               return;
@@ -83,6 +89,7 @@ export async function GET(request: Request): Promise<Response> {
             });
           }, RECHECK_MS);
           cleanup = () => {
+            release();
             unsubscribe();
             clearInterval(heartbeat);
             clearInterval(recheck);
@@ -112,15 +119,8 @@ export async function GET(request: Request): Promise<Response> {
           cleanup();
         },
       },
-      { highWaterMark: MAX_QUEUED_MESSAGES, size: () => 1 },
+      streamQueuingStrategy(),
     );
-    return new Response(stream, {
-      headers: {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-store, no-transform",
-        connection: "keep-alive",
-        "x-accel-buffering": "no",
-      },
-    });
+    return eventStreamResponse(stream);
   });
 }
