@@ -2,32 +2,33 @@
  * The decision feed's filter: one shape for the page URL, the list and stream API, the SQL query
  * and the live stream's per-connection match. Pure.
  */
-import { z } from "zod";
 import {
   DECISION_OUTCOMES,
   type DecisionOutcome,
   type DecisionRecord,
   type DeciderKind,
 } from "@/lib/admission/audit";
+import { KubeApiError } from "@/lib/k8s/errors";
 
-const name = z.string().trim().min(1).max(253);
-const ms = z.coerce.number().int().min(0).max(8_640_000_000_000_000);
+const OPERATIONS = ["CREATE", "UPDATE", "DELETE", "CONNECT"] as const;
 
-/** Filter fields, as they appear in URLs (`?hook=…&outcome=denied&outcome=timeout&from=…`). */
-export const decisionFilterSchema = z.object({
-  hook: name.optional(),
-  policy: name.optional(),
-  outcome: z.array(z.enum(DECISION_OUTCOMES as [DecisionOutcome, ...DecisionOutcome[]])).max(9),
-  namespace: name.optional(),
-  user: name.optional(),
-  resource: name.optional(),
-  operation: z.enum(["CREATE", "UPDATE", "DELETE", "CONNECT"]).optional(),
+/**
+ * Filter fields, as they appear in URLs (`?hook=…&outcome=denied&outcome=timeout&from=…`).
+ * Checked by hand rather than with a schema library: this module runs in the feed page's
+ * first-load JavaScript.
+ */
+export interface DecisionFilter {
+  hook?: string;
+  policy?: string;
+  outcome: DecisionOutcome[];
+  namespace?: string;
+  user?: string;
+  resource?: string;
+  operation?: (typeof OPERATIONS)[number];
   /** Inclusive lower and exclusive upper bound of the decision time, ms since the epoch. */
-  from: ms.optional(),
-  to: ms.optional(),
-});
-
-export type DecisionFilter = z.infer<typeof decisionFilterSchema>;
+  from?: number;
+  to?: number;
+}
 
 export const FILTER_FIELDS = [
   "hook",
@@ -40,34 +41,64 @@ export const FILTER_FIELDS = [
   "to",
 ] as const;
 
-const WEBHOOK_KINDS: readonly DeciderKind[] = ["mutating-webhook", "validating-webhook", "webhook"];
-const POLICY_KINDS: readonly DeciderKind[] = ["validating-policy", "mutating-policy"];
+type Field = (typeof FILTER_FIELDS)[number];
 
-/** Which decider kinds a `hook` or `policy` filter matches. */
-export const deciderKinds = { webhook: WEBHOOK_KINDS, policy: POLICY_KINDS } as const;
-
-/** Reads a filter from URL search parameters; throws a ZodError on bad input. */
-export function parseDecisionFilter(params: URLSearchParams): DecisionFilter {
-  const raw: Record<string, unknown> = { outcome: params.getAll("outcome") };
-  for (const f of FILTER_FIELDS) {
-    const v = params.get(f);
-    if (v !== null && v !== "") raw[f] = v;
+/** One field's value, or an error message. */
+function readField(field: Field, raw: string): { value: string | number } | { error: string } {
+  const v = raw.trim();
+  if (field === "from" || field === "to") {
+    if (!/^\d{1,16}$/.test(v)) return { error: `${field}: milliseconds since the epoch` };
+    return { value: Number(v) };
   }
-  return decisionFilterSchema.parse(raw);
+  if (field === "operation") {
+    return (OPERATIONS as readonly string[]).includes(v)
+      ? { value: v }
+      : { error: `operation: one of ${OPERATIONS.join(", ")}` };
+  }
+  if (v.length === 0 || v.length > 253) return { error: `${field}: 1 to 253 characters` };
+  return { value: v };
 }
 
-/** Like parseDecisionFilter, but drops invalid fields instead of throwing (for page URLs). */
+function isOutcome(o: string): o is DecisionOutcome {
+  return (DECISION_OUTCOMES as readonly string[]).includes(o);
+}
+
+/** Reads a filter from URL search parameters; bad input is a 400 naming the field. */
+export function parseDecisionFilter(params: URLSearchParams): DecisionFilter {
+  const errors: string[] = [];
+  const outcomes = params.getAll("outcome");
+  const bad = outcomes.filter((o) => !isOutcome(o));
+  if (bad.length > 0) errors.push(`outcome: one of ${DECISION_OUTCOMES.join(", ")}`);
+  if (outcomes.length > DECISION_OUTCOMES.length) errors.push("outcome: too many");
+  const out: DecisionFilter = { outcome: outcomes.filter(isOutcome) };
+  for (const f of FILTER_FIELDS) {
+    const raw = params.get(f);
+    if (raw === null || raw === "") continue;
+    const r = readField(f, raw);
+    if ("error" in r) errors.push(r.error);
+    else Object.assign(out, { [f]: r.value });
+  }
+  if (errors.length > 0) {
+    throw new KubeApiError({
+      status: 400,
+      reason: "BadRequest",
+      message: `bad decision filter: ${errors.join("; ")}`,
+      cluster: "",
+    });
+  }
+  return out;
+}
+
+/** Like parseDecisionFilter, but drops invalid fields instead of refusing (for page URLs). */
 export function readDecisionFilterLoosely(params: URLSearchParams): DecisionFilter {
   const out: DecisionFilter = {
-    outcome: params
-      .getAll("outcome")
-      .filter((o): o is DecisionOutcome => (DECISION_OUTCOMES as string[]).includes(o)),
+    outcome: params.getAll("outcome").filter(isOutcome).slice(0, DECISION_OUTCOMES.length),
   };
   for (const f of FILTER_FIELDS) {
-    const v = params.get(f);
-    if (v === null || v === "") continue;
-    const one = decisionFilterSchema.shape[f].safeParse(v);
-    if (one.success && one.data !== undefined) Object.assign(out, { [f]: one.data });
+    const raw = params.get(f);
+    if (raw === null || raw === "") continue;
+    const r = readField(f, raw);
+    if ("value" in r) Object.assign(out, { [f]: r.value });
   }
   return out;
 }
@@ -82,6 +113,12 @@ export function decisionFilterParams(f: DecisionFilter): URLSearchParams {
   for (const o of f.outcome) p.append("outcome", o);
   return p;
 }
+
+const WEBHOOK_KINDS: readonly DeciderKind[] = ["mutating-webhook", "validating-webhook", "webhook"];
+const POLICY_KINDS: readonly DeciderKind[] = ["validating-policy", "mutating-policy"];
+
+/** Which decider kinds a `hook` or `policy` filter matches. */
+export const deciderKinds = { webhook: WEBHOOK_KINDS, policy: POLICY_KINDS } as const;
 
 /** Whether a stored decision passes the filter (the live stream's check; SQL does the same). */
 export function matchesDecisionFilter(d: DecisionRecord, f: DecisionFilter): boolean {
