@@ -534,7 +534,7 @@ export function parseAuditEvent(event: unknown): ParsedAuditEvent | undefined {
 }
 
 /** Checks the envelope of an audit.k8s.io EventList; throws a plain Error describing what is wrong. */
-export function eventListItems(body: unknown): unknown[] {
+function eventListItems(body: unknown): unknown[] {
   const list = obj(body);
   if (!list || list.kind !== "EventList" || !Array.isArray(list.items)) {
     throw new Error("expected an audit.k8s.io EventList with an items array");
