@@ -45,6 +45,7 @@ export function DecisionTable({
             className={`tone-row-${OUTCOME_TONES[d.outcome]}`}
             aria-selected={selected === d.id}
             data-hook={d.hook}
+            data-audit-id={d.auditID}
             data-outcome={d.outcome}
           >
             <td className="mono" title={new Date(d.time).toISOString()}>
