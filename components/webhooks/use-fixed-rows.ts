@@ -56,8 +56,25 @@ export function useFixedRows({
     };
   }, [scrollRef]);
 
-  const first = Math.floor(view.top / rowHeight);
-  const last = Math.ceil((view.top + view.height) / rowHeight);
+  return rowWindow({ count, rowHeight, overscan, top: view.top, height: view.height });
+}
+
+/** The rows in view from `top` over `height` pixels, plus `overscan` either side (pure). */
+export function rowWindow({
+  count,
+  rowHeight,
+  overscan,
+  top,
+  height,
+}: {
+  count: number;
+  rowHeight: number;
+  overscan: number;
+  top: number;
+  height: number;
+}): RowWindow {
+  const first = Math.floor(top / rowHeight);
+  const last = Math.ceil((top + height) / rowHeight);
   return {
     start: Math.max(0, Math.min(count, first - overscan)),
     end: Math.max(0, Math.min(count, last + overscan)),

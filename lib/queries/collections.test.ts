@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyLiveMessage, type CollectionData } from "./collections";
+import { applyLiveMessage, type CollectionData, type LiveMessage } from "./collections";
 
 const obj = (name: string, rv: string) => ({ metadata: { name, resourceVersion: rv } });
 
@@ -48,5 +48,48 @@ describe("applyLiveMessage", () => {
     expect(
       applyLiveMessage(undefined, { collection: "c", type: "ADDED", object: obj("a", "1") }),
     ).toBeUndefined();
+  });
+
+  it("ends a burst of 1,000 mixed events holding exactly what the cluster holds", () => {
+    type Obj = { metadata: { name: string; resourceVersion: string }; spec?: number };
+    let rv = 1;
+    const truth = new Map<string, Obj>();
+    const initial: Obj[] = [];
+    for (let i = 0; i < 200; i++) {
+      const o = { metadata: { name: `h${i}`, resourceVersion: String(rv++) } };
+      truth.set(o.metadata.name, o);
+      initial.push(o);
+    }
+    let data: CollectionData<Obj> | undefined = { resourceVersion: String(rv), items: initial };
+    // A deterministic mix: creates, updates of existing objects, deletes.
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
+    for (let i = 0; i < 1_000; i++) {
+      const r = next() % 3;
+      const names = [...truth.keys()];
+      let msg: LiveMessage<Obj>;
+      if (r === 0 || names.length === 0) {
+        const o = { metadata: { name: `n${i}`, resourceVersion: String(rv++) } };
+        truth.set(o.metadata.name, o);
+        msg = { collection: "c", type: "ADDED", object: o };
+      } else {
+        const name = names[next() % names.length] as string;
+        if (r === 1) {
+          const o = { metadata: { name, resourceVersion: String(rv++) }, spec: i };
+          truth.set(name, o);
+          msg = { collection: "c", type: "MODIFIED", object: o };
+        } else {
+          const o = { metadata: { name, resourceVersion: String(rv++) } };
+          truth.delete(name);
+          msg = { collection: "c", type: "DELETED", object: o };
+        }
+      }
+      data = applyLiveMessage(data, msg);
+    }
+    const byName = new Map(data!.items.map((o) => [o.metadata.name, o]));
+    expect(byName.size).toBe(data!.items.length);
+    expect([...byName.keys()].sort()).toEqual([...truth.keys()].sort());
+    for (const [name, o] of truth) expect(byName.get(name)).toEqual(o);
+    expect(data!.resourceVersion).toBe(String(rv - 1));
   });
 });

@@ -23,7 +23,15 @@ function key(o: KubeObject): string {
   return `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
 }
 
-const IDLE_STOP_MS = 30_000;
+/** A watch with no subscriber is stopped after this long (PORTCULLIS_WATCH_IDLE_MS). */
+const IDLE_STOP_MS = positiveEnv("PORTCULLIS_WATCH_IDLE_MS") ?? 30_000;
+/** Each upstream watch request ends after this long and is renewed from its resourceVersion. */
+const WATCH_TIMEOUT_SECONDS = positiveEnv("PORTCULLIS_WATCH_TIMEOUT_SECONDS") ?? 300;
+
+function positiveEnv(name: string): number | undefined {
+  const n = Number(process.env[name]);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
 /** Retries back off from 1 s to 30 s while the upstream keeps failing. */
 const RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
@@ -98,7 +106,7 @@ class SharedWatch {
               query: {
                 resourceVersion: this.resourceVersion,
                 allowWatchBookmarks: true,
-                timeoutSeconds: 300,
+                timeoutSeconds: WATCH_TIMEOUT_SECONDS,
               },
               signal: abort.signal,
             },
