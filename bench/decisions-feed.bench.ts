@@ -37,22 +37,16 @@ export async function run(): Promise<Measurement[]> {
     for (let i = 0; i < ROUNDS; i++) {
       const [batch] = auditBatches(user, `${user}-${i}`, 1, 1);
       const auditID = `${user}-${i}-0-0`;
-      const appeared = page.evaluate(
-        (id) =>
-          new Promise<number>((resolve) => {
-            const seen = () =>
-              document.querySelector(`table.decisions tr[data-audit-id="${id}"]`) !== null;
-            if (seen()) return resolve(Date.now());
-            const o = new MutationObserver(() => {
-              if (seen()) {
-                o.disconnect();
-                resolve(Date.now());
-              }
-            });
-            o.observe(document.body, { childList: true, subtree: true, attributes: true });
-          }),
-        auditID,
-      );
+      // A string, not a function: the TypeScript loader would wrap a function's inner names in
+      // a helper the page does not have.
+      const selector = `table.decisions tr[data-audit-id="${auditID}"]`;
+      const appeared = page.evaluate(`new Promise((resolve) => {
+        if (document.querySelector('${selector}')) return resolve(Date.now());
+        const o = new MutationObserver(() => {
+          if (document.querySelector('${selector}')) { o.disconnect(); resolve(Date.now()); }
+        });
+        o.observe(document.body, { childList: true, subtree: true, attributes: true });
+      })`) as Promise<number>;
       // The observer is in place before the batch leaves.
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
       const sent = Date.now();
