@@ -314,6 +314,8 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         `--audit-policy-file=${auditPolicy}`,
         `--audit-webhook-config-file=${auditWebhookConfig}`,
         "--audit-webhook-batch-max-wait=1s",
+        // Retries of a refused batch after 2 s, 3 s, 4.5 s, … (5 tries): a dashboard restart is covered.
+        "--audit-webhook-initial-backoff=2s",
         `--audit-log-path=${auditLogPath}`,
         "--audit-log-format=json",
         "--audit-log-maxsize=100",

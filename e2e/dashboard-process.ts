@@ -5,7 +5,10 @@ import { spawnDashboard } from "../cluster/harness/stack";
 
 export interface DashboardProcess {
   url: string;
+  pid: number | undefined;
   stop(): void;
+  /** Sends a signal (SIGKILL for a crash) and resolves once the process has exited. */
+  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 export async function startDashboard(env: NodeJS.ProcessEnv): Promise<DashboardProcess> {
@@ -26,5 +29,15 @@ export async function startDashboard(env: NodeJS.ProcessEnv): Promise<DashboardP
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { url, stop: () => child.kill("SIGTERM") };
+  return {
+    url,
+    pid: child.pid,
+    stop: () => child.kill("SIGTERM"),
+    kill: (signal) =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill(signal);
+      }),
+  };
 }

@@ -43,6 +43,8 @@ export function dashboardEnv(info: ControlPlaneInfo): NodeJS.ProcessEnv {
     ...process.env,
     KUBECONFIG: info.kubeconfig,
     PORTCULLIS_AUDIT_TOKEN: info.auditToken,
+    // Each stack's dashboards keep decisions in the run's own directory.
+    PORTCULLIS_DATA_DIR: path.join(info.dir, "data"),
     PORTCULLIS_DEFAULT_CONTEXT: info.contexts.admin,
     NEXT_TELEMETRY_DISABLED: "1",
   };

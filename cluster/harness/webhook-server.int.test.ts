@@ -8,6 +8,7 @@ import { policyHeaders } from "../../e2e/api-headers";
 import { readStack, type StackInfo } from "./stack";
 import { startWebhookServer, type WebhookServer } from "./webhook-server";
 import { httpsRequest } from "../https-json";
+import type { DecisionRecord } from "@/lib/admission/audit";
 
 let stack: StackInfo;
 let hooks: WebhookServer;
@@ -96,15 +97,18 @@ afterAll(async () => {
   await hooks.close();
 });
 
-async function auditDecision(auditID: string) {
+/** The stored decisions of one request, read back through the dashboard's decision API. */
+async function auditDecisions(auditID: string): Promise<DecisionRecord[]> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const res = await fetch(`${stack.dashboardUrl}/api/audit?auditID=${auditID}`, {
-      headers: policyHeaders(stack.contexts.admin),
-    });
-    const body = (await res.json()) as { items: Array<Record<string, unknown>> };
-    const found = body.items.find((d) => d.stage === "ResponseComplete");
-    if (found) return found;
+    const res = await fetch(
+      `${stack.dashboardUrl}/api/decisions?auditID=${encodeURIComponent(auditID)}`,
+      { headers: policyHeaders(stack.contexts.admin) },
+    );
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { items: DecisionRecord[] };
+    const found = body.items.filter((d) => d.stage === "ResponseComplete");
+    if (found.length > 0) return found;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`audit event ${auditID} never reached the dashboard's /api/audit`);
@@ -139,17 +143,19 @@ describe("harness webhooks against the real apiserver", () => {
 
     const auditID = res.headers["audit-id"];
     expect(typeof auditID).toBe("string");
-    const decision = await auditDecision(auditID as string);
-    expect(decision.code).toBe(201);
-    expect(decision.outcomes).toEqual([
+    const decisions = await auditDecisions(auditID as string);
+    expect(decisions).toEqual([
       expect.objectContaining({
-        phase: "mutating",
+        kind: "mutating-webhook",
         configuration: `${id}-mutating`,
-        webhook: `patch.${id}.portcullis.test`,
+        hook: `patch.${id}.portcullis.test`,
         round: 0,
-        mutated: true,
+        outcome: "mutated",
+        auditID,
       }),
     ]);
+    expect(decisions[0]?.request.code).toBe(201);
+    expect(decisions[0]?.patch).toContain("patched-by");
   });
 
   it("denies with the webhook's message", async () => {
@@ -175,12 +181,11 @@ describe("harness webhooks against the real apiserver", () => {
     );
     expect(open.status, open.body).toBe(201);
     const auditID = open.headers["audit-id"] as string;
-    const decision = await auditDecision(auditID);
-    expect(decision.outcomes).toEqual([
+    expect(await auditDecisions(auditID)).toEqual([
       expect.objectContaining({
-        phase: "validating",
-        failedOpen: true,
-        webhook: `v2-slow-ignore.${id}.portcullis.test`,
+        kind: "validating-webhook",
+        outcome: "failed-open",
+        hook: `v2-slow-ignore.${id}.portcullis.test`,
       }),
     ]);
 
@@ -193,6 +198,13 @@ describe("harness webhooks against the real apiserver", () => {
     expect(closed.body).toContain(
       `failed calling webhook \\"v3-slow-fail.${id}.portcullis.test\\"`,
     );
+    expect(await auditDecisions(closed.headers["audit-id"] as string)).toEqual([
+      expect.objectContaining({
+        hook: `v3-slow-fail.${id}.portcullis.test`,
+        outcome: "timeout",
+        code: 500,
+      }),
+    ]);
   });
 
   it("refuses audit batches without the sink's token", async () => {

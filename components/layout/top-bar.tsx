@@ -13,6 +13,7 @@ const NAV = [
   { href: "/deadlocks", label: "Deadlocks" },
   { href: "/health", label: "Health" },
   { href: "/predict", label: "Predict" },
+  { href: "/decisions", label: "Decisions" },
 ];
 
 export function TopBar() {

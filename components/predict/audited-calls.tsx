@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { PredictReport } from "@/lib/admission/predict-report";
-import { compareAudited } from "@/lib/predict/compare";
+import { auditedMutatingCalls, compareAudited } from "@/lib/predict/compare";
 import { auditGaveUp, decisionsForQuery } from "@/lib/queries/predict";
 import { Comparisons } from "./comparisons";
 
@@ -22,34 +22,34 @@ export function AuditedCalls({
   const options = decisionsForQuery(context, auditID);
   const q = useQuery(options);
   const polls = useQueryClient().getQueryState(options.queryKey)?.dataUpdateCount ?? 0;
-  const decision = q.data?.items.find((d) => d.stage === "ResponseComplete") ?? q.data?.items[0];
+  const decisions = q.data?.items ?? [];
   let body;
   if (q.error) body = <p className="hint">The audit feed cannot be read here: {q.error.message}</p>;
-  else if (!decision)
+  else if (decisions.length === 0)
     body = (
       <p className="hint">
         {auditGaveUp(polls)
-          ? "No audit event arrived for this request: is the apiserver's audit webhook pointed at the dashboard?"
+          ? "No webhook or policy decision arrived for this request. Either the apiserver called no webhook (its audit event then records none), or its audit webhook is not pointed at the dashboard."
           : "Waiting for the apiserver's audit event…"}
       </p>
     );
   else {
-    const calls = decision.outcomes.filter((o) => o.phase === "mutating");
+    const calls = auditedMutatingCalls(decisions);
     body = (
       <>
         <ol className="mono" aria-label="Mutating webhooks called">
           {calls.map((o) => (
             <li key={`${o.round}/${o.index}`} data-testid="audited-call">
-              {o.webhook ?? "?"} <span className="hint">round {o.round}</span>
-              {o.mutated ? <span className="badge">mutated</span> : null}
-              {o.failedOpen ? <span className="badge">failed open</span> : null}
+              {o.hook} <span className="hint">round {o.round}</span>
+              {o.outcome === "mutated" ? <span className="badge">mutated</span> : null}
+              {o.outcome === "failed-open" ? <span className="badge">failed open</span> : null}
             </li>
           ))}
         </ol>
         {calls.length === 0 ? <p className="hint">No mutating webhook was called.</p> : null}
         <Comparisons
           label="Audit comparison"
-          items={compareAudited(dry, decision)}
+          items={compareAudited(dry, decisions)}
           agreeId="audit-agrees"
         />
         <p className="hint">

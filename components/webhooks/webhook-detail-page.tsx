@@ -26,6 +26,7 @@ import { HookPanel } from "./hook-panel";
 import { ObjectHead } from "./object-head";
 import { webhookDefaults } from "@/lib/admission/webhook-defaults";
 import { hookHref } from "@/lib/namespaces/links";
+import { RecentDecisions } from "@/components/decisions/recent-decisions";
 
 const MUTATING = webhookRef("mutatingwebhookconfigurations");
 const VALIDATING = webhookRef("validatingwebhookconfigurations");
@@ -117,6 +118,17 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
           })}
         />
       ))}
+      {hooks.length > 0 ? (
+        <div className="panel">
+          <h2>Recent decisions</h2>
+          {hooks.map((h, i) => (
+            <div key={`${h.name}-${i}`}>
+              <div className="mono">{h.name}</div>
+              <RecentDecisions context={context} name={h.name ?? ""} />
+            </div>
+          ))}
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -1,66 +1,382 @@
 import { describe, expect, it } from "vitest";
-import { decisionFromEvent, decisionsFromEventList } from "./audit";
+import { parseAuditEvent, parseEventList, readStatusMessage } from "./audit";
 
-describe("decisionsFromEventList", () => {
-  it("refuses anything that is not an EventList", () => {
-    expect(() => decisionsFromEventList(null)).toThrow(/EventList/);
-    expect(() => decisionsFromEventList({ kind: "EventList" })).toThrow(/items/);
-    expect(() => decisionsFromEventList({ kind: "List", items: [] })).toThrow(/EventList/);
-  });
+/** An event shaped like kube-apiserver 1.37's audit webhook output (Metadata level). */
+function event(over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    kind: "Event",
+    apiVersion: "audit.k8s.io/v1",
+    level: "Metadata",
+    auditID: "7e0cbcc6-8f1b-4b8f-a7b4-2f1f8a1d9f00",
+    stage: "ResponseComplete",
+    requestURI: "/api/v1/namespaces/team-a/configmaps?fieldManager=kubectl-create",
+    verb: "create",
+    user: { username: "editor", uid: "editor-uid", groups: ["portcullis:editors"] },
+    sourceIPs: ["127.0.0.1"],
+    userAgent: "kubectl/v1.37.2",
+    objectRef: { resource: "configmaps", namespace: "team-a", name: "cm1", apiVersion: "v1" },
+    responseStatus: { metadata: {}, code: 201 },
+    requestReceivedTimestamp: "2026-11-23T11:00:00.000000Z",
+    stageTimestamp: "2026-11-23T11:00:00.012345Z",
+    annotations: {
+      "authorization.k8s.io/decision": "allow",
+      "authorization.k8s.io/reason": 'RBAC: allowed by ClusterRoleBinding "x"',
+    },
+    ...over,
+  };
+}
 
-  it("skips items without an auditID and keeps the rest", () => {
-    const out = decisionsFromEventList({
-      kind: "EventList",
-      items: [1, "x", {}, { auditID: "a", verb: "create" }],
+describe("parseAuditEvent: webhooks", () => {
+  it("reads request facts: user, groups, operation, resource, namespace, name, dry run", () => {
+    const p = parseAuditEvent(
+      event({
+        requestURI: "/api/v1/namespaces/team-a/configmaps?dryRun=All&fieldManager=x",
+        annotations: {
+          "mutation.webhook.admission.k8s.io/round_0_index_0":
+            '{"configuration":"cfg","webhook":"allow.example.com","mutated":false}',
+        },
+      }),
+    );
+    expect(p?.time).toBe(Date.parse("2026-11-23T11:00:00.012Z"));
+    expect(p?.request).toMatchObject({
+      user: "editor",
+      groups: ["portcullis:editors"],
+      verb: "create",
+      operation: "CREATE",
+      resource: "configmaps",
+      namespace: "team-a",
+      name: "cm1",
+      dryRun: true,
+      code: 201,
     });
-    expect(out.map((d) => d.auditID)).toEqual(["a"]);
-  });
-});
-
-describe("decisionFromEvent", () => {
-  // mutating/dispatcher.go: mutation + patch annotations share round/index; failed-open carries the bare name.
-  it("merges the mutation and patch annotations of one call and reads failed-open ones", () => {
-    const d = decisionFromEvent({
-      auditID: "id",
-      requestURI: "/api/v1/namespaces/a/pods?dryRun=All&fieldManager=x",
-      annotations: {
-        "mutation.webhook.admission.k8s.io/round_1_index_0":
-          '{"configuration":"c","webhook":"w","mutated":false}',
-        "mutation.webhook.admission.k8s.io/round_0_index_0":
-          '{"configuration":"c","webhook":"w","mutated":true}',
-        "patch.webhook.admission.k8s.io/round_0_index_0":
-          '{"configuration":"c","webhook":"w","patch":[],"patchType":"JSONPatch"}',
-        "failed-open.mutation.webhook.admission.k8s.io/round_0_index_3": "slow.example.com",
-        "failed-open.validating.webhook.admission.k8s.io/round_0_index_1": "v.example.com",
-        "mutation.webhook.admission.k8s.io/round_0_index_9": "{not json",
-        "other/key": 7,
-      },
-    });
-    expect(d?.dryRun).toBe(true);
-    expect(d?.annotations).not.toHaveProperty("other/key");
-    expect(d?.outcomes).toEqual([
+    expect(p?.decisions).toEqual([
       {
-        phase: "mutating",
+        kind: "mutating-webhook",
+        hook: "allow.example.com",
+        configuration: "cfg",
         round: 0,
         index: 0,
-        configuration: "c",
-        webhook: "w",
-        mutated: true,
-        patchType: "JSONPatch",
+        outcome: "admitted",
+        message: "",
       },
-      { phase: "mutating", round: 0, index: 3, webhook: "slow.example.com", failedOpen: true },
-      { phase: "mutating", round: 0, index: 9 },
-      { phase: "mutating", round: 1, index: 0, configuration: "c", webhook: "w", mutated: false },
-      { phase: "validating", round: 0, index: 1, webhook: "v.example.com", failedOpen: true },
     ]);
   });
 
-  it("ignores fields of the wrong type instead of trusting them", () => {
-    const d = decisionFromEvent({
-      auditID: "id",
-      user: { username: 5, groups: ["a", 1] },
-      responseStatus: { code: "500" },
+  // mutating/dispatcher.go: the mutation annotation for every call, the patch one (Request level) when applied.
+  it("gives one decision per mutating call, mutated with its patch, in round/index order", () => {
+    const p = parseAuditEvent(
+      event({
+        level: "Request",
+        verb: "patch",
+        annotations: {
+          "mutation.webhook.admission.k8s.io/round_1_index_0":
+            '{"configuration":"cfg","webhook":"patch.example.com","mutated":false}',
+          "mutation.webhook.admission.k8s.io/round_0_index_1":
+            '{"configuration":"cfg","webhook":"allow.example.com","mutated":false}',
+          "mutation.webhook.admission.k8s.io/round_0_index_0":
+            '{"configuration":"cfg","webhook":"patch.example.com","mutated":true}',
+          "patch.webhook.admission.k8s.io/round_0_index_0":
+            '{"configuration":"cfg","webhook":"patch.example.com","patch":[{"op":"add","path":"/metadata/labels/x","value":"y"}],"patchType":"JSONPatch"}',
+        },
+      }),
+    );
+    expect(p?.request.operation).toBe("UPDATE");
+    expect(p?.decisions.map((d) => [d.hook, d.round, d.index, d.outcome, d.patch])).toEqual([
+      [
+        "patch.example.com",
+        0,
+        0,
+        "mutated",
+        '[{"op":"add","path":"/metadata/labels/x","value":"y"}]',
+      ],
+      ["allow.example.com", 0, 1, "admitted", undefined],
+      ["patch.example.com", 1, 0, "admitted", undefined],
+    ]);
+  });
+
+  it("marks fail-open calls of both phases; the mutating one also has its mutation annotation", () => {
+    const p = parseAuditEvent(
+      event({
+        annotations: {
+          "mutation.webhook.admission.k8s.io/round_0_index_0":
+            '{"configuration":"slow","webhook":"sleep-ignore.example.com","mutated":false}',
+          "failed-open.mutation.webhook.admission.k8s.io/round_0_index_0":
+            "sleep-ignore.example.com",
+          "failed-open.validating.webhook.admission.k8s.io/round_0_index_2": "v-ignore.example.com",
+        },
+      }),
+    );
+    expect(p?.decisions).toEqual([
+      expect.objectContaining({
+        kind: "mutating-webhook",
+        hook: "sleep-ignore.example.com",
+        configuration: "slow",
+        outcome: "failed-open",
+      }),
+      expect.objectContaining({
+        kind: "validating-webhook",
+        hook: "v-ignore.example.com",
+        configuration: "",
+        index: 2,
+        outcome: "failed-open",
+      }),
+    ]);
+  });
+
+  // webhook/errors/statuserror.go: "admission webhook %q denied the request: <message>", code clamped to ≥ 400.
+  it("reads a validating webhook's denial from responseStatus", () => {
+    const p = parseAuditEvent(
+      event({
+        responseStatus: {
+          metadata: {},
+          status: "Failure",
+          message: 'admission webhook "deny.example.com" denied the request: no configmaps here',
+          reason: "Forbidden",
+          code: 403,
+        },
+      }),
+    );
+    expect(p?.decisions).toEqual([
+      {
+        kind: "webhook",
+        hook: "deny.example.com",
+        configuration: "",
+        outcome: "denied",
+        code: 403,
+        message: "no configmaps here",
+      },
+    ]);
+  });
+
+  it("attributes a mutating webhook's denial to its own call, not to an extra row", () => {
+    const p = parseAuditEvent(
+      event({
+        responseStatus: {
+          code: 400,
+          message: 'admission webhook "m.example.com" denied the request without explanation',
+        },
+        annotations: {
+          "mutation.webhook.admission.k8s.io/round_0_index_0":
+            '{"configuration":"c","webhook":"first.example.com","mutated":false}',
+          "mutation.webhook.admission.k8s.io/round_0_index_1":
+            '{"configuration":"c","webhook":"m.example.com","mutated":false}',
+        },
+      }),
+    );
+    expect(p?.decisions.map((d) => [d.hook, d.outcome, d.code, d.message])).toEqual([
+      ["first.example.com", "admitted", undefined, ""],
+      ["m.example.com", "denied", 400, "without explanation"],
+    ]);
+  });
+
+  // A fail-closed call that times out: apierrors.NewInternalError(ErrCallingWebhook) → 500.
+  it("tells a fail-closed timeout from another calling error", () => {
+    const timeout = parseAuditEvent(
+      event({
+        responseStatus: {
+          code: 500,
+          reason: "InternalError",
+          message:
+            'Internal error occurred: failed calling webhook "sleep-fail.example.com": failed to call webhook: Post "https://127.0.0.1:40000/hooks/sleep-fail?timeout=1s": context deadline exceeded',
+        },
+      }),
+    );
+    expect(timeout?.decisions).toEqual([
+      expect.objectContaining({
+        kind: "webhook",
+        hook: "sleep-fail.example.com",
+        outcome: "timeout",
+        code: 500,
+      }),
+    ]);
+    expect(timeout?.decisions[0]?.message).toMatch(/^failed to call webhook: Post/);
+    const refused = parseAuditEvent(
+      event({
+        responseStatus: {
+          code: 500,
+          message:
+            'Internal error occurred: failed calling webhook "down.example.com": failed to call webhook: Post "https://127.0.0.1:1/hooks/x": dial tcp 127.0.0.1:1: connect: connection refused',
+        },
+      }),
+    );
+    expect(refused?.decisions[0]).toMatchObject({ hook: "down.example.com", outcome: "error" });
+  });
+});
+
+describe("parseAuditEvent: ValidatingAdmissionPolicy", () => {
+  // policy/validating/dispatcher.go: NewForbidden(…"ValidatingAdmissionPolicy '%s' with binding '%s' denied request: %s").
+  it("reads a policy denial from responseStatus", () => {
+    const p = parseAuditEvent(
+      event({
+        responseStatus: {
+          code: 422,
+          reason: "Invalid",
+          message:
+            "configmaps \"cm1\" is forbidden: ValidatingAdmissionPolicy 'no-bad' with binding 'no-bad-b' denied request: name must not be bad",
+        },
+      }),
+    );
+    expect(p?.decisions).toEqual([
+      {
+        kind: "validating-policy",
+        hook: "no-bad",
+        configuration: "no-bad-b",
+        outcome: "rejected",
+        code: 422,
+        message: "name must not be bad",
+      },
+    ]);
+  });
+
+  it("reads Audit failures: warned when the binding also warns, one row per failure, no duplicate of a denial", () => {
+    const p = parseAuditEvent(
+      event({
+        responseStatus: {
+          code: 403,
+          message:
+            "configmaps \"cm1\" is forbidden: ValidatingAdmissionPolicy 'deny-p' with binding 'deny-b' denied request: nope",
+        },
+        annotations: {
+          "validation.policy.admission.k8s.io/validation_failure": JSON.stringify([
+            {
+              message: "label missing",
+              policy: "warn-p",
+              binding: "warn-b",
+              expressionIndex: 0,
+              validationActions: ["Warn", "Audit"],
+            },
+            {
+              message: "only audited",
+              policy: "audit-p",
+              binding: "audit-b",
+              expressionIndex: 1,
+              validationActions: ["Audit"],
+            },
+            {
+              message: "nope",
+              policy: "deny-p",
+              binding: "deny-b",
+              expressionIndex: 0,
+              validationActions: ["Deny", "Audit"],
+            },
+          ]),
+        },
+      }),
+    );
+    expect(p?.decisions.map((d) => [d.hook, d.configuration, d.outcome, d.message])).toEqual([
+      ["warn-p", "warn-b", "warned", "label missing"],
+      ["audit-p", "audit-b", "audited", "only audited"],
+      ["deny-p", "deny-b", "rejected", "nope"],
+    ]);
+  });
+});
+
+describe("parseAuditEvent: hostile and sensitive input", () => {
+  it("never keeps Secret or token contents: objects and patches are removed", () => {
+    const p = parseAuditEvent(
+      event({
+        level: "RequestResponse",
+        objectRef: { resource: "secrets", namespace: "a", name: "s", apiVersion: "v1" },
+        requestObject: { kind: "Secret", data: { password: "aHVudGVyMg==" } },
+        responseObject: { kind: "Secret", data: { password: "aHVudGVyMg==" } },
+        annotations: {
+          "mutation.webhook.admission.k8s.io/round_0_index_0":
+            '{"configuration":"c","webhook":"p.example.com","mutated":true}',
+          "patch.webhook.admission.k8s.io/round_0_index_0":
+            '{"configuration":"c","webhook":"p.example.com","patch":[{"op":"add","path":"/data/token","value":"c2VjcmV0"}],"patchType":"JSONPatch"}',
+        },
+      }),
+    );
+    expect(p?.decisions[0]).toMatchObject({ hook: "p.example.com", outcome: "mutated" });
+    expect(p?.decisions[0]?.patch).toBeUndefined();
+    const text = JSON.stringify(p);
+    expect(text).not.toContain("aHVudGVyMg==");
+    expect(text).not.toContain("c2VjcmV0");
+    const review = parseAuditEvent(
+      event({
+        objectRef: {
+          resource: "tokenreviews",
+          apiGroup: "authentication.k8s.io",
+          apiVersion: "v1",
+        },
+        requestObject: { spec: { token: "eyJhbGciOi-secret-token" } },
+        responseStatus: {
+          code: 403,
+          message: 'admission webhook "d.example.com" denied the request: no',
+        },
+      }),
+    );
+    expect(JSON.stringify(review)).not.toContain("secret-token");
+  });
+
+  it("drops large request objects from the raw event but keeps the facts", () => {
+    const p = parseAuditEvent(
+      event({
+        level: "Request",
+        requestObject: { data: { big: "x".repeat(200_000) } },
+        annotations: {
+          "mutation.webhook.admission.k8s.io/round_0_index_0":
+            '{"configuration":"c","webhook":"w","mutated":false}',
+        },
+      }),
+    );
+    expect(p?.raw.requestObject).toBeUndefined();
+    expect(p?.raw.portcullisNote).toMatch(/too large/);
+    expect(p?.request.name).toBe("cm1");
+  });
+
+  it("ignores malformed annotations and non-events without throwing", () => {
+    const p = parseAuditEvent(
+      event({
+        annotations: {
+          "mutation.webhook.admission.k8s.io/round_x_index_0": "{}",
+          "mutation.webhook.admission.k8s.io/round_0_index_0": "not json",
+          "validation.policy.admission.k8s.io/validation_failure": "{oops",
+          n: 42,
+        },
+      }),
+    );
+    expect(p?.decisions).toEqual([
+      expect.objectContaining({ hook: "", outcome: "admitted", round: 0, index: 0 }),
+    ]);
+    expect(parseAuditEvent(null)).toBeUndefined();
+    expect(parseAuditEvent({ auditID: 7 })).toBeUndefined();
+  });
+
+  it("reads a hostile status message in linear time", () => {
+    const hostile =
+      'admission webhook "'.repeat(50_000) + 'failed calling webhook "'.repeat(50_000);
+    const started = performance.now();
+    readStatusMessage(hostile);
+    readStatusMessage("ValidatingAdmissionPolicy '".repeat(100_000));
+    // Not a timing test of speed, a guard against quadratic behaviour: 100k repeats would take minutes.
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe("parseEventList", () => {
+  it("refuses anything that is not an EventList", () => {
+    expect(() => parseEventList(null)).toThrow(/EventList/);
+    expect(() => parseEventList({ kind: "EventList" })).toThrow(/items/);
+    expect(() => parseEventList({ kind: "List", items: [] })).toThrow(/EventList/);
+  });
+
+  it("keeps only events that record an admission decision", () => {
+    const out = parseEventList({
+      kind: "EventList",
+      items: [
+        1,
+        {},
+        event({ auditID: "plain" }),
+        event({
+          auditID: "denied",
+          responseStatus: {
+            code: 403,
+            message: 'admission webhook "d" denied the request: no',
+          },
+        }),
+      ],
     });
-    expect(d).toMatchObject({ user: "", groups: ["a"], code: undefined, dryRun: false });
+    expect(out.map((e) => e.auditID)).toEqual(["denied"]);
   });
 });

@@ -1,51 +1,122 @@
 /**
- * Turns audit.k8s.io/v1 events into admission decision rows. Pure and defensive: audit batches
- * arrive from the network, so every field is checked before it is read.
+ * Turns audit.k8s.io/v1 events into admission decisions: one per webhook or policy call the
+ * event records. Pure and defensive: audit batches arrive from the network, so every field is
+ * checked before it is read, every string scan is linear (indexOf, no backtracking regex over
+ * values), and Secret / TokenReview contents are dropped before anything is kept.
+ *
+ * What the apiserver (1.37) writes, and so what can be known:
+ * - mutating webhooks: `mutation.webhook.admission.k8s.io/round_R_index_I` for every call
+ *   (configuration, webhook, mutated), `patch.webhook.admission.k8s.io/round_R_index_I` with the
+ *   patch at Request level and above, `failed-open.mutation.…` when an Ignore hook failed;
+ * - validating webhooks: only `failed-open.validating.webhook.admission.k8s.io/round_0_index_I`;
+ *   an allowing validating webhook leaves no trace;
+ * - denials and fail-closed errors: in `responseStatus` (webhook denials read
+ *   `admission webhook "<name>" denied the request: …`; a failed fail-closed call is a 500
+ *   `Internal error occurred: failed calling webhook "<name>": …`);
+ * - ValidatingAdmissionPolicy: a denial in `responseStatus`; failures of bindings with the Audit
+ *   action in `validation.policy.admission.k8s.io/validation_failure` (a Warn-only binding's
+ *   warning goes to the client, never to the audit event);
+ * - `apiserver.latency.k8s.io/*`: per phase (all mutating webhooks together, all validating
+ *   together), only for requests slower than 500 ms — request facts, never one hook's latency.
  */
 
-/** One webhook call recorded in an event's admission annotations (reference §4.1). */
-export interface AdmissionAnnotationOutcome {
-  phase: "mutating" | "validating";
-  configuration?: string;
-  webhook?: string;
-  /** Reinvocation round (0 or 1); validating calls are always round 0. */
-  round: number;
-  /** Mutating: index in the merged mutating list; validating failed-open: index among matched hooks. */
-  index: number;
-  mutated?: boolean;
-  /** Set when the apiserver applied a patch from this call. */
-  patchType?: string;
-  /** The call failed and failurePolicy Ignore let the request through. */
-  failedOpen?: boolean;
-}
+export type DecisionOutcome =
+  | "admitted"
+  | "mutated"
+  | "denied"
+  | "failed-open"
+  | "error"
+  | "timeout"
+  | "rejected"
+  | "warned"
+  | "audited";
 
-export interface AdmissionDecision {
-  auditID: string;
-  stage: string;
-  verb: string;
-  requestURI: string;
+export const DECISION_OUTCOMES: readonly DecisionOutcome[] = [
+  "admitted",
+  "mutated",
+  "denied",
+  "failed-open",
+  "error",
+  "timeout",
+  "rejected",
+  "warned",
+  "audited",
+];
+
+/**
+ * Who decided. `webhook` is a webhook whose phase the event does not tell (a denial or a
+ * fail-closed error of a validating webhook, or of a mutating one the event has no annotation for).
+ */
+export type DeciderKind =
+  "mutating-webhook" | "validating-webhook" | "webhook" | "validating-policy" | "mutating-policy";
+
+export type AdmissionOperation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT" | "";
+
+/** What the request was, as the audit event records it. */
+export interface AuditRequestFacts {
   user: string;
   groups: string[];
-  resource?: {
-    group: string;
-    version: string;
-    resource: string;
-    subresource?: string;
-    namespace?: string;
-    name?: string;
-  };
-  /** HTTP status the client got, when the event carries a response status. */
-  code?: number;
-  message?: string;
+  verb: string;
+  operation: AdmissionOperation;
+  requestURI: string;
+  group: string;
+  version: string;
+  resource: string;
+  subresource: string;
+  namespace: string;
+  name: string;
   dryRun: boolean;
-  stageTimestamp?: string;
-  requestReceivedTimestamp?: string;
-  annotations: Record<string, string>;
-  outcomes: AdmissionAnnotationOutcome[];
+  /** HTTP status the client got. */
+  code?: number;
+  /** Phase latencies (`apiserver.latency.k8s.io/<phase>` → Go duration text), when present. */
+  latencies: Record<string, string>;
 }
 
-function str(v: unknown): string | undefined {
-  return typeof v === "string" ? v : undefined;
+/** One webhook or policy call and its outcome. */
+export interface DecisionCall {
+  kind: DeciderKind;
+  /** Webhook or policy name. */
+  hook: string;
+  /** Webhook configuration name (webhooks) or binding name (policies), when known. */
+  configuration: string;
+  outcome: DecisionOutcome;
+  /** Reinvocation round and position of a mutating call (index among matched hooks for failed-open validating ones). */
+  round?: number;
+  index?: number;
+  /** The response code the call produced (denials and errors). */
+  code?: number;
+  message: string;
+  /** JSON text of the patch a mutating webhook applied (Request audit level and above). */
+  patch?: string;
+}
+
+/** One audit event with its decisions; `raw` is the event with sensitive contents removed. */
+export interface ParsedAuditEvent {
+  auditID: string;
+  stage: string;
+  /** Milliseconds since the epoch (stageTimestamp, else requestReceivedTimestamp, else 0). */
+  time: number;
+  request: AuditRequestFacts;
+  decisions: DecisionCall[];
+  raw: Record<string, unknown>;
+}
+
+/** A stored decision as the API returns it. */
+export interface DecisionRecord extends DecisionCall {
+  id: number;
+  auditID: string;
+  stage: string;
+  time: number;
+  request: AuditRequestFacts;
+}
+
+/** Longest message or patch text kept per decision. */
+export const MAX_DECISION_TEXT = 8 * 1024;
+/** Raw events larger than this lose their request/response objects (the facts stay). */
+export const MAX_RAW_EVENT_CHARS = 64 * 1024;
+
+function str(v: unknown): string {
+  return typeof v === "string" ? v : "";
 }
 
 function obj(v: unknown): Record<string, unknown> | undefined {
@@ -54,102 +125,429 @@ function obj(v: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
-function parseJsonObject(value: string): Record<string, unknown> | undefined {
+function parseJson(value: string): unknown {
   try {
-    return obj(JSON.parse(value));
+    return JSON.parse(value) as unknown;
   } catch {
     return undefined;
   }
 }
 
-const OUTCOME_KEY =
-  /^(mutation|patch|failed-open\.mutation|failed-open\.validating)\.webhook\.admission\.k8s\.io\/round_(\d+)_index_(\d+)$/;
+function clip(s: string): string {
+  return s.length > MAX_DECISION_TEXT ? `${s.slice(0, MAX_DECISION_TEXT)}…` : s;
+}
 
-function parseOutcomes(annotations: Record<string, string>): AdmissionAnnotationOutcome[] {
-  const byCall = new Map<string, AdmissionAnnotationOutcome>();
-  for (const [key, value] of Object.entries(annotations)) {
-    const m = OUTCOME_KEY.exec(key);
-    if (!m) continue;
-    const kind = m[1] ?? "";
-    const phase = kind === "failed-open.validating" ? "validating" : "mutating";
-    const round = Number(m[2]);
-    const index = Number(m[3]);
-    const id = `${phase}/${round}/${index}`;
-    const o = byCall.get(id) ?? { phase, round, index };
-    if (kind === "mutation" || kind === "patch") {
-      const parsed = parseJsonObject(value);
-      o.configuration ??= str(parsed?.configuration);
-      o.webhook ??= str(parsed?.webhook);
-      if (kind === "mutation" && typeof parsed?.mutated === "boolean") o.mutated = parsed.mutated;
-      if (kind === "patch") o.patchType = str(parsed?.patchType) ?? "JSONPatch";
-    } else {
-      // failed-open annotations carry the bare webhook name.
-      o.webhook ??= value;
-      o.failedOpen = true;
+/** Resources whose contents must never be stored (Secret data, tokens). */
+export function isSensitiveResource(group: string, resource: string, subresource: string): boolean {
+  if (group === "" && resource === "secrets") return true;
+  if (group === "" && resource === "serviceaccounts" && subresource === "token") return true;
+  if (group === "authentication.k8s.io") return true;
+  return false;
+}
+
+const CONNECT_SUBRESOURCES = new Set(["exec", "attach", "portforward", "proxy"]);
+
+function operationOf(verb: string, subresource: string): AdmissionOperation {
+  if (CONNECT_SUBRESOURCES.has(subresource)) return "CONNECT";
+  switch (verb) {
+    case "create":
+      return "CREATE";
+    case "update":
+    case "patch":
+      return "UPDATE";
+    case "delete":
+    case "deletecollection":
+      return "DELETE";
+    default:
+      return "";
+  }
+}
+
+function dryRunOf(requestURI: string): boolean {
+  const q = requestURI.indexOf("?");
+  if (q < 0) return false;
+  for (const part of requestURI.slice(q + 1).split("&")) {
+    if (part === "dryRun=All") return true;
+  }
+  return false;
+}
+
+const MUTATION = "mutation.webhook.admission.k8s.io/";
+const PATCH = "patch.webhook.admission.k8s.io/";
+const FAILED_OPEN_MUTATING = "failed-open.mutation.webhook.admission.k8s.io/";
+const FAILED_OPEN_VALIDATING = "failed-open.validating.webhook.admission.k8s.io/";
+const VALIDATION_FAILURE = "validation.policy.admission.k8s.io/validation_failure";
+const LATENCY = "apiserver.latency.k8s.io/";
+
+/** `round_R_index_I` → [R, I], or undefined. */
+function roundIndex(suffix: string): [number, number] | undefined {
+  if (!suffix.startsWith("round_")) return undefined;
+  const mid = suffix.indexOf("_index_");
+  if (mid < 0) return undefined;
+  const r = suffix.slice(6, mid);
+  const i = suffix.slice(mid + 7);
+  if (!/^\d{1,6}$/.test(r) || !/^\d{1,6}$/.test(i)) return undefined;
+  return [Number(r), Number(i)];
+}
+
+interface CallDraft {
+  kind: DeciderKind;
+  hook: string;
+  configuration: string;
+  round: number;
+  index: number;
+  mutated?: boolean;
+  patch?: string;
+  failedOpen?: boolean;
+}
+
+/** The text between `open` (first occurrence) and the next `close`, or undefined. */
+function between(s: string, open: string, close: string): [string, number] | undefined {
+  const a = s.indexOf(open);
+  if (a < 0) return undefined;
+  const start = a + open.length;
+  const b = s.indexOf(close, start);
+  if (b < 0) return undefined;
+  return [s.slice(start, b), b + close.length];
+}
+
+type StatusReading =
+  | { by: "webhook"; hook: string; outcome: "denied" | "error" | "timeout"; message: string }
+  | { by: "policy"; kind: DeciderKind; hook: string; binding: string; message: string };
+
+const TIMEOUT_MARKERS = [
+  "context deadline exceeded",
+  "Client.Timeout exceeded",
+  "i/o timeout",
+  "request did not complete within",
+];
+
+/** Reads who refused the request from its response status message (linear scans only). */
+export function readStatusMessage(message: string): StatusReading | undefined {
+  const denied = between(message, 'admission webhook "', '" denied the request');
+  if (denied) {
+    const rest = message.slice(denied[1]);
+    return {
+      by: "webhook",
+      hook: denied[0],
+      outcome: "denied",
+      message: rest.startsWith(": ") ? rest.slice(2) : rest.trim(),
+    };
+  }
+  const failed = between(message, 'failed calling webhook "', '"');
+  if (failed) {
+    const timeout = TIMEOUT_MARKERS.some((m) => message.includes(m));
+    const rest = message.slice(failed[1]);
+    return {
+      by: "webhook",
+      hook: failed[0],
+      outcome: timeout ? "timeout" : "error",
+      message: rest.startsWith(": ") ? rest.slice(2) : rest.trim(),
+    };
+  }
+  for (const [prefix, kind] of [
+    ["ValidatingAdmissionPolicy '", "validating-policy"],
+    ["MutatingAdmissionPolicy '", "mutating-policy"],
+  ] as const) {
+    const policy = between(message, prefix, "'");
+    if (!policy) continue;
+    let rest = message.slice(policy[1]);
+    let binding = "";
+    if (rest.startsWith(" with binding '")) {
+      const b = rest.indexOf("'", 15);
+      if (b > 0) {
+        binding = rest.slice(15, b);
+        rest = rest.slice(b + 1);
+      }
     }
-    byCall.set(id, o);
+    const marker = " denied request: ";
+    const at = rest.indexOf(marker);
+    return {
+      by: "policy",
+      kind,
+      hook: policy[0],
+      binding,
+      message: at >= 0 ? rest.slice(at + marker.length) : rest.trim(),
+    };
+  }
+  return undefined;
+}
+
+interface ValidationFailure {
+  message: string;
+  policy: string;
+  binding: string;
+  actions: string[];
+}
+
+function readValidationFailures(value: string): ValidationFailure[] {
+  const parsed = parseJson(value);
+  if (!Array.isArray(parsed)) return [];
+  const out: ValidationFailure[] = [];
+  for (const item of parsed.slice(0, 50)) {
+    const f = obj(item);
+    if (!f) continue;
+    out.push({
+      message: str(f.message),
+      policy: str(f.policy),
+      binding: str(f.binding),
+      actions: Array.isArray(f.validationActions)
+        ? f.validationActions.filter((a): a is string => typeof a === "string")
+        : [],
+    });
+  }
+  return out;
+}
+
+function webhookCalls(annotations: Record<string, string>): CallDraft[] {
+  const byCall = new Map<string, CallDraft>();
+  const draft = (kind: DeciderKind, r: number, i: number): CallDraft => {
+    const id = `${kind}/${r}/${i}`;
+    let d = byCall.get(id);
+    if (!d) {
+      d = { kind, hook: "", configuration: "", round: r, index: i };
+      byCall.set(id, d);
+    }
+    return d;
+  };
+  for (const key in annotations) {
+    const value = annotations[key] ?? "";
+    if (key.startsWith(MUTATION) || key.startsWith(PATCH)) {
+      const isPatch = key.startsWith(PATCH);
+      const ri = roundIndex(key.slice(isPatch ? PATCH.length : MUTATION.length));
+      if (!ri) continue;
+      const parsed = obj(parseJson(value));
+      const d = draft("mutating-webhook", ri[0], ri[1]);
+      d.hook ||= str(parsed?.webhook);
+      d.configuration ||= str(parsed?.configuration);
+      if (isPatch) {
+        d.mutated = true;
+        if (parsed && parsed.patch !== undefined) d.patch = clip(JSON.stringify(parsed.patch));
+      } else if (typeof parsed?.mutated === "boolean") {
+        d.mutated = d.mutated === true || parsed.mutated;
+      }
+    } else if (key.startsWith(FAILED_OPEN_MUTATING) || key.startsWith(FAILED_OPEN_VALIDATING)) {
+      const validating = key.startsWith(FAILED_OPEN_VALIDATING);
+      const ri = roundIndex(
+        key.slice(validating ? FAILED_OPEN_VALIDATING.length : FAILED_OPEN_MUTATING.length),
+      );
+      if (!ri) continue;
+      const d = draft(validating ? "validating-webhook" : "mutating-webhook", ri[0], ri[1]);
+      d.hook ||= value;
+      d.failedOpen = true;
+    }
   }
   return [...byCall.values()].sort(
     (a, b) =>
-      (a.phase === b.phase ? 0 : a.phase === "mutating" ? -1 : 1) ||
+      (a.kind === b.kind ? 0 : a.kind === "mutating-webhook" ? -1 : 1) ||
       a.round - b.round ||
       a.index - b.index,
   );
 }
 
-/** Decodes one audit event; returns undefined for anything that is not one. */
-export function decisionFromEvent(event: unknown): AdmissionDecision | undefined {
-  const e = obj(event);
-  if (!e) return undefined;
-  const auditID = str(e.auditID);
-  if (!auditID) return undefined;
+function requestFacts(e: Record<string, unknown>, annotations: Record<string, string>) {
   const user = obj(e.user);
   const ref = obj(e.objectRef);
   const status = obj(e.responseStatus);
-  const rawAnnotations = obj(e.annotations) ?? {};
+  const requestURI = str(e.requestURI);
+  const verb = str(e.verb);
+  const subresource = str(ref?.subresource);
+  const latencies: Record<string, string> = {};
+  for (const key in annotations) {
+    if (key.startsWith(LATENCY)) latencies[key.slice(LATENCY.length)] = annotations[key] ?? "";
+  }
+  const facts: AuditRequestFacts = {
+    user: str(user?.username),
+    groups: Array.isArray(user?.groups)
+      ? user.groups.filter((g): g is string => typeof g === "string").slice(0, 64)
+      : [],
+    verb,
+    operation: operationOf(verb, subresource),
+    requestURI: requestURI.slice(0, 2048),
+    group: str(ref?.apiGroup),
+    version: str(ref?.apiVersion),
+    resource: str(ref?.resource),
+    subresource,
+    namespace: str(ref?.namespace),
+    name: str(ref?.name),
+    dryRun: dryRunOf(requestURI),
+    code: typeof status?.code === "number" ? status.code : undefined,
+    latencies,
+  };
+  return { facts, statusMessage: str(status?.message) };
+}
+
+function timeOf(e: Record<string, unknown>): number {
+  for (const k of ["stageTimestamp", "requestReceivedTimestamp"]) {
+    const t = Date.parse(str(e[k]));
+    if (Number.isFinite(t)) return t;
+  }
+  return 0;
+}
+
+/** The event as kept for the detail view: no Secret/TokenReview contents, bounded in size. */
+function redact(
+  e: Record<string, unknown>,
+  facts: AuditRequestFacts,
+  annotations: Record<string, string>,
+): Record<string, unknown> {
+  const sensitive = isSensitiveResource(facts.group, facts.resource, facts.subresource);
+  const out: Record<string, unknown> = { ...e };
+  if (sensitive) {
+    delete out.requestObject;
+    delete out.responseObject;
+    const safe: Record<string, string> = {};
+    for (const key in annotations) {
+      if (key.startsWith(PATCH)) {
+        const parsed = obj(parseJson(annotations[key] ?? ""));
+        safe[key] = JSON.stringify({
+          configuration: str(parsed?.configuration),
+          webhook: str(parsed?.webhook),
+          patch: "(removed: Secret and token contents are not stored)",
+        });
+      } else safe[key] = annotations[key] ?? "";
+    }
+    out.annotations = safe;
+  }
+  return out;
+}
+
+function rawWithinBounds(raw: Record<string, unknown>): Record<string, unknown> {
+  if (raw.requestObject === undefined && raw.responseObject === undefined) return raw;
+  if (JSON.stringify(raw).length <= MAX_RAW_EVENT_CHARS) return raw;
+  const { requestObject: _req, responseObject: _res, ...rest } = raw;
+  return { ...rest, portcullisNote: "request and response objects removed: event too large" };
+}
+
+/** Decodes one audit event; undefined for anything that is not one. */
+export function parseAuditEvent(event: unknown): ParsedAuditEvent | undefined {
+  const e = obj(event);
+  if (!e) return undefined;
+  const auditID = str(e.auditID);
+  if (!auditID || auditID.length > 128) return undefined;
   const annotations: Record<string, string> = {};
-  for (const [k, v] of Object.entries(rawAnnotations))
-    if (typeof v === "string") annotations[k] = v;
-  const requestURI = str(e.requestURI) ?? "";
+  const rawAnnotations = obj(e.annotations);
+  if (rawAnnotations) {
+    for (const k in rawAnnotations) {
+      const v = rawAnnotations[k];
+      if (typeof v === "string") annotations[k] = v;
+    }
+  }
+  const { facts, statusMessage } = requestFacts(e, annotations);
+  const sensitive = isSensitiveResource(facts.group, facts.resource, facts.subresource);
+  const decisions: DecisionCall[] = [];
+  const status = statusMessage ? readStatusMessage(statusMessage) : undefined;
+  let statusUsed = false;
+
+  const calls = webhookCalls(annotations);
+  // The call that refused the request is the last one made to that webhook (processing stops there).
+  let refusedAt = -1;
+  if (status?.by === "webhook") {
+    for (let i = calls.length - 1; i >= 0; i--) {
+      const c = calls[i];
+      if (c && c.kind === "mutating-webhook" && c.hook === status.hook && !c.failedOpen) {
+        refusedAt = i;
+        break;
+      }
+    }
+  }
+  calls.forEach((c, i) => {
+    const base = {
+      kind: c.kind,
+      hook: c.hook,
+      configuration: c.configuration,
+      round: c.round,
+      index: c.index,
+    };
+    if (i === refusedAt && status?.by === "webhook") {
+      statusUsed = true;
+      decisions.push({
+        ...base,
+        outcome: status.outcome,
+        code: facts.code,
+        message: clip(status.message),
+      });
+    } else if (c.failedOpen) {
+      decisions.push({ ...base, outcome: "failed-open", message: "" });
+    } else {
+      decisions.push({
+        ...base,
+        outcome: c.mutated ? "mutated" : "admitted",
+        message: "",
+        ...(c.patch !== undefined && !sensitive ? { patch: c.patch } : {}),
+      });
+    }
+  });
+  if (status?.by === "webhook" && !statusUsed) {
+    decisions.push({
+      kind: "webhook",
+      hook: status.hook,
+      configuration: "",
+      outcome: status.outcome,
+      code: facts.code,
+      message: clip(status.message),
+    });
+  }
+
+  const failures = annotations[VALIDATION_FAILURE];
+  const policyRows = new Set<string>();
+  if (failures) {
+    for (const f of readValidationFailures(failures)) {
+      const outcome: DecisionOutcome = f.actions.includes("Deny")
+        ? "rejected"
+        : f.actions.includes("Warn")
+          ? "warned"
+          : "audited";
+      policyRows.add(`${f.policy}\u0000${f.binding}\u0000${outcome}`);
+      decisions.push({
+        kind: "validating-policy",
+        hook: f.policy,
+        configuration: f.binding,
+        outcome,
+        code: outcome === "rejected" ? facts.code : undefined,
+        message: clip(f.message),
+      });
+    }
+  }
+  if (
+    status?.by === "policy" &&
+    !policyRows.has(`${status.hook}\u0000${status.binding}\u0000rejected`)
+  ) {
+    decisions.push({
+      kind: status.kind,
+      hook: status.hook,
+      configuration: status.binding,
+      outcome: "rejected",
+      code: facts.code,
+      message: clip(status.message),
+    });
+  }
+
   return {
     auditID,
-    stage: str(e.stage) ?? "",
-    verb: str(e.verb) ?? "",
-    requestURI,
-    user: str(user?.username) ?? "",
-    groups: Array.isArray(user?.groups)
-      ? user.groups.filter((g): g is string => typeof g === "string")
-      : [],
-    resource: ref
-      ? {
-          group: str(ref.apiGroup) ?? "",
-          version: str(ref.apiVersion) ?? "",
-          resource: str(ref.resource) ?? "",
-          subresource: str(ref.subresource),
-          namespace: str(ref.namespace),
-          name: str(ref.name),
-        }
-      : undefined,
-    code: typeof status?.code === "number" ? status.code : undefined,
-    message: str(status?.message),
-    dryRun: /[?&]dryRun=All(&|$)/.test(requestURI),
-    stageTimestamp: str(e.stageTimestamp),
-    requestReceivedTimestamp: str(e.requestReceivedTimestamp),
-    annotations,
-    outcomes: parseOutcomes(annotations),
+    stage: str(e.stage).slice(0, 32),
+    time: timeOf(e),
+    request: facts,
+    decisions,
+    raw: rawWithinBounds(redact(e, facts, annotations)),
   };
 }
 
-/** Decodes an audit.k8s.io EventList; throws a plain Error describing what is wrong. */
-export function decisionsFromEventList(body: unknown): AdmissionDecision[] {
+/** Checks the envelope of an audit.k8s.io EventList; throws a plain Error describing what is wrong. */
+function eventListItems(body: unknown): unknown[] {
   const list = obj(body);
   if (!list || list.kind !== "EventList" || !Array.isArray(list.items)) {
     throw new Error("expected an audit.k8s.io EventList with an items array");
   }
-  const out: AdmissionDecision[] = [];
-  for (const item of list.items) {
-    const d = decisionFromEvent(item);
-    if (d) out.push(d);
+  return list.items;
+}
+
+/** Every event of an EventList that records at least one admission decision. */
+export function parseEventList(body: unknown): ParsedAuditEvent[] {
+  const out: ParsedAuditEvent[] = [];
+  for (const item of eventListItems(body)) {
+    const p = parseAuditEvent(item);
+    if (p && p.decisions.length > 0) out.push(p);
   }
   return out;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PredictReport } from "@/lib/admission/predict-report";
 import { compareAudited, compareVerdict, denierOf } from "@/lib/predict/compare";
-import type { AdmissionDecision } from "@/lib/admission/audit";
+import type { DecisionRecord } from "@/lib/admission/audit";
 
 const hookRef = (name: string) => ({
   source: "ValidatingWebhookConfiguration" as const,
@@ -59,15 +59,20 @@ describe("prediction beside the apiserver's audit event", () => {
     calls: [mutating("a", 0), mutating("b", 0), mutating("a", 1)],
     failure: null,
   } as unknown as PredictReport;
-  const decision = (calls: Array<[string, number]>) =>
-    ({
-      outcomes: calls.map(([webhook, round], index) => ({
-        phase: "mutating",
-        webhook,
-        round,
-        index,
-      })),
-    }) as unknown as AdmissionDecision;
+  // Stored rows arrive newest first; the comparison orders them by round and index itself.
+  const decision = (calls: Array<[string, number]>): DecisionRecord[] =>
+    calls
+      .map(
+        ([hook, round], index) =>
+          ({
+            stage: "ResponseComplete",
+            kind: "mutating-webhook",
+            hook,
+            round,
+            index,
+          }) as unknown as DecisionRecord,
+      )
+      .reverse();
 
   it("agrees when round 0 is the predicted order and round 1 among the possible", () => {
     const c = compareAudited(

@@ -5,7 +5,7 @@
 import type { CompiledSnapshot } from "@/lib/admission/compile";
 import type { PredictReport } from "@/lib/admission/predict-report";
 import type { DryRunVerdict } from "@/lib/queries/predict";
-import type { AdmissionDecision } from "@/lib/admission/audit";
+import type { DecisionRecord } from "@/lib/admission/audit";
 
 /** One statement about prediction versus verdict; `agrees: false` is a mismatch to highlight. */
 export interface Comparison {
@@ -129,9 +129,9 @@ export function dryRunHooks(report: PredictReport, compiled: CompiledSnapshot): 
  * round 0 in the predicted order, round 1 among the predicted possible reinvocations. Validating
  * calls are not annotated (only failed-open ones), so they cannot be checked this way.
  */
-export function compareAudited(dry: PredictReport, decision: AdmissionDecision): Comparison[] {
-  const actual = decision.outcomes.filter((o) => o.phase === "mutating");
-  const round = (r: number) => actual.filter((o) => o.round === r).map((o) => o.webhook ?? "?");
+export function compareAudited(dry: PredictReport, decisions: DecisionRecord[]): Comparison[] {
+  const actual = auditedMutatingCalls(decisions);
+  const round = (r: number) => actual.filter((o) => o.round === r).map((o) => o.hook);
   const predicted = (r: number) =>
     dry.calls
       .filter((c) => c.stage === "mutating-webhook" && c.round === r)
@@ -163,4 +163,17 @@ export function compareAudited(dry: PredictReport, decision: AdmissionDecision):
           },
     );
   return out;
+}
+
+/**
+ * The mutating webhook calls of one request's audit event, in the order the apiserver made them
+ * (round, then index). Prefers the ResponseComplete stage when several stages were stored.
+ */
+export function auditedMutatingCalls(decisions: DecisionRecord[]): DecisionRecord[] {
+  const stage = decisions.some((d) => d.stage === "ResponseComplete")
+    ? "ResponseComplete"
+    : decisions[0]?.stage;
+  return decisions
+    .filter((d) => d.stage === stage && d.kind === "mutating-webhook" && d.round !== undefined)
+    .sort((a, b) => (a.round ?? 0) - (b.round ?? 0) || (a.index ?? 0) - (b.index ?? 0));
 }

@@ -21,4 +21,9 @@ export const queryKeys = {
   predictState: (context: string) => ["predict-state", context] as const,
   lintState: (context: string) => ["lint-state", context] as const,
   decisionsFor: (context: string, auditID: string) => ["decisions", context, auditID] as const,
+  /** Every decision query of a context (the live stream patches these). */
+  decisionsAll: (context: string) => ["decisions", context] as const,
+  decisions: (context: string, filterQuery: string, limit: number) =>
+    ["decisions", context, "list", filterQuery, limit] as const,
+  decisionDetail: (context: string, id: number) => ["decisions", context, "detail", id] as const,
 };

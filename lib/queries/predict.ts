@@ -7,7 +7,7 @@ import { queryOptions } from "@tanstack/react-query";
 import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
 import type { RequestUserInfo } from "@/lib/admission/request";
 import type { AdmissionOperation } from "@/lib/k8s/types";
-import type { AdmissionDecision } from "@/lib/admission/audit";
+import type { DecisionRecord } from "@/lib/admission/audit";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
 
@@ -82,10 +82,9 @@ export function dryRunRequest(input: DryRunInput): Promise<DryRunVerdict> {
   });
 }
 
-/** GET /api/audit?auditID=…: the decisions the audit feed received for one request. */
+/** The decisions the audit feed stored for one request (GET /api/decisions?auditID=…). */
 export interface DecisionsData {
-  received: number;
-  items: AdmissionDecision[];
+  items: DecisionRecord[];
 }
 
 const AUDIT_POLLS = 10;
@@ -98,8 +97,10 @@ export const decisionsForQuery = (context: string, auditID: string) =>
   queryOptions({
     queryKey: queryKeys.decisionsFor(context, auditID),
     queryFn: ({ signal }) => {
-      const q = new URLSearchParams({ auditID, limit: "10" });
-      return apiFetch<DecisionsData>(`/api/audit?${q.toString()}`, { signal });
+      // The request was just sent: a time bound keeps the lookup to the newest rows.
+      const from = String(Date.now() - 15 * 60_000);
+      const q = new URLSearchParams({ auditID, from, limit: "100" });
+      return apiFetch<DecisionsData>(`/api/decisions?${q.toString()}`, { signal });
     },
     retry: false,
     staleTime: Infinity,

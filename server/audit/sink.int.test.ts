@@ -1,7 +1,8 @@
 /**
  * The dashboard's /api/audit sink against hostile input: wrong or missing token, malformed JSON,
  * a body that is not an EventList, an oversized batch — each refused with a clear status, and
- * nothing stored. A well-formed batch is stored and readable.
+ * nothing stored. A well-formed batch is stored once (a retry is a duplicate) and readable
+ * through /api/decisions.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { policyHeaders } from "../../e2e/api-headers";
@@ -23,12 +24,17 @@ async function post(body: BodyInit, token?: string): Promise<Response> {
   });
 }
 
-/** Whether the sink holds the event with this auditID (the apiserver's own batches keep arriving). */
-async function stored(auditID: string): Promise<boolean> {
-  const res = await fetch(`${stack.dashboardUrl}/api/audit?auditID=${auditID}`, {
+/** Decisions stored for events by this user (each test's events carry its own user name). */
+async function storedBy(user: string): Promise<Array<Record<string, unknown>>> {
+  const res = await fetch(`${stack.dashboardUrl}/api/decisions?user=${user}`, {
     headers: policyHeaders(stack.contexts.admin),
   });
-  return ((await res.json()) as { items: unknown[] }).items.length > 0;
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { items: Array<Record<string, unknown>> }).items;
+}
+
+async function stored(user: string): Promise<boolean> {
+  return (await storedBy(user)).length > 0;
 }
 
 function event(auditID: string) {
@@ -40,7 +46,7 @@ function event(auditID: string) {
     stage: "ResponseComplete",
     requestURI: "/api/v1/namespaces/x/configmaps?dryRun=All",
     verb: "create",
-    user: { username: "tester", groups: ["system:authenticated"] },
+    user: { username: auditID, groups: ["system:authenticated"] },
     objectRef: { resource: "configmaps", namespace: "x", name: "y", apiVersion: "v1" },
     responseStatus: { code: 201 },
     annotations: {
@@ -95,48 +101,61 @@ describe("/api/audit", () => {
       stack.auditToken,
     );
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ accepted: 1 });
-    const list = (await (
-      await fetch(`${stack.dashboardUrl}/api/audit?auditID=${id}`, {
-        headers: policyHeaders(stack.contexts.admin),
-      })
-    ).json()) as {
-      items: Array<Record<string, unknown>>;
-    };
-    expect(list.items).toHaveLength(1);
-    expect(list.items[0]).toMatchObject({
-      auditID: id,
+    expect(await res.json()).toEqual({ accepted: 1, stored: 1, duplicates: 0 });
+    const items = await storedBy(id);
+    const request = {
       verb: "create",
-      user: "tester",
+      user: id,
       code: 201,
       dryRun: true,
-      resource: { resource: "configmaps", namespace: "x", name: "y" },
-      outcomes: [
-        {
-          phase: "mutating",
-          configuration: "c",
-          webhook: "w.example.com",
-          round: 0,
-          index: 2,
-          mutated: true,
-        },
-        { phase: "validating", webhook: "v.example.com", round: 0, index: 0, failedOpen: true },
-      ],
-    });
+      resource: "configmaps",
+      namespace: "x",
+      name: "y",
+    };
+    // Newest first: the validating call after the mutating one.
+    expect(items).toMatchObject([
+      {
+        auditID: id,
+        kind: "validating-webhook",
+        hook: "v.example.com",
+        outcome: "failed-open",
+        index: 0,
+        request,
+      },
+      {
+        auditID: id,
+        kind: "mutating-webhook",
+        configuration: "c",
+        hook: "w.example.com",
+        outcome: "mutated",
+        round: 0,
+        index: 2,
+        request,
+      },
+    ]);
+    // The apiserver retrying the same batch changes nothing.
+    const again = await post(
+      JSON.stringify({ kind: "EventList", items: [event(id)] }),
+      stack.auditToken,
+    );
+    expect(await again.json()).toEqual({ accepted: 1, stored: 0, duplicates: 1 });
+    expect(await storedBy(id)).toHaveLength(2);
   });
 });
 
 describe("reading decisions", () => {
   it("is allowed only to identities the apiserver authorises: the viewer gets 403", async () => {
-    const read = (context: string) =>
-      fetch(`${stack.dashboardUrl}/api/audit?limit=1`, { headers: policyHeaders(context) });
-    const viewer = await read(stack.contexts.viewer);
-    expect(viewer.status).toBe(403);
-    const body = (await viewer.json()) as { reason: string; message: string; items?: unknown };
-    expect(body.reason).toBe("Forbidden");
-    expect(body.message).toContain("/portcullis/decisions");
-    expect(body.items).toBeUndefined();
-    expect((await read(stack.contexts.admin)).status).toBe(200);
-    expect((await read(stack.contexts.editor)).status).toBe(200);
+    const read = (path: string, context: string) =>
+      fetch(`${stack.dashboardUrl}${path}`, { headers: policyHeaders(context) });
+    for (const path of ["/api/decisions?limit=1", "/api/decisions/1", "/api/decisions/stream"]) {
+      const viewer = await read(path, stack.contexts.viewer);
+      expect(viewer.status).toBe(403);
+      const body = (await viewer.json()) as { reason: string; message: string; items?: unknown };
+      expect(body.reason).toBe("Forbidden");
+      expect(body.message).toContain("/portcullis/decisions");
+      expect(body.items).toBeUndefined();
+    }
+    expect((await read("/api/decisions?limit=1", stack.contexts.admin)).status).toBe(200);
+    expect((await read("/api/decisions?limit=1", stack.contexts.editor)).status).toBe(200);
   });
 });

@@ -49,16 +49,7 @@ export async function openLiveStream(
       cluster: "",
     });
   }
-  const count = open.get(context) ?? 0;
-  if (count >= MAX_STREAMS_PER_CONTEXT) {
-    throw new KubeApiError({
-      status: 429,
-      reason: "TooManyStreams",
-      message: `${count} live streams are already open for context "${context}"; close some tabs`,
-      cluster: "",
-    });
-  }
-  open.set(context, count + 1);
+  const release = claimStreamSlot(context);
 
   const encoder = new TextEncoder();
   const unsubscribes: Array<() => void> = [];
@@ -69,9 +60,7 @@ export async function openLiveStream(
     closed = true;
     clearInterval(heartbeat);
     for (const u of unsubscribes) u();
-    const left = (open.get(context) ?? 1) - 1;
-    if (left > 0) open.set(context, left);
-    else open.delete(context);
+    release();
   };
 
   const stream = new ReadableStream<Uint8Array>(
@@ -126,9 +115,44 @@ export async function openLiveStream(
         close();
       },
     },
-    new ByteLengthQueuingStrategy({ highWaterMark: MAX_QUEUED_BYTES }),
+    streamQueuingStrategy(),
   );
   signal.addEventListener("abort", close);
+  return eventStreamResponse(stream);
+}
+
+/**
+ * Counts one more open event stream for `context`, refusing (429) past the cap. Every event
+ * stream of the dashboard takes a slot; returns the (idempotent) release.
+ */
+export function claimStreamSlot(context: string): () => void {
+  const count = open.get(context) ?? 0;
+  if (count >= MAX_STREAMS_PER_CONTEXT) {
+    throw new KubeApiError({
+      status: 429,
+      reason: "TooManyStreams",
+      message: `${count} live streams are already open for context "${context}"; close some tabs`,
+      cluster: "",
+    });
+  }
+  open.set(context, count + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (open.get(context) ?? 1) - 1;
+    if (left > 0) open.set(context, left);
+    else open.delete(context);
+  };
+}
+
+/** How much an event stream may queue for a client before `desiredSize` goes negative. */
+export function streamQueuingStrategy(): QueuingStrategy<Uint8Array> {
+  return new ByteLengthQueuingStrategy({ highWaterMark: MAX_QUEUED_BYTES });
+}
+
+/** The response of every event stream: no caching, no proxy buffering. */
+export function eventStreamResponse(stream: ReadableStream<Uint8Array>): Response {
   return new Response(stream, {
     headers: {
       "content-type": "text/event-stream; charset=utf-8",

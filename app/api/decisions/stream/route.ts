@@ -1,0 +1,126 @@
+import { z } from "zod";
+import { handle } from "@/server/http/respond";
+import { authorizeDecisionsRead } from "@/server/audit/access";
+import { decisionStore, subscribeDecisions } from "@/server/decisions/instance";
+import { matchesDecisionFilter, parseDecisionFilter } from "@/lib/decisions/filter";
+import type { DecisionRecord } from "@/lib/admission/audit";
+import type { DecisionStreamMessage } from "@/lib/queries/decisions";
+import { contextOf } from "@/server/kube/identity";
+import {
+  claimStreamSlot,
+  eventStreamResponse,
+  streamQueuingStrategy,
+} from "@/server/kube/live-stream";
+
+export const dynamic = "force-dynamic";
+
+const HEARTBEAT_MS = 15_000;
+/** RBAC is asked again this often: a revoked grant ends the stream. */
+const RECHECK_MS = 60_000;
+const CATCH_UP_LIMIT = 2_000;
+
+const cursor = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional();
+
+/**
+ * Server-Sent Events: decisions matching the filter as they are stored (`event: decisions`, the
+ * id of the newest as the event id). With `after` (or Last-Event-ID on a reconnect) it first
+ * sends what was stored since. A client too slow to read is sent `event: resync` and dropped.
+ * Each stream takes one of the context's stream slots (server/kube/live-stream.ts).
+ */
+export async function GET(request: Request): Promise<Response> {
+  return handle(async () => {
+    const params = new URL(request.url).searchParams;
+    const filter = parseDecisionFilter(params);
+    const after = cursor.parse(
+      request.headers.get("last-event-id") || params.get("after") || undefined,
+    );
+    await authorizeDecisionsRead(request);
+    const store = await decisionStore();
+    const release = claimStreamSlot(contextOf(request));
+    const encoder = new TextEncoder();
+    let cleanup = () => undefined as void;
+
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        start(controller) {
+          let last = after ?? 0;
+          let catchingUp = after !== undefined;
+          const held: DecisionRecord[] = [];
+          let closed = false;
+          const close = () => {
+            if (closed) return;
+            closed = true;
+            cleanup();
+            try {
+              controller.close();
+            } catch {
+              // already closed by the client
+            }
+          };
+          const write = (text: string) => {
+            if (closed) return;
+            try {
+              controller.enqueue(encoder.encode(text));
+            } catch {
+              close();
+            }
+          };
+          const emit = (items: DecisionRecord[]) => {
+            const fresh = items.filter((d) => d.id > last && matchesDecisionFilter(d, filter));
+            if (fresh.length === 0) return;
+            if ((controller.desiredSize ?? 0) < 0) {
+              write("event: resync\ndata: {}\n\n");
+              close();
+              return;
+            }
+            last = fresh[fresh.length - 1]?.id ?? last;
+            const msg: DecisionStreamMessage = { items: fresh };
+            write(`id: ${last}\nevent: decisions\ndata: ${JSON.stringify(msg)}\n\n`);
+          };
+          const unsubscribe = subscribeDecisions((items) => {
+            if (catchingUp) held.push(...items);
+            else emit(items);
+          });
+          const heartbeat = setInterval(() => write(": keep-alive\n\n"), HEARTBEAT_MS);
+          const recheck = setInterval(() => {
+            authorizeDecisionsRead(request).catch(() => {
+              write("event: forbidden\ndata: {}\n\n");
+              close();
+            });
+          }, RECHECK_MS);
+          cleanup = () => {
+            release();
+            unsubscribe();
+            clearInterval(heartbeat);
+            clearInterval(recheck);
+          };
+          request.signal.addEventListener("abort", close);
+          write("retry: 1000\n: connected\n\n");
+          if (catchingUp) {
+            void store
+              .after(filter, last, CATCH_UP_LIMIT)
+              .then((missed) => {
+                if (missed.length >= CATCH_UP_LIMIT) {
+                  write("event: resync\ndata: {}\n\n");
+                  close();
+                  return;
+                }
+                emit(missed);
+                catchingUp = false;
+                emit(held.splice(0));
+              })
+              .catch(() => {
+                write("event: resync\ndata: {}\n\n");
+                close();
+              });
+          }
+        },
+        cancel() {
+          cleanup();
+        },
+      },
+      streamQueuingStrategy(),
+    );
+    return eventStreamResponse(stream);
+  });
+}

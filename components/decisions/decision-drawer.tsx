@@ -1,0 +1,145 @@
+"use client";
+
+import { useEffect } from "react";
+import Link from "next/link";
+import { useQuery } from "@tanstack/react-query";
+import { decisionDetailQuery } from "@/lib/queries/decisions";
+import { isPolicyKind, KIND_LABELS } from "@/lib/decisions/outcomes";
+import { ErrorBox } from "@/components/ui/error-box";
+import { OutcomeBadge } from "./outcome-badge";
+
+function pretty(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** One decision: the parsed facts, the patch, and the audit event as stored (text only). */
+export function DecisionDrawer({
+  context,
+  id,
+  onClose,
+}: {
+  context: string;
+  id: number;
+  onClose(): void;
+}) {
+  const detail = useQuery(decisionDetailQuery(context, id));
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") onClose();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [onClose]);
+  const d = detail.data?.decision;
+  return (
+    <aside className="drawer panel" role="dialog" aria-label="Decision detail">
+      <div className="page-head">
+        <h2>Decision {id}</h2>
+        <span className="spacer" />
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {detail.error ? <ErrorBox error={detail.error} /> : null}
+      {!d ? (
+        detail.error ? null : (
+          <p className="muted">Reading…</p>
+        )
+      ) : (
+        <>
+          <dl className="facts">
+            <dt>Outcome</dt>
+            <dd>
+              <OutcomeBadge outcome={d.outcome} />
+              {d.code !== undefined ? <span className="badge"> HTTP {d.code}</span> : null}
+            </dd>
+            <dt>{isPolicyKind(d.kind) ? "Policy" : "Webhook"}</dt>
+            <dd className="mono">{d.hook || "(unnamed)"}</dd>
+            <dt>Kind</dt>
+            <dd>{KIND_LABELS[d.kind]}</dd>
+            {d.configuration ? (
+              <>
+                <dt>{isPolicyKind(d.kind) ? "Binding" : "Configuration"}</dt>
+                <dd className="mono">{d.configuration}</dd>
+              </>
+            ) : null}
+            {d.round !== undefined ? (
+              <>
+                <dt>Call</dt>
+                <dd>
+                  round {d.round}, index {d.index}
+                </dd>
+              </>
+            ) : null}
+            {d.message ? (
+              <>
+                <dt>Message</dt>
+                <dd className="pre-line">{d.message}</dd>
+              </>
+            ) : null}
+            <dt>Time</dt>
+            <dd className="mono">{new Date(d.time).toISOString()}</dd>
+            <dt>Request</dt>
+            <dd className="mono">
+              {d.request.verb} {d.request.requestURI}
+              {d.request.dryRun ? " (dry run)" : ""}
+            </dd>
+            <dt>Object</dt>
+            <dd className="mono">
+              {[d.request.group || "core", d.request.version, d.request.resource]
+                .filter(Boolean)
+                .join("/")}
+              {d.request.subresource ? `/${d.request.subresource}` : ""}{" "}
+              {d.request.namespace ? `${d.request.namespace}/` : ""}
+              {d.request.name}
+            </dd>
+            <dt>User</dt>
+            <dd className="mono">
+              {d.request.user}
+              {d.request.groups.length > 0 ? (
+                <span className="muted"> ({d.request.groups.join(", ")})</span>
+              ) : null}
+            </dd>
+            <dt>Response</dt>
+            <dd>{d.request.code ?? "—"}</dd>
+            {Object.keys(d.request.latencies).length > 0 ? (
+              <>
+                <dt>Phase latencies</dt>
+                <dd className="mono">
+                  {Object.entries(d.request.latencies)
+                    .map(([k, v]) => `${k} ${v}`)
+                    .join(" · ")}
+                  <div className="hint">
+                    Per admission phase (all hooks of a kind together), written for requests over
+                    500 ms: not this hook&apos;s own latency.
+                  </div>
+                </dd>
+              </>
+            ) : null}
+            <dt>Audit ID</dt>
+            <dd className="mono">
+              <Link href={`/decisions?auditID=${encodeURIComponent(d.auditID)}`}>{d.auditID}</Link>{" "}
+              <span className="muted">
+                ({d.stage}; the link lists every decision of this request)
+              </span>
+            </dd>
+          </dl>
+          {d.patch ? (
+            <>
+              <h3>Patch</h3>
+              <pre className="cel">{pretty(d.patch)}</pre>
+            </>
+          ) : null}
+          <h3>Audit event</h3>
+          <pre className="cel raw" data-testid="raw-event">
+            {pretty(detail.data?.rawEvent ?? "")}
+          </pre>
+        </>
+      )}
+    </aside>
+  );
+}

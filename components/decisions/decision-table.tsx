@@ -1,0 +1,86 @@
+import type { DecisionRecord } from "@/lib/admission/audit";
+import type { DecisionGroup } from "@/lib/decisions/group";
+import { isPolicyKind, KIND_LABELS, OUTCOME_TONES } from "@/lib/decisions/outcomes";
+import { OutcomeBadge } from "./outcome-badge";
+
+function time(ms: number): string {
+  return new Date(ms).toLocaleTimeString([], { hour12: false });
+}
+
+function target(d: DecisionRecord): string {
+  const r = d.request;
+  const res = r.subresource ? `${r.resource}/${r.subresource}` : r.resource;
+  const where = r.namespace ? `${r.namespace}/` : "";
+  return `${res} ${where}${r.name}`.trim();
+}
+
+/** The feed: one row per run of repeated decisions, newest first; a row opens its detail. */
+export function DecisionTable({
+  groups,
+  selected,
+  onSelect,
+}: {
+  groups: DecisionGroup[];
+  selected: number | undefined;
+  onSelect(id: number): void;
+}) {
+  return (
+    <table className="data decisions" aria-label="Admission decisions">
+      <thead>
+        <tr>
+          <th>Time</th>
+          <th>Outcome</th>
+          <th>Webhook / policy</th>
+          <th>Operation</th>
+          <th>Object</th>
+          <th>User</th>
+          <th>Message</th>
+          <th className="num">Count</th>
+        </tr>
+      </thead>
+      <tbody>
+        {groups.map(({ first: d, count, oldest }) => (
+          <tr
+            key={d.id}
+            className={`tone-row-${OUTCOME_TONES[d.outcome]}`}
+            aria-selected={selected === d.id}
+            data-hook={d.hook}
+            data-audit-id={d.auditID}
+            data-outcome={d.outcome}
+          >
+            <td className="mono" title={new Date(d.time).toISOString()}>
+              {time(d.time)}
+            </td>
+            <td>
+              <OutcomeBadge outcome={d.outcome} />
+            </td>
+            <td>
+              <button
+                type="button"
+                className="linkish mono"
+                onClick={() => onSelect(d.id)}
+                title={`${KIND_LABELS[d.kind]}${d.configuration ? ` in ${isPolicyKind(d.kind) ? "binding" : "configuration"} ${d.configuration}` : ""}`}
+              >
+                {d.hook || "(unnamed)"}
+              </button>
+            </td>
+            <td className="mono">
+              {d.request.operation || d.request.verb}
+              {d.request.dryRun ? <span className="badge"> dry run</span> : null}
+            </td>
+            <td className="mono ellipsis">{target(d)}</td>
+            <td className="mono ellipsis">{d.request.user}</td>
+            <td className="ellipsis msg">{d.message}</td>
+            <td className="num">
+              {count > 1 ? (
+                <span title={`${count} alike since ${new Date(oldest).toLocaleTimeString()}`}>
+                  ×{count}
+                </span>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

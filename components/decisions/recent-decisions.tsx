@@ -1,0 +1,70 @@
+"use client";
+
+import Link from "next/link";
+import { useQuery } from "@tanstack/react-query";
+import { decisionListQuery, filterQuery } from "@/lib/queries/decisions";
+import type { DecisionFilter } from "@/lib/decisions/filter";
+import { ApiError } from "@/lib/queries/fetch";
+import { OutcomeBadge } from "./outcome-badge";
+
+const SHOWN = 8;
+
+/** The last few decisions of one webhook (or policy), with a link to the filtered feed. */
+export function RecentDecisions({
+  context,
+  name,
+  policy = false,
+}: {
+  context: string;
+  name: string;
+  policy?: boolean;
+}) {
+  const filter: DecisionFilter = policy
+    ? { policy: name, outcome: [] }
+    : { hook: name, outcome: [] };
+  const q = useQuery({ ...decisionListQuery(context, filter, SHOWN), enabled: !!context });
+  const href = `/decisions${filterQuery(filter)}`;
+  return (
+    <section className="recent-decisions" aria-label={`Recent decisions of ${name}`}>
+      <h3>
+        Recent decisions <Link href={href}>open in the feed</Link>
+      </h3>
+      {q.error ? (
+        <p className="hint">
+          {q.error instanceof ApiError && q.error.status === 403
+            ? "Your identity may not read admission decisions."
+            : q.error.message}
+        </p>
+      ) : !q.data ? (
+        <p className="muted">Reading…</p>
+      ) : q.data.items.length === 0 ? (
+        <p className="muted">No stored decisions for this {policy ? "policy" : "webhook"}.</p>
+      ) : (
+        <table className="data">
+          <tbody>
+            {q.data.items.map((d) => (
+              <tr key={d.id}>
+                <td className="mono">
+                  {new Date(d.time).toLocaleTimeString([], { hour12: false })}
+                </td>
+                <td>
+                  <OutcomeBadge outcome={d.outcome} />
+                </td>
+                <td className="mono">
+                  {d.request.operation} {d.request.resource}{" "}
+                  {d.request.namespace ? `${d.request.namespace}/` : ""}
+                  {d.request.name}
+                </td>
+                <td>
+                  <Link href={`/decisions${filterQuery(filter, { d: String(d.id) })}`}>
+                    {d.message || "details"}
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,119 @@
+"use client";
+
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { DecisionRecord } from "@/lib/admission/audit";
+import type { DecisionFilter } from "@/lib/decisions/filter";
+import { mergeNewest } from "@/lib/decisions/group";
+import { addToHistogram } from "@/lib/decisions/histogram";
+import {
+  decisionListQuery,
+  filterQuery,
+  type DecisionListResponse,
+  type DecisionStreamMessage,
+} from "@/lib/queries/decisions";
+import { withContext } from "@/lib/queries/fetch";
+import type { LiveState } from "@/components/live/use-live-collections";
+
+/** Most decisions the page keeps in memory. */
+const KEEP = 2_000;
+/** Most decisions held while paused (beyond that the page reloads on resume). */
+const HOLD = 5_000;
+
+export interface DecisionFeed {
+  data: DecisionListResponse | undefined;
+  error: Error | null;
+  live: LiveState;
+  paused: boolean;
+  /** Decisions received while paused, not yet shown. */
+  held: number;
+  setPaused(p: boolean): void;
+}
+
+/**
+ * The stored decisions for a filter, kept current from /api/decisions/stream: new decisions are
+ * written into the query cache as they arrive (no polling). Paused, they are held and shown on
+ * resume. A `resync` from the server (this tab fell behind) reloads the list.
+ */
+export function useDecisionFeed(
+  context: string | undefined,
+  filter: DecisionFilter,
+  limit: number,
+): DecisionFeed {
+  const queryClient = useQueryClient();
+  const options = decisionListQuery(context ?? "", filter, limit);
+  const list = useQuery({ ...options, enabled: context !== undefined });
+  const [live, setLive] = useState<LiveState>("connecting");
+  const [paused, setPausedState] = useState(false);
+  const pausedRef = useRef(false);
+  const heldRef = useRef<DecisionRecord[]>([]);
+  const [held, setHeld] = useState(0);
+  const key = options.queryKey;
+  const keyText = JSON.stringify(key);
+  const ready = list.data !== undefined && !list.isFetching;
+  const filterText = filterQuery(filter);
+
+  const apply = useCallback(
+    (items: DecisionRecord[]) => {
+      queryClient.setQueryData<DecisionListResponse>(key, (old) =>
+        old
+          ? {
+              items: mergeNewest(old.items, items, KEEP),
+              histogram: addToHistogram(old.histogram, items, filter.to === undefined),
+            }
+          : old,
+      );
+    },
+    // key is rebuilt every render; its JSON text names it.
+    [queryClient, keyText, filter.to],
+  );
+
+  useEffect(() => {
+    if (!context || !ready) return;
+    const current = queryClient.getQueryData<DecisionListResponse>(key);
+    const after = current?.items[0]?.id ?? 0;
+    const params = new URLSearchParams(filterText.replace(/^\?/, ""));
+    params.set("after", String(after));
+    const source = new EventSource(withContext(`/api/decisions/stream?${params}`, context));
+    source.onopen = () => setLive("live");
+    source.onerror = () => setLive("reconnecting");
+    source.addEventListener("decisions", (ev: MessageEvent<string>) => {
+      let msg: DecisionStreamMessage;
+      try {
+        msg = JSON.parse(ev.data) as DecisionStreamMessage;
+      } catch {
+        return;
+      }
+      if (pausedRef.current) {
+        heldRef.current.push(...msg.items);
+        if (heldRef.current.length > HOLD) heldRef.current.splice(0, heldRef.current.length - HOLD);
+        setHeld(heldRef.current.length);
+      } else apply(msg.items);
+    });
+    const reload = () => {
+      source.close();
+      setLive("reconnecting");
+      void queryClient.invalidateQueries({ queryKey: key });
+    };
+    source.addEventListener("resync", reload);
+    source.addEventListener("forbidden", reload);
+    return () => source.close();
+    // Reconnect when the identity or the filter changes, or after a reload; not on every batch.
+  }, [context, filterText, ready, apply, queryClient]);
+
+  const setPaused = useCallback(
+    (p: boolean) => {
+      pausedRef.current = p;
+      setPausedState(p);
+      if (!p) {
+        const items = heldRef.current.splice(0);
+        setHeld(0);
+        if (items.length >= HOLD) void queryClient.invalidateQueries({ queryKey: key });
+        else if (items.length > 0) apply(items);
+      }
+    },
+    [apply, queryClient, keyText],
+  );
+
+  return { data: list.data, error: list.error, live, paused, held, setPaused };
+}

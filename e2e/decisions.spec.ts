@@ -1,0 +1,157 @@
+/**
+ * The decision feed against the real control plane: harness webhooks that allow, patch, deny and
+ * time out (Ignore and Fail), and ValidatingAdmissionPolicies that deny and warn. Every outcome
+ * produced through the apiserver appears live in Chromium with the right hook, outcome and
+ * message; the viewer is refused by RBAC.
+ */
+import type { Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import {
+  CASES,
+  DENY_MESSAGE,
+  VAP_DENY_MESSAGE,
+  VAP_WARN_MESSAGE,
+  startScenario,
+  type Case,
+  type Scenario,
+} from "./decisions-scenario";
+import { readStack } from "../cluster/harness/stack";
+import { policyHeaders } from "./api-headers";
+
+const EXPECTED: Record<Case, { outcome: string; message?: string | RegExp }> = {
+  allow: { outcome: "admitted" },
+  patch: { outcome: "mutated" },
+  deny: { outcome: "denied", message: DENY_MESSAGE },
+  "slow-ignore": { outcome: "failed-open" },
+  "slow-fail": { outcome: "timeout", message: /failed to call webhook.*deadline exceeded/ },
+  "vap-deny": { outcome: "rejected", message: VAP_DENY_MESSAGE },
+  "vap-warn": { outcome: "warned", message: VAP_WARN_MESSAGE },
+};
+
+let scenario: Scenario;
+
+test.beforeAll(async () => {
+  scenario = await startScenario(readStack());
+});
+
+test.afterAll(async () => {
+  await scenario?.cleanup();
+});
+
+function row(page: Page, c: Case) {
+  return page.locator(
+    `table.decisions tr[data-hook="${scenario.hookOf[c]}"][data-outcome="${EXPECTED[c].outcome}"]`,
+  );
+}
+
+test("every admission outcome appears live in the feed with its hook, outcome and message", async ({
+  page,
+}) => {
+  await page.goto(`/decisions?namespace=${scenario.namespace}`);
+  await expect(page.locator(".live")).toHaveText("live");
+  for (const c of CASES) {
+    await scenario.produce(c);
+    // No reload: the row arrives over the stream (the apiserver batches audit events for ≤ 1 s).
+    const r = row(page, c).first();
+    await expect(r).toBeVisible({ timeout: 5_000 });
+    const message = EXPECTED[c].message;
+    if (message) await expect(r.locator("td.msg")).toHaveText(message);
+  }
+  // Timeouts and fail-opens stand out.
+  await expect(row(page, "slow-fail").first().locator(".outcome")).toHaveClass(/tone-alarm/);
+  await expect(row(page, "slow-ignore").first().locator(".outcome")).toHaveClass(/tone-alarm/);
+  await expect(page.getByRole("figure", { name: "Decisions over time by outcome" })).toContainText(
+    "timeout",
+  );
+
+  // The detail drawer: parsed decision and the raw audit event as text.
+  await row(page, "deny").first().getByRole("button").click();
+  const drawer = page.getByRole("dialog", { name: "Decision detail" });
+  await expect(drawer).toContainText(scenario.hookOf.deny);
+  await expect(drawer).toContainText(DENY_MESSAGE);
+  await expect(drawer.getByTestId("raw-event")).toContainText('"auditID"');
+  await expect(drawer.getByTestId("raw-event")).toContainText(
+    `"namespace": "${scenario.namespace}"`,
+  );
+  expect(page.url()).toMatch(/[?&]d=\d+/);
+  await drawer.getByRole("button", { name: "Close" }).click();
+  await expect(drawer).toBeHidden();
+});
+
+test("pause holds new decisions until resume; repeats are grouped; filters live in the URL", async ({
+  page,
+}) => {
+  await page.goto(`/decisions?namespace=${scenario.namespace}&outcome=denied`);
+  await expect(page.locator(".live")).toHaveText("live");
+  await scenario.produce("deny");
+  await expect(row(page, "deny").first()).toBeVisible({ timeout: 5_000 });
+  const before = await row(page, "deny").first().locator("td.num").textContent();
+
+  await page.getByRole("button", { name: "Pause" }).click();
+  const res = await scenario.create("deny", `held-${Date.now()}`);
+  expect(res.status).toBe(403);
+  const resume = page.getByRole("button", { name: /Resume \(\d+ new\)/ });
+  await expect(resume).toBeVisible({ timeout: 5_000 });
+  // Held, not shown: the row keeps its count while paused.
+  await expect(row(page, "deny").first().locator("td.num")).toHaveText(before ?? "");
+  const held = Number(/\((\d+) new\)/.exec((await resume.textContent()) ?? "")?.[1]);
+  const count = (t: string | null) => (t ? Number(t.slice(1)) : 1);
+  await resume.click();
+  // Adjacent identical denials fold into one row with a count, now including the held ones.
+  await expect(row(page, "deny")).toHaveCount(1);
+  await expect(row(page, "deny").locator("td.num")).toHaveText(`×${count(before) + held}`);
+  // Only denials are shown: the outcome filter came from the URL.
+  await expect(page.locator("table.decisions tbody tr:not([data-outcome='denied'])")).toHaveCount(
+    0,
+  );
+
+  // Toggling an outcome rewrites the URL, and the feed follows it.
+  await page
+    .getByRole("group", { name: "Outcomes" })
+    .getByRole("button", { name: "timeout" })
+    .click();
+  await expect(page).toHaveURL(/outcome=denied&outcome=timeout/);
+});
+
+test("a webhook's detail page lists its recent decisions and links to the filtered feed", async ({
+  page,
+}) => {
+  await scenario.produce("deny");
+  await page.goto(`/webhooks/validatingwebhookconfigurations/${scenario.namespace}-validating`);
+  const recent = page.getByRole("region", { name: `Recent decisions of ${scenario.hookOf.deny}` });
+  await expect(recent.locator(".outcome").first()).toHaveText("denied");
+  await recent.getByRole("link", { name: "open in the feed" }).click();
+  await expect(page).toHaveURL(
+    new RegExp(`/decisions\\?hook=${scenario.hookOf.deny.replace(/\./g, "\\.")}`),
+  );
+  await expect(row(page, "deny").first()).toBeVisible();
+});
+
+test("the viewer may not read decisions (403 from RBAC); the editor, granted the URL, may", async ({
+  page,
+  stack,
+  baseURL,
+}) => {
+  const viewer = await page.request.get("/api/decisions", {
+    headers: policyHeaders(stack.contexts.viewer),
+  });
+  expect(viewer.status()).toBe(403);
+  expect((await viewer.json()) as { message: string }).toMatchObject({
+    message: expect.stringContaining("/portcullis/decisions"),
+  });
+  const stream = await page.request.get("/api/decisions/stream", {
+    headers: policyHeaders(stack.contexts.viewer),
+  });
+  expect(stream.status()).toBe(403);
+  const editor = await page.request.get(`/api/decisions?namespace=${scenario.namespace}`, {
+    headers: policyHeaders(stack.contexts.editor),
+  });
+  expect(editor.status()).toBe(200);
+
+  await page
+    .context()
+    .addCookies([{ name: "portcullis-context", value: stack.contexts.viewer, url: baseURL ?? "" }]);
+  await page.goto("/decisions");
+  await expect(page.locator(".alert")).toContainText("Forbidden by the apiserver");
+  await expect(page.locator("table.decisions")).toHaveCount(0);
+});

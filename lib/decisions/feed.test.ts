@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import type { DecisionRecord } from "@/lib/admission/audit";
+import {
+  decisionFilterParams,
+  matchesDecisionFilter,
+  parseDecisionFilter,
+  readDecisionFilterLoosely,
+} from "./filter";
+import { groupRepeats, mergeNewest } from "./group";
+import { addToHistogram, bucketSizeFor } from "./histogram";
+
+function rec(id: number, over: Partial<DecisionRecord> = {}): DecisionRecord {
+  return {
+    id,
+    auditID: `a${id}`,
+    stage: "ResponseComplete",
+    time: 1_000_000 + id * 1000,
+    kind: "validating-webhook",
+    hook: "h.example.com",
+    configuration: "",
+    outcome: "denied",
+    message: "no",
+    request: {
+      user: "alice",
+      groups: [],
+      verb: "create",
+      operation: "CREATE",
+      requestURI: "/api/v1/namespaces/a/configmaps",
+      group: "",
+      version: "v1",
+      resource: "configmaps",
+      subresource: "",
+      namespace: "a",
+      name: `cm${id}`,
+      dryRun: false,
+      latencies: {},
+    },
+    ...over,
+  };
+}
+
+describe("decision filter", () => {
+  it("round-trips through URL parameters", () => {
+    const f = parseDecisionFilter(
+      new URLSearchParams(
+        "hook=h&outcome=denied&outcome=timeout&namespace=a&operation=CREATE&from=5",
+      ),
+    );
+    expect(f).toEqual({
+      hook: "h",
+      outcome: ["denied", "timeout"],
+      namespace: "a",
+      operation: "CREATE",
+      from: 5,
+    });
+    expect(parseDecisionFilter(decisionFilterParams(f))).toEqual(f);
+  });
+
+  it("refuses bad input on the API and drops it on the page", () => {
+    expect(() => parseDecisionFilter(new URLSearchParams("outcome=maybe"))).toThrow();
+    expect(() => parseDecisionFilter(new URLSearchParams("from=soon"))).toThrow();
+    expect(
+      readDecisionFilterLoosely(new URLSearchParams("outcome=maybe&outcome=denied&from=x&user=u")),
+    ).toEqual({
+      outcome: ["denied"],
+      user: "u",
+    });
+  });
+
+  it("matches like the SQL: hook only webhooks, policy only policies, time half-open", () => {
+    const d = rec(1);
+    const p = rec(2, { kind: "validating-policy", hook: "p" });
+    const f = (q: string) => parseDecisionFilter(new URLSearchParams(q));
+    expect(matchesDecisionFilter(d, f("hook=h.example.com"))).toBe(true);
+    expect(matchesDecisionFilter(d, f("policy=h.example.com"))).toBe(false);
+    expect(matchesDecisionFilter(p, f("policy=p"))).toBe(true);
+    expect(matchesDecisionFilter(d, f("outcome=timeout"))).toBe(false);
+    expect(matchesDecisionFilter(d, f(`from=${d.time}&to=${d.time + 1}`))).toBe(true);
+    expect(matchesDecisionFilter(d, f(`to=${d.time}`))).toBe(false);
+    expect(matchesDecisionFilter(d, f(`auditID=${d.auditID}`))).toBe(true);
+    expect(matchesDecisionFilter(d, f("auditID=another"))).toBe(false);
+  });
+});
+
+describe("grouping repeats", () => {
+  it("folds adjacent decisions that differ only in object and time, keeping order", () => {
+    const items = [rec(5), rec(4), rec(3, { outcome: "timeout", message: "t" }), rec(2), rec(1)];
+    const g = groupRepeats(items);
+    expect(g.map((x) => [x.first.id, x.count])).toEqual([
+      [5, 2],
+      [3, 1],
+      [2, 2],
+    ]);
+    expect(g[0]?.oldest).toBe(rec(4).time);
+  });
+
+  it("merges live decisions newest first without duplicates, capped", () => {
+    const list = [rec(3), rec(2)];
+    expect(mergeNewest(list, [rec(3), rec(5), rec(4)], 10).map((d) => d.id)).toEqual([5, 4, 3, 2]);
+    expect(mergeNewest(list, [rec(5), rec(4)], 3).map((d) => d.id)).toEqual([5, 4, 3]);
+    expect(mergeNewest(list, [rec(1)], 10)).toBe(list);
+  });
+});
+
+describe("histogram", () => {
+  it("picks the smallest bucket that keeps the chart at 60 bars or fewer", () => {
+    expect(bucketSizeFor(0, 3_600_000)).toBe(60_000);
+    expect(bucketSizeFor(0, 600_000)).toBe(10_000);
+    expect(bucketSizeFor(0, 86_400_000)).toBe(3_600_000);
+  });
+
+  it("adds live decisions, growing an open window and ignoring what falls outside a closed one", () => {
+    const h = {
+      bucketMs: 60_000,
+      from: 0,
+      to: 120_000,
+      buckets: [{ start: 0, counts: { denied: 1 } }],
+    };
+    const open = addToHistogram(
+      h,
+      [
+        { time: 30_000, outcome: "denied" },
+        { time: 130_000, outcome: "timeout" },
+      ],
+      true,
+    );
+    expect(open.buckets).toEqual([
+      { start: 0, counts: { denied: 2 } },
+      { start: 120_000, counts: { timeout: 1 } },
+    ]);
+    expect(open.to).toBe(130_001);
+    expect(h.buckets[0]?.counts.denied).toBe(1);
+    const closed = addToHistogram(h, [{ time: 130_000, outcome: "timeout" }], false);
+    expect(closed.buckets).toEqual(h.buckets);
+  });
+});

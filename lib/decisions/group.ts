@@ -1,0 +1,60 @@
+/** Folds runs of identical decisions into one row with a count. Pure. */
+import type { DecisionRecord } from "@/lib/admission/audit";
+
+/** A run of adjacent decisions that differ only in time, object name and audit event. */
+export interface DecisionGroup {
+  /** The newest decision of the run (the list is newest first). */
+  first: DecisionRecord;
+  count: number;
+  /** Time of the oldest decision of the run. */
+  oldest: number;
+}
+
+/** What makes two decisions "the same" for grouping. */
+export function repeatKey(d: DecisionRecord): string {
+  const r = d.request;
+  return [
+    d.kind,
+    d.hook,
+    d.configuration,
+    d.outcome,
+    d.code ?? "",
+    d.message,
+    r.operation,
+    r.group,
+    r.resource,
+    r.subresource,
+    r.namespace,
+    r.user,
+  ].join("\u0000");
+}
+
+/** Groups adjacent repeats of a newest-first list; the order is kept. */
+export function groupRepeats(items: readonly DecisionRecord[]): DecisionGroup[] {
+  const out: DecisionGroup[] = [];
+  let prevKey: string | undefined;
+  for (const d of items) {
+    const key = repeatKey(d);
+    const last = out[out.length - 1];
+    if (last && key === prevKey) {
+      last.count++;
+      last.oldest = d.time;
+    } else {
+      out.push({ first: d, count: 1, oldest: d.time });
+      prevKey = key;
+    }
+  }
+  return out;
+}
+
+/** Newest-first merge of incoming decisions into a list, without duplicates, capped in length. */
+export function mergeNewest(
+  list: readonly DecisionRecord[],
+  incoming: readonly DecisionRecord[],
+  cap: number,
+): DecisionRecord[] {
+  const newestKnown = list[0]?.id ?? 0;
+  const fresh = incoming.filter((d) => d.id > newestKnown).sort((a, b) => b.id - a.id);
+  if (fresh.length === 0) return list as DecisionRecord[];
+  return [...fresh, ...list].slice(0, cap);
+}

@@ -1,0 +1,55 @@
+/** The decision feed's API contract and query options (the browser side of /api/decisions). */
+import { queryOptions } from "@tanstack/react-query";
+import type { DecisionRecord } from "@/lib/admission/audit";
+import { decisionFilterParams, type DecisionFilter } from "@/lib/decisions/filter";
+import type { DecisionHistogram } from "@/lib/decisions/histogram";
+import { apiFetch } from "./fetch";
+import { queryKeys } from "./keys";
+
+/** Most decisions one list request returns. */
+export const DECISION_PAGE_LIMIT = 500;
+
+/** GET /api/decisions: newest first, and the chart of the same filter. */
+export interface DecisionListResponse {
+  items: DecisionRecord[];
+  histogram: DecisionHistogram;
+}
+
+/** GET /api/decisions/{id}: the decision and its audit event (Secret contents removed) as text. */
+export interface DecisionDetailResponse {
+  decision: DecisionRecord;
+  rawEvent: string;
+}
+
+/** A message of the live stream GET /api/decisions/stream (`event: decisions`). */
+export interface DecisionStreamMessage {
+  items: DecisionRecord[];
+}
+
+/** The query string of a filter, for the API and the page URL. */
+export function filterQuery(f: DecisionFilter, extra: Record<string, string> = {}): string {
+  const p = decisionFilterParams(f);
+  for (const [k, v] of Object.entries(extra)) p.set(k, v);
+  const s = p.toString();
+  return s ? `?${s}` : "";
+}
+
+export const decisionListQuery = (context: string, filter: DecisionFilter, limit = 200) =>
+  queryOptions({
+    queryKey: queryKeys.decisions(context, filterQuery(filter), limit),
+    queryFn: ({ signal }) =>
+      apiFetch<DecisionListResponse>(
+        `/api/decisions${filterQuery(filter, { limit: String(limit) })}`,
+        { signal },
+      ),
+    staleTime: Infinity,
+    retry: false,
+  });
+
+export const decisionDetailQuery = (context: string, id: number) =>
+  queryOptions({
+    queryKey: queryKeys.decisionDetail(context, id),
+    queryFn: ({ signal }) => apiFetch<DecisionDetailResponse>(`/api/decisions/${id}`, { signal }),
+    staleTime: Infinity,
+    retry: false,
+  });

@@ -1,0 +1,42 @@
+import "server-only";
+
+/** A value a statement binds. */
+export type SqlValue = string | number | null;
+
+/** A statement written once with `?` placeholders; each driver renders it for its database. */
+export interface Sql {
+  text: string;
+  params: SqlValue[];
+}
+
+/** Builds a statement from a template: interpolated values become bound parameters. */
+export function sql(strings: TemplateStringsArray, ...values: SqlValue[]): Sql {
+  return { text: strings.join("?"), params: values };
+}
+
+/** Joins statements' text and parameters (for optional WHERE clauses). */
+export function joinSql(parts: Sql[], separator: string): Sql {
+  return {
+    text: parts.map((p) => p.text).join(separator),
+    params: parts.flatMap((p) => p.params),
+  };
+}
+
+/** Runs statements inside one transaction. */
+export interface SqlTx {
+  /** Rows of a statement (empty for statements without a result). */
+  query<R>(q: Sql): Promise<R[]>;
+}
+
+/**
+ * What the decision store needs of a database: statements, transactions, schema set-up. The
+ * SQLite and PostgreSQL drivers implement it; the queries themselves live once, in store.ts.
+ */
+export interface SqlDriver extends SqlTx {
+  readonly dialect: "sqlite" | "postgres";
+  /** Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
+  /** Runs schema statements (no parameters). */
+  exec(statements: string): Promise<void>;
+  close(): Promise<void>;
+}

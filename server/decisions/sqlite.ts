@@ -1,0 +1,75 @@
+import "server-only";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import type { Sql, SqlDriver, SqlTx } from "./sql";
+
+type Statement = Database.Statement<unknown[], unknown>;
+
+/**
+ * SQLite through better-sqlite3: WAL journal, `synchronous=FULL` so a committed batch survives a
+ * crash of the process or the machine before the sink answers 200. One connection; statements
+ * are prepared once and cached by text. Transactions are serialised (a second one waits).
+ */
+export class SqliteDriver implements SqlDriver {
+  readonly dialect = "sqlite";
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Statement>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(file: string) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = FULL");
+    this.db.pragma("busy_timeout = 5000");
+    // Bounded page cache: memory stays flat however many decisions are stored.
+    this.db.pragma("cache_size = -8000");
+  }
+
+  private prepare(text: string): Statement {
+    let s = this.statements.get(text);
+    if (!s) {
+      s = this.db.prepare(text);
+      this.statements.set(text, s);
+    }
+    return s;
+  }
+
+  private run<R>(q: Sql): R[] {
+    const s = this.prepare(q.text);
+    if (s.reader) return s.all(...q.params) as R[];
+    s.run(...q.params);
+    return [];
+  }
+
+  async query<R>(q: Sql): Promise<R[]> {
+    return this.run<R>(q);
+  }
+
+  async transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      this.db.exec("BEGIN IMMEDIATE");
+      try {
+        const out = await fn({ query: async <R>(q: Sql) => this.run<R>(q) });
+        this.db.exec("COMMIT");
+        return out;
+      } catch (e) {
+        if (this.db.inTransaction) this.db.exec("ROLLBACK");
+        throw e;
+      }
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async exec(statements: string): Promise<void> {
+    this.db.exec(statements);
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    this.db.close();
+  }
+}

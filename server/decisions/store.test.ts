@@ -1,0 +1,243 @@
+/**
+ * The decision store on a real SQLite file and on a real PostgreSQL server (started by the test
+ * from Debian's package), running the same query layer: batches are all-or-nothing, retried
+ * batches are not counted twice, filters and retention work, and everything survives reopening.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { parseAuditEvent, type ParsedAuditEvent } from "@/lib/admission/audit";
+import { parseDecisionFilter } from "@/lib/decisions/filter";
+import { startPostgres, type TestPostgres } from "../../test/postgres";
+import { PostgresDriver } from "./postgres";
+import type { SqlDriver } from "./sql";
+import { SqliteDriver } from "./sqlite";
+import { DecisionStore } from "./store";
+
+const T0 = Date.parse("2026-11-23T10:00:00Z");
+
+function parsed(
+  auditID: string,
+  opts: { ns?: string; user?: string; hook?: string; deny?: string; t?: number } = {},
+): ParsedAuditEvent {
+  const p = parseAuditEvent({
+    auditID,
+    stage: "ResponseComplete",
+    verb: "create",
+    requestURI: `/api/v1/namespaces/${opts.ns ?? "a"}/configmaps`,
+    user: { username: opts.user ?? "alice", groups: ["g"] },
+    objectRef: {
+      resource: "configmaps",
+      namespace: opts.ns ?? "a",
+      name: auditID,
+      apiVersion: "v1",
+    },
+    stageTimestamp: new Date(opts.t ?? T0).toISOString(),
+    responseStatus: opts.deny
+      ? { code: 403, message: `admission webhook "${opts.deny}" denied the request: no` }
+      : { code: 201 },
+    annotations: {
+      "mutation.webhook.admission.k8s.io/round_0_index_0": JSON.stringify({
+        configuration: "cfg",
+        webhook: opts.hook ?? "m.example.com",
+        mutated: true,
+      }),
+    },
+  });
+  if (!p) throw new Error("fixture did not parse");
+  return p;
+}
+
+const all = parseDecisionFilter(new URLSearchParams());
+const filter = (q: string) => parseDecisionFilter(new URLSearchParams(q));
+
+let dir: string | undefined;
+let file = "";
+let pg: TestPostgres | undefined;
+let store: DecisionStore;
+
+interface Backend {
+  name: string;
+  /** A driver on the same database every time (so reopening sees what was stored). */
+  driver(): SqlDriver;
+  /** Prepares an empty database. */
+  reset(): Promise<void>;
+}
+
+const BACKENDS: Backend[] = [
+  {
+    name: "SQLite",
+    driver: () => new SqliteDriver(file),
+    reset: async () => {
+      dir = mkdtempSync(path.join(os.tmpdir(), "portcullis-store-"));
+      file = path.join(dir, "nested", "decisions.sqlite");
+    },
+  },
+  {
+    name: "PostgreSQL",
+    driver: () => new PostgresDriver(pg?.url ?? ""),
+    reset: async () => {
+      const d = new PostgresDriver(pg?.url ?? "");
+      await d.exec("DROP TABLE IF EXISTS decisions; DROP TABLE IF EXISTS decision_events;");
+      await d.close();
+    },
+  },
+];
+
+beforeAll(async () => {
+  pg = await startPostgres();
+}, 60_000);
+
+afterAll(async () => {
+  await pg?.stop();
+});
+
+describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
+  function open(maxRows = 1_000_000, maxAgeMs = 7 * 86_400_000): DecisionStore {
+    return new DecisionStore(backend.driver(), { maxAgeMs, maxRows });
+  }
+
+  beforeEach(async () => {
+    await backend.reset();
+    store = open();
+    await store.migrate();
+  });
+
+  afterEach(async () => {
+    await store.driver.close().catch(() => undefined);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  it("stores a batch and lists its decisions newest first with their request facts", async () => {
+    const r = await store.ingest([parsed("e1"), parsed("e2", { deny: "d.example.com" })]);
+    expect(r).toMatchObject({ stored: 2, duplicates: 0 });
+    expect(r.decisions).toHaveLength(3);
+    const items = await store.list(all, { limit: 10 });
+    expect(items.map((d) => [d.auditID, d.hook, d.outcome])).toEqual([
+      ["e2", "d.example.com", "denied"],
+      ["e2", "m.example.com", "mutated"],
+      ["e1", "m.example.com", "mutated"],
+    ]);
+    expect(items[0]?.request).toMatchObject({ namespace: "a", user: "alice", operation: "CREATE" });
+    expect(items.map((d) => d.id)).toEqual(r.decisions.map((d) => d.id).reverse());
+  });
+
+  it("skips events of a retried batch, counting them as duplicates", async () => {
+    await store.ingest([parsed("e1"), parsed("e2")]);
+    const again = await store.ingest([parsed("e2"), parsed("e3")]);
+    expect(again).toMatchObject({ stored: 1, duplicates: 1 });
+    expect(await store.counts()).toEqual({ events: 3, decisions: 3 });
+  });
+
+  it("stores nothing of a batch when one event cannot be stored", async () => {
+    const bad = parsed("bad");
+    const broken: ParsedAuditEvent = {
+      ...bad,
+      decisions: [{ ...bad.decisions[0]!, message: null as unknown as string }],
+    };
+    await expect(store.ingest([parsed("ok"), broken])).rejects.toThrow(/NOT NULL|not-null/i);
+    expect(await store.counts()).toEqual({ events: 0, decisions: 0 });
+    expect(await store.hasEvent("ok", "ResponseComplete")).toBe(false);
+    // …and the store keeps working after the failed transaction.
+    await store.ingest([parsed("ok")]);
+    expect(await store.hasEvent("ok", "ResponseComplete")).toBe(true);
+  });
+
+  it("stores concurrent batches in one group commit, each answered with its own result", async () => {
+    const results = await Promise.all([
+      store.ingest([parsed("g1"), parsed("g2")]),
+      store.ingest([parsed("g2"), parsed("g3")]),
+      store.ingest([parsed("g4")]),
+    ]);
+    expect(results.map((r) => [r.stored, r.duplicates])).toEqual([
+      [2, 0],
+      [1, 1],
+      [1, 0],
+    ]);
+    expect(await store.counts()).toEqual({ events: 4, decisions: 4 });
+    const bad = parsed("bad");
+    const broken = {
+      ...bad,
+      decisions: [{ ...bad.decisions[0]!, hook: null as unknown as string }],
+    };
+    const settled = await Promise.allSettled([
+      store.ingest([parsed("g5")]),
+      store.ingest([broken]),
+    ]);
+    // One transaction: the failing batch takes its group down with it, nothing half-stored.
+    expect(settled.map((x) => x.status)).toEqual(["rejected", "rejected"]);
+    expect(await store.hasEvent("g5", "ResponseComplete")).toBe(false);
+  });
+
+  it("filters by hook, outcome, namespace, user, resource, operation, request and time", async () => {
+    await store.ingest([
+      parsed("e1", { ns: "a", user: "alice", t: T0 }),
+      parsed("e2", { ns: "b", user: "bob", hook: "other.example.com", t: T0 + 60_000 }),
+      parsed("e3", { ns: "b", deny: "d.example.com", t: T0 + 120_000 }),
+    ]);
+    const ids = async (q: string) =>
+      (await store.list(filter(q), { limit: 10 })).map((d) => d.auditID);
+    expect(await ids("hook=other.example.com")).toEqual(["e2"]);
+    expect(await ids("policy=other.example.com")).toEqual([]);
+    expect(await ids("outcome=denied")).toEqual(["e3"]);
+    expect(await ids("outcome=denied&outcome=mutated&namespace=b")).toEqual(["e3", "e3", "e2"]);
+    expect(await ids("user=bob")).toEqual(["e2"]);
+    expect(await ids("resource=pods")).toEqual([]);
+    expect(await ids("operation=CREATE&namespace=a")).toEqual(["e1"]);
+    expect(await ids(`from=${T0 + 60_000}&to=${T0 + 120_000}`)).toEqual(["e2"]);
+    expect(await ids("auditID=e3")).toEqual(["e3", "e3"]);
+    expect(await ids(`auditID=e2&from=${T0}`)).toEqual(["e2"]);
+    expect(await ids("auditID=e9")).toEqual([]);
+    const page = await store.list(all, { limit: 2 });
+    const next = await store.list(all, { limit: 2, before: page[1]!.id });
+    expect([...page, ...next].map((d) => d.auditID)).toEqual(["e3", "e3", "e2", "e1"]);
+    expect((await store.after(all, page[1]!.id, 10)).map((d) => d.id)).toEqual([page[0]!.id]);
+  });
+
+  it("counts decisions by outcome over time", async () => {
+    await store.ingest([
+      parsed("e1", { t: T0 }),
+      parsed("e2", { t: T0 + 5_000, deny: "d" }),
+      parsed("e3", { t: T0 + 61_000 }),
+    ]);
+    expect(await store.histogram({ ...all, from: T0, to: T0 + 120_000 }, 60_000)).toEqual([
+      { start: T0, counts: { mutated: 2, denied: 1 } },
+      { start: T0 + 60_000, counts: { mutated: 1 } },
+    ]);
+  });
+
+  it("returns a decision with its raw event", async () => {
+    const [d] = (await store.ingest([parsed("e1")])).decisions;
+    const detail = await store.detail(d!.id);
+    expect(detail?.decision.auditID).toBe("e1");
+    expect(JSON.parse(detail?.rawEvent ?? "{}")).toMatchObject({ auditID: "e1" });
+    expect(await store.detail(d!.id + 1000)).toBeUndefined();
+  });
+
+  it("keeps everything across a reopen of the file", async () => {
+    await store.ingest([parsed("e1"), parsed("e2")]);
+    await store.driver.close();
+    store = open();
+    await store.migrate();
+    expect(await store.counts()).toEqual({ events: 2, decisions: 2 });
+    expect((await store.ingest([parsed("e2")])).duplicates).toBe(1);
+  });
+
+  it("applies retention by age and by row count, deleting the events with their decisions", async () => {
+    await store.driver.close();
+    store = open(1000, 3_600_000);
+    await store.migrate();
+    const old = Array.from({ length: 5 }, (_, i) => parsed(`old${i}`, { t: T0 - 7_200_000 }));
+    const fresh = Array.from({ length: 1500 }, (_, i) => parsed(`new${i}`, { t: T0 }));
+    await store.ingest([...old, ...fresh]);
+    expect(await store.prune(T0)).toBe(505);
+    expect(await store.counts()).toEqual({ events: 1000, decisions: 1000 });
+    const newest = await store.list(all, { limit: 1 });
+    expect(newest[0]?.auditID).toBe("new1499");
+    expect(await store.hasEvent("old0", "ResponseComplete")).toBe(false);
+    expect(await store.hasEvent("new499", "ResponseComplete")).toBe(false);
+    expect(await store.hasEvent("new500", "ResponseComplete")).toBe(true);
+  });
+});
