@@ -49,6 +49,7 @@ export function MatrixGrid({
   active,
   onActive,
   describedBy,
+  initialFocus = false,
 }: {
   /** The hooks (columns) and the grouping label; a full matrix or a server preview. */
   matrix: Pick<ExemptionMatrix, "hooks" | "groupBy">;
@@ -60,10 +61,12 @@ export function MatrixGrid({
   onActive: (cell: CellRef) => void;
   /** Id of the element that explains the active cell. */
   describedBy: string;
+  /** Focus the active cell once rendered (a grid that replaces one the user was in). */
+  initialFocus?: boolean;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const view = useScrollViewport(scrollRef, { top: 0, left: 0, width: 1100, height: 600 });
-  const [focusWanted, setFocusWanted] = useState(false);
+  const [focusWanted, setFocusWanted] = useState(initialFocus);
   const r = inView(rows.length, ROW_H, HEAD_H, view.top + HEAD_H, view.height - HEAD_H, OVERSCAN);
   const c = inView(cols.length, COL_W, HEAD_W, view.left + HEAD_W, view.width - HEAD_W, OVERSCAN);
   const firstNs = rows.findIndex((x) => x.kind === "namespace");

@@ -52,6 +52,9 @@ export function NamespacesPage({
   }, [matrix, created, openedAt]);
 
   const [active, setActive] = useState<CellRef | undefined>(undefined);
+  // A keyboard user already in the first screen's grid stays on their cell when the whole
+  // matrix replaces it.
+  const [previewFocused, setPreviewFocused] = useState(false);
   const detail = useMemo(() => {
     if (!matrix || !read || !active) return undefined;
     const row = rows[active.row];
@@ -149,7 +152,9 @@ export function NamespacesPage({
       )}
       {!matrix ? (
         preview && preview.params === writeParams(params) && seed?.context === state.context ? (
-          <PreviewGrid preview={preview} />
+          <div onFocus={() => setPreviewFocused(true)} onBlur={() => setPreviewFocused(false)}>
+            <PreviewGrid preview={preview} active={active} onActive={setActive} />
+          </div>
         ) : (
           <p className="muted">Reading the cluster…</p>
         )
@@ -180,6 +185,7 @@ export function NamespacesPage({
                 active={active}
                 onActive={setActive}
                 describedBy="cell-detail"
+                initialFocus={previewFocused}
               />
             )
           )}

@@ -1,12 +1,20 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import type { MatrixPreview } from "@/lib/namespaces/matrix-preview";
 import { MatrixGrid, type CellRef } from "./matrix-grid";
 
 /** The server-computed first screen of the matrix, in the same grid, until the model loads. */
-export function PreviewGrid({ preview }: { preview: MatrixPreview }) {
-  const [active, setActive] = useState<CellRef | undefined>(undefined);
+export function PreviewGrid({
+  preview,
+  active,
+  onActive,
+}: {
+  preview: MatrixPreview;
+  /** Shared with the whole matrix that replaces this one, so the cell the user is on stays. */
+  active: CellRef | undefined;
+  onActive: (cell: CellRef) => void;
+}) {
   const { cols, read } = useMemo(() => {
     const rowOf = new Map<string, number>();
     preview.rows.forEach((r, i) => {
@@ -26,7 +34,7 @@ export function PreviewGrid({ preview }: { preview: MatrixPreview }) {
         cols={cols}
         read={read}
         active={active}
-        onActive={setActive}
+        onActive={onActive}
         describedBy="cell-detail"
       />
       <div id="cell-detail" className="cell-detail panel" aria-live="polite">
