@@ -3,12 +3,14 @@
  * .portcullis/kubeconfig, and stops everything on Ctrl-C / SIGTERM.
  *
  * PORTCULLIS_DASHBOARD_URL (default http://127.0.0.1:3000) is where the audit webhook is relayed.
+ * PORTCULLIS_LEGACY_CRDS=1 also serves the historical admission kinds (cluster/legacy-crds.ts).
  */
-import { copyFileSync, mkdirSync, writeFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { ensureBuilt } from "./build";
 import { startControlPlane, type ControlPlane } from "./control-plane";
 import { STATE_DIR } from "./harness/stack";
+import { installLegacyCrds, LEGACY_ADMISSION_GROUP } from "./legacy-crds";
 
 /** Stable paths a running `npm run cluster` publishes for the dashboard and for humans. */
 export const LOCAL_KUBECONFIG = path.join(STATE_DIR, "kubeconfig");
@@ -20,6 +22,16 @@ export async function launch(dashboardUrl: string): Promise<ControlPlane> {
   await ensureBuilt(log);
   mkdirSync(STATE_DIR, { recursive: true });
   const cp = await startControlPlane({ dashboardUrl, baseDir: path.join(STATE_DIR, "runs"), log });
+  if (process.env.PORTCULLIS_LEGACY_CRDS === "1") {
+    // Asked for: serve the historical admission kinds too (then start the dashboard with
+    // PORTCULLIS_LEGACY_ADMISSION_GROUP=${LEGACY_ADMISSION_GROUP}).
+    await installLegacyCrds({
+      server: cp.server,
+      ca: readFileSync(cp.caFile),
+      token: cp.tokens.admin,
+    });
+    log(`cluster: historical admission kinds served in ${LEGACY_ADMISSION_GROUP}`);
+  }
   copyFileSync(cp.kubeconfig, LOCAL_KUBECONFIG);
   const { stop: _stop, ...info } = cp;
   writeFileSync(

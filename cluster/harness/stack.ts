@@ -9,6 +9,7 @@ import path from "node:path";
 import { ensureBuilt } from "../build";
 import { startControlPlane, type ControlPlaneInfo } from "../control-plane";
 import { freePorts } from "../ports";
+import { installLegacyCrds, LEGACY_ADMISSION_GROUP } from "../legacy-crds";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 /** Where runs keep their state; PORTCULLIS_STATE_DIR moves it (tests use a private one). */
@@ -46,6 +47,8 @@ export function dashboardEnv(info: ControlPlaneInfo): NodeJS.ProcessEnv {
     // Each stack's dashboards keep decisions in the run's own directory.
     PORTCULLIS_DATA_DIR: path.join(info.dir, "data"),
     PORTCULLIS_DEFAULT_CONTEXT: info.contexts.admin,
+    // The test stack serves the historical admission kinds (see cluster/legacy-crds.ts).
+    PORTCULLIS_LEGACY_ADMISSION_GROUP: LEGACY_ADMISSION_GROUP,
     NEXT_TELEMETRY_DISABLED: "1",
   };
 }
@@ -115,6 +118,16 @@ export async function startStack(
   const dashboardUrl = `http://127.0.0.1:${dashboardPort}`;
   mkdirSync(STATE_DIR, { recursive: true });
   const cp = await startControlPlane({ dashboardUrl, baseDir: path.join(STATE_DIR, "runs"), log });
+  try {
+    await installLegacyCrds({
+      server: cp.server,
+      ca: readFileSync(cp.caFile),
+      token: cp.tokens.admin,
+    });
+  } catch (e) {
+    await cp.stop();
+    throw e;
+  }
   let dashboard: ChildProcess | undefined;
   const file = path.join(cp.dir, "stack.json");
   const stop = async () => {

@@ -18,9 +18,9 @@ export function AdmissionApisTable({ apis }: { apis: ServedVersion[] }) {
           </thead>
           <tbody>
             {apis.map((v) => (
-              <tr key={v.version}>
+              <tr key={`${v.group}/${v.version}`}>
                 <td className="mono">
-                  {ADMISSION_GROUP}/{v.version}{" "}
+                  {v.group}/{v.version}{" "}
                   {v.preferred ? <span className="badge pref">preferred</span> : null}
                 </td>
                 <td className="mono">{v.resources.map((r) => r.name).join(", ")}</td>

@@ -14,10 +14,14 @@ export interface ResourceRef {
 const CORE_READABLE = new Set(["namespaces", "services", "endpoints"]);
 const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
-/** True when the dashboard may list/watch this collection (cluster-wide). */
-export function isReadableCollection(r: ResourceRef): boolean {
+/**
+ * True when the dashboard may list/watch this collection (cluster-wide). `legacyGroup`, when
+ * configured, is read like admissionregistration.k8s.io (see lib/k8s/legacy-group.ts).
+ */
+export function isReadableCollection(r: ResourceRef, legacyGroup?: string): boolean {
   if (!NAME.test(r.version) || !NAME.test(r.resource)) return false;
   if (r.group === ADMISSION_GROUP) return true;
+  if (legacyGroup !== undefined && r.group === legacyGroup) return true;
   if (r.group === "") return CORE_READABLE.has(r.resource);
   if (r.group === "discovery.k8s.io") return r.resource === "endpointslices";
   return false;

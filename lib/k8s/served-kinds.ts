@@ -14,7 +14,12 @@ const VERSION_PREFERENCE = ["v1", "v1beta1", "v1alpha1"];
 
 /** Every known kind with the versions discovery says are served; unknown served kinds are appended. */
 export function servedKinds(
-  apis: Array<{ version: string; resources: Array<{ name: string; kind: string }> }>,
+  apis: Array<{
+    /** Defaults to admissionregistration.k8s.io; the legacy group for historical kinds. */
+    group?: string;
+    version: string;
+    resources: Array<{ name: string; kind: string }>;
+  }>,
 ): ServedKind[] {
   const known = [...KNOWN_ADMISSION_KINDS];
   for (const v of apis) {
@@ -37,10 +42,15 @@ export function servedKinds(
       .map((v) => v.version)
       .sort((a, b) => rank(a) - rank(b));
     const first = served[0];
+    const at = apis.find(
+      (v) => v.version === first && v.resources.some((r) => r.name === k.resource),
+    );
     return {
       known: k,
       served,
-      readAt: first ? { group: ADMISSION_GROUP, version: first, resource: k.resource } : undefined,
+      readAt: first
+        ? { group: at?.group ?? ADMISSION_GROUP, version: first, resource: k.resource }
+        : undefined,
     };
   });
 }

@@ -3,6 +3,8 @@ import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
 
 export interface ServedVersion {
+  /** admissionregistration.k8s.io, or the configured legacy group (lib/k8s/legacy-group.ts). */
+  group: string;
   version: string;
   preferred: boolean;
   resources: Array<{ name: string; kind: string; namespaced: boolean; verbs: string[] }>;

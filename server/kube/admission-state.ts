@@ -19,6 +19,7 @@ import type { Labels } from "@/lib/admission/selectors";
 import { discoveryResources, type GroupVersionResources } from "@/lib/k8s/discovery";
 import { KNOWN_ADMISSION_KINDS, ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import { servedKinds } from "@/lib/k8s/served-kinds";
+import { LEGACY_GROUP_KINDS, legacyGroupFromEnv } from "@/lib/k8s/legacy-group";
 import type { V1APIResource, V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
 import { KubeApiError } from "@/lib/k8s/errors";
 import type { KubeClient } from "./client";
@@ -99,12 +100,19 @@ export async function readAdmissionObjects(
   notices: string[],
   signal?: AbortSignal,
 ): Promise<SnapshotLists> {
-  const apis = [
-    ...new Set(discovery.filter((d) => d.group === ADMISSION_GROUP).map((d) => d.version)),
-  ].map((version) => ({
+  // The configured legacy group serves historical kinds (lib/k8s/legacy-group.ts).
+  const legacy = legacyGroupFromEnv();
+  const ours = (d: DiscoveryResource) =>
+    d.group === ADMISSION_GROUP ||
+    (legacy !== undefined && d.group === legacy && LEGACY_GROUP_KINDS.has(d.kind));
+  const gvs = new Map<string, { group: string; version: string }>();
+  for (const d of discovery)
+    if (ours(d)) gvs.set(`${d.group}/${d.version}`, { group: d.group, version: d.version });
+  const apis = [...gvs.values()].map(({ group, version }) => ({
+    group,
     version,
     resources: discovery
-      .filter((d) => d.group === ADMISSION_GROUP && d.version === version)
+      .filter((d) => ours(d) && d.group === group && d.version === version)
       .map((d) => ({ name: d.resource, kind: d.kind })),
   }));
   const out = emptyLists();

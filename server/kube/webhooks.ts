@@ -31,15 +31,41 @@ export interface WebhookConfigObject {
   [k: string]: unknown;
 }
 
-const base = (r: AdmissionResource) => `/apis/${WEBHOOK_GROUP}/${WEBHOOK_VERSION}/${r}`;
+/**
+ * Where an admission object lives: the collection path, the apiVersion and kind it is written
+ * as, and the field holding its hooks (what a rename must carry over unchanged). The v1 kinds
+ * and the historical kinds of the legacy group (server/kube/legacy-admission.ts) share the CRUD
+ * below.
+ */
+export interface ObjectTarget {
+  /** The collection path, e.g. /apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations. */
+  collection: string;
+  apiVersion: string;
+  kind: string;
+  /** The list that holds the hooks: `webhooks`, `initializers`, … */
+  hooksField: string;
+}
+
+/** The target of one v1 kind the editor writes. */
+export function v1Target(r: AdmissionResource): ObjectTarget {
+  return {
+    collection: `/apis/${WEBHOOK_GROUP}/${WEBHOOK_VERSION}/${r}`,
+    apiVersion: `${WEBHOOK_GROUP}/${WEBHOOK_VERSION}`,
+    kind: KIND_OF[r],
+    hooksField: "webhooks",
+  };
+}
+
+const targetOf = (r: AdmissionResource | ObjectTarget): ObjectTarget =>
+  typeof r === "string" ? v1Target(r) : r;
 
 /** Writes are strict: an unknown or duplicate field is an error, never silently dropped. */
 function writeQuery(dryRun: boolean) {
   return { fieldValidation: "Strict", ...(dryRun ? { dryRun: "All" } : {}) };
 }
 
-function withKind(r: AdmissionResource, o: WebhookConfigObject): WebhookConfigObject {
-  return { ...o, apiVersion: `${WEBHOOK_GROUP}/${WEBHOOK_VERSION}`, kind: KIND_OF[r] };
+function withKind(t: ObjectTarget, o: WebhookConfigObject): WebhookConfigObject {
+  return { ...o, apiVersion: t.apiVersion, kind: t.kind };
 }
 
 function badRequest(message: string): KubeApiError {
@@ -49,25 +75,29 @@ function badRequest(message: string): KubeApiError {
 /** Reads one configuration. */
 export function getConfiguration(
   client: KubeClient,
-  r: AdmissionResource,
+  r: AdmissionResource | ObjectTarget,
   name: string,
   signal?: AbortSignal,
 ): Promise<WebhookConfigObject> {
-  return client.request<WebhookConfigObject>({ path: `${base(r)}/${name}`, signal });
+  return client.request<WebhookConfigObject>({
+    path: `${targetOf(r).collection}/${name}`,
+    signal,
+  });
 }
 
 /** Creates a configuration (or dry-runs the create: the answer is the object as it would be stored). */
 export async function createConfiguration(
   client: KubeClient,
-  r: AdmissionResource,
+  r: AdmissionResource | ObjectTarget,
   obj: WebhookConfigObject,
   opts: { dryRun: boolean; signal?: AbortSignal },
 ): Promise<WebhookConfigObject> {
-  if (obj.kind !== undefined && obj.kind !== KIND_OF[r])
-    throw badRequest(`kind ${obj.kind} cannot be created as ${r}`);
+  const t = targetOf(r);
+  if (obj.kind !== undefined && obj.kind !== t.kind)
+    throw badRequest(`kind ${obj.kind} cannot be created as ${t.kind}`);
   return client.request<WebhookConfigObject>({
     method: "POST",
-    path: base(r),
+    path: t.collection,
     query: writeQuery(opts.dryRun),
     body: obj,
     signal: opts.signal,
@@ -81,22 +111,23 @@ export async function createConfiguration(
  */
 export async function replaceConfiguration(
   client: KubeClient,
-  r: AdmissionResource,
+  r: AdmissionResource | ObjectTarget,
   name: string,
   obj: WebhookConfigObject,
   opts: { dryRun: boolean; signal?: AbortSignal },
 ): Promise<WebhookConfigObject> {
+  const t = targetOf(r);
   if (!obj.metadata?.resourceVersion)
     throw badRequest("metadata.resourceVersion is required: it is the precondition of the update");
   if (obj.metadata.name !== undefined && obj.metadata.name !== name)
     throw badRequest(
       `metadata.name ${JSON.stringify(obj.metadata.name)} does not match ${JSON.stringify(name)}: use rename to change the name`,
     );
-  if (obj.kind !== undefined && obj.kind !== KIND_OF[r])
-    throw badRequest(`kind ${obj.kind} does not match ${r}`);
+  if (obj.kind !== undefined && obj.kind !== t.kind)
+    throw badRequest(`kind ${obj.kind} does not match ${t.kind}`);
   return client.request<WebhookConfigObject>({
     method: "PUT",
-    path: `${base(r)}/${name}`,
+    path: `${t.collection}/${name}`,
     query: writeQuery(opts.dryRun),
     body: obj,
     signal: opts.signal,
@@ -106,14 +137,14 @@ export async function replaceConfiguration(
 /** Deletes a configuration if it is still the version (uid + resourceVersion) the admin saw. */
 export async function deleteConfiguration(
   client: KubeClient,
-  r: AdmissionResource,
+  r: AdmissionResource | ObjectTarget,
   name: string,
   pre: { uid?: string; resourceVersion?: string },
   signal?: AbortSignal,
 ): Promise<void> {
   await client.request({
     method: "DELETE",
-    path: `${base(r)}/${name}`,
+    path: `${targetOf(r).collection}/${name}`,
     body: {
       apiVersion: "v1",
       kind: "DeleteOptions",
@@ -137,8 +168,13 @@ export interface RenameResult {
   error?: { status: number; reason: string; message: string };
 }
 
-function sameHooks(a: WebhookConfigObject, b: WebhookConfigObject): boolean {
-  return JSON.stringify(a.webhooks ?? []) === JSON.stringify(b.webhooks ?? []);
+function hooksOf(t: ObjectTarget, o: WebhookConfigObject): unknown[] {
+  const v = o[t.hooksField];
+  return Array.isArray(v) ? v : [];
+}
+
+function sameHooks(t: ObjectTarget, a: WebhookConfigObject, b: WebhookConfigObject): boolean {
+  return JSON.stringify(hooksOf(t, a)) === JSON.stringify(hooksOf(t, b));
 }
 
 /**
@@ -149,12 +185,13 @@ function sameHooks(a: WebhookConfigObject, b: WebhookConfigObject): boolean {
  */
 export async function renameConfiguration(
   client: KubeClient,
-  r: WebhookResource,
+  r: WebhookResource | ObjectTarget,
   name: string,
   newName: string,
   resourceVersion: string,
   signal?: AbortSignal,
 ): Promise<RenameResult> {
+  const t = targetOf(r);
   const steps: RenameStep[] = [];
   const fail = (e: unknown): RenameResult => {
     const k =
@@ -189,7 +226,7 @@ export async function renameConfiguration(
   }
   let created: WebhookConfigObject;
   try {
-    created = await createConfiguration(client, r, withKind(r, forNewObject(old, newName)), {
+    created = await createConfiguration(client, t, withKind(t, forNewObject(old, newName)), {
       dryRun: false,
       signal,
     });
@@ -213,7 +250,7 @@ export async function renameConfiguration(
   };
   try {
     const readBack = await getConfiguration(client, r, newName, signal);
-    if (!sameHooks(readBack, old))
+    if (!sameHooks(t, readBack, old))
       throw new KubeApiError({
         status: 500,
         reason: "VerifyFailed",
@@ -221,7 +258,7 @@ export async function renameConfiguration(
         cluster: client.server,
       });
     steps.push({
-      step: `verified ${newName} carries the same ${old.webhooks?.length ?? 0} hooks`,
+      step: `verified ${newName} carries the same ${hooksOf(t, old).length} hooks`,
       ok: true,
     });
   } catch (e) {

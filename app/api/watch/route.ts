@@ -1,6 +1,7 @@
 import { errorResponse, handle } from "@/server/http/respond";
 import { contextOf } from "@/server/kube/identity";
 import { openLiveStream } from "@/server/kube/live-stream";
+import { legacyGroupFromEnv } from "@/lib/k8s/legacy-group";
 import { isReadableCollection, parseRef, type ResourceRef } from "@/lib/k8s/resources";
 
 export const dynamic = "force-dynamic";
@@ -20,7 +21,7 @@ export async function GET(request: Request): Promise<Response> {
     if (
       names.length === 0 ||
       names.length > MAX_COLLECTIONS ||
-      refs.some((r) => !r || !isReadableCollection(r))
+      refs.some((r) => !r || !isReadableCollection(r, legacyGroupFromEnv()))
     ) {
       return errorResponse({
         status: 400,

@@ -1,6 +1,7 @@
 import { handle, json, errorResponse } from "@/server/http/respond";
 import { clientFor } from "@/server/kube/identity";
 import { listCollection } from "@/server/kube/collections";
+import { legacyGroupFromEnv } from "@/lib/k8s/legacy-group";
 import { isReadableCollection, type ResourceRef } from "@/lib/k8s/resources";
 
 export const dynamic = "force-dynamic";
@@ -17,7 +18,7 @@ export async function GET(
       version: p.version,
       resource: p.resource,
     };
-    if (!isReadableCollection(ref)) {
+    if (!isReadableCollection(ref, legacyGroupFromEnv())) {
       return errorResponse({
         status: 404,
         reason: "NotFound",

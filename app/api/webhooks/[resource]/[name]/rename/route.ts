@@ -1,13 +1,9 @@
-import { z } from "zod";
-import { handle, json } from "@/server/http/respond";
-import { readJson } from "@/server/http/body";
+import { handle } from "@/server/http/respond";
+import { renameResponse } from "@/server/http/rename";
 import { clientFor } from "@/server/kube/identity";
-import { renameConfiguration } from "@/server/kube/webhooks";
-import { objectName, webhookResource } from "@/server/kube/webhook-input";
+import { webhookResource } from "@/server/kube/webhook-input";
 
 export const dynamic = "force-dynamic";
-
-const body = z.object({ newName: objectName, resourceVersion: z.string().min(1) });
 
 /** Safe rename: create the new name, verify, delete the old; rolls back on any failure. */
 export async function POST(
@@ -16,22 +12,6 @@ export async function POST(
 ): Promise<Response> {
   return handle(async () => {
     const p = await params;
-    const r = webhookResource(p.resource);
-    const name = objectName.parse(p.name);
-    const input = body.parse(await readJson(request));
-    const result = await renameConfiguration(
-      clientFor(request),
-      r,
-      name,
-      input.newName,
-      input.resourceVersion,
-      request.signal,
-    );
-    if (result.ok) return json(result);
-    const e = result.error ?? { status: 500, reason: "InternalError", message: "rename failed" };
-    return json(
-      { ...e, cluster: "", steps: result.steps },
-      { status: e.status >= 400 ? e.status : 500 },
-    );
+    return renameResponse(request, clientFor(request), webhookResource(p.resource), p.name);
   });
 }

@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { handle, json } from "@/server/http/respond";
+import { readJson } from "@/server/http/body";
+import { clientFor } from "@/server/kube/identity";
+import {
+  deleteConfiguration,
+  getConfiguration,
+  replaceConfiguration,
+} from "@/server/kube/webhooks";
+import { objectName, writeBody } from "@/server/kube/webhook-input";
+import { legacyResource, legacyTarget } from "@/server/kube/legacy-admission";
+
+export const dynamic = "force-dynamic";
+
+type Params = { params: Promise<{ resource: string; name: string }> };
+
+async function target(params: Params["params"]) {
+  const p = await params;
+  return { t: legacyTarget(legacyResource(p.resource)), name: objectName.parse(p.name) };
+}
+
+/** Reads one historical admission configuration as the request's identity. */
+export async function GET(request: Request, { params }: Params): Promise<Response> {
+  return handle(async () => {
+    const { t, name } = await target(params);
+    return json(await getConfiguration(clientFor(request), t, name, request.signal));
+  });
+}
+
+/** Replaces it with the resourceVersion precondition and strict field validation (or dry-runs). */
+export async function PUT(request: Request, { params }: Params): Promise<Response> {
+  return handle(async () => {
+    const { t, name } = await target(params);
+    const body = writeBody.parse(await readJson(request));
+    return json(
+      await replaceConfiguration(clientFor(request), t, name, body.object, {
+        dryRun: body.dryRun,
+        signal: request.signal,
+      }),
+    );
+  });
+}
+
+const deleteBody = z.object({ uid: z.string().min(1), resourceVersion: z.string().min(1) });
+
+/** Deletes it if it is still the version the admin confirmed. */
+export async function DELETE(request: Request, { params }: Params): Promise<Response> {
+  return handle(async () => {
+    const { t, name } = await target(params);
+    const pre = deleteBody.parse(await readJson(request));
+    await deleteConfiguration(clientFor(request), t, name, pre, request.signal);
+    return json({ deleted: name });
+  });
+}
