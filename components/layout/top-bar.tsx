@@ -2,7 +2,11 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useQuery } from "@tanstack/react-query";
 import { ContextSwitcher } from "./context-switcher";
+import { useTabContext } from "./tab-context";
+import { overviewQuery } from "@/lib/queries/overview";
+import { servedKinds } from "@/lib/k8s/served-kinds";
 
 const NAV = [
   { href: "/", label: "Overview" },
@@ -16,13 +20,26 @@ const NAV = [
   { href: "/decisions", label: "Decisions" },
 ];
 
+/** Pages of kinds only some clusters serve: linked only when discovery finds the kind. */
+const SERVED_ONLY = [
+  { href: "/initializers", label: "Initializers", kind: "InitializerConfiguration" },
+];
+
 export function TopBar() {
   const pathname = usePathname();
+  const { context } = useTabContext();
+  const overview = useQuery({ ...overviewQuery(context ?? ""), enabled: context !== undefined });
+  const served = new Set(
+    servedKinds(overview.data?.apis ?? [])
+      .filter((k) => k.readAt)
+      .map((k) => k.known.kind),
+  );
+  const nav = [...NAV, ...SERVED_ONLY.filter((n) => served.has(n.kind))];
   return (
     <header className="topbar">
       <span className="brand">Portcullis</span>
       <nav aria-label="Main">
-        {NAV.map((n) => (
+        {nav.map((n) => (
           <Link key={n.href} href={n.href} aria-current={pathname === n.href ? "page" : undefined}>
             {n.label}
           </Link>

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { RenameError, renameConfiguration, type RenameStep } from "@/lib/queries/webhooks";
 import type { WebhookResource } from "@/lib/webhooks/kinds";
+import type { LegacyResource } from "@/lib/k8s/legacy-kinds";
 import { ErrorBox } from "@/components/ui/error-box";
 
 /**
@@ -26,7 +27,7 @@ export function RenameForm({
     steps: RenameStep[];
     error?: Error;
   }) => void;
-  resource: WebhookResource;
+  resource: WebhookResource | LegacyResource;
   name: string;
   resourceVersion: string;
   /** Every configuration name of this kind, in order. */

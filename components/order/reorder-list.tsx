@@ -5,6 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import type { ConfigObject } from "@/lib/queries/webhooks";
 import { writeConfiguration } from "@/lib/queries/webhooks";
 import type { WebhookResource } from "@/lib/webhooks/kinds";
+import type { LegacyResource } from "@/lib/k8s/legacy-kinds";
 import { ErrorBox } from "@/components/ui/error-box";
 
 function move<T>(xs: readonly T[], from: number, to: number): T[] {
@@ -24,14 +25,20 @@ export function ReorderList({
   config,
   canUpdate,
   firstIndex,
+  hooksField = "webhooks",
 }: {
-  resource: WebhookResource;
+  resource: WebhookResource | LegacyResource;
+  /** The list holding the hooks (`initializers` for an InitializerConfiguration). */
+  hooksField?: string;
   config: ConfigObject;
   canUpdate: boolean;
   /** Stage index of this configuration's first hook (for the numbers shown). */
   firstIndex: number;
 }) {
-  const stored = (config.webhooks ?? []).map((h) => String(h.name ?? ""));
+  const hooks = (Array.isArray(config[hooksField]) ? config[hooksField] : []) as Array<
+    Record<string, unknown>
+  >;
+  const stored = hooks.map((h) => String(h.name ?? ""));
   // A pending order is only valid for the hook list it was made from: if the stored list changes
   // underneath (another client), it is dropped rather than applied to different hooks.
   const signature = `${config.metadata?.resourceVersion}:${stored.join(",")}`;
@@ -47,10 +54,15 @@ export function ReorderList({
   const name = config.metadata?.name ?? "";
   const save = useMutation({
     mutationFn: () => {
-      const webhooks = current.map((i) => (config.webhooks ?? [])[i] as Record<string, unknown>);
+      const reordered = current.map((i) => hooks[i] as Record<string, unknown>);
       const metadata = { ...config.metadata };
       delete metadata.managedFields;
-      return writeConfiguration(resource, name, { ...config, metadata, webhooks }, false);
+      return writeConfiguration(
+        resource,
+        name,
+        { ...config, metadata, [hooksField]: reordered },
+        false,
+      );
     },
     onSuccess: () => {
       setOrder(undefined);

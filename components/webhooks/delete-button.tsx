@@ -5,6 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { objectPagePath, type AdmissionResource } from "@/lib/webhooks/kinds";
 import { deleteConfiguration } from "@/lib/queries/webhooks";
+import { isLegacyResource, type LegacyResource } from "@/lib/k8s/legacy-kinds";
 import { ErrorBox } from "@/components/ui/error-box";
 
 /** Delete with typed confirmation: the admin types the name; the delete has uid+rv preconditions. */
@@ -14,24 +15,30 @@ export function DeleteButton({
   uid,
   resourceVersion,
   enabled,
+  onDeleted,
 }: {
-  resource: AdmissionResource;
+  resource: AdmissionResource | LegacyResource;
+  /** Called after the delete instead of going to the kind's list page. */
+  onDeleted?: () => void;
   name: string;
   uid: string;
   resourceVersion: string;
   enabled: boolean;
 }) {
   const [open, setOpen] = useState(false);
-  const consequence = resource.endsWith("bindings")
-    ? "stops its policy from applying where this binding matched."
-    : resource.endsWith("policies")
-      ? "leaves its bindings pointing at nothing: the policy stops applying."
-      : "stops every hook in it at once.";
+  const consequence = isLegacyResource(resource)
+    ? "stops every hook in it at once; objects created afterwards no longer get them."
+    : resource.endsWith("bindings")
+      ? "stops its policy from applying where this binding matched."
+      : resource.endsWith("policies")
+        ? "leaves its bindings pointing at nothing: the policy stops applying."
+        : "stops every hook in it at once.";
   const [typed, setTyped] = useState("");
   const router = useRouter();
   const del = useMutation({
     mutationFn: () => deleteConfiguration(resource, name, { uid, resourceVersion }),
-    onSuccess: () => router.push(objectPagePath(resource)),
+    onSuccess: () =>
+      onDeleted ? onDeleted() : router.push(objectPagePath(resource as AdmissionResource)),
   });
   if (!open)
     return (

@@ -8,6 +8,7 @@ import type { BackendView } from "@/lib/webhooks/backend-view";
 import type { CaBundleView } from "@/lib/k8s/x509";
 import type { JsonSchema } from "@/lib/k8s/openapi-schema";
 import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
+import { isLegacyResource, type LegacyResource } from "@/lib/k8s/legacy-kinds";
 import type { ResourceRef } from "@/lib/k8s/resources";
 import type { Labels } from "@/lib/admission/selectors";
 import type { DiscoveryResource } from "@/lib/admission/snapshot";
@@ -51,6 +52,11 @@ export function admissionRef(resource: AdmissionResource): ResourceRef {
 }
 
 const JSON_HEADERS = { "Content-Type": "application/json" };
+
+/** Where the writes of a kind go: historical kinds under /api/legacy, the rest under /api/webhooks. */
+function writeBase(resource: AdmissionResource | LegacyResource): string {
+  return isLegacyResource(resource) ? `/api/legacy/${resource}` : `/api/webhooks/${resource}`;
+}
 
 export const webhookObjectQuery = (context: string, resource: AdmissionResource, name: string) =>
   queryOptions({
@@ -114,13 +120,13 @@ export const kindSchemaQuery = (context: string, resource: AdmissionResource) =>
 
 /** Replaces (name given) or creates; `dryRun` returns the object as the server would store it. */
 export function writeConfiguration(
-  resource: AdmissionResource,
+  resource: AdmissionResource | LegacyResource,
   name: string | undefined,
   object: ConfigObject,
   dryRun: boolean,
 ): Promise<ConfigObject> {
   return apiFetch<ConfigObject>(
-    name ? `/api/webhooks/${resource}/${encodeURIComponent(name)}` : `/api/webhooks/${resource}`,
+    name ? `${writeBase(resource)}/${encodeURIComponent(name)}` : writeBase(resource),
     {
       method: name ? "PUT" : "POST",
       headers: JSON_HEADERS,
@@ -130,11 +136,11 @@ export function writeConfiguration(
 }
 
 export function deleteConfiguration(
-  resource: AdmissionResource,
+  resource: AdmissionResource | LegacyResource,
   name: string,
   pre: { uid: string; resourceVersion: string },
 ): Promise<{ deleted: string }> {
-  return apiFetch(`/api/webhooks/${resource}/${encodeURIComponent(name)}`, {
+  return apiFetch(`${writeBase(resource)}/${encodeURIComponent(name)}`, {
     method: "DELETE",
     headers: JSON_HEADERS,
     body: JSON.stringify(pre),
@@ -158,12 +164,12 @@ export class RenameError extends ApiError {
 }
 
 export async function renameConfiguration(
-  resource: WebhookResource,
+  resource: WebhookResource | LegacyResource,
   name: string,
   newName: string,
   resourceVersion: string,
 ): Promise<{ ok: true; steps: RenameStep[] }> {
-  const res = await fetch(`/api/webhooks/${resource}/${encodeURIComponent(name)}/rename`, {
+  const res = await fetch(`${writeBase(resource)}/${encodeURIComponent(name)}/rename`, {
     method: "POST",
     headers: { ...JSON_HEADERS, Accept: "application/json", ...contextHeaders() },
     body: JSON.stringify({ newName, resourceVersion }),

@@ -1,0 +1,5 @@
+import { InitializersPage } from "@/components/initializers/initializers-page";
+
+export default function Page() {
+  return <InitializersPage />;
+}
