@@ -1,5 +1,6 @@
 "use client";
 
+import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import { useQuery } from "@tanstack/react-query";
 import type { ServedKind } from "@/lib/k8s/served-kinds";
 import type { ResourceRef } from "@/lib/k8s/resources";
@@ -54,6 +55,9 @@ export function KindCountsTable({ context, kinds }: { context: string; kinds: Se
                 ) : (
                   <span className="badge off">not served</span>
                 )}
+                {k.readAt && k.readAt.group !== ADMISSION_GROUP ? (
+                  <span className="hint"> in {k.readAt.group}</span>
+                ) : null}
               </td>
               <td className="num" data-testid={`count-${k.known.resource}`}>
                 {k.readAt ? <CountCell context={context} ref_={k.readAt} /> : "—"}
@@ -63,6 +67,11 @@ export function KindCountsTable({ context, kinds }: { context: string; kinds: Se
           ))}
         </tbody>
       </table>
+      <p className="hint" data-testid="legacy-kinds-line">
+        InitializerConfiguration was served by Kubernetes 1.7–1.13,
+        ExternalAdmissionHookConfiguration by 1.7–1.8 and v1beta1 webhook configurations by
+        1.9–1.21; their pages appear in the navigation only where this cluster serves them.
+      </p>
     </section>
   );
 }
