@@ -130,6 +130,17 @@ export function defaultInitializerConfiguration(o: JsonObject): JsonObject {
   return clone(o);
 }
 
+/** ExternalAdmissionHookConfiguration (1.7–1.8): failurePolicy defaults to Ignore. */
+export function defaultExternalAdmissionHookConfiguration(o: JsonObject): JsonObject {
+  const out = clone(o);
+  const hooks = out["externalAdmissionHooks"];
+  if (Array.isArray(hooks))
+    for (const h of hooks)
+      if (h && typeof h === "object" && !Array.isArray(h) && h["failurePolicy"] === undefined)
+        h["failurePolicy"] = "Ignore";
+  return out;
+}
+
 /** The object as the server would store it: the defaults for `kind` applied to a copy of `o`. */
 export function applyDefaults(kind: KindInfo, o: JsonObject): JsonObject {
   switch (kind.kind) {
@@ -150,5 +161,7 @@ export function applyDefaults(kind: KindInfo, o: JsonObject): JsonObject {
       return defaultMutatingAdmissionPolicyBinding(o, kind.version);
     case "InitializerConfiguration":
       return defaultInitializerConfiguration(o);
+    case "ExternalAdmissionHookConfiguration":
+      return defaultExternalAdmissionHookConfiguration(o);
   }
 }

@@ -6,7 +6,8 @@ export type AdmissionKind =
   | "ValidatingAdmissionPolicyBinding"
   | "MutatingAdmissionPolicy"
   | "MutatingAdmissionPolicyBinding"
-  | "InitializerConfiguration";
+  | "InitializerConfiguration"
+  | "ExternalAdmissionHookConfiguration";
 
 export type AdmissionVersion = "v1" | "v1beta1" | "v1alpha1";
 
@@ -40,6 +41,7 @@ const table: Record<AdmissionVersion, Partial<Record<AdmissionKind, boolean>>> =
     MutatingAdmissionPolicy: true,
     MutatingAdmissionPolicyBinding: true,
     InitializerConfiguration: false,
+    ExternalAdmissionHookConfiguration: false,
   },
 };
 

@@ -7,6 +7,9 @@
  *   from the 1.16–1.21 validation.go; matchConditions did not exist then and are ignored.
  * - v1alpha1 InitializerConfiguration (1.7–1.13): ValidateInitializerConfiguration, with rules
  *   that may not name subresources (validateRule with allowSubResource=false).
+ * - v1alpha1 ExternalAdmissionHookConfiguration (1.7–1.8): ValidateExternalAdmissionHookConfiguration
+ *   — fully qualified hook names, rules with operations (subresources allowed), failurePolicy
+ *   Ignore or Fail (defaulted to Ignore). clientConfig was not validated beyond decoding.
  */
 import type { FieldError } from "./field-error";
 import { FieldPath } from "./field-path";
@@ -14,7 +17,8 @@ import { isFullyQualifiedName } from "./dns";
 import type { JsonObject } from "./json";
 import { obj, objList, str } from "./json";
 import { validateObjectMeta } from "./object-meta";
-import { validateRule } from "./rules";
+import { validateRule, validateRuleWithOperations } from "./rules";
+import { notSupported } from "./field-error";
 import type { WebhookValidationOptions } from "./webhook";
 
 /** The options a v1beta1 write used in 1.16–1.21. */
@@ -35,6 +39,24 @@ export function validateInitializerConfiguration(o: JsonObject): FieldError[] {
     objList(ini, "rules").forEach((r, j) =>
       errs.push(...validateRule(r, p.child("rules").at(j), false)),
     );
+  });
+  return errs;
+}
+
+const supportedFailurePolicies = ["Fail", "Ignore"];
+
+/** ValidateExternalAdmissionHookConfiguration (v1alpha1, 1.7–1.8). */
+export function validateExternalAdmissionHookConfiguration(o: JsonObject): FieldError[] {
+  const errs = validateObjectMeta(obj(o, "metadata"));
+  objList(o, "externalAdmissionHooks").forEach((hook, i) => {
+    const p = FieldPath.root("externalAdmissionHooks").at(i);
+    errs.push(...isFullyQualifiedName(p.child("name"), str(hook, "name")));
+    objList(hook, "rules").forEach((r, j) =>
+      errs.push(...validateRuleWithOperations(r, p.child("rules").at(j))),
+    );
+    const fp = hook["failurePolicy"];
+    if (typeof fp === "string" && !supportedFailurePolicies.includes(fp))
+      errs.push(notSupported(p.child("failurePolicy"), fp, supportedFailurePolicies));
   });
   return errs;
 }

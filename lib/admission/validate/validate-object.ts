@@ -11,7 +11,11 @@ import type { JsonObject, JsonValue } from "./json";
 import { isObject, obj, str } from "./json";
 import type { KindInfo } from "./kinds";
 import { apiVersionOf } from "./kinds";
-import { v1beta1WebhookOptions, validateInitializerConfiguration } from "./legacy";
+import {
+  v1beta1WebhookOptions,
+  validateExternalAdmissionHookConfiguration,
+  validateInitializerConfiguration,
+} from "./legacy";
 import { effectiveName } from "./object-meta";
 import {
   policyUpdateOptions,
@@ -111,6 +115,8 @@ function fieldErrorsFor(k: KindInfo, o: JsonObject, old: JsonObject | undefined)
       return validateMutatingAdmissionPolicyBinding(o);
     case "InitializerConfiguration":
       return validateInitializerConfiguration(o);
+    case "ExternalAdmissionHookConfiguration":
+      return validateExternalAdmissionHookConfiguration(o);
   }
 }
 
