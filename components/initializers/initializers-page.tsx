@@ -9,12 +9,25 @@ import {
   PROPAGATION,
 } from "@/lib/webhooks/initializer-view";
 import type { ConfigObject } from "@/lib/queries/webhooks";
+import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import { ErrorBox } from "@/components/ui/error-box";
 import { ReorderList } from "@/components/order/reorder-list";
 import { RenameForm } from "@/components/order/rename-form";
 import { DeleteButton } from "@/components/webhooks/delete-button";
 import { InitializerConfigEditor } from "./config-editor";
 import { useInitializerConfigs } from "./use-initializer-configs";
+
+/** When the object was last written, from its managed fields (else its creation). */
+function lastChanged(c: ConfigObject): string | undefined {
+  const times = (
+    Array.isArray(c.metadata?.managedFields) ? (c.metadata.managedFields as unknown[]) : []
+  )
+    .map((m) => (m && typeof m === "object" ? (m as { time?: unknown }).time : undefined))
+    .filter((t): t is string => typeof t === "string");
+  const created = c.metadata?.creationTimestamp;
+  if (typeof created === "string") times.push(created);
+  return times.sort().at(-1)?.replace("T", " ").replace("Z", " UTC");
+}
 
 /** The pending list a new object of a chosen resource gets. */
 function PendingPreview({ configs }: { configs: InitializerConfiguration[] }) {
@@ -149,11 +162,7 @@ export function InitializersPage() {
                         {e.rules.length === 0 ? (
                           <span className="muted">no rules: never added</span>
                         ) : (
-                          <ul className="rule-rows">
-                            {e.rules.map((r, i) => (
-                              <li key={i}>{explainInitializerRule(r)}</li>
-                            ))}
-                          </ul>
+                          e.rules.map((r, i) => <div key={i}>{explainInitializerRule(r)}</div>)
                         )}
                       </td>
                     </tr>
@@ -180,7 +189,10 @@ export function InitializersPage() {
               >
                 <div className="config-head">
                   <h2 className="mono">{name}</h2>
-                  <span className="hint">resourceVersion {c.metadata?.resourceVersion}</span>
+                  <span className="hint">
+                    resourceVersion {c.metadata?.resourceVersion}
+                    {lastChanged(c) ? ` · last changed ${lastChanged(c)}` : ""}
+                  </span>
                   <span className="spacer" />
                   <button type="button" onClick={() => setEditing(name)}>
                     Edit YAML
@@ -236,12 +248,14 @@ export function InitializersPage() {
                 </tr>
               </thead>
               <tbody>
-                {PROPAGATION.initializers.map((p) => (
-                  <tr key={p.servedBy}>
-                    <td>{p.servedBy}</td>
-                    <td>{p.text}</td>
-                  </tr>
-                ))}
+                {PROPAGATION.initializers
+                  .filter((p) => !p.customResourcesOnly || kind.ref.group !== ADMISSION_GROUP)
+                  .map((p) => (
+                    <tr key={p.servedBy}>
+                      <td>{p.servedBy}</td>
+                      <td>{p.text}</td>
+                    </tr>
+                  ))}
               </tbody>
             </table>
             <p className="hint">

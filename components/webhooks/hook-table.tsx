@@ -65,8 +65,11 @@ function RowCells({
 }) {
   const href = isWebhookResource(r.resource)
     ? `/webhooks/${r.resource}/${encodeURIComponent(r.configuration)}`
-    : undefined;
-  const hookHref = href && r.position >= 0 ? `${href}#hook-${r.position}` : href;
+    : r.resource === "initializerconfigurations"
+      ? "/initializers"
+      : undefined;
+  const hookHref =
+    href && r.position >= 0 && isWebhookResource(r.resource) ? `${href}#hook-${r.position}` : href;
   const sel =
     r.position === -1 && !r.namespaceSelector ? "" : `${r.namespaceSelector} / ${r.objectSelector}`;
   return (

@@ -32,6 +32,8 @@ export const INITIALIZER_FAILURE_NOTE =
 export interface PropagationNote {
   servedBy: string;
   text: string;
+  /** Only true where the kind is served as custom resources (no apiserver plugin reads it). */
+  customResourcesOnly?: boolean;
 }
 
 export const PROPAGATION: Record<"initializers" | "externalAdmissionHooks", PropagationNote[]> = {
@@ -42,6 +44,7 @@ export const PROPAGATION: Record<"initializers" | "externalAdmissionHooks", Prop
     },
     {
       servedBy: "this cluster (custom resources)",
+      customResourcesOnly: true,
       text: "Served here as custom resources for review and editing: no apiserver plugin reads them, so a change is stored but nothing acts on it.",
     },
   ],
