@@ -1,4 +1,4 @@
-import { InitializersPage } from "@/components/initializers/initializers-page";
+import { InitializersPage } from "@/components/legacy-admission/initializers-page";
 
 export default function Page() {
   return <InitializersPage />;

@@ -23,6 +23,11 @@ const NAV = [
 /** Pages of kinds only some clusters serve: linked only when discovery finds the kind. */
 const SERVED_ONLY = [
   { href: "/initializers", label: "Initializers", kind: "InitializerConfiguration" },
+  {
+    href: "/external-admission-hooks",
+    label: "External hooks",
+    kind: "ExternalAdmissionHookConfiguration",
+  },
 ];
 
 export function TopBar() {

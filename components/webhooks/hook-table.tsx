@@ -67,7 +67,9 @@ function RowCells({
     ? `/webhooks/${r.resource}/${encodeURIComponent(r.configuration)}`
     : r.resource === "initializerconfigurations"
       ? "/initializers"
-      : undefined;
+      : r.resource === "externaladmissionhookconfigurations"
+        ? "/external-admission-hooks"
+        : undefined;
   const hookHref =
     href && r.position >= 0 && isWebhookResource(r.resource) ? `${href}#hook-${r.position}` : href;
   const sel =

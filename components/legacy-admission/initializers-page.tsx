@@ -14,8 +14,8 @@ import { ErrorBox } from "@/components/ui/error-box";
 import { ReorderList } from "@/components/order/reorder-list";
 import { RenameForm } from "@/components/order/rename-form";
 import { DeleteButton } from "@/components/webhooks/delete-button";
-import { InitializerConfigEditor } from "./config-editor";
-import { useInitializerConfigs } from "./use-initializer-configs";
+import { LegacyConfigEditor } from "./config-editor";
+import { useInitializerConfigs } from "./use-legacy-configs";
 
 /** When the object was last written, from its managed fields (else its creation). */
 function lastChanged(c: ConfigObject): string | undefined {
@@ -134,7 +134,11 @@ export function InitializersPage() {
             match.
           </p>
           {creating ? (
-            <InitializerConfigEditor apiVersion={apiVersion} onDone={() => setCreating(false)} />
+            <LegacyConfigEditor
+              resource="initializerconfigurations"
+              apiVersion={apiVersion}
+              onDone={() => setCreating(false)}
+            />
           ) : null}
           <section className="panel" aria-labelledby="order-h">
             <h2 id="order-h">Merged order ({order.length} initializers)</h2>
@@ -228,7 +232,8 @@ export function InitializersPage() {
                   firstIndex={first < 0 ? 0 : first}
                 />
                 {editing === name ? (
-                  <InitializerConfigEditor
+                  <LegacyConfigEditor
+                    resource="initializerconfigurations"
                     apiVersion={apiVersion}
                     stored={c}
                     onDone={() => setEditing(undefined)}

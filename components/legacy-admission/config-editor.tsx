@@ -9,6 +9,7 @@ import { isObject, type JsonValue } from "@/lib/admission/validate/json";
 import { parseEditorYaml, toEditorYaml } from "@/lib/webhooks/yaml-text";
 import { writeConfiguration, type ConfigObject } from "@/lib/queries/webhooks";
 import { ErrorBox } from "@/components/ui/error-box";
+import { LEGACY_KIND_OF, type LegacyResource } from "@/lib/k8s/legacy-kinds";
 
 // Monaco (the diff) loads only when an editor is open: the list stays light.
 const YamlDiff = dynamic(() => import("@/components/editor/yaml-diff").then((m) => m.YamlDiff), {
@@ -16,10 +17,37 @@ const YamlDiff = dynamic(() => import("@/components/editor/yaml-diff").then((m) 
   loading: () => <p className="muted">Loading the diff…</p>,
 });
 
-const INITIALIZER_KIND = kindInfoFor(
-  "admissionregistration.k8s.io/v1alpha1",
-  "InitializerConfiguration",
-);
+/** A new object of each historical kind, as the editor starts it. */
+function template(resource: LegacyResource, apiVersion: string): ConfigObject {
+  const kind = LEGACY_KIND_OF[resource].kind;
+  if (resource === "initializerconfigurations")
+    return {
+      apiVersion,
+      kind,
+      metadata: { name: "" },
+      initializers: [
+        {
+          name: "example.initializers.example.com",
+          rules: [{ apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] }],
+        },
+      ],
+    };
+  return {
+    apiVersion,
+    kind,
+    metadata: { name: "" },
+    externalAdmissionHooks: [
+      {
+        name: "example.hooks.example.com",
+        clientConfig: { service: { namespace: "hooks", name: "example" }, caBundle: "" },
+        rules: [
+          { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] },
+        ],
+        failurePolicy: "Ignore",
+      },
+    ],
+  };
+}
 
 /** The editable part of a stored object: no status, no server bookkeeping. */
 function editable(o: ConfigObject): ConfigObject {
@@ -31,15 +59,18 @@ function editable(o: ConfigObject): ConfigObject {
 }
 
 /**
- * Create or edit one InitializerConfiguration as YAML: validated as the 1.7–1.13 apiserver did
+ * Create or edit one historical configuration (InitializerConfiguration,
+ * ExternalAdmissionHookConfiguration) as YAML: validated as the apiserver that served it did
  * (lib/admission), a diff against the stored object, a server-side dry run, and apply with the
  * resourceVersion precondition — a concurrent change answers 409 and nothing is overwritten.
  */
-export function InitializerConfigEditor({
+export function LegacyConfigEditor({
+  resource,
   apiVersion,
   stored,
   onDone,
 }: {
+  resource: LegacyResource;
   /** The group/version the cluster serves the kind at. */
   apiVersion: string;
   /** The object being edited; undefined to create one. */
@@ -47,45 +78,29 @@ export function InitializerConfigEditor({
   onDone: (saved: ConfigObject) => void;
 }) {
   const original = useMemo(
-    () =>
-      stored
-        ? toEditorYaml(editable(stored))
-        : toEditorYaml({
-            apiVersion,
-            kind: "InitializerConfiguration",
-            metadata: { name: "" },
-            initializers: [
-              {
-                name: "example.initializers.example.com",
-                rules: [{ apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] }],
-              },
-            ],
-          }),
-    [stored, apiVersion],
+    () => toEditorYaml(stored ? editable(stored) : template(resource, apiVersion)),
+    [stored, apiVersion, resource],
   );
   const [text, setText] = useState(original);
   const parsed = useMemo(() => parseEditorYaml(text), [text]);
+  const kindName = LEGACY_KIND_OF[resource].kind;
   const validation = useMemo(() => {
-    if (!parsed || !isObject(parsed) || !INITIALIZER_KIND) return undefined;
+    const kindInfo = kindInfoFor("admissionregistration.k8s.io/v1alpha1", kindName);
+    if (!parsed || !isObject(parsed) || !kindInfo) return undefined;
     // The historical shape is validated as admissionregistration.k8s.io/v1alpha1, whatever
     // group this cluster serves it in.
     const asAdmission: JsonValue = {
       ...parsed,
       apiVersion: "admissionregistration.k8s.io/v1alpha1",
     };
-    return validateObject(INITIALIZER_KIND, asAdmission, stored as JsonValue | undefined);
-  }, [parsed, stored]);
+    return validateObject(kindInfo, asAdmission, stored as JsonValue | undefined);
+  }, [parsed, stored, kindName]);
   const errors = validation?.issues.filter((i) => i.severity === "error") ?? [];
   const name = stored?.metadata?.name;
   const [dryRun, setDryRun] = useState<{ ok: boolean; text: string } | undefined>(undefined);
   const write = useMutation({
     mutationFn: (dry: boolean) =>
-      writeConfiguration(
-        "initializerconfigurations",
-        name,
-        { ...(parsed as ConfigObject), apiVersion },
-        dry,
-      ),
+      writeConfiguration(resource, name, { ...(parsed as ConfigObject), apiVersion }, dry),
     onSuccess: (saved, dry) => {
       if (dry) setDryRun({ ok: true, text: toEditorYaml(editable(saved)) });
       else onDone(saved);
@@ -94,7 +109,7 @@ export function InitializerConfigEditor({
       if (dry) setDryRun(undefined);
     },
   });
-  const label = name ? `Edit ${name}` : "New InitializerConfiguration";
+  const label = name ? `Edit ${name}` : `New ${kindName}`;
   return (
     <section className="panel" aria-label={label}>
       <h3>{label}</h3>
@@ -123,8 +138,7 @@ export function InitializerConfigEditor({
         </ul>
       ) : (
         <p className="good" role="status">
-          Valid for an InitializerConfiguration (v1alpha1 rules: fully qualified names, no
-          subresources, `*` alone).
+          Valid for a {kindName} as its v1alpha1 apiserver checked it.
         </p>
       )}
       {stored && text !== original ? (

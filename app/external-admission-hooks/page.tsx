@@ -1,0 +1,5 @@
+import { ExternalHooksPage } from "@/components/legacy-admission/external-hooks-page";
+
+export default function Page() {
+  return <ExternalHooksPage />;
+}
