@@ -4,19 +4,7 @@ import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import type { KubeClient } from "./client";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { LEGACY_GROUP_KINDS, legacyGroupFromEnv } from "@/lib/k8s/legacy-group";
-
-export interface ServedVersion {
-  group: string;
-  version: string;
-  preferred: boolean;
-  resources: Array<{ name: string; kind: string; namespaced: boolean; verbs: string[] }>;
-}
-
-export interface ServerVersion {
-  gitVersion: string;
-  platform?: string;
-  goVersion?: string;
-}
+import type { ServedVersion, ServerVersion } from "@/lib/queries/overview";
 
 /** The apiserver's /version. */
 export async function serverVersion(

@@ -1,6 +1,7 @@
 import "server-only";
 import type { KubeClient } from "./client";
 import { KubeApiError } from "@/lib/k8s/errors";
+import type { ConfigObject, RenameResult, RenameStep } from "@/lib/queries/webhooks";
 import {
   forNewObject,
   KIND_OF,
@@ -15,21 +16,6 @@ import {
  * their bindings — all cluster-scoped in admissionregistration.k8s.io/v1. Rename is for webhook
  * configurations only (their name decides the call order).
  */
-
-/** An admission object as the apiserver returns it (the editor treats it as JSON). */
-export interface WebhookConfigObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: {
-    name?: string;
-    resourceVersion?: string;
-    uid?: string;
-    managedFields?: unknown;
-    [k: string]: unknown;
-  };
-  webhooks?: Array<Record<string, unknown>>;
-  [k: string]: unknown;
-}
 
 /**
  * Where an admission object lives: the collection path, the apiVersion and kind it is written
@@ -64,7 +50,7 @@ function writeQuery(dryRun: boolean) {
   return { fieldValidation: "Strict", ...(dryRun ? { dryRun: "All" } : {}) };
 }
 
-function withKind(t: ObjectTarget, o: WebhookConfigObject): WebhookConfigObject {
+function withKind(t: ObjectTarget, o: ConfigObject): ConfigObject {
   return { ...o, apiVersion: t.apiVersion, kind: t.kind };
 }
 
@@ -78,8 +64,8 @@ export function getConfiguration(
   r: AdmissionResource | ObjectTarget,
   name: string,
   signal?: AbortSignal,
-): Promise<WebhookConfigObject> {
-  return client.request<WebhookConfigObject>({
+): Promise<ConfigObject> {
+  return client.request<ConfigObject>({
     path: `${targetOf(r).collection}/${name}`,
     signal,
   });
@@ -89,13 +75,13 @@ export function getConfiguration(
 export async function createConfiguration(
   client: KubeClient,
   r: AdmissionResource | ObjectTarget,
-  obj: WebhookConfigObject,
+  obj: ConfigObject,
   opts: { dryRun: boolean; signal?: AbortSignal },
-): Promise<WebhookConfigObject> {
+): Promise<ConfigObject> {
   const t = targetOf(r);
   if (obj.kind !== undefined && obj.kind !== t.kind)
     throw badRequest(`kind ${obj.kind} cannot be created as ${t.kind}`);
-  return client.request<WebhookConfigObject>({
+  return client.request<ConfigObject>({
     method: "POST",
     path: t.collection,
     query: writeQuery(opts.dryRun),
@@ -113,9 +99,9 @@ export async function replaceConfiguration(
   client: KubeClient,
   r: AdmissionResource | ObjectTarget,
   name: string,
-  obj: WebhookConfigObject,
+  obj: ConfigObject,
   opts: { dryRun: boolean; signal?: AbortSignal },
-): Promise<WebhookConfigObject> {
+): Promise<ConfigObject> {
   const t = targetOf(r);
   if (!obj.metadata?.resourceVersion)
     throw badRequest("metadata.resourceVersion is required: it is the precondition of the update");
@@ -125,7 +111,7 @@ export async function replaceConfiguration(
     );
   if (obj.kind !== undefined && obj.kind !== t.kind)
     throw badRequest(`kind ${obj.kind} does not match ${t.kind}`);
-  return client.request<WebhookConfigObject>({
+  return client.request<ConfigObject>({
     method: "PUT",
     path: `${t.collection}/${name}`,
     query: writeQuery(opts.dryRun),
@@ -154,26 +140,12 @@ export async function deleteConfiguration(
   });
 }
 
-/** One step of a rename and how it went. */
-export interface RenameStep {
-  step: string;
-  ok: boolean;
-  message?: string;
-}
-
-export interface RenameResult {
-  ok: boolean;
-  steps: RenameStep[];
-  object?: WebhookConfigObject;
-  error?: { status: number; reason: string; message: string };
-}
-
-function hooksOf(t: ObjectTarget, o: WebhookConfigObject): unknown[] {
+function hooksOf(t: ObjectTarget, o: ConfigObject): unknown[] {
   const v = o[t.hooksField];
   return Array.isArray(v) ? v : [];
 }
 
-function sameHooks(t: ObjectTarget, a: WebhookConfigObject, b: WebhookConfigObject): boolean {
+function sameHooks(t: ObjectTarget, a: ConfigObject, b: ConfigObject): boolean {
   return JSON.stringify(hooksOf(t, a)) === JSON.stringify(hooksOf(t, b));
 }
 
@@ -209,7 +181,7 @@ export async function renameConfiguration(
       error: { status: k.status, reason: k.reason, message: k.message },
     };
   };
-  let old: WebhookConfigObject;
+  let old: ConfigObject;
   try {
     old = await getConfiguration(client, r, name, signal);
     if (old.metadata?.resourceVersion !== resourceVersion)
@@ -224,7 +196,7 @@ export async function renameConfiguration(
     steps.push({ step: `read ${name}`, ok: false, message: (e as Error).message });
     return fail(e);
   }
-  let created: WebhookConfigObject;
+  let created: ConfigObject;
   try {
     created = await createConfiguration(client, t, withKind(t, forNewObject(old, newName)), {
       dryRun: false,
