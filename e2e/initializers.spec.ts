@@ -170,7 +170,9 @@ test.describe("Initializers", () => {
       await expect
         .poll(async () => names(await get(kube, renamed)))
         .toEqual([y, x, `z.${id}.example.com`]);
-      expect(await get(kube, name)).toBeUndefined();
+      // The old name goes last (create, verify, then delete).
+      await expect.poll(async () => get(kube, name)).toBeUndefined();
+      await expect(page.getByRole("status").filter({ hasText: `Renamed ${name}` })).toBeVisible();
 
       // Delete with typed confirmation and preconditions.
       const moved = page.getByTestId(`config-${renamed}`);

@@ -8,7 +8,7 @@ import type { BackendView } from "@/lib/webhooks/backend-view";
 import type { CaBundleView } from "@/lib/k8s/x509";
 import type { JsonSchema } from "@/lib/k8s/openapi-schema";
 import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
-import { isLegacyResource, type LegacyResource } from "@/lib/k8s/legacy-kinds";
+import type { LegacyResource } from "@/lib/k8s/legacy-kinds";
 import type { ResourceRef } from "@/lib/k8s/resources";
 import type { Labels } from "@/lib/admission/selectors";
 import type { DiscoveryResource } from "@/lib/admission/snapshot";
@@ -56,11 +56,10 @@ export function admissionRef(resource: AdmissionResource): ResourceRef {
 
 const JSON_HEADERS = { "Content-Type": "application/json" };
 
-/** Where the writes of a kind go: historical kinds under /api/legacy, the rest under /api/webhooks. */
+/** Where the writes of a kind go (historical kinds share the routes of the v1 kinds). */
 function writeBase(resource: AdmissionResource | LegacyResource): string {
-  return isLegacyResource(resource) ? `/api/legacy/${resource}` : `/api/webhooks/${resource}`;
+  return `/api/webhooks/${resource}`;
 }
-
 export const webhookObjectQuery = (context: string, resource: AdmissionResource, name: string) =>
   queryOptions({
     queryKey: queryKeys.webhookObject(context, resource, name),

@@ -1,25 +1,11 @@
 import "server-only";
-import { KubeApiError } from "@/lib/k8s/errors";
 import { legacyGroupFromEnv } from "@/lib/k8s/legacy-group";
 import {
-  isLegacyResource,
   LEGACY_KIND_OF,
   legacyGroupOrAdmission,
   type LegacyResource,
 } from "@/lib/k8s/legacy-kinds";
 import type { ObjectTarget } from "./webhooks";
-
-/** Route param → legacy resource; 404 for anything else. */
-export function legacyResource(s: string): LegacyResource {
-  if (!isLegacyResource(s))
-    throw new KubeApiError({
-      status: 404,
-      reason: "NotFound",
-      message: `the dashboard does not edit ${s} as a historical admission kind`,
-      cluster: "",
-    });
-  return s;
-}
 
 /**
  * Where a historical kind is written: admissionregistration.k8s.io/v1alpha1 on a cluster that

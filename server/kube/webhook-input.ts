@@ -7,6 +7,9 @@ import {
   type WebhookResource,
 } from "@/lib/webhooks/kinds";
 import { KubeApiError } from "@/lib/k8s/errors";
+import { isLegacyResource } from "@/lib/k8s/legacy-kinds";
+import { legacyTarget } from "./legacy-admission";
+import type { ObjectTarget } from "./webhooks";
 
 /** A DNS-subdomain name as the apiserver accepts for cluster-scoped objects. */
 export const objectName = z
@@ -41,4 +44,17 @@ export function webhookResource(s: string): WebhookResource {
 export function admissionResource(s: string): AdmissionResource {
   if (!isAdmissionResource(s)) throw notEdited(s);
   return s;
+}
+
+/**
+ * Route param → where the object is written: a v1 admission kind, or a historical kind
+ * (InitializerConfiguration, ExternalAdmissionHookConfiguration) in the group that serves it.
+ */
+export function writableTarget(s: string): AdmissionResource | ObjectTarget {
+  return isLegacyResource(s) ? legacyTarget(s) : admissionResource(s);
+}
+
+/** Route param → a kind whose configurations are renamed to move them in the call order. */
+export function renamableTarget(s: string): WebhookResource | ObjectTarget {
+  return isLegacyResource(s) ? legacyTarget(s) : webhookResource(s);
 }

@@ -2,7 +2,7 @@ import { handle, json } from "@/server/http/respond";
 import { readJson } from "@/server/http/body";
 import { clientFor } from "@/server/kube/identity";
 import { createConfiguration } from "@/server/kube/webhooks";
-import { admissionResource, writeBody } from "@/server/kube/webhook-input";
+import { writableTarget, writeBody } from "@/server/kube/webhook-input";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +12,7 @@ export async function POST(
   { params }: { params: Promise<{ resource: string }> },
 ): Promise<Response> {
   return handle(async () => {
-    const r = admissionResource((await params).resource);
+    const r = writableTarget((await params).resource);
     const body = writeBody.parse(await readJson(request));
     const stored = await createConfiguration(clientFor(request), r, body.object, {
       dryRun: body.dryRun,

@@ -7,7 +7,7 @@ import {
   getConfiguration,
   replaceConfiguration,
 } from "@/server/kube/webhooks";
-import { objectName, admissionResource, writeBody } from "@/server/kube/webhook-input";
+import { objectName, writableTarget, writeBody } from "@/server/kube/webhook-input";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +15,7 @@ type Params = { params: Promise<{ resource: string; name: string }> };
 
 async function target(params: Params["params"]) {
   const p = await params;
-  return { r: admissionResource(p.resource), name: objectName.parse(p.name) };
+  return { r: writableTarget(p.resource), name: objectName.parse(p.name) };
 }
 
 /** Reads one configuration as the request's identity. */

@@ -1,17 +1,40 @@
-import { handle } from "@/server/http/respond";
-import { renameResponse } from "@/server/http/rename";
+import { z } from "zod";
+import { handle, json } from "@/server/http/respond";
+import { readJson } from "@/server/http/body";
 import { clientFor } from "@/server/kube/identity";
-import { webhookResource } from "@/server/kube/webhook-input";
+import { renameConfiguration } from "@/server/kube/webhooks";
+import { objectName, renamableTarget } from "@/server/kube/webhook-input";
 
 export const dynamic = "force-dynamic";
 
-/** Safe rename: create the new name, verify, delete the old; rolls back on any failure. */
+const body = z.object({ newName: objectName, resourceVersion: z.string().min(1) });
+
+/**
+ * Safe rename (a configuration's name decides its place in the order; historical kinds too):
+ * create the new name, verify, delete the old; rolls back on any failure.
+ */
 export async function POST(
   request: Request,
   { params }: { params: Promise<{ resource: string; name: string }> },
 ): Promise<Response> {
   return handle(async () => {
     const p = await params;
-    return renameResponse(request, clientFor(request), webhookResource(p.resource), p.name);
+    const r = renamableTarget(p.resource);
+    const name = objectName.parse(p.name);
+    const input = body.parse(await readJson(request));
+    const result = await renameConfiguration(
+      clientFor(request),
+      r,
+      name,
+      input.newName,
+      input.resourceVersion,
+      request.signal,
+    );
+    if (result.ok) return json(result);
+    const e = result.error ?? { status: 500, reason: "InternalError", message: "rename failed" };
+    return json(
+      { ...e, cluster: "", steps: result.steps },
+      { status: e.status >= 400 ? e.status : 500 },
+    );
   });
 }
