@@ -53,6 +53,7 @@ test("external admission hooks: list, live, create, conflict, delete", async ({ 
     await expect(row).toContainText("Ignore default");
     await expect(row).toContainText("svc hooks/deny");
     await expect(row).toContainText("CREATE of pods");
+    await page.screenshot({ path: "e2e/artifacts/external-hooks.png", fullPage: true });
 
     // Create through the editor: an invalid failurePolicy is refused before any write.
     await page.getByRole("button", { name: "New configuration" }).click();

@@ -7,13 +7,7 @@ import { writeConfiguration } from "@/lib/queries/webhooks";
 import type { WebhookResource } from "@/lib/webhooks/kinds";
 import type { LegacyResource } from "@/lib/k8s/legacy-kinds";
 import { ErrorBox } from "@/components/ui/error-box";
-
-function move<T>(xs: readonly T[], from: number, to: number): T[] {
-  const out = xs.slice();
-  const [x] = out.splice(from, 1);
-  if (x !== undefined) out.splice(to, 0, x);
-  return out;
-}
+import { moveItem } from "@/lib/admission/initializers";
 
 /**
  * The hooks of one configuration in call order, reorderable by drag or by keyboard
@@ -72,7 +66,7 @@ export function ReorderList({
 
   const moveTo = (from: number, to: number) => {
     if (to < 0 || to >= current.length || from === to) return;
-    setOrder(move(current, from, to));
+    setOrder(moveItem(current, from, to));
     setAnnounce(`${stored[current[from] ?? 0]} moved to position ${to + 1} of ${current.length}`);
   };
 
