@@ -57,5 +57,10 @@ export const PROPAGATION: Record<"initializers" | "externalAdmissionHooks", Prop
       servedBy: "Kubernetes 1.9 and later (webhook configurations)",
       text: "Webhook configurations are cached from a watch: a change reaches each apiserver as soon as its watch delivers it, with no periodic re-read.",
     },
+    {
+      servedBy: "this cluster (custom resources)",
+      customResourcesOnly: true,
+      text: "Served here as custom resources for review and editing: no apiserver plugin calls these hooks.",
+    },
   ],
 };
