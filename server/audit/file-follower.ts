@@ -200,7 +200,11 @@ export class AuditLogFollower {
       try {
         const s = await stat(name, { bigint: true });
         if (!s.isFile()) continue;
-        out.push({ name, id: { dev: String(s.dev), ino: String(s.ino) }, mtime: Number(s.mtimeMs) });
+        out.push({
+          name,
+          id: { dev: String(s.dev), ino: String(s.ino) },
+          mtime: Number(s.mtimeMs),
+        });
       } catch {
         // removed meanwhile (the apiserver prunes old backups)
       }
@@ -259,7 +263,9 @@ export class AuditLogFollower {
           value = JSON.parse(line.text);
         } catch {
           this.stats.skipped.notJson++;
-          this.error(`audit log ${src.name}: skipped a line that is not JSON, ending at byte ${line.end}`);
+          this.error(
+            `audit log ${src.name}: skipped a line that is not JSON, ending at byte ${line.end}`,
+          );
           continue;
         }
         const p = parseAuditEvent(value);
@@ -291,7 +297,12 @@ export class AuditLogFollower {
       this.stats.truncations++;
       src.splitter = new AuditLineSplitter(this.maxLineBytes, 0);
       src.readAt = 0;
-      await this.opts.sink.store([], { name: this.opts.file, dev: src.dev, ino: src.ino, offset: 0 });
+      await this.opts.sink.store([], {
+        name: this.opts.file,
+        dev: src.dev,
+        ino: src.ino,
+        offset: 0,
+      });
       this.stats.offset = 0;
       return true;
     }
@@ -309,7 +320,8 @@ export class AuditLogFollower {
     const name = this.backlog.shift() ?? this.opts.file;
     if (!(await this.openSource(name, 0, name !== this.opts.file))) return false;
     const s = this.source as Source | undefined;
-    if (s) await this.opts.sink.store([], { name: this.opts.file, dev: s.dev, ino: s.ino, offset: 0 });
+    if (s)
+      await this.opts.sink.store([], { name: this.opts.file, dev: s.dev, ino: s.ino, offset: 0 });
     return true;
   }
 }
