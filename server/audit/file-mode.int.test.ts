@@ -175,20 +175,23 @@ describe("file mode on the apiserver's audit log", () => {
     // Running: requests until the apiserver has rotated its log, then a few more.
     const rotatedBefore = backups();
     await sendUntil(() => backups().some((b) => !rotatedBefore.includes(b)));
-    const rotatedRunning = backups();
     for (let i = 0; i < 20; i++) await deniedCreate();
     await until("decisions from before and after the rotation", async () => {
       return (await storedCount(first.url)) === denied.length;
     });
 
-    // Killed while requests stream; the log rotates again while the dashboard is down.
-    const sending = sendUntil(() => backups().some((b) => !rotatedRunning.includes(b)));
+    // Killed while requests stream; they go on until the log has rotated while it is down.
+    let atKill: string[] | undefined;
+    const sending = sendUntil(
+      () => atKill !== undefined && backups().some((b) => !atKill?.includes(b)),
+    );
     await new Promise((r) => setTimeout(r, 500));
-    const atKill = denied.length;
+    atKill = backups();
+    const sentAtKill = denied.length;
     await first.kill("SIGKILL");
     await sending;
     for (let i = 0; i < 20; i++) await deniedCreate();
-    const whileDown = denied.length - atKill;
+    const whileDown = denied.length - sentAtKill;
 
     dashboard = await startDashboard(env);
     const second = dashboard;
