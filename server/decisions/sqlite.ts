@@ -52,7 +52,11 @@ export class SqliteDriver implements SqlDriver {
       eval: true,
       workerData: { file, everyMs: 100 },
     });
-    this.checkpointer.on("error", () => undefined);
+    this.checkpointer.on("error", (e) =>
+      console.warn(
+        `portcullis: the SQLite checkpointer stopped (the writer checkpoints instead): ${e.message}`,
+      ),
+    );
     this.checkpointer.unref();
   }
 
