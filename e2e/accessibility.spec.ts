@@ -130,7 +130,7 @@ test.describe("Accessibility", () => {
     page,
     kube,
   }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(420_000);
     const m = uniqueName("e2e-a11y-m");
     const v = uniqueName("e2e-a11y-v");
     await createConfig(kube, "mutatingwebhookconfigurations", m, [hook(`a.${m}.example.com`)]);
