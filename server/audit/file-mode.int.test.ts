@@ -181,12 +181,13 @@ describe("file mode on the apiserver's audit log", () => {
     });
 
     // Killed while requests stream; they go on until the log has rotated while it is down.
-    let atKill: string[] | undefined;
-    const sending = sendUntil(
-      () => atKill !== undefined && backups().some((b) => !atKill?.includes(b)),
-    );
+    const at: { kill?: string[] } = {};
+    const sending = sendUntil(() => {
+      const before = at.kill;
+      return before !== undefined && backups().some((b) => !before.includes(b));
+    });
     await new Promise((r) => setTimeout(r, 500));
-    atKill = backups();
+    at.kill = backups();
     const sentAtKill = denied.length;
     await first.kill("SIGKILL");
     await sending;
