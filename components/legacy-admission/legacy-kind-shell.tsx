@@ -1,5 +1,6 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useMemo, useState, type ReactNode } from "react";
 import type { ConfigObject } from "@/lib/queries/webhooks";
 import type { LegacyResource } from "@/lib/k8s/legacy-kinds";
@@ -8,7 +9,11 @@ import type { PropagationNote } from "@/lib/webhooks/initializer-view";
 import type { KindCollection, WebhookConfigs } from "@/components/webhooks/use-webhook-configs";
 import { ErrorBox } from "@/components/ui/error-box";
 import { DeleteButton } from "@/components/webhooks/delete-button";
-import { LegacyConfigEditor } from "./config-editor";
+// The editor (YAML, lib/admission's validator, the diff) loads only when one is opened.
+const LegacyConfigEditor = dynamic(
+  () => import("./config-editor").then((m) => m.LegacyConfigEditor),
+  { ssr: false, loading: () => <p className="muted">Loading the editor…</p> },
+);
 
 /** What a page of a historical kind renders once discovery finds the kind served. */
 export interface ServedLegacyKind {

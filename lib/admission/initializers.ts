@@ -6,7 +6,7 @@
  * the name of the InitializerConfigurations; the order of the initializers from the same
  * InitializerConfiguration is preserved").
  */
-import { byName } from "./compile";
+import { byName } from "./by-name";
 import { compileRule, ruleMatches } from "./rules";
 import type { InitializerConfiguration } from "./snapshot";
 
