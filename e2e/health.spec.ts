@@ -5,6 +5,7 @@
 import { test, expect } from "./fixtures";
 import { startWebhookServer, type WebhookServer } from "../cluster/harness/webhook-server";
 import { uniqueName } from "./webhooks-helpers";
+import { foldAdmissionMetrics, webhookKey } from "../lib/admission/metrics";
 
 test.describe("Health", () => {
   let server: WebhookServer;
@@ -76,6 +77,197 @@ test.describe("Health", () => {
       await page.screenshot({ path: "e2e/artifacts/health.png", fullPage: true });
     } finally {
       await kube.request("DELETE", `${base}/${name}`);
+      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+    }
+  });
+
+  test("each hook's detail page shows its health card, cross-linked to the Health page", async ({
+    page,
+    kube,
+    stack,
+  }) => {
+    server = await startWebhookServer({ certFile: stack.caFile, keyFile: stack.caKeyFile });
+    server.program("fast", { type: "allow" });
+    server.program("fail-open", { type: "sleep", seconds: 3 });
+    const name = uniqueName("e2e-hcard");
+    const ns = uniqueName("e2e-hcard-ns");
+    const hookName = (h: string) => `${h}.${name}.example.com`;
+    const hook = (h: string, timeoutSeconds: number) => ({
+      name: hookName(h),
+      clientConfig: { url: server.url(h), caBundle: server.caBundle },
+      rules: [
+        { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+      ],
+      namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
+      sideEffects: "None",
+      admissionReviewVersions: ["v1"],
+      failurePolicy: "Ignore",
+      timeoutSeconds,
+    });
+    const base = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
+    expect(
+      (await kube.request("POST", "/api/v1/namespaces", { metadata: { name: ns } })).status,
+    ).toBe(201);
+    expect(
+      (
+        await kube.request("POST", base, {
+          metadata: { name },
+          webhooks: [hook("fast", 5), hook("fail-open", 1)],
+        })
+      ).status,
+    ).toBe(201);
+    try {
+      for (let i = 0; i < 2; i++) {
+        const res = await kube.request("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+          metadata: { name: `cm-${i}` },
+        });
+        expect(res.status).toBe(201);
+      }
+      // The apiserver's own count, read before the page: no other traffic reaches these hooks.
+      const metrics = foldAdmissionMetrics((await kube.request("GET", "/metrics")).body);
+      const failOpens = metrics.webhooks.get(
+        webhookKey(hookName("fail-open"), "validating"),
+      )?.failOpen;
+      expect(failOpens).toBe(2);
+
+      await page.goto(`/webhooks/validatingwebhookconfigurations/${name}`);
+      const slowCard = page.getByRole("group", { name: `Health of ${hookName("fail-open")}` });
+      const fastCard = page.getByRole("group", { name: `Health of ${hookName("fast")}` });
+      // Each card sits in its own hook's panel.
+      await expect(
+        page.getByRole("region", { name: `Hook ${hookName("fail-open")}` }).getByRole("group"),
+      ).toHaveAttribute("aria-label", `Health of ${hookName("fail-open")}`);
+      await expect(slowCard).toHaveAttribute("data-severity", "critical", { timeout: 30_000 });
+      await expect(slowCard.locator('[data-code="fails-open"]')).toContainText(
+        `failed open ${failOpens} times`,
+      );
+      await expect(slowCard.locator('[data-code="slow"]')).toContainText("calls time out");
+      await expect(slowCard.getByTestId("health-counts")).toContainText(`2 · 0 · ${failOpens}`);
+      await expect(fastCard).toHaveAttribute("data-severity", "ok");
+      await expect(fastCard.getByTestId("health-probe")).toContainText("TLS ok");
+      await expect(fastCard.getByTestId("health-latency")).not.toContainText("— / — / —");
+
+      // Cross-links: decisions, the hook's matrix column, prediction.
+      await expect(slowCard.getByRole("link", { name: "decisions" })).toHaveAttribute(
+        "href",
+        `/decisions?hook=${encodeURIComponent(hookName("fail-open"))}`,
+      );
+      await expect(slowCard.getByRole("link", { name: "matrix" })).toHaveAttribute(
+        "href",
+        `/hooks/ValidatingWebhookConfiguration/${name}/${encodeURIComponent(hookName("fail-open"))}`,
+      );
+      await expect(slowCard.getByRole("link", { name: "predict" })).toHaveAttribute(
+        "href",
+        "/predict",
+      );
+      await page.screenshot({ path: "e2e/artifacts/health-card.png", fullPage: false });
+
+      // The card leads to its row on the Health page, which is marked and leads back.
+      await slowCard.getByRole("link", { name: "on the Health page" }).click();
+      await expect(page).toHaveURL(/\/health#/);
+      const row = page.locator(`[id="health-ValidatingWebhookConfiguration-${name}-1"]`);
+      await expect(row).toHaveAttribute("aria-current", "location");
+      await expect(row).toHaveAttribute("data-severity", "critical");
+      await expect(row.getByRole("link", { name: "decisions" })).toHaveAttribute(
+        "href",
+        `/decisions?hook=${encodeURIComponent(hookName("fail-open"))}`,
+      );
+      await row.getByRole("link", { name }).click();
+      await expect(page).toHaveURL(`/webhooks/validatingwebhookconfigurations/${name}`);
+      await expect(slowCard).toBeVisible();
+    } finally {
+      await kube.request("DELETE", `${base}/${name}`);
+      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+    }
+  });
+
+  test("a validating policy's page shows its checks as the apiserver counts them", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-hpol");
+    const ns = uniqueName("e2e-hpol-ns");
+    const group = "/apis/admissionregistration.k8s.io/v1";
+    expect(
+      (await kube.request("POST", "/api/v1/namespaces", { metadata: { name: ns } })).status,
+    ).toBe(201);
+    expect(
+      (
+        await kube.request("POST", `${group}/validatingadmissionpolicies`, {
+          metadata: { name },
+          spec: {
+            failurePolicy: "Fail",
+            matchConstraints: {
+              resourceRules: [
+                {
+                  operations: ["CREATE"],
+                  apiGroups: [""],
+                  apiVersions: ["v1"],
+                  resources: ["configmaps"],
+                },
+              ],
+            },
+            validations: [{ expression: "object.metadata.name != 'forbidden'" }],
+          },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await kube.request("POST", `${group}/validatingadmissionpolicybindings`, {
+          metadata: { name: `${name}-b` },
+          spec: {
+            policyName: name,
+            validationActions: ["Deny"],
+            matchResources: {
+              namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
+            },
+          },
+        })
+      ).status,
+    ).toBe(201);
+    try {
+      // A new policy takes a moment to be enforced: retry until the forbidden name is refused.
+      await expect
+        .poll(
+          async () =>
+            (
+              await kube.request("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+                metadata: { name: "forbidden" },
+              })
+            ).status,
+          { timeout: 20_000 },
+        )
+        .toBe(422);
+      expect(
+        (
+          await kube.request("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+            metadata: { name: "allowed" },
+          })
+        ).status,
+      ).toBe(201);
+      const metrics = foldAdmissionMetrics((await kube.request("GET", "/metrics")).body);
+      // The apiserver counts denials and evaluation errors, not clean admits.
+      const checks = metrics.policies.get(`${name}/${name}-b`)?.checks;
+      expect(checks).toBeGreaterThanOrEqual(1);
+
+      await page.goto(`/policies/validatingadmissionpolicies/${name}`);
+      const bindingRow = page.getByTestId(`policy-health-${name}-b`);
+      await expect(bindingRow.locator("td").nth(1)).toHaveText(String(checks), {
+        timeout: 30_000,
+      });
+      await expect(bindingRow).toContainText("deny");
+      await expect(bindingRow.getByRole("link", { name: "matrix" })).toHaveAttribute(
+        "href",
+        `/hooks/ValidatingAdmissionPolicy/${name}/${name}-b`,
+      );
+      await bindingRow.getByRole("link", { name: "on the Health page" }).click();
+      const row = page.locator(`[id="health-policy-${name}-${name}-b"]`);
+      await expect(row).toHaveAttribute("aria-current", "location");
+      await expect(row.locator("td").nth(2)).toHaveText(String(checks));
+    } finally {
+      await kube.request("DELETE", `${group}/validatingadmissionpolicybindings/${name}-b`);
+      await kube.request("DELETE", `${group}/validatingadmissionpolicies/${name}`);
       await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
     }
   });

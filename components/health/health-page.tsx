@@ -5,30 +5,23 @@ import { useQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
 import { ErrorBox } from "@/components/ui/error-box";
 import { healthQuery, type HealthRow } from "@/lib/queries/health";
-import type { ProbeResult } from "@/lib/admission/health";
+import { hookHref } from "@/lib/namespaces/links";
+import type { HookSourceKind } from "@/lib/admission/hook-identity";
+import {
+  healthRowId,
+  hookDecisionsHref,
+  policyHealthRowId,
+  PREDICT_HREF,
+} from "@/lib/health/links";
 import { LatencySpark } from "./latency-spark";
+import { msText as ms, probeText } from "./probe-text";
+import { ReasonList } from "./reason-list";
+import { useScrollToHash } from "./use-scroll-to-hash";
 
 const RESOURCE_OF: Record<string, string> = {
   MutatingWebhookConfiguration: "mutatingwebhookconfigurations",
   ValidatingWebhookConfiguration: "validatingwebhookconfigurations",
 };
-
-const ms = (s: number | undefined) => (s === undefined ? "—" : `${Math.round(s * 1000)}`);
-
-function probeText(p: ProbeResult): { text: string; tone: string } {
-  switch (p.status) {
-    case "ok":
-      return { text: `TLS ok, ${Math.round(p.latencyMs)} ms`, tone: "good" };
-    case "tls-failed":
-      return { text: `TLS failed: ${p.error}`, tone: "bad" };
-    case "down":
-      return { text: `down: ${p.error}`, tone: "bad" };
-    case "unreachable-from-here":
-      return { text: "not reachable from the dashboard", tone: "muted" };
-    case "not-probed":
-      return { text: `not probed: ${p.reason}`, tone: "muted" };
-  }
-}
 
 function HookCell({ row }: { row: HealthRow }) {
   const resource = RESOURCE_OF[row.source];
@@ -46,6 +39,21 @@ function HookCell({ row }: { row: HealthRow }) {
         <span>{row.configuration}</span>
       )}
       {row.source !== "CustomResourceDefinition" ? <div className="mono">{row.hook}</div> : null}
+      {resource ? (
+        <div className="links">
+          <Link href={hookDecisionsHref(row.hook)}>decisions</Link>
+          <Link
+            href={hookHref({
+              source: row.source as HookSourceKind,
+              configuration: row.configuration,
+              name: row.hook,
+            })}
+          >
+            matrix
+          </Link>
+          <Link href={PREDICT_HREF}>predict</Link>
+        </div>
+      ) : null}
     </>
   );
 }
@@ -55,6 +63,7 @@ export function HealthPage() {
   const { context = "", error: contextError } = useTabContext();
   const report = useQuery({ ...healthQuery(context), enabled: context !== "" });
   const error = contextError ?? report.error;
+  useScrollToHash(report.data !== undefined);
   if (error) {
     return (
       <>
@@ -128,6 +137,7 @@ export function HealthPage() {
               return (
                 <tr
                   key={`${row.source}/${row.configuration}/${row.index}`}
+                  id={healthRowId(row.source, row.configuration, row.index)}
                   data-testid={`health-${row.configuration}-${row.index}`}
                   data-severity={row.severity}
                 >
@@ -168,20 +178,7 @@ export function HealthPage() {
                   </td>
                   <td className="num">{row.caDaysLeft ?? "—"}</td>
                   <td>
-                    {row.reasons.length === 0 ? (
-                      <span className="muted">nothing to report</span>
-                    ) : (
-                      <ul className="reasons">
-                        {row.reasons.map((x) => (
-                          <li key={x.code} data-code={x.code}>
-                            <span className={`sev sev-${x.severity}`}>
-                              {x.severity[0]?.toUpperCase()}
-                            </span>
-                            {x.message}
-                          </li>
-                        ))}
-                      </ul>
-                    )}
+                    <ReasonList reasons={row.reasons} />
                   </td>
                 </tr>
               );
@@ -209,8 +206,14 @@ export function HealthPage() {
             </thead>
             <tbody>
               {r.policies.map((p) => (
-                <tr key={`${p.policy}/${p.binding}`}>
-                  <td>{p.policy}</td>
+                <tr key={`${p.policy}/${p.binding}`} id={policyHealthRowId(p.policy, p.binding)}>
+                  <td>
+                    <Link
+                      href={`/policies/validatingadmissionpolicies/${encodeURIComponent(p.policy)}`}
+                    >
+                      {p.policy}
+                    </Link>
+                  </td>
                   <td>{p.binding}</td>
                   <td className="num">{p.checks}</td>
                   <td>

@@ -55,9 +55,34 @@ export interface HealthReport {
   policies: PolicyHealthRow[];
 }
 
-export const healthQuery = (context: string) =>
+/**
+ * Narrows the report: one webhook configuration's hooks (`source` + `configuration`; a CRD's
+ * conversion webhook with source "CustomResourceDefinition"), or one policy's bindings (`policy`,
+ * optionally one `binding`). Empty: everything.
+ */
+export interface HealthFilter {
+  source?: string;
+  configuration?: string;
+  policy?: string;
+  binding?: string;
+}
+
+export const HEALTH_FILTER_FIELDS = ["source", "configuration", "policy", "binding"] as const;
+
+/** The report's URL for a filter (fields in a stable order, empty ones left out). */
+export function healthUrl(filter: HealthFilter = {}): string {
+  const q = new URLSearchParams();
+  for (const f of HEALTH_FILTER_FIELDS) {
+    const v = filter[f];
+    if (v !== undefined && v !== "") q.set(f, v);
+  }
+  const s = q.toString();
+  return s ? `/api/admission-health?${s}` : "/api/admission-health";
+}
+
+export const healthQuery = (context: string, filter: HealthFilter = {}) =>
   queryOptions({
-    queryKey: queryKeys.health(context),
-    queryFn: ({ signal }) => apiFetch<HealthReport>("/api/admission-health", { signal }),
+    queryKey: queryKeys.health(context, healthUrl(filter)),
+    queryFn: ({ signal }) => apiFetch<HealthReport>(healthUrl(filter), { signal }),
     refetchInterval: 15_000,
   });
