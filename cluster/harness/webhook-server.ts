@@ -89,20 +89,28 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-/** Starts a webhook server whose serving certificate is signed by the given CA. */
-export async function startWebhookServer(ca: {
-  certFile: string;
-  keyFile: string;
-}): Promise<WebhookServer> {
+/**
+ * Starts a webhook server whose serving certificate is signed by the given CA; `certOptions` change the
+ * names it carries (default 127.0.0.1 and localhost) or its signature digest.
+ */
+export async function startWebhookServer(
+  ca: { certFile: string; keyFile: string },
+  certOptions: { hosts?: string[]; digest?: "sha256" | "sha1" } = {},
+): Promise<WebhookServer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "portcullis-webhook-"));
-  const cert = issueServingCert(dir, ca, "webhook");
+  const cert = issueServingCert(dir, ca, "webhook", certOptions.hosts, certOptions.digest);
   const behaviours = new Map<string, Behaviour>();
   const recorded: RecordedCall[] = [];
   let seq = 0;
   const pending = new Set<NodeJS.Timeout>();
 
   const server = https.createServer(
-    { cert: readFileSync(cert.certFile), key: readFileSync(cert.keyFile) },
+    {
+      cert: readFileSync(cert.certFile),
+      key: readFileSync(cert.keyFile),
+      // OpenSSL's default security level refuses to even serve a SHA-1 signed certificate.
+      ...(certOptions.digest === "sha1" ? { ciphers: "DEFAULT:@SECLEVEL=0" } : {}),
+    },
     (req, res) => {
       void (async () => {
         const match = /^\/hooks\/([^/?]+)/.exec(req.url ?? "");
