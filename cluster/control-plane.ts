@@ -28,6 +28,11 @@ export interface ControlPlaneInfo {
   auditToken: string;
   auditLogPath: string;
   auditRelayPort: number;
+  /**
+   * Where the apiserver exports its traces (OTLP/gRPC, every span sampled): the dashboard's
+   * trace receiver listens here (PORTCULLIS_OTLP_LISTEN).
+   */
+  otlpListen: string;
   dashboardUrl: string;
   version: string;
   pids: number[];
@@ -194,12 +199,27 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
   };
 
   try {
-    const [etcdClient, etcdPeer, apiPort, relayPort] = (await freePorts(4)) as [
+    const [etcdClient, etcdPeer, apiPort, relayPort, otlpPort] = (await freePorts(5)) as [
+      number,
       number,
       number,
       number,
       number,
     ];
+    // The apiserver's traces go to the dashboard's receiver; every span is kept so each webhook
+    // call has one (the default rate is 0: nothing unless the caller's trace is sampled).
+    const otlpListen = `127.0.0.1:${otlpPort}`;
+    const tracingConfig = path.join(dir, "tracing.yaml");
+    writeFileSync(
+      tracingConfig,
+      [
+        "apiVersion: apiserver.config.k8s.io/v1",
+        "kind: TracingConfiguration",
+        `endpoint: ${otlpListen}`,
+        "samplingRatePerMillion: 1000000",
+        "",
+      ].join("\n"),
+    );
     const ca = createCa(dir);
     const apiCert = issueServingCert(dir, ca, "apiserver", [
       "127.0.0.1",
@@ -317,6 +337,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         // Retries of a refused batch after 2 s, 3 s, 4.5 s, … (5 tries): a dashboard restart is covered.
         "--audit-webhook-initial-backoff=2s",
         `--audit-log-path=${auditLogPath}`,
+        `--tracing-config-file=${tracingConfig}`,
         "--audit-log-format=json",
         "--audit-log-maxsize=100",
         "--audit-log-maxbackup=1",
@@ -410,6 +431,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
       auditToken,
       auditLogPath,
       auditRelayPort: relayPort,
+      otlpListen,
       dashboardUrl: opts.dashboardUrl,
       version,
       pids: procs.map((p) => p.child.pid ?? -1),

@@ -46,6 +46,8 @@ export function dashboardEnv(info: ControlPlaneInfo): NodeJS.ProcessEnv {
     // Each stack's dashboards keep decisions in the run's own directory.
     PORTCULLIS_DATA_DIR: path.join(info.dir, "data"),
     PORTCULLIS_DEFAULT_CONTEXT: info.contexts.admin,
+    // The apiserver exports its traces here; the dashboard's receiver listens on it.
+    ...(info.otlpListen ? { PORTCULLIS_OTLP_LISTEN: info.otlpListen } : {}),
     NEXT_TELEMETRY_DISABLED: "1",
   };
 }

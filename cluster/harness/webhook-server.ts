@@ -38,6 +38,11 @@ export interface RecordedCall {
   seq: number;
   /** The hook answered with a non-empty patch. */
   patched: boolean;
+  /**
+   * This server's own timing of the call: from the request's headers arriving to the answer's
+   * last byte handed to the socket, in ms (set when the answer is sent).
+   */
+  handledMs?: number;
 }
 
 export type JsonPatchOp = {
@@ -112,6 +117,11 @@ export async function startWebhookServer(
       ...(certOptions.digest === "sha1" ? { ciphers: "DEFAULT:@SECLEVEL=0" } : {}),
     },
     (req, res) => {
+      const started = performance.now();
+      let call: RecordedCall | undefined;
+      res.once("finish", () => {
+        if (call) call.handledMs = performance.now() - started;
+      });
       void (async () => {
         const match = /^\/hooks\/([^/?]+)/.exec(req.url ?? "");
         if (req.method !== "POST" || !match?.[1]) {
@@ -131,7 +141,7 @@ export async function startWebhookServer(
           res.writeHead(400).end();
           return;
         }
-        const call: RecordedCall = {
+        call = {
           hook,
           apiVersion: review.apiVersion ?? "",
           request,

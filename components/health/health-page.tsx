@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
 import { ErrorBox } from "@/components/ui/error-box";
-import { healthQuery, type HealthRow } from "@/lib/queries/health";
+import { healthQuery, type HealthReport, type HealthRow } from "@/lib/queries/health";
 import { hookHref } from "@/lib/namespaces/links";
 import type { HookSourceKind } from "@/lib/admission/hook-identity";
 import {
@@ -16,6 +16,7 @@ import {
 import { LatencySpark } from "./latency-spark";
 import { msText as ms, probeText } from "./probe-text";
 import { ReasonList } from "./reason-list";
+import { TracedCalls } from "./traced-calls";
 import { useScrollToHash } from "./use-scroll-to-hash";
 
 const RESOURCE_OF: Record<string, string> = {
@@ -58,6 +59,28 @@ function HookCell({ row }: { row: HealthRow }) {
   );
 }
 
+/** Whether the apiserver's traces arrive, so an empty "traces" column explains itself. */
+function TraceStatus({ status }: { status: HealthReport["traces"] }) {
+  if (status.error) return <p className="bad">Traces: {status.error}</p>;
+  if (!status.listening)
+    return (
+      <p className="muted" data-testid="trace-status">
+        Traces: no receiver (set PORTCULLIS_OTLP_LISTEN and point the apiserver&apos;s
+        --tracing-config-file at it for per-call latency).
+      </p>
+    );
+  return (
+    <p className="muted" data-testid="trace-status">
+      Traces: receiving on {status.listening} · {status.spans} webhook calls in {status.exports}{" "}
+      exports
+      {status.lastExportAt
+        ? `, the last ${new Date(status.lastExportAt).toLocaleTimeString()}`
+        : " · nothing received yet"}
+      {status.instances.length > 0 ? ` · from ${status.instances.join(", ")}` : ""}
+    </p>
+  );
+}
+
 /** Every hook, worst first: the apiserver's metrics, a probe from here, and the CA bundle. */
 export function HealthPage() {
   const { context = "", error: contextError } = useTabContext();
@@ -97,6 +120,7 @@ export function HealthPage() {
         </span>
       </div>
       {r.metricsError ? <p className="bad">{r.metricsError}</p> : null}
+      <TraceStatus status={r.traces} />
       {r.conversionError ? (
         <p className="muted">Conversion webhooks could not be listed: {r.conversionError}</p>
       ) : null}
@@ -117,6 +141,7 @@ export function HealthPage() {
                 p50 / p90 / p99 ms
               </th>
               <th scope="col">p99 vs timeout</th>
+              <th scope="col">Per call (traces)</th>
               <th scope="col" className="num">
                 Errors
               </th>
@@ -169,6 +194,9 @@ export function HealthPage() {
                       timeoutSeconds={row.timeoutSeconds}
                       label={`p99 latency per 15 s against a ${row.timeoutSeconds} s timeout`}
                     />
+                  </td>
+                  <td>
+                    <TracedCalls traces={row.traces} timeoutSeconds={row.timeoutSeconds} />
                   </td>
                   <td className="num">{counts?.errors ?? 0}</td>
                   <td className="num">{counts?.failOpen ?? 0}</td>

@@ -4,6 +4,7 @@ import { healthHref, healthRowId, hookDecisionsHref, PREDICT_HREF } from "@/lib/
 import { LatencySpark } from "./latency-spark";
 import { probeText, msText } from "./probe-text";
 import { ReasonList } from "./reason-list";
+import { TracedCalls } from "./traced-calls";
 
 /**
  * One hook's health as the Health page shows it, for a detail page: latency against the timeout,
@@ -64,6 +65,10 @@ export function HookHealthCard({
               label={`p99 latency per 15 s against a ${row.timeoutSeconds} s timeout`}
             />
           </div>
+        </dd>
+        <dt>Per call (traces)</dt>
+        <dd>
+          <TracedCalls traces={row.traces} timeoutSeconds={row.timeoutSeconds} showRecent />
         </dd>
         <dt>Calls · errors · fail-open</dt>
         <dd data-testid="health-counts">

@@ -1,6 +1,7 @@
 /** The health report: one contract for /api/admission-health and the Health page. */
 import { queryOptions } from "@tanstack/react-query";
 import type { HealthReason, LatencySummary, ProbeResult, Severity } from "@/lib/admission/health";
+import type { ReceiverStatus, TraceSummary } from "@/lib/traces/summary";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
 
@@ -32,6 +33,8 @@ export interface HealthRow {
   backend: string;
   probe: ProbeResult;
   caDaysLeft?: number;
+  /** Latency of each call from the apiserver's own spans (this configuration's hook only). */
+  traces?: TraceSummary;
 }
 
 export interface PolicyHealthRow {
@@ -53,6 +56,8 @@ export interface HealthReport {
   labelNames: Record<string, string[]>;
   rows: HealthRow[];
   policies: PolicyHealthRow[];
+  /** The trace receiver's state: where it listens, how much it received. */
+  traces: ReceiverStatus;
 }
 
 /**

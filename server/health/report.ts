@@ -12,6 +12,8 @@ import type { HealthFilter, HealthReport, HealthRow, PolicyHealthRow } from "@/l
 import { backendOf } from "@/server/kube/backends";
 import type { KubeClient } from "@/server/kube/client";
 import { decodeCaBundle } from "@/server/kube/x509";
+import { summarizeCalls } from "@/lib/traces/summary";
+import { callsOf, receiverStatus } from "@/server/traces/store";
 import { admissionMetrics, type MetricsView } from "./scraper";
 import { probeTls } from "./probe";
 
@@ -230,6 +232,12 @@ export async function admissionHealth(
         backend: b.text,
         probe: b.probe,
         caDaysLeft: ca.daysLeft,
+        traces: summarizeCalls(
+          callsOf(x.type === "admit" ? "mutating" : "validating", x.cfg, x.h.name ?? ""),
+          timeoutSeconds,
+          // The latest calls only for one configuration (a detail page), not for the whole cluster.
+          filter.configuration === undefined ? 0 : 10,
+        ),
       };
     }),
   );
@@ -300,5 +308,6 @@ export async function admissionHealth(
     labelNames: metrics?.labelNames ?? {},
     rows,
     policies,
+    traces: receiverStatus(),
   };
 }
