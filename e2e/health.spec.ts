@@ -74,6 +74,7 @@ test.describe("Health", () => {
         "href",
         `/webhooks/validatingwebhookconfigurations/${name}`,
       );
+      await expect(page.getByTestId("trace-status")).toContainText("receiving on");
       await page.screenshot({ path: "e2e/artifacts/health.png", fullPage: true });
     } finally {
       await kube.request("DELETE", `${base}/${name}`);
@@ -138,13 +139,29 @@ test.describe("Health", () => {
         page.getByRole("region", { name: `Hook ${hookName("fail-open")}` }).getByRole("group"),
       ).toHaveAttribute("aria-label", `Health of ${hookName("fail-open")}`);
       await expect(slowCard).toHaveAttribute("data-severity", "critical", { timeout: 30_000 });
+      // The page reads /metrics again every 15 s: a scrape may predate the second call.
       await expect(slowCard.locator('[data-code="fails-open"]')).toContainText(
         `failed open ${failOpens} times`,
+        { timeout: 30_000 },
       );
       await expect(slowCard.locator('[data-code="slow"]')).toContainText("calls time out");
       await expect(slowCard.getByTestId("health-counts")).toContainText(`2 · 0 · ${failOpens}`);
       await expect(fastCard).toHaveAttribute("data-severity", "ok");
       await expect(fastCard.getByTestId("health-probe")).toContainText("TLS ok");
+      // Each call as the apiserver's own span timed it, joined to the call the hook received.
+      await expect(fastCard.getByTestId("trace-summary")).toContainText("2 calls", {
+        timeout: 30_000,
+      });
+      for (const c of server.calls("fast")) {
+        await expect(
+          fastCard
+            .getByRole("table", { name: "Latest traced calls" })
+            .locator(`tr[data-uid="${c.request.uid}"]`),
+        ).toContainText("CREATE");
+      }
+      // The failing-open hook's calls ran into its 1 s timeout.
+      await expect(slowCard.getByTestId("trace-summary")).toContainText("2 calls");
+      await expect(slowCard.locator(".traced-calls")).toContainText("2 at the timeout");
       await expect(fastCard.getByTestId("health-latency")).not.toContainText("— / — / —");
 
       // Cross-links: decisions, the hook's matrix column, prediction.

@@ -265,7 +265,8 @@ export function HealthPage() {
         Latency and counts are the apiserver&apos;s own (its /metrics, read every 15 s with this
         context&apos;s credentials); they are keyed by hook name, so same-named hooks share them.
         Probes are a TLS handshake from where the dashboard runs, verified with each hook&apos;s
-        caBundle and the name the apiserver uses.
+        caBundle and the name the apiserver uses. Per-call latency comes from the apiserver&apos;s
+        own span of each call (its trace export), which names the configuration too.
       </p>
     </div>
   );
