@@ -2,10 +2,66 @@
  * The Health page in Chromium against the real apiserver and harness webhooks: hooks are ranked
  * worst first and each flagged row says why, with the apiserver's own call counts.
  */
-import { test, expect } from "./fixtures";
+import { test, expect, type Kube } from "./fixtures";
+import type { StackInfo } from "../cluster/harness/stack";
 import { startWebhookServer, type WebhookServer } from "../cluster/harness/webhook-server";
 import { uniqueName } from "./webhooks-helpers";
 import { foldAdmissionMetrics, webhookKey } from "../lib/admission/metrics";
+
+const CONFIGS = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
+
+/**
+ * A namespace and a configuration of two hooks served by a new harness server: "fast" (allows,
+ * 5 s timeout, position 0) and "fail-open" (sleeps 3 s past its 1 s timeout, Ignore, position 1),
+ * each called twice by creating two configmaps.
+ */
+async function seedTwoHooks(kube: Kube, stack: StackInfo, prefix: string) {
+  const server = await startWebhookServer({ certFile: stack.caFile, keyFile: stack.caKeyFile });
+  server.program("fast", { type: "allow" });
+  server.program("fail-open", { type: "sleep", seconds: 3 });
+  const name = uniqueName(prefix);
+  const ns = uniqueName(`${prefix}-ns`);
+  const hookName = (h: string) => `${h}.${name}.example.com`;
+  const hook = (h: string, timeoutSeconds: number) => ({
+    name: hookName(h),
+    clientConfig: { url: server.url(h), caBundle: server.caBundle },
+    rules: [
+      { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+    ],
+    namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
+    sideEffects: "None",
+    admissionReviewVersions: ["v1"],
+    failurePolicy: "Ignore",
+    timeoutSeconds,
+  });
+  const cleanup = async () => {
+    await kube.request("DELETE", `${CONFIGS}/${name}`);
+    await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+  };
+  expect(
+    (await kube.request("POST", "/api/v1/namespaces", { metadata: { name: ns } })).status,
+  ).toBe(201);
+  try {
+    expect(
+      (
+        await kube.request("POST", CONFIGS, {
+          metadata: { name },
+          webhooks: [hook("fast", 5), hook("fail-open", 1)],
+        })
+      ).status,
+    ).toBe(201);
+    for (let i = 0; i < 2; i++) {
+      const res = await kube.request("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+        metadata: { name: `cm-${i}` },
+      });
+      expect(res.status).toBe(201);
+    }
+  } catch (e) {
+    await cleanup();
+    throw e;
+  }
+  return { server, name, ns, hookName, cleanup };
+}
 
 test.describe("Health", () => {
   let server: WebhookServer;
@@ -14,43 +70,10 @@ test.describe("Health", () => {
   });
 
   test("ranks hooks worst first and says why each is flagged", async ({ page, kube, stack }) => {
-    server = await startWebhookServer({ certFile: stack.caFile, keyFile: stack.caKeyFile });
-    server.program("fast", { type: "allow" });
-    server.program("fail-open", { type: "sleep", seconds: 3 });
-    const name = uniqueName("e2e-health");
-    const ns = uniqueName("e2e-health-ns");
-    const hook = (h: string, extra: Record<string, unknown> = {}) => ({
-      name: `${h}.${name}.example.com`,
-      clientConfig: { url: server.url(h), caBundle: server.caBundle },
-      rules: [
-        { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
-      ],
-      namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
-      sideEffects: "None",
-      admissionReviewVersions: ["v1"],
-      failurePolicy: "Ignore",
-      timeoutSeconds: 1,
-      ...extra,
-    });
-    const base = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
-    expect(
-      (await kube.request("POST", "/api/v1/namespaces", { metadata: { name: ns } })).status,
-    ).toBe(201);
-    expect(
-      (
-        await kube.request("POST", base, {
-          metadata: { name },
-          webhooks: [hook("fast", { timeoutSeconds: 5 }), hook("fail-open")],
-        })
-      ).status,
-    ).toBe(201);
+    const seeded = await seedTwoHooks(kube, stack, "e2e-health");
+    server = seeded.server;
+    const { name } = seeded;
     try {
-      for (let i = 0; i < 2; i++) {
-        const res = await kube.request("POST", `/api/v1/namespaces/${ns}/configmaps`, {
-          metadata: { name: `cm-${i}` },
-        });
-        expect(res.status).toBe(201);
-      }
       await page.goto("/health");
       await expect(page.getByRole("heading", { name: "Health" })).toBeVisible();
       const failOpen = page.getByTestId(`health-${name}-1`);
@@ -77,8 +100,7 @@ test.describe("Health", () => {
       await expect(page.getByTestId("trace-status")).toContainText("receiving on");
       await page.screenshot({ path: "e2e/artifacts/health.png", fullPage: true });
     } finally {
-      await kube.request("DELETE", `${base}/${name}`);
-      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+      await seeded.cleanup();
     }
   });
 
@@ -87,43 +109,10 @@ test.describe("Health", () => {
     kube,
     stack,
   }) => {
-    server = await startWebhookServer({ certFile: stack.caFile, keyFile: stack.caKeyFile });
-    server.program("fast", { type: "allow" });
-    server.program("fail-open", { type: "sleep", seconds: 3 });
-    const name = uniqueName("e2e-hcard");
-    const ns = uniqueName("e2e-hcard-ns");
-    const hookName = (h: string) => `${h}.${name}.example.com`;
-    const hook = (h: string, timeoutSeconds: number) => ({
-      name: hookName(h),
-      clientConfig: { url: server.url(h), caBundle: server.caBundle },
-      rules: [
-        { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
-      ],
-      namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
-      sideEffects: "None",
-      admissionReviewVersions: ["v1"],
-      failurePolicy: "Ignore",
-      timeoutSeconds,
-    });
-    const base = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
-    expect(
-      (await kube.request("POST", "/api/v1/namespaces", { metadata: { name: ns } })).status,
-    ).toBe(201);
-    expect(
-      (
-        await kube.request("POST", base, {
-          metadata: { name },
-          webhooks: [hook("fast", 5), hook("fail-open", 1)],
-        })
-      ).status,
-    ).toBe(201);
+    const seeded = await seedTwoHooks(kube, stack, "e2e-hcard");
+    server = seeded.server;
+    const { name, hookName } = seeded;
     try {
-      for (let i = 0; i < 2; i++) {
-        const res = await kube.request("POST", `/api/v1/namespaces/${ns}/configmaps`, {
-          metadata: { name: `cm-${i}` },
-        });
-        expect(res.status).toBe(201);
-      }
       // The apiserver's own count, read before the page: no other traffic reaches these hooks.
       const metrics = foldAdmissionMetrics((await kube.request("GET", "/metrics")).body);
       const failOpens = metrics.webhooks.get(
@@ -193,8 +182,7 @@ test.describe("Health", () => {
       await expect(page).toHaveURL(`/webhooks/validatingwebhookconfigurations/${name}`);
       await expect(slowCard).toBeVisible();
     } finally {
-      await kube.request("DELETE", `${base}/${name}`);
-      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+      await seeded.cleanup();
     }
   });
 

@@ -10,13 +10,13 @@ import type { HookSourceKind } from "@/lib/admission/hook-identity";
 import {
   healthRowId,
   hookDecisionsHref,
-  policyHealthRowId,
   PREDICT_HREF,
 } from "@/lib/health/links";
 import { LatencySpark } from "./latency-spark";
 import { msText as ms, probeText } from "./probe-text";
 import { ReasonList } from "./reason-list";
 import { TracedCalls } from "./traced-calls";
+import { PolicyChecksTable } from "./policy-checks-table";
 import { useScrollToHash } from "./use-scroll-to-hash";
 
 const RESOURCE_OF: Record<string, string> = {
@@ -217,48 +217,7 @@ export function HealthPage() {
       {r.policies.length > 0 ? (
         <section aria-labelledby="policies-h">
           <h2 id="policies-h">Validating admission policies</h2>
-          <table className="data" aria-labelledby="policies-h">
-            <thead>
-              <tr>
-                <th scope="col">Policy</th>
-                <th scope="col">Binding</th>
-                <th scope="col" className="num">
-                  Checks
-                </th>
-                <th scope="col">By action</th>
-                <th scope="col">Errors</th>
-                <th scope="col" className="num">
-                  p99 ms
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {r.policies.map((p) => (
-                <tr key={`${p.policy}/${p.binding}`} id={policyHealthRowId(p.policy, p.binding)}>
-                  <td>
-                    <Link
-                      href={`/policies/validatingadmissionpolicies/${encodeURIComponent(p.policy)}`}
-                    >
-                      {p.policy}
-                    </Link>
-                  </td>
-                  <td>{p.binding}</td>
-                  <td className="num">{p.checks}</td>
-                  <td>
-                    {Object.entries(p.byAction)
-                      .map(([k, v]) => `${k} ${v}`)
-                      .join(", ")}
-                  </td>
-                  <td>
-                    {Object.entries(p.errors)
-                      .map(([k, v]) => `${k} ${v}`)
-                      .join(", ")}
-                  </td>
-                  <td className="num">{ms(p.p99)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <PolicyChecksTable rows={r.policies} page aria-labelledby="policies-h" />
         </section>
       ) : null}
       <p className="muted">
