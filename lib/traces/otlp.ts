@@ -10,7 +10,7 @@
  * Field numbers from opentelemetry/proto/{collector/trace,trace,common,resource}/v1.
  */
 
-export const WEBHOOK_SPAN_NAMES: Readonly<Record<string, "mutating" | "validating">> = {
+const WEBHOOK_SPAN_NAMES: Readonly<Record<string, "mutating" | "validating">> = {
   "Call mutating webhook": "mutating",
   "Call validating webhook": "validating",
 };

@@ -24,7 +24,7 @@ function state(): State {
 }
 
 /** The store key of a hook: spans name their configuration, so same-named hooks stay apart. */
-export function traceKey(kind: "mutating" | "validating", configuration: string, webhook: string) {
+function traceKey(kind: "mutating" | "validating", configuration: string, webhook: string) {
   return `${kind}/${configuration}/${webhook}`;
 }
 
