@@ -339,8 +339,10 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         `--audit-log-path=${auditLogPath}`,
         `--tracing-config-file=${tracingConfig}`,
         "--audit-log-format=json",
-        "--audit-log-maxsize=100",
-        "--audit-log-maxbackup=1",
+        // Rotated every megabyte (the smallest size the apiserver knows), as a busy cluster's log
+        // is: the dashboard's file mode (PORTCULLIS_AUDIT_LOG) follows it across rotations.
+        "--audit-log-maxsize=1",
+        "--audit-log-maxbackup=3",
         `--cert-dir=${path.join(dir, "apiserver-certs")}`,
         "--v=1",
       ],
