@@ -7,11 +7,7 @@ import { ErrorBox } from "@/components/ui/error-box";
 import { healthQuery, type HealthReport, type HealthRow } from "@/lib/queries/health";
 import { hookHref } from "@/lib/namespaces/links";
 import type { HookSourceKind } from "@/lib/admission/hook-identity";
-import {
-  healthRowId,
-  hookDecisionsHref,
-  PREDICT_HREF,
-} from "@/lib/health/links";
+import { healthRowId, hookDecisionsHref, PREDICT_HREF } from "@/lib/health/links";
 import { LatencySpark } from "./latency-spark";
 import { msText as ms, probeText } from "./probe-text";
 import { ReasonList } from "./reason-list";

@@ -50,11 +50,17 @@ export function PolicyChecksTable({
             >
               {page ? (
                 <td>
-                  <Link
-                    href={`/policies/validatingadmissionpolicies/${encodeURIComponent(p.policy)}`}
-                  >
-                    {p.policy}
-                  </Link>
+                  {p.exists === false ? (
+                    <>
+                      {p.policy} <span className="muted">(deleted)</span>
+                    </>
+                  ) : (
+                    <Link
+                      href={`/policies/validatingadmissionpolicies/${encodeURIComponent(p.policy)}`}
+                    >
+                      {p.policy}
+                    </Link>
+                  )}
                 </td>
               ) : null}
               <td className="mono">{p.binding}</td>
@@ -64,15 +70,17 @@ export function PolicyChecksTable({
               <td className="num">{msText(p.p99)}</td>
               <td className="links">
                 {page ? null : <Link href={healthHref(id)}>on the Health page</Link>}
-                <Link
-                  href={hookHref({
-                    source: "ValidatingAdmissionPolicy",
-                    configuration: p.policy,
-                    name: p.binding,
-                  })}
-                >
-                  matrix
-                </Link>
+                {p.exists === false ? null : (
+                  <Link
+                    href={hookHref({
+                      source: "ValidatingAdmissionPolicy",
+                      configuration: p.policy,
+                      name: p.binding,
+                    })}
+                  >
+                    matrix
+                  </Link>
+                )}
               </td>
             </tr>
           );

@@ -44,6 +44,8 @@ export interface PolicyHealthRow {
   byAction: Record<string, number>;
   errors: Record<string, number>;
   p99?: number;
+  /** Whether the policy still exists (its metrics outlive it); undefined when unknown. */
+  exists?: boolean;
 }
 
 export interface HealthReport {

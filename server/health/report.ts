@@ -283,6 +283,20 @@ export async function admissionHealth(
       a.index - b.index,
   );
 
+  // The metrics outlive a deleted policy (they count since the apiserver started): say which
+  // policies still exist, so the pages link only to those. Unknown when they cannot be listed.
+  let livePolicies: Set<string> | undefined;
+  if (metrics && metrics.latest.policies.size > 0 && filter.source === undefined) {
+    try {
+      const list = await client.request<{ items: Array<{ metadata?: { name?: string } }> }>({
+        path: "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies",
+        signal,
+      });
+      livePolicies = new Set(list.items.map((i) => i.metadata?.name ?? ""));
+    } catch {
+      livePolicies = undefined;
+    }
+  }
   const policies: PolicyHealthRow[] = [...(metrics?.latest.policies.values() ?? [])]
     .filter(
       (p) =>
@@ -298,6 +312,7 @@ export async function admissionHealth(
       byAction: p.byAction,
       errors: p.errors,
       p99: histogramQuantile(0.99, p.buckets),
+      exists: livePolicies?.has(p.policy),
     }));
 
   return {
