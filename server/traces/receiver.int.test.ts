@@ -96,16 +96,20 @@ async function report(): Promise<HealthReport> {
 describe("apiserver traces", () => {
   it("times every webhook call as the webhook server itself does, within a few ms", async () => {
     // The apiserver's batch exporter sends every 5 s (and retries a failed batch with backoff).
+    // Wait until every measured call of both hooks has its span (the warm-up call's is not needed).
+    const measured = hooks.calls().filter((c) => c.request.name !== "warm");
+    expect(measured).toHaveLength(2 * CALLS);
     let r: HealthReport | undefined;
     await expect
       .poll(
         async () => {
           r = await report();
-          return r.rows.map((x) => x.traces?.calls ?? 0);
+          const uids = new Set(r.rows.flatMap((x) => (x.traces?.recent ?? []).map((t) => t.uid)));
+          return measured.filter((c) => !uids.has(c.request.uid)).length;
         },
-        { timeout: 45_000, interval: 1_000 },
+        { timeout: 60_000, interval: 1_000 },
       )
-      .toEqual([CALLS + 1, CALLS + 1]);
+      .toBe(0);
     const got = r as HealthReport;
     expect(got.traces.listening).toBe(stack.otlpListen);
     expect(got.traces.error).toBeUndefined();
@@ -114,7 +118,7 @@ describe("apiserver traces", () => {
     for (const h of ["quick", "slower"]) {
       const row = got.rows.find((x) => x.hook === hookName(h)) as HealthRow;
       const traced = row.traces!.recent;
-      expect(traced, h).toHaveLength(CALLS + 1);
+      expect(traced.length, h).toBeGreaterThanOrEqual(CALLS);
       const own = recorded.filter((c) => c.hook === h && c.request.name !== "warm");
       expect(own, h).toHaveLength(CALLS);
       const gaps: string[] = [];
