@@ -4,25 +4,46 @@
  * The list of pages is shared with the demo's end-to-end test and the screenshot script.
  */
 
-/** Every page a newcomer reaches from the navigation, and a detail page of each kind. */
-export const DEMO_PAGES = [
-  { path: "/", name: "overview" },
-  { path: "/webhooks", name: "webhooks" },
-  { path: "/webhooks/validatingwebhookconfigurations/tenant-guard", name: "webhook-detail" },
-  { path: "/policies", name: "policies" },
-  { path: "/policies/validatingadmissionpolicies/require-team-label", name: "policy-detail" },
-  { path: "/webhooks/order", name: "order" },
-  { path: "/namespaces", name: "namespaces" },
-  { path: "/namespaces/shop-payments", name: "namespace-detail" },
+/**
+ * Every page a newcomer reaches from the navigation, a detail page of each kind, and a text each
+ * shows only once it has data from the cluster (a named hook, a runlevel group, a live decision,
+ * a lint finding, a policy binding).
+ */
+export const DEMO_PAGES: ReadonlyArray<{ path: string; name: string; shows: string }> = [
+  { path: "/", name: "overview", shows: "admissionregistration.k8s.io/v1" },
+  { path: "/webhooks", name: "webhooks", shows: "namespace.sidecar-injector.istio.io" },
+  {
+    path: "/webhooks/validatingwebhookconfigurations/tenant-guard",
+    name: "webhook-detail",
+    shows: "guard-system/tenant-guard",
+  },
+  { path: "/policies", name: "policies", shows: "require-team-label-teams" },
+  {
+    path: "/policies/validatingadmissionpolicies/require-team-label",
+    name: "policy-detail",
+    shows: "policy-params/known-teams",
+  },
+  { path: "/webhooks/order", name: "order", shows: "istio-sidecar-injector" },
+  { path: "/namespaces", name: "namespaces", shows: "shop-payments" },
+  {
+    path: "/namespaces/shop-payments",
+    name: "namespace-detail",
+    shows: "namespace.sidecar-injector.istio.io",
+  },
   {
     path: "/hooks/MutatingWebhookConfiguration/istio-sidecar-injector/namespace.sidecar-injector.istio.io",
     name: "hook-namespaces",
+    shows: "kube-node-lease, kube-public, kube-system",
   },
-  { path: "/deadlocks", name: "deadlocks" },
-  { path: "/health", name: "health" },
-  { path: "/predict", name: "predict" },
-  { path: "/decisions", name: "decisions" },
-] as const;
+  {
+    path: "/deadlocks",
+    name: "deadlocks",
+    shows: "Fail-closed webhook intercepts its own backend",
+  },
+  { path: "/health", name: "health", shows: "mservice.elbv2.k8s.aws" },
+  { path: "/predict", name: "predict", shows: "Labels of default (live)" },
+  { path: "/decisions", name: "decisions", shows: "policy require-requests-limits" },
+];
 
 /** What the dashboard's own pages send (Fetch Metadata and the tab's context). */
 function pageHeaders(context: string): Record<string, string> {

@@ -120,9 +120,9 @@ function flapping(): Exclude<Behaviour, { type: "choose" }> {
   return Date.now() % 60_000 < 45_000 ? { type: "allow" } : { type: "http-error", status: 503 };
 }
 
-/** Slow, near its 5 s timeout; one call in ten goes over it. */
+/** Slow, near its 3 s timeout (the apiserver's latency buckets put it between 1 and 2.5 s). */
 function slowNearTimeout(): Exclude<Behaviour, { type: "choose" }> {
-  return { type: "sleep", seconds: Math.random() < 0.1 ? 5.5 : 3.6 + Math.random() * 1.1 };
+  return { type: "sleep", seconds: 1.8 + Math.random() * 0.6 };
 }
 
 /** Each harness hook's behaviour, by the URL path name used in the configurations below. */
@@ -236,7 +236,7 @@ export function demoWebhookConfigurations(b: Backends): {
             clientConfig: via(b.main, "elbv2-service"),
             rules: [rule([""], ["services"], ["CREATE"])],
             failurePolicy: "Fail",
-            timeoutSeconds: 5,
+            timeoutSeconds: 3,
             ...v1,
           },
         ],
