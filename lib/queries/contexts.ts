@@ -2,6 +2,7 @@ import { queryOptions } from "@tanstack/react-query";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
 
+/** A kubeconfig context as the dashboard shows it (GET /api/contexts; server/kube/config.ts). */
 export interface ContextSummary {
   name: string;
   cluster: string;

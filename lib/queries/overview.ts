@@ -8,10 +8,17 @@ export interface ServedVersion {
   resources: Array<{ name: string; kind: string; namespaced: boolean; verbs: string[] }>;
 }
 
+/** The apiserver's /version, as far as the dashboard reads it. */
+export interface ServerVersion {
+  gitVersion: string;
+  platform?: string;
+  goVersion?: string;
+}
+
 export interface OverviewData {
   context: string;
   server: string;
-  version: { gitVersion: string; platform?: string; goVersion?: string };
+  version: ServerVersion;
   apis: ServedVersion[];
 }
 

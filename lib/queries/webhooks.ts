@@ -15,7 +15,10 @@ import type { V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
 import { ApiError, apiFetch, contextHeaders } from "./fetch";
 import { queryKeys } from "./keys";
 
-/** A configuration as JSON (the editor's unit). */
+/**
+ * An admission object as the apiserver returns it, as JSON (the editor's unit); the one
+ * definition the server (server/kube/webhooks.ts) and the browser share.
+ */
 export interface ConfigObject {
   apiVersion?: string;
   kind?: string;
@@ -141,10 +144,19 @@ export function deleteConfiguration(
   });
 }
 
+/** One step of a rename and how it went. */
 export interface RenameStep {
   step: string;
   ok: boolean;
   message?: string;
+}
+
+/** What a rename did (server/kube/webhooks.ts renameConfiguration). */
+export interface RenameResult {
+  ok: boolean;
+  steps: RenameStep[];
+  object?: ConfigObject;
+  error?: { status: number; reason: string; message: string };
 }
 
 /** A failed rename: the error and every step taken (including the rollback). */

@@ -13,42 +13,37 @@ interface SelfSubjectAccessReview {
   status?: { allowed?: boolean; denied?: boolean; reason?: string };
 }
 
+/** One SelfSubjectAccessReview of the request's identity. */
+async function review(
+  client: KubeClient,
+  spec: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const answer = await client.request<SelfSubjectAccessReview>({
+    method: "POST",
+    path: "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+    body: { apiVersion: "authorization.k8s.io/v1", kind: "SelfSubjectAccessReview", spec },
+    signal,
+  });
+  return answer.status?.allowed === true;
+}
+
 /** Asks the apiserver whether the request's identity may `verb` the resource (name optional). */
-export async function canI(
+export function canI(
   client: KubeClient,
   attrs: { group: string; resource: string; verb: string; name?: string },
   signal?: AbortSignal,
 ): Promise<boolean> {
-  const review = await client.request<SelfSubjectAccessReview>({
-    method: "POST",
-    path: "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
-    body: {
-      apiVersion: "authorization.k8s.io/v1",
-      kind: "SelfSubjectAccessReview",
-      spec: { resourceAttributes: attrs },
-    },
-    signal,
-  });
-  return review.status?.allowed === true;
+  return review(client, { resourceAttributes: attrs }, signal);
 }
 
 /** Asks the apiserver whether the request's identity may `verb` a non-resource URL. */
-export async function canIPath(
+export function canIPath(
   client: KubeClient,
   attrs: { path: string; verb: string },
   signal?: AbortSignal,
 ): Promise<boolean> {
-  const review = await client.request<SelfSubjectAccessReview>({
-    method: "POST",
-    path: "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
-    body: {
-      apiVersion: "authorization.k8s.io/v1",
-      kind: "SelfSubjectAccessReview",
-      spec: { nonResourceAttributes: attrs },
-    },
-    signal,
-  });
-  return review.status?.allowed === true;
+  return review(client, { nonResourceAttributes: attrs }, signal);
 }
 
 /**

@@ -7,15 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { KubeApiError } from "@/lib/k8s/errors";
-
-/** A kubeconfig context as the dashboard shows it. */
-export interface ContextSummary {
-  name: string;
-  cluster: string;
-  server: string;
-  user: string;
-  namespace?: string;
-}
+import type { ContextSummary } from "@/lib/queries/contexts";
 
 interface Loaded {
   kc: KubeConfig;

@@ -3,18 +3,7 @@ import type { V1APIGroup, V1APIResource } from "@/lib/k8s/types";
 import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import type { KubeClient } from "./client";
 import { KubeApiError } from "@/lib/k8s/errors";
-
-export interface ServedVersion {
-  version: string;
-  preferred: boolean;
-  resources: Array<{ name: string; kind: string; namespaced: boolean; verbs: string[] }>;
-}
-
-export interface ServerVersion {
-  gitVersion: string;
-  platform?: string;
-  goVersion?: string;
-}
+import type { ServedVersion, ServerVersion } from "@/lib/queries/overview";
 
 /** The apiserver's /version. */
 export async function serverVersion(

@@ -1,4 +1,5 @@
 import "server-only";
+import { setMaxListeners } from "node:events";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { contextCookie } from "@/lib/http/cookies";
 import { CONTEXT_HEADER, CONTEXT_PARAM } from "@/lib/http/context";
@@ -49,5 +50,8 @@ export function startingContext(headers: Pick<Headers, "get">): string {
 
 /** A KubeClient acting as the request's identity. */
 export function clientFor(request: Request): KubeClient {
+  // One request's signal is handed to every apiserver call it makes, often many at once (an
+  // access review per resource and verb, a probe per hook): each adds an abort listener.
+  setMaxListeners(256, request.signal);
   return kubeClientFor(contextOf(request));
 }

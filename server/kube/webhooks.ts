@@ -1,6 +1,7 @@
 import "server-only";
 import type { KubeClient } from "./client";
 import { KubeApiError } from "@/lib/k8s/errors";
+import type { ConfigObject, RenameResult, RenameStep } from "@/lib/queries/webhooks";
 import {
   forNewObject,
   KIND_OF,
@@ -16,21 +17,6 @@ import {
  * configurations only (their name decides the call order).
  */
 
-/** An admission object as the apiserver returns it (the editor treats it as JSON). */
-export interface WebhookConfigObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: {
-    name?: string;
-    resourceVersion?: string;
-    uid?: string;
-    managedFields?: unknown;
-    [k: string]: unknown;
-  };
-  webhooks?: Array<Record<string, unknown>>;
-  [k: string]: unknown;
-}
-
 const base = (r: AdmissionResource) => `/apis/${WEBHOOK_GROUP}/${WEBHOOK_VERSION}/${r}`;
 
 /** Writes are strict: an unknown or duplicate field is an error, never silently dropped. */
@@ -38,7 +24,7 @@ function writeQuery(dryRun: boolean) {
   return { fieldValidation: "Strict", ...(dryRun ? { dryRun: "All" } : {}) };
 }
 
-function withKind(r: AdmissionResource, o: WebhookConfigObject): WebhookConfigObject {
+function withKind(r: AdmissionResource, o: ConfigObject): ConfigObject {
   return { ...o, apiVersion: `${WEBHOOK_GROUP}/${WEBHOOK_VERSION}`, kind: KIND_OF[r] };
 }
 
@@ -52,20 +38,20 @@ export function getConfiguration(
   r: AdmissionResource,
   name: string,
   signal?: AbortSignal,
-): Promise<WebhookConfigObject> {
-  return client.request<WebhookConfigObject>({ path: `${base(r)}/${name}`, signal });
+): Promise<ConfigObject> {
+  return client.request<ConfigObject>({ path: `${base(r)}/${name}`, signal });
 }
 
 /** Creates a configuration (or dry-runs the create: the answer is the object as it would be stored). */
 export async function createConfiguration(
   client: KubeClient,
   r: AdmissionResource,
-  obj: WebhookConfigObject,
+  obj: ConfigObject,
   opts: { dryRun: boolean; signal?: AbortSignal },
-): Promise<WebhookConfigObject> {
+): Promise<ConfigObject> {
   if (obj.kind !== undefined && obj.kind !== KIND_OF[r])
     throw badRequest(`kind ${obj.kind} cannot be created as ${r}`);
-  return client.request<WebhookConfigObject>({
+  return client.request<ConfigObject>({
     method: "POST",
     path: base(r),
     query: writeQuery(opts.dryRun),
@@ -83,9 +69,9 @@ export async function replaceConfiguration(
   client: KubeClient,
   r: AdmissionResource,
   name: string,
-  obj: WebhookConfigObject,
+  obj: ConfigObject,
   opts: { dryRun: boolean; signal?: AbortSignal },
-): Promise<WebhookConfigObject> {
+): Promise<ConfigObject> {
   if (!obj.metadata?.resourceVersion)
     throw badRequest("metadata.resourceVersion is required: it is the precondition of the update");
   if (obj.metadata.name !== undefined && obj.metadata.name !== name)
@@ -94,7 +80,7 @@ export async function replaceConfiguration(
     );
   if (obj.kind !== undefined && obj.kind !== KIND_OF[r])
     throw badRequest(`kind ${obj.kind} does not match ${r}`);
-  return client.request<WebhookConfigObject>({
+  return client.request<ConfigObject>({
     method: "PUT",
     path: `${base(r)}/${name}`,
     query: writeQuery(opts.dryRun),
@@ -123,21 +109,7 @@ export async function deleteConfiguration(
   });
 }
 
-/** One step of a rename and how it went. */
-export interface RenameStep {
-  step: string;
-  ok: boolean;
-  message?: string;
-}
-
-export interface RenameResult {
-  ok: boolean;
-  steps: RenameStep[];
-  object?: WebhookConfigObject;
-  error?: { status: number; reason: string; message: string };
-}
-
-function sameHooks(a: WebhookConfigObject, b: WebhookConfigObject): boolean {
+function sameHooks(a: ConfigObject, b: ConfigObject): boolean {
   return JSON.stringify(a.webhooks ?? []) === JSON.stringify(b.webhooks ?? []);
 }
 
@@ -172,7 +144,7 @@ export async function renameConfiguration(
       error: { status: k.status, reason: k.reason, message: k.message },
     };
   };
-  let old: WebhookConfigObject;
+  let old: ConfigObject;
   try {
     old = await getConfiguration(client, r, name, signal);
     if (old.metadata?.resourceVersion !== resourceVersion)
@@ -187,7 +159,7 @@ export async function renameConfiguration(
     steps.push({ step: `read ${name}`, ok: false, message: (e as Error).message });
     return fail(e);
   }
-  let created: WebhookConfigObject;
+  let created: ConfigObject;
   try {
     created = await createConfiguration(client, r, withKind(r, forNewObject(old, newName)), {
       dryRun: false,
