@@ -73,8 +73,8 @@ export function PoliciesListPage({ templates }: { templates: readonly TemplateEn
             </h2>
             {policies.length === 0 ? (
               <p className="muted">
-                No admission policies. Start from a template below (each is followed by its
-                binding), or apply a ValidatingAdmissionPolicy with kubectl.
+                No admission policies. Create one with New from template (each template is followed
+                by its binding), or apply one with kubectl.
               </p>
             ) : null}
             {policies.length > 0 ? (
@@ -158,8 +158,8 @@ export function PoliciesListPage({ templates }: { templates: readonly TemplateEn
             </h2>
             {bindings.length === 0 ? (
               <p className="muted">
-                No bindings: a policy does nothing until a binding puts it into force. Create one
-                with New, naming the policy in policyName.
+                No bindings: a policy does nothing until a binding puts it into force. Open a policy
+                and add one with New binding.
               </p>
             ) : null}
             {bindings.length > 0 ? (
