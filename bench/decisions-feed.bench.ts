@@ -2,16 +2,18 @@
  * audit-to-browser-ms: from the moment an audit batch is sent to the dashboard's sink (as the
  * apiserver's webhook backend sends it) to the moment its decision's row is in the DOM of an open
  * /decisions page in Chromium (median of 20; budget < 1,000). Both clocks are this machine's.
+ * decisions-first-load-js-kb: gzipped JavaScript the /decisions page needs to load (budget ≤ 170).
  * Uses the stack named by PORTCULLIS_STACK, or starts one.
  */
 import { pathToFileURL } from "node:url";
 import { chromium } from "@playwright/test";
 import { readStack, startStack, type Stack, type StackInfo } from "../cluster/harness/stack";
 import { auditBatches } from "../test/audit-batches";
+import { firstLoadJs } from "./browser-measure";
 
 type Measurement = { bench: string; value: number; unit: string };
 
-export const benches = ["audit-to-browser-ms"];
+export const benches = ["audit-to-browser-ms", "decisions-first-load-js-kb"];
 
 const ROUNDS = 20;
 
@@ -59,12 +61,14 @@ export async function run(): Promise<Measurement[]> {
       samples.push((await appeared) - sent);
     }
     samples.sort((a, b) => a - b);
+    const { firstKb } = await firstLoadJs(browser, `${info.dashboardUrl}/decisions`);
     return [
       {
         bench: "audit-to-browser-ms",
         value: samples[Math.floor(samples.length / 2)] ?? NaN,
         unit: "ms",
       },
+      { bench: "decisions-first-load-js-kb", value: Math.round(firstKb * 10) / 10, unit: "kB" },
     ];
   } finally {
     await browser.close();

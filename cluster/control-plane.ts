@@ -320,8 +320,10 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         "--audit-webhook-initial-backoff=2s",
         `--audit-log-path=${auditLogPath}`,
         "--audit-log-format=json",
-        "--audit-log-maxsize=100",
-        "--audit-log-maxbackup=1",
+        // Rotated every megabyte (the smallest size the apiserver knows), as a busy cluster's log
+        // is: the dashboard's file mode (PORTCULLIS_AUDIT_LOG) follows it across rotations.
+        "--audit-log-maxsize=1",
+        "--audit-log-maxbackup=3",
         `--cert-dir=${path.join(dir, "apiserver-certs")}`,
         "--v=1",
       ],

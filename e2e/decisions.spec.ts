@@ -83,8 +83,16 @@ test("pause holds new decisions until resume; repeats are grouped; filters live 
 }) => {
   await page.goto(`/decisions?namespace=${scenario.namespace}&outcome=denied`);
   await expect(page.locator(".live")).toHaveText("live");
+  const count = (t: string | null) => (t ? Number(t.slice(1)) : 1);
+  // The denials already in the feed (earlier tests share the namespace), folded into one row.
+  const shown = async () =>
+    (await row(page, "deny").count()) === 0
+      ? 0
+      : count(await row(page, "deny").first().locator("td.num").textContent());
+  const initial = await shown();
   await scenario.produce("deny");
-  await expect(row(page, "deny").first()).toBeVisible({ timeout: 5_000 });
+  // Wait for this denial itself, not just for a row of earlier ones.
+  await expect.poll(shown, { timeout: 5_000 }).toBe(initial + 1);
   const before = await row(page, "deny").first().locator("td.num").textContent();
 
   await page.getByRole("button", { name: "Pause" }).click();
@@ -95,7 +103,6 @@ test("pause holds new decisions until resume; repeats are grouped; filters live 
   // Held, not shown: the row keeps its count while paused.
   await expect(row(page, "deny").first().locator("td.num")).toHaveText(before ?? "");
   const held = Number(/\((\d+) new\)/.exec((await resume.textContent()) ?? "")?.[1]);
-  const count = (t: string | null) => (t ? Number(t.slice(1)) : 1);
   await resume.click();
   // Adjacent identical denials fold into one row with a count, now including the held ones.
   await expect(row(page, "deny")).toHaveCount(1);

@@ -9,124 +9,38 @@ import type {
   V1MatchResources,
   FailurePolicy,
   MatchPolicy,
-  ReinvocationPolicy,
 } from "@/lib/k8s/types";
 import { compileSelector, type CompiledSelector } from "@/lib/admission/selectors";
-import { compileRule, type CompiledRule, type RuleAttributes } from "@/lib/admission/rules";
+import { compileRule } from "@/lib/admission/rules";
 import { compileMatchConditions, type CompiledCondition } from "@/lib/admission/match-conditions";
-import { buildEquivalenceIndex, type EquivalenceIndex } from "@/lib/admission/equivalence";
+import { buildEquivalenceIndex } from "@/lib/admission/equivalence";
 import { hookKey, type HookIdentity } from "@/lib/admission/hook-identity";
-import { RULES_REASON, type SkipEntry } from "@/lib/admission/match";
+import {
+  RULES_REASON,
+  type CompiledInitializer,
+  type CompiledMatchResources,
+  type CompiledPolicyBinding,
+  type CompiledSnapshot,
+  type CompiledWebhook,
+} from "@/lib/admission/model";
 import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
-import type { Labels } from "@/lib/admission/selectors";
 import {
   buildHookIndex,
   buildRuleMatchCache,
   DRY_RUN_SAFE,
   SIMPLE,
-  type HookIndex,
-  type RuleMatches,
   type WebhookTable,
 } from "@/lib/admission/hook-index";
 import { webhookDefaults } from "@/lib/admission/webhook-defaults";
-import {
-  compileParamRef,
-  paramKindKey,
-  type CompiledParamRef,
-  type ParamObjects,
-} from "@/lib/admission/params";
+import { compileParamRef, paramKindKey } from "@/lib/admission/params";
 
-/** Selectors and rules shared by webhooks and policy match resources. */
-export interface CompiledMatchResources {
-  readonly namespaceSelector: CompiledSelector;
-  readonly objectSelector: CompiledSelector;
-  /**
-   * Equal selectors share a slot (`-1`: none), so a prediction evaluates each distinct
-   * selector once per request (see `MatchContext.selectorMemo`).
-   */
-  readonly namespaceSelectorSlot: number;
-  readonly objectSelectorSlot: number;
-  readonly rules: readonly CompiledRule[];
-  readonly excludeRules: readonly CompiledRule[];
-  readonly matchPolicy: MatchPolicy;
-}
-
-/** A webhook with its defaults applied (v1 or v1beta1, by the configuration's apiVersion). */
-export interface CompiledWebhook {
-  readonly id: HookIdentity;
-  /** `hookKey(id)`, precomputed. */
-  readonly key: string;
-  /** The skip entry for "no rule matches", shared by every prediction. */
-  readonly rulesSkip: SkipEntry;
-  readonly type: "mutating" | "validating";
-  readonly apiVersion: "v1" | "v1beta1";
-  /** Index in the merged, ordered list of its type. */
-  readonly order: number;
-  readonly match: CompiledMatchResources;
-  readonly failurePolicy: FailurePolicy;
-  readonly sideEffects: string | undefined;
-  readonly timeoutSeconds: number;
-  readonly reinvocationPolicy: ReinvocationPolicy;
-  readonly conditions: readonly CompiledCondition[];
-  /** Equal condition lists share a slot (`-1`: none); see `MatchContext.conditionMemo`. */
-  readonly conditionsSlot: number;
-}
-
-/** One (policy, binding) pair; the unit the policy plugins dispatch. */
-export interface CompiledPolicyBinding {
-  readonly id: HookIdentity;
-  readonly key: string;
-  readonly type: "mutating" | "validating";
-  readonly policyName: string;
-  readonly bindingName: string;
-  /** Undefined when the binding names a policy that does not exist. */
-  readonly constraints: CompiledMatchResources | undefined;
-  readonly policyMissing: boolean;
-  /** Undefined: the binding has no matchResources and matches whatever the policy matches. */
-  readonly bindingMatch: CompiledMatchResources | undefined;
-  readonly failurePolicy: FailurePolicy;
-  readonly conditions: readonly CompiledCondition[];
-  readonly conditionsSlot: number;
-  readonly hasParamKind: boolean;
-  /** `paramKindKey` of the policy's paramKind, when it has one. */
-  readonly paramKind: string | undefined;
-  readonly paramRef: CompiledParamRef | undefined;
-  readonly validationActions: readonly string[];
-  readonly reinvocationPolicy: ReinvocationPolicy;
-}
-
-/** An initializer (1.7–1.13): CREATE only, no subresources. */
-export interface CompiledInitializer {
-  readonly id: HookIdentity;
-  readonly key: string;
-  readonly order: number;
-  readonly rules: readonly CompiledRule[];
-}
-
-/** The compiled snapshot. */
-export interface CompiledSnapshot {
-  readonly mutating: readonly CompiledWebhook[];
-  readonly validating: readonly CompiledWebhook[];
-  readonly mutatingPolicies: readonly CompiledPolicyBinding[];
-  readonly validatingPolicies: readonly CompiledPolicyBinding[];
-  readonly initializers: readonly CompiledInitializer[];
-  readonly namespaces: ReadonlyMap<string, Labels>;
-  readonly equivalence: EquivalenceIndex;
-  readonly excludeVirtualResources: boolean;
-  readonly mutatingIndex: HookIndex;
-  readonly validatingIndex: HookIndex;
-  /** Memoised own-GVR rule matches per request signature (`ruleSignature`). */
-  readonly mutatingRuleMatches: (attrs: RuleAttributes, signature: string) => RuleMatches;
-  readonly validatingRuleMatches: (attrs: RuleAttributes, signature: string) => RuleMatches;
-  /** Per-hook constants of `mutating` / `validating` as flat arrays (by position). */
-  readonly mutatingTable: WebhookTable;
-  readonly validatingTable: WebhookTable;
-  /** Param objects by `paramKindKey`; undefined when params were not read (offline). */
-  readonly params: ReadonlyMap<string, ParamObjects> | undefined;
-  /** Number of distinct selector slots and condition-list slots. */
-  readonly selectorSlots: number;
-  readonly conditionSlots: number;
-}
+export type {
+  CompiledInitializer,
+  CompiledMatchResources,
+  CompiledPolicyBinding,
+  CompiledSnapshot,
+  CompiledWebhook,
+};
 
 function buildWebhookTable(hooks: readonly CompiledWebhook[]): WebhookTable {
   const namespaceSlot = new Int32Array(hooks.length);

@@ -17,15 +17,11 @@ import {
   type CelVariables,
   type ConditionVerdict,
 } from "@/lib/admission/match-conditions";
-import type { CompiledSnapshot } from "@/lib/admission/compile";
 import type { Equivalent } from "@/lib/admission/equivalence";
 import { ruleSignature } from "@/lib/admission/hook-index";
-import type { HookMatch } from "@/lib/admission/match";
+import type { CompiledSnapshot, OwnCall, SkipMatch } from "@/lib/admission/model";
 
-/** A "call" match outcome. */
-export type OwnCall = HookMatch & { readonly kind: "call" };
-/** A "skip" match outcome. */
-export type SkipMatch = HookMatch & { readonly kind: "skip" };
+export type { OwnCall, SkipMatch };
 
 /** What matching needs to know about one request. */
 export interface MatchContext {

@@ -8,7 +8,6 @@
  * mismatch skips the hook and a selector error is discarded when no rule matches.
  */
 import { lookupParams, type ParamLookup } from "@/lib/admission/params";
-import type { GroupVersionKind, GroupVersionResource } from "@/lib/admission/request";
 import { describeResource } from "@/lib/admission/request";
 import {
   explainSelectorMismatch,
@@ -30,94 +29,30 @@ import {
   type CompiledCondition,
   type ConditionVerdict,
 } from "@/lib/admission/match-conditions";
-import type {
-  CompiledMatchResources,
-  CompiledPolicyBinding,
-  CompiledWebhook,
-} from "@/lib/admission/compile";
+import {
+  RULES_REASON,
+  type CompiledMatchResources,
+  type CompiledPolicyBinding,
+  type CompiledWebhook,
+  type HookFailure,
+  type HookMatch,
+  type MatchedVia,
+  type OwnCall,
+  type SkipEntry,
+  type SkipMatch,
+  type SkipReason,
+} from "@/lib/admission/model";
 import { DRY_RUN_SAFE, SIMPLE, type WebhookTable } from "@/lib/admission/hook-index";
-import type { MatchContext, OwnCall, SkipMatch } from "@/lib/admission/match-context";
+import type { MatchContext } from "@/lib/admission/match-context";
 import type { FailurePolicy } from "@/lib/k8s/types";
-import type { Stage } from "@/lib/admission/order";
-import type { HookIdentity } from "@/lib/admission/hook-identity";
 
-/** The resource and kind a hook is called with (an equivalent's when matchPolicy converted it). */
-export interface MatchedVia {
-  readonly resource: GroupVersionResource;
-  readonly subresource: string;
-  readonly kind: GroupVersionKind;
-  /** True when the request was converted to an equivalent version for this hook. */
-  readonly converted: boolean;
-  readonly ruleIndex: number;
-}
-
-/** Structured reason a hook is not called. */
-export type SkipReason =
-  | { readonly code: "excluded"; readonly message: string }
-  | { readonly code: "rules" }
-  | { readonly code: "exclude-rule"; readonly ruleIndex: number }
-  | {
-      readonly code: "namespace-selector";
-      readonly namespace: string;
-      /** The selector's canonical text. */
-      readonly selector: string;
-      /** Detail is computed on demand: see `selectorSkipDetail`. */
-      readonly compiled: CompiledSelector;
-      readonly labels: Labels | undefined;
-    }
-  | {
-      readonly code: "object-selector";
-      readonly selector: string;
-      readonly compiled: CompiledSelector;
-      readonly object: Labels | "absent" | "no-metadata";
-      readonly oldObject: Labels | "absent" | "no-metadata";
-    }
-  | { readonly code: "match-condition-false"; readonly condition: string }
-  | {
-      readonly code: "match-condition-error-ignored";
-      readonly errors: ReadonlyArray<{ condition: string; message: string }>;
-    }
-  | { readonly code: "configuration-error-ignored"; readonly message: string }
-  | { readonly code: "binding"; readonly inner: SkipReason }
-  | { readonly code: "policy-missing"; readonly policyName: string }
-  /** paramRef found no param object and parameterNotFoundAction is Allow: not evaluated. */
-  | { readonly code: "params-not-found"; readonly where: string }
-  | { readonly code: "not-reached"; readonly failedAt: string };
-
-/** A skipped hook in a prediction. Explain it with the Explainer `predict` returns beside the prediction. */
-export interface SkipEntry {
-  readonly stage: Stage;
-  readonly hook: HookIdentity;
-  /** `hookKey(hook)`. */
-  readonly key: string;
-  readonly reason: SkipReason;
-}
-
-/** The request fails at this hook before (or instead of) calling it. */
-export interface HookFailure {
-  readonly status: 400 | 403 | 404 | 500;
-  readonly message: string;
-}
-
-/** Result of matching one hook. */
-export type HookMatch =
-  | { readonly kind: "call"; readonly via: MatchedVia }
-  | { readonly kind: "skip"; readonly reason: SkipReason }
-  | {
-      readonly kind: "indeterminate";
-      readonly via: MatchedVia;
-      readonly condition: string;
-      readonly reason: string;
-    }
-  | { readonly kind: "fail"; readonly via: MatchedVia | undefined; readonly failure: HookFailure };
+export { RULES_REASON };
+export type { HookFailure, HookMatch, MatchedVia, SkipEntry, SkipReason };
 
 type RulesResult =
   | { readonly kind: "match"; readonly via: MatchedVia }
   | { readonly kind: "none" }
   | { readonly kind: "error"; readonly message: string };
-
-/** The shared "no rule matches" reason (allocated once). */
-export const RULES_REASON: SkipReason = Object.freeze({ code: "rules" });
 
 const RULES_SKIP: HookMatch = Object.freeze({ kind: "skip", reason: RULES_REASON });
 const NO_RULE: RulesResult = Object.freeze({ kind: "none" });

@@ -3,16 +3,10 @@
  * mutating webhooks in round 0, an optional round 1 for reinvocable hooks, then validating
  * policies and validating webhooks (webhooks in parallel). Also the worst-case added latency.
  */
-import type { CompiledSnapshot } from "@/lib/admission/compile";
+import type { CompiledSnapshot, Stage } from "@/lib/admission/model";
 import type { HookIdentity } from "@/lib/admission/hook-identity";
 
-/** Where a hook runs. */
-export type Stage =
-  | "initializer"
-  | "mutating-policy"
-  | "mutating-webhook"
-  | "validating-policy"
-  | "validating-webhook";
+export type { Stage };
 
 /** Plugin order within one request (`AllOrderedPlugins`; initializers ran at CREATE in 1.7–1.13). */
 export const STAGE_ORDER: readonly Stage[] = [

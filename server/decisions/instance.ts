@@ -2,7 +2,7 @@ import "server-only";
 import type { DecisionRecord, ParsedAuditEvent } from "@/lib/admission/audit";
 import { decisionsConfig } from "./config";
 import { SqliteDriver } from "./sqlite";
-import { DecisionStore, type IngestResult } from "./store";
+import { DecisionStore, type IngestResult, type LogCursor } from "./store";
 import type { SqlDriver } from "./sql";
 
 type Listener = (decisions: DecisionRecord[]) => void;
@@ -68,12 +68,16 @@ export function subscribeDecisions(listener: Listener): () => void {
 const PRUNE_EVERY_MS = 30_000;
 
 /**
- * Stores parsed events durably (one transaction) and then tells live subscribers. Throws when
+ * Stores parsed events durably (one transaction, with the audit log follower's cursor when given)
+ * and then tells live subscribers. Throws when
  * storage fails: the caller answers 5xx and the apiserver retries the batch.
  */
-export async function storeDecisions(events: ParsedAuditEvent[]): Promise<IngestResult> {
+export async function storeDecisions(
+  events: ParsedAuditEvent[],
+  cursor?: LogCursor,
+): Promise<IngestResult> {
   const store = await decisionStore();
-  const result = await store.ingest(events);
+  const result = await store.ingest(events, cursor);
   const s = state();
   if (result.decisions.length > 0) {
     for (const l of s.listeners) {

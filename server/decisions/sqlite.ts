@@ -1,15 +1,34 @@
 import "server-only";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import type { Sql, SqlDriver, SqlTx } from "./sql";
 
 type Statement = Database.Statement<unknown[], unknown>;
 
 /**
+ * Checkpoints the WAL into the database file on a thread of its own, on its own connection:
+ * a checkpoint writes and fsyncs megabytes, and run inside a commit (SQLite's automatic
+ * checkpoint) it stalled the batch being acknowledged. PASSIVE never blocks the writer.
+ */
+const CHECKPOINTER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require("better-sqlite3");
+const db = new Database(workerData.file);
+db.pragma("busy_timeout = 5000");
+db.pragma("synchronous = FULL");
+const timer = setInterval(() => {
+  try { db.pragma("wal_checkpoint(PASSIVE)"); } catch {}
+}, workerData.everyMs);
+parentPort.on("message", () => { clearInterval(timer); db.close(); parentPort.close(); });
+`;
+
+/**
  * SQLite through better-sqlite3: WAL journal, `synchronous=FULL` so a committed batch survives a
- * crash of the process or the machine before the sink answers 200. One connection; statements
- * are prepared once and cached by text. Transactions are serialised (a second one waits).
+ * crash of the process or the machine before the sink answers 200 (the commit fsyncs the WAL;
+ * checkpoints happen off the commit path, on the checkpointer's thread). One writing
+ * connection; statements are prepared once and cached by text. Transactions are serialised.
  */
 export class SqliteDriver implements SqlDriver {
   readonly dialect = "sqlite";
@@ -25,7 +44,23 @@ export class SqliteDriver implements SqlDriver {
     this.db.pragma("busy_timeout = 5000");
     // Bounded page cache: memory stays flat however many decisions are stored.
     this.db.pragma("cache_size = -8000");
+    // Checkpoints run on the checkpointer's thread; the writer checkpoints only if it falls far
+    // behind (≈ 64 MB of WAL), so the WAL stays bounded even if that thread stalls.
+    this.db.pragma("wal_autocheckpoint = 16000");
+    this.db.pragma("journal_size_limit = 67108864");
+    this.checkpointer = new Worker(CHECKPOINTER, {
+      eval: true,
+      workerData: { file, everyMs: 100 },
+    });
+    this.checkpointer.on("error", (e) =>
+      console.warn(
+        `portcullis: the SQLite checkpointer stopped (the writer checkpoints instead): ${e.message}`,
+      ),
+    );
+    this.checkpointer.unref();
   }
+
+  private readonly checkpointer: Worker;
 
   private prepare(text: string): Statement {
     let s = this.statements.get(text);
@@ -70,6 +105,9 @@ export class SqliteDriver implements SqlDriver {
 
   async close(): Promise<void> {
     await this.queue;
+    const stopped = new Promise((r) => this.checkpointer.once("exit", r));
+    this.checkpointer.postMessage("close");
+    await Promise.race([stopped, new Promise((r) => setTimeout(r, 2000))]);
     this.db.close();
   }
 }

@@ -79,7 +79,9 @@ const BACKENDS: Backend[] = [
     driver: () => new PostgresDriver(pg?.url ?? ""),
     reset: async () => {
       const d = new PostgresDriver(pg?.url ?? "");
-      await d.exec("DROP TABLE IF EXISTS decisions; DROP TABLE IF EXISTS decision_events;");
+      await d.exec(
+        "DROP TABLE IF EXISTS decisions; DROP TABLE IF EXISTS decision_events; DROP TABLE IF EXISTS audit_log_cursor;",
+      );
       await d.close();
     },
   },
@@ -143,6 +145,25 @@ describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
     // …and the store keeps working after the failed transaction.
     await store.ingest([parsed("ok")]);
     expect(await store.hasEvent("ok", "ResponseComplete")).toBe(true);
+  });
+
+  it("saves an audit log cursor with the events it covers, and only if they are stored", async () => {
+    const cursor = { name: "/var/log/audit.log", dev: "64768", ino: "1234567", offset: 4096 };
+    expect(await store.cursor(cursor.name)).toBeUndefined();
+    await store.ingest([parsed("c1")], cursor);
+    expect(await store.cursor(cursor.name)).toEqual(cursor);
+    // A cursor alone (lines without decisions) moves too, and replaces the previous one.
+    await store.ingest([], { ...cursor, ino: "7654321", offset: 10 });
+    expect(await store.cursor(cursor.name)).toEqual({ ...cursor, ino: "7654321", offset: 10 });
+    // A batch that fails leaves the cursor where it was: the follower reads those lines again.
+    const bad = parsed("c2");
+    const broken: ParsedAuditEvent = {
+      ...bad,
+      decisions: [{ ...bad.decisions[0]!, message: null as unknown as string }],
+    };
+    await expect(store.ingest([broken], { ...cursor, offset: 99_999 })).rejects.toThrow();
+    expect((await store.cursor(cursor.name))?.offset).toBe(10);
+    expect(await store.hasEvent("c2", "ResponseComplete")).toBe(false);
   });
 
   it("stores concurrent batches in one group commit, each answered with its own result", async () => {

@@ -23,6 +23,19 @@ export interface IngestResult {
   decisions: DecisionRecord[];
 }
 
+/**
+ * Where a follower of an audit log file stands: the file's identity (device and inode, as
+ * decimal text) and the offset just past the last line stored. Saved in the same transaction as
+ * the events read before it, so a restart resumes exactly there.
+ */
+export interface LogCursor {
+  /** Which log (its configured path). */
+  name: string;
+  dev: string;
+  ino: string;
+  offset: number;
+}
+
 /** One bucket of the decisions-over-time chart. */
 export interface DecisionBucket {
   start: number;
@@ -75,6 +88,12 @@ CREATE TABLE IF NOT EXISTS decisions (
   user_name TEXT NOT NULL,
   resource TEXT NOT NULL,
   operation TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS audit_log_cursor (
+  name TEXT PRIMARY KEY,
+  dev TEXT NOT NULL,
+  ino TEXT NOT NULL,
+  pos BIGINT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS decisions_time ON decisions (time);
 CREATE INDEX IF NOT EXISTS decisions_hook ON decisions (hook, id);
@@ -254,6 +273,12 @@ async function insertBatch(tx: SqlTx, events: ParsedAuditEvent[]): Promise<Inges
   };
 }
 
+async function saveCursor(tx: SqlTx, c: LogCursor): Promise<void> {
+  await tx.query(
+    sql`INSERT INTO audit_log_cursor (name, dev, ino, pos) VALUES (${c.name}, ${c.dev}, ${c.ino}, ${c.offset}) ON CONFLICT (name) DO UPDATE SET dev = excluded.dev, ino = excluded.ino, pos = excluded.pos`,
+  );
+}
+
 /**
  * The typed query layer over SQLite or PostgreSQL: the same statements run on both. Events are
  * stored once per (auditID, stage); each holds the decisions parsed from it.
@@ -261,6 +286,7 @@ async function insertBatch(tx: SqlTx, events: ParsedAuditEvent[]): Promise<Inges
 export class DecisionStore {
   private readonly pending: Array<{
     events: ParsedAuditEvent[];
+    cursor?: LogCursor;
     resolve: (r: IngestResult) => void;
     reject: (e: unknown) => void;
   }> = [];
@@ -281,10 +307,11 @@ export class DecisionStore {
    * are skipped, so a batch the apiserver retries after a failure or a crash is never counted
    * twice.
    */
-  ingest(events: ParsedAuditEvent[]): Promise<IngestResult> {
-    if (events.length === 0) return Promise.resolve({ stored: 0, duplicates: 0, decisions: [] });
+  ingest(events: ParsedAuditEvent[], cursor?: LogCursor): Promise<IngestResult> {
+    if (events.length === 0 && !cursor)
+      return Promise.resolve({ stored: 0, duplicates: 0, decisions: [] });
     return new Promise((resolve, reject) => {
-      this.pending.push({ events, resolve, reject });
+      this.pending.push({ events, cursor, resolve, reject });
       if (!this.flushing) {
         this.flushing = true;
         // Let batches already received in this turn of the event loop join the same commit.
@@ -304,7 +331,14 @@ export class DecisionStore {
       try {
         const results = await this.driver.transaction(async (tx) => {
           const out: IngestResult[] = [];
-          for (const g of group) out.push(await insertBatch(tx, g.events));
+          for (const g of group) {
+            out.push(
+              g.events.length > 0
+                ? await insertBatch(tx, g.events)
+                : { stored: 0, duplicates: 0, decisions: [] },
+            );
+            if (g.cursor) await saveCursor(tx, g.cursor);
+          }
           return out;
         });
         group.forEach((g, i) =>
@@ -315,6 +349,14 @@ export class DecisionStore {
       }
     }
     this.flushing = false;
+  }
+
+  /** Where the follower of the named audit log stopped, if it ever stored anything. */
+  async cursor(name: string): Promise<LogCursor | undefined> {
+    const [row] = await this.driver.query<{ dev: string; ino: string; pos: number | string }>(
+      sql`SELECT dev, ino, pos FROM audit_log_cursor WHERE name = ${name}`,
+    );
+    return row ? { name, dev: row.dev, ino: row.ino, offset: Number(row.pos) } : undefined;
   }
 
   /** Newest first, optionally only those older than `before` (an id). */

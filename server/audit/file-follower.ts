@@ -1,0 +1,327 @@
+import "server-only";
+import { open, readdir, stat, type FileHandle } from "node:fs/promises";
+import path from "node:path";
+import { parseAuditEvent, type ParsedAuditEvent } from "@/lib/admission/audit";
+import { AuditLineSplitter } from "@/lib/admission/audit-lines";
+import type { LogCursor } from "@/server/decisions/store";
+
+/** What the follower needs of storage: its saved cursor, and events stored with the new one. */
+export interface FollowerSink {
+  cursor(name: string): Promise<LogCursor | undefined>;
+  /** Stores the events and the cursor in one transaction; throws when nothing was stored. */
+  store(events: ParsedAuditEvent[], cursor: LogCursor): Promise<void>;
+}
+
+export interface FollowerOptions {
+  /** The audit log the apiserver writes (`--audit-log-path`). */
+  file: string;
+  sink: FollowerSink;
+  /** How often the file is checked for appends and rotation when idle. */
+  pollMs?: number;
+  /** Lines longer than this are skipped (counted). */
+  maxLineBytes?: number;
+  /** Bytes read at a time (one transaction stores what one read completes). */
+  chunkBytes?: number;
+  /** Told about each skipped line or storage failure (rate-limited by the caller if it wants). */
+  onError?: (message: string) => void;
+}
+
+export interface FollowerStats {
+  file: string;
+  /** The file being read (the live log, or a rotated one being finished). */
+  reading?: string;
+  offset: number;
+  lines: number;
+  /** Events with at least one decision, handed to storage. */
+  events: number;
+  rotations: number;
+  truncations: number;
+  skipped: { notJson: number; oversized: number; partial: number };
+  storeFailures: number;
+  lastError?: string;
+}
+
+interface Identity {
+  dev: string;
+  ino: string;
+}
+
+interface Source extends Identity {
+  handle: FileHandle;
+  /** The name it was opened by. */
+  name: string;
+  /** A rotated file: read to its end, then move on (it gets no more writes). */
+  finished: boolean;
+  splitter: AuditLineSplitter;
+  /** Offset of the next read. */
+  readAt: number;
+}
+
+const DEFAULT_MAX_LINE = 4 * 1024 * 1024;
+const DEFAULT_CHUNK = 1024 * 1024;
+
+async function identityOf(file: string): Promise<(Identity & { size: number }) | undefined> {
+  try {
+    const s = await stat(file, { bigint: true });
+    return { dev: String(s.dev), ino: String(s.ino), size: Number(s.size) };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw e;
+  }
+}
+
+function same(a: Identity, b: Identity): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Follows an apiserver audit log (JSON lines): appends as they are written, rotation by rename
+ * (the apiserver's own, `<name>-<timestamp>.<ext>`, or logrotate's `<name>.1`: the old file is
+ * finished before the new one is read) and by copytruncate (the offset goes back to 0). The
+ * offset of the last complete line is stored with the events read before it, so a restart
+ * resumes there — in a rotated file when the log was rotated meanwhile. Events already stored
+ * are skipped by the store, which keeps any overlap harmless.
+ */
+export class AuditLogFollower {
+  private readonly pollMs: number;
+  private readonly maxLineBytes: number;
+  private readonly chunk: Buffer;
+  private source?: Source;
+  /** Rotated files still to read, oldest first, before the live log. */
+  private backlog: string[] = [];
+  private stopped = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  readonly stats: FollowerStats;
+
+  constructor(private readonly opts: FollowerOptions) {
+    this.pollMs = opts.pollMs ?? 250;
+    this.maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE;
+    this.chunk = Buffer.alloc(opts.chunkBytes ?? DEFAULT_CHUNK);
+    this.stats = {
+      file: opts.file,
+      offset: 0,
+      lines: 0,
+      events: 0,
+      rotations: 0,
+      truncations: 0,
+      skipped: { notJson: 0, oversized: 0, partial: 0 },
+      storeFailures: 0,
+    };
+  }
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  /** Stops after the step in progress; the next start resumes from the stored cursor. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.loop;
+    await this.source?.handle.close().catch(() => undefined);
+    this.source = undefined;
+  }
+
+  private error(message: string): void {
+    this.stats.lastError = message;
+    this.opts.onError?.(message);
+  }
+
+  private async run(): Promise<void> {
+    let first = true;
+    while (!this.stopped) {
+      let progressed = false;
+      try {
+        if (first) {
+          await this.resume();
+          first = false;
+        }
+        progressed = await this.step();
+      } catch (e) {
+        this.stats.storeFailures++;
+        this.error(`audit log ${this.opts.file}: ${e instanceof Error ? e.message : String(e)}`);
+        // Storage or the file failed: drop what was read after the stored cursor and try again.
+        await this.reset();
+        first = true;
+      }
+      if (!progressed && !this.stopped) {
+        await new Promise<void>((r) => {
+          this.wake = r;
+          setTimeout(r, this.pollMs);
+        });
+        this.wake = undefined;
+      }
+    }
+  }
+
+  private async reset(): Promise<void> {
+    await this.source?.handle.close().catch(() => undefined);
+    this.source = undefined;
+    this.backlog = [];
+    await sleep(this.pollMs);
+  }
+
+  private async openSource(name: string, offset: number, finished: boolean): Promise<boolean> {
+    let handle: FileHandle;
+    try {
+      handle = await open(name, "r");
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw e;
+    }
+    const s = await handle.stat({ bigint: true });
+    const start = offset <= Number(s.size) ? offset : 0;
+    this.source = {
+      handle,
+      name,
+      dev: String(s.dev),
+      ino: String(s.ino),
+      finished,
+      splitter: new AuditLineSplitter(this.maxLineBytes, start),
+      readAt: start,
+    };
+    this.stats.reading = name;
+    this.stats.offset = start;
+    return true;
+  }
+
+  /** Rotated siblings of the log (same directory, name starting with its stem), oldest first. */
+  private async rotated(): Promise<Array<{ name: string; id: Identity; mtime: number }>> {
+    const dir = path.dirname(this.opts.file);
+    const base = path.basename(this.opts.file);
+    const stem = base.slice(0, base.length - path.extname(base).length);
+    const out: Array<{ name: string; id: Identity; mtime: number }> = [];
+    for (const entry of await readdir(dir)) {
+      if (entry === base || !entry.startsWith(stem) || entry.endsWith(".gz")) continue;
+      const name = path.join(dir, entry);
+      try {
+        const s = await stat(name, { bigint: true });
+        if (!s.isFile()) continue;
+        out.push({
+          name,
+          id: { dev: String(s.dev), ino: String(s.ino) },
+          mtime: Number(s.mtimeMs),
+        });
+      } catch {
+        // removed meanwhile (the apiserver prunes old backups)
+      }
+    }
+    return out.sort((a, b) => a.mtime - b.mtime);
+  }
+
+  /** Finds where the stored cursor points: the live log, a rotated one, or nowhere (start over). */
+  private async resume(): Promise<void> {
+    const cursor = await this.opts.sink.cursor(this.opts.file);
+    const live = await identityOf(this.opts.file);
+    if (cursor && live && same(cursor, live)) {
+      if (cursor.offset > live.size) this.stats.truncations++;
+      await this.openSource(this.opts.file, cursor.offset, false);
+      return;
+    }
+    if (cursor) {
+      const rotated = await this.rotated();
+      const at = rotated.findIndex((r) => same(r.id, cursor));
+      if (at !== -1) {
+        const found = rotated[at];
+        // Newer rotated files (the log rotated more than once meanwhile) come next, then the live one.
+        this.backlog = rotated
+          .slice(at + 1)
+          .filter((r) => !live || !same(r.id, live))
+          .map((r) => r.name);
+        if (found && (await this.openSource(found.name, cursor.offset, true))) return;
+      }
+    }
+    // Never read, or its file is gone: the live log from its start (stored events are skipped).
+    if (live) await this.openSource(this.opts.file, 0, false);
+  }
+
+  /** Reads what is there; returns whether anything was read or a file was switched. */
+  private async step(): Promise<boolean> {
+    const src = this.source;
+    if (!src) {
+      await this.resume();
+      return this.source !== undefined;
+    }
+    const { bytesRead } = await src.handle.read(this.chunk, 0, this.chunk.length, src.readAt);
+    if (bytesRead > 0) {
+      src.readAt += bytesRead;
+      const { lines, oversized } = src.splitter.push(this.chunk.subarray(0, bytesRead));
+      if (oversized > 0) {
+        this.stats.skipped.oversized += oversized;
+        this.error(
+          `audit log ${src.name}: skipped ${oversized} line(s) longer than ${this.maxLineBytes} bytes`,
+        );
+      }
+      const events: ParsedAuditEvent[] = [];
+      for (const line of lines) {
+        this.stats.lines++;
+        let value: unknown;
+        try {
+          value = JSON.parse(line.text);
+        } catch {
+          this.stats.skipped.notJson++;
+          this.error(
+            `audit log ${src.name}: skipped a line that is not JSON, ending at byte ${line.end}`,
+          );
+          continue;
+        }
+        const p = parseAuditEvent(value);
+        if (p && p.decisions.length > 0) events.push(p);
+      }
+      const offset = src.splitter.committed;
+      if (lines.length > 0 || oversized > 0) {
+        await this.opts.sink.store(events, {
+          name: this.opts.file,
+          dev: src.dev,
+          ino: src.ino,
+          offset,
+        });
+        this.stats.events += events.length;
+        this.stats.offset = offset;
+      }
+      return true;
+    }
+    // At the end of what is written: has the file been rotated or truncated?
+    if (src.finished) return this.next(src);
+    const live = await identityOf(this.opts.file);
+    if (live && !same(live, src)) {
+      // Renamed away. Writes to it may have landed after the read above: read it to its end first.
+      src.finished = true;
+      this.stats.rotations++;
+      return true;
+    }
+    if (live && live.size < src.readAt) {
+      this.stats.truncations++;
+      src.splitter = new AuditLineSplitter(this.maxLineBytes, 0);
+      src.readAt = 0;
+      await this.opts.sink.store([], {
+        name: this.opts.file,
+        dev: src.dev,
+        ino: src.ino,
+        offset: 0,
+      });
+      this.stats.offset = 0;
+      return true;
+    }
+    return false;
+  }
+
+  /** A finished (rotated) file is read to its end: go on with the next one, or the live log. */
+  private async next(src: Source): Promise<boolean> {
+    if (src.splitter.partialBytes > 0) {
+      this.stats.skipped.partial++;
+      this.error(`audit log ${src.name}: its last line was cut short when it was rotated; skipped`);
+    }
+    await src.handle.close().catch(() => undefined);
+    this.source = undefined;
+    const name = this.backlog.shift() ?? this.opts.file;
+    if (!(await this.openSource(name, 0, name !== this.opts.file))) return false;
+    const s = this.source as Source | undefined;
+    if (s)
+      await this.opts.sink.store([], { name: this.opts.file, dev: s.dev, ino: s.ino, offset: 0 });
+    return true;
+  }
+}

@@ -1,0 +1,48 @@
+import "server-only";
+import path from "node:path";
+import { decisionStore, storeDecisions } from "@/server/decisions/instance";
+import { AuditLogFollower, type FollowerStats } from "./file-follower";
+
+const g = globalThis as typeof globalThis & { portcullisAuditFollower?: AuditLogFollower };
+
+/** The audit log file mode follows (PORTCULLIS_AUDIT_LOG), or undefined when it is off. */
+export function auditLogFile(source: NodeJS.ProcessEnv = process.env): string | undefined {
+  const file = source.PORTCULLIS_AUDIT_LOG?.trim();
+  return file ? path.resolve(/*turbopackIgnore: true*/ file) : undefined;
+}
+
+/**
+ * Starts file mode once per dashboard process when PORTCULLIS_AUDIT_LOG names the apiserver's
+ * `--audit-log-path`: the one follower stores into the decision store, whose live subscribers
+ * (every open feed) see what it reads. Returns the running follower, or undefined when off.
+ */
+export function startAuditFileMode(): AuditLogFollower | undefined {
+  const file = auditLogFile();
+  if (!file) return undefined;
+  if (g.portcullisAuditFollower) return g.portcullisAuditFollower;
+  let lastReport = 0;
+  const follower = new AuditLogFollower({
+    file,
+    sink: {
+      cursor: async (name) => (await decisionStore()).cursor(name),
+      store: async (events, cursor) => {
+        await storeDecisions(events, cursor);
+      },
+    },
+    onError: (message) => {
+      // A hostile or broken log must not flood the server's own log: one line every 10 s at most.
+      const now = Date.now();
+      if (now - lastReport < 10_000) return;
+      lastReport = now;
+      console.warn(`portcullis: ${message}`);
+    },
+  });
+  g.portcullisAuditFollower = follower;
+  follower.start();
+  return follower;
+}
+
+/** What file mode has read so far (undefined when off). */
+export function auditFileModeStats(): FollowerStats | undefined {
+  return g.portcullisAuditFollower?.stats;
+}
