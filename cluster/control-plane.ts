@@ -67,7 +67,9 @@ process.once("exit", () => {
 
 function startProcess(name: string, bin: string, args: string[], logFile: string): Proc {
   const fd = openSync(logFile, "a");
-  const child = spawn(bin, args, { stdio: ["ignore", fd, fd] });
+  // A process group of its own: a terminal's Ctrl-C reaches only the launcher, which stops the
+  // apiserver before etcd (etcd stopped first leaves the apiserver hanging).
+  const child = spawn(bin, args, { stdio: ["ignore", fd, fd], detached: true });
   closeSync(fd);
   live.add(child);
   const exited = new Promise<number | null>((resolve) =>

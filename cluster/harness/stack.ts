@@ -80,6 +80,8 @@ export function spawnDashboard(
     cwd: REPO_ROOT,
     env: { ...env, PORT: String(port), PORTCULLIS_HOST: "127.0.0.1" },
     stdio,
+    // Its own process group: a terminal's Ctrl-C reaches the parent, which stops it in order.
+    detached: true,
   });
 }
 

@@ -57,7 +57,9 @@ export type Behaviour =
   | { type: "deny"; message: string; code?: number }
   | { type: "patch"; patch: JsonPatchOp[] | ((req: AdmissionRequest) => JsonPatchOp[]) }
   | { type: "sleep"; seconds: number }
-  | { type: "http-error"; status: number };
+  | { type: "http-error"; status: number }
+  /** Decides per request (a hook that denies some requests, one that flaps, one that is slow). */
+  | { type: "choose"; choose: (req: AdmissionRequest) => Exclude<Behaviour, { type: "choose" }> };
 
 export interface WebhookServer {
   port: number;
@@ -151,7 +153,8 @@ export async function startWebhookServer(
           patched: false,
         };
         recorded.push(call);
-        const behaviour = behaviours.get(hook) ?? { type: "allow" };
+        const programmed = behaviours.get(hook) ?? { type: "allow" };
+        const behaviour = programmed.type === "choose" ? programmed.choose(request) : programmed;
         if (behaviour.type === "sleep") {
           await new Promise<void>((resolve) => {
             const t = setTimeout(() => {

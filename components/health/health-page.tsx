@@ -120,6 +120,12 @@ export function HealthPage() {
       {r.conversionError ? (
         <p className="muted">Conversion webhooks could not be listed: {r.conversionError}</p>
       ) : null}
+      {r.rows.length === 0 ? (
+        <p className="muted">
+          No admission webhooks or policies in this cluster, so nothing to watch. Create one from
+          the <Link href="/webhooks">Webhooks</Link> or <Link href="/policies">Policies</Link> page.
+        </p>
+      ) : null}
       <div className="table-scroll">
         <table className="data health-table" aria-label="Hook health, worst first">
           <thead>
