@@ -1,9 +1,18 @@
 /**
  * Runs once when a dashboard server process starts: begins following the apiserver's audit log
- * file when PORTCULLIS_AUDIT_LOG is set (file mode, for clusters without the audit webhook).
+ * file when PORTCULLIS_AUDIT_LOG is set (file mode, for clusters without the audit webhook), and
+ * starts the OTLP trace receiver when PORTCULLIS_OTLP_LISTEN names an address (README, "Per-call
+ * webhook latency from your apiserver's traces").
  */
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== "nodejs" || !process.env.PORTCULLIS_AUDIT_LOG) return;
-  const { startAuditFileMode } = await import("@/server/audit/file-mode");
-  startAuditFileMode();
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  if (process.env.PORTCULLIS_AUDIT_LOG) {
+    const { startAuditFileMode } = await import("@/server/audit/file-mode");
+    startAuditFileMode();
+  }
+  const listen = process.env.PORTCULLIS_OTLP_LISTEN;
+  if (listen) {
+    const { startTraceReceiver } = await import("@/server/traces/receiver");
+    await startTraceReceiver(listen);
+  }
 }

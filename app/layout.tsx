@@ -9,6 +9,15 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: "Portcullis",
   description: "Kubernetes admission control dashboard",
+  // Files in public/ (drawn once in favicon.svg; scripts/icons.ts renders the rest).
+  icons: {
+    icon: [
+      { url: "/favicon.svg", type: "image/svg+xml" },
+      { url: "/favicon.ico", sizes: "32x32" },
+    ],
+    apple: "/apple-touch-icon.png",
+  },
+  manifest: "/manifest.webmanifest",
 };
 
 /** Where this tab starts; undefined without a kubeconfig (the pages then say so). */

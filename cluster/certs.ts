@@ -43,13 +43,15 @@ export function createCa(dir: string, commonName = "portcullis-local-ca", days =
 
 /**
  * Issues a serving certificate signed by `ca` for loopback use. `name` prefixes the files;
- * `hosts` become subjectAltNames (IPs and DNS names).
+ * `hosts` become subjectAltNames (IPs and DNS names). `digest` "sha1" makes the deprecated
+ * signature the apiserver refuses (for tests of how that is reported).
  */
 export function issueServingCert(
   dir: string,
   ca: CertPair,
   name: string,
   hosts: string[] = ["127.0.0.1", "localhost"],
+  digest: "sha256" | "sha1" = "sha256",
 ): CertPair {
   const keyFile = path.join(dir, `${name}.key`);
   const csrFile = path.join(dir, `${name}.csr`);
@@ -75,7 +77,7 @@ export function issueServingCert(
       "-CAcreateserial",
       "-days",
       "30",
-      "-sha256",
+      `-${digest}`,
       "-extfile",
       extFile,
       "-out",

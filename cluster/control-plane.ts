@@ -28,6 +28,11 @@ export interface ControlPlaneInfo {
   auditToken: string;
   auditLogPath: string;
   auditRelayPort: number;
+  /**
+   * Where the apiserver exports its traces (OTLP/gRPC, every span sampled): the dashboard's
+   * trace receiver listens here (PORTCULLIS_OTLP_LISTEN).
+   */
+  otlpListen: string;
   dashboardUrl: string;
   version: string;
   pids: number[];
@@ -62,7 +67,9 @@ process.once("exit", () => {
 
 function startProcess(name: string, bin: string, args: string[], logFile: string): Proc {
   const fd = openSync(logFile, "a");
-  const child = spawn(bin, args, { stdio: ["ignore", fd, fd] });
+  // A process group of its own: a terminal's Ctrl-C reaches only the launcher, which stops the
+  // apiserver before etcd (etcd stopped first leaves the apiserver hanging).
+  const child = spawn(bin, args, { stdio: ["ignore", fd, fd], detached: true });
   closeSync(fd);
   live.add(child);
   const exited = new Promise<number | null>((resolve) =>
@@ -194,12 +201,27 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
   };
 
   try {
-    const [etcdClient, etcdPeer, apiPort, relayPort] = (await freePorts(4)) as [
+    const [etcdClient, etcdPeer, apiPort, relayPort, otlpPort] = (await freePorts(5)) as [
+      number,
       number,
       number,
       number,
       number,
     ];
+    // The apiserver's traces go to the dashboard's receiver; every span is kept so each webhook
+    // call has one (the default rate is 0: nothing unless the caller's trace is sampled).
+    const otlpListen = `127.0.0.1:${otlpPort}`;
+    const tracingConfig = path.join(dir, "tracing.yaml");
+    writeFileSync(
+      tracingConfig,
+      [
+        "apiVersion: apiserver.config.k8s.io/v1",
+        "kind: TracingConfiguration",
+        `endpoint: ${otlpListen}`,
+        "samplingRatePerMillion: 1000000",
+        "",
+      ].join("\n"),
+    );
     const ca = createCa(dir);
     const apiCert = issueServingCert(dir, ca, "apiserver", [
       "127.0.0.1",
@@ -317,6 +339,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         // Retries of a refused batch after 2 s, 3 s, 4.5 s, … (5 tries): a dashboard restart is covered.
         "--audit-webhook-initial-backoff=2s",
         `--audit-log-path=${auditLogPath}`,
+        `--tracing-config-file=${tracingConfig}`,
         "--audit-log-format=json",
         // Rotated every megabyte (the smallest size the apiserver knows), as a busy cluster's log
         // is: the dashboard's file mode (PORTCULLIS_AUDIT_LOG) follows it across rotations.
@@ -412,6 +435,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
       auditToken,
       auditLogPath,
       auditRelayPort: relayPort,
+      otlpListen,
       dashboardUrl: opts.dashboardUrl,
       version,
       pids: procs.map((p) => p.child.pid ?? -1),

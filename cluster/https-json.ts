@@ -16,6 +16,8 @@ export function httpsRequest(
     token?: string;
     ca: string | Buffer;
     body?: unknown;
+    /** Defaults to application/json; PATCH needs a patch type (application/merge-patch+json). */
+    contentType?: string;
     timeoutMs?: number;
   },
 ): Promise<HttpsJsonResponse> {
@@ -30,7 +32,10 @@ export function httpsRequest(
           Accept: "application/json",
           ...(opts.token ? { Authorization: `Bearer ${opts.token}` } : {}),
           ...(payload
-            ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) }
+            ? {
+                "Content-Type": opts.contentType ?? "application/json",
+                "Content-Length": Buffer.byteLength(payload),
+              }
             : {}),
         },
         timeout: opts.timeoutMs ?? 10_000,

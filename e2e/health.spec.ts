@@ -2,9 +2,66 @@
  * The Health page in Chromium against the real apiserver and harness webhooks: hooks are ranked
  * worst first and each flagged row says why, with the apiserver's own call counts.
  */
-import { test, expect } from "./fixtures";
+import { test, expect, type Kube } from "./fixtures";
+import type { StackInfo } from "../cluster/harness/stack";
 import { startWebhookServer, type WebhookServer } from "../cluster/harness/webhook-server";
 import { uniqueName } from "./webhooks-helpers";
+import { foldAdmissionMetrics, webhookKey } from "../lib/admission/metrics";
+
+const CONFIGS = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
+
+/**
+ * A namespace and a configuration of two hooks served by a new harness server: "fast" (allows,
+ * 5 s timeout, position 0) and "fail-open" (sleeps 3 s past its 1 s timeout, Ignore, position 1),
+ * each called twice by creating two configmaps.
+ */
+async function seedTwoHooks(kube: Kube, stack: StackInfo, prefix: string) {
+  const server = await startWebhookServer({ certFile: stack.caFile, keyFile: stack.caKeyFile });
+  server.program("fast", { type: "allow" });
+  server.program("fail-open", { type: "sleep", seconds: 3 });
+  const name = uniqueName(prefix);
+  const ns = uniqueName(`${prefix}-ns`);
+  const hookName = (h: string) => `${h}.${name}.example.com`;
+  const hook = (h: string, timeoutSeconds: number) => ({
+    name: hookName(h),
+    clientConfig: { url: server.url(h), caBundle: server.caBundle },
+    rules: [
+      { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+    ],
+    namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
+    sideEffects: "None",
+    admissionReviewVersions: ["v1"],
+    failurePolicy: "Ignore",
+    timeoutSeconds,
+  });
+  const cleanup = async () => {
+    await kube.request("DELETE", `${CONFIGS}/${name}`);
+    await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+  };
+  expect(
+    (await kube.request("POST", "/api/v1/namespaces", { metadata: { name: ns } })).status,
+  ).toBe(201);
+  try {
+    expect(
+      (
+        await kube.request("POST", CONFIGS, {
+          metadata: { name },
+          webhooks: [hook("fast", 5), hook("fail-open", 1)],
+        })
+      ).status,
+    ).toBe(201);
+    for (let i = 0; i < 2; i++) {
+      const res = await kube.request("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+        metadata: { name: `cm-${i}` },
+      });
+      expect(res.status).toBe(201);
+    }
+  } catch (e) {
+    await cleanup();
+    throw e;
+  }
+  return { server, name, ns, hookName, cleanup };
+}
 
 test.describe("Health", () => {
   let server: WebhookServer;
@@ -13,43 +70,10 @@ test.describe("Health", () => {
   });
 
   test("ranks hooks worst first and says why each is flagged", async ({ page, kube, stack }) => {
-    server = await startWebhookServer({ certFile: stack.caFile, keyFile: stack.caKeyFile });
-    server.program("fast", { type: "allow" });
-    server.program("fail-open", { type: "sleep", seconds: 3 });
-    const name = uniqueName("e2e-health");
-    const ns = uniqueName("e2e-health-ns");
-    const hook = (h: string, extra: Record<string, unknown> = {}) => ({
-      name: `${h}.${name}.example.com`,
-      clientConfig: { url: server.url(h), caBundle: server.caBundle },
-      rules: [
-        { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
-      ],
-      namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
-      sideEffects: "None",
-      admissionReviewVersions: ["v1"],
-      failurePolicy: "Ignore",
-      timeoutSeconds: 1,
-      ...extra,
-    });
-    const base = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
-    expect(
-      (await kube.request("POST", "/api/v1/namespaces", { metadata: { name: ns } })).status,
-    ).toBe(201);
-    expect(
-      (
-        await kube.request("POST", base, {
-          metadata: { name },
-          webhooks: [hook("fast", { timeoutSeconds: 5 }), hook("fail-open")],
-        })
-      ).status,
-    ).toBe(201);
+    const seeded = await seedTwoHooks(kube, stack, "e2e-health");
+    server = seeded.server;
+    const { name } = seeded;
     try {
-      for (let i = 0; i < 2; i++) {
-        const res = await kube.request("POST", `/api/v1/namespaces/${ns}/configmaps`, {
-          metadata: { name: `cm-${i}` },
-        });
-        expect(res.status).toBe(201);
-      }
       await page.goto("/health");
       await expect(page.getByRole("heading", { name: "Health" })).toBeVisible();
       const failOpen = page.getByTestId(`health-${name}-1`);
@@ -73,9 +97,182 @@ test.describe("Health", () => {
         "href",
         `/webhooks/validatingwebhookconfigurations/${name}`,
       );
+      await expect(page.getByTestId("trace-status")).toContainText("receiving on");
       await page.screenshot({ path: "e2e/artifacts/health.png", fullPage: true });
     } finally {
-      await kube.request("DELETE", `${base}/${name}`);
+      await seeded.cleanup();
+    }
+  });
+
+  test("each hook's detail page shows its health card, cross-linked to the Health page", async ({
+    page,
+    kube,
+    stack,
+  }) => {
+    const seeded = await seedTwoHooks(kube, stack, "e2e-hcard");
+    server = seeded.server;
+    const { name, hookName } = seeded;
+    try {
+      // The apiserver's own count, read before the page: no other traffic reaches these hooks.
+      const metrics = foldAdmissionMetrics((await kube.request("GET", "/metrics")).body);
+      const failOpens = metrics.webhooks.get(
+        webhookKey(hookName("fail-open"), "validating"),
+      )?.failOpen;
+      expect(failOpens).toBe(2);
+
+      await page.goto(`/webhooks/validatingwebhookconfigurations/${name}`);
+      const slowCard = page.getByRole("group", { name: `Health of ${hookName("fail-open")}` });
+      const fastCard = page.getByRole("group", { name: `Health of ${hookName("fast")}` });
+      // Each card sits in its own hook's panel.
+      await expect(
+        page.getByRole("region", { name: `Hook ${hookName("fail-open")}` }).getByRole("group"),
+      ).toHaveAttribute("aria-label", `Health of ${hookName("fail-open")}`);
+      await expect(slowCard).toHaveAttribute("data-severity", "critical", { timeout: 30_000 });
+      // The page reads /metrics again every 15 s: a scrape may predate the second call.
+      await expect(slowCard.locator('[data-code="fails-open"]')).toContainText(
+        `failed open ${failOpens} times`,
+        { timeout: 30_000 },
+      );
+      await expect(slowCard.locator('[data-code="slow"]')).toContainText("calls time out");
+      await expect(slowCard.getByTestId("health-counts")).toContainText(`2 · 0 · ${failOpens}`);
+      await expect(fastCard).toHaveAttribute("data-severity", "ok");
+      await expect(fastCard.getByTestId("health-probe")).toContainText("TLS ok");
+      // Each call as the apiserver's own span timed it, joined to the call the hook received.
+      await expect(fastCard.getByTestId("trace-summary")).toContainText("2 calls", {
+        timeout: 30_000,
+      });
+      for (const c of server.calls("fast")) {
+        await expect(
+          fastCard
+            .getByRole("table", { name: "Latest traced calls" })
+            .locator(`tr[data-uid="${c.request.uid}"]`),
+        ).toContainText("CREATE");
+      }
+      // The failing-open hook's calls ran into its 1 s timeout.
+      await expect(slowCard.getByTestId("trace-summary")).toContainText("2 calls");
+      await expect(slowCard.locator(".traced-calls")).toContainText("2 at the timeout");
+      await expect(fastCard.getByTestId("health-latency")).not.toContainText("— / — / —");
+
+      // Cross-links: decisions, the hook's matrix column, prediction.
+      await expect(slowCard.getByRole("link", { name: "decisions" })).toHaveAttribute(
+        "href",
+        `/decisions?hook=${encodeURIComponent(hookName("fail-open"))}`,
+      );
+      await expect(slowCard.getByRole("link", { name: "matrix" })).toHaveAttribute(
+        "href",
+        `/hooks/ValidatingWebhookConfiguration/${name}/${encodeURIComponent(hookName("fail-open"))}`,
+      );
+      await expect(slowCard.getByRole("link", { name: "predict" })).toHaveAttribute(
+        "href",
+        "/predict",
+      );
+      await page.screenshot({ path: "e2e/artifacts/health-card.png", fullPage: false });
+
+      // The card leads to its row on the Health page, which is marked and leads back.
+      await slowCard.getByRole("link", { name: "on the Health page" }).click();
+      await expect(page).toHaveURL(/\/health#/);
+      const row = page.locator(`[id="health-ValidatingWebhookConfiguration-${name}-1"]`);
+      await expect(row).toHaveAttribute("aria-current", "location");
+      await expect(row).toHaveAttribute("data-severity", "critical");
+      await expect(row.getByRole("link", { name: "decisions" })).toHaveAttribute(
+        "href",
+        `/decisions?hook=${encodeURIComponent(hookName("fail-open"))}`,
+      );
+      await row.getByRole("link", { name }).click();
+      await expect(page).toHaveURL(`/webhooks/validatingwebhookconfigurations/${name}`);
+      await expect(slowCard).toBeVisible();
+    } finally {
+      await seeded.cleanup();
+    }
+  });
+
+  test("a validating policy's page shows its checks as the apiserver counts them", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-hpol");
+    const ns = uniqueName("e2e-hpol-ns");
+    const group = "/apis/admissionregistration.k8s.io/v1";
+    expect(
+      (await kube.request("POST", "/api/v1/namespaces", { metadata: { name: ns } })).status,
+    ).toBe(201);
+    expect(
+      (
+        await kube.request("POST", `${group}/validatingadmissionpolicies`, {
+          metadata: { name },
+          spec: {
+            failurePolicy: "Fail",
+            matchConstraints: {
+              resourceRules: [
+                {
+                  operations: ["CREATE"],
+                  apiGroups: [""],
+                  apiVersions: ["v1"],
+                  resources: ["configmaps"],
+                },
+              ],
+            },
+            validations: [{ expression: "object.metadata.name != 'forbidden'" }],
+          },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await kube.request("POST", `${group}/validatingadmissionpolicybindings`, {
+          metadata: { name: `${name}-b` },
+          spec: {
+            policyName: name,
+            validationActions: ["Deny"],
+            matchResources: {
+              namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
+            },
+          },
+        })
+      ).status,
+    ).toBe(201);
+    try {
+      // A new policy takes a moment to be enforced: retry until the forbidden name is refused.
+      await expect
+        .poll(
+          async () =>
+            (
+              await kube.request("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+                metadata: { name: "forbidden" },
+              })
+            ).status,
+          { timeout: 20_000 },
+        )
+        .toBe(422);
+      expect(
+        (
+          await kube.request("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+            metadata: { name: "allowed" },
+          })
+        ).status,
+      ).toBe(201);
+      const metrics = foldAdmissionMetrics((await kube.request("GET", "/metrics")).body);
+      // The apiserver counts denials and evaluation errors, not clean admits.
+      const checks = metrics.policies.get(`${name}/${name}-b`)?.checks;
+      expect(checks).toBeGreaterThanOrEqual(1);
+
+      await page.goto(`/policies/validatingadmissionpolicies/${name}`);
+      const bindingRow = page.getByTestId(`policy-health-${name}-b`);
+      await expect(bindingRow.locator("td").nth(1)).toHaveText(String(checks), {
+        timeout: 30_000,
+      });
+      await expect(bindingRow).toContainText("deny");
+      await expect(bindingRow.getByRole("link", { name: "matrix" })).toHaveAttribute(
+        "href",
+        `/hooks/ValidatingAdmissionPolicy/${name}/${name}-b`,
+      );
+      await bindingRow.getByRole("link", { name: "on the Health page" }).click();
+      const row = page.locator(`[id="health-policy-${name}-${name}-b"]`);
+      await expect(row).toHaveAttribute("aria-current", "location");
+      await expect(row.locator("td").nth(2)).toHaveText(String(checks));
+    } finally {
+      await kube.request("DELETE", `${group}/validatingadmissionpolicybindings/${name}-b`);
+      await kube.request("DELETE", `${group}/validatingadmissionpolicies/${name}`);
       await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
     }
   });

@@ -1,113 +1,109 @@
 /**
- * `npm run demo`: the dashboard on the built-in local control plane. Builds the control plane
- * once, starts it, seeds a few namespaces and admission webhooks served by real local HTTPS
- * webhook servers, then runs the dashboard on http://127.0.0.1:3000 (PORT to change it).
+ * `npm run demo`: the dashboard's production build on the built-in local control plane, seeded
+ * with a realistic admission set-up (cluster/harness/demo-seed.ts) and kept busy by a bounded
+ * traffic generator. Builds what is missing first (the control plane once, about 10 minutes; the
+ * dashboard, a few minutes), prints the URL once every page has data, and on Ctrl-C stops the
+ * traffic, the dashboard, the webhook servers and the control plane, leaving no process or file.
+ *
+ * PORT (default 3000) picks the dashboard's port; it listens on 127.0.0.1 only (scripts/start.mjs).
  */
-import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
-import { launch, stopOnSignal } from "../cluster/launcher";
-import { dashboardEnv, REPO_ROOT } from "../cluster/harness/stack";
-import { startWebhookServer } from "../cluster/harness/webhook-server";
-import { httpsRequest } from "../cluster/https-json";
+import { ensureBuilt } from "../cluster/build";
+import { launch, LOCAL_CLUSTER_INFO, LOCAL_KUBECONFIG } from "../cluster/launcher";
+import { buildDashboard, dashboardEnv, REPO_ROOT, spawnDashboard } from "../cluster/harness/stack";
+import { seedDemo } from "../cluster/harness/demo-seed";
+import { startTraffic } from "../cluster/harness/demo-traffic";
+import { waitForDemoData } from "../cluster/harness/demo-ready";
 
 const port = Number(process.env.PORT ?? 3000);
 const dashboardUrl = `http://127.0.0.1:${port}`;
+const log = (l: string) => process.stderr.write(l + "\n");
 
-async function main(): Promise<void> {
-  const cp = await launch(dashboardUrl);
-  const hooks = await startWebhookServer({ certFile: cp.caFile, keyFile: cp.caKeyFile });
-  const ca = readFileSync(cp.caFile);
-  const post = async (p: string, body: unknown) => {
-    const res = await httpsRequest(`${cp.server}${p}`, {
-      method: "POST",
-      body,
-      ca,
-      token: cp.tokens.admin,
+// Everything started so far, stopped in reverse order on Ctrl-C, SIGTERM or a failure.
+const cleanups: Array<() => Promise<void>> = [];
+let starting: Promise<unknown> = Promise.resolve();
+let stopping = false;
+const abort = new AbortController();
+
+async function shutdown(code: number, why: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  abort.abort();
+  log(`demo: ${why}, stopping…`);
+  await starting.catch(() => undefined); // let a half-done step finish so it can be undone
+  for (const c of cleanups.reverse()) await c().catch((e: unknown) => log(`demo: ${String(e)}`));
+  log("demo: stopped");
+  process.exit(code);
+}
+for (const s of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(s, () => void shutdown(0, s));
+
+/** Runs one start-up step; after a signal, nothing new starts. */
+async function step<T>(p: () => Promise<T>): Promise<T> {
+  if (stopping) await new Promise(() => undefined); // shutdown() exits the process
+  const run = p();
+  starting = run;
+  return run;
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const t = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(t);
+      resolve();
     });
-    if (res.status !== 201 && res.status !== 409)
-      throw new Error(`seeding ${p}: ${res.status} ${res.body}`);
-  };
-  for (const [name, runlevel] of [
-    ["kube-system", "0"],
-    ["platform-webhooks", "1"],
-    ["team-a", undefined],
-    ["team-b", undefined],
-  ] as const) {
-    const labels = runlevel ? { runlevel } : { team: name };
-    if (name === "kube-system") {
-      await httpsRequest(`${cp.server}/api/v1/namespaces/kube-system`, {
-        method: "PATCH",
-        ca,
-        token: cp.tokens.admin,
-        body: { metadata: { labels } },
-      }).catch(() => undefined);
-    } else {
-      await post("/api/v1/namespaces", { metadata: { name, labels } });
-    }
-  }
-  hooks.program("inject-sidecar", { type: "patch", patch: [] });
-  hooks.program("require-team-label", { type: "allow" });
-  const common = { sideEffects: "None", admissionReviewVersions: ["v1"], timeoutSeconds: 5 };
-  await post("/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations", {
-    metadata: { name: "sidecar-injector" },
-    webhooks: [
-      {
-        name: "inject.sidecar.demo.portcullis.dev",
-        clientConfig: { url: hooks.url("inject-sidecar"), caBundle: hooks.caBundle },
-        rules: [
-          { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] },
-        ],
-        namespaceSelector: {
-          matchExpressions: [{ key: "runlevel", operator: "NotIn", values: ["0", "1"] }],
-        },
-        reinvocationPolicy: "IfNeeded",
-        ...common,
-      },
-    ],
-  });
-  await post("/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations", {
-    metadata: { name: "team-policy" },
-    webhooks: [
-      {
-        name: "require-team-label.demo.portcullis.dev",
-        clientConfig: { url: hooks.url("require-team-label"), caBundle: hooks.caBundle },
-        rules: [
-          {
-            operations: ["CREATE", "UPDATE"],
-            apiGroups: ["", "apps"],
-            apiVersions: ["v1"],
-            resources: ["configmaps", "deployments"],
-          },
-        ],
-        failurePolicy: "Ignore",
-        ...common,
-      },
-    ],
-  });
-
-  // Through the start script: loopback only, and the request policy told the port.
-  const dashboard = spawn(process.execPath, [path.join(REPO_ROOT, "scripts/start.mjs"), "--dev"], {
-    cwd: REPO_ROOT,
-    env: { ...dashboardEnv(cp), PORT: String(port) },
-    stdio: "inherit",
-  });
-  process.stdout.write(
-    `\nPortcullis: ${dashboardUrl}  (Ctrl-C stops the dashboard and the cluster)\n\n`,
-  );
-  stopOnSignal(cp, async () => {
-    dashboard.kill("SIGTERM");
-    await hooks.close();
-  });
-  dashboard.on("exit", (code) => {
-    if (code !== null && code !== 0) {
-      process.stderr.write(`dashboard exited with code ${code}\n`);
-      process.kill(process.pid, "SIGTERM");
-    }
+    child.kill("SIGTERM");
   });
 }
 
+async function main(): Promise<void> {
+  const started = Date.now();
+  log("demo: Portcullis on a local Kubernetes control plane");
+  await step(() => ensureBuilt(log));
+  if (!existsSync(path.join(REPO_ROOT, ".next", "BUILD_ID"))) {
+    log("demo: building the dashboard's production build (next build; a few minutes, once)");
+    await step(() => buildDashboard(log));
+  }
+
+  log("demo: starting kube-apiserver, etcd and kube-controller-manager…");
+  const cp = await step(() => launch(dashboardUrl));
+  cleanups.push(async () => {
+    await cp.stop();
+    rmSync(LOCAL_KUBECONFIG, { force: true });
+    rmSync(LOCAL_CLUSTER_INFO, { force: true });
+  });
+  log(`demo: Kubernetes ${cp.version} at ${cp.server}`);
+
+  const seeded = await step(() => seedDemo(cp, log));
+  cleanups.push(() => seeded.close());
+
+  log("demo: starting the dashboard (production build)…");
+  const dashboard = spawnDashboard(dashboardEnv(cp), port, ["ignore", "ignore", "inherit"]);
+  cleanups.push(() => stopChild(dashboard));
+  // Its own process group: if this process dies unexpectedly, it must not outlive it.
+  process.once("exit", () => dashboard.kill("SIGKILL"));
+  dashboard.on("exit", (code) => {
+    if (!stopping) void shutdown(1, `the dashboard exited with code ${code}`);
+  });
+
+  const traffic = startTraffic(cp);
+  cleanups.push(() => traffic.stop());
+
+  await waitForDemoData(dashboardUrl, cp.contexts.admin, 120_000, log, abort.signal);
+  if (stopping) return;
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  process.stdout.write(
+    `\nPortcullis is ready (${seconds} s): ${dashboardUrl}/\n` +
+      `kubeconfig of the local cluster: ${LOCAL_KUBECONFIG}\n` +
+      "Ctrl-C stops the traffic, the dashboard and the cluster.\n\n",
+  );
+}
+
 main().catch((e: unknown) => {
-  process.stderr.write(`demo: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(1);
+  if (stopping) return;
+  log(`demo: ${e instanceof Error ? e.message : String(e)}`);
+  void shutdown(1, "start-up failed");
 });

@@ -49,6 +49,8 @@ export function dashboardEnv(info: ControlPlaneInfo): NodeJS.ProcessEnv {
     PORTCULLIS_DEFAULT_CONTEXT: info.contexts.admin,
     // The test stack serves the historical admission kinds (see cluster/legacy-crds.ts).
     PORTCULLIS_LEGACY_ADMISSION_GROUP: LEGACY_ADMISSION_GROUP,
+    // The apiserver exports its traces here; the dashboard's receiver listens on it.
+    ...(info.otlpListen ? { PORTCULLIS_OTLP_LISTEN: info.otlpListen } : {}),
     NEXT_TELEMETRY_DISABLED: "1",
   };
 }
@@ -81,6 +83,8 @@ export function spawnDashboard(
     cwd: REPO_ROOT,
     env: { ...env, PORT: String(port), PORTCULLIS_HOST: "127.0.0.1" },
     stdio,
+    // Its own process group: a terminal's Ctrl-C reaches the parent, which stops it in order.
+    detached: true,
   });
 }
 

@@ -38,6 +38,11 @@ export interface RecordedCall {
   seq: number;
   /** The hook answered with a non-empty patch. */
   patched: boolean;
+  /**
+   * This server's own timing of the call, in ms: from the request's headers arriving to the
+   * answer being handed to the socket (set then).
+   */
+  handledMs?: number;
 }
 
 export type JsonPatchOp = {
@@ -52,7 +57,9 @@ export type Behaviour =
   | { type: "deny"; message: string; code?: number }
   | { type: "patch"; patch: JsonPatchOp[] | ((req: AdmissionRequest) => JsonPatchOp[]) }
   | { type: "sleep"; seconds: number }
-  | { type: "http-error"; status: number };
+  | { type: "http-error"; status: number }
+  /** Decides per request (a hook that denies some requests, one that flaps, one that is slow). */
+  | { type: "choose"; choose: (req: AdmissionRequest) => Exclude<Behaviour, { type: "choose" }> };
 
 export interface WebhookServer {
   port: number;
@@ -89,21 +96,35 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-/** Starts a webhook server whose serving certificate is signed by the given CA. */
-export async function startWebhookServer(ca: {
-  certFile: string;
-  keyFile: string;
-}): Promise<WebhookServer> {
+/**
+ * Starts a webhook server whose serving certificate is signed by the given CA; `certOptions` change the
+ * names it carries (default 127.0.0.1 and localhost) or its signature digest.
+ */
+export async function startWebhookServer(
+  ca: { certFile: string; keyFile: string },
+  certOptions: { hosts?: string[]; digest?: "sha256" | "sha1" } = {},
+): Promise<WebhookServer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "portcullis-webhook-"));
-  const cert = issueServingCert(dir, ca, "webhook");
+  const cert = issueServingCert(dir, ca, "webhook", certOptions.hosts, certOptions.digest);
   const behaviours = new Map<string, Behaviour>();
   const recorded: RecordedCall[] = [];
   let seq = 0;
   const pending = new Set<NodeJS.Timeout>();
 
   const server = https.createServer(
-    { cert: readFileSync(cert.certFile), key: readFileSync(cert.keyFile) },
+    {
+      cert: readFileSync(cert.certFile),
+      key: readFileSync(cert.keyFile),
+      // OpenSSL's default security level refuses to even serve a SHA-1 signed certificate.
+      ...(certOptions.digest === "sha1" ? { ciphers: "DEFAULT:@SECLEVEL=0" } : {}),
+    },
     (req, res) => {
+      const started = performance.now();
+      let call: RecordedCall | undefined;
+      // Taken when the answer is written, not on "finish": a busy event loop delays that event.
+      const answered = () => {
+        if (call) call.handledMs = performance.now() - started;
+      };
       void (async () => {
         const match = /^\/hooks\/([^/?]+)/.exec(req.url ?? "");
         if (req.method !== "POST" || !match?.[1]) {
@@ -123,7 +144,7 @@ export async function startWebhookServer(ca: {
           res.writeHead(400).end();
           return;
         }
-        const call: RecordedCall = {
+        call = {
           hook,
           apiVersion: review.apiVersion ?? "",
           request,
@@ -132,7 +153,8 @@ export async function startWebhookServer(ca: {
           patched: false,
         };
         recorded.push(call);
-        const behaviour = behaviours.get(hook) ?? { type: "allow" };
+        const programmed = behaviours.get(hook) ?? { type: "allow" };
+        const behaviour = programmed.type === "choose" ? programmed.choose(request) : programmed;
         if (behaviour.type === "sleep") {
           await new Promise<void>((resolve) => {
             const t = setTimeout(() => {
@@ -143,6 +165,7 @@ export async function startWebhookServer(ca: {
           });
         }
         if (behaviour.type === "http-error") {
+          answered();
           res
             .writeHead(behaviour.status, { "content-type": "text/plain" })
             .end("programmed failure\n");
@@ -170,6 +193,7 @@ export async function startWebhookServer(ca: {
           kind: "AdmissionReview",
           response,
         });
+        answered();
         if (!res.destroyed) res.writeHead(200, { "content-type": "application/json" }).end(body);
       })().catch(() => {
         if (!res.headersSent) res.writeHead(500).end();

@@ -82,8 +82,10 @@ export function DecisionsPage() {
         {!feed.data && !feed.error ? <p className="muted">Reading stored decisions…</p> : null}
         {feed.data && groups.length === 0 ? (
           <p className="muted">
-            No decisions match. Decisions arrive from the apiserver&apos;s audit webhook; an
-            allowing validating webhook leaves no trace in audit events.
+            No decisions match. Clear the filters or widen the time range. Decisions arrive from the
+            apiserver&apos;s audit webhook (see &ldquo;Admission decisions from your
+            apiserver&rdquo; in the README to set it up); an allowing validating webhook leaves no
+            trace in audit events.
           </p>
         ) : null}
         {groups.length > 0 ? (

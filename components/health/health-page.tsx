@@ -4,31 +4,21 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
 import { ErrorBox } from "@/components/ui/error-box";
-import { healthQuery, type HealthRow } from "@/lib/queries/health";
-import type { ProbeResult } from "@/lib/admission/health";
+import { healthQuery, type HealthReport, type HealthRow } from "@/lib/queries/health";
+import { hookHref } from "@/lib/namespaces/links";
+import type { HookSourceKind } from "@/lib/admission/hook-identity";
+import { healthRowId, hookDecisionsHref, PREDICT_HREF } from "@/lib/health/links";
 import { LatencySpark } from "./latency-spark";
+import { msText as ms, probeText } from "./probe-text";
+import { ReasonList } from "./reason-list";
+import { TracedCalls } from "./traced-calls";
+import { PolicyChecksTable } from "./policy-checks-table";
+import { useScrollToHash } from "./use-scroll-to-hash";
 
 const RESOURCE_OF: Record<string, string> = {
   MutatingWebhookConfiguration: "mutatingwebhookconfigurations",
   ValidatingWebhookConfiguration: "validatingwebhookconfigurations",
 };
-
-const ms = (s: number | undefined) => (s === undefined ? "—" : `${Math.round(s * 1000)}`);
-
-function probeText(p: ProbeResult): { text: string; tone: string } {
-  switch (p.status) {
-    case "ok":
-      return { text: `TLS ok, ${Math.round(p.latencyMs)} ms`, tone: "good" };
-    case "tls-failed":
-      return { text: `TLS failed: ${p.error}`, tone: "bad" };
-    case "down":
-      return { text: `down: ${p.error}`, tone: "bad" };
-    case "unreachable-from-here":
-      return { text: "not reachable from the dashboard", tone: "muted" };
-    case "not-probed":
-      return { text: `not probed: ${p.reason}`, tone: "muted" };
-  }
-}
 
 function HookCell({ row }: { row: HealthRow }) {
   const resource = RESOURCE_OF[row.source];
@@ -46,7 +36,44 @@ function HookCell({ row }: { row: HealthRow }) {
         <span>{row.configuration}</span>
       )}
       {row.source !== "CustomResourceDefinition" ? <div className="mono">{row.hook}</div> : null}
+      {resource ? (
+        <div className="links">
+          <Link href={hookDecisionsHref(row.hook)}>decisions</Link>
+          <Link
+            href={hookHref({
+              source: row.source as HookSourceKind,
+              configuration: row.configuration,
+              name: row.hook,
+            })}
+          >
+            matrix
+          </Link>
+          <Link href={PREDICT_HREF}>predict</Link>
+        </div>
+      ) : null}
     </>
+  );
+}
+
+/** Whether the apiserver's traces arrive, so an empty "traces" column explains itself. */
+function TraceStatus({ status }: { status: HealthReport["traces"] }) {
+  if (status.error) return <p className="bad">Traces: {status.error}</p>;
+  if (!status.listening)
+    return (
+      <p className="muted" data-testid="trace-status">
+        Traces: no receiver (set PORTCULLIS_OTLP_LISTEN and point the apiserver&apos;s
+        --tracing-config-file at it for per-call latency).
+      </p>
+    );
+  return (
+    <p className="muted" data-testid="trace-status">
+      Traces: receiving on {status.listening} · {status.spans} webhook calls in {status.exports}{" "}
+      exports
+      {status.lastExportAt
+        ? `, the last ${new Date(status.lastExportAt).toLocaleTimeString()}`
+        : " · nothing received yet"}
+      {status.instances.length > 0 ? ` · from ${status.instances.join(", ")}` : ""}
+    </p>
   );
 }
 
@@ -55,6 +82,7 @@ export function HealthPage() {
   const { context = "", error: contextError } = useTabContext();
   const report = useQuery({ ...healthQuery(context), enabled: context !== "" });
   const error = contextError ?? report.error;
+  useScrollToHash(report.data !== undefined);
   if (error) {
     return (
       <>
@@ -88,8 +116,15 @@ export function HealthPage() {
         </span>
       </div>
       {r.metricsError ? <p className="bad">{r.metricsError}</p> : null}
+      <TraceStatus status={r.traces} />
       {r.conversionError ? (
         <p className="muted">Conversion webhooks could not be listed: {r.conversionError}</p>
+      ) : null}
+      {r.rows.length === 0 ? (
+        <p className="muted">
+          No admission webhooks or policies in this cluster, so nothing to watch. Create one from
+          the <Link href="/webhooks">Webhooks</Link> or <Link href="/policies">Policies</Link> page.
+        </p>
       ) : null}
       <div className="table-scroll">
         <table className="data health-table" aria-label="Hook health, worst first">
@@ -108,6 +143,7 @@ export function HealthPage() {
                 p50 / p90 / p99 ms
               </th>
               <th scope="col">p99 vs timeout</th>
+              <th scope="col">Per call (traces)</th>
               <th scope="col" className="num">
                 Errors
               </th>
@@ -128,6 +164,7 @@ export function HealthPage() {
               return (
                 <tr
                   key={`${row.source}/${row.configuration}/${row.index}`}
+                  id={healthRowId(row.source, row.configuration, row.index)}
                   data-testid={`health-${row.configuration}-${row.index}`}
                   data-severity={row.severity}
                 >
@@ -160,6 +197,9 @@ export function HealthPage() {
                       label={`p99 latency per 15 s against a ${row.timeoutSeconds} s timeout`}
                     />
                   </td>
+                  <td>
+                    <TracedCalls traces={row.traces} timeoutSeconds={row.timeoutSeconds} />
+                  </td>
                   <td className="num">{counts?.errors ?? 0}</td>
                   <td className="num">{counts?.failOpen ?? 0}</td>
                   <td>
@@ -168,20 +208,7 @@ export function HealthPage() {
                   </td>
                   <td className="num">{row.caDaysLeft ?? "—"}</td>
                   <td>
-                    {row.reasons.length === 0 ? (
-                      <span className="muted">nothing to report</span>
-                    ) : (
-                      <ul className="reasons">
-                        {row.reasons.map((x) => (
-                          <li key={x.code} data-code={x.code}>
-                            <span className={`sev sev-${x.severity}`}>
-                              {x.severity[0]?.toUpperCase()}
-                            </span>
-                            {x.message}
-                          </li>
-                        ))}
-                      </ul>
-                    )}
+                    <ReasonList reasons={row.reasons} />
                   </td>
                 </tr>
               );
@@ -192,49 +219,15 @@ export function HealthPage() {
       {r.policies.length > 0 ? (
         <section aria-labelledby="policies-h">
           <h2 id="policies-h">Validating admission policies</h2>
-          <table className="data" aria-labelledby="policies-h">
-            <thead>
-              <tr>
-                <th scope="col">Policy</th>
-                <th scope="col">Binding</th>
-                <th scope="col" className="num">
-                  Checks
-                </th>
-                <th scope="col">By action</th>
-                <th scope="col">Errors</th>
-                <th scope="col" className="num">
-                  p99 ms
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {r.policies.map((p) => (
-                <tr key={`${p.policy}/${p.binding}`}>
-                  <td>{p.policy}</td>
-                  <td>{p.binding}</td>
-                  <td className="num">{p.checks}</td>
-                  <td>
-                    {Object.entries(p.byAction)
-                      .map(([k, v]) => `${k} ${v}`)
-                      .join(", ")}
-                  </td>
-                  <td>
-                    {Object.entries(p.errors)
-                      .map(([k, v]) => `${k} ${v}`)
-                      .join(", ")}
-                  </td>
-                  <td className="num">{ms(p.p99)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <PolicyChecksTable rows={r.policies} page aria-labelledby="policies-h" />
         </section>
       ) : null}
       <p className="muted">
         Latency and counts are the apiserver&apos;s own (its /metrics, read every 15 s with this
         context&apos;s credentials); they are keyed by hook name, so same-named hooks share them.
         Probes are a TLS handshake from where the dashboard runs, verified with each hook&apos;s
-        caBundle and the name the apiserver uses.
+        caBundle and the name the apiserver uses. Per-call latency comes from the apiserver&apos;s
+        own span of each call (its trace export), which names the configuration too.
       </p>
     </div>
   );

@@ -94,7 +94,10 @@ export function DeadlockPage() {
               from each Service&apos;s selector.
             </p>
             {result.map.nodes.length === 0 ? (
-              <p className="muted">No service-backed hooks and no hooks on system pods.</p>
+              <p className="muted">
+                No service-backed hooks and no hooks on system pods: nothing here can block the
+                cluster&apos;s own start-up. Hooks with a url backend run outside the cluster.
+              </p>
             ) : (
               <DeadlockSvg nodes={result.map.nodes} edges={result.map.edges} />
             )}

@@ -69,7 +69,12 @@ export function HookNamespacesPage({
       </div>
       {state.error && <ErrorBox error={state.error} />}
       {view === undefined && <p className="muted">Reading the cluster…</p>}
-      {view === null && <p className="alert">No such hook in this cluster.</p>}
+      {view === null && (
+        <p className="alert">
+          No such hook in this cluster: it may have been deleted or renamed. Find it in the{" "}
+          <Link href="/webhooks">Webhooks</Link> or <Link href="/policies">Policies</Link> list.
+        </p>
+      )}
       {view && (
         <section className="panel">
           <h2>

@@ -174,7 +174,9 @@ export function NamespacesPage({
             <span>· rules do not match</span>
           </p>
           {cols.length === 0 || rows.length === 0 ? (
-            <p className="muted">No hooks or namespaces match the filters.</p>
+            <p className="muted">
+              No hooks or namespaces match the filters: clear them above, or group by another label.
+            </p>
           ) : (
             read && (
               <MatrixGrid

@@ -67,7 +67,9 @@ function Stage({
       <h2>
         {title} <span className="hint">{note}</span>
       </h2>
-      {configs.length === 0 ? <p className="muted">None.</p> : null}
+      {configs.length === 0 ? (
+        <p className="muted">None in this cluster: nothing of this kind runs on writes.</p>
+      ) : null}
       <ol className="config-order">
         {configs.map((c, ci) => {
           const name = c.metadata?.name ?? "";

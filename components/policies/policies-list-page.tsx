@@ -71,7 +71,12 @@ export function PoliciesListPage({ templates }: { templates: readonly TemplateEn
             <h2>
               Policies <span className="hint">CEL evaluated in the apiserver, no backend</span>
             </h2>
-            {policies.length === 0 ? <p className="muted">No admission policies.</p> : null}
+            {policies.length === 0 ? (
+              <p className="muted">
+                No admission policies. Create one with New from template (each template is followed
+                by its binding), or apply one with kubectl.
+              </p>
+            ) : null}
             {policies.length > 0 ? (
               <table className="data" aria-label="Policies table">
                 <thead>
@@ -151,7 +156,12 @@ export function PoliciesListPage({ templates }: { templates: readonly TemplateEn
               Bindings{" "}
               <span className="hint">each puts one policy into force where it matches</span>
             </h2>
-            {bindings.length === 0 ? <p className="muted">No bindings.</p> : null}
+            {bindings.length === 0 ? (
+              <p className="muted">
+                No bindings: a policy does nothing until a binding puts it into force. Open a policy
+                and add one with New binding.
+              </p>
+            ) : null}
             {bindings.length > 0 ? (
               <table className="data" aria-label="Bindings table">
                 <thead>

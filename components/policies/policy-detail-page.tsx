@@ -18,6 +18,8 @@ import { ErrorBox } from "@/components/ui/error-box";
 import { usePolicyParams } from "./use-policy-params";
 import { PolicyBody } from "./policy-body";
 import { BindingBody } from "./binding-body";
+import { PolicyHealthCard } from "@/components/health/policy-health-card";
+import { healthQuery } from "@/lib/queries/health";
 
 /** One admission policy or binding, every field readable, live. */
 export function PolicyDetailPage({ resource, name }: { resource: PolicyResource; name: string }) {
@@ -29,6 +31,17 @@ export function PolicyDetailPage({ resource, name }: { resource: PolicyResource;
     (PolicyLike & BindingLike) | undefined;
   const kind = KIND_OF[resource];
   const can = access.data?.[resource];
+  // The apiserver's per-policy metrics this report folds are the validating ones.
+  const validating = resource.startsWith("validating");
+  const binding = isBindingResource(resource);
+  const policyName = binding ? (obj?.spec?.policyName ?? "") : name;
+  const health = useQuery({
+    ...healthQuery(
+      context ?? "",
+      binding ? { policy: policyName, binding: name } : { policy: name },
+    ),
+    enabled: !!context && validating && !!obj && policyName !== "",
+  });
 
   if (error) return <ErrorBox error={error} />;
   if (own?.error) return <ErrorBox error={own.error} />;
@@ -50,7 +63,6 @@ export function PolicyDetailPage({ resource, name }: { resource: PolicyResource;
       </>
     );
   const rv = obj.metadata?.resourceVersion ?? "";
-  const binding = isBindingResource(resource);
   const partner = binding ? POLICY_OF[resource] : BINDING_OF[resource];
   const partnerItems = kinds.find((k) => k.resource === partner)?.items ?? [];
   return (
@@ -83,6 +95,16 @@ export function PolicyDetailPage({ resource, name }: { resource: PolicyResource;
           canCreateBinding={!!access.data?.[BINDING_OF[resource]].create}
         />
       )}
+      {validating && health.data ? (
+        <PolicyHealthCard
+          policy={policyName}
+          rows={health.data.policies}
+          metricsError={health.data.metricsError}
+        />
+      ) : null}
+      {health.error ? (
+        <p className="muted">Health could not be read: {health.error.message}</p>
+      ) : null}
       {params.error ? <ErrorBox error={params.error} /> : null}
     </div>
   );

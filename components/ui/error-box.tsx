@@ -1,6 +1,26 @@
 import { ApiError } from "@/lib/queries/fetch";
 
-/** An API failure as the apiserver put it: status, reason, message. 403 is named as such. */
+/** What an admin can do next about a failure with this HTTP status (0: no answer at all). */
+export function nextStep(status: number | undefined): string {
+  if (status === 401)
+    return "The apiserver does not accept this context's credentials: refresh them in the kubeconfig (an expired token or client certificate), then reload.";
+  if (status === 403)
+    return "This context's user lacks the RBAC permission: pick another context in the top bar, or ask for a grant (kubectl auth can-i lists what it may do).";
+  if (status === 404)
+    return "It is not there (any more): it may have been deleted or renamed. Go back to the list.";
+  if (status === 409)
+    return "Someone changed it meanwhile: reload to see the stored version, then apply again.";
+  if (status === 400 || status === 422)
+    return "The request was refused as invalid: the message above names the field.";
+  if (status !== undefined && status !== 0 && status !== 502 && status !== 503 && status !== 504)
+    return "The apiserver reported a failure (the message above says where, often an admission webhook): retry, and read the apiserver's log if it persists.";
+  return "The cluster did not answer: check that it runs and that the kubeconfig points at it (kubectl cluster-info), then reload. Live pages reconnect by themselves.";
+}
+
+/**
+ * An API failure as the apiserver put it: status, reason, message — and what to do next.
+ * 403 is named as such.
+ */
 export function ErrorBox({ error }: { error: Error }) {
   const status = error instanceof ApiError ? error.status : undefined;
   const reason = error instanceof ApiError ? error.reason : "Error";
@@ -11,6 +31,7 @@ export function ErrorBox({ error }: { error: Error }) {
       </strong>{" "}
       <span className="badge">{status ?? "—"}</span>
       <span className="badge">{reason}</span> {error.message}
+      <p className="hint">{nextStep(status)}</p>
     </div>
   );
 }

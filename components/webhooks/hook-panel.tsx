@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { LintFinding } from "@/lib/admission/lint-types";
 import type { HookLike } from "@/lib/webhooks/summary";
 import type { HookDetails } from "@/lib/queries/webhooks";
@@ -23,6 +24,7 @@ export function HookPanel({
   order,
   stageSize,
   exemptionsHref,
+  health,
 }: {
   hook: HookLike;
   position: number;
@@ -35,6 +37,8 @@ export function HookPanel({
   stageSize: number;
   /** The per-hook page: namespaces this hook covers and exempts. */
   exemptionsHref?: string;
+  /** The hook's health card (components/health), shown first. */
+  health?: ReactNode;
 }) {
   return (
     <section className="panel hook-panel" id={`hook-${position}`} aria-label={`Hook ${hook.name}`}>
@@ -49,6 +53,7 @@ export function HookPanel({
             : ""}
         </span>
       </h2>
+      {health}
       <dl className="facts">
         <dt>failurePolicy</dt>
         <dd>

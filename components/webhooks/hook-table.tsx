@@ -214,7 +214,11 @@ export function HookTable({
           );
         })}
       </div>
-      {rows.length === 0 ? <p className="muted empty">No webhooks match.</p> : null}
+      {rows.length === 0 ? (
+        <p className="muted empty">
+          No webhooks match. Clear the search and filters above, or create a configuration with New.
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -27,9 +27,32 @@ import { ObjectHead } from "./object-head";
 import { webhookDefaults } from "@/lib/admission/webhook-defaults";
 import { hookHref } from "@/lib/namespaces/links";
 import { RecentDecisions } from "@/components/decisions/recent-decisions";
+import { HookHealthCard } from "@/components/health/hook-health-card";
+import { healthQuery, type HealthReport } from "@/lib/queries/health";
 
 const MUTATING = webhookRef("mutatingwebhookconfigurations");
 const VALIDATING = webhookRef("validatingwebhookconfigurations");
+
+/** The health card of the hook at `index`, or why there is none yet. */
+function healthCard(
+  health: { data?: HealthReport; error: Error | null },
+  index: number,
+  hookName: string,
+  exemptionsHref: string,
+) {
+  if (health.error)
+    return <p className="muted">Health could not be read: {health.error.message}</p>;
+  if (!health.data) return <p className="muted">Reading the apiserver&apos;s metrics…</p>;
+  // The report may lag a live edit: match by position and name both.
+  const row = health.data.rows.find((r) => r.index === index && r.hook === hookName);
+  if (!row) return <p className="muted">Health follows with the next report.</p>;
+  return (
+    <>
+      {health.data.metricsError ? <p className="bad">{health.data.metricsError}</p> : null}
+      <HookHealthCard row={row} exemptionsHref={exemptionsHref} />
+    </>
+  );
+}
 
 /** One configuration, every field readable, live. */
 export function WebhookDetailPage({ resource, name }: { resource: WebhookResource; name: string }) {
@@ -52,6 +75,10 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
   // The checks that need live state (backends, namespaces, discovery) run once it is read; the
   // offline ones do not wait for it.
   const lintState = useQuery({ ...lintStateQuery(context), enabled });
+  const health = useQuery({
+    ...healthQuery(context, { source: KIND_OF[resource], configuration: name }),
+    enabled,
+  });
   const mItems = m.data?.items;
   const vItems = v.data?.items;
   const liveLint = lintState.data;
@@ -100,24 +127,30 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
       </p>
       {details.error ? <ErrorBox error={details.error} /> : null}
       {hooks.length === 0 ? <p className="muted">This configuration has no hooks.</p> : null}
-      {hooks.map((h, i) => (
-        <HookPanel
-          key={`${h.name}-${i}`}
-          hook={h}
-          position={i}
-          mutating={mutating}
-          defaults={webhookDefaults(obj?.apiVersion?.split("/")[1] ?? "v1")}
-          details={details.data?.hooks[i]}
-          findings={analysis?.findings.filter((f) => findingConcerns(f, kind, name, h.name ?? ""))}
-          order={stage?.find((e) => e.configuration === name && e.position === i)}
-          stageSize={stage?.length ?? 0}
-          exemptionsHref={hookHref({
-            source: mutating ? "MutatingWebhookConfiguration" : "ValidatingWebhookConfiguration",
-            configuration: name,
-            name: h.name ?? "",
-          })}
-        />
-      ))}
+      {hooks.map((h, i) => {
+        const exemptionsHref = hookHref({
+          source: mutating ? "MutatingWebhookConfiguration" : "ValidatingWebhookConfiguration",
+          configuration: name,
+          name: h.name ?? "",
+        });
+        return (
+          <HookPanel
+            key={`${h.name}-${i}`}
+            hook={h}
+            position={i}
+            mutating={mutating}
+            defaults={webhookDefaults(obj?.apiVersion?.split("/")[1] ?? "v1")}
+            details={details.data?.hooks[i]}
+            findings={analysis?.findings.filter((f) =>
+              findingConcerns(f, kind, name, h.name ?? ""),
+            )}
+            order={stage?.find((e) => e.configuration === name && e.position === i)}
+            stageSize={stage?.length ?? 0}
+            exemptionsHref={exemptionsHref}
+            health={healthCard(health, i, h.name ?? "", exemptionsHref)}
+          />
+        );
+      })}
       {hooks.length > 0 ? (
         <div className="panel">
           <h2>Recent decisions</h2>

@@ -73,6 +73,14 @@ describe("foldAdmissionMetrics", () => {
     expect(m.labelNames["apiserver_admission_webhook_request_total"]).toContain("new_label");
   });
 
+  it("reads several escapes in one value and across labels", () => {
+    const [sample] = parseAdmissionSamples(
+      'apiserver_admission_webhook_fail_open_count{name="x\\\\y\\"z\\nw",type="a\\"",other="plain"} 2',
+    );
+    expect(sample?.labels).toEqual({ name: 'x\\y"z\nw', type: 'a"', other: "plain" });
+    expect(sample?.value).toBe(2);
+  });
+
   it("parses hostile input in linear time", { timeout: 2_000 }, () => {
     const hostile = `apiserver_admission_webhook_request_total{${'a="'.repeat(200_000)}`;
     expect(parseAdmissionSamples(hostile)).toEqual([]);

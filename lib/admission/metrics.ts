@@ -37,6 +37,10 @@ function readLabels(
 ): { labels: Record<string, string>; next: number } | undefined {
   const labels: Record<string, string> = {};
   let p = i + 1;
+  // The next backslash and quote at or after the read position, found afresh only once passed: the
+  // searches move forward only, so a line costs one pass however many labels it has.
+  let nextEscape = line.indexOf("\\", p);
+  let nextQuote = line.indexOf('"', p);
   for (;;) {
     while (line[p] === " " || line[p] === ",") p++;
     if (line[p] === "}") return { labels, next: p + 1 };
@@ -45,15 +49,22 @@ function readLabels(
     const key = line.slice(p, eq).trim();
     let q = eq + 2;
     let value = "";
-    while (q < line.length && line[q] !== '"') {
-      if (line[q] === "\\" && q + 1 < line.length) {
-        const c = line[q + 1];
-        value += c === "n" ? "\n" : c;
-        q += 2;
-      } else {
-        value += line[q];
-        q++;
+    // Copy runs between escapes in one slice each: most values have no escape at all.
+    for (;;) {
+      if (nextQuote !== -1 && nextQuote < q) nextQuote = line.indexOf('"', q);
+      const quote = nextQuote;
+      if (quote === -1) return undefined;
+      if (nextEscape !== -1 && nextEscape < q) nextEscape = line.indexOf("\\", q);
+      const escape = nextEscape;
+      if (escape === -1 || escape > quote) {
+        value += line.slice(q, quote);
+        q = quote;
+        break;
       }
+      if (escape + 1 >= line.length) return undefined;
+      const c = line[escape + 1];
+      value += line.slice(q, escape) + (c === "n" ? "\n" : c);
+      q = escape + 2;
     }
     if (q >= line.length) return undefined;
     labels[key] = value;
@@ -68,9 +79,11 @@ export function parseAdmissionSamples(text: string): Sample[] {
   while (start < text.length) {
     let end = text.indexOf("\n", start);
     if (end === -1) end = text.length;
-    const line = text.slice(start, end);
+    // Most of a scrape is other metrics: skip them without copying the line.
+    const at = start;
     start = end + 1;
-    if (!PREFIXES.some((p) => line.startsWith(p))) continue;
+    if (!PREFIXES.some((p) => text.startsWith(p, at))) continue;
+    const line = text.slice(at, end);
     const brace = line.indexOf("{");
     const space = line.indexOf(" ");
     let metric: string;
@@ -87,7 +100,9 @@ export function parseAdmissionSamples(text: string): Sample[] {
       metric = line.slice(0, space);
       rest = line.slice(space);
     }
-    const value = Number(rest.trim().split(" ")[0]);
+    const trimmed = rest.trimStart();
+    const gap = trimmed.indexOf(" ");
+    const value = Number(gap === -1 ? trimmed : trimmed.slice(0, gap));
     if (Number.isNaN(value)) continue;
     out.push({ metric, labels, value });
   }

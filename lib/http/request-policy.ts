@@ -42,6 +42,12 @@ export const MACHINE_ROUTES: ReadonlyArray<{ method: string; path: string; calle
   { method: "HEAD", path: "/api/health", caller: "liveness probes" },
 ];
 
+// Not a route, so not here: the OTLP trace receiver (server/traces/receiver.ts) is a separate
+// HTTP/2 listener, started only when PORTCULLIS_OTLP_LISTEN names an address. The apiserver's
+// exporter sends no credentials (plaintext OTLP/gRPC), so it cannot authenticate; it answers one
+// gRPC method, acts with no cluster credentials, and only adds bounded latency samples to what
+// the Health page shows — the README tells operators to keep it on a private address.
+
 export const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"] as const;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

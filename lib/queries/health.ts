@@ -1,6 +1,7 @@
 /** The health report: one contract for /api/admission-health and the Health page. */
 import { queryOptions } from "@tanstack/react-query";
 import type { HealthReason, LatencySummary, ProbeResult, Severity } from "@/lib/admission/health";
+import type { ReceiverStatus, TraceSummary } from "@/lib/traces/summary";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
 
@@ -32,6 +33,8 @@ export interface HealthRow {
   backend: string;
   probe: ProbeResult;
   caDaysLeft?: number;
+  /** Latency of each call from the apiserver's own spans (this configuration's hook only). */
+  traces?: TraceSummary;
 }
 
 export interface PolicyHealthRow {
@@ -41,6 +44,8 @@ export interface PolicyHealthRow {
   byAction: Record<string, number>;
   errors: Record<string, number>;
   p99?: number;
+  /** Whether the policy still exists (its metrics outlive it); undefined when unknown. */
+  exists?: boolean;
 }
 
 export interface HealthReport {
@@ -53,11 +58,38 @@ export interface HealthReport {
   labelNames: Record<string, string[]>;
   rows: HealthRow[];
   policies: PolicyHealthRow[];
+  /** The trace receiver's state: where it listens, how much it received. */
+  traces: ReceiverStatus;
 }
 
-export const healthQuery = (context: string) =>
+/**
+ * Narrows the report: one webhook configuration's hooks (`source` + `configuration`; a CRD's
+ * conversion webhook with source "CustomResourceDefinition"), or one policy's bindings (`policy`,
+ * optionally one `binding`). Empty: everything.
+ */
+export interface HealthFilter {
+  source?: string;
+  configuration?: string;
+  policy?: string;
+  binding?: string;
+}
+
+export const HEALTH_FILTER_FIELDS = ["source", "configuration", "policy", "binding"] as const;
+
+/** The report's URL for a filter (fields in a stable order, empty ones left out). */
+export function healthUrl(filter: HealthFilter = {}): string {
+  const q = new URLSearchParams();
+  for (const f of HEALTH_FILTER_FIELDS) {
+    const v = filter[f];
+    if (v !== undefined && v !== "") q.set(f, v);
+  }
+  const s = q.toString();
+  return s ? `/api/admission-health?${s}` : "/api/admission-health";
+}
+
+export const healthQuery = (context: string, filter: HealthFilter = {}) =>
   queryOptions({
-    queryKey: queryKeys.health(context),
-    queryFn: ({ signal }) => apiFetch<HealthReport>("/api/admission-health", { signal }),
+    queryKey: queryKeys.health(context, healthUrl(filter)),
+    queryFn: ({ signal }) => apiFetch<HealthReport>(healthUrl(filter), { signal }),
     refetchInterval: 15_000,
   });

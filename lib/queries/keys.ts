@@ -15,7 +15,8 @@ export const queryKeys = {
     ["webhook-details", context, resource, name, resourceVersion] as const,
   webhookAccess: (context: string) => ["webhook-access", context] as const,
   kindSchema: (context: string, resource: string) => ["kind-schema", context, resource] as const,
-  health: (context: string) => ["admission-health", context] as const,
+  /** `url`: the report's URL, which carries its filter. */
+  health: (context: string, url: string) => ["admission-health", context, url] as const,
   /** `at`: the resourceVersions of the policy and binding collections the report was read at. */
   policyParams: (context: string, at: string) => ["policy-params", context, at] as const,
   predictState: (context: string) => ["predict-state", context] as const,

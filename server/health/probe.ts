@@ -103,13 +103,16 @@ async function handshake(t: ProbeTarget): Promise<ProbeResult> {
       // Read once: a second read of the peer certificate may come back empty.
       const x509 = socket.getPeerX509Certificate();
       const cert = served(x509);
-      if (!socket.authorized) {
-        const err = socket.authorizationError;
+      // Node reports a failed host name check as the bare string code, after a chain that
+      // verified: that case falls through to the name check below, which says which names.
+      const err = socket.authorizationError as Error | string | undefined;
+      const code = typeof err === "string" ? err : (err as NodeJS.ErrnoException | undefined)?.code;
+      if (!socket.authorized && code !== "ERR_TLS_CERT_ALTNAME_INVALID") {
         finish({
           status: "tls-failed",
           latencyMs,
-          error: String(err?.message ?? err),
-          code: (err as NodeJS.ErrnoException | undefined)?.code,
+          error: typeof err === "string" ? err : String(err?.message ?? err),
+          code,
           served: cert,
         });
         return;

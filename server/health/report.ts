@@ -8,10 +8,12 @@ import {
 import { histogramQuantile, webhookKey, type WebhookMetrics } from "@/lib/admission/metrics";
 import { KubeApiError } from "@/lib/k8s/errors";
 import type { AdmissionregistrationV1WebhookClientConfig } from "@/lib/k8s/types";
-import type { HealthReport, HealthRow, PolicyHealthRow } from "@/lib/queries/health";
+import type { HealthFilter, HealthReport, HealthRow, PolicyHealthRow } from "@/lib/queries/health";
 import { backendOf } from "@/server/kube/backends";
 import type { KubeClient } from "@/server/kube/client";
 import { decodeCaBundle } from "@/server/kube/x509";
+import { summarizeCalls } from "@/lib/traces/summary";
+import { callsOf, receiverStatus } from "@/server/traces/store";
 import { admissionMetrics, type MetricsView } from "./scraper";
 import { probeTls } from "./probe";
 
@@ -122,13 +124,20 @@ function caDaysLeft(caBundle: string | undefined): {
 /**
  * Every webhook (and conversion webhook, and validating policy binding with checks) of the
  * cluster, judged from the apiserver's metrics as `context` reads them, a probe of each backend
- * from here and its CA bundle; worst first.
+ * from here and its CA bundle; worst first. A filter narrows the report to one configuration's
+ * hooks or one policy's bindings before anything is probed, so a detail page costs one
+ * configuration's handshakes, not the cluster's.
  */
 export async function admissionHealth(
   context: string,
   client: KubeClient,
   signal: AbortSignal,
+  filter: HealthFilter = {},
 ): Promise<HealthReport> {
+  const wants = (source: string, configuration: string) =>
+    filter.policy === undefined &&
+    (filter.source === undefined || filter.source === source) &&
+    (filter.configuration === undefined || filter.configuration === configuration);
   const [mutating, validating] = await Promise.all(
     ["mutatingwebhookconfigurations", "validatingwebhookconfigurations"].map((r) =>
       client.request<{ items: ConfigLike[] }>({
@@ -167,15 +176,24 @@ export async function admissionHealth(
     ["ValidatingWebhookConfiguration", "validating", validating?.items ?? []],
   ] as const) {
     for (const c of list) {
+      if (!wants(source, c.metadata?.name ?? "")) continue;
       (c.webhooks ?? []).forEach((h, index) =>
         hooks.push({ source, type, cfg: c.metadata?.name ?? "", index, h }),
       );
     }
   }
+  // Counted over every configuration, whatever the filter: the ambiguity is the cluster's.
   const sameName = new Map<string, number>();
-  for (const x of hooks) {
-    const k = webhookKey(x.h.name ?? "", x.type);
-    sameName.set(k, (sameName.get(k) ?? 0) + 1);
+  for (const [type, list] of [
+    ["admit", mutating?.items ?? []],
+    ["validating", validating?.items ?? []],
+  ] as const) {
+    for (const c of list) {
+      for (const h of c.webhooks ?? []) {
+        const k = webhookKey(h.name ?? "", type);
+        sameName.set(k, (sameName.get(k) ?? 0) + 1);
+      }
+    }
   }
 
   const rows: HealthRow[] = await Promise.all(
@@ -214,6 +232,12 @@ export async function admissionHealth(
         backend: b.text,
         probe: b.probe,
         caDaysLeft: ca.daysLeft,
+        traces: summarizeCalls(
+          callsOf(x.type === "admit" ? "mutating" : "validating", x.cfg, x.h.name ?? ""),
+          timeoutSeconds,
+          // The latest calls only for one configuration (a detail page), not for the whole cluster.
+          filter.configuration === undefined ? 0 : 10,
+        ),
       };
     }),
   );
@@ -221,6 +245,7 @@ export async function admissionHealth(
   for (const crd of crds) {
     const conv = crd.spec?.conversion;
     if (conv?.strategy !== "Webhook") continue;
+    if (!wants("CustomResourceDefinition", crd.metadata?.name ?? "")) continue;
     const cc = conv.webhook?.clientConfig;
     const b = await backendAndProbe(client, cc, 10, signal);
     const ca = caDaysLeft(cc?.caBundle);
@@ -258,14 +283,37 @@ export async function admissionHealth(
       a.index - b.index,
   );
 
-  const policies: PolicyHealthRow[] = [...(metrics?.latest.policies.values() ?? [])].map((p) => ({
-    policy: p.policy,
-    binding: p.binding,
-    checks: p.checks,
-    byAction: p.byAction,
-    errors: p.errors,
-    p99: histogramQuantile(0.99, p.buckets),
-  }));
+  // The metrics outlive a deleted policy (they count since the apiserver started): say which
+  // policies still exist, so the pages link only to those. Unknown when they cannot be listed.
+  let livePolicies: Set<string> | undefined;
+  if (metrics && metrics.latest.policies.size > 0 && filter.source === undefined) {
+    try {
+      const list = await client.request<{ items: Array<{ metadata?: { name?: string } }> }>({
+        path: "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies",
+        signal,
+      });
+      livePolicies = new Set(list.items.map((i) => i.metadata?.name ?? ""));
+    } catch {
+      livePolicies = undefined;
+    }
+  }
+  const policies: PolicyHealthRow[] = [...(metrics?.latest.policies.values() ?? [])]
+    .filter(
+      (p) =>
+        (filter.policy === undefined || filter.policy === p.policy) &&
+        (filter.binding === undefined || filter.binding === p.binding) &&
+        filter.configuration === undefined &&
+        filter.source === undefined,
+    )
+    .map((p) => ({
+      policy: p.policy,
+      binding: p.binding,
+      checks: p.checks,
+      byAction: p.byAction,
+      errors: p.errors,
+      p99: histogramQuantile(0.99, p.buckets),
+      exists: livePolicies?.has(p.policy),
+    }));
 
   return {
     scrapedAt: metrics?.scrapedAt ?? Date.now(),
@@ -275,5 +323,6 @@ export async function admissionHealth(
     labelNames: metrics?.labelNames ?? {},
     rows,
     policies,
+    traces: receiverStatus(),
   };
 }

@@ -1,17 +1,43 @@
+import { z } from "zod";
 import { handle, json } from "@/server/http/respond";
 import { contextOf } from "@/server/kube/identity";
 import { kubeClientFor } from "@/server/kube/client";
 import { admissionHealth } from "@/server/health/report";
+import { HEALTH_FILTER_FIELDS } from "@/lib/queries/health";
 
 export const dynamic = "force-dynamic";
+
+/** Object names are at most 253 characters; anything longer matches nothing and is refused. */
+const name = z.string().min(1).max(253).optional();
+const filterSchema = z
+  .object({
+    source: z
+      .enum([
+        "MutatingWebhookConfiguration",
+        "ValidatingWebhookConfiguration",
+        "CustomResourceDefinition",
+      ])
+      .optional(),
+    configuration: name,
+    policy: name,
+    binding: name,
+  })
+  .strict();
 
 /**
  * Health of every admission hook as the request's identity sees it: the apiserver's metrics
  * (scraped with that identity's credentials), a probe of each backend and its CA bundle.
+ * `?source=&configuration=` narrows it to one configuration, `?policy=[&binding=]` to one policy.
  */
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
     const context = contextOf(request);
-    return json(await admissionHealth(context, kubeClientFor(context), request.signal));
+    const params = new URL(request.url).searchParams;
+    const raw: Record<string, string> = {};
+    for (const [k, v] of params) {
+      if ((HEALTH_FILTER_FIELDS as readonly string[]).includes(k)) raw[k] = v;
+    }
+    const filter = filterSchema.parse(raw);
+    return json(await admissionHealth(context, kubeClientFor(context), request.signal, filter));
   });
 }

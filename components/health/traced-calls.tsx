@@ -1,0 +1,63 @@
+import type { TraceSummary } from "@/lib/traces/summary";
+import { TraceHistogram } from "./trace-histogram";
+
+const ms = (x: number) => (x >= 100 ? Math.round(x).toString() : x.toFixed(1));
+
+/** The apiserver's own timing of a hook's calls, from its spans: summary, chart, latest calls. */
+export function TracedCalls({
+  traces,
+  timeoutSeconds,
+  showRecent,
+}: {
+  traces: TraceSummary | undefined;
+  timeoutSeconds: number;
+  showRecent?: boolean;
+}) {
+  if (!traces) return <span className="muted">no traced calls</span>;
+  return (
+    <div className="traced-calls">
+      <span className="mono" data-testid="trace-summary">
+        {traces.calls} calls · p50 {ms(traces.p50)} · p99 {ms(traces.p99)} · max {ms(traces.max)} ms
+      </span>
+      {traces.atTimeout > 0 ? (
+        <span className="bad"> · {traces.atTimeout} at the timeout</span>
+      ) : null}
+      <div>
+        <TraceHistogram
+          histogram={traces.histogram}
+          timeoutSeconds={timeoutSeconds}
+          label={`latency of ${traces.calls} traced calls against a ${timeoutSeconds} s timeout`}
+        />
+      </div>
+      {showRecent ? (
+        <table className="data compact" aria-label="Latest traced calls">
+          <thead>
+            <tr>
+              <th scope="col">At</th>
+              <th scope="col">Operation</th>
+              <th scope="col">Resource</th>
+              <th scope="col" className="num">
+                ms
+              </th>
+              <th scope="col">Request uid</th>
+            </tr>
+          </thead>
+          <tbody>
+            {traces.recent.map((c) => (
+              <tr key={`${c.uid}-${c.startMs}`} data-uid={c.uid}>
+                <td>{new Date(c.startMs).toLocaleTimeString()}</td>
+                <td>{c.operation}</td>
+                <td className="mono">
+                  {c.resource}
+                  {c.subresource ? `/${c.subresource}` : ""}
+                </td>
+                <td className={`num${c.failed ? " bad" : ""}`}>{ms(c.durationMs)}</td>
+                <td className="mono">{c.uid}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * `npm run demo` as a newcomer runs it: it prints its URL once the pages have data, the pages and
+ * the API answer with the seeded hooks, policies and live decisions, and Ctrl-C (SIGINT to its
+ * process group, as a terminal sends it) stops every process it started and leaves no file.
+ * Reuses the built control plane and dashboard of the test run (no second build).
+ */
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { DEMO_PAGES } from "../cluster/harness/demo-ready";
+import { isRunning, startDemo, type DemoProcess } from "../cluster/harness/demo-process";
+
+/** Every file (not directory) below `dir`. */
+function filesBelow(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir)) {
+    const p = path.join(dir, e);
+    if (statSync(p).isDirectory()) out.push(...filesBelow(p));
+    else out.push(p);
+  }
+  return out;
+}
+
+describe("npm run demo", () => {
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), "portcullis-demo-state-"));
+  const tmpDir = mkdtempSync(path.join(os.tmpdir(), "portcullis-demo-tmp-"));
+  let demo: DemoProcess | undefined;
+
+  afterAll(async () => {
+    await demo?.stop("SIGKILL");
+    rmSync(stateDir, { recursive: true, force: true });
+    rmSync(tmpDir, { recursive: true, force: true });
+  });
+
+  it("serves every page with data, then Ctrl-C leaves no process and no file", async () => {
+    demo = await startDemo({ PORTCULLIS_STATE_DIR: stateDir, TMPDIR: tmpDir });
+    const get = async (p: string) => {
+      const res = await fetch(`${demo?.url}${p}`, {
+        headers: { "sec-fetch-site": "same-origin", "x-portcullis-context": demo?.context ?? "" },
+      });
+      return { status: res.status, text: await res.text() };
+    };
+
+    // The production server, not the development one.
+    const home = await get("/");
+    expect(home.status).toBe(200);
+    expect(home.text).not.toContain("__nextDevClientId");
+    expect(home.text).not.toContain("/_next/static/chunks/react-refresh");
+    for (const page of DEMO_PAGES) expect((await get(page.path)).status, page.path).toBe(200);
+
+    const mutating = await get(
+      "/api/resources/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
+    );
+    expect(mutating.text).toContain("namespace.sidecar-injector.istio.io");
+    expect(mutating.text).toContain("mservice.elbv2.k8s.aws");
+    const validating = await get(
+      "/api/resources/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+    );
+    for (const hook of [
+      "validate.kyverno.svc-ignore",
+      "validate-policy.kyverno.svc",
+      "validate.nginx.ingress.kubernetes.io",
+      "pods.tenant-guard.portcullis.dev",
+    ])
+      expect(validating.text).toContain(hook);
+
+    const policies = await get(
+      "/api/resources/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings",
+    );
+    expect(policies.text).toContain("require-team-label-teams");
+
+    // Traffic keeps producing decisions: more arrive while we watch.
+    const count = async () =>
+      (JSON.parse((await get("/api/decisions?limit=500")).text) as { items: unknown[] }).items
+        .length;
+    const first = await count();
+    expect(first).toBeGreaterThan(0);
+    await expect.poll(count, { timeout: 20_000, interval: 1_000 }).toBeGreaterThan(first);
+
+    const pids = demo.descendants();
+    // npm, its shell, tsx, the demo, kube-apiserver, etcd, the controller manager, the dashboard.
+    expect(pids.length).toBeGreaterThanOrEqual(7);
+    // The webhook servers' certificates live in temporary directories while the demo runs.
+    expect(readdirSync(tmpDir).filter((e) => e.startsWith("portcullis-webhook-")).length).toBe(2);
+
+    const code = await demo.stop("SIGINT");
+    expect([0, "SIGINT"], demo.output()).toContain(code);
+    expect(pids.filter(isRunning)).toEqual([]);
+    expect(filesBelow(stateDir)).toEqual([]);
+    // tsx keeps its compile cache in $TMPDIR/tsx-<uid> on purpose (shared by every tsx run).
+    const left = readdirSync(tmpDir).filter((e) => !/^tsx-\d+$/.test(e));
+    expect(left).toEqual([]);
+    expect(demo.output()).toContain("demo: stopped");
+  }, 240_000);
+});
