@@ -106,6 +106,24 @@ export function DecisionDrawer({
             </dd>
             <dt>Response</dt>
             <dd>{d.request.code ?? "—"}</dd>
+            {d.kind.endsWith("webhook") ? (
+              <>
+                <dt>Call took</dt>
+                <dd data-testid="traced-duration">
+                  {d.tracedMs && d.tracedMs.length > 0 ? (
+                    <>
+                      {d.tracedMs.map((ms) => `${ms.toFixed(1)} ms`).join(", ")}{" "}
+                      <span className="muted">(the apiserver&apos;s trace of this call)</span>
+                    </>
+                  ) : (
+                    <span className="muted">
+                      not traced — the apiserver&apos;s spans arrive when it exports traces to the
+                      dashboard (README, per-call webhook latency)
+                    </span>
+                  )}
+                </dd>
+              </>
+            ) : null}
             {Object.keys(d.request.latencies).length > 0 ? (
               <>
                 <dt>Phase latencies</dt>

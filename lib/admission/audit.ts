@@ -108,6 +108,11 @@ export interface DecisionRecord extends DecisionCall {
   stage: string;
   time: number;
   request: AuditRequestFacts;
+  /**
+   * How long the call took as the apiserver's trace timed it (ms), when its traces reach the
+   * dashboard; added when read, never stored.
+   */
+  tracedMs?: number[];
 }
 
 /** Longest message or patch text kept per decision. */

@@ -108,6 +108,27 @@ describe("decodeWebhookSpans", () => {
     expect(out.spans[1]?.durationMs).toBeCloseTo(0.001, 9);
   });
 
+  it("ties a trace to its request by the handler span's audit-id attribute", () => {
+    const handler = [
+      ...bytes(1, [0xab, 0xcd]),
+      ...bytes(2, [9, 9, 9, 9, 9, 9, 9, 9]),
+      ...str(5, "Create"),
+      ...fixed64(7, T0),
+      ...fixed64(8, T0 + 5n),
+      ...kv("audit-id", "5e0c8d3a-1111-2222-3333-444455556666"),
+      ...kv("verb", "POST"),
+    ];
+    const plain = [...str(5, "HTTP POST"), ...fixed64(7, T0), ...fixed64(8, T0 + 9n)];
+    const out = decodeWebhookSpans(
+      request([webhookSpan({ start: T0, end: T0 + 1n }), handler, plain]),
+    );
+    expect(out.requests).toEqual([
+      { traceId: "abcd", auditID: "5e0c8d3a-1111-2222-3333-444455556666" },
+    ]);
+    expect(out.spans[0]?.traceId).toBe("abcd");
+    expect(out.otherSpans).toBe(2);
+  });
+
   it("keeps at most maxSpans and counts the rest", () => {
     const spans = Array.from({ length: 5 }, (_, i) =>
       webhookSpan({ start: T0, end: T0 + 1n, uid: String(i) }),
@@ -137,6 +158,7 @@ describe("decodeWebhookSpans", () => {
     expect(() => decodeWebhookSpans(new Uint8Array([0x0b]))).toThrow("unsupported wire type 3");
     expect(decodeWebhookSpans(new Uint8Array())).toEqual({
       spans: [],
+      requests: [],
       otherSpans: 0,
       droppedSpans: 0,
     });

@@ -5,6 +5,10 @@
  * the attributes configuration, webhook, resource, subresource, operation and UID (the
  * AdmissionReview request's uid, which the webhook receives too).
  *
+ * Also keeps, from any other span, the `audit-id` attribute the apiserver's request handlers set
+ * (k8s.io/apiserver pkg/endpoints/handlers/trace_util.go): it ties a trace, and so its webhook
+ * calls, to the audit event of the same request.
+ *
  * Linear and bounded: every byte is read once, messages that are not needed are skipped by their
  * length, strings are cut at MAX_STRING, and at most `maxSpans` spans are kept per request.
  * Field numbers from opentelemetry/proto/{collector/trace,trace,common,resource}/v1.
@@ -35,8 +39,16 @@ export interface WebhookSpan {
   statusMessage?: string;
 }
 
+/** A trace's request, by the audit ID its handler span names. */
+export interface TraceRequest {
+  traceId: string;
+  auditID: string;
+}
+
 export interface DecodedExport {
   spans: WebhookSpan[];
+  /** Traces whose handler span names the request's audit ID. */
+  requests: TraceRequest[];
   /** Spans of other names, skipped. */
   otherSpans: number;
   /** Webhook spans beyond `maxSpans`, dropped. */
@@ -190,7 +202,7 @@ const STATUS: ReadonlyArray<WebhookSpan["status"]> = ["unset", "ok", "error"];
 const nanosToMs = ([lo, hi]: [number, number]) => (hi * 4294967296 + lo) / 1e6;
 
 /** Span: name (5) first decides; ids (1), times (7, 8), attributes (9), status (15). */
-function span(r: Reader): WebhookSpan | string {
+function span(r: Reader): WebhookSpan | { name: string; traceId: string; auditID?: string } {
   let name = "";
   let traceId = "";
   let start: [number, number] = [0, 0];
@@ -218,7 +230,7 @@ function span(r: Reader): WebhookSpan | string {
     return true;
   });
   const kind = WEBHOOK_SPAN_NAMES[name];
-  if (!kind) return name;
+  if (!kind) return { name, traceId, auditID: attrs["audit-id"] || undefined };
   // Exact in the difference even where the absolute nanoseconds are not.
   const durationNs = (end[1] - start[1]) * 4294967296 + (end[0] - start[0]);
   return {
@@ -246,7 +258,7 @@ export function decodeWebhookSpans(
   limits: { maxSpans?: number } = {},
 ): DecodedExport {
   const maxSpans = limits.maxSpans ?? 10_000;
-  const out: DecodedExport = { spans: [], otherSpans: 0, droppedSpans: 0 };
+  const out: DecodedExport = { spans: [], requests: [], otherSpans: 0, droppedSpans: 0 };
   const root = new Reader(bytes, 0, bytes.length);
   root.fields((f, w) => {
     if (f !== 1 || w !== 2) return false;
@@ -267,8 +279,11 @@ export function decodeWebhookSpans(
       ss.fields((sf, sw) => {
         if (sf !== 2 || sw !== 2) return false;
         const s = span(ss.sub());
-        if (typeof s === "string") out.otherSpans++;
-        else if (out.spans.length < maxSpans) out.spans.push(s);
+        if (!("kind" in s)) {
+          out.otherSpans++;
+          if (s.auditID && s.traceId && out.requests.length < maxSpans)
+            out.requests.push({ traceId: s.traceId, auditID: s.auditID });
+        } else if (out.spans.length < maxSpans) out.spans.push(s);
         else out.droppedSpans++;
         return true;
       });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { summarizeCalls, TRACE_BOUNDS_MS, type TracedCall } from "./summary";
+import {
+  summarizeCalls,
+  tracedDurations,
+  TRACE_BOUNDS_MS,
+  type RequestCall,
+  type TracedCall,
+} from "./summary";
 
 const call = (durationMs: number, startMs: number, failed = false): TracedCall => ({
   startMs,
@@ -33,5 +39,53 @@ describe("summarizeCalls", () => {
     expect(s.failed).toBe(2);
     expect(s.histogram[7]).toBe(1); // ≤ 1000 ms
     expect(s.histogram[8]).toBe(1); // ≤ 2500 ms
+  });
+});
+
+describe("tracedDurations", () => {
+  const rc = (
+    webhook: string,
+    durationMs: number,
+    kind: RequestCall["kind"] = "mutating",
+    configuration = "cfg",
+  ): RequestCall => ({
+    kind,
+    configuration,
+    webhook,
+    startMs: durationMs,
+    durationMs,
+    failed: false,
+  });
+  const calls = [
+    rc("m.example.com", 3),
+    rc("v.example.com", 1002, "validating"),
+    rc("m.example.com", 4),
+    rc("m.example.com", 7, "mutating", "other-cfg"),
+  ];
+
+  it("takes the calls of the decision's webhook, configuration and phase", () => {
+    const d = { kind: "validating-webhook", hook: "v.example.com", configuration: "cfg" };
+    expect(tracedDurations(d, calls)).toEqual([1002]);
+    expect(tracedDurations({ ...d, kind: "mutating-webhook" }, calls)).toEqual([]);
+    // A denial's decision does not know the phase or configuration: the hook's name decides.
+    expect(
+      tracedDurations({ kind: "webhook", hook: "v.example.com", configuration: "" }, calls),
+    ).toEqual([1002]);
+  });
+
+  it("takes a reinvoked hook's call of the decision's round", () => {
+    const d = { kind: "mutating-webhook", hook: "m.example.com", configuration: "cfg" };
+    expect(tracedDurations(d, calls)).toEqual([3, 4]);
+    expect(tracedDurations({ ...d, round: 0 }, calls)).toEqual([3]);
+    expect(tracedDurations({ ...d, round: 1 }, calls)).toEqual([4]);
+  });
+
+  it("has nothing for policies", () => {
+    expect(
+      tracedDurations(
+        { kind: "validating-policy", hook: "m.example.com", configuration: "" },
+        calls,
+      ),
+    ).toEqual([]);
   });
 });

@@ -17,6 +17,47 @@ export interface TracedCall {
   failed: boolean;
 }
 
+/** One webhook call of a request, as its trace recorded it (joined to the request's audit ID). */
+export interface RequestCall {
+  kind: "mutating" | "validating";
+  configuration: string;
+  webhook: string;
+  startMs: number;
+  durationMs: number;
+  failed: boolean;
+}
+
+/**
+ * The traced durations of the call(s) one decision records: same webhook (and configuration when
+ * the decision names it), same phase when known; a mutating decision with a reinvocation round
+ * takes that round's call when the request called the hook more than once.
+ */
+export function tracedDurations(
+  decision: { kind: string; hook: string; configuration: string; round?: number },
+  calls: readonly RequestCall[],
+): number[] {
+  const phase =
+    decision.kind === "mutating-webhook"
+      ? "mutating"
+      : decision.kind === "validating-webhook"
+        ? "validating"
+        : decision.kind === "webhook"
+          ? undefined
+          : null;
+  if (phase === null) return [];
+  const mine = calls.filter(
+    (c) =>
+      c.webhook === decision.hook &&
+      (phase === undefined || c.kind === phase) &&
+      (decision.configuration === "" || c.configuration === decision.configuration),
+  );
+  if (decision.round !== undefined && mine.length > decision.round && mine.length > 1) {
+    const one = mine[decision.round];
+    return one ? [one.durationMs] : [];
+  }
+  return mine.map((c) => c.durationMs);
+}
+
 /** How the dashboard's trace receiver stands (a silent exporter must be visible). */
 export interface ReceiverStatus {
   /** Where the receiver listens, or why it does not. */

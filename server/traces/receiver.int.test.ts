@@ -18,6 +18,7 @@ let hooks: WebhookServer;
 const id = `tr${Date.now().toString(36)}`;
 const ns = `traces-${id}`;
 const cfg = `traces-${id}`;
+const mutatingCfg = `traces-m-${id}`;
 const CALLS = 8;
 /**
  * The span also covers the apiserver's marshalling and the write/read on its pooled connection:
@@ -34,6 +35,20 @@ function kube(method: string, p: string, body?: unknown) {
 
 const hookName = (h: string) => `${h}.${id}.portcullis.test`;
 
+/** A webhook of the harness server for configmap creates in this test's namespace. */
+const hook = (h: string) => ({
+  name: hookName(h),
+  clientConfig: { url: hooks.url(h), caBundle: hooks.caBundle },
+  rules: [
+    { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+  ],
+  namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
+  sideEffects: "None",
+  admissionReviewVersions: ["v1"],
+  failurePolicy: "Fail",
+  timeoutSeconds: 5,
+});
+
 beforeAll(async () => {
   stack = readStack();
   ca = readFileSync(stack.caFile);
@@ -41,18 +56,6 @@ beforeAll(async () => {
   hooks.program("quick", { type: "allow" });
   hooks.program("slower", { type: "sleep", seconds: 0.15 });
   expect((await kube("POST", "/api/v1/namespaces", { metadata: { name: ns } })).status).toBe(201);
-  const hook = (h: string) => ({
-    name: hookName(h),
-    clientConfig: { url: hooks.url(h), caBundle: hooks.caBundle },
-    rules: [
-      { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
-    ],
-    namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
-    sideEffects: "None",
-    admissionReviewVersions: ["v1"],
-    failurePolicy: "Fail",
-    timeoutSeconds: 5,
-  });
   expect(
     (
       await kube("POST", "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations", {
@@ -76,6 +79,10 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  await kube(
+    "DELETE",
+    `/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/${mutatingCfg}`,
+  );
   await kube(
     "DELETE",
     `/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/${cfg}`,
@@ -141,5 +148,66 @@ describe("apiserver traces", () => {
       );
       if (h === "slower") expect(row.traces!.p50).toBeGreaterThanOrEqual(150);
     }
+  });
+
+  it("gives a webhook's decision the apiserver's timing of that call, joined by the request's audit ID", async () => {
+    hooks.program("mslow", { type: "sleep", seconds: 0.2 });
+    const created = await kube(
+      "POST",
+      "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
+      { metadata: { name: mutatingCfg }, webhooks: [hook("mslow")] },
+    );
+    expect(created.status, created.body).toBe(201);
+    // The apiserver reads new configurations from its watch: retry until the hook is called.
+    let auditID = "";
+    let attempt = 0;
+    await expect
+      .poll(
+        async () => {
+          const name = `joined-${attempt++}`;
+          const res = await kube("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+            metadata: { name },
+          });
+          expect(res.status).toBe(201);
+          auditID = res.headers["audit-id"] as string;
+          return hooks.calls("mslow").some((c) => c.request.name === name);
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .toBe(true);
+    const call = hooks.calls("mslow").at(-1)!;
+
+    type Decision = { hook: string; outcome: string; tracedMs?: number[] };
+    let decision: Decision | undefined;
+    await expect
+      .poll(
+        async () => {
+          const res = await fetch(
+            `${stack.dashboardUrl}/api/decisions?auditID=${encodeURIComponent(auditID)}`,
+            { headers: policyHeaders(stack.contexts.admin) },
+          );
+          expect(res.status).toBe(200);
+          const body = (await res.json()) as { items: Decision[] };
+          decision = body.items.find((d) => d.hook === hookName("mslow"));
+          return decision?.tracedMs?.length ?? 0;
+        },
+        { timeout: 60_000, interval: 1_000 },
+      )
+      .toBe(1);
+    expect(decision!.outcome).toBe("admitted");
+    const ms = decision!.tracedMs![0]!;
+
+    // The same span the hook's Health card shows for that call (the AdmissionReview uid both see).
+    const res = await fetch(
+      `${stack.dashboardUrl}${healthUrl({ source: "MutatingWebhookConfiguration", configuration: mutatingCfg })}`,
+      { headers: policyHeaders(stack.contexts.admin) },
+    );
+    const rep = (await res.json()) as HealthReport;
+    const span = rep.rows[0]?.traces?.recent.find((t) => t.uid === call.request.uid);
+    expect(span, "the call's span on the Health card").toBeDefined();
+    expect(ms).toBe(span!.durationMs);
+    expect(ms).toBeGreaterThanOrEqual(200);
+    expect(ms - call.handledMs!).toBeGreaterThan(-1);
+    expect(ms - call.handledMs!).toBeLessThan(50);
   });
 });

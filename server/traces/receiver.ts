@@ -76,10 +76,11 @@ function handle(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHead
         headers["grpc-encoding"] as string | undefined,
       );
       const decoded = decodeWebhookSpans(message);
-      recordSpans(decoded.spans, {
-        droppedSpans: decoded.droppedSpans,
-        instance: decoded.serviceInstance,
-      });
+      recordSpans(
+        decoded.spans,
+        { droppedSpans: decoded.droppedSpans, instance: decoded.serviceInstance },
+        decoded.requests,
+      );
     } catch (e) {
       fail(
         stream,

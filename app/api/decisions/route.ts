@@ -5,6 +5,7 @@ import { decisionStore } from "@/server/decisions/instance";
 import { parseDecisionFilter } from "@/lib/decisions/filter";
 import { bucketSizeFor, DEFAULT_CHART_WINDOW_MS } from "@/lib/decisions/histogram";
 import { DECISION_PAGE_LIMIT, type DecisionListResponse } from "@/lib/queries/decisions";
+import { withTracedDurations } from "@/server/traces/decisions";
 
 export const dynamic = "force-dynamic";
 
@@ -31,7 +32,10 @@ export async function GET(request: Request): Promise<Response> {
       store.list(filter, page),
       store.histogram({ ...filter, from, to }, bucketMs),
     ]);
-    const body: DecisionListResponse = { items, histogram: { bucketMs, from, to, buckets } };
+    const body: DecisionListResponse = {
+      items: withTracedDurations(items),
+      histogram: { bucketMs, from, to, buckets },
+    };
     return json(body);
   });
 }

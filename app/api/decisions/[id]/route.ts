@@ -3,6 +3,7 @@ import { errorResponse, handle, json } from "@/server/http/respond";
 import { authorizeDecisionsRead } from "@/server/audit/access";
 import { decisionStore } from "@/server/decisions/instance";
 import type { DecisionDetailResponse } from "@/lib/queries/decisions";
+import { withTracedDurations } from "@/server/traces/decisions";
 
 export const dynamic = "force-dynamic";
 
@@ -25,7 +26,8 @@ export async function GET(
         cluster: "",
       });
     }
-    const body: DecisionDetailResponse = detail;
+    const [decision] = withTracedDurations([detail.decision]);
+    const body: DecisionDetailResponse = { ...detail, decision: decision ?? detail.decision };
     return json(body);
   });
 }
