@@ -344,7 +344,10 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         // Rotated every megabyte (the smallest size the apiserver knows), as a busy cluster's log
         // is: the dashboard's file mode (PORTCULLIS_AUDIT_LOG) follows it across rotations.
         "--audit-log-maxsize=1",
-        "--audit-log-maxbackup=3",
+        // Backups kept long enough that a reader stopped for a while (file mode across a restart,
+        // the matching oracle reading its own requests) still finds every event; the run's
+        // directory is removed with the stack.
+        "--audit-log-maxbackup=100",
         `--cert-dir=${path.join(dir, "apiserver-certs")}`,
         "--v=1",
       ],

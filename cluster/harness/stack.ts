@@ -4,7 +4,7 @@
  * Test runners start one per run, or reuse a running one named by PORTCULLIS_STACK.
  */
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { ensureBuilt } from "../build";
 import { startControlPlane, type ControlPlaneInfo } from "../control-plane";
@@ -163,4 +163,18 @@ export async function startStack(
     await stop();
     throw e;
   }
+}
+
+/**
+ * The apiserver's audit log with its rotated backups (`<name>-<timestamp>.log`, as it renames
+ * them), oldest first: the live file last.
+ */
+export function auditLogFiles(stack: Pick<StackInfo, "auditLogPath">): string[] {
+  const dir = path.dirname(stack.auditLogPath);
+  const base = path.basename(stack.auditLogPath, ".log");
+  const rotated = readdirSync(dir)
+    .filter((f) => f.startsWith(`${base}-`) && f.endsWith(".log"))
+    .sort()
+    .map((f) => path.join(dir, f));
+  return [...rotated, stack.auditLogPath];
 }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { readStack, type StackInfo } from "../../cluster/harness/stack";
+import { auditLogFiles, readStack, type StackInfo } from "../../cluster/harness/stack";
 import {
   startWebhookServer,
   type AdmissionRequest as RecordedRequest,
@@ -901,7 +901,8 @@ interface Outcome {
 
 function readAuditAnnotations(): Map<string, Record<string, string>> {
   const out = new Map<string, Record<string, string>>();
-  for (const line of readFileSync(stack.auditLogPath, "utf8").split("\n")) {
+  const lines = auditLogFiles(stack).flatMap((f) => readFileSync(f, "utf8").split("\n"));
+  for (const line of lines) {
     if (!line.includes(SUFFIX)) continue;
     const e = JSON.parse(line) as {
       auditID: string;

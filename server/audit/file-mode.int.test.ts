@@ -7,13 +7,18 @@
  * restarted, it resumes. Every request's Audit-Id is then counted in the store: each stored
  * exactly once — none lost, none duplicated — with the right policy, outcome and message.
  */
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dashboardEnv, readStack, type StackInfo } from "../../cluster/harness/stack";
+import {
+  auditLogFiles,
+  dashboardEnv,
+  readStack,
+  type StackInfo,
+} from "../../cluster/harness/stack";
 import { httpsRequest } from "../../cluster/https-json";
 import { policyHeaders } from "../../e2e/api-headers";
 import { startDashboard, type DashboardProcess } from "../../e2e/dashboard-process";
@@ -38,10 +43,7 @@ async function api(method: string, url: string, body?: unknown) {
 
 /** Rotated files of the audit log right now. */
 function backups(): string[] {
-  const base = path.basename(stack.auditLogPath, ".log");
-  return readdirSync(path.dirname(stack.auditLogPath)).filter(
-    (f) => f.startsWith(`${base}-`) && f.endsWith(".log"),
-  );
+  return auditLogFiles(stack).slice(0, -1);
 }
 
 const denied: string[] = [];
