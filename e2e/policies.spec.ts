@@ -95,7 +95,7 @@ test.describe("Admission policies", () => {
     cleanup(kube, `${GROUP_PATH}/${VAP}/${name}`);
 
     await page.goto("/policies");
-    await page.getByText("New from template").click();
+    await page.getByText("New from template", { exact: true }).click();
     await page.getByRole("link", { name: "Require labels" }).click();
     const tpl = await editorText(page, VAP);
     expect(tpl).toContain("kind: ValidatingAdmissionPolicy");

@@ -316,7 +316,10 @@ test("params from live state: a binding whose paramRef finds nothing (Allow) is 
     // The param appears: the binding is evaluated once, and its validation denies.
     await ok(kube, "POST", paramPath, { metadata: { name: param } });
     await expect.poll(probe, { timeout: 20_000 }).toBe(422);
+    // The request lives in the page's address (written once typing pauses): reload from it.
+    await expect(page).toHaveURL(/keep-p/);
     await page.reload();
+    await expect(page.getByLabel("Object", { exact: true })).toHaveValue(/keep-p/);
     const call = page.locator(`[data-testid="call"][data-hook="${binding}"]`);
     await expect(call).toContainText(`1 found (${PROD}/${param})`);
     await tryForReal(page);
