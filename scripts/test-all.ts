@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { buildDashboard, REPO_ROOT, startStack } from "../cluster/harness/stack";
 import { ensureBuilt } from "../cluster/build";
 
@@ -39,6 +40,39 @@ const bin = (name: string) => path.join(REPO_ROOT, "node_modules", ".bin", name)
 /** Where the test runners leave machine-readable results, summed into one closing line. */
 const RESULTS_DIR = path.join(REPO_ROOT, ".portcullis", "results");
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Each failed test, named with its file and the first line of its error, repeated at the end. */
+const failures: string[] = [];
+
+const firstLine = (message: string | undefined): string =>
+  stripVTControlCharacters(message ?? "")
+    .trim()
+    .split("\n", 1)
+    .join("")
+    .slice(0, 300);
+
+type PlaywrightSuite = {
+  file?: string;
+  specs?: {
+    title: string;
+    line?: number;
+    tests: { status?: string; results: { error?: { message?: string } }[] }[];
+  }[];
+  suites?: PlaywrightSuite[];
+};
+
+function playwrightFailures(suite: PlaywrightSuite, file: string | undefined): void {
+  const here = suite.file ?? file;
+  for (const spec of suite.specs ?? []) {
+    for (const t of spec.tests) {
+      if (t.status !== "unexpected") continue;
+      const last = t.results.at(-1);
+      failures.push(
+        `${here}:${spec.line ?? 0} › ${spec.title}\n    ${firstLine(last?.error?.message)}`,
+      );
+    }
+  }
+  for (const s of suite.suites ?? []) playwrightFailures(s, here);
+}
 
 /** vitest with its usual output plus a JSON report named `name`. */
 function vitestArgs(project: string): string[] {
@@ -65,13 +99,32 @@ function count(file: string, kind: "vitest" | "playwright"): void {
     numFailedTests?: number;
     numPendingTests?: number;
     numTodoTests?: number;
+    testResults?: {
+      name: string;
+      message?: string;
+      status?: string;
+      assertionResults: { fullName: string; status: string; failureMessages?: string[] }[];
+    }[];
+    suites?: PlaywrightSuite[];
     stats?: { expected?: number; unexpected?: number; skipped?: number; flaky?: number };
   };
   if (kind === "vitest") {
     totals.passed += r.numPassedTests ?? 0;
     totals.failed += r.numFailedTests ?? 0;
     totals.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+    for (const f of r.testResults ?? []) {
+      const name = path.relative(REPO_ROOT, f.name);
+      const failed = f.assertionResults.filter((a) => a.status === "failed");
+      for (const a of failed) {
+        failures.push(`${name} › ${a.fullName}\n    ${firstLine(a.failureMessages?.[0])}`);
+      }
+      // A file that failed outside any test (a hook, an import) has no failed assertion.
+      if (failed.length === 0 && f.status === "failed") {
+        failures.push(`${name} (the file itself)\n    ${firstLine(f.message)}`);
+      }
+    }
   } else {
+    for (const s of r.suites ?? []) playwrightFailures(s, undefined);
     totals.passed += (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0);
     totals.failed += r.stats?.unexpected ?? 0;
     totals.skipped += r.stats?.skipped ?? 0;
@@ -127,6 +180,7 @@ async function main(): Promise<number> {
   const summary = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
   if (failed.length > 0) {
     process.stderr.write(`\nFAILED: ${failed.join(", ")}\n`);
+    for (const f of failures) process.stderr.write(`  ✗ ${f}\n`);
     process.stdout.write(`tests: ${summary}\n`);
     return 1;
   }
