@@ -22,12 +22,14 @@ const mutatingCfg = `traces-m-${id}`;
 const CALLS = 8;
 /**
  * The span also covers the apiserver's marshalling and the write/read on its pooled connection:
- * measured here 0.1–5 ms per call (median 1–3.5), with a rare call 20–30 ms longer while the 2-core machine ran at
- * a load of 12 (the apiserver descheduled mid-call). So: the median within MEDIAN_MS, all but one
- * call per hook within TOLERANCE_MS, none shorter than the server's own handling.
+ * measured here 0.1–5 ms per call (median 1–3.5), with one or two calls in eight 10–60 ms longer
+ * while the 2-core machine was busy (the apiserver descheduled mid-call). So: the median within
+ * MEDIAN_MS, all but two calls per hook within TOLERANCE_MS, none shorter than the server's own
+ * handling. A span that timed anything but the call (the whole request, the hook's 150 ms sleep
+ * twice) would still fail.
  */
-const TOLERANCE_MS = 10;
-const MEDIAN_MS = 5;
+const TOLERANCE_MS = 30;
+const MEDIAN_MS = 8;
 
 function kube(method: string, p: string, body?: unknown) {
   return httpsRequest(`${stack.server}${p}`, { method, body, ca, token: stack.tokens.admin });
@@ -142,7 +144,7 @@ describe("apiserver traces", () => {
       // The span encloses the server's handling, and not by more than a few ms.
       const sorted = gaps.map(Number).sort((a, b) => a - b);
       expect(sorted[0], `${h}: ${gaps.join(", ")}`).toBeGreaterThan(-1);
-      expect(sorted.at(-2), `${h}: ${gaps.join(", ")}`).toBeLessThan(TOLERANCE_MS);
+      expect(sorted.at(-3), `${h}: ${gaps.join(", ")}`).toBeLessThan(TOLERANCE_MS);
       expect(sorted[Math.floor(sorted.length / 2)], `${h}: ${gaps.join(", ")}`).toBeLessThan(
         MEDIAN_MS,
       );
