@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { decide, policyConfigFromEnv } from "@/lib/http/request-policy";
 import { contentSecurityPolicy, SECURITY_HEADERS } from "@/lib/http/security-headers";
+import { sessionCookie } from "@/lib/auth/session-cookie";
 
 /**
  * Every request the dashboard serves passes here first: the one request policy
@@ -13,6 +14,7 @@ export function proxy(request: NextRequest): NextResponse {
     PORTCULLIS_ALLOWED_HOSTS: process.env["PORTCULLIS_ALLOWED_HOSTS"],
     PORTCULLIS_PORT: process.env["PORTCULLIS_PORT"],
     PORT: process.env["PORT"],
+    PORTCULLIS_MODE: process.env["PORTCULLIS_MODE"],
   });
   const decision = decide(
     {
@@ -21,6 +23,7 @@ export function proxy(request: NextRequest): NextResponse {
       host: request.headers.get("host"),
       origin: request.headers.get("origin"),
       secFetchSite: request.headers.get("sec-fetch-site"),
+      hasSession: sessionCookie(request.headers.get("cookie")) !== undefined,
     },
     config,
   );
@@ -29,22 +32,30 @@ export function proxy(request: NextRequest): NextResponse {
   let response: NextResponse;
   if (!decision.allow) {
     const isApi = request.nextUrl.pathname.startsWith("/api/");
-    response = isApi
-      ? NextResponse.json(
-          {
+    response = decision.redirect
+      ? NextResponse.redirect(new URL(decision.redirect, request.url), 303)
+      : isApi
+        ? NextResponse.json(
+            {
+              status: decision.status,
+              reason: decision.reason,
+              message: decision.message,
+              cluster: "",
+            },
+            { status: decision.status },
+          )
+        : new NextResponse(`${decision.message}\n`, {
             status: decision.status,
-            reason: decision.reason,
-            message: decision.message,
-            cluster: "",
-          },
-          { status: decision.status },
-        )
-      : new NextResponse(`${decision.message}\n`, {
-          status: decision.status,
-          headers: { "content-type": "text/plain; charset=utf-8" },
-        });
+            headers: { "content-type": "text/plain; charset=utf-8" },
+          });
   } else {
     const headers = new Headers(request.headers);
+    // Identity is the session's (or the named context's), never the client's say-so: no
+    // Impersonate-* header a client sends reaches a handler (the kube client sends none of its own
+    // from a request either; this keeps it so if one ever forwards headers).
+    for (const name of [...headers.keys()]) {
+      if (name.toLowerCase().startsWith("impersonate-")) headers.delete(name);
+    }
     // Next reads the nonce from the request's CSP header and puts it on the scripts it renders.
     headers.set("content-security-policy", csp);
     response = NextResponse.next({ request: { headers } });

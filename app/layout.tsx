@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { Providers } from "./providers";
 import { TopBar } from "@/components/layout/top-bar";
 import { startingContext } from "@/server/kube/identity";
+import { isSharedMode } from "@/server/kube/config";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -36,7 +37,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body>
         <Providers initialContext={initial}>
-          <TopBar />
+          <TopBar shared={isSharedMode()} />
           <main>{children}</main>
         </Providers>
       </body>

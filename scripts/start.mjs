@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
- * `npm start`: serves the production build (or, with --dev, the development server) on a
- * loopback address only. The dashboard acts with the kubeconfig's credentials and has no sign-in
- * of its own, so listening on any other address would hand those credentials to the network:
- * that is refused. PORT picks the port (default 3000); PORTCULLIS_HOST a loopback address
+ * `npm start`: serves the production build (or, with --dev, the development server). In local
+ * mode (the default) on a loopback address only: the dashboard acts with the kubeconfig's
+ * credentials and has no sign-in of its own, so listening on any other address would hand those
+ * credentials to the network: that is refused. In shared mode (PORTCULLIS_MODE=shared) every
+ * admin signs in and acts as themselves, so any address is allowed (e.g. 0.0.0.0 in a pod). PORT picks the port (default 3000); PORTCULLIS_HOST a loopback address
  * (default 127.0.0.1). The port is passed on as PORTCULLIS_PORT, so the request policy allows the
  * loopback host names on that port only.
  */
@@ -13,6 +14,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dev = process.argv.includes("--dev");
+const mode = process.env.PORTCULLIS_MODE || "local";
 const host = process.env.PORTCULLIS_HOST || "127.0.0.1";
 const port = process.env.PORT || "3000";
 
@@ -26,7 +28,17 @@ if (!/^[0-9]{1,5}$/.test(port) || Number(port) > 65535) {
   process.stderr.write(`portcullis: PORT must be a port number, not "${port}"\n`);
   process.exit(2);
 }
-if (!isLoopback(host)) {
+if (mode !== "local" && mode !== "shared") {
+  process.stderr.write(`portcullis: PORTCULLIS_MODE must be "local" or "shared"\n`);
+  process.exit(2);
+}
+if (mode === "shared" && !process.env.PORTCULLIS_SESSION_SECRET_FILE) {
+  process.stderr.write(
+    "portcullis: shared mode needs PORTCULLIS_SESSION_SECRET_FILE, a file of at least 32 random bytes that signs session cookies and encrypts tokens at rest\n",
+  );
+  process.exit(2);
+}
+if (mode === "local" && !isLoopback(host)) {
   process.stderr.write(
     `portcullis: refusing to listen on ${host}: the dashboard acts with your kubeconfig's credentials ` +
       "and has no sign-in of its own, so it listens on loopback addresses only " +

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 import { ContextSwitcher } from "./context-switcher";
+import { SessionMenu } from "@/components/auth/session-menu";
 import { useTabContext } from "./tab-context";
 import { overviewQuery } from "@/lib/queries/overview";
 import { servedKinds } from "@/lib/k8s/served-kinds";
@@ -30,10 +31,15 @@ const SERVED_ONLY = [
   },
 ];
 
-export function TopBar() {
+/** `shared`: the dashboard runs in shared mode (a signed-in user instead of a context switcher). */
+export function TopBar({ shared = false }: { shared?: boolean }) {
   const pathname = usePathname();
+  const signingIn = shared && pathname === "/sign-in";
   const { context } = useTabContext();
-  const overview = useQuery({ ...overviewQuery(context ?? ""), enabled: context !== undefined });
+  const overview = useQuery({
+    ...overviewQuery(context ?? ""),
+    enabled: context !== undefined && !signingIn,
+  });
   const served = new Set(
     servedKinds(overview.data?.apis ?? [])
       .filter((k) => k.readAt)
@@ -44,13 +50,18 @@ export function TopBar() {
     <header className="topbar">
       <span className="brand">Portcullis</span>
       <nav aria-label="Main">
-        {nav.map((n) => (
-          <Link key={n.href} href={n.href} aria-current={pathname === n.href ? "page" : undefined}>
-            {n.label}
-          </Link>
-        ))}
+        {!signingIn &&
+          nav.map((n) => (
+            <Link
+              key={n.href}
+              href={n.href}
+              aria-current={pathname === n.href ? "page" : undefined}
+            >
+              {n.label}
+            </Link>
+          ))}
       </nav>
-      <ContextSwitcher />
+      {shared ? !signingIn && <SessionMenu /> : <ContextSwitcher />}
     </header>
   );
 }

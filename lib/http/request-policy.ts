@@ -8,15 +8,22 @@
  * - a call to /api (read or write) comes from the dashboard's own pages, by Fetch Metadata
  *   (`Sec-Fetch-Site: same-origin`, and an Origin, when sent, on the allowlist). Callers that are
  *   not browsers are let in only on the routes meant for them (MACHINE_ROUTES);
- * - a state-changing request anywhere else is same-origin too.
+ * - a state-changing request anywhere else is same-origin too;
+ * - in shared mode, a request carries a session cookie, except on the few routes that are reached
+ *   before signing in (SESSIONLESS_ROUTES, the machine routes) and the sign-in page's own files.
+ *   An API call without one gets 401; a page load is sent to /sign-in. (The cookie is verified,
+ *   and the session looked up, where the identity is resolved: server/kube/identity.ts.)
  * Pure: the proxy gathers the facts, this decides.
  */
+import { dashboardMode, type DashboardMode } from "@/lib/auth/mode";
 
 export interface PolicyConfig {
   /** Lower-case `name:port` entries, and bare `name` entries that allow every port. */
   allowedHosts: ReadonlySet<string>;
   /** The port the dashboard serves; loopback names are allowed on it only. Unknown: any port. */
   port: string | undefined;
+  /** local (default) or shared (sign-in required). */
+  mode?: DashboardMode;
 }
 
 export interface RequestFacts {
@@ -25,11 +32,20 @@ export interface RequestFacts {
   host: string | null;
   origin: string | null;
   secFetchSite: string | null;
+  /** Whether the request carries a session cookie (shared mode). */
+  hasSession?: boolean;
 }
 
 export type PolicyDecision =
   | { allow: true; route: "page" | "api" | "machine" }
-  | { allow: false; status: 400 | 403 | 421; reason: string; message: string };
+  | {
+      allow: false;
+      status: 400 | 401 | 403 | 421;
+      reason: string;
+      message: string;
+      /** For a page load: where to send the browser instead (shared mode's sign-in page). */
+      redirect?: string;
+    };
 
 /** Routes that callers other than the dashboard's pages are meant to use, and why. */
 export const MACHINE_ROUTES: ReadonlyArray<{ method: string; path: string; caller: string }> = [
@@ -40,6 +56,20 @@ export const MACHINE_ROUTES: ReadonlyArray<{ method: string; path: string; calle
   },
   { method: "GET", path: "/api/health", caller: "liveness probes and the test harness" },
   { method: "HEAD", path: "/api/health", caller: "liveness probes" },
+];
+
+/** Shared mode: API routes served without a session (besides the machine routes), and why. */
+export const SESSIONLESS_ROUTES: ReadonlyArray<{ method: string; path: string; why: string }> = [
+  { method: "POST", path: "/api/session", why: "signing in: it creates the session" },
+];
+
+/** Shared mode: paths a browser loads before signing in (the sign-in page and static files). */
+const PUBLIC_PAGE_PREFIXES = [
+  "/sign-in",
+  "/_next/static/",
+  "/favicon.",
+  "/apple-touch-icon.png",
+  "/manifest.webmanifest",
 ];
 
 // Not a route, so not here: the OTLP trace receiver (server/traces/receiver.ts) is a separate
@@ -86,7 +116,14 @@ export function policyConfigFromEnv(env: Record<string, string | undefined>): Po
       .filter(Boolean),
   );
   const port = env.PORTCULLIS_PORT || env.PORT || undefined;
-  return { allowedHosts, port: port && /^[0-9]{1,5}$/.test(port) ? port : undefined };
+  let mode: DashboardMode;
+  try {
+    mode = dashboardMode(env.PORTCULLIS_MODE);
+  } catch {
+    // A misspelt mode fails closed (scripts/start.mjs refuses to start with one anyway).
+    mode = "shared";
+  }
+  return { allowedHosts, port: port && /^[0-9]{1,5}$/.test(port) ? port : undefined, mode };
 }
 
 function isMachineRoute(method: string, pathname: string): boolean {
@@ -135,6 +172,25 @@ export function decide(r: RequestFacts, config: PolicyConfig): PolicyDecision {
         message: r.secFetchSite
           ? "the dashboard refuses requests sent from another site"
           : "the dashboard's API answers only its own pages (a browser sending Sec-Fetch-Site: same-origin)",
+      };
+    }
+  }
+  if (config.mode === "shared" && !r.hasSession) {
+    if (api && !SESSIONLESS_ROUTES.some((s) => s.method === method && s.path === r.pathname)) {
+      return {
+        allow: false,
+        status: 401,
+        reason: "Unauthorized",
+        message: "sign in first: the dashboard acts only as a signed-in user",
+      };
+    }
+    if (!api && !PUBLIC_PAGE_PREFIXES.some((p) => r.pathname.startsWith(p))) {
+      return {
+        allow: false,
+        status: 401,
+        reason: "Unauthorized",
+        message: "sign in first",
+        redirect: "/sign-in",
       };
     }
   }

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { config as proxyConfig } from "@/proxy";
-import { decide, MACHINE_ROUTES, policyConfigFromEnv } from "./request-policy";
+import { decide, MACHINE_ROUTES, policyConfigFromEnv, SESSIONLESS_ROUTES } from "./request-policy";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const API = path.join(ROOT, "app", "api");
@@ -20,6 +20,7 @@ const CONTEXT_FREE: Record<string, string> = {
   "GET /api/contexts": "lists the kubeconfig's context names, reads no cluster",
   "POST /api/contexts": "sets the cookie that picks where a new tab starts",
   "POST /api/audit": "the apiserver's audit sink, authenticated by its own token",
+  "POST /api/session": "shared mode's sign-in: the apiserver checks the token it is given",
 };
 
 function routeFiles(dir: string): string[] {
@@ -85,4 +86,37 @@ describe("every API route is under the request policy", () => {
       /portcullis-context|resolveContext\(/,
     );
   });
+
+  // Shared mode: without a session cookie only health, sign-in and the audit sink are served.
+  const shared = policyConfigFromEnv({ PORTCULLIS_PORT: "3000", PORTCULLIS_MODE: "shared" });
+  const SESSIONLESS = new Set([
+    "GET /api/health",
+    "HEAD /api/health",
+    "POST /api/audit",
+    "POST /api/session",
+  ]);
+  it("the shared-mode exemptions are exactly health, sign-in and the audit sink", () => {
+    expect(
+      new Set([...MACHINE_ROUTES, ...SESSIONLESS_ROUTES].map((m) => `${m.method} ${m.path}`)),
+    ).toEqual(SESSIONLESS);
+  });
+  it.each(routes.map((r) => [`shared mode: ${r.method} ${r.urlPath}`, r] as const))(
+    "%s",
+    (_name, r) => {
+      const facts = {
+        method: r.method,
+        pathname: r.urlPath,
+        host: "127.0.0.1:3000",
+        origin: null,
+        secFetchSite: "same-origin",
+      };
+      const without = decide({ ...facts, hasSession: false }, shared);
+      if (SESSIONLESS.has(`${r.method} ${r.urlPath}`)) {
+        expect(without.allow).toBe(true);
+      } else {
+        expect(without).toMatchObject({ allow: false, status: 401 });
+      }
+      expect(decide({ ...facts, hasSession: true }, shared).allow).toBe(true);
+    },
+  );
 });

@@ -6,6 +6,8 @@ import type { ResourceRef } from "@/lib/k8s/resources";
 
 export const queryKeys = {
   contexts: () => ["contexts"] as const,
+  /** Shared mode: one session per browser (a new sign-in reloads the page). */
+  session: () => ["session"] as const,
   overview: (context: string) => ["overview", context] as const,
   collection: (context: string, r: ResourceRef) =>
     ["k8s", context, r.group, r.version, r.resource, "list"] as const,

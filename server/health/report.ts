@@ -126,13 +126,15 @@ function caDaysLeft(caBundle: string | undefined): {
  * cluster, judged from the apiserver's metrics as `context` reads them, a probe of each backend
  * from here and its CA bundle; worst first. A filter narrows the report to one configuration's
  * hooks or one policy's bindings before anything is probed, so a detail page costs one
- * configuration's handshakes, not the cluster's.
+ * configuration's handshakes, not the cluster's. `metricsClient` gives the client that scrapes
+ * /metrics (by default `client`; in shared mode the dashboard's own, once the user may read it).
  */
 export async function admissionHealth(
   context: string,
   client: KubeClient,
   signal: AbortSignal,
   filter: HealthFilter = {},
+  metricsClient: () => Promise<KubeClient> = async () => client,
 ): Promise<HealthReport> {
   const wants = (source: string, configuration: string) =>
     filter.policy === undefined &&
@@ -149,7 +151,7 @@ export async function admissionHealth(
   let metrics: MetricsView | undefined;
   let metricsError: string | undefined;
   try {
-    metrics = await admissionMetrics(context, client);
+    metrics = await admissionMetrics(context, await metricsClient());
   } catch (e) {
     metricsError =
       e instanceof KubeApiError && e.status === 403

@@ -103,9 +103,15 @@ function warningTexts(header: string | string[] | undefined): string[] {
 export class KubeClient {
   readonly server: string;
 
+  /**
+   * `auth`, when given, supplies the identity's headers for each request (a signed-in user's
+   * bearer token, or impersonation headers), resolved when the request is sent: a shared-mode
+   * session is looked up then, and a request of an ended session fails with 401.
+   */
   constructor(
     readonly context: string,
     private readonly kc: KubeConfig,
+    private readonly auth?: () => Promise<Record<string, string | string[]>>,
   ) {
     this.server = kc.getCurrentCluster()?.server ?? "";
     if (!this.server) {
@@ -119,13 +125,21 @@ export class KubeClient {
   }
 
   private async options(req: KubeRequest): Promise<https.RequestOptions> {
+    const asked: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers ?? {})) {
+      const lower = k.toLowerCase();
+      // With an `auth`, identity headers come from it only, never from what a caller passes on.
+      if (this.auth && (lower === "authorization" || lower.startsWith("impersonate-"))) continue;
+      asked[k] = v;
+    }
     const opts: https.RequestOptions = {
       method: req.method ?? "GET",
-      headers: { ...req.headers, Accept: "application/json" },
+      headers: { ...asked, Accept: "application/json" },
       timeout: req.timeoutMs ?? 30_000,
       signal: req.signal,
     };
     await this.kc.applyToHTTPSOptions(opts);
+    if (this.auth) opts.headers = { ...opts.headers, ...(await this.auth()) };
     return opts;
   }
 

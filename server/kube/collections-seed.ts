@@ -7,6 +7,7 @@ import type { CollectionData, KubeObjectLike } from "@/lib/queries/collections";
 import type { KubeObject } from "./watch-hub";
 import { startingContext } from "./identity";
 import { kubeClientFor } from "./client";
+import { isSharedMode } from "./config";
 import { admissionApis, serverVersion } from "./discovery";
 import { watchHub } from "./watch-hub";
 
@@ -52,6 +53,9 @@ export async function collectionsSeed<T extends KubeObjectLike>(
   // One signal for discovery and every list read in parallel: more than the default ten listeners.
   setMaxListeners(32, abort.signal);
   const timer = setTimeout(() => abort.abort(), BUDGET_MS);
+  // Shared mode: the watch cache holds the service account's view, not the user's; the browser
+  // reads through the API instead, where each user's RBAC is checked.
+  if (isSharedMode()) return undefined;
   try {
     const context = startingContext(await headers());
     const client = kubeClientFor(context);

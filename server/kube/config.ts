@@ -8,6 +8,7 @@ import path from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { KubeApiError } from "@/lib/k8s/errors";
 import type { ContextSummary } from "@/lib/queries/contexts";
+import { dashboardMode, SHARED_CONTEXT } from "@/lib/auth/mode";
 
 interface Loaded {
   kc: KubeConfig;
@@ -16,6 +17,71 @@ interface Loaded {
 }
 
 let cache: Loaded | undefined;
+
+const SA_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
+
+/** Where a shared-mode dashboard reaches its apiserver, and with which of its own credentials. */
+export interface SharedApiserver {
+  server: string;
+  caFile: string | undefined;
+  /** The dashboard's own service account token (re-read as it rotates). */
+  tokenFile: string;
+}
+
+/** True when PORTCULLIS_MODE=shared (throws on a value that is neither mode). */
+export function isSharedMode(env: NodeJS.ProcessEnv = process.env): boolean {
+  return dashboardMode(env.PORTCULLIS_MODE) === "shared";
+}
+
+/**
+ * The apiserver of a shared-mode dashboard: PORTCULLIS_APISERVER_URL and
+ * PORTCULLIS_APISERVER_CA_FILE, else the in-cluster service's address and the service account's
+ * CA; its own token from PORTCULLIS_SERVICE_ACCOUNT_TOKEN_FILE, else the service account's.
+ */
+export function sharedApiserver(env: NodeJS.ProcessEnv = process.env): SharedApiserver {
+  const host = env.KUBERNETES_SERVICE_HOST;
+  const inCluster = host
+    ? `https://${host.includes(":") ? `[${host}]` : host}:${env.KUBERNETES_SERVICE_PORT ?? "443"}`
+    : undefined;
+  const server = env.PORTCULLIS_APISERVER_URL || inCluster;
+  if (!server) {
+    throw new KubeApiError({
+      status: 503,
+      reason: "NoApiserver",
+      message:
+        "shared mode needs the apiserver's address: set PORTCULLIS_APISERVER_URL (and PORTCULLIS_APISERVER_CA_FILE), or run in the cluster",
+      cluster: "",
+    });
+  }
+  const defaultCa = path.join(SA_DIR, "ca.crt");
+  return {
+    server,
+    caFile: env.PORTCULLIS_APISERVER_CA_FILE || (existsSync(defaultCa) ? defaultCa : undefined),
+    tokenFile: env.PORTCULLIS_SERVICE_ACCOUNT_TOKEN_FILE || path.join(SA_DIR, "token"),
+  };
+}
+
+/**
+ * Shared mode's kubeconfig: one context, SHARED_CONTEXT, acting as the dashboard's own service
+ * account. Only the audit sink, the metrics scrape and the shared watch cache use it; users' calls
+ * go through their sessions (server/kube/identity.ts).
+ */
+function sharedKubeConfig(): KubeConfig {
+  const a = sharedApiserver();
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: SHARED_CONTEXT, server: a.server, caFile: a.caFile, skipTLSVerify: false }],
+    users: [
+      {
+        name: "portcullis-dashboard",
+        authProvider: { name: "tokenFile", config: { tokenFile: a.tokenFile } },
+      },
+    ],
+    contexts: [{ name: SHARED_CONTEXT, cluster: SHARED_CONTEXT, user: "portcullis-dashboard" }],
+    currentContext: SHARED_CONTEXT,
+  });
+  return kc;
+}
 
 /** The kubeconfig files kubectl would read: KUBECONFIG's list, else ~/.kube/config if it exists. */
 export function defaultKubeconfigPaths(env: string | undefined = process.env.KUBECONFIG): string[] {
@@ -37,6 +103,11 @@ function cacheKey(paths: readonly string[]): string {
  * is found.
  */
 export function loadKubeConfig(paths: readonly string[] = defaultKubeconfigPaths()): KubeConfig {
+  if (isSharedMode()) {
+    if (cache?.key !== "shared")
+      cache = { kc: sharedKubeConfig(), key: "shared", source: "shared" };
+    return cache.kc;
+  }
   const key = paths.length > 0 ? cacheKey(paths) : "in-cluster";
   if (cache && cache.key === key) return cache.kc;
   const kc = new KubeConfig();

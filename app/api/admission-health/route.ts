@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { handle, json } from "@/server/http/respond";
-import { contextOf } from "@/server/kube/identity";
-import { kubeClientFor } from "@/server/kube/client";
+import { clientFor, contextOf, metricsClientFor } from "@/server/kube/identity";
 import { admissionHealth } from "@/server/health/report";
 import { HEALTH_FILTER_FIELDS } from "@/lib/queries/health";
 
@@ -38,6 +37,10 @@ export async function GET(request: Request): Promise<Response> {
       if ((HEALTH_FILTER_FIELDS as readonly string[]).includes(k)) raw[k] = v;
     }
     const filter = filterSchema.parse(raw);
-    return json(await admissionHealth(context, kubeClientFor(context), request.signal, filter));
+    return json(
+      await admissionHealth(context, clientFor(request), request.signal, filter, () =>
+        metricsClientFor(request),
+      ),
+    );
   });
 }

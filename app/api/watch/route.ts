@@ -1,5 +1,5 @@
 import { errorResponse, handle } from "@/server/http/respond";
-import { contextOf } from "@/server/kube/identity";
+import { authorizeCollections, contextOf } from "@/server/kube/identity";
 import { openLiveStream } from "@/server/kube/live-stream";
 import { legacyGroupFromEnv } from "@/lib/k8s/legacy-group";
 import { isReadableCollection, parseRef, type ResourceRef } from "@/lib/k8s/resources";
@@ -30,6 +30,8 @@ export async function GET(request: Request): Promise<Response> {
         cluster: "",
       });
     }
-    return openLiveStream(contextOf(request), refs as ResourceRef[], request.signal);
+    const context = contextOf(request);
+    await authorizeCollections(request, refs as ResourceRef[]);
+    return openLiveStream(context, refs as ResourceRef[], request.signal);
   });
 }

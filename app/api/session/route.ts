@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { clearSessionCookieHeader, sessionCookieHeader } from "@/lib/auth/session-cookie";
+import type { SessionInfo } from "@/lib/queries/session";
+import { readJson } from "@/server/http/body";
+import { handle, json } from "@/server/http/respond";
+import { impersonationMode } from "@/server/auth/session-client";
+import { authorizeSession, signInWithToken, signOut } from "@/server/auth/sign-in";
+
+export const dynamic = "force-dynamic";
+
+const body = z.object({ token: z.string().min(1).max(16_384) }).strict();
+
+function via(): SessionInfo["via"] {
+  return impersonationMode() ? "impersonation" : "token";
+}
+
+/** Shared mode: signs in with a bearer token; the session cookie is HttpOnly, the token stays here. */
+export async function POST(request: Request): Promise<Response> {
+  return handle(async () => {
+    const { token } = body.parse(await readJson(request));
+    const { cookie, user } = await signInWithToken(token.trim(), request);
+    const info: SessionInfo = { username: user.username, groups: user.groups, via: via() };
+    return json(info, { headers: { "set-cookie": sessionCookieHeader(cookie) } });
+  });
+}
+
+/** Who this session acts as. */
+export async function GET(request: Request): Promise<Response> {
+  return handle(async () => {
+    const { session } = await authorizeSession(request);
+    const info: SessionInfo = {
+      username: session.username,
+      groups: session.groups,
+      via: via(),
+      expires: session.expires,
+    };
+    return json(info);
+  });
+}
+
+/** Signs out: the session is deleted on the server and the cookie cleared. */
+export async function DELETE(request: Request): Promise<Response> {
+  return handle(async () => {
+    const { id } = await authorizeSession(request);
+    await signOut(id);
+    return json({ signedOut: true }, { headers: { "set-cookie": clearSessionCookieHeader() } });
+  });
+}

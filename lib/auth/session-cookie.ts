@@ -1,0 +1,31 @@
+/**
+ * The shared-mode session cookie. It carries only a random session id with its signature; the
+ * user's token stays on the server. `__Host-` binds it to this host, path / and Secure (browsers
+ * also accept Secure cookies on loopback http, which is how tests reach a local process);
+ * SameSite=Strict keeps it off every cross-site request. Pure.
+ */
+import { readCookie } from "@/lib/http/cookies";
+
+export const SESSION_COOKIE = "__Host-portcullis-session";
+
+/** A session lives at most this long after sign-in. */
+export const SESSION_MAX_AGE_MS = 8 * 3_600_000;
+/** A session unused for this long is over. */
+export const SESSION_IDLE_MS = 30 * 60_000;
+
+/** The session cookie's value in a Cookie header, if present and of a plausible size. */
+export function sessionCookie(header: string | null): string | undefined {
+  const v = readCookie(header, [SESSION_COOKIE]);
+  return v && v.length <= 200 ? v : undefined;
+}
+
+/** Set-Cookie for a new session (`value` is the signed id, already URL-safe). */
+export function sessionCookieHeader(value: string, maxAgeMs: number = SESSION_MAX_AGE_MS): string {
+  const maxAge = Math.max(0, Math.floor(maxAgeMs / 1000));
+  return `${SESSION_COOKIE}=${value}; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=${maxAge}`;
+}
+
+/** Set-Cookie that deletes the session cookie (sign-out). */
+export function clearSessionCookieHeader(): string {
+  return `${SESSION_COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=0`;
+}

@@ -1,0 +1,71 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS } from "@/lib/auth/session-cookie";
+import { SqliteDriver } from "@/server/decisions/sqlite";
+import { signSessionId, verifySessionCookie } from "./secret";
+import { SessionStore } from "./sessions";
+
+let dir: string;
+let driver: SqliteDriver;
+let store: SessionStore;
+const user = { username: "viewer", uid: "viewer-uid", groups: ["portcullis:viewers"] };
+const TOKEN = "s3cr3t-token-value-0123456789";
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "sessions-"));
+  writeFileSync(path.join(dir, "secret"), "0123456789abcdef0123456789abcdef-test\n");
+  process.env.PORTCULLIS_SESSION_SECRET_FILE = path.join(dir, "secret");
+  driver = new SqliteDriver(path.join(dir, "db.sqlite"));
+  store = new SessionStore(driver);
+  await store.migrate();
+});
+afterAll(async () => {
+  await driver.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("SessionStore", () => {
+  it("keeps the token only encrypted, under a hash of the id", async () => {
+    const id = await store.create(user, TOKEN, 1000);
+    const rows = await driver.query<Record<string, unknown>>({
+      text: "SELECT * FROM portcullis_sessions",
+      params: [],
+    });
+    const raw = JSON.stringify(rows);
+    expect(raw).not.toContain(TOKEN);
+    expect(raw).not.toContain(id);
+    expect(await store.get(id, 2000)).toMatchObject({ ...user, token: TOKEN });
+  });
+
+  it("ends a session at its expiry, after the idle timeout, and on delete", async () => {
+    const a = await store.create(user, TOKEN, 0);
+    // Used every 20 minutes, it lives until its maximum age.
+    for (let t = 20 * 60_000; t < SESSION_MAX_AGE_MS; t += 20 * 60_000) {
+      expect(await store.get(a, t)).toBeDefined();
+    }
+    expect(await store.get(a, SESSION_MAX_AGE_MS)).toBeUndefined();
+
+    const b = await store.create(user, TOKEN, 0);
+    expect(await store.get(b, SESSION_IDLE_MS)).toBeUndefined();
+    // Gone for good, not only refused.
+    expect(await store.get(b, 1)).toBeUndefined();
+
+    const c = await store.create(user, undefined, 0);
+    expect(await store.get(c, 1)).toMatchObject({ username: "viewer", token: undefined });
+    await store.delete(c);
+    expect(await store.get(c, 2)).toBeUndefined();
+  });
+});
+
+describe("session cookie signature", () => {
+  it("accepts its own signature only", () => {
+    const signed = signSessionId("abc");
+    expect(verifySessionCookie(signed)).toBe("abc");
+    expect(verifySessionCookie(`abd${signed.slice(3)}`)).toBeUndefined();
+    expect(verifySessionCookie("abc.")).toBeUndefined();
+    expect(verifySessionCookie("abc")).toBeUndefined();
+    expect(verifySessionCookie(`${signed}x`)).toBeUndefined();
+  });
+});

@@ -1,0 +1,113 @@
+import "server-only";
+import { clientAddress, RateLimiter } from "@/lib/auth/rate-limit";
+import { KubeApiError } from "@/lib/k8s/errors";
+import { isSharedMode } from "@/server/kube/config";
+import { sessionIdOf } from "@/server/kube/identity";
+import { signSessionId } from "./secret";
+import { bearerClient, impersonationMode } from "./session-client";
+import { sessionStore, type Session, type SessionUser } from "./sessions";
+
+/** Sign-in attempts per client address per minute, and over all addresses (a backstop). */
+const perAddress = new RateLimiter(10, 60_000);
+const overall = new RateLimiter(300, 60_000);
+
+interface SelfSubjectReview {
+  status?: { userInfo?: { username?: string; uid?: string; groups?: string[] } };
+}
+
+function notShared(): KubeApiError {
+  return new KubeApiError({
+    status: 404,
+    reason: "NotFound",
+    message:
+      "this dashboard runs in local mode (the kubeconfig's contexts): there is no sign-in; PORTCULLIS_MODE=shared turns it on",
+    cluster: "",
+  });
+}
+
+/**
+ * Signs in with a Kubernetes bearer token: the apiserver says whose it is (a SelfSubjectReview
+ * made with it), and a session is created for that user. The token is kept only server-side,
+ * encrypted (none at all in impersonation mode). Returns the signed cookie value. Rate limited
+ * per client address; the token never appears in an error or a log line.
+ */
+export async function signInWithToken(
+  token: string,
+  request: Request,
+): Promise<{ cookie: string; user: SessionUser }> {
+  if (!isSharedMode()) throw notShared();
+  const now = Date.now();
+  const address = clientAddress(request.headers.get("x-forwarded-for"));
+  if (!perAddress.attempt(address, now) || !overall.attempt("*", now)) {
+    const wait = Math.max(
+      perAddress.retryAfterSeconds(address, now),
+      overall.retryAfterSeconds("*", now),
+    );
+    throw new KubeApiError({
+      status: 429,
+      reason: "TooManyRequests",
+      message: `too many sign-in attempts: try again in ${wait} s`,
+      details: { retryAfterSeconds: wait },
+      cluster: "",
+    });
+  }
+  let review: SelfSubjectReview;
+  try {
+    review = await bearerClient(token).request<SelfSubjectReview>({
+      method: "POST",
+      path: "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+      body: { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" },
+      signal: request.signal,
+    });
+  } catch (e) {
+    if (e instanceof KubeApiError && e.status === 401) {
+      throw new KubeApiError({
+        status: 401,
+        reason: "Unauthorized",
+        message: "the apiserver does not accept this token",
+        cluster: e.cluster,
+      });
+    }
+    throw e;
+  }
+  const info = review.status?.userInfo;
+  if (!info?.username) {
+    throw new KubeApiError({
+      status: 502,
+      reason: "BadResponse",
+      message: "the apiserver's SelfSubjectReview named no user",
+      cluster: "",
+    });
+  }
+  const user: SessionUser = {
+    username: info.username.slice(0, 1024),
+    uid: (info.uid ?? "").slice(0, 1024),
+    groups: (info.groups ?? []).slice(0, 256).map((g) => g.slice(0, 1024)),
+  };
+  const store = await sessionStore();
+  const id = await store.create(user, impersonationMode() ? undefined : token, now);
+  return { cookie: signSessionId(id), user };
+}
+
+/** The request's live session (401 when it has none, or it has ended). */
+export async function authorizeSession(
+  request: Request,
+): Promise<{ id: string; session: Session }> {
+  if (!isSharedMode()) throw notShared();
+  const id = sessionIdOf(request.headers);
+  const session = await (await sessionStore()).get(id);
+  if (!session) {
+    throw new KubeApiError({
+      status: 401,
+      reason: "Unauthorized",
+      message: "the session has ended (signed out, expired or idle too long): sign in again",
+      cluster: "",
+    });
+  }
+  return { id, session };
+}
+
+/** Ends the request's session. */
+export async function signOut(id: string): Promise<void> {
+  await (await sessionStore()).delete(id);
+}
