@@ -2,6 +2,19 @@ import { NextResponse, type NextRequest } from "next/server";
 import { decide, policyConfigFromEnv } from "@/lib/http/request-policy";
 import { contentSecurityPolicy, SECURITY_HEADERS } from "@/lib/http/security-headers";
 import { sessionCookie } from "@/lib/auth/session-cookie";
+import { verifySessionCookie } from "@/server/auth/secret";
+
+/** Shared mode: whether the request carries a session cookie signed with this dashboard's key. */
+function signedSession(cookieHeader: string | null, shared: boolean): boolean {
+  if (!shared) return false;
+  const value = sessionCookie(cookieHeader);
+  if (value === undefined) return false;
+  try {
+    return verifySessionCookie(value) !== undefined;
+  } catch {
+    return false; // no usable session secret: nobody is signed in
+  }
+}
 
 /**
  * Every request the dashboard serves passes here first: the one request policy
@@ -23,7 +36,7 @@ export function proxy(request: NextRequest): NextResponse {
       host: request.headers.get("host"),
       origin: request.headers.get("origin"),
       secFetchSite: request.headers.get("sec-fetch-site"),
-      hasSession: sessionCookie(request.headers.get("cookie")) !== undefined,
+      hasSession: signedSession(request.headers.get("cookie"), config.mode === "shared"),
     },
     config,
   );

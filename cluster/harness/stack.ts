@@ -55,7 +55,12 @@ export function dashboardEnv(info: ControlPlaneInfo): NodeJS.ProcessEnv {
   };
 }
 
-async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+/** Waits until `url` answers 2xx, failing when `child` exits first or the time runs out. */
+export async function waitForHttp(
+  url: string,
+  child: ChildProcess,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`dashboard exited with code ${child.exitCode}`);

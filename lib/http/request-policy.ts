@@ -9,7 +9,7 @@
  *   (`Sec-Fetch-Site: same-origin`, and an Origin, when sent, on the allowlist). Callers that are
  *   not browsers are let in only on the routes meant for them (MACHINE_ROUTES);
  * - a state-changing request anywhere else is same-origin too;
- * - in shared mode, a request carries a session cookie, except on the few routes that are reached
+ * - in shared mode, a request carries a signed session cookie, except on the few routes that are reached
  *   before signing in (SESSIONLESS_ROUTES, the machine routes) and the sign-in page's own files.
  *   An API call without one gets 401; a page load is sent to /sign-in. (The cookie is verified,
  *   and the session looked up, where the identity is resolved: server/kube/identity.ts.)
@@ -32,7 +32,7 @@ export interface RequestFacts {
   host: string | null;
   origin: string | null;
   secFetchSite: string | null;
-  /** Whether the request carries a session cookie (shared mode). */
+  /** Whether the request carries a validly signed session cookie (shared mode). */
   hasSession?: boolean;
 }
 

@@ -4,14 +4,12 @@
  * the route is a documented machine route, and the handler acts only as the context the request
  * names (or is on the short list of routes that act as no context).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { config as proxyConfig } from "@/proxy";
+import { apiRoutes } from "@/test/api-routes";
 import { decide, MACHINE_ROUTES, policyConfigFromEnv, SESSIONLESS_ROUTES } from "./request-policy";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const API = path.join(ROOT, "app", "api");
+const routes = apiRoutes();
 
 /** Routes whose handlers act as no kubeconfig context, and why that is safe. */
 const CONTEXT_FREE: Record<string, string> = {
@@ -22,29 +20,6 @@ const CONTEXT_FREE: Record<string, string> = {
   "POST /api/audit": "the apiserver's audit sink, authenticated by its own token",
   "POST /api/session": "shared mode's sign-in: the apiserver checks the token it is given",
 };
-
-function routeFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const full = path.join(dir, entry);
-    if (statSync(full).isDirectory()) return routeFiles(full);
-    return entry === "route.ts" ? [full] : [];
-  });
-}
-
-const routes = routeFiles(API).flatMap((file) => {
-  const text = readFileSync(file, "utf8");
-  const urlPath =
-    "/" +
-    path
-      .relative(path.join(ROOT, "app"), path.dirname(file))
-      .split(path.sep)
-      .map((seg) => seg.replace(/^\[(.+)\]$/, "x-$1"))
-      .join("/");
-  const methods = [
-    ...text.matchAll(/export (?:async )?function (GET|HEAD|POST|PUT|PATCH|DELETE)\b/g),
-  ].map((m) => m[1] as string);
-  return methods.map((method) => ({ file: path.relative(ROOT, file), text, urlPath, method }));
-});
 
 describe("every API route is under the request policy", () => {
   it("finds the routes", () => {

@@ -1,0 +1,174 @@
+/**
+ * A shared-mode dashboard (PORTCULLIS_MODE=shared) on a running stack's control plane: a second
+ * dashboard process beside the stack's local-mode one, started the way `npm start` starts it.
+ * It reaches the apiserver with PORTCULLIS_APISERVER_URL/_CA_FILE and holds a real service
+ * account token of its own (a TokenRequest), bound to a test role that reads what the shared
+ * watch cache and the metrics scrape need and may impersonate (for PORTCULLIS_IMPERSONATE=1).
+ * Its stdout and stderr go to `logFile`, so tests can read what it logged.
+ */
+import { randomBytes } from "node:crypto";
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { httpsRequest } from "../https-json";
+import { freePorts } from "../ports";
+import { spawnDashboard, waitForHttp, type StackInfo } from "./stack";
+
+export const SHARED_NAMESPACE = "portcullis-shared";
+
+export interface SharedDashboard {
+  url: string;
+  logFile: string;
+  /** Its PORTCULLIS_DATA_DIR (decisions.sqlite holds decisions and sessions). */
+  dataDir: string;
+  /** The dashboard's own service account token and its session secret (must never be logged). */
+  secrets: string[];
+  /** A real user the apiserver knows, with no RBAC grant at all (a service account). */
+  nobodyToken: string;
+  stop(): Promise<void>;
+}
+
+const READ = ["get", "list", "watch"];
+
+async function admin(
+  stack: StackInfo,
+  method: string,
+  p: string,
+  body?: unknown,
+): Promise<{ status: number; body: string }> {
+  const res = await httpsRequest(`${stack.server}${p}`, {
+    method,
+    body,
+    ca: readFileSync(stack.caFile),
+    token: stack.tokens.admin,
+  });
+  if (res.status >= 300 && res.status !== 409) {
+    throw new Error(`${method} ${p}: ${res.status} ${res.body.slice(0, 300)}`);
+  }
+  return res;
+}
+
+async function serviceAccountToken(stack: StackInfo, name: string): Promise<string> {
+  await admin(stack, "POST", `/api/v1/namespaces/${SHARED_NAMESPACE}/serviceaccounts`, {
+    apiVersion: "v1",
+    kind: "ServiceAccount",
+    metadata: { name },
+  });
+  const res = await admin(
+    stack,
+    "POST",
+    `/api/v1/namespaces/${SHARED_NAMESPACE}/serviceaccounts/${name}/token`,
+    {
+      apiVersion: "authentication.k8s.io/v1",
+      kind: "TokenRequest",
+      spec: { expirationSeconds: 3600 },
+    },
+  );
+  return (JSON.parse(res.body) as { status: { token: string } }).status.token;
+}
+
+/** Sets up the service accounts and RBAC (idempotent) and starts the shared-mode dashboard. */
+export async function startSharedDashboard(
+  stack: StackInfo,
+  opts: { impersonate?: boolean } = {},
+): Promise<SharedDashboard> {
+  await admin(stack, "POST", "/api/v1/namespaces", {
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: { name: SHARED_NAMESPACE },
+  });
+  const role = "portcullis-shared-test-dashboard";
+  await admin(stack, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles", {
+    apiVersion: "rbac.authorization.k8s.io/v1",
+    kind: "ClusterRole",
+    metadata: { name: role },
+    rules: [
+      {
+        apiGroups: ["admissionregistration.k8s.io", "admission.portcullis.dev"],
+        resources: ["*"],
+        verbs: READ,
+      },
+      { apiGroups: [""], resources: ["namespaces", "services", "endpoints", "pods"], verbs: READ },
+      { apiGroups: ["discovery.k8s.io"], resources: ["endpointslices"], verbs: READ },
+      {
+        apiGroups: ["apiextensions.k8s.io"],
+        resources: ["customresourcedefinitions"],
+        verbs: READ,
+      },
+      { nonResourceURLs: ["/metrics"], verbs: ["get"] },
+      {
+        apiGroups: [""],
+        resources: ["users", "groups", "serviceaccounts"],
+        verbs: ["impersonate"],
+      },
+      {
+        apiGroups: ["authentication.k8s.io"],
+        resources: ["uids", "userextras/*"],
+        verbs: ["impersonate"],
+      },
+    ],
+  });
+  await admin(stack, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", {
+    apiVersion: "rbac.authorization.k8s.io/v1",
+    kind: "ClusterRoleBinding",
+    metadata: { name: role },
+    roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: role },
+    subjects: [{ kind: "ServiceAccount", name: "dashboard", namespace: SHARED_NAMESPACE }],
+  });
+  const saToken = await serviceAccountToken(stack, "dashboard");
+  const nobodyToken = await serviceAccountToken(stack, "nobody");
+
+  const dir = mkdtempSync(path.join(stack.dir, "shared-"));
+  const tokenFile = path.join(dir, "sa-token");
+  writeFileSync(tokenFile, saToken, { mode: 0o600 });
+  const secret = randomBytes(32).toString("hex");
+  const secretFile = path.join(dir, "session-secret");
+  writeFileSync(secretFile, secret, { mode: 0o600 });
+  const logFile = path.join(dir, "dashboard.log");
+  const dataDir = path.join(dir, "data");
+  const log = openSync(logFile, "a");
+
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  // Nothing of the local mode's: no kubeconfig, no default context, no trace receiver.
+  for (const k of [
+    "KUBECONFIG",
+    "PORTCULLIS_DEFAULT_CONTEXT",
+    "PORTCULLIS_OTLP_LISTEN",
+    "PORTCULLIS_AUDIT_LOG",
+  ]) {
+    delete env[k];
+  }
+  Object.assign(env, {
+    PORTCULLIS_MODE: "shared",
+    PORTCULLIS_APISERVER_URL: stack.server,
+    PORTCULLIS_APISERVER_CA_FILE: stack.caFile,
+    PORTCULLIS_SERVICE_ACCOUNT_TOKEN_FILE: tokenFile,
+    PORTCULLIS_SESSION_SECRET_FILE: secretFile,
+    PORTCULLIS_DATA_DIR: dataDir,
+    PORTCULLIS_AUDIT_TOKEN: stack.auditToken,
+    PORTCULLIS_IMPERSONATE: opts.impersonate ? "1" : "0",
+    NEXT_TELEMETRY_DISABLED: "1",
+  });
+  const [port] = (await freePorts(1)) as [number];
+  const child = spawnDashboard(env, port, ["ignore", log, log]);
+  closeSync(log);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttp(`${url}/api/health`, child, 60_000);
+  } catch (e) {
+    child.kill("SIGKILL");
+    throw e;
+  }
+  return {
+    url,
+    logFile,
+    dataDir,
+    secrets: [saToken, secret],
+    nobodyToken,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}

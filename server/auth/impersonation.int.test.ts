@@ -1,0 +1,161 @@
+/**
+ * Impersonation mode (PORTCULLIS_IMPERSONATE=1) against the real control plane: the dashboard's
+ * service account calls the apiserver impersonating the signed-in user (user, groups and uid from
+ * the SelfSubjectReview at sign-in), keeps no user token at all, and never passes on an
+ * Impersonate-* header a client sends — although its service account may impersonate anyone.
+ */
+import Database from "better-sqlite3";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLogFiles, readStack, type StackInfo } from "../../cluster/harness/stack";
+import { startSharedDashboard, type SharedDashboard } from "../../cluster/harness/shared-dashboard";
+import { httpsRequest } from "../../cluster/https-json";
+import { policyHeaders } from "../../e2e/api-headers";
+import type { Kube } from "../../e2e/fixtures";
+import {
+  createConfig,
+  deleteConfig,
+  getConfig,
+  hook,
+  uniqueName,
+} from "../../e2e/webhooks-helpers";
+import { SHARED_CONTEXT } from "@/lib/auth/mode";
+
+const V = "validatingwebhookconfigurations" as const;
+
+let stack: StackInfo;
+let kube: Kube;
+let d: SharedDashboard;
+
+beforeAll(async () => {
+  stack = readStack();
+  const ca = readFileSync(stack.caFile);
+  kube = {
+    request: (method, p, body, user = "admin") =>
+      httpsRequest(`${stack.server}${p}`, { method, body, ca, token: stack.tokens[user] }),
+  };
+  d = await startSharedDashboard(stack, { impersonate: true });
+});
+afterAll(async () => {
+  await d?.stop();
+});
+
+function call(
+  method: string,
+  p: string,
+  o: { cookie?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  return fetch(`${d.url}${p}`, {
+    method,
+    headers: {
+      ...policyHeaders(SHARED_CONTEXT),
+      ...(o.cookie ? { cookie: o.cookie } : {}),
+      ...(o.body !== undefined ? { "content-type": "application/json" } : {}),
+      ...o.headers,
+    },
+    body: o.body === undefined ? undefined : JSON.stringify(o.body),
+  });
+}
+
+async function signIn(token: string): Promise<string> {
+  const res = await call("POST", "/api/session", { body: { token } });
+  expect(res.status, await res.clone().text()).toBe(200);
+  expect(await res.clone().json()).toMatchObject({ via: "impersonation" });
+  return (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+}
+
+interface AuditLine {
+  verb?: string;
+  stage?: string;
+  objectRef?: { resource?: string; name?: string };
+  user?: { username?: string };
+  impersonatedUser?: { username?: string; groups?: string[] };
+  responseStatus?: { code?: number };
+}
+
+/** The apiserver's audit events for writes to `name`, once they are flushed to the log. */
+async function auditedWrites(name: string, count: number): Promise<AuditLine[]> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const lines = auditLogFiles(stack)
+      .flatMap((f) => readFileSync(f, "utf8").split("\n"))
+      .filter((l) => l.includes(name))
+      .map((l) => JSON.parse(l) as AuditLine)
+      .filter((e) => e.verb === "update" && e.stage === "ResponseComplete");
+    if (lines.length >= count || Date.now() > deadline) return lines;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe("impersonation mode", () => {
+  it("acts as the signed-in user through the service account, and ignores a client's Impersonate-* headers", async () => {
+    const name = uniqueName("shared-imp");
+    const created = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
+    try {
+      const changed = { ...created, webhooks: [{ ...created.webhooks?.[0], timeoutSeconds: 3 }] };
+      const viewer = await signIn(stack.tokens.viewer);
+      const denied = await call("PUT", `/api/webhooks/${V}/${name}`, {
+        cookie: viewer,
+        body: { object: changed },
+      });
+      expect(denied.status).toBe(403);
+      expect(((await denied.json()) as { message: string }).message).toContain('"viewer"');
+      // The service account could impersonate an admin; a client asking for it is not heard.
+      const asked = await call("PUT", `/api/webhooks/${V}/${name}`, {
+        cookie: viewer,
+        body: { object: changed },
+        headers: {
+          "Impersonate-User": "admin",
+          "Impersonate-Group": "system:masters",
+          "Impersonate-Uid": "admin-uid",
+        },
+      });
+      expect(asked.status).toBe(403);
+      expect((await getConfig(kube, V, name))?.metadata.resourceVersion).toBe(
+        created.metadata.resourceVersion,
+      );
+
+      const editor = await signIn(stack.tokens.editor);
+      const ok = await call("PUT", `/api/webhooks/${V}/${name}`, {
+        cookie: editor,
+        body: { object: changed },
+      });
+      expect(ok.status, await ok.clone().text()).toBe(200);
+      expect((await getConfig(kube, V, name))?.webhooks?.[0]?.timeoutSeconds).toBe(3);
+
+      // The apiserver's own record: the service account, impersonating each user.
+      const writes = await auditedWrites(name, 3);
+      expect(writes.length).toBeGreaterThanOrEqual(3);
+      for (const w of writes) {
+        expect(w.user?.username).toBe("system:serviceaccount:portcullis-shared:dashboard");
+      }
+      expect(writes.map((w) => [w.impersonatedUser?.username, w.responseStatus?.code])).toEqual(
+        expect.arrayContaining([
+          ["viewer", 403],
+          ["editor", 200],
+        ]),
+      );
+      expect(writes.some((w) => w.impersonatedUser?.username === "admin")).toBe(false);
+      const editorWrite = writes.find((w) => w.impersonatedUser?.username === "editor");
+      expect(editorWrite?.impersonatedUser?.groups).toContain("portcullis:editors");
+    } finally {
+      await deleteConfig(kube, V, name);
+    }
+  });
+
+  it("keeps no user token", async () => {
+    await signIn(stack.tokens.editor);
+    const db = new Database(path.join(d.dataDir, "decisions.sqlite"), { readonly: true });
+    try {
+      const rows = db.prepare("SELECT username, token FROM portcullis_sessions").all() as Array<{
+        username: string;
+        token: string | null;
+      }>;
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((r) => r.token === null)).toBe(true);
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -1,0 +1,305 @@
+/**
+ * Shared mode against the real control plane: a second dashboard process (PORTCULLIS_MODE=shared)
+ * beside the stack's local one. Every route under app/api without a session gets 401 (health,
+ * sign-in and the audit sink excepted); a signed-in user acts as themselves, so the apiserver's
+ * RBAC decides (each refusal is followed by a read from the apiserver proving nothing changed);
+ * the shared watch cache serves no one whose RBAC would not list it; sign-out ends the session;
+ * sign-in is rate limited; and no token or key reaches the dashboard's log.
+ */
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readStack, type StackInfo } from "../../cluster/harness/stack";
+import { startSharedDashboard, type SharedDashboard } from "../../cluster/harness/shared-dashboard";
+import { httpsRequest } from "../../cluster/https-json";
+import { policyHeaders } from "../../e2e/api-headers";
+import type { Kube } from "../../e2e/fixtures";
+import {
+  createConfig,
+  deleteConfig,
+  getConfig,
+  hook,
+  uniqueName,
+} from "../../e2e/webhooks-helpers";
+import { apiRoutes } from "../../test/api-routes";
+import { SHARED_CONTEXT } from "@/lib/auth/mode";
+import { SESSION_COOKIE } from "@/lib/auth/session-cookie";
+
+const V = "validatingwebhookconfigurations" as const;
+const VWC = `/api/resources/admissionregistration.k8s.io/v1/${V}`;
+
+let stack: StackInfo;
+let kube: Kube;
+let d: SharedDashboard;
+
+beforeAll(async () => {
+  stack = readStack();
+  const ca = readFileSync(stack.caFile);
+  kube = {
+    request: (method, path, body, user = "admin") =>
+      httpsRequest(`${stack.server}${path}`, { method, body, ca, token: stack.tokens[user] }),
+  };
+  d = await startSharedDashboard(stack);
+});
+afterAll(async () => {
+  await d?.stop();
+});
+
+interface CallOptions {
+  cookie?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+function call(method: string, path: string, o: CallOptions = {}): Promise<Response> {
+  return fetch(`${d.url}${path}`, {
+    method,
+    redirect: "manual",
+    headers: {
+      ...policyHeaders(SHARED_CONTEXT),
+      ...(o.cookie ? { cookie: o.cookie } : {}),
+      ...(o.body !== undefined ? { "content-type": "application/json" } : {}),
+      ...o.headers,
+    },
+    body: o.body === undefined ? undefined : JSON.stringify(o.body),
+  });
+}
+
+/** Signs in and returns the Cookie header value the browser would send back. */
+async function signIn(token: string, headers: Record<string, string> = {}): Promise<string> {
+  const res = await call("POST", "/api/session", { body: { token }, headers });
+  expect(res.status, await res.clone().text()).toBe(200);
+  const set = res.headers.get("set-cookie") ?? "";
+  return set.split(";")[0] ?? "";
+}
+
+function concrete(urlPath: string, name: string): string {
+  return urlPath
+    .replace("x-group", "admissionregistration.k8s.io")
+    .replace("x-version", "v1")
+    .replace("x-resource", V)
+    .replace("x-name", name)
+    .replace("x-id", "1");
+}
+
+const SESSIONLESS = new Set([
+  "GET /api/health",
+  "HEAD /api/health",
+  "POST /api/audit",
+  "POST /api/session",
+]);
+
+describe("without a session", () => {
+  it("every route under app/api answers 401 and changes nothing, except health, sign-in and the audit sink", async () => {
+    const name = uniqueName("shared-401");
+    const created = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
+    try {
+      const routes = apiRoutes();
+      expect(routes.length).toBeGreaterThan(20);
+      const forged = `${SESSION_COOKIE}=${"A".repeat(43)}.${"B".repeat(43)}`;
+      for (const r of routes) {
+        const key = `${r.method} ${r.urlPath}`;
+        const path = concrete(r.urlPath, name);
+        const body =
+          r.method === "GET" || r.method === "HEAD"
+            ? undefined
+            : {
+                object: { metadata: { name } },
+                uid: created.metadata.uid,
+                resourceVersion: created.metadata.resourceVersion,
+                newName: `${name}-x`,
+              };
+        for (const cookie of [undefined, forged]) {
+          const res = await call(r.method, path, { cookie, body });
+          if (!SESSIONLESS.has(key)) {
+            expect(res.status, `${key} (${cookie ? "forged cookie" : "no cookie"})`).toBe(401);
+          }
+        }
+      }
+      // The exempt ones are served without a session — each by its own rules.
+      expect((await call("GET", "/api/health")).status).toBe(200);
+      const audit = await fetch(`${d.url}/api/audit`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${stack.auditToken}`,
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({ kind: "EventList", apiVersion: "audit.k8s.io/v1", items: [] }),
+      });
+      expect(audit.status).toBe(200);
+      const wrong = await call("POST", "/api/session", { body: { token: "not-a-token" } });
+      expect(wrong.status).toBe(401);
+      expect(((await wrong.json()) as { message: string }).message).toContain("does not accept");
+      expect(wrong.headers.get("set-cookie")).toBeNull();
+
+      const after = await getConfig(kube, V, name);
+      expect(after?.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+      expect(await getConfig(kube, V, `${name}-x`)).toBeUndefined();
+    } finally {
+      await deleteConfig(kube, V, name);
+    }
+  });
+
+  it("a page load goes to the sign-in page", async () => {
+    const res = await fetch(`${d.url}/webhooks`, { redirect: "manual" });
+    expect(res.status).toBe(303);
+    expect(new URL(res.headers.get("location") ?? "", d.url).pathname).toBe("/sign-in");
+    expect((await fetch(`${d.url}/sign-in`)).status).toBe(200);
+  });
+});
+
+describe("signed in", () => {
+  it("sets a __Host- cookie that is HttpOnly, Secure and SameSite=Strict, and never returns the token", async () => {
+    const res = await call("POST", "/api/session", { body: { token: stack.tokens.viewer } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).not.toContain(stack.tokens.viewer);
+    expect(JSON.parse(text)).toMatchObject({ username: "viewer", via: "token" });
+    const set = res.headers.get("set-cookie") ?? "";
+    expect(set.startsWith(`${SESSION_COOKIE}=`)).toBe(true);
+    const attrs = set.split(";").map((a) => a.trim().toLowerCase());
+    expect(attrs).toEqual(
+      expect.arrayContaining(["path=/", "secure", "httponly", "samesite=strict"]),
+    );
+    expect(attrs.some((a) => a.startsWith("domain="))).toBe(false);
+    expect(set).not.toContain(stack.tokens.viewer);
+  });
+
+  it("a viewer reads but cannot write (403, object unchanged); an editor can", async () => {
+    const name = uniqueName("shared-rbac");
+    const created = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
+    try {
+      const viewer = await signIn(stack.tokens.viewer);
+      const list = await call("GET", VWC, { cookie: viewer });
+      expect(list.status).toBe(200);
+      const items = ((await list.json()) as { items: Array<{ metadata: { name: string } }> }).items;
+      expect(items.map((i) => i.metadata.name)).toContain(name);
+
+      const stored = await getConfig(kube, V, name);
+      const changed = {
+        ...stored,
+        webhooks: [{ ...stored?.webhooks?.[0], timeoutSeconds: 3 }],
+      };
+      const put = await call("PUT", `/api/webhooks/${V}/${name}`, {
+        cookie: viewer,
+        body: { object: changed },
+      });
+      expect(put.status).toBe(403);
+      expect(((await put.json()) as { message: string }).message).toContain('"viewer"');
+      // A client-supplied Impersonate-* header changes nothing: the write is still the viewer's.
+      const impersonating = await call("PUT", `/api/webhooks/${V}/${name}`, {
+        cookie: viewer,
+        body: { object: changed },
+        headers: { "Impersonate-User": "admin", "Impersonate-Group": "system:masters" },
+      });
+      expect(impersonating.status).toBe(403);
+      expect((await getConfig(kube, V, name))?.metadata.resourceVersion).toBe(
+        created.metadata.resourceVersion,
+      );
+
+      const editor = await signIn(stack.tokens.editor);
+      const ok = await call("PUT", `/api/webhooks/${V}/${name}`, {
+        cookie: editor,
+        body: { object: changed },
+      });
+      expect(ok.status, await ok.clone().text()).toBe(200);
+      const after = await getConfig(kube, V, name);
+      expect(after?.webhooks?.[0]?.timeoutSeconds).toBe(3);
+    } finally {
+      await deleteConfig(kube, V, name);
+    }
+  });
+
+  it("a user whose RBAC lists nothing gets nothing from the shared watch cache that holds it", async () => {
+    const name = uniqueName("shared-cache");
+    await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
+    const abort = new AbortController();
+    try {
+      // The editor's live stream makes the service account's shared watch hold the collection.
+      const editor = await signIn(stack.tokens.editor);
+      const stream = await call("GET", `/api/watch?r=admissionregistration.k8s.io/v1/${V}`, {
+        cookie: editor,
+      });
+      expect(stream.status).toBe(200);
+      const reader = stream.body?.getReader();
+      const first = await reader?.read();
+      expect(new TextDecoder().decode(first?.value)).toContain("connected");
+      let seen = "";
+      while (!seen.includes(name)) {
+        const chunk = await reader?.read();
+        if (!chunk || chunk.done) break;
+        seen += new TextDecoder().decode(chunk.value);
+      }
+      expect(seen).toContain(name);
+      const health = (await (await call("GET", "/api/health")).json()) as {
+        upstreamWatches: number;
+      };
+      expect(health.upstreamWatches).toBeGreaterThan(0);
+
+      // The user exists (a service account) but is granted nothing.
+      const nobody = await signIn(d.nobodyToken);
+      const who = (await (await call("GET", "/api/session", { cookie: nobody })).json()) as {
+        username: string;
+      };
+      expect(who.username).toBe("system:serviceaccount:portcullis-shared:nobody");
+      const watch = await call("GET", `/api/watch?r=admissionregistration.k8s.io/v1/${V}`, {
+        cookie: nobody,
+      });
+      expect(watch.status).toBe(403);
+      expect(await watch.text()).not.toContain(name);
+      const list = await call("GET", VWC, { cookie: nobody });
+      expect(list.status).toBe(403);
+      expect(await list.text()).not.toContain(name);
+      const health2 = await call("GET", "/api/admission-health", { cookie: nobody });
+      expect(health2.status).toBe(403);
+      await reader?.cancel();
+    } finally {
+      abort.abort();
+      await deleteConfig(kube, V, name);
+    }
+  });
+
+  it("sign-out deletes the session: its cookie gets 401 afterwards", async () => {
+    const cookie = await signIn(stack.tokens.editor);
+    expect((await call("GET", VWC, { cookie })).status).toBe(200);
+    const out = await call("DELETE", "/api/session", { cookie });
+    expect(out.status).toBe(200);
+    expect(out.headers.get("set-cookie")).toContain("Max-Age=0");
+    for (const path of [VWC, "/api/session", "/api/webhooks/access", "/api/overview"]) {
+      const res = await call("GET", path, { cookie });
+      expect(res.status, path).toBe(401);
+    }
+  });
+
+  it("sign-in is rate limited per client address", async () => {
+    const from = { "x-forwarded-for": "192.0.2.7" };
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const res = await call("POST", "/api/session", {
+        body: { token: `wrong-${i}` },
+        headers: from,
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    // Even the right token waits: the limit is on attempts, not failures.
+    const right = await call("POST", "/api/session", {
+      body: { token: stack.tokens.viewer },
+      headers: from,
+    });
+    expect(right.status).toBe(429);
+    // Another address is not affected.
+    await signIn(stack.tokens.viewer, { "x-forwarded-for": "192.0.2.8" });
+  });
+
+  it("no token or key appears in the dashboard's log", async () => {
+    // The tests above signed in, read, wrote and were refused; the log holds what that printed.
+    const log = readFileSync(d.logFile, "utf8");
+    expect(log.length).toBeGreaterThan(0);
+    for (const secret of [...d.secrets, stack.tokens.viewer, stack.tokens.editor, d.nobodyToken]) {
+      expect(log.includes(secret)).toBe(false);
+      expect(log.includes(secret.slice(0, 16))).toBe(false);
+    }
+    expect(log).not.toMatch(/bearer\s+[a-z0-9._-]{8,}/i);
+  });
+});
