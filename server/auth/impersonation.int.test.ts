@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLogFiles, readStack, type StackInfo } from "../../cluster/harness/stack";
 import { startSharedDashboard, type SharedDashboard } from "../../cluster/harness/shared-dashboard";
 import { httpsRequest } from "../../cluster/https-json";
-import { policyHeaders } from "../../e2e/api-headers";
+import { sessionCookieOf, sharedCall, type SharedCall } from "../../e2e/shared-api";
 import type { Kube } from "../../e2e/fixtures";
 import {
   createConfig,
@@ -20,7 +20,6 @@ import {
   hook,
   uniqueName,
 } from "../../e2e/webhooks-helpers";
-import { SHARED_CONTEXT } from "@/lib/auth/mode";
 
 const V = "validatingwebhookconfigurations" as const;
 
@@ -41,28 +40,13 @@ afterAll(async () => {
   await d?.stop();
 });
 
-function call(
-  method: string,
-  p: string,
-  o: { cookie?: string; body?: unknown; headers?: Record<string, string> } = {},
-): Promise<Response> {
-  return fetch(`${d.url}${p}`, {
-    method,
-    headers: {
-      ...policyHeaders(SHARED_CONTEXT),
-      ...(o.cookie ? { cookie: o.cookie } : {}),
-      ...(o.body !== undefined ? { "content-type": "application/json" } : {}),
-      ...o.headers,
-    },
-    body: o.body === undefined ? undefined : JSON.stringify(o.body),
-  });
-}
+const call = (method: string, p: string, o?: SharedCall) => sharedCall(d.url, method, p, o);
 
 async function signIn(token: string): Promise<string> {
   const res = await call("POST", "/api/session", { body: { token } });
   expect(res.status, await res.clone().text()).toBe(200);
   expect(await res.clone().json()).toMatchObject({ via: "impersonation" });
-  return (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  return sessionCookieOf(res);
 }
 
 interface AuditLine {

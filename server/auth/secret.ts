@@ -1,4 +1,5 @@
-import "server-only";
+// Plain Node, without "server-only": proxy.ts imports it to check cookie signatures before any
+// handler runs (server/ stays out of client bundles by the ESLint boundary rule).
 import {
   createCipheriv,
   createDecipheriv,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { startSharedDashboard, type SharedDashboard } from "../../cluster/harness/shared-dashboard";
 import { httpsRequest } from "../../cluster/https-json";
-import { policyHeaders } from "../../e2e/api-headers";
+import { sessionCookieOf, sharedCall, type SharedCall } from "../../e2e/shared-api";
 import type { Kube } from "../../e2e/fixtures";
 import {
   createConfig,
@@ -21,7 +21,6 @@ import {
   uniqueName,
 } from "../../e2e/webhooks-helpers";
 import { apiRoutes } from "../../test/api-routes";
-import { SHARED_CONTEXT } from "@/lib/auth/mode";
 import { SESSION_COOKIE } from "@/lib/auth/session-cookie";
 
 const V = "validatingwebhookconfigurations" as const;
@@ -44,32 +43,13 @@ afterAll(async () => {
   await d?.stop();
 });
 
-interface CallOptions {
-  cookie?: string;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-function call(method: string, path: string, o: CallOptions = {}): Promise<Response> {
-  return fetch(`${d.url}${path}`, {
-    method,
-    redirect: "manual",
-    headers: {
-      ...policyHeaders(SHARED_CONTEXT),
-      ...(o.cookie ? { cookie: o.cookie } : {}),
-      ...(o.body !== undefined ? { "content-type": "application/json" } : {}),
-      ...o.headers,
-    },
-    body: o.body === undefined ? undefined : JSON.stringify(o.body),
-  });
-}
+const call = (method: string, p: string, o?: SharedCall) => sharedCall(d.url, method, p, o);
 
 /** Signs in and returns the Cookie header value the browser would send back. */
 async function signIn(token: string, headers: Record<string, string> = {}): Promise<string> {
   const res = await call("POST", "/api/session", { body: { token }, headers });
   expect(res.status, await res.clone().text()).toBe(200);
-  const set = res.headers.get("set-cookie") ?? "";
-  return set.split(";")[0] ?? "";
+  return sessionCookieOf(res);
 }
 
 function concrete(urlPath: string, name: string): string {
