@@ -3,54 +3,14 @@
  * a mutating and a validating configuration seeded so detail and edit pages exist), in the light
  * and the dark theme: zero serious or critical violations, with no baseline of accepted ones.
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
+import { serious } from "./axe";
 import { createConfig, deleteConfig, hook, uniqueName } from "./webhooks-helpers";
-
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
 /** Pages no link leads to but an admin reaches by URL or a menu. */
 const EXTRA_PAGES = ["/webhooks/new"];
 const MAX_PAGES = 40;
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[]; failureSummary?: string }>;
-}
-
-/** Runs axe in the page (through the debugging protocol, so the page's CSP does not apply). */
-async function serious(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (ctx: Document, o: unknown) => Promise<{ violations: unknown[] }> };
-      }
-    ).axe;
-    const result = await axe.run(document, {
-      runOnly: {
-        type: "tag",
-        values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
-      },
-      resultTypes: ["violations"],
-    });
-    return result.violations;
-  });
-  return (violations as AxeViolation[])
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
-          .slice(0, 3)
-          .map((n) => n.target.join(" "))
-          .join("; ")}`,
-    );
-}
 
 /** Waits until the page has read the cluster: its heading is there and nothing is loading. */
 async function settled(page: Page): Promise<void> {

@@ -6,6 +6,7 @@
  */
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
+import { serious } from "./axe";
 import { startSharedDashboard, type SharedDashboard } from "../cluster/harness/shared-dashboard";
 import { readStack } from "../cluster/harness/stack";
 import { createConfig, deleteConfig, getConfig, hook, uniqueName } from "./webhooks-helpers";
@@ -44,6 +45,7 @@ test("a viewer signs in, reads, and cannot write: controls off, the apiserver sa
   const created = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
   try {
     await signIn(page, stack.tokens.viewer, "viewer");
+    expect(await serious(page)).toEqual([]);
     await page.goto(`${d.url}/webhooks?q=${name}`);
     await expect(
       page.locator(`[data-row-id="ValidatingWebhookConfiguration/${name}/0"]`),
@@ -107,6 +109,9 @@ test("a wrong token is refused on the sign-in page", async ({ page }) => {
   await page.goto(`${d.url}/sign-in`);
   await page.getByLabel("Bearer token").fill("not-a-real-token");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toContainText("the apiserver does not accept this token");
+  const alert = page.getByRole("alert").filter({ hasText: "Refused" });
+  await expect(alert).toContainText("the apiserver does not accept this token");
+  await expect(alert).toContainText("kubectl create token");
+  expect(await serious(page)).toEqual([]);
   await expect(page).toHaveURL(`${d.url}/sign-in`);
 });

@@ -1,7 +1,11 @@
 import { ApiError } from "@/lib/queries/fetch";
+import { INVALID_TOKEN, SESSION_REQUIRED } from "@/lib/auth/session-cookie";
 
 /** What an admin can do next about a failure with this HTTP status (0: no answer at all). */
-export function nextStep(status: number | undefined): string {
+export function nextStep(status: number | undefined, reason?: string): string {
+  if (reason === INVALID_TOKEN)
+    return "Paste a current token of your own: `kubectl create token NAME` makes one for a service account; a kubeconfig's user token works too.";
+  if (reason === SESSION_REQUIRED) return "Your session has ended: sign in again.";
   if (status === 401)
     return "The apiserver does not accept this context's credentials: refresh them in the kubeconfig (an expired token or client certificate), then reload.";
   if (status === 403)
@@ -31,7 +35,7 @@ export function ErrorBox({ error }: { error: Error }) {
       </strong>{" "}
       <span className="badge">{status ?? "—"}</span>
       <span className="badge">{reason}</span> {error.message}
-      <p className="hint">{nextStep(status)}</p>
+      <p className="hint">{nextStep(status, reason)}</p>
     </div>
   );
 }

@@ -8,6 +8,11 @@ import { readCookie } from "@/lib/http/cookies";
 
 export const SESSION_COOKIE = "__Host-portcullis-session";
 
+/** The reason of a shared-mode 401 for a request without a live session (the pages then sign in). */
+export const SESSION_REQUIRED = "SessionRequired";
+/** The reason of a refused sign-in: the apiserver does not know the token. */
+export const INVALID_TOKEN = "InvalidToken";
+
 /** A session lives at most this long after sign-in. */
 export const SESSION_MAX_AGE_MS = 8 * 3_600_000;
 /** A session unused for this long is over. */

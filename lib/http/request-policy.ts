@@ -16,6 +16,7 @@
  * Pure: the proxy gathers the facts, this decides.
  */
 import { dashboardMode, type DashboardMode } from "@/lib/auth/mode";
+import { SESSION_REQUIRED } from "@/lib/auth/session-cookie";
 
 export interface PolicyConfig {
   /** Lower-case `name:port` entries, and bare `name` entries that allow every port. */
@@ -180,7 +181,7 @@ export function decide(r: RequestFacts, config: PolicyConfig): PolicyDecision {
       return {
         allow: false,
         status: 401,
-        reason: "Unauthorized",
+        reason: SESSION_REQUIRED,
         message: "sign in first: the dashboard acts only as a signed-in user",
       };
     }
@@ -188,7 +189,7 @@ export function decide(r: RequestFacts, config: PolicyConfig): PolicyDecision {
       return {
         allow: false,
         status: 401,
-        reason: "Unauthorized",
+        reason: SESSION_REQUIRED,
         message: "sign in first",
         redirect: "/sign-in",
       };

@@ -4,6 +4,7 @@
  */
 import { isKubeApiErrorBody, KubeApiError, type KubeApiErrorBody } from "@/lib/k8s/errors";
 import { CONTEXT_HEADER, CONTEXT_PARAM } from "@/lib/http/context";
+import { SESSION_REQUIRED } from "@/lib/auth/session-cookie";
 
 /**
  * The kubeconfig context this tab acts as. A browser tab is one JavaScript realm, so module
@@ -68,6 +69,16 @@ export async function apiFetch<T>(url: string, init?: RequestInit): Promise<T> {
     body = undefined;
   }
   if (!res.ok) {
+    if (
+      res.status === 401 &&
+      isKubeApiErrorBody(body) &&
+      body.reason === SESSION_REQUIRED &&
+      typeof window !== "undefined" &&
+      window.location.pathname !== "/sign-in"
+    ) {
+      // Shared mode, and the session has ended (signed out elsewhere, expired, idle).
+      window.location.assign("/sign-in");
+    }
     throw new ApiError(
       isKubeApiErrorBody(body)
         ? body

@@ -1,6 +1,7 @@
 import "server-only";
 import { KubeConfig } from "@kubernetes/client-node";
 import { SHARED_CONTEXT } from "@/lib/auth/mode";
+import { SESSION_REQUIRED } from "@/lib/auth/session-cookie";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { KubeClient } from "@/server/kube/client";
 import { kubeConfigFor, sharedApiserver } from "@/server/kube/config";
@@ -34,7 +35,7 @@ export function bearerClient(token: string): KubeClient {
 function sessionEnded(): KubeApiError {
   return new KubeApiError({
     status: 401,
-    reason: "Unauthorized",
+    reason: SESSION_REQUIRED,
     message: "the session has ended (signed out, expired or idle too long): sign in again",
     cluster: "",
   });

@@ -1,5 +1,6 @@
 import "server-only";
 import { clientAddress, RateLimiter } from "@/lib/auth/rate-limit";
+import { INVALID_TOKEN, SESSION_REQUIRED } from "@/lib/auth/session-cookie";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { isSharedMode } from "@/server/kube/config";
 import { sessionIdOf } from "@/server/kube/identity";
@@ -63,7 +64,7 @@ export async function signInWithToken(
     if (e instanceof KubeApiError && e.status === 401) {
       throw new KubeApiError({
         status: 401,
-        reason: "Unauthorized",
+        reason: INVALID_TOKEN,
         message: "the apiserver does not accept this token",
         cluster: e.cluster,
       });
@@ -99,7 +100,7 @@ export async function authorizeSession(
   if (!session) {
     throw new KubeApiError({
       status: 401,
-      reason: "Unauthorized",
+      reason: SESSION_REQUIRED,
       message: "the session has ended (signed out, expired or idle too long): sign in again",
       cluster: "",
     });

@@ -3,7 +3,7 @@ import { setMaxListeners } from "node:events";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { contextCookie } from "@/lib/http/cookies";
 import { CONTEXT_HEADER, CONTEXT_PARAM } from "@/lib/http/context";
-import { sessionCookie } from "@/lib/auth/session-cookie";
+import { SESSION_REQUIRED, sessionCookie } from "@/lib/auth/session-cookie";
 import { SHARED_CONTEXT } from "@/lib/auth/mode";
 import { verifySessionCookie } from "@/server/auth/secret";
 import { sessionClient } from "@/server/auth/session-client";
@@ -22,7 +22,7 @@ export function sessionIdOf(headers: Pick<Headers, "get">): string {
   if (!id) {
     throw new KubeApiError({
       status: 401,
-      reason: "Unauthorized",
+      reason: SESSION_REQUIRED,
       message: "sign in first: the dashboard acts only as a signed-in user",
       cluster: "",
     });
