@@ -250,6 +250,28 @@ describe("signed in", () => {
     }
   });
 
+  it("an open live stream ends once its session does", async () => {
+    const cookie = await signIn(stack.tokens.editor);
+    const stream = await call("GET", `/api/watch?r=admissionregistration.k8s.io/v1/${V}`, {
+      cookie,
+    });
+    expect(stream.status).toBe(200);
+    const reader = stream.body?.getReader();
+    expect(reader).toBeDefined();
+    expect((await call("DELETE", "/api/session", { cookie })).status).toBe(200);
+    // Within one recheck period (15 s) the stream says why and ends.
+    let seen = "";
+    const started = Date.now();
+    for (;;) {
+      const chunk = await reader?.read();
+      if (!chunk || chunk.done) break;
+      seen += new TextDecoder().decode(chunk.value);
+    }
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(seen).toContain('"type":"ERROR"');
+    expect(seen).toContain("SessionRequired");
+  }, 40_000);
+
   it("sign-in is rate limited per client address", async () => {
     const from = { "x-forwarded-for": "192.0.2.7" };
     const statuses: number[] = [];

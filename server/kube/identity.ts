@@ -158,3 +158,15 @@ export async function authorizeCollections(
     });
   }
 }
+
+/**
+ * Shared mode: the check a live stream of `refs` repeats while open (the session still live, the
+ * user still allowed to list and watch them). Local mode needs none: the watch is the context's.
+ */
+export function collectionsRecheck(
+  request: Request,
+  refs: readonly ResourceRef[],
+): (() => Promise<void>) | undefined {
+  if (!isSharedMode()) return undefined;
+  return () => authorizeCollections(request, refs);
+}

@@ -5,6 +5,9 @@ import { servesCollection } from "./served-collections";
 import { watchHub, type HubEvent } from "./watch-hub";
 
 const HEARTBEAT_MS = 15_000;
+/** How often a stream's `recheck` runs. */
+export const RECHECK_MS = 15_000;
+
 /** Open event streams one context may hold (every tab holds one or two). */
 export const MAX_STREAMS_PER_CONTEXT = 32;
 /**
@@ -33,11 +36,15 @@ export function openStreams(): number {
 /**
  * A Server-Sent Events response carrying the hub's events for `refs` as `context`. Refused
  * (4xx) when a collection is not served by the cluster or the context has too many streams.
+ * `recheck`, when given, runs every RECHECK_MS while the stream is open; when it throws, the
+ * stream sends that error and ends (shared mode: the user's session ended or their RBAC no longer
+ * lets them list what the shared watch serves).
  */
 export async function openLiveStream(
   context: string,
   refs: ResourceRef[],
   signal: AbortSignal,
+  recheck?: () => Promise<void>,
 ): Promise<Response> {
   const served = await Promise.all(refs.map((r) => servesCollection(context, r)));
   const missing = refs.filter((_, i) => !served[i]);
@@ -54,11 +61,13 @@ export async function openLiveStream(
   const encoder = new TextEncoder();
   const unsubscribes: Array<() => void> = [];
   let heartbeat: NodeJS.Timeout | undefined;
+  let rechecking: NodeJS.Timeout | undefined;
   let closed = false;
   const close = () => {
     if (closed) return;
     closed = true;
     clearInterval(heartbeat);
+    clearInterval(rechecking);
     for (const u of unsubscribes) u();
     release();
   };
@@ -82,17 +91,7 @@ export async function openLiveStream(
             close();
           }
         };
-        send(`retry: 1000\n: connected as ${context}\n\n`);
-        try {
-          for (const ref of refs) {
-            const collection = refToString(ref);
-            unsubscribes.push(
-              watchHub().subscribe(context, collectionPath(ref), (e: HubEvent) => {
-                send(`data: ${JSON.stringify({ collection, ...e })}\n\n`);
-              }),
-            );
-          }
-        } catch (e) {
+        const fail = (e: unknown) => {
           const err = e instanceof KubeApiError ? e : undefined;
           send(
             `data: ${JSON.stringify({
@@ -107,9 +106,29 @@ export async function openLiveStream(
           );
           close();
           controller.close();
+        };
+        send(`retry: 1000\n: connected as ${context}\n\n`);
+        try {
+          for (const ref of refs) {
+            const collection = refToString(ref);
+            unsubscribes.push(
+              watchHub().subscribe(context, collectionPath(ref), (e: HubEvent) => {
+                send(`data: ${JSON.stringify({ collection, ...e })}\n\n`);
+              }),
+            );
+          }
+        } catch (e) {
+          fail(e);
           return;
         }
         heartbeat = setInterval(() => send(": keep-alive\n\n"), HEARTBEAT_MS);
+        if (recheck) {
+          rechecking = setInterval(() => {
+            recheck().catch((e: unknown) => {
+              if (!closed) fail(e);
+            });
+          }, RECHECK_MS);
+        }
       },
       cancel() {
         close();

@@ -1,5 +1,5 @@
 import { errorResponse, handle } from "@/server/http/respond";
-import { authorizeCollections, contextOf } from "@/server/kube/identity";
+import { authorizeCollections, collectionsRecheck, contextOf } from "@/server/kube/identity";
 import { openLiveStream } from "@/server/kube/live-stream";
 import { legacyGroupFromEnv } from "@/lib/k8s/legacy-group";
 import { isReadableCollection, parseRef, type ResourceRef } from "@/lib/k8s/resources";
@@ -32,6 +32,11 @@ export async function GET(request: Request): Promise<Response> {
     }
     const context = contextOf(request);
     await authorizeCollections(request, refs as ResourceRef[]);
-    return openLiveStream(context, refs as ResourceRef[], request.signal);
+    return openLiveStream(
+      context,
+      refs as ResourceRef[],
+      request.signal,
+      collectionsRecheck(request, refs as ResourceRef[]),
+    );
   });
 }
