@@ -38,12 +38,17 @@ async function stored(user: string): Promise<boolean> {
 }
 
 function event(auditID: string) {
+  // The apiserver stamps every event; one without a time would be as old as the epoch, and the
+  // store's age-based retention may delete it at any moment.
+  const now = new Date().toISOString();
   return {
     kind: "Event",
     apiVersion: "audit.k8s.io/v1",
     level: "Metadata",
     auditID,
     stage: "ResponseComplete",
+    requestReceivedTimestamp: now,
+    stageTimestamp: now,
     requestURI: "/api/v1/namespaces/x/configmaps?dryRun=All",
     verb: "create",
     user: { username: auditID, groups: ["system:authenticated"] },
