@@ -37,10 +37,12 @@ async function stored(user: string): Promise<boolean> {
   return (await storedBy(user)).length > 0;
 }
 
+// The apiserver stamps every event; one without a time would be as old as the epoch, and the
+// store's age-based retention may delete it at any moment. A retried event is the same event, so
+// the stamp is fixed once.
+const now = new Date().toISOString();
+
 function event(auditID: string) {
-  // The apiserver stamps every event; one without a time would be as old as the epoch, and the
-  // store's age-based retention may delete it at any moment.
-  const now = new Date().toISOString();
   return {
     kind: "Event",
     apiVersion: "audit.k8s.io/v1",
