@@ -112,3 +112,36 @@ describe("decide", () => {
     if (!d.allow) expect(d.status).toBeLessThan(500);
   });
 });
+
+describe("shared mode", () => {
+  const shared = policyConfigFromEnv({ PORTCULLIS_PORT: "3000", PORTCULLIS_MODE: "shared" });
+
+  it("is read from PORTCULLIS_MODE; a misspelt mode fails closed", () => {
+    expect(config.mode).toBe("local");
+    expect(shared.mode).toBe("shared");
+    expect(policyConfigFromEnv({ PORTCULLIS_MODE: "Shared " }).mode).toBe("shared");
+  });
+
+  it("sends a page load without a session to /sign-in, and serves the sign-in page and its files", () => {
+    expect(decide(page, shared)).toMatchObject({ allow: false, status: 401, redirect: "/sign-in" });
+    expect(decide({ ...page, hasSession: true }, shared)).toEqual({ allow: true, route: "page" });
+    for (const pathname of ["/sign-in", "/_next/static/chunks/a.js", "/favicon.svg"]) {
+      expect(decide({ ...page, pathname }, shared).allow).toBe(true);
+    }
+    // Not a prefix trick: /_next/image and other /_next paths are not public.
+    expect(decide({ ...page, pathname: "/_next/image" }, shared).allow).toBe(false);
+  });
+
+  it("answers an API call without a session 401 with its own reason; local mode ignores sessions", () => {
+    expect(decide(api, shared)).toMatchObject({
+      allow: false,
+      status: 401,
+      reason: "SessionRequired",
+    });
+    expect(decide(api, config).allow).toBe(true);
+    // A session does not lift the other rules: another site is still refused.
+    expect(decide({ ...api, hasSession: true, secFetchSite: "cross-site" }, shared).allow).toBe(
+      false,
+    );
+  });
+});
