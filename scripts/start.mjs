@@ -8,6 +8,7 @@
  * (default 127.0.0.1). The port is passed on as PORTCULLIS_PORT, so the request policy allows the
  * loopback host names on that port only.
  */
+import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -32,11 +33,20 @@ if (mode !== "local" && mode !== "shared") {
   process.stderr.write(`portcullis: PORTCULLIS_MODE must be "local" or "shared"\n`);
   process.exit(2);
 }
-if (mode === "shared" && !process.env.PORTCULLIS_SESSION_SECRET_FILE) {
-  process.stderr.write(
-    "portcullis: shared mode needs PORTCULLIS_SESSION_SECRET_FILE, a file of at least 32 random bytes that signs session cookies and encrypts tokens at rest\n",
-  );
-  process.exit(2);
+if (mode === "shared") {
+  const file = process.env.PORTCULLIS_SESSION_SECRET_FILE;
+  let bytes = 0;
+  try {
+    bytes = file ? Buffer.byteLength(readFileSync(file, "utf8").trim()) : 0;
+  } catch {
+    bytes = 0;
+  }
+  if (bytes < 32) {
+    process.stderr.write(
+      "portcullis: shared mode needs PORTCULLIS_SESSION_SECRET_FILE, a readable file of at least 32 random bytes that signs session cookies and encrypts tokens at rest\n",
+    );
+    process.exit(2);
+  }
 }
 if (mode === "local" && !isLoopback(host)) {
   process.stderr.write(

@@ -40,11 +40,6 @@ function keys(): Keys {
   return cached;
 }
 
-/** Fails at start-up (not at the first sign-in) when the secret is missing or too short. */
-export function checkSessionSecret(): void {
-  keys();
-}
-
 /** A new random session id, URL-safe. */
 export function newSessionId(): string {
   return randomBytes(32).toString("base64url");

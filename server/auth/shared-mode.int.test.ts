@@ -6,9 +6,12 @@
  * the shared watch cache serves no one whose RBAC would not list it; sign-out ends the session;
  * sign-in is rate limited; and no token or key reaches the dashboard's log.
  */
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readStack, type StackInfo } from "../../cluster/harness/stack";
+import { readStack, REPO_ROOT, type StackInfo } from "../../cluster/harness/stack";
 import { startSharedDashboard, type SharedDashboard } from "../../cluster/harness/shared-dashboard";
 import { httpsRequest } from "../../cluster/https-json";
 import { sessionCookieOf, sharedCall, type SharedCall } from "../../e2e/shared-api";
@@ -303,5 +306,34 @@ describe("signed in", () => {
       expect(log.includes(secret.slice(0, 16))).toBe(false);
     }
     expect(log).not.toMatch(/bearer\s+[a-z0-9._-]{8,}/i);
+  });
+});
+
+describe("npm start", () => {
+  function start(env: Record<string, string>): { status: number | null; stderr: string } {
+    const res = spawnSync(process.execPath, [path.join(REPO_ROOT, "scripts/start.mjs")], {
+      env: { ...process.env, PORT: "1", ...env },
+      encoding: "utf8",
+      timeout: 10_000,
+    });
+    return { status: res.status, stderr: res.stderr };
+  }
+
+  it("refuses shared mode without a session secret of at least 32 bytes, and an unknown mode", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "portcullis-secret-"));
+    const short = path.join(dir, "short");
+    writeFileSync(short, "too-short\n");
+    for (const secret of [undefined, short, path.join(dir, "missing")]) {
+      const r = start({
+        PORTCULLIS_MODE: "shared",
+        PORTCULLIS_HOST: "0.0.0.0",
+        ...(secret ? { PORTCULLIS_SESSION_SECRET_FILE: secret } : {}),
+      });
+      expect(r.status, String(secret)).toBe(2);
+      expect(r.stderr).toContain("PORTCULLIS_SESSION_SECRET_FILE");
+    }
+    const bad = start({ PORTCULLIS_MODE: "sharde" });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("PORTCULLIS_MODE");
   });
 });
