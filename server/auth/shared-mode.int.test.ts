@@ -275,6 +275,29 @@ describe("signed in", () => {
     expect(seen).toContain("SessionRequired");
   }, 40_000);
 
+  it("stream slots are per session: one user's 32 open streams leave others theirs", async () => {
+    const watch = `/api/watch?r=admissionregistration.k8s.io/v1/${V}`;
+    // Its own client address, so this test's sign-ins do not count against the others'.
+    const from = { "x-forwarded-for": "192.0.2.20" };
+    const editor = await signIn(stack.tokens.editor, from);
+    const viewer = await signIn(stack.tokens.viewer, from);
+    const open: Response[] = [];
+    try {
+      for (let i = 0; i < 32; i++) {
+        const res = await call("GET", watch, { cookie: editor });
+        expect(res.status, `stream ${i + 1}`).toBe(200);
+        open.push(res);
+      }
+      const over = await call("GET", watch, { cookie: editor });
+      expect(over.status).toBe(429);
+      const other = await call("GET", watch, { cookie: viewer });
+      expect(other.status).toBe(200);
+      open.push(other);
+    } finally {
+      await Promise.all(open.map((r) => r.body?.cancel()));
+    }
+  });
+
   it("sign-in is rate limited per client address", async () => {
     const from = { "x-forwarded-for": "192.0.2.7" };
     const statuses: number[] = [];

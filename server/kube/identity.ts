@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { contextCookie } from "@/lib/http/cookies";
@@ -157,6 +158,18 @@ export async function authorizeCollections(
       cluster: client.server,
     });
   }
+}
+
+/**
+ * Whose stream slots a request's event stream takes (server/kube/live-stream.ts caps them): its
+ * context's in local mode; in shared mode its session's (a digest of the id), so one user's tabs
+ * never use up everyone's.
+ */
+export function streamOwnerOf(request: Request): string {
+  const context = contextOf(request);
+  if (!isSharedMode()) return context;
+  const digest = createHash("sha256").update(sessionIdOf(request.headers)).digest("base64url");
+  return `session:${digest.slice(0, 22)}`;
 }
 
 /**

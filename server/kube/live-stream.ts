@@ -36,16 +36,18 @@ export function openStreams(): number {
 /**
  * A Server-Sent Events response carrying the hub's events for `refs` as `context`. Refused
  * (4xx) when a collection is not served by the cluster or the context has too many streams.
- * `recheck`, when given, runs every RECHECK_MS while the stream is open; when it throws, the
- * stream sends that error and ends (shared mode: the user's session ended or their RBAC no longer
- * lets them list what the shared watch serves).
+ * `owner` names whose stream slots it takes (default: the context's). `recheck`, when given, runs
+ * every RECHECK_MS while the stream is open; when it throws, the stream sends that error and ends
+ * (shared mode: the user's session ended or their RBAC no longer lets them list what the shared
+ * watch serves).
  */
 export async function openLiveStream(
   context: string,
   refs: ResourceRef[],
   signal: AbortSignal,
-  recheck?: () => Promise<void>,
+  opts: { owner?: string; recheck?: () => Promise<void> } = {},
 ): Promise<Response> {
+  const { recheck } = opts;
   const served = await Promise.all(refs.map((r) => servesCollection(context, r)));
   const missing = refs.filter((_, i) => !served[i]);
   if (missing.length > 0) {
@@ -56,7 +58,7 @@ export async function openLiveStream(
       cluster: "",
     });
   }
-  const release = claimStreamSlot(context);
+  const release = claimStreamSlot(opts.owner ?? context);
 
   const encoder = new TextEncoder();
   const unsubscribes: Array<() => void> = [];

@@ -1,5 +1,10 @@
 import { errorResponse, handle } from "@/server/http/respond";
-import { authorizeCollections, collectionsRecheck, contextOf } from "@/server/kube/identity";
+import {
+  authorizeCollections,
+  collectionsRecheck,
+  contextOf,
+  streamOwnerOf,
+} from "@/server/kube/identity";
 import { openLiveStream } from "@/server/kube/live-stream";
 import { legacyGroupFromEnv } from "@/lib/k8s/legacy-group";
 import { isReadableCollection, parseRef, type ResourceRef } from "@/lib/k8s/resources";
@@ -32,11 +37,9 @@ export async function GET(request: Request): Promise<Response> {
     }
     const context = contextOf(request);
     await authorizeCollections(request, refs as ResourceRef[]);
-    return openLiveStream(
-      context,
-      refs as ResourceRef[],
-      request.signal,
-      collectionsRecheck(request, refs as ResourceRef[]),
-    );
+    return openLiveStream(context, refs as ResourceRef[], request.signal, {
+      owner: streamOwnerOf(request),
+      recheck: collectionsRecheck(request, refs as ResourceRef[]),
+    });
   });
 }

@@ -5,7 +5,7 @@ import { decisionStore, subscribeDecisions } from "@/server/decisions/instance";
 import { matchesDecisionFilter, parseDecisionFilter } from "@/lib/decisions/filter";
 import type { DecisionRecord } from "@/lib/admission/audit";
 import type { DecisionStreamMessage } from "@/lib/queries/decisions";
-import { contextOf } from "@/server/kube/identity";
+import { streamOwnerOf } from "@/server/kube/identity";
 import {
   claimStreamSlot,
   eventStreamResponse,
@@ -25,7 +25,7 @@ const cursor = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optio
  * Server-Sent Events: decisions matching the filter as they are stored (`event: decisions`, the
  * id of the newest as the event id). With `after` (or Last-Event-ID on a reconnect) it first
  * sends what was stored since. A client too slow to read is sent `event: resync` and dropped.
- * Each stream takes one of the context's stream slots (server/kube/live-stream.ts).
+ * Each stream takes one of its owner's stream slots (the context's; in shared mode the session's).
  */
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
@@ -36,7 +36,7 @@ export async function GET(request: Request): Promise<Response> {
     );
     await authorizeDecisionsRead(request);
     const store = await decisionStore();
-    const release = claimStreamSlot(contextOf(request));
+    const release = claimStreamSlot(streamOwnerOf(request));
     const encoder = new TextEncoder();
     let cleanup = () => undefined as void;
 
