@@ -39,7 +39,18 @@ beforeAll(async () => {
   await admin.request({
     method: "POST",
     path: "/api/v1/namespaces",
-    body: { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } },
+    body: {
+      apiVersion: "v1",
+      kind: "Namespace",
+      // Pod Security's strictest level: the dry run warns about any pod template below it.
+      metadata: {
+        name: namespace,
+        labels: {
+          "pod-security.kubernetes.io/enforce": "restricted",
+          "pod-security.kubernetes.io/warn": "restricted",
+        },
+      },
+    },
   });
 }, 900_000);
 
@@ -183,14 +194,15 @@ describe("helm template", () => {
 
 describe("the rendered objects on the real apiserver", () => {
   for (const [name, files] of Object.entries(VALUES)) {
-    it(`accepts every object of the ${name} rendering in a server-side dry run`, async () => {
+    it(`accepts every object of the ${name} rendering in a server-side dry run, with no Pod Security warning at the restricted level`, async () => {
       const objects = renderedObjects(
         await renderChart({ release: `dry-${name}`, namespace, valuesFiles: files }),
       );
       expect(objects.length).toBeGreaterThan(8);
       for (const o of objects) {
-        const created = await createObject(admin, o, { dryRun: true });
-        expect(created.metadata?.name, `${o.kind} ${o.metadata.name}`).toBe(o.metadata.name);
+        const { body, warnings } = await createObject(admin, o, { dryRun: true });
+        expect(body.metadata?.name, `${o.kind} ${o.metadata.name}`).toBe(o.metadata.name);
+        expect(warnings, `${o.kind} ${o.metadata.name}`).toEqual([]);
       }
       // Nothing was stored: the dry run's Deployment is not there.
       const list = await admin.request<{ items: unknown[] }>({

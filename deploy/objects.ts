@@ -7,12 +7,15 @@ import { groupVersionPath, resourceForKind } from "@/server/kube/resolve-kind";
 import type { KubeClient } from "@/server/kube/client";
 import type { RenderedObject } from "./render";
 
-/** Creates `o` (or only dry-runs it), in its own namespace when the kind is namespaced. */
+/**
+ * Creates `o` (or only dry-runs it), in its own namespace when the kind is namespaced. Returns
+ * the stored (or would-be) object and the apiserver's warnings (e.g. Pod Security's).
+ */
 export async function createObject(
   client: KubeClient,
   o: RenderedObject,
   opts: { dryRun: boolean },
-): Promise<{ metadata?: { name?: string } }> {
+): Promise<{ body: { metadata?: { name?: string } }; warnings: string[] }> {
   const r = await resourceForKind(client, o.apiVersion, o.kind);
   if (!r) throw new Error(`${o.apiVersion} ${o.kind} is not served by this apiserver`);
   const base = groupVersionPath(o.apiVersion);
@@ -21,7 +24,7 @@ export async function createObject(
   const path = r.namespaced
     ? `${base}/namespaces/${encodeURIComponent(o.metadata.namespace ?? "")}/${r.name}`
     : `${base}/${r.name}`;
-  return client.request({
+  return client.requestWithWarnings({
     method: "POST",
     path,
     query: { fieldValidation: "Strict", ...(opts.dryRun ? { dryRun: "All" } : {}) },

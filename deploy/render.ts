@@ -15,7 +15,7 @@ export const CHART_DIR = path.join(import.meta.dirname, "chart", "portcullis");
 export const MANIFESTS_FILE = path.join(import.meta.dirname, "manifests", "portcullis.yaml");
 
 /** Values for the plain manifests: Secrets named, not generated. */
-export const MANIFEST_VALUES = [
+const MANIFEST_VALUES = [
   "session.existingSecret=portcullis-session",
   "audit.existingSecret=portcullis-audit-token",
 ];

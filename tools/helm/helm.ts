@@ -9,7 +9,7 @@ import path from "node:path";
 import { ensureGoTools, type GoToolBuild } from "../../cluster/build";
 
 const HELM_DIR = import.meta.dirname;
-export const HELM_BIN = path.join(HELM_DIR, "bin", "helm");
+const HELM_BIN = path.join(HELM_DIR, "bin", "helm");
 
 /** The helm version go.mod requires (so `helm version` says what was built). */
 function helmVersion(): string {
