@@ -21,6 +21,7 @@ import {
 } from "@/server/kube/admission-state";
 import { DECISIONS_URL } from "@/server/audit/access";
 import { KubeApiError } from "@/lib/k8s/errors";
+import { ADMISSION_RESOURCES, WEBHOOK_GROUP } from "@/lib/webhooks/kinds";
 import type { V1ValidatingWebhookConfiguration } from "@/lib/k8s/types";
 import { renderChart, renderedObjects, type RenderedObject } from "./render";
 import { createObject } from "./objects";
@@ -33,17 +34,9 @@ interface Rule {
   verbs: string[];
 }
 
-const ADMISSION = [
-  "mutatingwebhookconfigurations",
-  "validatingwebhookconfigurations",
-  "validatingadmissionpolicies",
-  "validatingadmissionpolicybindings",
-  "mutatingadmissionpolicies",
-  "mutatingadmissionpolicybindings",
-];
 /** What the service account may read: [group, resource] with get/list/watch, plus /metrics. */
 const READS: Array<[string, string]> = [
-  ...ADMISSION.map((r): [string, string] => ["admissionregistration.k8s.io", r]),
+  ...ADMISSION_RESOURCES.map((r): [string, string] => [WEBHOOK_GROUP, r]),
   ["", "namespaces"],
   ["", "services"],
   ["", "pods"],
@@ -266,15 +259,17 @@ afterAll(async () => {
   await admin.request({ method: "DELETE", path: `/api/v1/namespaces/${namespace}` });
 });
 
-/** The chart's service account, with a token, once the apiserver authorizes its binding. */
-async function chartServiceAccount(): Promise<KubeClient> {
-  const sa = chart.find((o) => o.kind === "ServiceAccount")?.metadata.name ?? "";
+/**
+ * The service account of a rendering, with a token, once the apiserver authorizes its binding
+ * (seen when `granted`, something its role grants, is allowed).
+ */
+async function chartServiceAccount(
+  objects: RenderedObject[] = chart,
+  granted = { group: "", resource: "namespaces", verb: "list" },
+): Promise<KubeClient> {
+  const sa = objects.find((o) => o.kind === "ServiceAccount")?.metadata.name ?? "";
   const client = tokenClient(sa, await serviceAccountToken(sa));
-  await untilAllowed(
-    client,
-    () => canI(client, { group: "", resource: "namespaces", verb: "list" }),
-    "list namespaces",
-  );
+  await untilAllowed(client, () => canI(client, granted), `${granted.verb} ${granted.resource}`);
   return client;
 }
 
@@ -390,13 +385,11 @@ describe("impersonation mode", () => {
     );
     for (const o of objects)
       if (["ServiceAccount", "ClusterRole", "ClusterRoleBinding"].includes(o.kind)) await create(o);
-    const sa = objects.find((o) => o.kind === "ServiceAccount")?.metadata.name ?? "";
-    const client = tokenClient(sa, await serviceAccountToken(sa));
-    await untilAllowed(
-      client,
-      () => canI(client, { group: "", resource: "users", verb: "impersonate" }),
-      "impersonate users",
-    );
+    const client = await chartServiceAccount(objects, {
+      group: "",
+      resource: "users",
+      verb: "impersonate",
+    });
     expect(await canI(client, { group: "", resource: "groups", verb: "impersonate" })).toBe(true);
     expect(
       await canI(client, { group: "", resource: "serviceaccounts", verb: "impersonate" }),

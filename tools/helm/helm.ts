@@ -27,7 +27,7 @@ const HELM: GoToolBuild = {
   tools: ["helm.sh/helm/v4/cmd/helm"],
   ldflags: `-X helm.sh/helm/v4/internal/version.version=${helmVersion()}`,
   binaries: [HELM_BIN],
-  coldEstimate: "about 4 minutes",
+  coldEstimate: "5–15 minutes (15 on a busy machine)",
 };
 
 /** Builds helm unless the cached build is current. */
