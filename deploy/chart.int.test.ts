@@ -52,7 +52,7 @@ beforeAll(async () => {
       },
     },
   });
-}, 900_000);
+}, 1_800_000);
 
 afterAll(async () => {
   await admin?.request({ method: "DELETE", path: `/api/v1/namespaces/${namespace}` });

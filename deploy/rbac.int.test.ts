@@ -244,7 +244,7 @@ beforeAll(async () => {
   role = r as typeof role;
   for (const o of chart)
     if (["ServiceAccount", "ClusterRole", "ClusterRoleBinding"].includes(o.kind)) await create(o);
-}, 900_000);
+}, 1_800_000);
 
 afterAll(async () => {
   if (!admin) return;
