@@ -239,6 +239,10 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
 
     const auditPolicy = path.join(dir, "audit-policy.yaml");
     writeFileSync(auditPolicy, readFileSync(AUDIT_POLICY_FILE));
+    // The token sits in a file the kubeconfig names, as the Helm chart's snippet has it, so the
+    // decision feed's tests prove the apiserver sends a token read that way.
+    const auditTokenFile = path.join(dir, "audit.token");
+    writeFileSync(auditTokenFile, auditToken, { mode: 0o600 });
     const auditWebhookConfig = path.join(dir, "audit-webhook.kubeconfig");
     writeFileSync(
       auditWebhookConfig,
@@ -253,7 +257,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         "users:",
         "  - name: kube-apiserver",
         "    user:",
-        `      token: ${auditToken}`,
+        `      tokenFile: ${auditTokenFile}`,
         "contexts:",
         "  - name: default",
         "    context: { cluster: portcullis-audit-sink, user: kube-apiserver }",
