@@ -9,6 +9,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -91,6 +92,23 @@ describe("the image's standalone server", () => {
     const res = await fetch(`${base}/api/health`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ ok: true });
+  });
+
+  it("answers the chart's probe, which names a loopback Host, and refuses the pod IP the kubelet would name otherwise", async () => {
+    const port = new URL(base).port;
+    const probe = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.get(
+          { host: "127.0.0.1", port, path: "/api/health", headers: { host } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on("error", reject);
+      });
+    expect(await probe(`localhost:${port}`)).toBe(200);
+    expect(await probe(`10.244.0.7:${port}`)).toBe(421);
   });
 
   it("stores an audit batch in SQLite", async () => {
