@@ -26,7 +26,7 @@ const HEADER = `# Portcullis in shared mode: the Helm chart in deploy/chart/port
 `;
 
 /**
- * Renders the chart with `helm template`. `values` are `--set` assignments; `valuesFiles` are
+ * Renders the chart with `helm template`. `set` holds `--set` assignments; `valuesFiles` are
  * `--values` files. Throws with helm's own message when rendering fails.
  */
 export async function renderChart(opts: {
