@@ -187,6 +187,35 @@ describe("helm template", () => {
     expect(kubeconfig).not.toMatch(/\btoken:/);
   });
 
+  it("tells the installer how to grant decisions and wire the apiserver, and that SQLite kept one replica", async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), "portcullis-helm-"));
+    try {
+      const r = await runHelm(
+        [
+          "install",
+          "portcullis",
+          CHART_DIR,
+          "--namespace",
+          namespace,
+          "--dry-run=client",
+          "--set",
+          "replicaCount=2",
+        ],
+        home,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const notes = r.stdout.slice(r.stdout.indexOf("NOTES:"));
+      expect(notes).toContain("--clusterrole=portcullis-decisions-reader");
+      expect(notes).toContain(
+        "--audit-webhook-config-file=/etc/kubernetes/portcullis-audit-webhook.kubeconfig",
+      );
+      expect(notes).toContain(`get secret portcullis-audit-token`);
+      expect(notes).toContain("replicaCount 2 was reduced to 1");
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it("keeps deploy/manifests in step with the chart (regenerate: npx tsx deploy/render.ts)", async () => {
     expect(readFileSync(MANIFESTS_FILE, "utf8")).toBe(await renderManifests());
   });
