@@ -412,6 +412,16 @@ describe("impersonation mode", () => {
     await expect(
       client.request({ path: `/api/v1/namespaces/${namespace}/secrets`, headers: asViewer }),
     ).rejects.toMatchObject({ status: 403 });
+    // Users and groups only: a request that also names the user's uid is refused.
+    expect(
+      await canI(client, { group: "authentication.k8s.io", resource: "uids", verb: "impersonate" }),
+    ).toBe(false);
+    await expect(
+      client.request({
+        path: "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+        headers: { ...asViewer, "Impersonate-Uid": "viewer-uid" },
+      }),
+    ).rejects.toMatchObject({ status: 403 });
   });
 });
 
