@@ -139,6 +139,7 @@ describe("helm template", () => {
     );
     const env = Object.fromEntries((c?.env ?? []).map((e) => [e.name, e.value]));
     expect(env.PORTCULLIS_MODE).toBe("shared");
+    expect(env.PORTCULLIS_HOST).toBe("0.0.0.0");
     expect(env.PORTCULLIS_DATA_DIR).toBe("/var/lib/portcullis");
     expect("PORTCULLIS_IMPERSONATE" in env).toBe(false);
     expect("DATABASE_URL" in env).toBe(false);
