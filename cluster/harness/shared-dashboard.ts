@@ -100,11 +100,6 @@ export async function startSharedDashboard(
         resources: ["users", "groups", "serviceaccounts"],
         verbs: ["impersonate"],
       },
-      {
-        apiGroups: ["authentication.k8s.io"],
-        resources: ["uids", "userextras/*"],
-        verbs: ["impersonate"],
-      },
     ],
   });
   await admin(stack, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", {

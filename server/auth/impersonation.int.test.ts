@@ -1,7 +1,7 @@
 /**
  * Impersonation mode (PORTCULLIS_IMPERSONATE=1) against the real control plane: the dashboard's
- * service account calls the apiserver impersonating the signed-in user (user, groups and uid from
- * the SelfSubjectReview at sign-in), keeps no user token at all, and never passes on an
+ * service account calls the apiserver impersonating the signed-in user (user and groups from the
+ * SelfSubjectReview at sign-in), keeps no user token at all, and never passes on an
  * Impersonate-* header a client sends — although its service account may impersonate anyone.
  */
 import Database from "better-sqlite3";

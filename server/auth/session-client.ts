@@ -46,8 +46,9 @@ function identityHeaders(s: Session): Record<string, string | string[]> {
   if (impersonationMode()) {
     return {
       "Impersonate-User": s.username,
+      // User and groups only: the deployed role may impersonate users and groups and nothing
+      // else (deploy/chart), so naming the uid too would be refused.
       ...(s.groups.length > 0 ? { "Impersonate-Group": s.groups } : {}),
-      ...(s.uid ? { "Impersonate-Uid": s.uid } : {}),
     };
   }
   if (!s.token) throw sessionEnded();
