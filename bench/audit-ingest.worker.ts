@@ -1,13 +1,14 @@
 /**
  * One measurement of bench/audit-ingest.bench.ts in its own process (started with the
  * react-server condition so server modules load outside Next): prints one JSON line.
- * Modes: parse, sqlite, postgres (DATABASE_URL), rss-1m.
+ * Modes: parse, sqlite (SQLITE_SYNC=normal|full), postgres (DATABASE_URL), rss-1m. Every mode
+ * reads the batch bodies as the sink does (parseEventListText).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseEventList } from "@/lib/admission/audit";
-import { SqliteDriver } from "@/server/decisions/sqlite";
+import { parseEventListText } from "@/lib/admission/audit-batch";
+import { SqliteDriver, type SqliteSync } from "@/server/decisions/sqlite";
 import { DecisionStore } from "@/server/decisions/store";
 import type { SqlDriver } from "@/server/decisions/sql";
 
@@ -45,7 +46,11 @@ async function openStore(dir: string): Promise<DecisionStore> {
   if (mode === "postgres") {
     const { PostgresDriver } = await import("@/server/decisions/postgres");
     driver = new PostgresDriver(process.env.DATABASE_URL ?? "");
-  } else driver = new SqliteDriver(path.join(dir, "decisions.sqlite"));
+  } else
+    driver = new SqliteDriver(
+      path.join(dir, "decisions.sqlite"),
+      (process.env.SQLITE_SYNC ?? "normal") as SqliteSync,
+    );
   const store = new DecisionStore(driver, { maxAgeMs: 365 * 86_400_000, maxRows: 100_000_000 });
   await store.migrate();
   return store;
@@ -57,7 +62,7 @@ try {
   if (mode === "parse") {
     let n = 0;
     const t0 = performance.now();
-    for (const t of texts) n += parseEventList(JSON.parse(t)).length;
+    for (const t of texts) n += parseEventListText(t).length;
     const s = (performance.now() - t0) / 1000;
     console.log(JSON.stringify({ events: total, decisionEvents: n, seconds: s }));
   } else if (mode === "sqlite" || mode === "postgres") {
@@ -69,7 +74,7 @@ try {
     const t0 = performance.now();
     const sender = async () => {
       for (let i = next++; i < texts.length; i = next++) {
-        const r = await store.ingest(parseEventList(JSON.parse(texts[i] ?? "")));
+        const r = await store.ingest(parseEventListText(texts[i] ?? ""));
         n += r.stored;
       }
     };
@@ -85,7 +90,7 @@ try {
     const start = Date.now();
     while (decisions < 1_000_000) {
       for (const t of batches(BATCH * 10, `r${i}`, start + i++ * 200)) {
-        const r = await store.ingest(parseEventList(JSON.parse(t)));
+        const r = await store.ingest(parseEventListText(t));
         decisions += r.decisions.length;
       }
     }
