@@ -56,21 +56,30 @@ async function openStore(dir: string): Promise<DecisionStore> {
   return store;
 }
 
+/** CPU time of this process (all its threads), to read a run on a busy machine. */
+function cpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
 const dir = mkdtempSync(path.join(os.tmpdir(), "portcullis-bench-"));
 try {
   const texts = [...batches(total, `b${Date.now()}`)];
   if (mode === "parse") {
     let n = 0;
+    const c0 = cpuSeconds();
     const t0 = performance.now();
     for (const t of texts) n += parseEventListText(t).length;
     const s = (performance.now() - t0) / 1000;
-    console.log(JSON.stringify({ events: total, decisionEvents: n, seconds: s }));
+    const cpu = cpuSeconds() - c0;
+    console.log(JSON.stringify({ events: total, decisionEvents: n, seconds: s, cpuSeconds: cpu }));
   } else if (mode === "sqlite" || mode === "postgres") {
     const store = await openStore(dir);
     // IN_FLIGHT batches at once, as the apiserver's asynchronous webhook delegate sends them.
     const inFlight = Number(process.env.IN_FLIGHT ?? 1);
     let n = 0;
     let next = 0;
+    const c0 = cpuSeconds();
     const t0 = performance.now();
     const sender = async () => {
       for (let i = next++; i < texts.length; i = next++) {
@@ -80,8 +89,9 @@ try {
     };
     await Promise.all(Array.from({ length: inFlight }, sender));
     const s = (performance.now() - t0) / 1000;
+    const cpu = cpuSeconds() - c0;
     await store.driver.close();
-    console.log(JSON.stringify({ events: total, decisionEvents: n, seconds: s }));
+    console.log(JSON.stringify({ events: total, decisionEvents: n, seconds: s, cpuSeconds: cpu }));
   } else if (mode === "rss-1m") {
     const store = await openStore(dir);
     texts.length = 0;

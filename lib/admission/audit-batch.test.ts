@@ -64,6 +64,24 @@ describe("parseEventListText", () => {
     expect(viaText(text)).toEqual(viaJsonParse(text));
   });
 
+  it("is not misled by the seam between items appearing inside an item", () => {
+    const nested = event("n1", {
+      level: "Request",
+      requestObject: {
+        items: [
+          { kind: "Event", a: 1 },
+          { kind: "Event", b: '},{"kind":"Event"' },
+        ],
+      },
+    });
+    const text = JSON.stringify(list([event("p1"), nested, event("p2")]));
+    expect(text.split('},{"kind":"Event"').length).toBe(4);
+    const got = parseEventListText(text);
+    expect(got.map((e) => e.auditID)).toEqual(["p1", "n1", "p2"]);
+    expect(got[1]?.raw).toBe(JSON.stringify(nested));
+    expect(viaText(text)).toEqual(viaJsonParse(text));
+  });
+
   it("reads the last of repeated items keys, and escaped keys, as JSON.parse does", () => {
     const dup = `{"kind":"EventList","items":[${JSON.stringify(event("first"))}],"items":[${JSON.stringify(event("last"))}]}`;
     expect(parseEventListText(dup).map((e) => e.auditID)).toEqual(["last"]);

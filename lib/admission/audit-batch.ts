@@ -3,11 +3,12 @@
  * keeping each event's own JSON text as its raw event so storing it costs no re-serialisation
  * (that serialisation was a third of the ingestion cost).
  *
- * A linear scanner finds where each item of the top-level `items` array starts and ends; every
- * item is then JSON.parse'd from its own text, and the envelope from the body with the items cut
- * out, so the result is exactly what JSON.parse of the whole body gives. Anything the scanner does
- * not expect (no plain `"items"` key, stray characters) falls back to parsing the whole body.
- * Strings are skipped with indexOf; no regular expression runs over the body.
+ * Where each item of the top-level `items` array starts and ends is found by the seam the
+ * apiserver's encoder leaves between items, else by a linear scanner; every item is then
+ * JSON.parse'd from its own text, and the envelope from the body with the items cut out, so the
+ * result is exactly what JSON.parse of the whole body gives. Anything unexpected (no plain
+ * `"items"` key, stray characters) falls back to parsing the whole body. Strings are skipped with
+ * indexOf; no regular expression runs over the body.
  */
 import { parseAuditEvent, parseEventList, type ParsedAuditEvent } from "./audit";
 
@@ -74,8 +75,20 @@ interface ItemSpans {
   items: Array<[number, number]>;
 }
 
-/** The spans of the top-level `items` array and its elements, or undefined if unexpected. */
-export function eventListItemSpans(s: string): ItemSpans | undefined {
+/**
+ * Where the apiserver's encoder starts every item but the first: `},{"kind":"Event"`. This text
+ * cannot occur inside a JSON string (its quote would end the string, and `kind` cannot follow a
+ * string), so it only splits where objects meet — possibly inside an item, in which case a piece
+ * does not parse and the general scanner is used instead.
+ */
+const ITEM_SEAM = '},{"kind":"Event"';
+
+/**
+ * The spans of the top-level `items` array and its elements, or undefined if unexpected. `seams`
+ * finds items by ITEM_SEAM (fast; the caller must fall back to the general scanner when a piece
+ * does not parse); otherwise every item is scanned.
+ */
+export function eventListItemSpans(s: string, seams = false): ItemSpans | undefined {
   let i = skipSpace(s, 0);
   if (s.charCodeAt(i) !== OPEN_BRACE) return undefined;
   i = skipSpace(s, i + 1);
@@ -90,7 +103,7 @@ export function eventListItemSpans(s: string): ItemSpans | undefined {
     if (s.charCodeAt(i) !== COLON) return undefined;
     i = skipSpace(s, i + 1);
     if (isItems && s.charCodeAt(i) === OPEN_BRACKET) {
-      const spans = arraySpans(s, i);
+      const spans = seams ? seamSpans(s, i) : arraySpans(s, i);
       if (!spans) return undefined;
       found = spans;
       i = spans.end;
@@ -106,6 +119,24 @@ export function eventListItemSpans(s: string): ItemSpans | undefined {
     else return undefined;
   }
   return skipSpace(s, i + 1) === s.length ? found : undefined;
+}
+
+function seamSpans(s: string, open: number): ItemSpans | undefined {
+  const first = skipSpace(s, open + 1);
+  if (s.charCodeAt(first) === CLOSE_BRACKET) return { start: open, end: first + 1, items: [] };
+  const starts = [first];
+  for (let at = s.indexOf(ITEM_SEAM, first); at >= 0; at = s.indexOf(ITEM_SEAM, at + 2))
+    starts.push(at + 2);
+  const last = starts[starts.length - 1] as number;
+  const end = skipValue(s, last);
+  if (end <= last) return undefined;
+  const close = skipSpace(s, end);
+  if (s.charCodeAt(close) !== CLOSE_BRACKET) return undefined;
+  const items = starts.map((a, k): [number, number] => [
+    a,
+    k + 1 < starts.length ? (starts[k + 1] as number) - 1 : end,
+  ]);
+  return { start: open, end: close + 1, items };
 }
 
 function arraySpans(s: string, open: number): ItemSpans | undefined {
@@ -130,8 +161,20 @@ function arraySpans(s: string, open: number): ItemSpans | undefined {
  * a plain Error for JSON that is not an EventList, as parseEventList(JSON.parse(text)) does.
  */
 export function parseEventListText(text: string): ParsedAuditEvent[] {
+  const fast = eventListItemSpans(text, true);
+  if (fast) {
+    try {
+      return parseItems(text, fast);
+    } catch (e) {
+      if (!(e instanceof SyntaxError)) throw e;
+      // A seam inside an item, or not JSON at all: the general scanner tells which.
+    }
+  }
   const spans = eventListItemSpans(text);
-  if (!spans) return parseEventList(JSON.parse(text));
+  return spans ? parseItems(text, spans) : parseEventList(JSON.parse(text));
+}
+
+function parseItems(text: string, spans: ItemSpans): ParsedAuditEvent[] {
   // The envelope with its items cut out: valid JSON exactly when the whole body is (every item
   // is parsed below), and its `items` must be the array found, or another key shadowed it.
   const envelope = JSON.parse(`${text.slice(0, spans.start)}[]${text.slice(spans.end)}`) as {
@@ -139,11 +182,13 @@ export function parseEventListText(text: string): ParsedAuditEvent[] {
   };
   parseEventList(envelope); // throws for anything but an EventList
   if (envelope.items?.length !== 0) return parseEventList(JSON.parse(text));
+  // Every item is parsed before any is read: a body that is not JSON fails as a whole.
+  const values = spans.items.map(([a, b]) => JSON.parse(text.slice(a, b)) as unknown);
   const out: ParsedAuditEvent[] = [];
-  for (const [a, b] of spans.items) {
-    const source = text.slice(a, b);
-    const p = parseAuditEvent(JSON.parse(source), source);
+  values.forEach((v, k) => {
+    const [a, b] = spans.items[k] as [number, number];
+    const p = parseAuditEvent(v, text.slice(a, b));
     if (p && p.decisions.length > 0) out.push(p);
-  }
+  });
   return out;
 }

