@@ -4,13 +4,17 @@
  * bench/record-audit-events.ts; ~1 KB an event, a few larger Request-level ones):
  * - audit-parse-only-events-per-s: JSON.parse + decision parsing (the reference, same batches);
  * - audit-ingest-sqlite-events-per-s: the same plus storing, one transaction per batch, WAL,
- *   synchronous=FULL — what POST /api/audit does before it answers (budget ≥ 50,000 and at
- *   least half of parse-only);
+ *   synchronous=NORMAL (the default: committed to the WAL file before the answer) — what
+ *   POST /api/audit does before it answers (budget ≥ 50,000 and at least half of parse-only);
+ * - audit-ingest-sqlite-sync-full-events-per-s: the same with PORTCULLIS_SQLITE_SYNC=full (every
+ *   commit fsynced before the answer);
  * - audit-ingest-sqlite-4-in-flight-events-per-s: the same with four batches in flight (the
  *   apiserver's asynchronous webhook delegate, or several apiservers): they share commits;
  * - audit-ingest-postgres-events-per-s: the same into PostgreSQL (DATABASE_URL, or a throwaway
  *   server started from Debian's package);
- * - rss-1m-decisions-mb: resident memory after storing 1,000,000 decisions (budget < 250).
+ * - rss-1m-decisions-mb: resident memory after storing 1,000,000 decisions (budget < 250);
+ * - decisions-unindexed-hook-query-ms: at that size, the newest decisions of a hook that has none
+ *   (the worst case of a hook's recent decisions without an index by hook: a full scan).
  */
 import { execFileSync } from "node:child_process";
 import { startPostgres } from "../test/postgres";
@@ -23,8 +27,10 @@ export const benches = [
   "audit-parse-only-events-per-s",
   "audit-ingest-sqlite-events-per-s",
   "audit-ingest-sqlite-4-in-flight-events-per-s",
+  "audit-ingest-sqlite-sync-full-events-per-s",
   "audit-ingest-postgres-events-per-s",
   "rss-1m-decisions-mb",
+  "decisions-unindexed-hook-query-ms",
 ];
 
 function worker(
@@ -77,6 +83,11 @@ export async function run(): Promise<Measurement[]> {
     value: Math.max(...sqlite4),
     unit: "events/s",
   });
+  out.push({
+    bench: "audit-ingest-sqlite-sync-full-events-per-s",
+    value: rate(worker("sqlite", 200_000, { SQLITE_SYNC: "full" })),
+    unit: "events/s",
+  });
   // PostgreSQL: DATABASE_URL, or a throwaway server from Debian's package.
   const own = process.env.DATABASE_URL ? undefined : await startPostgres();
   try {
@@ -92,6 +103,11 @@ export async function run(): Promise<Measurement[]> {
   }
   const rss = worker("rss-1m");
   out.push({ bench: "rss-1m-decisions-mb", value: Math.round(rss.rssMb ?? NaN), unit: "MB" });
+  out.push({
+    bench: "decisions-unindexed-hook-query-ms",
+    value: Math.round(rss.hookQueryMs ?? NaN),
+    unit: "ms",
+  });
   return out;
 }
 

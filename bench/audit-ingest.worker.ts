@@ -110,8 +110,11 @@ try {
     await store.histogram({ ...all, from: 0, to: Date.now() + 1 }, 86_400_000);
     (globalThis as { gc?: () => void }).gc?.();
     const rss = process.memoryUsage().rss / 1024 / 1024;
+    const q0 = performance.now();
+    await store.list({ ...all, hook: "no-such-hook.example.com" }, { limit: 20 });
+    const hookQueryMs = performance.now() - q0;
     await store.driver.close();
-    console.log(JSON.stringify({ decisions, rssMb: rss }));
+    console.log(JSON.stringify({ decisions, rssMb: rss, hookQueryMs }));
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
