@@ -320,8 +320,9 @@ describe("parseAuditEvent: hostile and sensitive input", () => {
         },
       }),
     );
-    expect(p?.raw.requestObject).toBeUndefined();
-    expect(p?.raw.portcullisNote).toMatch(/too large/);
+    const raw = JSON.parse(p?.raw ?? "{}") as Record<string, unknown>;
+    expect(raw.requestObject).toBeUndefined();
+    expect(raw.portcullisNote).toMatch(/too large/);
     expect(p?.request.name).toBe("cm1");
   });
 
