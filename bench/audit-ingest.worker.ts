@@ -49,7 +49,7 @@ async function openStore(dir: string): Promise<DecisionStore> {
   } else
     driver = new SqliteDriver(
       path.join(dir, "decisions.sqlite"),
-      (process.env.SQLITE_SYNC ?? "normal") as SqliteSync,
+      (process.env.SQLITE_SYNC ?? "full") as SqliteSync,
     );
   const store = new DecisionStore(driver, { maxAgeMs: 365 * 86_400_000, maxRows: 100_000_000 });
   await store.migrate();

@@ -23,7 +23,7 @@ const env = z.object({
     .positive()
     .max(24 * 3650)
     .default(168),
-  PORTCULLIS_SQLITE_SYNC: z.enum(["normal", "full"]).default("normal"),
+  PORTCULLIS_SQLITE_SYNC: z.enum(["normal", "full"]).default("full"),
   PORTCULLIS_DECISIONS_MAX_ROWS: z.coerce.number().int().min(1000).max(1e9).default(1_000_000),
 });
 
