@@ -102,14 +102,16 @@ export function HealthPage() {
       </>
     );
   }
-  const flagged = r.rows.filter((x) => x.severity !== "ok" && x.severity !== "info").length;
+  const isFlagged = (x: { severity: string }) => x.severity !== "ok" && x.severity !== "info";
+  const flagged = r.rows.filter(isFlagged).length;
+  const policiesFlagged = r.policies.filter(isFlagged).length;
   return (
     <div className="stack">
       <div className="page-head">
         <h1>Health</h1>
         <span className="muted">
-          {r.rows.length} hooks · {flagged} flagged · metrics read{" "}
-          {new Date(r.scrapedAt).toLocaleTimeString()}
+          {r.rows.length} hooks · {flagged} flagged · {r.policies.length} policy bindings ·{" "}
+          {policiesFlagged} flagged · metrics read {new Date(r.scrapedAt).toLocaleTimeString()}
           {r.windowSeconds > 0
             ? ` · window ${Math.round(r.windowSeconds / 60)} min`
             : " · window starts with the next scrape"}
@@ -218,8 +220,14 @@ export function HealthPage() {
       </div>
       {r.policies.length > 0 ? (
         <section aria-labelledby="policies-h">
-          <h2 id="policies-h">Validating admission policies</h2>
+          <h2 id="policies-h">Admission policies</h2>
           <PolicyChecksTable rows={r.policies} page aria-labelledby="policies-h" />
+          <p className="muted">
+            Validating policies are counted when an expression denies, warns, audits or fails (the
+            apiserver labels every denial invalid_error, so only errors that failurePolicy Ignore
+            let through, compile errors and budget exhaustion count as errors here); mutating
+            policies for every mutation expression evaluated. Times are per expression.
+          </p>
         </section>
       ) : null}
       <p className="muted">

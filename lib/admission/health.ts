@@ -3,7 +3,12 @@
  * backend and its CA bundle say, with the reasons an admin acts on. Pure: the server gathers the
  * facts, this decides, and the page sorts rows worst first by the result.
  */
-import { histogramQuantile, type WebhookMetrics } from "./metrics";
+import {
+  histogramQuantile,
+  type PolicyKind,
+  type PolicyMetrics,
+  type WebhookMetrics,
+} from "./metrics";
 
 export type Severity = "critical" | "high" | "medium" | "info" | "ok";
 
@@ -106,9 +111,13 @@ function rate(m: WebhookMetrics | undefined): number | undefined {
   return errors(m) / m.calls;
 }
 
+/** What latency is computed from: a cumulative histogram and its count. */
+type Histogram = Pick<WebhookMetrics, "buckets" | "durationCount">;
+
+/** Quantiles over the window when it saw calls, else since the apiserver started. */
 export function latencyOf(
-  window: WebhookMetrics | undefined,
-  total: WebhookMetrics | undefined,
+  window: Histogram | undefined,
+  total: Histogram | undefined,
 ): LatencySummary {
   const src = window && window.durationCount > 0 ? window : total;
   if (!src || src.durationCount <= 0) return { over: "none", calls: 0 };
@@ -248,4 +257,84 @@ export function assessHook(input: HookHealthInput): HookHealth {
     "ok",
   );
   return { severity, reasons, latency, errorRate };
+}
+
+export interface PolicyHealthInput {
+  kind: PolicyKind;
+  /** The policy's failurePolicy; undefined when the policy cannot be read (deleted, forbidden). */
+  failurePolicy?: "Fail" | "Ignore";
+  total: PolicyMetrics;
+  window?: PolicyMetrics;
+}
+
+export interface PolicyHealth {
+  severity: Severity;
+  reasons: HealthReason[];
+  latency: LatencySummary;
+}
+
+/**
+ * A CEL expression normally evaluates in microseconds; the apiserver's buckets stop at 1 s,
+ * which its authors reserve for expressions near the cost limit. Past 100 ms at p99, an
+ * expression adds visible latency to every matching write.
+ */
+export const POLICY_SLOW_SECONDS = 0.1;
+
+/**
+ * Judges one policy binding from the apiserver's counts: evaluations that failed (and what the
+ * failurePolicy made of them) and how long its expressions take.
+ */
+export function assessPolicy(input: PolicyHealthInput): PolicyHealth {
+  const reasons: HealthReason[] = [];
+  const add = (severity: HealthReason["severity"], code: string, message: string) =>
+    reasons.push({ severity, code, message });
+  const mutating = input.kind === "MutatingAdmissionPolicy";
+  const unit = mutating ? "mutation" : "validation";
+
+  const recent = input.window;
+  const failed = recent ? recent.evaluationErrors : input.total.evaluationErrors;
+  if (failed > 0) {
+    const over = recent ? "in the window" : "since the apiserver started";
+    const src = recent ?? input.total;
+    const types = Object.entries(src.errors)
+      .filter(([t, n]) => t !== "no_error" && n > 0)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(", ");
+    const outcome =
+      input.failurePolicy === "Ignore"
+        ? mutating
+          ? ": failurePolicy Ignore let those requests through unmutated"
+          : ": failurePolicy Ignore let those requests through unchecked"
+        : input.failurePolicy === "Fail"
+          ? ": failurePolicy Fail refused those requests"
+          : "";
+    const rateText =
+      mutating && src.checks > 0 ? ` (${Math.round((failed / src.checks) * 100)} %)` : "";
+    add(
+      "high",
+      "errors",
+      `${failed} ${unit} expression evaluations failed ${over}${rateText}${types ? ` — ${types}` : ""}${outcome}`,
+    );
+  } else if (recent && input.total.evaluationErrors > 0) {
+    add(
+      "info",
+      "errors-since-start",
+      `${input.total.evaluationErrors} ${unit} expression evaluations failed since the apiserver started`,
+    );
+  }
+
+  const latency = latencyOf(recent, input.total);
+  if (latency.p99 !== undefined && latency.p99 > POLICY_SLOW_SECONDS) {
+    add(
+      latency.p99 >= 1 ? "high" : "medium",
+      "slow",
+      `p99 ${unit} expression time ${ms(latency.p99)}${latency.over === "window" ? " in the window" : " since the apiserver started"}${latency.p99 >= 1 ? " (past the apiserver's last bucket of 1 s)" : ""}; expressions usually take well under 1 ms`,
+    );
+  }
+
+  const severity = reasons.reduce<Severity>(
+    (worst, r) => (SEVERITY_RANK[r.severity] > SEVERITY_RANK[worst] ? r.severity : worst),
+    "ok",
+  );
+  return { severity, reasons, latency };
 }
