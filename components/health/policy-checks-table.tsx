@@ -8,6 +8,7 @@ import {
   policyHealthRowId,
   policyHref,
 } from "@/lib/health/links";
+import { bucketText } from "@/lib/admission/health";
 import { ReasonList } from "./reason-list";
 
 const pairs = (r: Record<string, number>) =>
@@ -15,13 +16,6 @@ const pairs = (r: Record<string, number>) =>
     .filter(([, v]) => v > 0)
     .map(([k, v]) => `${k} ${v}`)
     .join(", ") || "—";
-
-/** Seconds as milliseconds, to two decimals below 10 ms: expressions take microseconds. */
-export const fineMs = (s: number | undefined) => {
-  if (s === undefined) return "—";
-  const v = s * 1000;
-  return v < 10 ? v.toFixed(2) : String(Math.round(v));
-};
 
 const SHORT = { ValidatingAdmissionPolicy: "Validating", MutatingAdmissionPolicy: "Mutating" };
 
@@ -55,13 +49,17 @@ export function PolicyChecksTable({
             >
               Checks
             </th>
-            <th scope="col" className="num" title="Failed evaluations (window / since start)">
+            <th scope="col" className="num" title="Failed evaluations since the apiserver started">
               Errors
             </th>
             <th scope="col">By error type</th>
             <th scope="col">By action</th>
-            <th scope="col" className="num">
-              p50 / p90 / p99 ms
+            <th
+              scope="col"
+              className="num"
+              title="Per expression: the apiserver's buckets (0.5 µs, 1 ms, 10 ms, 100 ms, 1 s) each quantile falls in"
+            >
+              p50 / p90 / p99
             </th>
             <th scope="col">Why</th>
             <th scope="col">Links</th>
@@ -102,13 +100,15 @@ export function PolicyChecksTable({
                   )}
                 </td>
                 <td>{p.failurePolicy ?? "—"}</td>
-                <td className="num" data-testid="policy-checks">
-                  {p.checks}
+                <td className="num">
+                  <div data-testid="policy-checks">{p.checks}</div>
                   {p.window ? <div className="muted">{p.window.checks} in window</div> : null}
                 </td>
-                <td className="num" data-testid="policy-errors">
-                  {p.window ? `${p.window.evaluationErrors} / ` : ""}
-                  {p.evaluationErrors}
+                <td className="num">
+                  <div data-testid="policy-errors">{p.evaluationErrors}</div>
+                  {p.window ? (
+                    <div className="muted">{p.window.evaluationErrors} in window</div>
+                  ) : null}
                 </td>
                 <td>{pairs(p.errors)}</td>
                 <td>{pairs(p.byAction)}</td>
@@ -118,7 +118,8 @@ export function PolicyChecksTable({
                     p.latency.over === "window" ? "in the window" : "since the apiserver started"
                   }
                 >
-                  {fineMs(p.latency.p50)} / {fineMs(p.latency.p90)} / {fineMs(p.latency.p99)}
+                  {bucketText(p.latencyBuckets.p50)} / {bucketText(p.latencyBuckets.p90)} /{" "}
+                  {bucketText(p.latencyBuckets.p99)}
                 </td>
                 <td>
                   <ReasonList reasons={p.reasons} />

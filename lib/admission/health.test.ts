@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { assessHook, assessPolicy, type HookHealthInput } from "./health";
+import { assessHook, assessPolicy, bucketText, type HookHealthInput } from "./health";
 import {
   foldAdmissionMetrics,
   policyDelta,
@@ -249,15 +249,24 @@ describe("assessPolicy", () => {
     const slow = assessPolicy({ kind: MAP, failurePolicy: "Fail", total: label });
     expect(slow.severity).toBe("medium");
     expect(slow.reasons[0]!.code).toBe("slow");
-    expect(slow.reasons[0]!.message).toMatch(
-      /^p99 mutation expression time \d+ ms since the apiserver started;/,
+    expect(slow.reasons[0]!.message).toBe(
+      "p99 mutation expression time is between 100 ms and 1 s since the apiserver started; expressions usually take well under 1 ms",
     );
+    expect(slow.latencyBuckets).toEqual({
+      p50: { lower: 5e-7, upper: 0.001 },
+      p90: { lower: 5e-7, upper: 0.001 },
+      p99: { lower: 0.1, upper: 1 },
+    });
+    expect(bucketText(slow.latencyBuckets.p50)).toBe("≤ 1 ms");
     const pastLast = assessPolicy({
       kind: MAP,
       failurePolicy: "Fail",
       total: { ...label, buckets: label.buckets.map(([b]) => [b, b === Infinity ? 1 : 0]) },
     });
     expect(pastLast.severity).toBe("high");
-    expect(pastLast.reasons[0]!.message).toContain("past the apiserver's last bucket of 1 s");
+    expect(pastLast.reasons[0]!.message).toContain(
+      "is over 1 s (past the apiserver's last bucket)",
+    );
+    expect(bucketText(pastLast.latencyBuckets.p99)).toBe("> 1 s");
   });
 });

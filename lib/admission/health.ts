@@ -5,7 +5,9 @@
  */
 import {
   histogramQuantile,
+  quantileBucket,
   type PolicyKind,
+  type QuantileBucket,
   type PolicyMetrics,
   type WebhookMetrics,
 } from "./metrics";
@@ -271,6 +273,21 @@ export interface PolicyHealth {
   severity: Severity;
   reasons: HealthReason[];
   latency: LatencySummary;
+  /** The buckets p50, p90 and p99 fall in (over the same span as `latency`). */
+  latencyBuckets: { p50?: QuantileBucket; p90?: QuantileBucket; p99?: QuantileBucket };
+}
+
+/** A duration in seconds in the unit that suits it: µs below 1 ms, s from 1 s. */
+export function durationText(s: number): string {
+  if (s < 0.001) return `${Math.round(s * 1e7) / 10} µs`;
+  if (s < 1) return `${Math.round(s * 1000)} ms`;
+  return `${s} s`;
+}
+
+/** A histogram bucket as text: "≤ 1 ms", "> 1 s". */
+export function bucketText(b: QuantileBucket | undefined): string {
+  if (!b) return "—";
+  return b.upper === Infinity ? `> ${durationText(b.lower)}` : `≤ ${durationText(b.upper)}`;
 }
 
 /**
@@ -324,11 +341,26 @@ export function assessPolicy(input: PolicyHealthInput): PolicyHealth {
   }
 
   const latency = latencyOf(recent, input.total);
-  if (latency.p99 !== undefined && latency.p99 > POLICY_SLOW_SECONDS) {
+  const src =
+    latency.over === "window" ? recent : latency.over === "since-start" ? input.total : undefined;
+  const latencyBuckets = src
+    ? {
+        p50: quantileBucket(0.5, src.buckets),
+        p90: quantileBucket(0.9, src.buckets),
+        p99: quantileBucket(0.99, src.buckets),
+      }
+    : {};
+  // The buckets are a decade wide: say which one p99 falls in rather than a value inside it.
+  const p99 = latencyBuckets.p99;
+  if (p99 && p99.lower >= POLICY_SLOW_SECONDS) {
+    const range =
+      p99.upper === Infinity
+        ? `over ${durationText(p99.lower)} (past the apiserver's last bucket)`
+        : `between ${durationText(p99.lower)} and ${durationText(p99.upper)}`;
     add(
-      latency.p99 >= 1 ? "high" : "medium",
+      p99.lower >= 1 ? "high" : "medium",
       "slow",
-      `p99 ${unit} expression time ${ms(latency.p99)}${latency.over === "window" ? " in the window" : " since the apiserver started"}${latency.p99 >= 1 ? " (past the apiserver's last bucket of 1 s)" : ""}; expressions usually take well under 1 ms`,
+      `p99 ${unit} expression time is ${range}${latency.over === "window" ? " in the window" : " since the apiserver started"}; expressions usually take well under 1 ms`,
     );
   }
 
@@ -336,5 +368,5 @@ export function assessPolicy(input: PolicyHealthInput): PolicyHealth {
     (worst, r) => (SEVERITY_RANK[r.severity] > SEVERITY_RANK[worst] ? r.severity : worst),
     "ok",
   );
-  return { severity, reasons, latency };
+  return { severity, reasons, latency, latencyBuckets };
 }

@@ -7,6 +7,7 @@ import {
   parseAdmissionSamples,
   policyDelta,
   policyKey,
+  quantileBucket,
   webhookDelta,
   webhookKey,
 } from "./metrics";
@@ -119,6 +120,24 @@ describe("histogramQuantile", () => {
         [Infinity, 0],
       ]),
     ).toBeUndefined();
+  });
+});
+
+describe("quantileBucket", () => {
+  it("names the bucket a quantile falls in, +Inf past the last bound", () => {
+    const buckets: Array<[number, number]> = [
+      [5e-7, 0],
+      [0.001, 8],
+      [0.01, 9],
+      [0.1, 9],
+      [1, 10],
+      [Infinity, 11],
+    ];
+    expect(quantileBucket(0.5, buckets)).toEqual({ lower: 5e-7, upper: 0.001 });
+    expect(quantileBucket(0.8, buckets)).toEqual({ lower: 0.001, upper: 0.01 });
+    expect(quantileBucket(0.9, buckets)).toEqual({ lower: 0.1, upper: 1 });
+    expect(quantileBucket(0.99, buckets)).toEqual({ lower: 1, upper: Infinity });
+    expect(quantileBucket(0.5, [[Infinity, 0]])).toBeUndefined();
   });
 });
 

@@ -369,6 +369,32 @@ export function histogramQuantile(
   return prevBound;
 }
 
+/** The histogram bucket a quantile falls in: (lower, upper] in seconds, upper Infinity for +Inf. */
+export interface QuantileBucket {
+  lower: number;
+  upper: number;
+}
+
+/**
+ * The bucket the q-quantile (0–1) of a cumulative histogram falls in; undefined without
+ * observations. Where buckets are a decade wide (admission policies: 0.5 µs, 1 ms, 10 ms,
+ * 100 ms, 1 s), this is all the histogram knows: an interpolated value inside it is invented.
+ */
+export function quantileBucket(
+  q: number,
+  buckets: ReadonlyArray<readonly [number, number]>,
+): QuantileBucket | undefined {
+  const total = buckets.at(-1)?.[1] ?? 0;
+  if (total <= 0) return undefined;
+  const rank = q * total;
+  let lower = 0;
+  for (const [bound, count] of buckets) {
+    if (count >= rank && count > 0) return { lower, upper: bound };
+    lower = bound;
+  }
+  return { lower, upper: Infinity };
+}
+
 const subCounts = (a: Record<string, number>, b: Record<string, number>) =>
   Object.fromEntries(Object.entries(a).map(([k, v]) => [k, v - (b[k] ?? 0)]));
 

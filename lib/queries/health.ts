@@ -1,7 +1,7 @@
 /** The health report: one contract for /api/admission-health and the Health page. */
 import { queryOptions } from "@tanstack/react-query";
 import type { HealthReason, LatencySummary, ProbeResult, Severity } from "@/lib/admission/health";
-import type { PolicyKind } from "@/lib/admission/metrics";
+import type { PolicyKind, QuantileBucket } from "@/lib/admission/metrics";
 import type { ReceiverStatus, TraceSummary } from "@/lib/traces/summary";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
@@ -56,7 +56,8 @@ export interface PolicyHealthRow {
   window?: { checks: number; evaluationErrors: number };
   /** Per-expression evaluation time, over the window when it saw any, else since start. */
   latency: LatencySummary;
-  p99?: number;
+  /** The histogram buckets p50, p90 and p99 fall in (a decade wide: the honest answer). */
+  latencyBuckets: { p50?: QuantileBucket; p90?: QuantileBucket; p99?: QuantileBucket };
   /** Whether the policy still exists (its metrics outlive it); undefined when unknown. */
   exists?: boolean;
 }

@@ -395,7 +395,7 @@ async function policyRows(
         evaluationErrors: series.window.evaluationErrors,
       },
       latency: health.latency,
-      p99: health.latency.p99,
+      latencyBuckets: health.latencyBuckets,
       exists: known ? known.has(p.policy) : undefined,
     };
   });
