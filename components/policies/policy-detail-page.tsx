@@ -1,6 +1,5 @@
 "use client";
 
-import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { servedPolicyKinds } from "@/lib/webhooks/hook-kinds";
 import { KIND_OF, type PolicyResource } from "@/lib/webhooks/kinds";
@@ -20,6 +19,7 @@ import { PolicyBody } from "./policy-body";
 import { BindingBody } from "./binding-body";
 import { PolicyHealthCard } from "@/components/health/policy-health-card";
 import { healthQuery } from "@/lib/queries/health";
+import { ObjectGone } from "@/components/ui/object-gone";
 
 /** One admission policy or binding, every field readable, live. */
 export function PolicyDetailPage({ resource, name }: { resource: PolicyResource; name: string }) {
@@ -56,16 +56,7 @@ export function PolicyDetailPage({ resource, name }: { resource: PolicyResource;
       </p>
     );
   if (loading || !own?.items) return <p className="muted">Reading the cluster…</p>;
-  if (!obj)
-    return (
-      <>
-        <h1>{name}</h1>
-        <p className="alert" role="alert">
-          There is no {kind} named {name} (it may just have been deleted).{" "}
-          <Link href="/policies">Back to the list</Link>
-        </p>
-      </>
-    );
+  if (!obj) return <ObjectGone kind={kind} name={name} list="/policies" />;
   const rv = obj.metadata?.resourceVersion ?? "";
   const partner = binding ? POLICY_OF[resource] : BINDING_OF[resource];
   const partnerItems = kinds.find((k) => k.resource === partner)?.items ?? [];

@@ -1,6 +1,5 @@
 "use client";
 
-import Link from "next/link";
 import { useMemo } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
@@ -29,6 +28,7 @@ import { hookHref } from "@/lib/namespaces/links";
 import { RecentDecisions } from "@/components/decisions/recent-decisions";
 import { HookHealthCard } from "@/components/health/hook-health-card";
 import { healthQuery, type HealthReport } from "@/lib/queries/health";
+import { ObjectGone } from "@/components/ui/object-gone";
 
 const MUTATING = webhookRef("mutatingwebhookconfigurations");
 const VALIDATING = webhookRef("validatingwebhookconfigurations");
@@ -95,16 +95,7 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
   if (contextError) return <ErrorBox error={contextError} />;
   if (own.error) return <ErrorBox error={own.error} />;
   if (!own.data) return <p className="muted">Reading the cluster…</p>;
-  if (!obj)
-    return (
-      <>
-        <h1>{name}</h1>
-        <p className="alert" role="alert">
-          There is no {kind} named {name} (it may just have been deleted).{" "}
-          <Link href="/webhooks">Back to the list</Link>
-        </p>
-      </>
-    );
+  if (!obj) return <ObjectGone kind={kind} name={name} list="/webhooks" />;
   const stage = mutating ? analysis?.order.mutating : analysis?.order.validating;
   const hooks = obj.webhooks ?? [];
   return (

@@ -37,6 +37,11 @@ async function stored(user: string): Promise<boolean> {
   return (await storedBy(user)).length > 0;
 }
 
+// The apiserver stamps every event; one without a time would be as old as the epoch, and the
+// store's age-based retention may delete it at any moment. A retried event is the same event, so
+// the stamp is fixed once.
+const now = new Date().toISOString();
+
 function event(auditID: string) {
   return {
     kind: "Event",
@@ -44,6 +49,8 @@ function event(auditID: string) {
     level: "Metadata",
     auditID,
     stage: "ResponseComplete",
+    requestReceivedTimestamp: now,
+    stageTimestamp: now,
     requestURI: "/api/v1/namespaces/x/configmaps?dryRun=All",
     verb: "create",
     user: { username: auditID, groups: ["system:authenticated"] },
