@@ -458,6 +458,12 @@ test.describe("Health", () => {
         order.indexOf(`health-policy-MutatingAdmissionPolicy-${labelled}-${labelled}-b`),
       );
       await page.screenshot({ path: "e2e/artifacts/health-map.png", fullPage: true });
+      // The binding's matrix column knows the mutating binding.
+      await pageBad.getByRole("link", { name: "matrix" }).click();
+      await expect(page.getByRole("heading", { name: `${failing}-b` })).toBeVisible();
+      await expect(page.getByText("No such hook in this cluster")).toHaveCount(0);
+      await expect(page.locator(".page-head")).toContainText(`MutatingAdmissionPolicy ${failing}`);
+      await page.goBack();
       // And back to the policy.
       await pageBad.getByRole("link", { name: failing, exact: true }).click();
       await expect(page).toHaveURL(`/policies/mutatingadmissionpolicies/${failing}`);

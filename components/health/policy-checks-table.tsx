@@ -56,10 +56,9 @@ export function PolicyChecksTable({
             <th scope="col">By action</th>
             <th
               scope="col"
-              className="num"
-              title="Per expression: the apiserver's buckets (0.5 µs, 1 ms, 10 ms, 100 ms, 1 s) each quantile falls in"
+              title="The apiserver's buckets (0.5 µs, 1 ms, 10 ms, 100 ms, 1 s) each quantile falls in"
             >
-              p50 / p90 / p99
+              Time per expression
             </th>
             <th scope="col">Why</th>
             <th scope="col">Links</th>
@@ -113,13 +112,17 @@ export function PolicyChecksTable({
                 <td>{pairs(p.errors)}</td>
                 <td>{pairs(p.byAction)}</td>
                 <td
-                  className="num mono"
+                  className="mono"
+                  data-testid="policy-latency"
                   title={
                     p.latency.over === "window" ? "in the window" : "since the apiserver started"
                   }
                 >
-                  {bucketText(p.latencyBuckets.p50)} / {bucketText(p.latencyBuckets.p90)} /{" "}
-                  {bucketText(p.latencyBuckets.p99)}
+                  {(["p50", "p90", "p99"] as const).map((q) => (
+                    <div key={q}>
+                      <span className="muted">{q}</span> {bucketText(p.latencyBuckets[q])}
+                    </div>
+                  ))}
                 </td>
                 <td>
                   <ReasonList reasons={p.reasons} />
