@@ -22,6 +22,14 @@ export const SEVERITY_RANK: Record<Severity, number> = {
   ok: 0,
 };
 
+/** The most severe of the reasons; "ok" when there are none. */
+function worstOf(reasons: readonly HealthReason[]): Severity {
+  return reasons.reduce<Severity>(
+    (worst, r) => (SEVERITY_RANK[r.severity] > SEVERITY_RANK[worst] ? r.severity : worst),
+    "ok",
+  );
+}
+
 export interface HealthReason {
   severity: Exclude<Severity, "ok">;
   code: string;
@@ -254,10 +262,7 @@ export function assessHook(input: HookHealthInput): HookHealth {
     );
   }
 
-  const severity = reasons.reduce<Severity>(
-    (worst, r) => (SEVERITY_RANK[r.severity] > SEVERITY_RANK[worst] ? r.severity : worst),
-    "ok",
-  );
+  const severity = worstOf(reasons);
   return { severity, reasons, latency, errorRate };
 }
 
@@ -364,9 +369,6 @@ export function assessPolicy(input: PolicyHealthInput): PolicyHealth {
     );
   }
 
-  const severity = reasons.reduce<Severity>(
-    (worst, r) => (SEVERITY_RANK[r.severity] > SEVERITY_RANK[worst] ? r.severity : worst),
-    "ok",
-  );
+  const severity = worstOf(reasons);
   return { severity, reasons, latency, latencyBuckets };
 }
