@@ -283,7 +283,7 @@ export interface PolicyHealth {
 }
 
 /** A duration in seconds in the unit that suits it: µs below 1 ms, s from 1 s. */
-export function durationText(s: number): string {
+function durationText(s: number): string {
   if (s < 0.001) return `${Math.round(s * 1e7) / 10} µs`;
   if (s < 1) return `${Math.round(s * 1000)} ms`;
   return `${s} s`;
@@ -300,7 +300,7 @@ export function bucketText(b: QuantileBucket | undefined): string {
  * which its authors reserve for expressions near the cost limit. Past 100 ms at p99, an
  * expression adds visible latency to every matching write.
  */
-export const POLICY_SLOW_SECONDS = 0.1;
+const POLICY_SLOW_SECONDS = 0.1;
 
 /**
  * Judges one policy binding from the apiserver's counts: evaluations that failed (and what the
