@@ -157,7 +157,8 @@ export function NamespacesPage({
         </div>
       )}
       {!matrix ? (
-        preview && preview.params === writeParams(params) &&
+        preview &&
+        preview.params === writeParams(params) &&
         (seed?.context ?? previewContext) === state.context ? (
           <div onFocus={() => setPreviewFocused(true)} onBlur={() => setPreviewFocused(false)}>
             <PreviewGrid preview={preview} active={active} onActive={setActive} />

@@ -10,22 +10,17 @@ import {
 } from "@/lib/queries/collections";
 import { refToString, type ResourceRef } from "@/lib/k8s/resources";
 import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
-import type { Labels } from "@/lib/admission/selectors";
 import {
   ENDPOINT_SLICES,
   NAMESPACES,
   SERVICES,
-  SNAPSHOT_FIELD,
   matrixCollections,
+  snapshotOfCollections,
   unpackNamespaces,
   type PackedNamespaces,
 } from "@/lib/namespaces/collections";
 import { useLiveCollections, type LiveState } from "@/components/live/use-live-collections";
 import { useTabContext } from "@/components/layout/tab-context";
-
-type NamespaceObject = KubeObjectLike & {
-  metadata?: { labels?: Record<string, string>; creationTimestamp?: string };
-};
 
 /** What the server read for the first render (see server/namespaces/matrix-seed.ts). */
 export interface AdmissionStateSeed {
@@ -104,26 +99,10 @@ export function useAdmissionState({
   const live = useLiveCollections(context, refs);
   const ready = refs.length > 0 && datas.every((d) => d !== undefined);
   const built = useMemo(() => {
-    const created = new Map<string, number>();
-    if (!ready) return { snapshot: undefined, created };
-    const s: Record<string, unknown> = {};
-    const namespaces: Record<string, Labels> = {};
-    refs.forEach((ref, i) => {
-      const items = datas[i]?.items ?? [];
-      if (ref === NAMESPACES) {
-        for (const ns of items as NamespaceObject[]) {
-          const name = ns.metadata?.name;
-          if (!name) continue;
-          namespaces[name] = ns.metadata?.labels ?? {};
-          const t = Date.parse(ns.metadata?.creationTimestamp ?? "");
-          if (Number.isFinite(t)) created.set(name, t);
-        }
-        return;
-      }
-      const field = SNAPSHOT_FIELD[ref.resource];
-      if (field) s[field] = items;
-    });
-    return { snapshot: { ...(s as AdmissionSnapshot), namespaces }, created };
+    if (!ready) return { snapshot: undefined, created: new Map<string, number>() };
+    return snapshotOfCollections(
+      refs.map((ref, i) => ({ resource: ref.resource, items: datas[i]?.items ?? [] })),
+    );
   }, [ready, refs, datas]);
   const at = (ref: ResourceRef) => {
     const i = refs.indexOf(ref);

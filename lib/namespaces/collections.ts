@@ -2,6 +2,7 @@
 import { servedKinds } from "@/lib/k8s/served-kinds";
 import type { ResourceRef } from "@/lib/k8s/resources";
 import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
+import type { Labels } from "@/lib/admission/selectors";
 
 export const NAMESPACES: ResourceRef = { group: "", version: "v1", resource: "namespaces" };
 export const SERVICES: ResourceRef = { group: "", version: "v1", resource: "services" };
@@ -101,4 +102,35 @@ export function unpackNamespaces(p: PackedNamespaces): {
       },
     })),
   };
+}
+
+type NamespaceObject = {
+  metadata?: { name?: string; labels?: Record<string, string>; creationTimestamp?: string };
+};
+
+/**
+ * The admission snapshot the matrix compiles, from its collections (by resource name), with
+ * each namespace's creation time: the same on the server (the first screen) and in the browser.
+ */
+export function snapshotOfCollections(
+  lists: ReadonlyArray<{ resource: string; items: readonly unknown[] }>,
+): { snapshot: AdmissionSnapshot; created: Map<string, number> } {
+  const created = new Map<string, number>();
+  const s: Record<string, unknown> = {};
+  const namespaces: Record<string, Labels> = {};
+  for (const { resource, items } of lists) {
+    if (resource === NAMESPACES.resource) {
+      for (const ns of items as NamespaceObject[]) {
+        const name = ns.metadata?.name;
+        if (!name) continue;
+        namespaces[name] = ns.metadata?.labels ?? {};
+        const t = Date.parse(ns.metadata?.creationTimestamp ?? "");
+        if (Number.isFinite(t)) created.set(name, t);
+      }
+      continue;
+    }
+    const field = SNAPSHOT_FIELD[resource];
+    if (field) s[field] = items;
+  }
+  return { snapshot: { ...(s as AdmissionSnapshot), namespaces }, created };
 }

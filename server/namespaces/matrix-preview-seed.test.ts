@@ -1,15 +1,14 @@
 /** The server's first screen of the matrix is computed once per cluster state and parameters. */
 import { describe, expect, it } from "vitest";
 import { hook } from "@/lib/admission/test-helpers";
-import { packNamespaces } from "@/lib/namespaces/collections";
-import type { KubeObjectLike } from "@/lib/queries/collections";
-import type { MatrixSeed } from "./matrix-seed";
+import type { KubeObject } from "@/server/kube/watch-hub";
+import type { MatrixLists } from "./matrix-seed";
 import { matrixPreviewSeed } from "./matrix-preview-seed";
 
-function seed(configRv: string, nsRv = "1"): MatrixSeed {
+function seed(configRv: string, nsRv = "1"): MatrixLists {
   return {
     context: "admin",
-    overview: {} as MatrixSeed["overview"],
+    overview: {} as MatrixLists["overview"],
     collections: {
       "admissionregistration.k8s.io/v1/validatingwebhookconfigurations": {
         resourceVersion: configRv,
@@ -26,22 +25,29 @@ function seed(configRv: string, nsRv = "1"): MatrixSeed {
                 },
               }),
             ],
-          } as KubeObjectLike,
+          } as KubeObject,
+        ],
+      },
+      "core/v1/namespaces": {
+        resourceVersion: nsRv,
+        items: [
+          { metadata: { name: "sys", labels: { runlevel: "0" } } } as KubeObject,
+          { metadata: { name: "app", labels: {} } } as KubeObject,
         ],
       },
     },
-    namespaces: packNamespaces(nsRv, [
-      { metadata: { name: "sys", labels: { runlevel: "0" } } },
-      { metadata: { name: "app", labels: {} } },
-    ]),
   };
 }
 
 describe("matrixPreviewSeed", () => {
-  it("computes the first screen from the seed", () => {
+  it("computes the first screen from the lists", () => {
     const p = matrixPreviewSeed(seed("10"), {});
     expect(p?.hooks.map((h) => h.hook.name)).toEqual(["a.x.io"]);
     expect(p?.totalRows).toBeGreaterThan(0);
+    // Grouped by runlevel: sys (runlevel=0) is exempt from the NotIn [0] selector, app is not.
+    const row = (name: string) =>
+      p?.rows.findIndex((r) => r.kind === "namespace" && r.name === name) ?? -1;
+    expect(p?.cells[row("sys")]?.[0]).not.toBe(p?.cells[row("app")]?.[0]);
   });
 
   it("reuses it for the same state and parameters, and recomputes when either changes", () => {
