@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { PHASE_PRODUCTION_BUILD } from "next/constants";
 
 const config: NextConfig = {
   reactStrictMode: true,
@@ -9,4 +10,12 @@ const config: NextConfig = {
   typescript: { ignoreBuildErrors: true },
 };
 
-export default config;
+/**
+ * Every production build also writes Next's standalone output (.next/standalone: server.js and
+ * only the node_modules files it traces), which the container image runs. `next start` (what
+ * `npm start` and the test stack run) serves the same build and is not told, or it would warn
+ * that it is the wrong way to serve a standalone build.
+ */
+export default function nextConfig(phase: string): NextConfig {
+  return phase === PHASE_PRODUCTION_BUILD ? { ...config, output: "standalone" } : config;
+}

@@ -2,7 +2,9 @@
  * The webhook list at 1,000 hooks (100 ValidatingWebhookConfigurations × 10 hooks, seeded through
  * the apiserver and removed afterwards):
  * - webhooks-list-api-ms: the dashboard's list API (median), beside the apiserver's own list of
- *   the same collection measured in the same run (webhooks-list-apiserver-ms) as the reference;
+ *   the same collection measured in the same run (webhooks-list-apiserver-ms) as the reference,
+ *   both uncompressed; webhooks-list-api-gzip-ms / webhooks-list-apiserver-gzip-ms: the same with
+ *   `Accept-Encoding: gzip`, as a browser asks (both servers then compress);
  * - webhooks-list-first-render-ms: navigation start → first hook row painted, in Chromium (median),
  *   timed in the page; webhooks-list-first-render-observed-ms: when Playwright sees that row,
  *   which also waits for the main thread to be free after the paint (e.g. hydration);
@@ -74,23 +76,38 @@ export async function run(): Promise<Measurement[]> {
   try {
     names.push(...(await seed(info, prefix)));
     const ca = readFileSync(info.caFile);
-    const apiserverMs = await timeIt(
-      () => httpsRequest(`${info.server}${PATH}`, { ca, token: info.tokens.admin }),
-      15,
-    );
-    const apiMs = await timeIt(async () => {
-      // As the page sends it: same-origin and naming its context (the request policy).
-      const r = await fetch(
-        `${info.dashboardUrl}/api/resources/admissionregistration.k8s.io/v1/validatingwebhookconfigurations`,
-        { headers: policyHeaders(info.contexts.admin) },
+    // The same bytes both ways: uncompressed, and gzip-compressed as a browser asks (the
+    // apiserver compresses lists over 128 KiB when asked; the dashboard's server compresses too).
+    const listBoth = async (gzip: boolean) => {
+      const apiserverMs = await timeIt(
+        () => httpsRequest(`${info.server}${PATH}`, { ca, token: info.tokens.admin, gzip }),
+        15,
       );
-      await r.arrayBuffer();
-      if (!r.ok) throw new Error(`list API answered ${r.status}`);
-    }, 15);
-    out.push({ bench: "webhooks-list-api-ms", value: Math.round(apiMs * 10) / 10, unit: "ms" });
+      const apiMs = await timeIt(async () => {
+        // As the page sends it: same-origin and naming its context (the request policy).
+        const r = await fetch(
+          `${info.dashboardUrl}/api/resources/admissionregistration.k8s.io/v1/validatingwebhookconfigurations`,
+          {
+            headers: {
+              ...policyHeaders(info.contexts.admin),
+              "accept-encoding": gzip ? "gzip" : "identity",
+            },
+          },
+        );
+        await r.arrayBuffer();
+        if (!r.ok) throw new Error(`list API answered ${r.status}`);
+      }, 15);
+      return { apiMs, apiserverMs };
+    };
+    const round = (x: number) => Math.round(x * 10) / 10;
+    const plain = await listBoth(false);
+    const gzip = await listBoth(true);
+    out.push({ bench: "webhooks-list-api-ms", value: round(plain.apiMs), unit: "ms" });
+    out.push({ bench: "webhooks-list-apiserver-ms", value: round(plain.apiserverMs), unit: "ms" });
+    out.push({ bench: "webhooks-list-api-gzip-ms", value: round(gzip.apiMs), unit: "ms" });
     out.push({
-      bench: "webhooks-list-apiserver-ms",
-      value: Math.round(apiserverMs * 10) / 10,
+      bench: "webhooks-list-apiserver-gzip-ms",
+      value: round(gzip.apiserverMs),
       unit: "ms",
     });
 

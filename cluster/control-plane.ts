@@ -116,29 +116,20 @@ async function waitFor(
   throw new Error(`${what} was not ready after ${timeoutMs / 1000} s:\n${tail(logFile)}`);
 }
 
-const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
-kind: Policy
-omitStages: ["RequestReceived"]
-rules:
-  # Reads never pass through admission: leaving them out keeps the feed to decisions.
-  - level: None
-    verbs: ["get", "list", "watch"]
-  # Heartbeats and events are writes too, but they are noise in an admission feed.
-  - level: None
-    resources:
-      - group: coordination.k8s.io
-        resources: ["leases"]
-      - group: ""
-        resources: ["events"]
-      - group: events.k8s.io
-        resources: ["events"]
-  - level: None
-    nonResourceURLs: ["/healthz*", "/livez*", "/readyz*", "/version", "/metrics", "/openapi/*"]
-  - level: Request
-    resources:
-      - group: admissionregistration.k8s.io
-  - level: Metadata
-`;
+/**
+ * The audit policy the Helm chart hands to admins (writes only; Request level for admission
+ * configuration): the local apiserver runs with the very same file, so the decision feed's tests
+ * prove what the chart ships.
+ */
+const AUDIT_POLICY_FILE = path.join(
+  import.meta.dirname,
+  "..",
+  "deploy",
+  "chart",
+  "portcullis",
+  "files",
+  "audit-policy.yaml",
+);
 
 function kubeconfigYaml(
   server: string,
@@ -247,7 +238,11 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
     );
 
     const auditPolicy = path.join(dir, "audit-policy.yaml");
-    writeFileSync(auditPolicy, AUDIT_POLICY);
+    writeFileSync(auditPolicy, readFileSync(AUDIT_POLICY_FILE));
+    // The token sits in a file the kubeconfig names, as the Helm chart's snippet has it, so the
+    // decision feed's tests prove the apiserver sends a token read that way.
+    const auditTokenFile = path.join(dir, "audit.token");
+    writeFileSync(auditTokenFile, auditToken, { mode: 0o600 });
     const auditWebhookConfig = path.join(dir, "audit-webhook.kubeconfig");
     writeFileSync(
       auditWebhookConfig,
@@ -262,7 +257,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         "users:",
         "  - name: kube-apiserver",
         "    user:",
-        `      token: ${auditToken}`,
+        `      tokenFile: ${auditTokenFile}`,
         "contexts:",
         "  - name: default",
         "    context: { cluster: portcullis-audit-sink, user: kube-apiserver }",

@@ -1,5 +1,6 @@
 /** A minimal HTTPS JSON client for the launcher and harness (node:https with a pinned CA). */
 import https from "node:https";
+import { gunzipSync } from "node:zlib";
 import type { IncomingHttpHeaders } from "node:http";
 
 export interface HttpsJsonResponse {
@@ -19,6 +20,8 @@ export function httpsRequest(
     /** Defaults to application/json; PATCH needs a patch type (application/merge-patch+json). */
     contentType?: string;
     timeoutMs?: number;
+    /** Ask for a gzip-compressed answer (decompressed here), as browsers and undici do. */
+    gzip?: boolean;
   },
 ): Promise<HttpsJsonResponse> {
   return new Promise((resolve, reject) => {
@@ -30,6 +33,7 @@ export function httpsRequest(
         ca: opts.ca,
         headers: {
           Accept: "application/json",
+          ...(opts.gzip ? { "Accept-Encoding": "gzip" } : {}),
           ...(opts.token ? { Authorization: `Bearer ${opts.token}` } : {}),
           ...(payload
             ? {
@@ -43,13 +47,19 @@ export function httpsRequest(
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString("utf8"),
-            headers: res.headers,
-          }),
-        );
+        res.on("end", () => {
+          try {
+            const raw = Buffer.concat(chunks);
+            const body = res.headers["content-encoding"] === "gzip" ? gunzipSync(raw) : raw;
+            resolve({
+              status: res.statusCode ?? 0,
+              body: body.toString("utf8"),
+              headers: res.headers,
+            });
+          } catch (e) {
+            reject(e instanceof Error ? e : new Error(String(e)));
+          }
+        });
         res.on("error", reject);
       },
     );

@@ -7,6 +7,7 @@
  * (default 127.0.0.1). The port is passed on as PORTCULLIS_PORT, so the request policy allows the
  * loopback host names on that port only.
  */
+import { existsSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -35,17 +36,26 @@ if (!isLoopback(host)) {
   process.exit(2);
 }
 
-// Next's own command line runs in this process (no wrapper to outlive or to signal through).
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 process.env.PORTCULLIS_PORT = port;
-const next = path.join(root, "node_modules", "next", "dist", "bin", "next");
-process.argv = [
-  process.argv[0],
-  next,
-  dev ? "dev" : "start",
-  "-H",
-  host.replace(/^\[|\]$/g, ""),
-  "-p",
-  port,
-];
-await import(pathToFileURL(next).href);
+// The container image holds Next's standalone output: server.js stands beside scripts/ and
+// serves the build without Next's command line (which the image does not carry).
+const standalone = path.join(root, "server.js");
+if (!dev && existsSync(standalone)) {
+  process.env.HOSTNAME = host.replace(/^\[|\]$/g, "");
+  process.env.PORT = port;
+  await import(pathToFileURL(standalone).href);
+} else {
+  // Next's own command line runs in this process (no wrapper to outlive or to signal through).
+  const next = path.join(root, "node_modules", "next", "dist", "bin", "next");
+  process.argv = [
+    process.argv[0],
+    next,
+    dev ? "dev" : "start",
+    "-H",
+    host.replace(/^\[|\]$/g, ""),
+    "-p",
+    port,
+  ];
+  await import(pathToFileURL(next).href);
+}

@@ -3,17 +3,14 @@ import { queryOptions } from "@tanstack/react-query";
 import { refToString, type ResourceRef } from "@/lib/k8s/resources";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
+import {
+  collectionFromList,
+  type CollectionData,
+  type KubeList,
+  type KubeObjectLike,
+} from "./kube-list";
 
-export interface KubeObjectLike {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: { name?: string; namespace?: string; resourceVersion?: string; uid?: string };
-}
-
-export interface CollectionData<T extends KubeObjectLike = KubeObjectLike> {
-  resourceVersion: string;
-  items: T[];
-}
+export type { CollectionData, KubeList, KubeObjectLike } from "./kube-list";
 
 /** A message of /api/watch. */
 export type LiveMessage<T extends KubeObjectLike = KubeObjectLike> = { collection: string } & (
@@ -29,8 +26,10 @@ export function collectionQuery<T extends KubeObjectLike = KubeObjectLike>(
 ) {
   return queryOptions({
     queryKey: queryKeys.collection(context, ref),
-    queryFn: ({ signal }) =>
-      apiFetch<CollectionData<T>>(`/api/resources/${refToString(ref)}`, { signal }),
+    queryFn: async ({ signal }) =>
+      collectionFromList(
+        await apiFetch<KubeList<T>>(`/api/resources/${refToString(ref)}`, { signal }),
+      ),
     staleTime: Infinity,
   });
 }

@@ -1,6 +1,7 @@
 // Plain Node (no Next, no "server-only"): shared by the dashboard server and the command line;
 // eslint.config.mjs keeps it that way, and lib/ and components/ still cannot import server/.
 import { collectionPath, type ResourceRef } from "@/lib/k8s/resources";
+import { collectionFromList, type KubeList } from "@/lib/queries/kube-list";
 import type { KubeClient } from "./client";
 
 /** A collection as the dashboard serves it: items carry apiVersion and kind. */
@@ -15,15 +16,18 @@ export async function listCollection(
   ref: ResourceRef,
   signal?: AbortSignal,
 ): Promise<Collection> {
-  const list = await client.request<{
-    apiVersion?: string;
-    kind?: string;
-    items: Array<Record<string, unknown>>;
-    metadata?: { resourceVersion?: string };
-  }>({ path: collectionPath(ref), signal });
-  const kind = list.kind?.replace(/List$/, "");
-  return {
-    resourceVersion: list.metadata?.resourceVersion ?? "",
-    items: list.items.map((i) => ({ apiVersion: list.apiVersion, kind, ...i })),
-  };
+  const list = await client.request<KubeList>({ path: collectionPath(ref), signal });
+  return collectionFromList(list);
+}
+
+/**
+ * A collection's List exactly as the apiserver sent it, unparsed: the browser fills in item
+ * kinds itself (collectionFromList), so the dashboard adds nothing but the request policy.
+ */
+export function listCollectionText(
+  client: KubeClient,
+  ref: ResourceRef,
+  signal?: AbortSignal,
+): Promise<string> {
+  return client.requestText({ path: collectionPath(ref), signal });
 }

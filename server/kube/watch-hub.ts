@@ -2,6 +2,7 @@ import "server-only";
 import type { KubeClient, WatchEvent } from "./client";
 import { kubeClientFor } from "./client";
 import { KubeApiError } from "@/lib/k8s/errors";
+import { collectionFromList, type KubeList } from "@/lib/queries/kube-list";
 
 /** A Kubernetes object as the hub keeps it: only metadata is read here. */
 export interface KubeObject {
@@ -130,19 +131,13 @@ class SharedWatch {
   }
 
   private async relist(signal: AbortSignal): Promise<void> {
-    const list = await this.client.request<{
-      metadata?: { resourceVersion?: string };
-      items: KubeObject[];
-      kind?: string;
-    }>({ path: this.path, signal });
-    const itemKind = list.kind?.replace(/List$/, "");
-    const apiVersion = (list as { apiVersion?: string }).apiVersion;
+    const list = collectionFromList(
+      await this.client.request<KubeList<KubeObject>>({ path: this.path, signal }),
+    );
     this.items.clear();
-    for (const item of list.items) {
-      // List items come without apiVersion/kind; fill them in so subscribers see whole objects.
-      this.items.set(key(item), { apiVersion, kind: itemKind, ...item });
-    }
-    this.resourceVersion = list.metadata?.resourceVersion ?? "";
+    // List items come without apiVersion/kind, filled in so subscribers see whole objects.
+    for (const item of list.items) this.items.set(key(item), item);
+    this.resourceVersion = list.resourceVersion;
     this.synced = true;
     this.lastError = undefined;
     this.emit(this.snapshot());

@@ -1,0 +1,244 @@
+/**
+ * The Helm chart with the real helm (built from tools/helm/go.mod) against the real apiserver:
+ * it lints; it renders for the default, PostgreSQL and impersonation values; every rendered
+ * object is accepted by a server-side dry run in a namespace of its own; the plain manifests
+ * in deploy/manifests are what the chart renders today.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readStack } from "../cluster/harness/stack";
+import { kubeClientFor, type KubeClient } from "@/server/kube/client";
+import { ensureHelm, runHelm } from "../tools/helm/helm";
+import {
+  CHART_DIR,
+  MANIFESTS_FILE,
+  renderChart,
+  renderedObjects,
+  renderManifests,
+  type RenderedObject,
+} from "./render";
+import { createObject } from "./objects";
+
+const VALUES = {
+  default: [] as string[],
+  postgresql: [path.join(CHART_DIR, "ci", "postgresql-values.yaml")],
+  impersonation: [path.join(CHART_DIR, "ci", "impersonation-values.yaml")],
+};
+
+let admin: KubeClient;
+const namespace = `portcullis-chart-${randomBytes(3).toString("hex")}`;
+
+beforeAll(async () => {
+  const stack = readStack();
+  process.env.KUBECONFIG = stack.kubeconfig;
+  admin = kubeClientFor(stack.contexts.admin);
+  await ensureHelm();
+  await admin.request({
+    method: "POST",
+    path: "/api/v1/namespaces",
+    body: {
+      apiVersion: "v1",
+      kind: "Namespace",
+      // Pod Security's strictest level: the dry run warns about any pod template below it.
+      metadata: {
+        name: namespace,
+        labels: {
+          "pod-security.kubernetes.io/enforce": "restricted",
+          "pod-security.kubernetes.io/warn": "restricted",
+        },
+      },
+    },
+  });
+}, 1_800_000);
+
+afterAll(async () => {
+  await admin?.request({ method: "DELETE", path: `/api/v1/namespaces/${namespace}` });
+});
+
+function byKind(objects: RenderedObject[], kind: string): RenderedObject[] {
+  return objects.filter((o) => o.kind === kind);
+}
+
+function deploymentOf(objects: RenderedObject[]) {
+  const [d] = byKind(objects, "Deployment");
+  return d as unknown as {
+    spec: {
+      replicas: number;
+      strategy: { type: string };
+      template: {
+        spec: {
+          securityContext: Record<string, unknown>;
+          containers: Array<{
+            securityContext: Record<string, unknown>;
+            env: Array<{ name: string; value?: string }>;
+            livenessProbe: { httpGet: { path: string } };
+            readinessProbe: { httpGet: { path: string } };
+            volumeMounts: Array<{ mountPath: string }>;
+          }>;
+        };
+      };
+    };
+  };
+}
+
+describe("helm lint", () => {
+  for (const [name, files] of Object.entries(VALUES)) {
+    it(`passes with the ${name} values`, async () => {
+      const home = mkdtempSync(path.join(os.tmpdir(), "portcullis-helm-"));
+      try {
+        const r = await runHelm(
+          ["lint", "--strict", CHART_DIR, ...files.flatMap((f) => ["--values", f])],
+          home,
+        );
+        expect(r.stderr + r.stdout).toContain("1 chart(s) linted, 0 chart(s) failed");
+        expect(r.code).toBe(0);
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
+describe("helm template", () => {
+  it("renders a hardened Deployment with SQLite on one replica by default, even when asked for three", async () => {
+    const objects = renderedObjects(await renderChart({ namespace, set: ["replicaCount=3"] }));
+    expect(objects.map((o) => o.kind).sort()).toEqual([
+      "ClusterRole",
+      "ClusterRole",
+      "ClusterRoleBinding",
+      "ConfigMap",
+      "Deployment",
+      "PersistentVolumeClaim",
+      "Secret",
+      "Secret",
+      "Service",
+      "ServiceAccount",
+    ]);
+    const d = deploymentOf(objects);
+    expect(d.spec.replicas).toBe(1);
+    expect(d.spec.strategy.type).toBe("Recreate");
+    const pod = d.spec.template.spec;
+    expect(pod.securityContext).toMatchObject({
+      runAsNonRoot: true,
+      seccompProfile: { type: "RuntimeDefault" },
+    });
+    const [c] = pod.containers;
+    expect(c?.securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      privileged: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ["ALL"] },
+    });
+    expect(c?.livenessProbe.httpGet.path).toBe("/api/health");
+    expect(c?.readinessProbe.httpGet.path).toBe("/api/health");
+    expect(c?.volumeMounts.map((m) => m.mountPath)).toEqual(
+      expect.arrayContaining(["/tmp", "/app/.next/cache", "/var/lib/portcullis"]),
+    );
+    const env = Object.fromEntries((c?.env ?? []).map((e) => [e.name, e.value]));
+    expect(env.PORTCULLIS_MODE).toBe("shared");
+    expect(env.PORTCULLIS_HOST).toBe("0.0.0.0");
+    expect(env.PORTCULLIS_DATA_DIR).toBe("/var/lib/portcullis");
+    expect("PORTCULLIS_IMPERSONATE" in env).toBe(false);
+    expect("DATABASE_URL" in env).toBe(false);
+  });
+
+  it("renders several replicas on PostgreSQL, with no volume claim", async () => {
+    const objects = renderedObjects(
+      await renderChart({ namespace, valuesFiles: VALUES.postgresql }),
+    );
+    expect(byKind(objects, "PersistentVolumeClaim")).toEqual([]);
+    expect(byKind(objects, "Ingress")).toHaveLength(1);
+    const d = deploymentOf(objects);
+    expect(d.spec.replicas).toBe(3);
+    expect(d.spec.strategy.type).toBe("RollingUpdate");
+    const env = d.spec.template.spec.containers[0]?.env ?? [];
+    expect(env.find((e) => e.name === "DATABASE_URL")).toMatchObject({
+      valueFrom: { secretKeyRef: { name: "portcullis-postgresql", key: "DATABASE_URL" } },
+    });
+    expect(env.find((e) => e.name === "PORTCULLIS_ALLOWED_HOSTS")?.value).toBe(
+      "portcullis.example.org",
+    );
+  });
+
+  it("refuses PostgreSQL without the Secret that holds its connection string", async () => {
+    await expect(
+      renderChart({ namespace, set: ["decisions.postgresql.enabled=true"] }),
+    ).rejects.toThrow(/decisions\.postgresql\.existingSecret/);
+  });
+
+  it("turns impersonation on only when asked", async () => {
+    const objects = renderedObjects(
+      await renderChart({ namespace, valuesFiles: VALUES.impersonation }),
+    );
+    const env = deploymentOf(objects).spec.template.spec.containers[0]?.env ?? [];
+    expect(env.find((e) => e.name === "PORTCULLIS_IMPERSONATE")?.value).toBe("1");
+  });
+
+  it("renders the apiserver's audit policy as the local control plane runs it, and a kubeconfig without the token", async () => {
+    const objects = renderedObjects(await renderChart({ namespace }));
+    const [cm] = byKind(objects, "ConfigMap") as unknown as [{ data: Record<string, string> }];
+    expect(cm.data["audit-policy.yaml"]).toBe(
+      readFileSync(path.join(CHART_DIR, "files", "audit-policy.yaml"), "utf8"),
+    );
+    const kubeconfig = cm.data["audit-webhook.kubeconfig"] ?? "";
+    expect(kubeconfig).toContain('tokenFile: "/etc/kubernetes/portcullis-audit.token"');
+    expect(kubeconfig).not.toMatch(/\btoken:/);
+  });
+
+  it("tells the installer how to grant decisions and wire the apiserver, and that SQLite kept one replica", async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), "portcullis-helm-"));
+    try {
+      const r = await runHelm(
+        [
+          "install",
+          "portcullis",
+          CHART_DIR,
+          "--namespace",
+          namespace,
+          "--dry-run=client",
+          "--set",
+          "replicaCount=2",
+        ],
+        home,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const notes = r.stdout.slice(r.stdout.indexOf("NOTES:"));
+      expect(notes).toContain("--clusterrole=portcullis-decisions-reader");
+      expect(notes).toContain(
+        "--audit-webhook-config-file=/etc/kubernetes/portcullis-audit-webhook.kubeconfig",
+      );
+      expect(notes).toContain(`get secret portcullis-audit-token`);
+      expect(notes).toContain("replicaCount 2 was reduced to 1");
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps deploy/manifests in step with the chart (regenerate: npx tsx deploy/render.ts)", async () => {
+    expect(readFileSync(MANIFESTS_FILE, "utf8")).toBe(await renderManifests());
+  });
+});
+
+describe("the rendered objects on the real apiserver", () => {
+  for (const [name, files] of Object.entries(VALUES)) {
+    it(`accepts every object of the ${name} rendering in a server-side dry run, with no Pod Security warning at the restricted level`, async () => {
+      const objects = renderedObjects(
+        await renderChart({ release: `dry-${name}`, namespace, valuesFiles: files }),
+      );
+      expect(objects.length).toBeGreaterThan(8);
+      for (const o of objects) {
+        const { body, warnings } = await createObject(admin, o, { dryRun: true });
+        expect(body.metadata?.name, `${o.kind} ${o.metadata.name}`).toBe(o.metadata.name);
+        expect(warnings, `${o.kind} ${o.metadata.name}`).toEqual([]);
+      }
+      // Nothing was stored: the dry run's Deployment is not there.
+      const list = await admin.request<{ items: unknown[] }>({
+        path: `/apis/apps/v1/namespaces/${namespace}/deployments`,
+      });
+      expect(list.items).toEqual([]);
+    });
+  }
+});
