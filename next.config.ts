@@ -8,6 +8,12 @@ const config: NextConfig = {
   images: { unoptimized: true },
   // `npm run typecheck` checks the whole project; the build need not do it again.
   typescript: { ignoreBuildErrors: true },
+  experimental: {
+    // proxy.ts sees every request, and Next hands a route only the first 10 MB of a body that
+    // passed a proxy unless told otherwise: an audit batch may be up to 16 MiB
+    // (server/audit/sink.ts MAX_AUDIT_BODY_BYTES), which the sink itself refuses beyond.
+    proxyClientMaxBodySize: 16 * 1024 * 1024 + 1024 * 1024,
+  },
 };
 
 /**

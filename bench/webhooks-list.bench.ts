@@ -12,12 +12,15 @@
  *   /webhooks until load and network idle (the `noModule` polyfill is not fetched, so not
  *   counted); Monaco must not be in it (webhooks-list-monaco-in-first-load is 0 or 1). Scripts
  *   the HTML does not name and that are requested after the load event (the linter, loaded after
- *   first paint on purpose) are reported apart (webhooks-list-lazy-js-kb).
+ *   first paint on purpose) are reported apart (webhooks-list-lazy-js-kb);
+ * - webhooks-list-add-visible-p95-ms / webhooks-list-delete-visible-p95-ms: a configuration created
+ *   or deleted elsewhere → its row appears or goes in an open list, p95 over 20 of each;
+ * - webhooks-list-10k-first-render-ms (and -observed-ms): the first row again at 10,000 hooks.
  * Uses the stack named by PORTCULLIS_STACK, or starts one.
  */
 import { pathToFileURL } from "node:url";
 import { readFileSync } from "node:fs";
-import { chromium } from "@playwright/test";
+import { chromium, type Browser } from "@playwright/test";
 import type { StackInfo } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
 import { firstLoadJs } from "./first-load-js";
@@ -33,11 +36,15 @@ import {
 type Measurement = { bench: string; value: number; unit: string };
 
 const CONFIGS = 100;
+/** The large case: 10,000 hooks. */
+const CONFIGS_10K = 1000;
+/** Creates and deletes timed for the change-visible measure. */
+const CHANGES = 20;
 const HOOKS_PER_CONFIG = 10;
 const PATH = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
 
-function seed(info: StackInfo, prefix: string): Promise<string[]> {
-  return seedValidatingConfigs(info, prefix, CONFIGS, (_c, name) =>
+function seed(info: StackInfo, prefix: string, count = CONFIGS): Promise<string[]> {
+  return seedValidatingConfigs(info, prefix, count, (_c, name) =>
     Array.from({ length: HOOKS_PER_CONFIG }, (_, h) =>
       benchHook(name, h, {
         rules: [
@@ -116,53 +123,11 @@ export async function run(): Promise<Measurement[]> {
       args: ["--no-sandbox", "--disable-gpu"],
     });
     try {
-      // Paint time of the first bench row, taken in the page: a MutationObserver installed before
-      // navigation sees the row inserted (from the streamed HTML or by React), and the frame that
-      // paints it has run when a task queued from its requestAnimationFrame callback runs. (The
-      // time at which Playwright notices the row is reported apart: it also waits for the main
-      // thread to finish whatever follows the paint, such as hydration.)
-      const renders: number[] = [];
-      const observed: number[] = [];
-      for (let i = 0; i < 4; i++) {
-        const ctx = await browser.newContext({ viewport: { width: 1360, height: 860 } });
-        await ctx.addInitScript((sel: string) => {
-          const w = window as unknown as { __firstRowPaint?: number };
-          new MutationObserver((_, obs) => {
-            if (!document.querySelector(sel)) return;
-            obs.disconnect();
-            requestAnimationFrame(() =>
-              setTimeout(() => {
-                w.__firstRowPaint = performance.now();
-              }, 0),
-            );
-          }).observe(document, { childList: true, subtree: true });
-        }, `[data-row-id^="ValidatingWebhookConfiguration/${prefix}"]`);
-        const page = await ctx.newPage();
-        await page.goto(`${info.dashboardUrl}/webhooks`, { waitUntil: "commit" });
-        await page.waitForSelector(`[data-row-id^="ValidatingWebhookConfiguration/${prefix}"]`, {
-          timeout: 60_000,
-        });
-        const seen = await page.evaluate(() => performance.now());
-        const painted = await page
-          .waitForFunction(
-            () => (window as unknown as { __firstRowPaint?: number }).__firstRowPaint,
-          )
-          .then((h) => h.jsonValue() as Promise<number>);
-        if (i > 0) {
-          // the first load warms the server
-          renders.push(painted);
-          observed.push(seen);
-        }
-        await ctx.close();
-      }
-      out.push({
-        bench: "webhooks-list-first-render-ms",
-        value: Math.round(median(renders)),
-        unit: "ms",
-      });
+      const first = await firstRender(browser, info.dashboardUrl, prefix);
+      out.push({ bench: "webhooks-list-first-render-ms", value: first.render, unit: "ms" });
       out.push({
         bench: "webhooks-list-first-render-observed-ms",
-        value: Math.round(median(observed)),
+        value: first.observed,
         unit: "ms",
       });
 
@@ -181,6 +146,20 @@ export async function run(): Promise<Measurement[]> {
         unit: "kB",
       });
       out.push({ bench: "webhooks-list-monaco-in-first-load", value: monaco, unit: "bool" });
+
+      const change = await changeVisible(browser, info, `${prefix}-chg`);
+      out.push({ bench: "webhooks-list-add-visible-p95-ms", value: change.add, unit: "ms" });
+      out.push({ bench: "webhooks-list-delete-visible-p95-ms", value: change.del, unit: "ms" });
+
+      // 10,000 hooks: 900 configurations more, and the first row again.
+      names.push(...(await seed(info, `${prefix}-x`, CONFIGS_10K - CONFIGS)));
+      const big = await firstRender(browser, info.dashboardUrl, prefix);
+      out.push({ bench: "webhooks-list-10k-first-render-ms", value: big.render, unit: "ms" });
+      out.push({
+        bench: "webhooks-list-10k-first-render-observed-ms",
+        value: big.observed,
+        unit: "ms",
+      });
     } finally {
       await browser.close();
     }
@@ -189,6 +168,146 @@ export async function run(): Promise<Measurement[]> {
     await own?.stop();
   }
   return out;
+}
+
+/** A row of the configuration (exactly `config`), or of any whose name starts `config` + "-". */
+const rowSelector = (config: string) => `[data-row-id^="ValidatingWebhookConfiguration/${config}"]`;
+
+/**
+ * Paint time of the first bench row (median of 3 loads after a warm-up), taken in the page: a
+ * MutationObserver installed before navigation sees the row inserted (from the streamed HTML or by
+ * React), and the frame that paints it has run when a task queued from its requestAnimationFrame
+ * callback runs. The time at which Playwright notices the row is reported apart (`observed`): it
+ * also waits for the main thread to finish whatever follows the paint, such as hydration.
+ */
+async function firstRender(
+  browser: Browser,
+  dashboardUrl: string,
+  prefix: string,
+): Promise<{ render: number; observed: number }> {
+  const renders: number[] = [];
+  const observed: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const ctx = await browser.newContext({ viewport: { width: 1360, height: 860 } });
+    await ctx.addInitScript((sel: string) => {
+      const w = window as unknown as { __firstRowPaint?: number };
+      new MutationObserver((_, obs) => {
+        if (!document.querySelector(sel)) return;
+        obs.disconnect();
+        requestAnimationFrame(() =>
+          setTimeout(() => {
+            w.__firstRowPaint = performance.now();
+          }, 0),
+        );
+      }).observe(document, { childList: true, subtree: true });
+    }, rowSelector(prefix));
+    const page = await ctx.newPage();
+    await page.goto(`${dashboardUrl}/webhooks`, { waitUntil: "commit" });
+    await page.waitForSelector(rowSelector(prefix), { timeout: 60_000 });
+    const seen = await page.evaluate(() => performance.now());
+    const painted = await page
+      .waitForFunction(() => (window as unknown as { __firstRowPaint?: number }).__firstRowPaint)
+      .then((h) => h.jsonValue() as Promise<number>);
+    if (i > 0) {
+      // the first load warms the server
+      renders.push(painted);
+      observed.push(seen);
+    }
+    await ctx.close();
+  }
+  return { render: Math.round(median(renders)), observed: Math.round(median(observed)) };
+}
+
+/** The 95th percentile (nearest rank). */
+function p95(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.max(0, Math.ceil(s.length * 0.95) - 1)] ?? NaN;
+}
+
+/**
+ * A change made elsewhere → visible in an open list (filtered to these configurations, among the
+ * 1,000 hooks): CHANGES configurations created one by one through the apiserver, then deleted,
+ * each timed from just before the request is sent to the frame that paints the row's arrival or
+ * departure (wall clock on both sides; the page's observer stamps Date.now() in that frame).
+ */
+async function changeVisible(
+  browser: Browser,
+  info: StackInfo,
+  prefix: string,
+): Promise<{ add: number; del: number }> {
+  const ca = readFileSync(info.caFile);
+  const ctx = await browser.newContext({ viewport: { width: 1360, height: 860 } });
+  const page = await ctx.newPage();
+  await page.goto(`${info.dashboardUrl}/webhooks?q=${prefix}`);
+  await page.waitForSelector('.live[data-state="live"]', { timeout: 60_000 });
+  const watch = (sel: string, present: boolean) =>
+    page.evaluate(
+      ({ sel, present }) =>
+        new Promise<number>((resolve) => {
+          // (No named functions in here: the bundler would wrap them in a helper the page lacks.)
+          const obs = new MutationObserver(() => {
+            if (!!document.querySelector(sel) !== present) return;
+            obs.disconnect();
+            requestAnimationFrame(() => setTimeout(() => resolve(Date.now()), 0));
+          });
+          if (!!document.querySelector(sel) === present)
+            requestAnimationFrame(() => setTimeout(() => resolve(Date.now()), 0));
+          else obs.observe(document.body, { childList: true, subtree: true });
+        }),
+      { sel, present },
+    );
+  const timed = async (sel: string, present: boolean, act: () => Promise<void>) => {
+    const seen = watch(sel, present);
+    // The observer is installed before the request leaves (evaluate has reached the page).
+    await page.evaluate(() => 0);
+    const sent = Date.now();
+    await act();
+    return (await seen) - sent;
+  };
+  const add: number[] = [];
+  const del: number[] = [];
+  const names = Array.from(
+    { length: CHANGES },
+    (_, i) => `${prefix}-${String(i).padStart(2, "0")}`,
+  );
+  try {
+    for (const name of names) {
+      add.push(
+        await timed(rowSelector(name), true, async () => {
+          const res = await httpsRequest(`${info.server}${PATH}`, {
+            method: "POST",
+            ca,
+            token: info.tokens.admin,
+            body: {
+              metadata: { name },
+              webhooks: [
+                benchHook(name, 0, {
+                  namespaceSelector: { matchLabels: { "portcullis-bench-never": "set" } },
+                }),
+              ],
+            },
+          });
+          if (res.status !== 201) throw new Error(`create ${name}: ${res.status} ${res.body}`);
+        }),
+      );
+    }
+    for (const name of names) {
+      del.push(
+        await timed(rowSelector(name), false, async () => {
+          const res = await httpsRequest(`${info.server}${PATH}/${name}`, {
+            method: "DELETE",
+            ca,
+            token: info.tokens.admin,
+          });
+          if (res.status !== 200) throw new Error(`delete ${name}: ${res.status} ${res.body}`);
+        }),
+      );
+    }
+  } finally {
+    await deleteValidatingConfigs(info, names);
+    await ctx.close();
+  }
+  return { add: Math.round(p95(add)), del: Math.round(p95(del)) };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

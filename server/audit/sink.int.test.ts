@@ -89,6 +89,19 @@ describe("/api/audit", () => {
     expect(await stored(id)).toBe(false);
   });
 
+  it("stores a batch between 10 and 16 MiB whole (the proxy in front of the sink must not cut it)", async () => {
+    const id = `sink-12m-${Date.now()}`;
+    const body = JSON.stringify({
+      kind: "EventList",
+      items: [event(id)],
+      padding: " ".repeat(12 * 1024 * 1024),
+    });
+    const res = await post(body, stack.auditToken);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toEqual({ accepted: 1, stored: 1, duplicates: 0 });
+    expect(await stored(id)).toBe(true);
+  });
+
   it("refuses a batch over 16 MiB with 413", async () => {
     const id = `sink-413-${Date.now()}`;
     const huge = JSON.stringify({
