@@ -255,11 +255,15 @@ export function readStatusMessage(message: string): StatusReading | undefined {
       message: rest.startsWith(": ") ? rest.slice(2) : rest.trim(),
     };
   }
-  for (const [prefix, kind] of [
-    ["ValidatingAdmissionPolicy '", "validating-policy"],
-    ["MutatingAdmissionPolicy '", "mutating-policy"],
+  // The validating dispatcher names its kind; mutating policies are refused through the generic
+  // dispatcher's PolicyError: `policy 'P' with binding 'B' denied request: …` or `policy "P" …`.
+  for (const [prefix, close, kind, named] of [
+    ["ValidatingAdmissionPolicy '", "'", "validating-policy", true],
+    ["MutatingAdmissionPolicy '", "'", "mutating-policy", true],
+    ["policy '", "'", "mutating-policy", false],
+    ['policy "', '"', "mutating-policy", false],
   ] as const) {
-    const policy = between(message, prefix, "'");
+    const policy = between(message, prefix, close);
     if (!policy) continue;
     let rest = message.slice(policy[1]);
     let binding = "";
@@ -270,6 +274,8 @@ export function readStatusMessage(message: string): StatusReading | undefined {
         rest = rest.slice(b + 1);
       }
     }
+    // Unnamed forms only when the refusal follows at once: "policy '…'" alone could be any text.
+    if (!named && !rest.startsWith(" denied request: ")) continue;
     const marker = " denied request: ";
     const at = rest.indexOf(marker);
     return {
