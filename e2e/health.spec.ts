@@ -6,7 +6,7 @@ import { test, expect, type Kube } from "./fixtures";
 import type { StackInfo } from "../cluster/harness/stack";
 import { startWebhookServer, type WebhookServer } from "../cluster/harness/webhook-server";
 import { uniqueName } from "./webhooks-helpers";
-import { foldAdmissionMetrics, webhookKey } from "../lib/admission/metrics";
+import { foldAdmissionMetrics, policyKey, webhookKey } from "../lib/admission/metrics";
 
 const CONFIGS = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
 
@@ -253,12 +253,14 @@ test.describe("Health", () => {
       ).toBe(201);
       const metrics = foldAdmissionMetrics((await kube.request("GET", "/metrics")).body);
       // The apiserver counts denials and evaluation errors, not clean admits.
-      const checks = metrics.policies.get(`${name}/${name}-b`)?.checks;
+      const checks = metrics.policies.get(
+        policyKey("ValidatingAdmissionPolicy", name, `${name}-b`),
+      )?.checks;
       expect(checks).toBeGreaterThanOrEqual(1);
 
       await page.goto(`/policies/validatingadmissionpolicies/${name}`);
-      const bindingRow = page.getByTestId(`policy-health-${name}-b`);
-      await expect(bindingRow.locator("td").nth(1)).toHaveText(String(checks), {
+      const bindingRow = page.getByTestId(`policy-health-ValidatingAdmissionPolicy-${name}-b`);
+      await expect(bindingRow.getByTestId("policy-checks")).toHaveText(String(checks), {
         timeout: 30_000,
       });
       await expect(bindingRow).toContainText("deny");
@@ -267,13 +269,206 @@ test.describe("Health", () => {
         `/hooks/ValidatingAdmissionPolicy/${name}/${name}-b`,
       );
       await bindingRow.getByRole("link", { name: "on the Health page" }).click();
-      const row = page.locator(`[id="health-policy-${name}-${name}-b"]`);
+      const row = page.locator(`[id="health-policy-ValidatingAdmissionPolicy-${name}-${name}-b"]`);
       await expect(row).toHaveAttribute("aria-current", "location");
-      await expect(row.locator("td").nth(2)).toHaveText(String(checks));
+      await expect(row.getByTestId("policy-checks")).toHaveText(String(checks));
     } finally {
       await kube.request("DELETE", `${group}/validatingadmissionpolicybindings/${name}-b`);
       await kube.request("DELETE", `${group}/validatingadmissionpolicies/${name}`);
       await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+    }
+  });
+
+  test("a mutating policy's mutations and failing expressions are counted, flagged and cross-linked", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-hmap");
+    const ns = uniqueName("e2e-hmap-ns");
+    const group = "/apis/admissionregistration.k8s.io/v1";
+    const configmaps = [
+      { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+    ];
+    const inNs = { namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } } };
+    const mutatingPolicy = (policy: string, failurePolicy: string, expression: string) => ({
+      metadata: { name: policy },
+      spec: {
+        failurePolicy,
+        reinvocationPolicy: "Never",
+        matchConstraints: { resourceRules: configmaps },
+        mutations: [{ patchType: "ApplyConfiguration", applyConfiguration: { expression } }],
+      },
+    });
+    const labelled = name;
+    const failing = `${name}-err`;
+    const created: string[] = [];
+    const create = async (path: string, body: { metadata: { name: string } }) => {
+      expect((await kube.request("POST", path, body)).status).toBe(201);
+      created.unshift(`${path}/${body.metadata.name}`);
+    };
+    try {
+      await create("/api/v1/namespaces", { metadata: { name: ns } });
+      // Adds a label to every configmap created in the namespace.
+      await create(
+        `${group}/mutatingadmissionpolicies`,
+        mutatingPolicy(
+          labelled,
+          "Fail",
+          `Object{metadata: Object.metadata{labels: {"mutated-by": "${labelled}"}}}`,
+        ),
+      );
+      // Reads a key configmaps here never have: a CEL runtime error on every call, let through.
+      await create(
+        `${group}/mutatingadmissionpolicies`,
+        mutatingPolicy(
+          failing,
+          "Ignore",
+          'Object{metadata: Object.metadata{labels: {"x": object.data["missing"]}}}',
+        ),
+      );
+      for (const policy of [labelled, failing]) {
+        await create(`${group}/mutatingadmissionpolicybindings`, {
+          metadata: { name: `${policy}-b` },
+          spec: { policyName: policy, matchResources: inNs },
+        } as { metadata: { name: string } });
+      }
+      // A validating policy of the same name and binding name: its counts must stay apart.
+      await create(`${group}/validatingadmissionpolicies`, {
+        metadata: { name: labelled },
+        spec: {
+          failurePolicy: "Fail",
+          matchConstraints: { resourceRules: configmaps },
+          validations: [{ expression: "object.metadata.name != 'forbidden'" }],
+        },
+      } as { metadata: { name: string } });
+      await create(`${group}/validatingadmissionpolicybindings`, {
+        metadata: { name: `${labelled}-b` },
+        spec: { policyName: labelled, validationActions: ["Deny"], matchResources: inNs },
+      } as { metadata: { name: string } });
+
+      // New policies take a moment to be enforced: create configmaps until one comes back
+      // mutated and the apiserver has counted the failing policy's error too.
+      let n = 0;
+      await expect
+        .poll(
+          async () => {
+            const res = await kube.request("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+              metadata: { name: `cm-${n++}` },
+            });
+            const labels = (
+              JSON.parse(res.body) as { metadata?: { labels?: Record<string, string> } }
+            ).metadata?.labels;
+            const m = foldAdmissionMetrics((await kube.request("GET", "/metrics")).body);
+            return (
+              labels?.["mutated-by"] === labelled &&
+              (m.policies.get(policyKey("MutatingAdmissionPolicy", failing, `${failing}-b`))
+                ?.evaluationErrors ?? 0) > 0
+            );
+          },
+          { timeout: 30_000 },
+        )
+        .toBe(true);
+      expect(
+        (
+          await kube.request("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+            metadata: { name: "forbidden" },
+          })
+        ).status,
+      ).toBe(422);
+
+      // The apiserver's own counts, read after the last request that reaches these policies.
+      const metrics = foldAdmissionMetrics((await kube.request("GET", "/metrics")).body);
+      const good = metrics.policies.get(
+        policyKey("MutatingAdmissionPolicy", labelled, `${labelled}-b`),
+      )!;
+      const bad = metrics.policies.get(
+        policyKey("MutatingAdmissionPolicy", failing, `${failing}-b`),
+      )!;
+      const validating = metrics.policies.get(
+        policyKey("ValidatingAdmissionPolicy", labelled, `${labelled}-b`),
+      )!;
+      // Mutations are counted, success included; the failing one errs on every call.
+      expect(good.checks).toBeGreaterThanOrEqual(2);
+      expect(good.evaluationErrors).toBe(0);
+      expect(bad.evaluationErrors).toBe(bad.checks);
+      expect(bad.errors).toEqual({ invalid_error: bad.checks });
+      expect(validating.checks).toBe(1);
+
+      // The failing policy's page: its card shows the apiserver's numbers and says why.
+      await page.goto(`/policies/mutatingadmissionpolicies/${failing}`);
+      const badRow = page.getByTestId(`policy-health-MutatingAdmissionPolicy-${failing}-b`);
+      await expect(badRow.getByTestId("policy-checks")).toHaveText(String(bad.checks), {
+        timeout: 30_000,
+      });
+      await expect(badRow.getByTestId("policy-errors")).toHaveText(String(bad.evaluationErrors));
+      await expect(badRow).toHaveAttribute("data-severity", "high");
+      await expect(badRow.locator('[data-code="errors"]')).toContainText(
+        "failurePolicy Ignore let those requests through unmutated",
+      );
+      await expect(badRow).toContainText(`invalid_error ${bad.checks}`);
+      await expect(badRow.getByRole("link", { name: "matrix" })).toHaveAttribute(
+        "href",
+        `/hooks/MutatingAdmissionPolicy/${failing}/${failing}-b`,
+      );
+      await expect(badRow.getByRole("link", { name: "decisions" })).toHaveAttribute(
+        "href",
+        `/decisions?policy=${failing}`,
+      );
+      await page.screenshot({ path: "e2e/artifacts/health-map-card.png", fullPage: true });
+
+      // The working policy's binding page: counted, nothing failing.
+      await page.goto(`/policies/mutatingadmissionpolicybindings/${labelled}-b`);
+      const goodRow = page.getByTestId(`policy-health-MutatingAdmissionPolicy-${labelled}-b`);
+      await expect(goodRow.getByTestId("policy-checks")).toHaveText(String(good.checks), {
+        timeout: 30_000,
+      });
+      await expect(goodRow.getByTestId("policy-errors")).toHaveText("0");
+      await expect(goodRow.locator('[data-code="errors"]')).toHaveCount(0);
+      // Only the mutating binding: the validating one of the same name is not mixed in.
+      await expect(
+        page.getByTestId(`policy-health-ValidatingAdmissionPolicy-${labelled}-b`),
+      ).toHaveCount(0);
+
+      // The card leads to the Health page, where the policies are ranked worst first.
+      await page.goto(`/policies/mutatingadmissionpolicies/${failing}`);
+      await badRow.getByRole("link", { name: "on the Health page" }).click();
+      await expect(page).toHaveURL(/\/health#/);
+      const pageBad = page.locator(
+        `[id="health-policy-MutatingAdmissionPolicy-${failing}-${failing}-b"]`,
+      );
+      await expect(pageBad).toHaveAttribute("aria-current", "location");
+      await expect(pageBad.getByTestId("policy-checks")).toHaveText(String(bad.checks));
+      await expect(pageBad).toHaveAttribute("data-severity", "high");
+      const pageGood = page.locator(
+        `[id="health-policy-MutatingAdmissionPolicy-${labelled}-${labelled}-b"]`,
+      );
+      await expect(pageGood.getByTestId("policy-checks")).toHaveText(String(good.checks));
+      const pageValidating = page.locator(
+        `[id="health-policy-ValidatingAdmissionPolicy-${labelled}-${labelled}-b"]`,
+      );
+      await expect(pageValidating.getByTestId("policy-checks")).toHaveText("1");
+      await expect(pageValidating).toContainText("deny 1");
+      const order = await page
+        .getByRole("table", { name: "Admission policies" })
+        .locator("tbody tr")
+        .evaluateAll((rows) => rows.map((r) => r.id));
+      expect(
+        order.indexOf(`health-policy-MutatingAdmissionPolicy-${failing}-${failing}-b`),
+      ).toBeLessThan(
+        order.indexOf(`health-policy-MutatingAdmissionPolicy-${labelled}-${labelled}-b`),
+      );
+      await page.screenshot({ path: "e2e/artifacts/health-map.png", fullPage: true });
+      // The binding's matrix column knows the mutating binding.
+      await pageBad.getByRole("link", { name: "matrix" }).click();
+      await expect(page.getByRole("heading", { name: `${failing}-b` })).toBeVisible();
+      await expect(page.getByText("No such hook in this cluster")).toHaveCount(0);
+      await expect(page.locator(".page-head")).toContainText(`MutatingAdmissionPolicy ${failing}`);
+      await page.goBack();
+      // And back to the policy.
+      await pageBad.getByRole("link", { name: failing, exact: true }).click();
+      await expect(page).toHaveURL(`/policies/mutatingadmissionpolicies/${failing}`);
+    } finally {
+      for (const path of created) await kube.request("DELETE", path);
     }
   });
 });

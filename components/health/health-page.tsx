@@ -102,16 +102,18 @@ export function HealthPage() {
       </>
     );
   }
-  const flagged = r.rows.filter((x) => x.severity !== "ok" && x.severity !== "info").length;
+  const isFlagged = (x: { severity: string }) => x.severity !== "ok" && x.severity !== "info";
+  const flagged = r.rows.filter(isFlagged).length;
+  const policiesFlagged = r.policies.filter(isFlagged).length;
   return (
     <div className="stack">
       <div className="page-head">
         <h1>Health</h1>
         <span className="muted">
-          {r.rows.length} hooks · {flagged} flagged · metrics read{" "}
-          {new Date(r.scrapedAt).toLocaleTimeString()}
+          {r.rows.length} hooks · {flagged} flagged · {r.policies.length} policy bindings ·{" "}
+          {policiesFlagged} flagged · metrics read {new Date(r.scrapedAt).toLocaleTimeString()}
           {r.windowSeconds > 0
-            ? ` · window ${Math.round(r.windowSeconds / 60)} min`
+            ? ` · window ${r.windowSeconds < 90 ? `${r.windowSeconds} s` : `${Math.round(r.windowSeconds / 60)} min`}`
             : " · window starts with the next scrape"}
         </span>
       </div>
@@ -120,106 +122,119 @@ export function HealthPage() {
       {r.conversionError ? (
         <p className="muted">Conversion webhooks could not be listed: {r.conversionError}</p>
       ) : null}
-      {r.rows.length === 0 ? (
+      {r.rows.length === 0 && r.policies.length === 0 ? (
         <p className="muted">
           No admission webhooks or policies in this cluster, so nothing to watch. Create one from
           the <Link href="/webhooks">Webhooks</Link> or <Link href="/policies">Policies</Link> page.
         </p>
       ) : null}
-      <div className="table-scroll">
-        <table className="data health-table" aria-label="Hook health, worst first">
-          <thead>
-            <tr>
-              <th scope="col">Health</th>
-              <th scope="col">Hook</th>
-              <th scope="col">Failure</th>
-              <th scope="col" className="num">
-                Timeout
-              </th>
-              <th scope="col" className="num">
-                Calls
-              </th>
-              <th scope="col" className="num">
-                p50 / p90 / p99 ms
-              </th>
-              <th scope="col">p99 vs timeout</th>
-              <th scope="col">Per call (traces)</th>
-              <th scope="col" className="num">
-                Errors
-              </th>
-              <th scope="col" className="num">
-                Fail-open
-              </th>
-              <th scope="col">Backend (probe from here)</th>
-              <th scope="col" className="num">
-                CA days
-              </th>
-              <th scope="col">Why</th>
-            </tr>
-          </thead>
-          <tbody>
-            {r.rows.map((row) => {
-              const probe = probeText(row.probe);
-              const counts = row.window ?? row.total;
-              return (
-                <tr
-                  key={`${row.source}/${row.configuration}/${row.index}`}
-                  id={healthRowId(row.source, row.configuration, row.index)}
-                  data-testid={`health-${row.configuration}-${row.index}`}
-                  data-severity={row.severity}
-                >
-                  <td>
-                    <span className={`sev sev-${row.severity === "ok" ? "info" : row.severity}`}>
-                      {row.severity}
-                    </span>
-                  </td>
-                  <td>
-                    <HookCell row={row} />
-                  </td>
-                  <td>{row.failurePolicy}</td>
-                  <td className="num">{row.timeoutSeconds} s</td>
-                  <td
-                    className="num"
-                    title={row.window ? "in the window" : "since the apiserver started"}
+      {r.rows.length === 0 && r.policies.length > 0 ? (
+        <p className="muted">
+          No admission webhooks or conversion webhooks in this cluster: only policies, below.
+        </p>
+      ) : null}
+      {r.rows.length === 0 ? null : (
+        <div className="table-scroll">
+          <table className="data health-table" aria-label="Hook health, worst first">
+            <thead>
+              <tr>
+                <th scope="col">Health</th>
+                <th scope="col">Hook</th>
+                <th scope="col">Failure</th>
+                <th scope="col" className="num">
+                  Timeout
+                </th>
+                <th scope="col" className="num">
+                  Calls
+                </th>
+                <th scope="col" className="num">
+                  p50 / p90 / p99 ms
+                </th>
+                <th scope="col">p99 vs timeout</th>
+                <th scope="col">Per call (traces)</th>
+                <th scope="col" className="num">
+                  Errors
+                </th>
+                <th scope="col" className="num">
+                  Fail-open
+                </th>
+                <th scope="col">Backend (probe from here)</th>
+                <th scope="col" className="num">
+                  CA days
+                </th>
+                <th scope="col">Why</th>
+              </tr>
+            </thead>
+            <tbody>
+              {r.rows.map((row) => {
+                const probe = probeText(row.probe);
+                const counts = row.window ?? row.total;
+                return (
+                  <tr
+                    key={`${row.source}/${row.configuration}/${row.index}`}
+                    id={healthRowId(row.source, row.configuration, row.index)}
+                    data-testid={`health-${row.configuration}-${row.index}`}
+                    data-severity={row.severity}
                   >
-                    {counts?.calls ?? 0}
-                    {row.window && row.window.calls === 0 && (row.total?.calls ?? 0) > 0 ? (
-                      <div className="muted">{row.total?.calls} since start</div>
-                    ) : null}
-                  </td>
-                  <td className="num mono">
-                    {ms(row.latency.p50)} / {ms(row.latency.p90)} / {ms(row.latency.p99)}
-                  </td>
-                  <td>
-                    <LatencySpark
-                      points={row.spark}
-                      timeoutSeconds={row.timeoutSeconds}
-                      label={`p99 latency per 15 s against a ${row.timeoutSeconds} s timeout`}
-                    />
-                  </td>
-                  <td>
-                    <TracedCalls traces={row.traces} timeoutSeconds={row.timeoutSeconds} />
-                  </td>
-                  <td className="num">{counts?.errors ?? 0}</td>
-                  <td className="num">{counts?.failOpen ?? 0}</td>
-                  <td>
-                    <div className="mono">{row.backend}</div>
-                    <div className={probe.tone}>{probe.text}</div>
-                  </td>
-                  <td className="num">{row.caDaysLeft ?? "—"}</td>
-                  <td>
-                    <ReasonList reasons={row.reasons} />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+                    <td>
+                      <span className={`sev sev-${row.severity === "ok" ? "info" : row.severity}`}>
+                        {row.severity}
+                      </span>
+                    </td>
+                    <td>
+                      <HookCell row={row} />
+                    </td>
+                    <td>{row.failurePolicy}</td>
+                    <td className="num">{row.timeoutSeconds} s</td>
+                    <td
+                      className="num"
+                      title={row.window ? "in the window" : "since the apiserver started"}
+                    >
+                      {counts?.calls ?? 0}
+                      {row.window && row.window.calls === 0 && (row.total?.calls ?? 0) > 0 ? (
+                        <div className="muted">{row.total?.calls} since start</div>
+                      ) : null}
+                    </td>
+                    <td className="num mono">
+                      {ms(row.latency.p50)} / {ms(row.latency.p90)} / {ms(row.latency.p99)}
+                    </td>
+                    <td>
+                      <LatencySpark
+                        points={row.spark}
+                        timeoutSeconds={row.timeoutSeconds}
+                        label={`p99 latency per 15 s against a ${row.timeoutSeconds} s timeout`}
+                      />
+                    </td>
+                    <td>
+                      <TracedCalls traces={row.traces} timeoutSeconds={row.timeoutSeconds} />
+                    </td>
+                    <td className="num">{counts?.errors ?? 0}</td>
+                    <td className="num">{counts?.failOpen ?? 0}</td>
+                    <td>
+                      <div className="mono">{row.backend}</div>
+                      <div className={probe.tone}>{probe.text}</div>
+                    </td>
+                    <td className="num">{row.caDaysLeft ?? "—"}</td>
+                    <td>
+                      <ReasonList reasons={row.reasons} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
       {r.policies.length > 0 ? (
         <section aria-labelledby="policies-h">
-          <h2 id="policies-h">Validating admission policies</h2>
+          <h2 id="policies-h">Admission policies</h2>
           <PolicyChecksTable rows={r.policies} page aria-labelledby="policies-h" />
+          <p className="muted">
+            Validating policies are counted when an expression denies, warns, audits or fails (the
+            apiserver labels every denial invalid_error, so only errors that failurePolicy Ignore
+            let through, compile errors and budget exhaustion count as errors here); mutating
+            policies for every mutation expression evaluated. Times are per expression.
+          </p>
         </section>
       ) : null}
       <p className="muted">

@@ -1,17 +1,20 @@
 import Link from "next/link";
+import type { PolicyKind } from "@/lib/admission/metrics";
 import type { PolicyHealthRow } from "@/lib/queries/health";
 import { policyDecisionsHref, PREDICT_HREF } from "@/lib/health/links";
 import { PolicyChecksTable } from "./policy-checks-table";
 
 /**
- * A validating admission policy's checks as the apiserver counts them, per binding, for the
- * policy's (or one binding's) detail page.
+ * An admission policy's checks as the apiserver counts them, per binding, flagged for failing
+ * or slow expressions, for the policy's (or one binding's) detail page.
  */
 export function PolicyHealthCard({
+  kind,
   policy,
   rows,
   metricsError,
 }: {
+  kind: PolicyKind;
   policy: string;
   rows: PolicyHealthRow[];
   metricsError?: string;
@@ -27,7 +30,9 @@ export function PolicyHealthCard({
       {metricsError ? <p className="bad">{metricsError}</p> : null}
       {rows.length === 0 ? (
         <p className="muted" data-testid="policy-health-empty">
-          The apiserver has counted no checks of this policy since it started.
+          {kind === "MutatingAdmissionPolicy"
+            ? "The apiserver has evaluated no mutation of this policy since it started (it counts each mutation expression it runs)."
+            : "The apiserver has counted no checks of this policy since it started (it counts denials, warnings, audits and errors, not clean admits)."}
         </p>
       ) : (
         <PolicyChecksTable rows={rows} page={false} aria-label="Checks by binding" />

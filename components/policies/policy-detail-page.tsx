@@ -31,16 +31,20 @@ export function PolicyDetailPage({ resource, name }: { resource: PolicyResource;
     (PolicyLike & BindingLike) | undefined;
   const kind = KIND_OF[resource];
   const can = access.data?.[resource];
-  // The apiserver's per-policy metrics this report folds are the validating ones.
-  const validating = resource.startsWith("validating");
+  // The apiserver counts each kind's checks apart: the filter names the kind.
+  const policyKind = resource.startsWith("validating")
+    ? "ValidatingAdmissionPolicy"
+    : "MutatingAdmissionPolicy";
   const binding = isBindingResource(resource);
   const policyName = binding ? (obj?.spec?.policyName ?? "") : name;
   const health = useQuery({
     ...healthQuery(
       context ?? "",
-      binding ? { policy: policyName, binding: name } : { policy: name },
+      binding
+        ? { kind: policyKind, policy: policyName, binding: name }
+        : { kind: policyKind, policy: name },
     ),
-    enabled: !!context && validating && !!obj && policyName !== "",
+    enabled: !!context && !!obj && policyName !== "",
   });
 
   if (error) return <ErrorBox error={error} />;
@@ -86,8 +90,9 @@ export function PolicyDetailPage({ resource, name }: { resource: PolicyResource;
           canCreateBinding={!!access.data?.[BINDING_OF[resource]].create}
         />
       )}
-      {validating && health.data ? (
+      {health.data ? (
         <PolicyHealthCard
+          kind={policyKind}
           policy={policyName}
           rows={health.data.policies}
           metricsError={health.data.metricsError}

@@ -320,8 +320,9 @@ describe("parseAuditEvent: hostile and sensitive input", () => {
         },
       }),
     );
-    expect(p?.raw.requestObject).toBeUndefined();
-    expect(p?.raw.portcullisNote).toMatch(/too large/);
+    const raw = JSON.parse(p?.raw ?? "{}") as Record<string, unknown>;
+    expect(raw.requestObject).toBeUndefined();
+    expect(raw.portcullisNote).toMatch(/too large/);
     expect(p?.request.name).toBe("cm1");
   });
 
@@ -343,12 +344,36 @@ describe("parseAuditEvent: hostile and sensitive input", () => {
     expect(parseAuditEvent({ auditID: 7 })).toBeUndefined();
   });
 
+  it("attributes a mutating policy's refusal, which the generic policy dispatcher words without its kind", () => {
+    // policy/generic/policy_dispatcher.go PolicyError.Error().
+    expect(
+      readStatusMessage(
+        "configmaps \"c\" is forbidden: policy 'add-label' with binding 'add-label-b' denied request: expression 'x' resulted in error: no such key: y",
+      ),
+    ).toEqual({
+      by: "policy",
+      kind: "mutating-policy",
+      hook: "add-label",
+      binding: "add-label-b",
+      message: "expression 'x' resulted in error: no such key: y",
+    });
+    expect(readStatusMessage('policy "p" denied request: nope')).toMatchObject({
+      kind: "mutating-policy",
+      hook: "p",
+      binding: "",
+      message: "nope",
+    });
+    // Without the refusal right after it, "policy '…'" is just words.
+    expect(readStatusMessage("the policy 'x' is unknown")).toBeUndefined();
+  });
+
   it("reads a hostile status message in linear time", () => {
     const hostile =
       'admission webhook "'.repeat(50_000) + 'failed calling webhook "'.repeat(50_000);
     const started = performance.now();
     readStatusMessage(hostile);
     readStatusMessage("ValidatingAdmissionPolicy '".repeat(100_000));
+    readStatusMessage("policy '".repeat(100_000));
     // Not a timing test of speed, a guard against quadratic behaviour: 100k repeats would take minutes.
     expect(performance.now() - started).toBeLessThan(2_000);
   });

@@ -90,7 +90,7 @@ export interface DecisionCall {
   patch?: string;
 }
 
-/** One audit event with its decisions; `raw` is the event with sensitive contents removed. */
+/** One audit event with its decisions. */
 export interface ParsedAuditEvent {
   auditID: string;
   stage: string;
@@ -98,7 +98,12 @@ export interface ParsedAuditEvent {
   time: number;
   request: AuditRequestFacts;
   decisions: DecisionCall[];
-  raw: Record<string, unknown>;
+  /**
+   * The event as JSON text with sensitive contents removed and bounded in size: the sender's own
+   * text when nothing had to be removed (no re-serialisation), else the redacted event. Empty
+   * for an event without decisions: nothing stores those.
+   */
+  raw: string;
 }
 
 /** A stored decision as the API returns it. */
@@ -250,11 +255,15 @@ export function readStatusMessage(message: string): StatusReading | undefined {
       message: rest.startsWith(": ") ? rest.slice(2) : rest.trim(),
     };
   }
-  for (const [prefix, kind] of [
-    ["ValidatingAdmissionPolicy '", "validating-policy"],
-    ["MutatingAdmissionPolicy '", "mutating-policy"],
+  // The validating dispatcher names its kind; mutating policies are refused through the generic
+  // dispatcher's PolicyError: `policy 'P' with binding 'B' denied request: …` or `policy "P" …`.
+  for (const [prefix, close, kind, named] of [
+    ["ValidatingAdmissionPolicy '", "'", "validating-policy", true],
+    ["MutatingAdmissionPolicy '", "'", "mutating-policy", true],
+    ["policy '", "'", "mutating-policy", false],
+    ['policy "', '"', "mutating-policy", false],
   ] as const) {
-    const policy = between(message, prefix, "'");
+    const policy = between(message, prefix, close);
     if (!policy) continue;
     let rest = message.slice(policy[1]);
     let binding = "";
@@ -265,6 +274,8 @@ export function readStatusMessage(message: string): StatusReading | undefined {
         rest = rest.slice(b + 1);
       }
     }
+    // Unnamed forms only when the refusal follows at once: "policy '…'" alone could be any text.
+    if (!named && !rest.startsWith(" denied request: ")) continue;
     const marker = " denied request: ";
     const at = rest.indexOf(marker);
     return {
@@ -417,19 +428,36 @@ function redact(
   return out;
 }
 
-function rawWithinBounds(raw: Record<string, unknown>): Record<string, unknown> {
-  if (raw.requestObject === undefined && raw.responseObject === undefined) return raw;
-  if (JSON.stringify(raw).length <= MAX_RAW_EVENT_CHARS) return raw;
-  const { requestObject: _req, responseObject: _res, ...rest } = raw;
-  return { ...rest, portcullisNote: "request and response objects removed: event too large" };
+function hasObjects(raw: Record<string, unknown>): boolean {
+  return raw.requestObject !== undefined || raw.responseObject !== undefined;
 }
 
-/** Decodes one audit event; undefined for anything that is not one. */
-export function parseAuditEvent(event: unknown): ParsedAuditEvent | undefined {
-  const e = obj(event);
-  if (!e) return undefined;
-  const auditID = str(e.auditID);
-  if (!auditID || auditID.length > 128) return undefined;
+function rawWithinBounds(raw: Record<string, unknown>, text: string): string {
+  if (!hasObjects(raw) || text.length <= MAX_RAW_EVENT_CHARS) return text;
+  const { requestObject: _req, responseObject: _res, ...rest } = raw;
+  return JSON.stringify({
+    ...rest,
+    portcullisNote: "request and response objects removed: event too large",
+  });
+}
+
+/**
+ * The stored text of an event: `source` (the sender's JSON text of exactly this event, when the
+ * caller has it) unless something must be removed, so the common case costs no serialisation.
+ */
+function rawText(
+  e: Record<string, unknown>,
+  facts: AuditRequestFacts,
+  annotations: Record<string, string>,
+  source: string | undefined,
+): string {
+  if (source !== undefined && !isSensitiveResource(facts.group, facts.resource, facts.subresource))
+    return rawWithinBounds(e, source);
+  const redacted = redact(e, facts, annotations);
+  return rawWithinBounds(redacted, JSON.stringify(redacted));
+}
+
+function annotationsOf(e: Record<string, unknown>): Record<string, string> {
   const annotations: Record<string, string> = {};
   const rawAnnotations = obj(e.annotations);
   if (rawAnnotations) {
@@ -438,6 +466,28 @@ export function parseAuditEvent(event: unknown): ParsedAuditEvent | undefined {
       if (typeof v === "string") annotations[k] = v;
     }
   }
+  return annotations;
+}
+
+/**
+ * The request facts of a stored event's JSON text (what `parseAuditEvent` gave as `request`);
+ * undefined when the text is not an event.
+ */
+export function requestFactsOfRaw(raw: string): AuditRequestFacts | undefined {
+  const e = obj(parseJson(raw));
+  return e ? requestFacts(e, annotationsOf(e)).facts : undefined;
+}
+
+/**
+ * Decodes one audit event; undefined for anything that is not one. `source`, when given, must be
+ * the JSON text `event` was parsed from: it is kept as the raw event when nothing is redacted.
+ */
+export function parseAuditEvent(event: unknown, source?: string): ParsedAuditEvent | undefined {
+  const e = obj(event);
+  if (!e) return undefined;
+  const auditID = str(e.auditID);
+  if (!auditID || auditID.length > 128) return undefined;
+  const annotations = annotationsOf(e);
   const { facts, statusMessage } = requestFacts(e, annotations);
   const sensitive = isSensitiveResource(facts.group, facts.resource, facts.subresource);
   const decisions: DecisionCall[] = [];
@@ -534,7 +584,7 @@ export function parseAuditEvent(event: unknown): ParsedAuditEvent | undefined {
     time: timeOf(e),
     request: facts,
     decisions,
-    raw: rawWithinBounds(redact(e, facts, annotations)),
+    raw: decisions.length > 0 ? rawText(e, facts, annotations, source) : "",
   };
 }
 

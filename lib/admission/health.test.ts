@@ -1,6 +1,14 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { assessHook, type HookHealthInput } from "./health";
-import type { WebhookMetrics } from "./metrics";
+import { assessHook, assessPolicy, bucketText, type HookHealthInput } from "./health";
+import {
+  foldAdmissionMetrics,
+  policyDelta,
+  policyKey,
+  type PolicyKind,
+  type WebhookMetrics,
+} from "./metrics";
 
 function metrics(over: Partial<WebhookMetrics> = {}): WebhookMetrics {
   return {
@@ -155,5 +163,110 @@ describe("assessHook", () => {
 
   it("notes that same-named hooks share metrics", () => {
     expect(codes({ ...healthy, sameName: 2 })).toEqual(["info:ambiguous-metrics"]);
+  });
+});
+
+describe("assessPolicy", () => {
+  // Real scrapes of the local v1.37.2 apiserver (see metrics.test.ts).
+  const earlier = foldAdmissionMetrics(
+    readFileSync(path.join(import.meta.dirname, "testdata", "metrics-1.37-policies.txt"), "utf8"),
+  );
+  const later = foldAdmissionMetrics(
+    readFileSync(
+      path.join(import.meta.dirname, "testdata", "metrics-1.37-policies-later.txt"),
+      "utf8",
+    ),
+  );
+  const MAP = "MutatingAdmissionPolicy" as const;
+  const series = (kind: PolicyKind, policy: string) => {
+    const k = policyKey(kind, policy, `${policy}-b`);
+    const total = later.policies.get(k)!;
+    return { total, window: policyDelta(total, earlier.policies.get(k)) };
+  };
+
+  it("flags a mutating policy whose expression fails, saying what its failure policy did", () => {
+    const ignore = assessPolicy({
+      kind: MAP,
+      failurePolicy: "Ignore",
+      ...series(MAP, "fx-cel-error"),
+    });
+    expect(ignore.severity).toBe("high");
+    expect(ignore.reasons.map((r) => r.code)).toEqual(["errors"]);
+    expect(ignore.reasons[0]!.message).toBe(
+      "2 mutation expression evaluations failed in the window (100 %) — invalid_error 2: failurePolicy Ignore let those requests through unmutated",
+    );
+    const fail = assessPolicy({
+      kind: MAP,
+      failurePolicy: "Fail",
+      ...series(MAP, "fx-fail-error"),
+    });
+    expect(fail.reasons[0]!.message).toContain(
+      "1 mutation expression evaluations failed in the window",
+    );
+    expect(fail.reasons[0]!.message).toContain("failurePolicy Fail refused those requests");
+  });
+
+  it("finds nothing wrong with a mutating policy that applies cleanly and fast", () => {
+    const ok = assessPolicy({ kind: MAP, failurePolicy: "Fail", ...series(MAP, "fx-same") });
+    expect(ok).toMatchObject({ severity: "ok", reasons: [] });
+    expect(ok.latency).toMatchObject({ over: "window", calls: 2 });
+    expect(ok.latency.p99).toBeLessThan(0.01);
+  });
+
+  it("counts a validating denial as a decision and an ignored error as an error", () => {
+    const deny = assessPolicy({
+      kind: "ValidatingAdmissionPolicy",
+      failurePolicy: "Fail",
+      total: later.policies.get(policyKey("ValidatingAdmissionPolicy", "fx-same", "fx-same-b"))!,
+    });
+    expect(deny.reasons.map((r) => r.code)).not.toContain("errors");
+    const ignored = assessPolicy({
+      kind: "ValidatingAdmissionPolicy",
+      failurePolicy: "Ignore",
+      ...series("ValidatingAdmissionPolicy", "fx-vap-ignore"),
+    });
+    expect(ignored.reasons[0]!.message).toBe(
+      "2 validation expression evaluations failed in the window — invalid_error 2: failurePolicy Ignore let those requests through unchecked",
+    );
+  });
+
+  it("notes old errors once the window is clean, and uses the window's latency", () => {
+    const k = policyKey(MAP, "fx-cel-error", "fx-cel-error-b");
+    const total = later.policies.get(k)!;
+    const clean = assessPolicy({
+      kind: MAP,
+      failurePolicy: "Ignore",
+      total,
+      window: policyDelta(total, total),
+    });
+    expect(clean.severity).toBe("info");
+    expect(clean.reasons.map((r) => r.code)).toEqual(["errors-since-start"]);
+  });
+
+  it("flags expressions past 100 ms at p99, and highly past the last bucket of 1 s", () => {
+    // The first mutation this apiserver evaluated took 0.26 s (warming up): 1 of 12 evaluations.
+    const label = later.policies.get(policyKey(MAP, "fx-add-label", "fx-add-label-b"))!;
+    const slow = assessPolicy({ kind: MAP, failurePolicy: "Fail", total: label });
+    expect(slow.severity).toBe("medium");
+    expect(slow.reasons[0]!.code).toBe("slow");
+    expect(slow.reasons[0]!.message).toBe(
+      "p99 mutation expression time is between 100 ms and 1 s since the apiserver started; expressions usually take well under 1 ms",
+    );
+    expect(slow.latencyBuckets).toEqual({
+      p50: { lower: 5e-7, upper: 0.001 },
+      p90: { lower: 5e-7, upper: 0.001 },
+      p99: { lower: 0.1, upper: 1 },
+    });
+    expect(bucketText(slow.latencyBuckets.p50)).toBe("≤ 1 ms");
+    const pastLast = assessPolicy({
+      kind: MAP,
+      failurePolicy: "Fail",
+      total: { ...label, buckets: label.buckets.map(([b]) => [b, b === Infinity ? 1 : 0]) },
+    });
+    expect(pastLast.severity).toBe("high");
+    expect(pastLast.reasons[0]!.message).toContain(
+      "is over 1 s (past the apiserver's last bucket)",
+    );
+    expect(bucketText(pastLast.latencyBuckets.p99)).toBe("> 1 s");
   });
 });

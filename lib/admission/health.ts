@@ -3,7 +3,14 @@
  * backend and its CA bundle say, with the reasons an admin acts on. Pure: the server gathers the
  * facts, this decides, and the page sorts rows worst first by the result.
  */
-import { histogramQuantile, type WebhookMetrics } from "./metrics";
+import {
+  histogramQuantile,
+  quantileBucket,
+  type PolicyKind,
+  type QuantileBucket,
+  type PolicyMetrics,
+  type WebhookMetrics,
+} from "./metrics";
 
 export type Severity = "critical" | "high" | "medium" | "info" | "ok";
 
@@ -14,6 +21,14 @@ export const SEVERITY_RANK: Record<Severity, number> = {
   info: 1,
   ok: 0,
 };
+
+/** The most severe of the reasons; "ok" when there are none. */
+function worstOf(reasons: readonly HealthReason[]): Severity {
+  return reasons.reduce<Severity>(
+    (worst, r) => (SEVERITY_RANK[r.severity] > SEVERITY_RANK[worst] ? r.severity : worst),
+    "ok",
+  );
+}
 
 export interface HealthReason {
   severity: Exclude<Severity, "ok">;
@@ -106,9 +121,13 @@ function rate(m: WebhookMetrics | undefined): number | undefined {
   return errors(m) / m.calls;
 }
 
+/** What latency is computed from: a cumulative histogram and its count. */
+type Histogram = Pick<WebhookMetrics, "buckets" | "durationCount">;
+
+/** Quantiles over the window when it saw calls, else since the apiserver started. */
 export function latencyOf(
-  window: WebhookMetrics | undefined,
-  total: WebhookMetrics | undefined,
+  window: Histogram | undefined,
+  total: Histogram | undefined,
 ): LatencySummary {
   const src = window && window.durationCount > 0 ? window : total;
   if (!src || src.durationCount <= 0) return { over: "none", calls: 0 };
@@ -243,9 +262,113 @@ export function assessHook(input: HookHealthInput): HookHealth {
     );
   }
 
-  const severity = reasons.reduce<Severity>(
-    (worst, r) => (SEVERITY_RANK[r.severity] > SEVERITY_RANK[worst] ? r.severity : worst),
-    "ok",
-  );
+  const severity = worstOf(reasons);
   return { severity, reasons, latency, errorRate };
+}
+
+export interface PolicyHealthInput {
+  kind: PolicyKind;
+  /** The policy's failurePolicy; undefined when the policy cannot be read (deleted, forbidden). */
+  failurePolicy?: "Fail" | "Ignore";
+  total: PolicyMetrics;
+  window?: PolicyMetrics;
+}
+
+export interface PolicyHealth {
+  severity: Severity;
+  reasons: HealthReason[];
+  latency: LatencySummary;
+  /** The buckets p50, p90 and p99 fall in (over the same span as `latency`). */
+  latencyBuckets: { p50?: QuantileBucket; p90?: QuantileBucket; p99?: QuantileBucket };
+}
+
+/** A duration in seconds in the unit that suits it: µs below 1 ms, s from 1 s. */
+function durationText(s: number): string {
+  if (s < 0.001) return `${Math.round(s * 1e7) / 10} µs`;
+  if (s < 1) return `${Math.round(s * 1000)} ms`;
+  return `${s} s`;
+}
+
+/** A histogram bucket as text: "≤ 1 ms", "> 1 s". */
+export function bucketText(b: QuantileBucket | undefined): string {
+  if (!b) return "—";
+  return b.upper === Infinity ? `> ${durationText(b.lower)}` : `≤ ${durationText(b.upper)}`;
+}
+
+/**
+ * A CEL expression normally evaluates in microseconds; the apiserver's buckets stop at 1 s,
+ * which its authors reserve for expressions near the cost limit. Past 100 ms at p99, an
+ * expression adds visible latency to every matching write.
+ */
+const POLICY_SLOW_SECONDS = 0.1;
+
+/**
+ * Judges one policy binding from the apiserver's counts: evaluations that failed (and what the
+ * failurePolicy made of them) and how long its expressions take.
+ */
+export function assessPolicy(input: PolicyHealthInput): PolicyHealth {
+  const reasons: HealthReason[] = [];
+  const add = (severity: HealthReason["severity"], code: string, message: string) =>
+    reasons.push({ severity, code, message });
+  const mutating = input.kind === "MutatingAdmissionPolicy";
+  const unit = mutating ? "mutation" : "validation";
+
+  const recent = input.window;
+  const failed = recent ? recent.evaluationErrors : input.total.evaluationErrors;
+  if (failed > 0) {
+    const over = recent ? "in the window" : "since the apiserver started";
+    const src = recent ?? input.total;
+    const types = Object.entries(src.errors)
+      .filter(([t, n]) => t !== "no_error" && n > 0)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(", ");
+    const outcome =
+      input.failurePolicy === "Ignore"
+        ? mutating
+          ? ": failurePolicy Ignore let those requests through unmutated"
+          : ": failurePolicy Ignore let those requests through unchecked"
+        : input.failurePolicy === "Fail"
+          ? ": failurePolicy Fail refused those requests"
+          : "";
+    const rateText =
+      mutating && src.checks > 0 ? ` (${Math.round((failed / src.checks) * 100)} %)` : "";
+    add(
+      "high",
+      "errors",
+      `${failed} ${unit} expression evaluations failed ${over}${rateText}${types ? ` — ${types}` : ""}${outcome}`,
+    );
+  } else if (recent && input.total.evaluationErrors > 0) {
+    add(
+      "info",
+      "errors-since-start",
+      `${input.total.evaluationErrors} ${unit} expression evaluations failed since the apiserver started`,
+    );
+  }
+
+  const latency = latencyOf(recent, input.total);
+  const src =
+    latency.over === "window" ? recent : latency.over === "since-start" ? input.total : undefined;
+  const latencyBuckets = src
+    ? {
+        p50: quantileBucket(0.5, src.buckets),
+        p90: quantileBucket(0.9, src.buckets),
+        p99: quantileBucket(0.99, src.buckets),
+      }
+    : {};
+  // The buckets are a decade wide: say which one p99 falls in rather than a value inside it.
+  const p99 = latencyBuckets.p99;
+  if (p99 && p99.lower >= POLICY_SLOW_SECONDS) {
+    const range =
+      p99.upper === Infinity
+        ? `over ${durationText(p99.lower)} (past the apiserver's last bucket)`
+        : `between ${durationText(p99.lower)} and ${durationText(p99.upper)}`;
+    add(
+      p99.lower >= 1 ? "high" : "medium",
+      "slow",
+      `p99 ${unit} expression time is ${range}${latency.over === "window" ? " in the window" : " since the apiserver started"}; expressions usually take well under 1 ms`,
+    );
+  }
+
+  const severity = worstOf(reasons);
+  return { severity, reasons, latency, latencyBuckets };
 }

@@ -5,6 +5,9 @@ import {
   foldAdmissionMetrics,
   histogramQuantile,
   parseAdmissionSamples,
+  policyDelta,
+  policyKey,
+  quantileBucket,
   webhookDelta,
   webhookKey,
 } from "./metrics";
@@ -69,7 +72,10 @@ describe("foldAdmissionMetrics", () => {
     ].join("\n");
     const m = foldAdmissionMetrics(text);
     expect(m.webhooks.get(webhookKey('a"b.example.com', "admit"))!.calls).toBe(5);
-    expect(m.policies.get("p/b")).toMatchObject({ checks: 4, byAction: { deny: 4 } });
+    expect(m.policies.get(policyKey("ValidatingAdmissionPolicy", "p", "b"))).toMatchObject({
+      checks: 4,
+      byAction: { deny: 4 },
+    });
     expect(m.labelNames["apiserver_admission_webhook_request_total"]).toContain("new_label");
   });
 
@@ -117,6 +123,24 @@ describe("histogramQuantile", () => {
   });
 });
 
+describe("quantileBucket", () => {
+  it("names the bucket a quantile falls in, +Inf past the last bound", () => {
+    const buckets: Array<[number, number]> = [
+      [5e-7, 0],
+      [0.001, 8],
+      [0.01, 9],
+      [0.1, 9],
+      [1, 10],
+      [Infinity, 11],
+    ];
+    expect(quantileBucket(0.5, buckets)).toEqual({ lower: 5e-7, upper: 0.001 });
+    expect(quantileBucket(0.8, buckets)).toEqual({ lower: 0.001, upper: 0.01 });
+    expect(quantileBucket(0.9, buckets)).toEqual({ lower: 0.1, upper: 1 });
+    expect(quantileBucket(0.99, buckets)).toEqual({ lower: 1, upper: Infinity });
+    expect(quantileBucket(0.5, [[Infinity, 0]])).toBeUndefined();
+  });
+});
+
 describe("webhookDelta", () => {
   it("subtracts the earlier scrape, and keeps the later one after a counter reset", () => {
     const m = foldAdmissionMetrics(fixture("metrics-1.37.txt"));
@@ -135,5 +159,78 @@ describe("webhookDelta", () => {
     });
     expect(webhookDelta(w, doubled)).toBe(w);
     expect(webhookDelta(w, undefined)).toBe(w);
+  });
+});
+
+describe("admission policy metrics", () => {
+  // Recorded from the local v1.37.2 apiserver: mutating policies fx-add-label (adds a label),
+  // fx-cel-error (a CEL runtime error, failurePolicy Ignore), fx-fail-error (the same error,
+  // failurePolicy Fail, bound to another namespace) and fx-same, beside validating policies
+  // fx-same (denied one request) and fx-vap-ignore (a runtime error, failurePolicy Ignore).
+  const MAP = "MutatingAdmissionPolicy" as const;
+  const VAP = "ValidatingAdmissionPolicy" as const;
+
+  it("folds mutating policies per binding, apart from a validating policy of the same name", () => {
+    const m = foldAdmissionMetrics(fixture("metrics-1.37-policies.txt"));
+    expect(m.labelNames["apiserver_mutating_admission_policy_check_total"]).toEqual([
+      "error_type",
+      "policy",
+      "policy_binding",
+    ]);
+    const mutatingSame = m.policies.get(policyKey(MAP, "fx-same", "fx-same-b"))!;
+    const validatingSame = m.policies.get(policyKey(VAP, "fx-same", "fx-same-b"))!;
+    expect(mutatingSame).toMatchObject({
+      kind: MAP,
+      checks: 10,
+      byAction: {},
+      errors: { no_error: 10 },
+      evaluationErrors: 0,
+      durationCount: 10,
+    });
+    expect(validatingSame).toMatchObject({
+      kind: VAP,
+      checks: 1,
+      byAction: { deny: 1 },
+      // The apiserver labels a plain denial invalid_error: not an evaluation error.
+      errors: { invalid_error: 1 },
+      evaluationErrors: 0,
+    });
+    expect(m.policies.get(policyKey(MAP, "fx-cel-error", "fx-cel-error-b"))).toMatchObject({
+      checks: 10,
+      errors: { invalid_error: 10 },
+      evaluationErrors: 10,
+    });
+    expect(m.policies.get(policyKey(MAP, "fx-fail-error", "fx-fail-error-b"))).toMatchObject({
+      checks: 1,
+      evaluationErrors: 1,
+    });
+    // An error failurePolicy Ignore let through is labelled with action "allow".
+    expect(m.policies.get(policyKey(VAP, "fx-vap-ignore", "fx-vap-ignore-b"))).toMatchObject({
+      checks: 4,
+      byAction: { allow: 4 },
+      evaluationErrors: 4,
+    });
+    // The mutating buckets as the apiserver declares them, +Inf last.
+    const label = m.policies.get(policyKey(MAP, "fx-add-label", "fx-add-label-b"))!;
+    expect(label.buckets.map((b) => b[0])).toEqual([5e-7, 0.001, 0.01, 0.1, 1, Infinity]);
+    expect(label.buckets.at(-1)![1]).toBe(label.durationCount);
+    expect(label.durationSum).toBeGreaterThan(0);
+    expect(m.policies.size).toBe(6);
+  });
+
+  it("subtracts an earlier scrape per binding, and keeps the later one after a reset", () => {
+    const earlier = foldAdmissionMetrics(fixture("metrics-1.37-policies.txt"));
+    const later = foldAdmissionMetrics(fixture("metrics-1.37-policies-later.txt"));
+    const k = policyKey(MAP, "fx-cel-error", "fx-cel-error-b");
+    const d = policyDelta(later.policies.get(k)!, earlier.policies.get(k));
+    expect(d).toMatchObject({ checks: 2, errors: { invalid_error: 2 }, evaluationErrors: 2 });
+    expect(d.durationCount).toBe(2);
+    expect(d.buckets.at(-1)![1]).toBe(2);
+    const fail = policyKey(MAP, "fx-fail-error", "fx-fail-error-b");
+    expect(policyDelta(later.policies.get(fail)!, earlier.policies.get(fail)).checks).toBe(1);
+    // A restarted apiserver counts from zero again: the later scrape is the window.
+    expect(policyDelta(earlier.policies.get(k)!, later.policies.get(k))).toBe(
+      earlier.policies.get(k),
+    );
   });
 });

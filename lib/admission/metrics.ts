@@ -10,6 +10,10 @@
  * - apiserver_admission_webhook_fail_open_count (name, type)
  * - apiserver_admission_match_condition_evaluation_errors_total / _exclusions_total (name, kind, type, operation)
  * - apiserver_validating_admission_policy_check_total / _check_duration_seconds (policy, policy_binding, error_type, enforcement_action)
+ * - apiserver_mutating_admission_policy_check_total / _check_duration_seconds (policy, policy_binding,
+ *   error_type; plugin/policy/mutating/metrics): one observation per mutation expression evaluated,
+ *   success (`no_error`) included; none when the policy's matchConditions exclude the request or
+ *   there is no object (DELETE). Buckets stop at 1 s, as the validating ones do.
  * Label sets change between versions, so every label is read as found and missing ones are
  * tolerated (older apiservers lack request_total and fail_open_count: counts then come from the
  * histogram). Series are keyed by the hook's *name* only (kubernetes#79832): two configurations
@@ -28,6 +32,7 @@ const PREFIXES = [
   "apiserver_admission_webhook_",
   "apiserver_admission_match_condition_",
   "apiserver_validating_admission_policy_",
+  "apiserver_mutating_admission_policy_",
 ];
 
 /** Reads `{a="x",b="y\"z"}` starting at `i` (the `{`); returns the labels and the index after `}`. */
@@ -131,14 +136,29 @@ export interface WebhookMetrics {
   durationSum: number;
 }
 
-/** One validating admission policy binding's checks. */
+export type PolicyKind = "ValidatingAdmissionPolicy" | "MutatingAdmissionPolicy";
+
+/** One admission policy binding's checks, as the apiserver counts them for its kind. */
 export interface PolicyMetrics {
+  readonly kind: PolicyKind;
   readonly policy: string;
   readonly binding: string;
+  /**
+   * Validating: expressions that denied, warned, audited or failed (clean admits are not
+   * counted). Mutating: every mutation expression evaluated.
+   */
   checks: number;
-  /** By enforcement_action (allow, deny, warn, audit…) and error_type, as the scrape labels them. */
+  /** By enforcement_action (allow, deny, warn, audit…); empty for mutating policies, which have none. */
   byAction: Record<string, number>;
+  /** By error_type as the scrape labels them (no_error included). */
   errors: Record<string, number>;
+  /**
+   * Evaluations that failed rather than decided. Mutating: every error_type but no_error.
+   * Validating: compile_error and out_of_budget, and invalid_error only under action "allow" (an
+   * error the failurePolicy Ignore let through): the apiserver labels every denial invalid_error
+   * too, so a failing expression under failurePolicy Fail cannot be told from a denial.
+   */
+  evaluationErrors: number;
   buckets: Array<[number, number]>;
   durationCount: number;
   durationSum: number;
@@ -153,6 +173,22 @@ export interface AdmissionMetrics {
 
 export function webhookKey(name: string, type: string): string {
   return `${type}/${name}`;
+}
+
+/** The key of a policy binding's metrics: a validating and a mutating policy may share names. */
+export function policyKey(kind: PolicyKind, policy: string, binding: string): string {
+  return `${kind}/${policy}/${binding}`;
+}
+
+const VALIDATING_POLICY = "apiserver_validating_admission_policy_check";
+const MUTATING_POLICY = "apiserver_mutating_admission_policy_check";
+
+/** Whether one check_total series counts failed evaluations (see PolicyMetrics.evaluationErrors). */
+function isEvaluationError(kind: PolicyKind, l: Labels): boolean {
+  const e = l.error_type ?? "unknown";
+  if (e === "no_error") return false;
+  if (kind === "MutatingAdmissionPolicy") return true;
+  return e !== "invalid_error" || l.enforcement_action === "allow";
 }
 
 function addBucket(buckets: Array<[number, number]>, le: string | undefined, value: number): void {
@@ -193,16 +229,18 @@ export function foldAdmissionMetrics(text: string): AdmissionMetrics {
     }
     return w;
   };
-  const policy = (l: Labels): PolicyMetrics => {
-    const k = `${l.policy ?? ""}/${l.policy_binding ?? ""}`;
+  const policy = (kind: PolicyKind, l: Labels): PolicyMetrics => {
+    const k = policyKey(kind, l.policy ?? "", l.policy_binding ?? "");
     let p = policies.get(k);
     if (!p) {
       p = {
+        kind,
         policy: l.policy ?? "",
         binding: l.policy_binding ?? "",
         checks: 0,
         byAction: {},
         errors: {},
+        evaluationErrors: 0,
         buckets: [],
         durationCount: 0,
         durationSum: 0,
@@ -210,6 +248,32 @@ export function foldAdmissionMetrics(text: string): AdmissionMetrics {
       policies.set(k, p);
     }
     return p;
+  };
+  const policySample = (kind: PolicyKind, suffix: string, s: Sample): void => {
+    const l = s.labels;
+    switch (suffix) {
+      case "_total": {
+        const p = policy(kind, l);
+        p.checks += s.value;
+        if (l.enforcement_action !== undefined) {
+          const a = l.enforcement_action;
+          p.byAction[a] = (p.byAction[a] ?? 0) + s.value;
+        }
+        const e = l.error_type ?? "unknown";
+        p.errors[e] = (p.errors[e] ?? 0) + s.value;
+        if (isEvaluationError(kind, l)) p.evaluationErrors += s.value;
+        break;
+      }
+      case "_duration_seconds_bucket":
+        addBucket(policy(kind, l).buckets, l.le, s.value);
+        break;
+      case "_duration_seconds_count":
+        policy(kind, l).durationCount += s.value;
+        break;
+      case "_duration_seconds_sum":
+        policy(kind, l).durationSum += s.value;
+        break;
+    }
   };
   const histogramRejected = new Map<string, number>();
   for (const s of parseAdmissionSamples(text)) {
@@ -256,24 +320,11 @@ export function foldAdmissionMetrics(text: string): AdmissionMetrics {
       case "apiserver_admission_match_condition_exclusions_total":
         if ((l.kind ?? "webhook") === "webhook") hook(l).matchConditionExclusions += s.value;
         break;
-      case "apiserver_validating_admission_policy_check_total": {
-        const p = policy(l);
-        p.checks += s.value;
-        const a = l.enforcement_action ?? "unknown";
-        p.byAction[a] = (p.byAction[a] ?? 0) + s.value;
-        const e = l.error_type ?? "unknown";
-        p.errors[e] = (p.errors[e] ?? 0) + s.value;
-        break;
-      }
-      case "apiserver_validating_admission_policy_check_duration_seconds_bucket":
-        addBucket(policy(l).buckets, l.le, s.value);
-        break;
-      case "apiserver_validating_admission_policy_check_duration_seconds_count":
-        policy(l).durationCount += s.value;
-        break;
-      case "apiserver_validating_admission_policy_check_duration_seconds_sum":
-        policy(l).durationSum += s.value;
-        break;
+      default:
+        if (s.metric.startsWith(VALIDATING_POLICY))
+          policySample("ValidatingAdmissionPolicy", s.metric.slice(VALIDATING_POLICY.length), s);
+        else if (s.metric.startsWith(MUTATING_POLICY))
+          policySample("MutatingAdmissionPolicy", s.metric.slice(MUTATING_POLICY.length), s);
     }
   }
   // Apiservers without request_total: calls and rejections from the latency histogram.
@@ -318,6 +369,41 @@ export function histogramQuantile(
   return prevBound;
 }
 
+/** The histogram bucket a quantile falls in: (lower, upper] in seconds, upper Infinity for +Inf. */
+export interface QuantileBucket {
+  lower: number;
+  upper: number;
+}
+
+/**
+ * The bucket the q-quantile (0–1) of a cumulative histogram falls in; undefined without
+ * observations. Where buckets are a decade wide (admission policies: 0.5 µs, 1 ms, 10 ms,
+ * 100 ms, 1 s), this is all the histogram knows: an interpolated value inside it is invented.
+ */
+export function quantileBucket(
+  q: number,
+  buckets: ReadonlyArray<readonly [number, number]>,
+): QuantileBucket | undefined {
+  const total = buckets.at(-1)?.[1] ?? 0;
+  if (total <= 0) return undefined;
+  const rank = q * total;
+  let lower = 0;
+  for (const [bound, count] of buckets) {
+    if (count >= rank && count > 0) return { lower, upper: bound };
+    lower = bound;
+  }
+  return { lower, upper: Infinity };
+}
+
+const subCounts = (a: Record<string, number>, b: Record<string, number>) =>
+  Object.fromEntries(Object.entries(a).map(([k, v]) => [k, v - (b[k] ?? 0)]));
+
+const subBuckets = (
+  later: Array<[number, number]>,
+  earlier: Array<[number, number]>,
+): Array<[number, number]> =>
+  later.map(([b, c]) => [b, c - (earlier.find((e) => e[0] === b)?.[1] ?? 0)]);
+
 /** `later - earlier` for every counter of one hook (a window); a reset (restart) keeps `later`. */
 export function webhookDelta(
   later: WebhookMetrics,
@@ -326,21 +412,36 @@ export function webhookDelta(
   if (!earlier || later.calls < earlier.calls || later.durationCount < earlier.durationCount) {
     return later;
   }
-  const sub = (a: Record<string, number>, b: Record<string, number>) =>
-    Object.fromEntries(Object.entries(a).map(([k, v]) => [k, v - (b[k] ?? 0)]));
   return {
     ...later,
     calls: later.calls - earlier.calls,
     rejected: later.rejected - earlier.rejected,
-    byCode: sub(later.byCode, earlier.byCode),
-    rejections: sub(later.rejections, earlier.rejections),
+    byCode: subCounts(later.byCode, earlier.byCode),
+    rejections: subCounts(later.rejections, earlier.rejections),
     failOpen: later.failOpen - earlier.failOpen,
     matchConditionErrors: later.matchConditionErrors - earlier.matchConditionErrors,
     matchConditionExclusions: later.matchConditionExclusions - earlier.matchConditionExclusions,
-    buckets: later.buckets.map(([b, c]) => [
-      b,
-      c - (earlier.buckets.find((e) => e[0] === b)?.[1] ?? 0),
-    ]),
+    buckets: subBuckets(later.buckets, earlier.buckets),
+    durationCount: later.durationCount - earlier.durationCount,
+    durationSum: later.durationSum - earlier.durationSum,
+  };
+}
+
+/** `later - earlier` for every counter of one policy binding; a reset keeps `later`. */
+export function policyDelta(
+  later: PolicyMetrics,
+  earlier: PolicyMetrics | undefined,
+): PolicyMetrics {
+  if (!earlier || later.checks < earlier.checks || later.durationCount < earlier.durationCount) {
+    return later;
+  }
+  return {
+    ...later,
+    checks: later.checks - earlier.checks,
+    byAction: subCounts(later.byAction, earlier.byAction),
+    errors: subCounts(later.errors, earlier.errors),
+    evaluationErrors: later.evaluationErrors - earlier.evaluationErrors,
+    buckets: subBuckets(later.buckets, earlier.buckets),
     durationCount: later.durationCount - earlier.durationCount,
     durationSum: later.durationSum - earlier.durationSum,
   };

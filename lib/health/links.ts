@@ -1,13 +1,35 @@
 /** Links between the Health page, the detail pages, decisions and prediction (pure). */
+import type { PolicyKind } from "@/lib/admission/metrics";
 
 /** The Health page row id of a hook (webhook or conversion webhook) at `index` of its source. */
 export function healthRowId(source: string, configuration: string, index: number): string {
   return `health-${source}-${configuration}-${index}`;
 }
 
-/** The Health page row id of a validating admission policy binding. */
-export function policyHealthRowId(policy: string, binding: string): string {
-  return `health-policy-${policy}-${binding}`;
+/** The Health page row id of an admission policy binding (kinds apart: names may repeat). */
+export function policyHealthRowId(kind: PolicyKind, policy: string, binding: string): string {
+  return `health-policy-${kind}-${policy}-${binding}`;
+}
+
+const POLICY_PATH: Record<PolicyKind, { policy: string; binding: string }> = {
+  ValidatingAdmissionPolicy: {
+    policy: "validatingadmissionpolicies",
+    binding: "validatingadmissionpolicybindings",
+  },
+  MutatingAdmissionPolicy: {
+    policy: "mutatingadmissionpolicies",
+    binding: "mutatingadmissionpolicybindings",
+  },
+};
+
+/** A policy's detail page. */
+export function policyHref(kind: PolicyKind, policy: string): string {
+  return `/policies/${POLICY_PATH[kind].policy}/${encodeURIComponent(policy)}`;
+}
+
+/** A policy binding's detail page. */
+export function policyBindingHref(kind: PolicyKind, binding: string): string {
+  return `/policies/${POLICY_PATH[kind].binding}/${encodeURIComponent(binding)}`;
 }
 
 /** The Health page, scrolled to one row. */

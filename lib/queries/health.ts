@@ -1,6 +1,7 @@
 /** The health report: one contract for /api/admission-health and the Health page. */
 import { queryOptions } from "@tanstack/react-query";
 import type { HealthReason, LatencySummary, ProbeResult, Severity } from "@/lib/admission/health";
+import type { PolicyKind, QuantileBucket } from "@/lib/admission/metrics";
 import type { ReceiverStatus, TraceSummary } from "@/lib/traces/summary";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
@@ -38,12 +39,25 @@ export interface HealthRow {
 }
 
 export interface PolicyHealthRow {
+  kind: PolicyKind;
   policy: string;
   binding: string;
+  /** The policy's failurePolicy; undefined when it cannot be read (deleted, not listable). */
+  failurePolicy?: "Fail" | "Ignore";
+  severity: Severity;
+  reasons: HealthReason[];
+  /** Since the apiserver started (see PolicyMetrics for what each kind counts). */
   checks: number;
   byAction: Record<string, number>;
   errors: Record<string, number>;
-  p99?: number;
+  /** Failed evaluations since the apiserver started. */
+  evaluationErrors: number;
+  /** Over the window, once there is one. */
+  window?: { checks: number; evaluationErrors: number };
+  /** Per-expression evaluation time, over the window when it saw any, else since start. */
+  latency: LatencySummary;
+  /** The histogram buckets p50, p90 and p99 fall in (a decade wide: the honest answer). */
+  latencyBuckets: { p50?: QuantileBucket; p90?: QuantileBucket; p99?: QuantileBucket };
   /** Whether the policy still exists (its metrics outlive it); undefined when unknown. */
   exists?: boolean;
 }
@@ -65,16 +79,24 @@ export interface HealthReport {
 /**
  * Narrows the report: one webhook configuration's hooks (`source` + `configuration`; a CRD's
  * conversion webhook with source "CustomResourceDefinition"), or one policy's bindings (`policy`,
- * optionally one `binding`). Empty: everything.
+ * optionally `kind` and one `binding`: a validating and a mutating policy may share a name).
+ * Empty: everything.
  */
 export interface HealthFilter {
   source?: string;
   configuration?: string;
+  kind?: PolicyKind;
   policy?: string;
   binding?: string;
 }
 
-export const HEALTH_FILTER_FIELDS = ["source", "configuration", "policy", "binding"] as const;
+export const HEALTH_FILTER_FIELDS = [
+  "source",
+  "configuration",
+  "kind",
+  "policy",
+  "binding",
+] as const;
 
 /** The report's URL for a filter (fields in a stable order, empty ones left out). */
 export function healthUrl(filter: HealthFilter = {}): string {

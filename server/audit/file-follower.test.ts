@@ -82,7 +82,7 @@ function follow(opts: Partial<FollowerOptions> = {}): AuditLogFollower {
 /** Every stored event: auditID → how many times it is stored. */
 async function stored(): Promise<Map<string, number>> {
   const rows = await store.driver.query<{ audit_id: string }>({
-    text: "SELECT e.audit_id FROM decisions d JOIN decision_events e ON e.id = d.event_id",
+    text: "SELECT audit_id FROM admission_decisions",
     params: [],
   });
   const m = new Map<string, number>();

@@ -268,7 +268,7 @@ export class AuditLogFollower {
           );
           continue;
         }
-        const p = parseAuditEvent(value);
+        const p = parseAuditEvent(value, line.text);
         if (p && p.decisions.length > 0) events.push(p);
       }
       const offset = src.splitter.committed;

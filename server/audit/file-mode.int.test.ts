@@ -215,7 +215,7 @@ describe("file mode on the apiserver's audit log", () => {
     try {
       const rows = db
         .prepare(
-          "SELECT e.audit_id AS id, COUNT(*) AS n, MIN(d.outcome) AS outcome, MIN(d.hook) AS hook, MIN(d.message) AS message FROM decisions d JOIN decision_events e ON e.id = d.event_id WHERE d.namespace = ? GROUP BY e.audit_id",
+          "SELECT audit_id AS id, COUNT(*) AS n, MIN(outcome) AS outcome, MIN(hook) AS hook, MIN(message) AS message FROM admission_decisions WHERE namespace = ? GROUP BY audit_id",
         )
         .all(ns) as Array<{
         id: string;

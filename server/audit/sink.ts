@@ -1,6 +1,6 @@
 import "server-only";
 import { timingSafeEqual } from "node:crypto";
-import { parseEventList } from "@/lib/admission/audit";
+import { parseEventListText } from "@/lib/admission/audit-batch";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { RequestBodyError } from "@/server/http/body";
 import { storeDecisions } from "@/server/decisions/instance";
@@ -42,7 +42,7 @@ export async function ingestAuditBatch(
 ): Promise<{ accepted: number; stored: number; duplicates: number }> {
   let events;
   try {
-    events = parseEventList(JSON.parse(text));
+    events = parseEventListText(text);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     throw new RequestBodyError(

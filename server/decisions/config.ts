@@ -1,6 +1,7 @@
 import "server-only";
 import path from "node:path";
 import { z } from "zod";
+import type { SqliteSync } from "./sqlite";
 import type { Retention } from "./store";
 
 /** Where decisions are stored and for how long, read from the environment at start-up. */
@@ -9,6 +10,8 @@ export interface DecisionsConfig {
   databaseUrl?: string;
   /** The SQLite file (under PORTCULLIS_DATA_DIR, default .portcullis/data). */
   sqliteFile: string;
+  /** How SQLite commits reach the disk (PORTCULLIS_SQLITE_SYNC; see SqliteSync). */
+  sqliteSync: SqliteSync;
   retention: Retention;
 }
 
@@ -20,6 +23,7 @@ const env = z.object({
     .positive()
     .max(24 * 3650)
     .default(168),
+  PORTCULLIS_SQLITE_SYNC: z.enum(["normal", "full"]).default("full"),
   PORTCULLIS_DECISIONS_MAX_ROWS: z.coerce.number().int().min(1000).max(1e9).default(1_000_000),
 });
 
@@ -38,6 +42,7 @@ export function decisionsConfig(source: NodeJS.ProcessEnv = process.env): Decisi
   return {
     databaseUrl: e.DATABASE_URL,
     sqliteFile: path.join(dataDir, "decisions.sqlite"),
+    sqliteSync: e.PORTCULLIS_SQLITE_SYNC,
     retention: {
       maxAgeMs: e.PORTCULLIS_DECISIONS_MAX_AGE_HOURS * 3_600_000,
       maxRows: e.PORTCULLIS_DECISIONS_MAX_ROWS,

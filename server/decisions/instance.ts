@@ -28,7 +28,7 @@ async function openDriver(): Promise<{ driver: SqlDriver; store: DecisionStore }
     const { PostgresDriver } = await import("./postgres");
     driver = new PostgresDriver(config.databaseUrl);
   } else {
-    driver = new SqliteDriver(config.sqliteFile);
+    driver = new SqliteDriver(config.sqliteFile, config.sqliteSync);
   }
   return { driver, store: new DecisionStore(driver, config.retention) };
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import pg from "pg";
-import type { Sql, SqlDriver, SqlTx } from "./sql";
+import type { InsertRows, Sql, SqlDriver, SqlTx, SqlValue } from "./sql";
 
 /** `?` placeholders → `$1, $2, …` (the store's statements hold no `?` inside literals). */
 function render(q: Sql): { text: string; values: Sql["params"] } {
@@ -8,6 +8,48 @@ function render(q: Sql): { text: string; values: Sql["params"] } {
   let text = parts[0] ?? "";
   for (let i = 1; i < parts.length; i++) text += `$${i}${parts[i]}`;
   return { text, values: q.params };
+}
+
+/** Most parameters one INSERT binds (the protocol's limit is 65,535). */
+const MAX_PARAMS = 16_000;
+
+type Run = (text: string, values: SqlValue[]) => Promise<Array<Record<string, unknown>>>;
+
+const keyOf = (values: readonly unknown[]) => values.map((v) => String(v)).join("\u0000");
+
+/**
+ * Multi-row INSERTs of as many rows as fit MAX_PARAMS, `ON CONFLICT DO NOTHING RETURNING` the id
+ * and the unique key, which maps each returned id back to its row (RETURNING's order is not
+ * promised; a skipped row returns nothing).
+ */
+async function insertRows(run: Run, q: InsertRows): Promise<Array<number | undefined>> {
+  const width = q.columns.length;
+  const keyAt = q.conflict.map((c) => q.columns.indexOf(c));
+  const per = Math.max(1, Math.floor(MAX_PARAMS / width));
+  const ids: Array<number | undefined> = new Array(q.rows.length).fill(undefined);
+  for (let start = 0; start < q.rows.length; start += per) {
+    const chunk = q.rows.slice(start, start + per);
+    const values: SqlValue[] = [];
+    const tuples: string[] = [];
+    for (const row of chunk) {
+      const base = values.length;
+      tuples.push(`(${row.map((_, j) => `$${base + j + 1}`).join(", ")})`);
+      for (const v of row) values.push(v);
+    }
+    const got = await run(
+      `INSERT INTO ${q.table} (${q.columns.join(", ")}) VALUES ${tuples.join(", ")} ON CONFLICT (${q.conflict.join(", ")}) DO NOTHING RETURNING id, ${q.conflict.join(", ")}`,
+      values,
+    );
+    const idOf = new Map(got.map((r) => [keyOf(q.conflict.map((c) => r[c])), Number(r.id)]));
+    chunk.forEach((row, j) => {
+      const key = keyOf(keyAt.map((k) => row[k]));
+      const id = idOf.get(key);
+      // Only the first of rows repeating one key was stored.
+      if (id !== undefined) idOf.delete(key);
+      ids[start + j] = id;
+    });
+  }
+  return ids;
 }
 
 /** PostgreSQL through a small pg pool: several dashboard replicas can share one database. */
@@ -26,6 +68,10 @@ export class PostgresDriver implements SqlDriver {
     return (await this.pool.query(text, values)).rows as R[];
   }
 
+  async insert(q: InsertRows): Promise<Array<number | undefined>> {
+    return insertRows(async (text, values) => (await this.pool.query(text, values)).rows, q);
+  }
+
   async transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
@@ -35,6 +81,8 @@ export class PostgresDriver implements SqlDriver {
           const { text, values } = render(q);
           return (await client.query(text, values)).rows as R[];
         },
+        insert: (q: InsertRows) =>
+          insertRows(async (text, values) => (await client.query(text, values)).rows, q),
       });
       await client.query("COMMIT");
       return out;

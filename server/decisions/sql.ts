@@ -22,10 +22,25 @@ export function joinSql(parts: Sql[], separator: string): Sql {
   };
 }
 
+/** Rows for one table; a row whose `conflict` columns match a stored row is skipped. */
+export interface InsertRows {
+  table: string;
+  columns: readonly string[];
+  /** The columns of a unique constraint on `table` (a subset of `columns`). */
+  conflict: readonly string[];
+  rows: SqlValue[][];
+}
+
 /** Runs statements inside one transaction. */
 export interface SqlTx {
   /** Rows of a statement (empty for statements without a result). */
   query<R>(q: Sql): Promise<R[]>;
+  /**
+   * Inserts rows in order, each driver the fastest way it has (SQLite: one prepared statement
+   * run per row; PostgreSQL: multi-row statements). Returns each row's id, or undefined for a row
+   * skipped because its unique key was already stored (or repeated earlier in `rows`).
+   */
+  insert(q: InsertRows): Promise<Array<number | undefined>>;
 }
 
 /**

@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
-import type { Sql, SqlDriver, SqlTx } from "./sql";
+import type { InsertRows, Sql, SqlDriver, SqlTx } from "./sql";
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -25,10 +25,19 @@ parentPort.on("message", () => { clearInterval(timer); db.close(); parentPort.cl
 `;
 
 /**
- * SQLite through better-sqlite3: WAL journal, `synchronous=FULL` so a committed batch survives a
- * crash of the process or the machine before the sink answers 200 (the commit fsyncs the WAL;
- * checkpoints happen off the commit path, on the checkpointer's thread). One writing
- * connection; statements are prepared once and cached by text. Transactions are serialised.
+ * How a commit reaches the disk. `full` (the default, the sink's promise that an acknowledged
+ * batch is never lost): every commit fsyncs the WAL before the batch is acknowledged, so it
+ * survives a power cut too. `normal` (opt-in): the commit is written to the WAL file before the
+ * batch is acknowledged, so it survives a crash or kill -9 of the dashboard, but the WAL is
+ * fsynced only by the checkpointer's next checkpoint (every 100 ms): a power cut or kernel crash
+ * can lose the last ~100 ms of acknowledged batches. Ingestion measured about twice as fast.
+ */
+export type SqliteSync = "normal" | "full";
+
+/**
+ * SQLite through better-sqlite3: WAL journal, one writing connection, checkpoints off the commit
+ * path on the checkpointer's thread. Statements are prepared once and cached by text;
+ * transactions are serialised.
  */
 export class SqliteDriver implements SqlDriver {
   readonly dialect = "sqlite";
@@ -36,11 +45,14 @@ export class SqliteDriver implements SqlDriver {
   private readonly statements = new Map<string, Statement>();
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(file: string) {
+  constructor(file: string, sync: SqliteSync = "full") {
     mkdirSync(path.dirname(file), { recursive: true });
     this.db = new Database(file);
+    // 16 KB pages (applies when the file is created): a commit writes a quarter as many WAL frames,
+    // one write call each, which measured a third less commit time than 4 KB pages.
+    this.db.pragma("page_size = 16384");
     this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = FULL");
+    this.db.pragma(sync === "full" ? "synchronous = FULL" : "synchronous = NORMAL");
     this.db.pragma("busy_timeout = 5000");
     // Bounded page cache: memory stays flat however many decisions are stored.
     this.db.pragma("cache_size = -8000");
@@ -82,11 +94,31 @@ export class SqliteDriver implements SqlDriver {
     return this.run<R>(q);
   }
 
+  /** One prepared single-row statement run per row: no RETURNING, no per-batch SQL text. */
+  private insertRows(q: InsertRows): Array<number | undefined> {
+    const s = this.prepare(
+      `INSERT INTO ${q.table} (${q.columns.join(", ")}) VALUES (${q.columns.map(() => "?").join(", ")}) ON CONFLICT (${q.conflict.join(", ")}) DO NOTHING`,
+    );
+    const ids: Array<number | undefined> = new Array(q.rows.length);
+    for (let i = 0; i < q.rows.length; i++) {
+      const r = s.run(q.rows[i] ?? []);
+      ids[i] = r.changes > 0 ? Number(r.lastInsertRowid) : undefined;
+    }
+    return ids;
+  }
+
+  async insert(q: InsertRows): Promise<Array<number | undefined>> {
+    return this.insertRows(q);
+  }
+
   async transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
       this.db.exec("BEGIN IMMEDIATE");
       try {
-        const out = await fn({ query: async <R>(q: Sql) => this.run<R>(q) });
+        const out = await fn({
+          query: async <R>(q: Sql) => this.run<R>(q),
+          insert: async (q: InsertRows) => this.insertRows(q),
+        });
         this.db.exec("COMMIT");
         return out;
       } catch (e) {

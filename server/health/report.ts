@@ -1,15 +1,24 @@
 import "server-only";
 import {
   assessHook,
+  assessPolicy,
   SEVERITY_RANK,
   type BackendFacts,
   type ProbeResult,
 } from "@/lib/admission/health";
-import { histogramQuantile, webhookKey, type WebhookMetrics } from "@/lib/admission/metrics";
+import {
+  policyKey,
+  webhookKey,
+  type PolicyKind,
+  type WebhookMetrics,
+} from "@/lib/admission/metrics";
 import { KubeApiError } from "@/lib/k8s/errors";
 import type { AdmissionregistrationV1WebhookClientConfig } from "@/lib/k8s/types";
 import type { HealthFilter, HealthReport, HealthRow, PolicyHealthRow } from "@/lib/queries/health";
 import { backendOf } from "@/server/kube/backends";
+import { listCollection } from "@/server/kube/collections";
+import { admissionApis } from "@/server/kube/discovery";
+import { servedKinds } from "@/lib/k8s/served-kinds";
 import type { KubeClient } from "@/server/kube/client";
 import { decodeCaBundle } from "@/server/kube/x509";
 import { summarizeCalls } from "@/lib/traces/summary";
@@ -285,37 +294,7 @@ export async function admissionHealth(
       a.index - b.index,
   );
 
-  // The metrics outlive a deleted policy (they count since the apiserver started): say which
-  // policies still exist, so the pages link only to those. Unknown when they cannot be listed.
-  let livePolicies: Set<string> | undefined;
-  if (metrics && metrics.latest.policies.size > 0 && filter.source === undefined) {
-    try {
-      const list = await client.request<{ items: Array<{ metadata?: { name?: string } }> }>({
-        path: "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies",
-        signal,
-      });
-      livePolicies = new Set(list.items.map((i) => i.metadata?.name ?? ""));
-    } catch {
-      livePolicies = undefined;
-    }
-  }
-  const policies: PolicyHealthRow[] = [...(metrics?.latest.policies.values() ?? [])]
-    .filter(
-      (p) =>
-        (filter.policy === undefined || filter.policy === p.policy) &&
-        (filter.binding === undefined || filter.binding === p.binding) &&
-        filter.configuration === undefined &&
-        filter.source === undefined,
-    )
-    .map((p) => ({
-      policy: p.policy,
-      binding: p.binding,
-      checks: p.checks,
-      byAction: p.byAction,
-      errors: p.errors,
-      p99: histogramQuantile(0.99, p.buckets),
-      exists: livePolicies?.has(p.policy),
-    }));
+  const policies = metrics ? await policyRows(client, metrics, filter, signal) : [];
 
   return {
     scrapedAt: metrics?.scrapedAt ?? Date.now(),
@@ -327,4 +306,107 @@ export async function admissionHealth(
     policies,
     traces: receiverStatus(),
   };
+}
+
+const POLICY_RESOURCE: Record<PolicyKind, string> = {
+  ValidatingAdmissionPolicy: "validatingadmissionpolicies",
+  MutatingAdmissionPolicy: "mutatingadmissionpolicies",
+};
+
+/**
+ * Each kind's policies by name → failurePolicy, read at the newest version the cluster serves
+ * (mutating policies may be served at v1beta1 or v1alpha1 only). Undefined for a kind that
+ * cannot be listed: existence and failure policy are then unknown, never guessed.
+ */
+async function policiesByKind(
+  client: KubeClient,
+  kinds: ReadonlySet<PolicyKind>,
+  signal: AbortSignal,
+): Promise<Partial<Record<PolicyKind, Map<string, string | undefined>>>> {
+  const out: Partial<Record<PolicyKind, Map<string, string | undefined>>> = {};
+  let served: ReturnType<typeof servedKinds>;
+  try {
+    served = servedKinds(await admissionApis(client, signal));
+  } catch {
+    return out;
+  }
+  await Promise.all(
+    [...kinds].map(async (kind) => {
+      const ref = served.find((k) => k.known.resource === POLICY_RESOURCE[kind])?.readAt;
+      if (!ref) return;
+      try {
+        const list = await listCollection(client, ref, signal);
+        out[kind] = new Map(
+          list.items.map((i) => {
+            const o = i as { metadata?: { name?: string }; spec?: { failurePolicy?: string } };
+            return [o.metadata?.name ?? "", o.spec?.failurePolicy ?? "Fail"];
+          }),
+        );
+      } catch {
+        // Unknown, not absent: the rows say nothing about existence or failure policy.
+      }
+    }),
+  );
+  return out;
+}
+
+/**
+ * Every admission policy binding the apiserver has counted (validating and mutating, keyed by
+ * kind so same-named policies never mix), judged and sorted worst first. The metrics outlive a
+ * deleted policy (they count since the apiserver started): each row says whether it still exists.
+ */
+async function policyRows(
+  client: KubeClient,
+  metrics: MetricsView,
+  filter: HealthFilter,
+  signal: AbortSignal,
+): Promise<PolicyHealthRow[]> {
+  if (filter.configuration !== undefined || filter.source !== undefined) return [];
+  const counted = [...metrics.latest.policies.values()].filter(
+    (p) =>
+      (filter.kind === undefined || filter.kind === p.kind) &&
+      (filter.policy === undefined || filter.policy === p.policy) &&
+      (filter.binding === undefined || filter.binding === p.binding),
+  );
+  if (counted.length === 0) return [];
+  const live = await policiesByKind(client, new Set(counted.map((p) => p.kind)), signal);
+  const rows = counted.map((p): PolicyHealthRow => {
+    const series = metrics.policySeries(policyKey(p.kind, p.policy, p.binding));
+    const known = live[p.kind];
+    const fp = known?.get(p.policy);
+    const failurePolicy = fp === "Ignore" ? "Ignore" : fp === undefined ? undefined : "Fail";
+    const health = assessPolicy({
+      kind: p.kind,
+      failurePolicy,
+      total: p,
+      window: series.window,
+    });
+    return {
+      kind: p.kind,
+      policy: p.policy,
+      binding: p.binding,
+      failurePolicy,
+      severity: health.severity,
+      reasons: health.reasons,
+      checks: p.checks,
+      byAction: p.byAction,
+      errors: p.errors,
+      evaluationErrors: p.evaluationErrors,
+      window: series.window && {
+        checks: series.window.checks,
+        evaluationErrors: series.window.evaluationErrors,
+      },
+      latency: health.latency,
+      latencyBuckets: health.latencyBuckets,
+      exists: known ? known.has(p.policy) : undefined,
+    };
+  });
+  return rows.sort(
+    (a, b) =>
+      SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
+      (b.latency.p99 ?? 0) - (a.latency.p99 ?? 0) ||
+      a.policy.localeCompare(b.policy) ||
+      a.binding.localeCompare(b.binding) ||
+      a.kind.localeCompare(b.kind),
+  );
 }

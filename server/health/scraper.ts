@@ -2,8 +2,10 @@ import "server-only";
 import {
   foldAdmissionMetrics,
   histogramQuantile,
+  policyDelta,
   webhookDelta,
   type AdmissionMetrics,
+  type PolicyMetrics,
   type WebhookMetrics,
 } from "@/lib/admission/metrics";
 import type { KubeClient } from "@/server/kube/client";
@@ -88,12 +90,20 @@ export interface HookSeries {
   spark: Array<number | null>;
 }
 
+/** One policy binding's view: since the apiserver started and over the recent window. */
+export interface PolicySeries {
+  total?: PolicyMetrics;
+  window?: PolicyMetrics;
+}
+
 export interface MetricsView {
   scrapedAt: number;
   windowSeconds: number;
   labelNames: Record<string, string[]>;
   latest: AdmissionMetrics;
   series(key: string): HookSeries;
+  /** By policyKey(kind, policy, binding). */
+  policySeries(key: string): PolicySeries;
 }
 
 /** The apiserver's admission metrics as `context` reads them, with the rolling window. */
@@ -138,6 +148,14 @@ export async function admissionMetrics(context: string, client: KubeClient): Pro
         spark.push(d.durationCount > 0 ? (histogramQuantile(0.99, d.buckets) ?? null) : null);
       }
       return { total, window, previousWindow, spark };
+    },
+    policySeries(key) {
+      const total = latest.metrics.policies.get(key);
+      const window =
+        total && windowStart
+          ? policyDelta(total, windowStart.metrics.policies.get(key))
+          : undefined;
+      return { total, window };
     },
   };
 }

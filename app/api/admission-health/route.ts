@@ -18,6 +18,7 @@ const filterSchema = z
       ])
       .optional(),
     configuration: name,
+    kind: z.enum(["ValidatingAdmissionPolicy", "MutatingAdmissionPolicy"]).optional(),
     policy: name,
     binding: name,
   })
@@ -26,7 +27,8 @@ const filterSchema = z
 /**
  * Health of every admission hook as the request's identity sees it: the apiserver's metrics
  * (scraped with that identity's credentials), a probe of each backend and its CA bundle.
- * `?source=&configuration=` narrows it to one configuration, `?policy=[&binding=]` to one policy.
+ * `?source=&configuration=` narrows it to one configuration, `?policy=[&kind=][&binding=]` to
+ * one policy.
  */
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {

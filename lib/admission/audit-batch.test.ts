@@ -1,0 +1,130 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseEventList } from "./audit";
+import { eventListItemSpans, parseEventListText } from "./audit-batch";
+
+const MUTATION = "mutation.webhook.admission.k8s.io/round_0_index_0";
+
+function event(auditID: string, over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    kind: "Event",
+    apiVersion: "audit.k8s.io/v1",
+    level: "Metadata",
+    auditID,
+    stage: "ResponseComplete",
+    requestURI: "/api/v1/namespaces/a/configmaps",
+    verb: "create",
+    user: { username: "alice", groups: ["g"] },
+    objectRef: { resource: "configmaps", namespace: "a", name: auditID, apiVersion: "v1" },
+    responseStatus: { code: 201 },
+    stageTimestamp: "2026-11-23T11:00:00.000000Z",
+    annotations: { [MUTATION]: '{"configuration":"c","webhook":"w.example.com","mutated":true}' },
+    ...over,
+  };
+}
+
+const list = (items: unknown[]) => ({ kind: "EventList", apiVersion: "audit.k8s.io/v1", items });
+
+/** What parsing the whole body gives, with the raw events compared as values. */
+function viaJsonParse(text: string) {
+  return parseEventList(JSON.parse(text)).map((e) => ({ ...e, raw: JSON.parse(e.raw) }));
+}
+function viaText(text: string) {
+  return parseEventListText(text).map((e) => ({ ...e, raw: JSON.parse(e.raw) }));
+}
+
+describe("parseEventListText", () => {
+  it("gives what parsing the whole body gives, on batches recorded from the apiserver", () => {
+    const fixture = readFileSync(
+      path.join(import.meta.dirname, "../../bench/fixtures/audit-events.jsonl"),
+      "utf8",
+    )
+      .trim()
+      .split("\n");
+    const text = `{"kind":"EventList","apiVersion":"audit.k8s.io/v1","metadata":{},"items":[${fixture.join(",")}]}`;
+    const got = parseEventListText(text);
+    expect(got.length).toBeGreaterThan(100);
+    expect(got.map((e) => ({ ...e, raw: JSON.parse(e.raw) }))).toEqual(viaJsonParse(text));
+    // The sender's own text is kept as the raw event (no re-serialisation) unless redacted.
+    const kept = got.filter((e) => fixture.includes(e.raw));
+    expect(kept.length).toBeGreaterThan(got.length / 2);
+  });
+
+  it("keeps each item's exact text, whitespace and escapes included", () => {
+    const tricky = event("t1", {
+      objectRef: { resource: "configmaps", namespace: "a", name: 'x"]}[{\\', apiVersion: "v1" },
+      userAgent: 'quote \\" bracket ] brace } \\\\',
+    });
+    const text = JSON.stringify(list([event("p1"), 42, null, [1, [2]], tricky, "s"]), null, 2);
+    const got = parseEventListText(text);
+    expect(got.map((e) => e.auditID)).toEqual(["p1", "t1"]);
+    expect(got[1]?.raw).toBe(JSON.stringify(tricky, null, 2).replaceAll("\n", "\n    "));
+    expect(got[1]?.request.name).toBe('x"]}[{\\');
+    expect(viaText(text)).toEqual(viaJsonParse(text));
+  });
+
+  it("is not misled by the seam between items appearing inside an item", () => {
+    const nested = event("n1", {
+      level: "Request",
+      requestObject: {
+        items: [
+          { kind: "Event", a: 1 },
+          { kind: "Event", b: '},{"kind":"Event"' },
+        ],
+      },
+    });
+    const text = JSON.stringify(list([event("p1"), nested, event("p2")]));
+    expect(text.split('},{"kind":"Event"').length).toBe(4);
+    const got = parseEventListText(text);
+    expect(got.map((e) => e.auditID)).toEqual(["p1", "n1", "p2"]);
+    expect(got[1]?.raw).toBe(JSON.stringify(nested));
+    expect(viaText(text)).toEqual(viaJsonParse(text));
+  });
+
+  it("reads the last of repeated items keys, and escaped keys, as JSON.parse does", () => {
+    const dup = `{"kind":"EventList","items":[${JSON.stringify(event("first"))}],"items":[${JSON.stringify(event("last"))}]}`;
+    expect(parseEventListText(dup).map((e) => e.auditID)).toEqual(["last"]);
+    const escaped = `{"kind":"EventList","items":[],"\\u0069tems":[${JSON.stringify(event("esc"))}]}`;
+    expect(eventListItemSpans(escaped)).toBeDefined();
+    expect(parseEventListText(escaped).map((e) => e.auditID)).toEqual(["esc"]);
+  });
+
+  it("rejects what is not JSON or not an EventList, as parsing the whole body does", () => {
+    const good = JSON.stringify(list([event("a")]));
+    for (const bad of [
+      good.slice(0, -1),
+      `${good}x`,
+      good.replace('"items":[', '"items":[,'),
+      good.replace("}]}", "} 1]}"),
+      good.replace('"a"', '"a'),
+    ]) {
+      expect(() => JSON.parse(bad)).toThrow(SyntaxError);
+      expect(() => parseEventListText(bad)).toThrow(SyntaxError);
+    }
+    expect(() => parseEventListText(JSON.stringify({ kind: "Event", items: [] }))).toThrow(
+      /EventList/,
+    );
+    expect(() => parseEventListText("[]")).toThrow(/EventList/);
+    expect(parseEventListText(JSON.stringify(list([])))).toEqual([]);
+  });
+
+  it("never keeps a Secret's text: its raw event is the redacted one", () => {
+    const secret = event("s1", {
+      level: "Request",
+      objectRef: { resource: "secrets", namespace: "a", name: "creds", apiVersion: "v1" },
+      requestObject: { data: { password: "c2VjcmV0LXZhbHVl" } },
+    });
+    const [p] = parseEventListText(JSON.stringify(list([secret])));
+    expect(p?.raw).not.toContain("c2VjcmV0LXZhbHVl");
+    expect(JSON.parse(p?.raw ?? "{}")).toMatchObject({ auditID: "s1" });
+  });
+
+  it("reads strings made of long runs of backslashes and escaped quotes", () => {
+    const nasty = event("n1", { userAgent: `${"\\\\".repeat(20_000)}${'\\"'.repeat(20_000)}` });
+    const text = JSON.stringify(list(Array.from({ length: 20 }, () => nasty)));
+    const got = parseEventListText(text);
+    expect(got).toHaveLength(20);
+    expect(got[19]?.raw).toBe(JSON.stringify(nasty));
+  });
+});
