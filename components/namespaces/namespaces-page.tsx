@@ -23,16 +23,10 @@ import { useLiveMatrix } from "./use-live-matrix";
 export function NamespacesPage({
   seed,
   preview,
-  previewContext,
 }: {
   seed?: AdmissionStateSeed;
   /** The first screen computed on the server for `preview.params` (shown until the model loads). */
   preview?: MatrixPreview;
-  /**
-   * The context `preview` was computed for, when the page renders it without a seed: the first
-   * screen streamed ahead of the whole seed, which replaces this render when it arrives.
-   */
-  previewContext?: string;
 }) {
   const { params, setParams, state, request, matrix } = useLiveMatrix(seed);
   const read = useMemo(() => (matrix ? cellReader(matrix) : undefined), [matrix]);
@@ -157,9 +151,7 @@ export function NamespacesPage({
         </div>
       )}
       {!matrix ? (
-        preview &&
-        preview.params === writeParams(params) &&
-        (seed?.context ?? previewContext) === state.context ? (
+        preview && preview.params === writeParams(params) && seed?.context === state.context ? (
           <div onFocus={() => setPreviewFocused(true)} onBlur={() => setPreviewFocused(false)}>
             <PreviewGrid preview={preview} active={active} onActive={setActive} />
           </div>
