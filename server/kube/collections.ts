@@ -1,21 +1,15 @@
 // Plain Node (no Next, no "server-only"): shared by the dashboard server and the command line;
 // eslint.config.mjs keeps it that way, and lib/ and components/ still cannot import server/.
 import { collectionPath, type ResourceRef } from "@/lib/k8s/resources";
-import { collectionFromList, type KubeList } from "@/lib/queries/kube-list";
+import { collectionFromList, type CollectionData, type KubeList } from "@/lib/queries/kube-list";
 import type { KubeClient } from "./client";
 
-/** A collection as the dashboard serves it: items carry apiVersion and kind. */
-export interface Collection {
-  resourceVersion: string;
-  items: Array<Record<string, unknown>>;
-}
-
-/** Lists a collection as the client's identity. */
+/** Lists a collection as the client's identity (items carry apiVersion and kind). */
 export async function listCollection(
   client: KubeClient,
   ref: ResourceRef,
   signal?: AbortSignal,
-): Promise<Collection> {
+): Promise<CollectionData<Record<string, unknown>>> {
   const list = await client.request<KubeList>({ path: collectionPath(ref), signal });
   return collectionFromList(list);
 }
