@@ -50,14 +50,21 @@ async function seedTwoHooks(kube: Kube, stack: StackInfo, prefix: string) {
         })
       ).status,
     ).toBe(201);
-    for (let i = 0; i < 2; i++) {
+    // The apiserver's informers pick the new configuration up a moment after it is created; a
+    // create before then calls neither hook. Both hooks sit in one configuration, so they become
+    // active together: create until "fast" has been called twice, and "fail-open" was too.
+    const deadline = Date.now() + 20_000;
+    for (let i = 0; server.calls("fast").length < 2; i++) {
+      if (Date.now() > deadline) throw new Error("the apiserver never called the seeded hooks");
       const res = await kube.request("POST", `/api/v1/namespaces/${ns}/configmaps`, {
         metadata: { name: `cm-${i}` },
       });
       expect(res.status).toBe(201);
     }
+    expect(server.calls("fail-open")).toHaveLength(2);
   } catch (e) {
     await cleanup();
+    await server.close();
     throw e;
   }
   return { server, name, ns, hookName, cleanup };

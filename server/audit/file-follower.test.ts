@@ -201,6 +201,82 @@ describe("AuditLogFollower", () => {
     expect(second.stats.lines).toBe(3 + 4 + 5);
   });
 
+  it("reads every file the log rotates into while it is still catching up, after a restart and while running", async () => {
+    // A store that holds its first call until released: the log rotates meanwhile.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    const gated = (): Partial<FollowerOptions> => ({
+      sink: {
+        cursor: (name) => store.cursor(name),
+        store: async (events: ParsedAuditEvent[], cursor: LogCursor) => {
+          if (calls++ === 0) await held;
+          await store.ingest(events, cursor);
+        },
+      },
+    });
+    const pause = () => new Promise((r) => setTimeout(r, 20)); // distinct modification times
+    appendFileSync(log, lines("one", 8));
+    const first = follow();
+    await until("first lines", () => first.stats.lines === 8);
+    await first.stop();
+    appendFileSync(log, lines("two", 3));
+    renameSync(log, path.join(dir, "audit-2026-11-23T10-00-01.000.log"));
+    appendFileSync(log, lines("three", 4));
+    const second = follow(gated());
+    await until("the restarted follower to read", () => calls === 1);
+    // While it is still in the file it stopped in, the log rotates twice more.
+    await pause();
+    renameSync(log, path.join(dir, "audit-2026-11-23T10-00-02.000.log"));
+    appendFileSync(log, lines("four", 5));
+    await pause();
+    renameSync(log, path.join(dir, "audit-2026-11-23T10-00-03.000.log"));
+    appendFileSync(log, lines("five", 2));
+    release();
+    await expectStoredOnce([
+      ...ids("one", 8),
+      ...ids("two", 3),
+      ...ids("three", 4),
+      ...ids("four", 5),
+      ...ids("five", 2),
+    ]);
+    await second.stop();
+
+    // Running in the live log: it rotates twice before the follower looks again.
+    calls = 0;
+    let releaseAgain = () => {};
+    const heldAgain = new Promise<void>((r) => (releaseAgain = r));
+    const third = follow({
+      sink: {
+        cursor: (name) => store.cursor(name),
+        store: async (events: ParsedAuditEvent[], cursor: LogCursor) => {
+          if (calls++ === 0) await heldAgain;
+          await store.ingest(events, cursor);
+        },
+      },
+    });
+    appendFileSync(log, lines("six", 3));
+    await until("the running follower to read", () => calls === 1);
+    await pause();
+    renameSync(log, path.join(dir, "audit-2026-11-23T10-00-04.000.log"));
+    appendFileSync(log, lines("seven", 4));
+    await pause();
+    renameSync(log, path.join(dir, "audit-2026-11-23T10-00-05.000.log"));
+    appendFileSync(log, lines("eight", 2));
+    releaseAgain();
+    await expectStoredOnce([
+      ...ids("one", 8),
+      ...ids("two", 3),
+      ...ids("three", 4),
+      ...ids("four", 5),
+      ...ids("five", 2),
+      ...ids("six", 3),
+      ...ids("seven", 4),
+      ...ids("eight", 2),
+    ]);
+    expect(third.stats.rotations).toBeGreaterThanOrEqual(1);
+  });
+
   it("starts over from the live log when the file it stopped in is gone", async () => {
     appendFileSync(log, lines("gone", 4));
     const first = follow();

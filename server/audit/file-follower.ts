@@ -89,8 +89,6 @@ export class AuditLogFollower {
   private readonly maxLineBytes: number;
   private readonly chunk: Buffer;
   private source?: Source;
-  /** Rotated files still to read, oldest first, before the live log. */
-  private backlog: string[] = [];
   private stopped = false;
   private loop?: Promise<void>;
   private wake?: () => void;
@@ -160,7 +158,6 @@ export class AuditLogFollower {
   private async reset(): Promise<void> {
     await this.source?.handle.close().catch(() => undefined);
     this.source = undefined;
-    this.backlog = [];
     await sleep(this.pollMs);
   }
 
@@ -209,7 +206,9 @@ export class AuditLogFollower {
         // removed meanwhile (the apiserver prunes old backups)
       }
     }
-    return out.sort((a, b) => a.mtime - b.mtime);
+    return out.sort(
+      (a, b) => a.mtime - b.mtime || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    );
   }
 
   /** Finds where the stored cursor points: the live log, a rotated one, or nowhere (start over). */
@@ -223,16 +222,9 @@ export class AuditLogFollower {
     }
     if (cursor) {
       const rotated = await this.rotated();
-      const at = rotated.findIndex((r) => same(r.id, cursor));
-      if (at !== -1) {
-        const found = rotated[at];
-        // Newer rotated files (the log rotated more than once meanwhile) come next, then the live one.
-        this.backlog = rotated
-          .slice(at + 1)
-          .filter((r) => !live || !same(r.id, live))
-          .map((r) => r.name);
-        if (found && (await this.openSource(found.name, cursor.offset, true))) return;
-      }
+      const found = rotated.find((r) => same(r.id, cursor));
+      // Newer rotated files (the log rotated more than once meanwhile) come next: see next().
+      if (found && (await this.openSource(found.name, cursor.offset, true))) return;
     }
     // Never read, or its file is gone: the live log from its start (stored events are skipped).
     if (live) await this.openSource(this.opts.file, 0, false);
@@ -309,17 +301,35 @@ export class AuditLogFollower {
     return false;
   }
 
-  /** A finished (rotated) file is read to its end: go on with the next one, or the live log. */
+  /**
+   * A finished (rotated) file is read to its end: go on with the next rotated one, or the live
+   * log. The rotated files are listed afresh each time, not once at resume: the log may rotate
+   * again (and again) while older files are still being read, and each of those is read in turn.
+   */
   private async next(src: Source): Promise<boolean> {
     if (src.splitter.partialBytes > 0) {
       this.stats.skipped.partial++;
       this.error(`audit log ${src.name}: its last line was cut short when it was rotated; skipped`);
     }
+    const finishedAt = Number((await src.handle.stat({ bigint: true })).mtimeMs);
     await src.handle.close().catch(() => undefined);
     this.source = undefined;
-    const name = this.backlog.shift() ?? this.opts.file;
-    if (!(await this.openSource(name, 0, name !== this.opts.file))) return false;
-    const s = this.source as Source | undefined;
+    const live = await identityOf(this.opts.file);
+    const rotated = (await this.rotated()).filter((r) => !live || !same(r.id, live));
+    const at = rotated.findIndex((r) => same(r.id, src));
+    // Newer than the one just finished: after it in the listing, or (when the apiserver has
+    // pruned it meanwhile) written later.
+    const newer = at !== -1 ? rotated.slice(at + 1) : rotated.filter((r) => r.mtime > finishedAt);
+    for (const r of newer) {
+      if (await this.openSource(r.name, 0, true)) return this.markStart();
+    }
+    if (!(await this.openSource(this.opts.file, 0, false))) return false;
+    return this.markStart();
+  }
+
+  /** Stores the cursor at the start of the file just opened, so a restart resumes in it. */
+  private async markStart(): Promise<boolean> {
+    const s = this.source;
     if (s)
       await this.opts.sink.store([], { name: this.opts.file, dev: s.dev, ino: s.ino, offset: 0 });
     return true;
