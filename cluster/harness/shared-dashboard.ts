@@ -69,7 +69,13 @@ async function serviceAccountToken(stack: StackInfo, name: string): Promise<stri
 /** Sets up the service accounts and RBAC (idempotent) and starts the shared-mode dashboard. */
 export async function startSharedDashboard(
   stack: StackInfo,
-  opts: { impersonate?: boolean } = {},
+  opts: {
+    impersonate?: boolean;
+    /** A PostgreSQL database (DATABASE_URL) instead of SQLite in its own data dir. */
+    databaseUrl?: string;
+    /** The session secret; replicas sharing one database share it. Random when absent. */
+    sessionSecret?: string;
+  } = {},
 ): Promise<SharedDashboard> {
   await admin(stack, "POST", "/api/v1/namespaces", {
     apiVersion: "v1",
@@ -115,7 +121,7 @@ export async function startSharedDashboard(
   const dir = mkdtempSync(path.join(stack.dir, "shared-"));
   const tokenFile = path.join(dir, "sa-token");
   writeFileSync(tokenFile, saToken, { mode: 0o600 });
-  const secret = randomBytes(32).toString("hex");
+  const secret = opts.sessionSecret ?? randomBytes(32).toString("hex");
   const secretFile = path.join(dir, "session-secret");
   writeFileSync(secretFile, secret, { mode: 0o600 });
   const logFile = path.join(dir, "dashboard.log");
@@ -129,6 +135,7 @@ export async function startSharedDashboard(
     "PORTCULLIS_DEFAULT_CONTEXT",
     "PORTCULLIS_OTLP_LISTEN",
     "PORTCULLIS_AUDIT_LOG",
+    "DATABASE_URL",
   ]) {
     delete env[k];
   }
@@ -143,6 +150,7 @@ export async function startSharedDashboard(
     PORTCULLIS_IMPERSONATE: opts.impersonate ? "1" : "0",
     NEXT_TELEMETRY_DISABLED: "1",
   });
+  if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   const [port] = (await freePorts(1)) as [number];
   const child = spawnDashboard(env, port, ["ignore", log, log]);
   closeSync(log);

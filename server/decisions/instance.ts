@@ -10,14 +10,26 @@ type Listener = (decisions: DecisionRecord[]) => void;
 interface State {
   store?: Promise<DecisionStore>;
   listeners: Set<Listener>;
+  /** Ids told to listeners lately, oldest first: a decision is told once, whoever stored it. */
+  told: Set<number>;
   lastPrune: number;
   sincePrune: number;
 }
 
+/** How many recent ids are remembered to drop repeats (far more than one notice holds). */
+const TOLD_MEMORY = 50_000;
+/** Longest the first open waits for the replica channel (it keeps retrying after). */
+const LISTEN_WAIT_MS = 5_000;
+
 const g = globalThis as typeof globalThis & { portcullisDecisionState?: State };
 
 function state(): State {
-  g.portcullisDecisionState ??= { listeners: new Set(), lastPrune: 0, sincePrune: 0 };
+  g.portcullisDecisionState ??= {
+    listeners: new Set(),
+    told: new Set(),
+    lastPrune: 0,
+    sincePrune: 0,
+  };
   return g.portcullisDecisionState;
 }
 
@@ -48,6 +60,11 @@ export function decisionStore(): Promise<DecisionStore> {
         await driver.close().catch(() => undefined);
         throw e;
       }
+      // Replicas sharing PostgreSQL: what the others store reaches this one's live feeds too.
+      // A feed opened right after start must not miss any: wait (briefly) for LISTEN.
+      const listening = store.watchOthers(tell);
+      if (listening)
+        await Promise.race([listening.ready, new Promise((r) => setTimeout(r, LISTEN_WAIT_MS))]);
       return store;
     })();
     s.store = opening;
@@ -67,6 +84,26 @@ export function subscribeDecisions(listener: Listener): () => void {
 
 const PRUNE_EVERY_MS = 30_000;
 
+/** Tells live subscribers of newly stored decisions, each decision once. */
+function tell(decisions: DecisionRecord[]): void {
+  const s = state();
+  const fresh = decisions.filter((d) => !s.told.has(d.id));
+  if (fresh.length === 0) return;
+  for (const d of fresh) s.told.add(d.id);
+  // A Set iterates in insertion order: the first ones are the oldest.
+  for (const id of s.told) {
+    if (s.told.size <= TOLD_MEMORY) break;
+    s.told.delete(id);
+  }
+  for (const l of s.listeners) {
+    try {
+      l(fresh);
+    } catch {
+      // one broken stream must not fail the batch that was already stored
+    }
+  }
+}
+
 /**
  * Stores parsed events durably (one transaction, with the audit log follower's cursor when given)
  * and then tells live subscribers. Throws when
@@ -79,15 +116,7 @@ export async function storeDecisions(
   const store = await decisionStore();
   const result = await store.ingest(events, cursor);
   const s = state();
-  if (result.decisions.length > 0) {
-    for (const l of s.listeners) {
-      try {
-        l(result.decisions);
-      } catch {
-        // one broken stream must not fail the batch that was already stored
-      }
-    }
-  }
+  tell(result.decisions);
   s.sincePrune += result.decisions.length;
   const now = Date.now();
   if (now - s.lastPrune > PRUNE_EVERY_MS || s.sincePrune > store.retention.maxRows / 10) {

@@ -1,6 +1,6 @@
 import "server-only";
 import pg from "pg";
-import type { InsertRows, Sql, SqlDriver, SqlTx, SqlValue } from "./sql";
+import type { InsertRows, Listening, Sql, SqlDriver, SqlTx, SqlValue } from "./sql";
 
 /** `?` placeholders → `$1, $2, …` (the store's statements hold no `?` inside literals). */
 function render(q: Sql): { text: string; values: Sql["params"] } {
@@ -57,7 +57,7 @@ export class PostgresDriver implements SqlDriver {
   readonly dialect = "postgres";
   private readonly pool: pg.Pool;
 
-  constructor(connectionString: string) {
+  constructor(private readonly connectionString: string) {
     this.pool = new pg.Pool({ connectionString, max: 4 });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     this.pool.on("error", () => undefined);
@@ -96,6 +96,51 @@ export class PostgresDriver implements SqlDriver {
 
   async exec(statements: string): Promise<void> {
     await this.pool.query(statements);
+  }
+
+  listen(channel: string, fn: (payload: string) => void, onGap: () => void): Listening {
+    if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name ${channel}`);
+    let stopped = false;
+    let client: pg.Client | undefined;
+    let retry: NodeJS.Timeout | undefined;
+    let connectedBefore = false;
+    let settle!: () => void;
+    const ready = new Promise<void>((r) => (settle = r));
+    const connect = () => {
+      if (stopped) return;
+      const c = new pg.Client({ connectionString: this.connectionString });
+      client = c;
+      let dropped = false;
+      const drop = () => {
+        settle();
+        if (dropped) return;
+        dropped = true;
+        c.end().catch(() => undefined);
+        if (!stopped) retry = setTimeout(connect, 1000);
+      };
+      c.on("error", drop);
+      c.on("end", drop);
+      c.on("notification", (msg) => {
+        if (msg.channel === channel && msg.payload !== undefined) fn(msg.payload);
+      });
+      c.connect()
+        .then(() => c.query(`LISTEN ${channel}`))
+        .then(() => {
+          if (connectedBefore) onGap();
+          connectedBefore = true;
+          settle();
+        })
+        .catch(drop);
+    };
+    connect();
+    return {
+      ready,
+      stop: async () => {
+        stopped = true;
+        clearTimeout(retry);
+        await client?.end().catch(() => undefined);
+      },
+    };
   }
 
   async close(): Promise<void> {

@@ -43,6 +43,11 @@ export interface SqlTx {
   insert(q: InsertRows): Promise<Array<number | undefined>>;
 }
 
+export interface Listening {
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
 /**
  * What the decision store needs of a database: statements, transactions, schema set-up. The
  * SQLite and PostgreSQL drivers implement it; the queries themselves live once, in store.ts.
@@ -53,5 +58,12 @@ export interface SqlDriver extends SqlTx {
   transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
   /** Runs schema statements (no parameters). */
   exec(statements: string): Promise<void>;
+  /**
+   * Where the database can tell other processes sharing it (PostgreSQL's LISTEN): calls `fn`
+   * with each payload sent on `channel` by any connection, and `onGap` after a lost listening
+   * connection is back (payloads sent meanwhile are lost). `ready` settles once the first
+   * LISTEN is in place (or its first attempt failed; it keeps retrying).
+   */
+  listen?(channel: string, fn: (payload: string) => void, onGap: () => void): Listening;
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import {
   requestFactsOfRaw,
   type AuditRequestFacts,
@@ -9,7 +10,15 @@ import {
   type ParsedAuditEvent,
 } from "@/lib/admission/audit";
 import { deciderKinds, type DecisionFilter } from "@/lib/decisions/filter";
-import { joinSql, sql, type Sql, type SqlDriver, type SqlTx, type SqlValue } from "./sql";
+import {
+  joinSql,
+  sql,
+  type Listening,
+  type Sql,
+  type SqlDriver,
+  type SqlTx,
+  type SqlValue,
+} from "./sql";
 
 /** Retention limits: decisions older than `maxAgeMs`, and beyond the newest `maxRows`, are deleted. */
 export interface Retention {
@@ -247,6 +256,36 @@ function concat(...parts: Sql[]): Sql {
 /** Most batches stored in one group commit. */
 const MAX_GROUP = 32;
 
+/** The PostgreSQL channel on which replicas announce the decisions they store. */
+const NOTICE_CHANNEL = "portcullis_decisions";
+/** Most rows one notice's range is read with (a group commit stores far fewer). */
+const MAX_NOTICE_ROWS = 100_000;
+/** Most rows read after a lost listening connection (a live feed then resyncs on its own). */
+const GAP_READ_LIMIT = 5_000;
+
+interface ReplicaNotice {
+  origin: string;
+  from: number;
+  to: number;
+}
+
+/** A notice from the channel, or undefined when it is not one of ours (anyone may NOTIFY). */
+function parseNotice(payload: string): ReplicaNotice | undefined {
+  if (payload.length > 200) return undefined;
+  try {
+    const v = JSON.parse(payload) as Partial<ReplicaNotice>;
+    const ok =
+      typeof v.origin === "string" &&
+      Number.isSafeInteger(v.from) &&
+      Number.isSafeInteger(v.to) &&
+      (v.from as number) <= (v.to as number) &&
+      (v.to as number) - (v.from as number) < MAX_NOTICE_ROWS;
+    return ok ? (v as ReplicaNotice) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function decisionRow(
   e: ParsedAuditEvent,
   d: DecisionCall,
@@ -348,6 +387,8 @@ export class DecisionStore {
     reject: (e: unknown) => void;
   }> = [];
   private flushing = false;
+  /** Names this process in the notices it sends other replicas sharing a PostgreSQL database. */
+  private readonly origin = randomUUID();
 
   constructor(
     readonly driver: SqlDriver,
@@ -424,6 +465,7 @@ export class DecisionStore {
             );
             if (g.cursor) await saveCursor(tx, g.cursor);
           }
+          if (this.driver.listen) await this.notifyOthers(tx, out);
           return out;
         });
         group.forEach((g, i) =>
@@ -434,6 +476,66 @@ export class DecisionStore {
       }
     }
     this.flushing = false;
+  }
+
+  /**
+   * Tells other processes sharing the database which decisions this transaction stores: sent
+   * with the commit (PostgreSQL delivers a NOTIFY only when its transaction commits), so a
+   * notice never names rows a reader cannot see yet.
+   */
+  private async notifyOthers(tx: SqlTx, results: IngestResult[]): Promise<void> {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const r of results)
+      for (const d of r.decisions) {
+        lo = Math.min(lo, d.id);
+        hi = Math.max(hi, d.id);
+      }
+    if (hi < lo) return;
+    const notice: ReplicaNotice = { origin: this.origin, from: lo, to: hi };
+    await tx.query(sql`SELECT pg_notify(${NOTICE_CHANNEL}, ${JSON.stringify(notice)})`);
+  }
+
+  /**
+   * Where several processes share the database (PostgreSQL): calls `deliver` with the decisions
+   * the others store, as they commit them, so every replica's live feed shows every decision
+   * whichever replica the apiserver sent it to. After a lost listening connection it reads what
+   * was stored since the newest id it had seen. A notice's id range may include rows of other
+   * transactions (ids interleave): `deliver` gets those too and must drop repeats. Returns the
+   * listening handle, or undefined where the database has no notices (SQLite: one process).
+   */
+  watchOthers(deliver: (decisions: DecisionRecord[]) => void): Listening | undefined {
+    if (!this.driver.listen) return undefined;
+    let newest = 0;
+    const read = (q: Promise<DecisionRecord[]>) =>
+      q
+        .then((rows) => {
+          for (const d of rows) newest = Math.max(newest, d.id);
+          if (rows.length > 0) deliver(rows);
+        })
+        .catch(() => undefined); // the next notice or reconnect reads again
+    return this.driver.listen(
+      NOTICE_CHANNEL,
+      (payload) => {
+        const notice = parseNotice(payload);
+        if (!notice) return;
+        newest = Math.max(newest, notice.to);
+        if (notice.origin === this.origin) return;
+        read(this.range(notice.from, notice.to));
+      },
+      () => void read(this.after({ outcome: [] }, newest, GAP_READ_LIMIT)),
+    );
+  }
+
+  /** Decisions with ids in [from, to], oldest first. */
+  async range(from: number, to: number): Promise<DecisionRecord[]> {
+    const rows = await this.driver.query<DecisionRow>(
+      concat(
+        { text: SELECT_DECISIONS, params: [] },
+        sql` WHERE d.id >= ${from} AND d.id <= ${to} ORDER BY d.id ASC LIMIT ${MAX_NOTICE_ROWS}`,
+      ),
+    );
+    return rows.map(toRecord);
   }
 
   /** Where the follower of the named audit log stopped, if it ever stored anything. */

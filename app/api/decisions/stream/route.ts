@@ -65,15 +65,20 @@ export async function GET(request: Request): Promise<Response> {
               close();
             }
           };
+          // Live batches are told once each, but not always in id order (replicas sharing
+          // PostgreSQL commit concurrently): only what a catch-up read already sent is dropped.
+          let caughtUpTo = after ?? 0;
           const emit = (items: DecisionRecord[]) => {
-            const fresh = items.filter((d) => d.id > last && matchesDecisionFilter(d, filter));
+            const fresh = items.filter(
+              (d) => d.id > caughtUpTo && matchesDecisionFilter(d, filter),
+            );
             if (fresh.length === 0) return;
             if ((controller.desiredSize ?? 0) < 0) {
               write("event: resync\ndata: {}\n\n");
               close();
               return;
             }
-            last = fresh[fresh.length - 1]?.id ?? last;
+            for (const d of fresh) last = Math.max(last, d.id);
             const msg: DecisionStreamMessage = { items: fresh };
             write(`id: ${last}\nevent: decisions\ndata: ${JSON.stringify(msg)}\n\n`);
           };
@@ -106,8 +111,10 @@ export async function GET(request: Request): Promise<Response> {
                   return;
                 }
                 emit(missed);
+                caughtUpTo = last;
                 catchingUp = false;
                 emit(held.splice(0));
+                caughtUpTo = 0;
               })
               .catch(() => {
                 write("event: resync\ndata: {}\n\n");
