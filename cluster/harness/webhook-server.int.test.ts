@@ -80,8 +80,19 @@ beforeAll(async () => {
     },
   );
   expect(vwc.status, vwc.body).toBe(201);
-  // The apiserver picks up new configurations through its informers.
-  await new Promise((r) => setTimeout(r, 1500));
+  // The apiserver picks up new configurations through its informers, a moment after they are
+  // created: dry-run probes until both configurations' "patch" hooks are called.
+  const deadline = Date.now() + 20_000;
+  while (hooks.calls("patch").length === 0 || hooks.calls("patch-check").length === 0) {
+    if (Date.now() > deadline) throw new Error("the apiserver never called the harness hooks");
+    await kube(
+      "POST",
+      `/api/v1/namespaces/${ns}/configmaps?dryRun=All`,
+      configMap(`probe-${Date.now()}`, "patch"),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  hooks.clearCalls();
 });
 
 afterAll(async () => {
