@@ -109,6 +109,20 @@ async function expectStoredOnce(ids: string[]): Promise<void> {
   expect([...got.values()].every((n) => n === 1)).toBe(true);
 }
 
+/**
+ * A follower reads "one" (8 lines) and stops; then "two" (3) is written, the log is rotated and
+ * "three" (4) goes to the new live log.
+ */
+async function stopThenRotate(): Promise<void> {
+  appendFileSync(log, lines("one", 8));
+  const first = follow();
+  await until("first lines", () => first.stats.lines === 8);
+  await first.stop();
+  appendFileSync(log, lines("two", 3));
+  renameSync(log, path.join(dir, "audit-2026-11-23T10-00-01.000.log"));
+  appendFileSync(log, lines("three", 4));
+}
+
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
 
 beforeEach(async () => {
@@ -180,13 +194,7 @@ describe("AuditLogFollower", () => {
   });
 
   it("resumes where it stopped after a restart, also when the log rotated twice meanwhile", async () => {
-    appendFileSync(log, lines("one", 8));
-    const first = follow();
-    await until("first lines", () => first.stats.lines === 8);
-    await first.stop();
-    appendFileSync(log, lines("two", 3));
-    renameSync(log, path.join(dir, "audit-2026-11-23T10-00-01.000.log"));
-    appendFileSync(log, lines("three", 4));
+    await stopThenRotate();
     await new Promise((r) => setTimeout(r, 20)); // distinct modification times
     renameSync(log, path.join(dir, "audit-2026-11-23T10-00-02.000.log"));
     appendFileSync(log, lines("four", 5));
@@ -202,78 +210,54 @@ describe("AuditLogFollower", () => {
   });
 
   it("reads every file the log rotates into while it is still catching up, after a restart and while running", async () => {
-    // A store that holds its first call until released: the log rotates meanwhile.
-    let release = () => {};
-    const held = new Promise<void>((r) => (release = r));
-    let calls = 0;
-    const gated = (): Partial<FollowerOptions> => ({
-      sink: {
-        cursor: (name) => store.cursor(name),
-        store: async (events: ParsedAuditEvent[], cursor: LogCursor) => {
-          if (calls++ === 0) await held;
-          await store.ingest(events, cursor);
+    /** A sink whose first store waits until released: the log rotates meanwhile. */
+    const heldSink = () => {
+      const h = { calls: 0, release: () => {} };
+      const held = new Promise<void>((r) => (h.release = r));
+      const opts: Partial<FollowerOptions> = {
+        sink: {
+          cursor: (name) => store.cursor(name),
+          store: async (events: ParsedAuditEvent[], cursor: LogCursor) => {
+            if (h.calls++ === 0) await held;
+            await store.ingest(events, cursor);
+          },
         },
-      },
-    });
-    const pause = () => new Promise((r) => setTimeout(r, 20)); // distinct modification times
-    appendFileSync(log, lines("one", 8));
-    const first = follow();
-    await until("first lines", () => first.stats.lines === 8);
-    await first.stop();
-    appendFileSync(log, lines("two", 3));
-    renameSync(log, path.join(dir, "audit-2026-11-23T10-00-01.000.log"));
-    appendFileSync(log, lines("three", 4));
-    const second = follow(gated());
-    await until("the restarted follower to read", () => calls === 1);
+      };
+      return { h, opts };
+    };
+    /** Two rotations, each followed by new lines in the new live log. */
+    const rotateTwice = async (at: number, a: [string, number], b: [string, number]) => {
+      for (const [k, [prefix, n]] of [a, b].entries()) {
+        await new Promise((r) => setTimeout(r, 20)); // distinct modification times
+        renameSync(log, path.join(dir, `audit-2026-11-23T10-00-0${at + k}.000.log`));
+        appendFileSync(log, lines(prefix, n));
+      }
+    };
+    await stopThenRotate();
+    const restarted = heldSink();
+    const second = follow(restarted.opts);
+    await until("the restarted follower to read", () => restarted.h.calls === 1);
     // While it is still in the file it stopped in, the log rotates twice more.
-    await pause();
-    renameSync(log, path.join(dir, "audit-2026-11-23T10-00-02.000.log"));
-    appendFileSync(log, lines("four", 5));
-    await pause();
-    renameSync(log, path.join(dir, "audit-2026-11-23T10-00-03.000.log"));
-    appendFileSync(log, lines("five", 2));
-    release();
-    await expectStoredOnce([
+    await rotateTwice(2, ["four", 5], ["five", 2]);
+    restarted.h.release();
+    const before = [
       ...ids("one", 8),
       ...ids("two", 3),
       ...ids("three", 4),
       ...ids("four", 5),
       ...ids("five", 2),
-    ]);
+    ];
+    await expectStoredOnce(before);
     await second.stop();
 
     // Running in the live log: it rotates twice before the follower looks again.
-    calls = 0;
-    let releaseAgain = () => {};
-    const heldAgain = new Promise<void>((r) => (releaseAgain = r));
-    const third = follow({
-      sink: {
-        cursor: (name) => store.cursor(name),
-        store: async (events: ParsedAuditEvent[], cursor: LogCursor) => {
-          if (calls++ === 0) await heldAgain;
-          await store.ingest(events, cursor);
-        },
-      },
-    });
+    const running = heldSink();
+    const third = follow(running.opts);
     appendFileSync(log, lines("six", 3));
-    await until("the running follower to read", () => calls === 1);
-    await pause();
-    renameSync(log, path.join(dir, "audit-2026-11-23T10-00-04.000.log"));
-    appendFileSync(log, lines("seven", 4));
-    await pause();
-    renameSync(log, path.join(dir, "audit-2026-11-23T10-00-05.000.log"));
-    appendFileSync(log, lines("eight", 2));
-    releaseAgain();
-    await expectStoredOnce([
-      ...ids("one", 8),
-      ...ids("two", 3),
-      ...ids("three", 4),
-      ...ids("four", 5),
-      ...ids("five", 2),
-      ...ids("six", 3),
-      ...ids("seven", 4),
-      ...ids("eight", 2),
-    ]);
+    await until("the running follower to read", () => running.h.calls === 1);
+    await rotateTwice(4, ["seven", 4], ["eight", 2]);
+    running.h.release();
+    await expectStoredOnce([...before, ...ids("six", 3), ...ids("seven", 4), ...ids("eight", 2)]);
     expect(third.stats.rotations).toBeGreaterThanOrEqual(1);
   });
 
