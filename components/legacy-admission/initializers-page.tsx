@@ -17,6 +17,7 @@ import {
   type ServedLegacyKind,
 } from "./legacy-kind-shell";
 import { useInitializerConfigs } from "./use-legacy-configs";
+import { useLegacyAccess } from "./use-legacy-access";
 
 /** The pending list a new object of a chosen resource gets. */
 function PendingPreview({ configs }: { configs: InitializerConfiguration[] }) {
@@ -81,6 +82,7 @@ export function InitializersPage() {
 }
 
 function ServedInitializers({ kind, apiVersion, configs }: ServedLegacyKind) {
+  const access = useLegacyAccess("initializerconfigurations");
   const typed = configs as unknown as InitializerConfiguration[];
   const order = useMemo(() => initializerOrder(typed), [typed]);
   const [renameLog, setRenameLog] = useState<string | undefined>(undefined);
@@ -149,7 +151,8 @@ function ServedInitializers({ kind, apiVersion, configs }: ServedLegacyKind) {
                 name={name}
                 resourceVersion={c.metadata?.resourceVersion ?? ""}
                 names={names}
-                canRename
+                canRename={access.can("create") && access.can("delete")}
+                disabledReason={access.reason("create") ?? access.reason("delete")}
                 onResult={(r) =>
                   setRenameLog(
                     r.ok
@@ -164,7 +167,7 @@ function ServedInitializers({ kind, apiVersion, configs }: ServedLegacyKind) {
               resource="initializerconfigurations"
               hooksField="initializers"
               config={c}
-              canUpdate
+              canUpdate={access.can("update")}
               firstIndex={first < 0 ? 0 : first}
             />
           </LegacyConfigSection>

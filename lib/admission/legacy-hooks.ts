@@ -50,7 +50,10 @@ interface AnyHook {
   readonly reinvocationPolicy?: string | null;
   readonly rules?: ReadonlyArray<{
     readonly scope?: string | null;
-    readonly [k: string]: unknown;
+    readonly operations?: readonly string[];
+    readonly apiGroups?: readonly string[];
+    readonly apiVersions?: readonly string[];
+    readonly resources?: readonly string[];
   }> | null;
 }
 
