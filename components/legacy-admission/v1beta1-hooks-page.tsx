@@ -95,7 +95,10 @@ function KindSection({
   const access = useLegacyAccess(resource);
   const mutating = kind.kind === "MutatingWebhookConfiguration";
   const names = configs.map((c) => c.metadata?.name ?? "");
-  let first = 0;
+  // Where each configuration's first hook sits in the kind's merged order.
+  const starts = configs.map((_, i) =>
+    configs.slice(0, i).reduce((n, c) => n + hooksOf(c).length, 0),
+  );
   return (
     <section className="panel" aria-labelledby={`${resource}-h`}>
       <h2 id={`${resource}-h`}>
@@ -107,10 +110,9 @@ function KindSection({
         </span>
       </h2>
       {configs.length === 0 ? <p className="muted">No configurations.</p> : null}
-      {configs.map((c) => {
+      {configs.map((c, ci) => {
         const name = c.metadata?.name ?? "";
-        const firstIndex = first;
-        first += hooksOf(c).length;
+        const firstIndex = starts[ci] ?? 0;
         return (
           <LegacyConfigSection
             key={name}
