@@ -18,6 +18,7 @@ import {
 } from "./legacy-kind-shell";
 import { useInitializerConfigs } from "./use-legacy-configs";
 import { useLegacyAccess } from "./use-legacy-access";
+import { UninitializedObjects } from "./uninitialized-objects";
 
 /** The pending list a new object of a chosen resource gets. */
 function PendingPreview({ configs }: { configs: InitializerConfiguration[] }) {
@@ -177,11 +178,8 @@ function ServedInitializers({ kind, apiVersion, configs }: ServedLegacyKind) {
         <h2 id="fail-h">Failure and propagation</h2>
         <p>{INITIALIZER_FAILURE_NOTE}</p>
         <PropagationTable notes={PROPAGATION.initializers} group={kind.ref.group} />
-        <p className="hint">
-          Uninitialized objects (<span className="mono">?includeUninitialized=true</span>) are not
-          shown: only 1.7–1.13 apiservers hold them, and custom resources cannot model them.
-        </p>
       </section>
+      <UninitializedObjects />
     </>
   );
 }
