@@ -65,10 +65,6 @@ export function isLegacyResource(s: string): s is LegacyResource {
   return (LEGACY_RESOURCES as readonly string[]).includes(s);
 }
 
-export function isV1beta1HookResource(s: string): s is V1beta1HookResource {
-  return (V1BETA1_HOOK_RESOURCES as readonly string[]).includes(s);
-}
-
 /** The group a legacy kind is read and written in. */
 export function legacyGroupOrAdmission(legacyGroup: string | undefined): string {
   return legacyGroup ?? ADMISSION_GROUP;
