@@ -169,7 +169,7 @@ test.describe("v1beta1 webhook configurations", () => {
       await text.fill((await text.inputValue()).replace(`name: ${y}`, `name: w.${id}.example.com`));
       await edit.getByRole("button", { name: `Apply to ${name}` }).click();
       await expect(edit.getByRole("alert")).toContainText("409");
-      await expect(edit.getByText("Someone changed")).toBeVisible();
+      await expect(edit.getByText(`Someone changed ${name} since you opened it`)).toBeVisible();
       expect(names(await get(kube, MWC, name))).toEqual([x, y, `z.${id}.example.com`]);
       await edit.getByRole("button", { name: "Close" }).click();
 
