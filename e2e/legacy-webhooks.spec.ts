@@ -12,6 +12,7 @@ import { uniqueName } from "./webhooks-helpers";
 const GROUP = "admission.portcullis.dev";
 const MWC = `/apis/${GROUP}/v1beta1/mutatingwebhookconfigurations`;
 const VWC = `/apis/${GROUP}/v1beta1/validatingwebhookconfigurations`;
+const EAHC = `/apis/${GROUP}/v1alpha1/externaladmissionhookconfigurations`;
 
 interface Stored {
   metadata: { name: string; resourceVersion: string; uid: string };
@@ -63,6 +64,20 @@ test.describe("v1beta1 webhook configurations", () => {
       hook(`set.${id}.example.com`, { failurePolicy: "Fail", timeoutSeconds: 5 }),
     ]);
     await create(kube, VWC, v, [hook(`check.${id}.example.com`)]);
+    const e = `e-${id}`;
+    const eahc = await kube.request("POST", EAHC, {
+      apiVersion: `${GROUP}/v1alpha1`,
+      kind: "ExternalAdmissionHookConfiguration",
+      metadata: { name: e },
+      externalAdmissionHooks: [
+        {
+          name: `old.${id}.example.com`,
+          clientConfig: { service: { namespace: "hooks", name: "old" }, caBundle: "Y2E=" },
+          rules: [pods],
+        },
+      ],
+    });
+    expect(eahc.status, eahc.body).toBe(201);
     try {
       await page.goto("/");
       await page
@@ -112,14 +127,18 @@ test.describe("v1beta1 webhook configurations", () => {
 
       // The call order page shows them in their own section too, below the cluster's own.
       await page.goto("/webhooks/order");
+      const historical = page.getByRole("region", { name: /^Historical hooks/ });
+      await expect(historical.getByTestId(`order-row-check.${id}.example.com`)).toBeVisible();
+      // External admission hooks (1.7–1.8) in a section of their own: validating, default Ignore.
       await expect(
-        page
-          .getByRole("region", { name: /^Historical hooks/ })
-          .getByTestId(`order-row-check.${id}.example.com`),
-      ).toBeVisible();
+        historical
+          .getByRole("table", { name: /^External admission hooks/ })
+          .getByTestId(`order-row-old.${id}.example.com`),
+      ).toContainText("Ignore");
     } finally {
       await kube.request("DELETE", `${MWC}/${m}`);
       await kube.request("DELETE", `${VWC}/${v}`);
+      await kube.request("DELETE", `${EAHC}/${e}`);
     }
   });
 
@@ -284,6 +303,9 @@ test.describe("v1beta1 webhook configurations", () => {
       ] as const) {
         await page.goto(path);
         await expect(page.getByTestId(`read-only-${r}`)).toBeVisible();
+        if (r === "initializerconfigurations")
+          // A current apiserver holds no object back: the page says so instead of a list.
+          await expect(page.getByTestId("uninitialized-not-served")).toContainText("1.7–1.13");
         await expect(page.getByRole("button", { name: "New configuration" })).toBeDisabled();
       }
       // The apiserver agrees.
