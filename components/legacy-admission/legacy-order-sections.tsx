@@ -1,6 +1,6 @@
 "use client";
 
-import type { LegacyOrderSection } from "@/lib/admission/legacy-hooks";
+import type { LegacyOrderSection } from "@/lib/admission/legacy-order";
 
 /**
  * The historical hooks in call order, one labelled section per kind (v1beta1 mutating, v1beta1

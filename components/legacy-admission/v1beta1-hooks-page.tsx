@@ -2,7 +2,7 @@
 
 import { useMemo, useState } from "react";
 import type { ConfigObject } from "@/lib/queries/webhooks";
-import { compileLegacy, legacyOrder, v1beta1Settings } from "@/lib/admission/legacy-hooks";
+import { legacyOrder, v1beta1Settings } from "@/lib/admission/legacy-order";
 import type { V1beta1WebhookConfiguration } from "@/lib/admission/snapshot";
 import type { V1RuleWithOperations } from "@/lib/k8s/types";
 import { explainRule } from "@/lib/webhooks/explain";
@@ -153,11 +153,11 @@ function KindSection({
 
 function ServedV1beta1({ all }: { all: ServedLegacyKind[] }) {
   const [renameLog, setRenameLog] = useState<string | undefined>(undefined);
-  const compiled = useMemo(() => {
+  const sections = useMemo(() => {
     const items = (kind: string) =>
       (all.find((k) => k.kind.kind === kind)?.configs ??
         []) as unknown as V1beta1WebhookConfiguration[];
-    return compileLegacy({
+    return legacyOrder({
       legacyMutatingWebhookConfigurations: items("MutatingWebhookConfiguration"),
       legacyValidatingWebhookConfigurations: items("ValidatingWebhookConfiguration"),
     });
@@ -175,7 +175,7 @@ function ServedV1beta1({ all }: { all: ServedLegacyKind[] }) {
         <span className="mono">{"{}"}</span>, rule scope <span className="mono">*</span> and
         reinvocationPolicy Never as in v1.
       </p>
-      <LegacyOrderSections title="Call order" sections={legacyOrder(compiled)} />
+      <LegacyOrderSections title="Call order" sections={sections} />
       {renameLog ? (
         <p role="status" className="notice">
           {renameLog}

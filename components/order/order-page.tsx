@@ -27,7 +27,7 @@ import { useWebhookConfigs } from "@/components/webhooks/use-webhook-configs";
 import { servedPolicyKinds } from "@/lib/webhooks/hook-kinds";
 import type { PolicySnapshot } from "@/lib/webhooks/order-view";
 import { LegacyOrderSections } from "@/components/legacy-admission/legacy-order-sections";
-import { compileLegacy, legacyOrder } from "@/lib/admission/legacy-hooks";
+import { legacyOrder } from "@/lib/admission/legacy-order";
 import type {
   ExternalAdmissionHookConfiguration,
   V1beta1WebhookConfiguration,
@@ -135,19 +135,17 @@ function HistoricalOrder() {
   const { kinds } = useWebhookConfigs(undefined, selectHistorical);
   const sections = useMemo(() => {
     const items = (r: string) => (kinds.find((k) => k.resource === r)?.items ?? []) as unknown[];
-    return legacyOrder(
-      compileLegacy({
-        legacyMutatingWebhookConfigurations: items(
-          "v1beta1-mutatingwebhookconfigurations",
-        ) as V1beta1WebhookConfiguration[],
-        legacyValidatingWebhookConfigurations: items(
-          "v1beta1-validatingwebhookconfigurations",
-        ) as V1beta1WebhookConfiguration[],
-        externalAdmissionHookConfigurations: items(
-          "externaladmissionhookconfigurations",
-        ) as ExternalAdmissionHookConfiguration[],
-      }),
-    );
+    return legacyOrder({
+      legacyMutatingWebhookConfigurations: items(
+        "v1beta1-mutatingwebhookconfigurations",
+      ) as V1beta1WebhookConfiguration[],
+      legacyValidatingWebhookConfigurations: items(
+        "v1beta1-validatingwebhookconfigurations",
+      ) as V1beta1WebhookConfiguration[],
+      externalAdmissionHookConfigurations: items(
+        "externaladmissionhookconfigurations",
+      ) as ExternalAdmissionHookConfiguration[],
+    });
   }, [kinds]);
   return (
     <>

@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  compileLegacy,
-  legacyOrder,
-  predictLegacy,
-  v1beta1Settings,
-} from "@/lib/admission/legacy-hooks";
+import { compileLegacy, predictLegacy } from "@/lib/admission/legacy-hooks";
+import { legacyOrder, v1beta1Settings } from "@/lib/admission/legacy-order";
 import { makeRequest } from "@/lib/admission/request";
 import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
 
@@ -138,7 +134,7 @@ describe("v1beta1Settings (§1.2, pkg/apis/admissionregistration/v1beta1/default
 });
 
 describe("legacyOrder (§6.3: merged by configuration name, as today)", () => {
-  const order = legacyOrder(compileLegacy(snapshot));
+  const order = legacyOrder(snapshot);
 
   it("puts each kind in its own section, configurations by name, hooks in order", () => {
     expect(order.map((s) => s.id)).toEqual([
@@ -177,7 +173,7 @@ describe("legacyOrder (§6.3: merged by configuration name, as today)", () => {
   });
 
   it("leaves out sections without hooks", () => {
-    expect(legacyOrder(compileLegacy({}))).toEqual([]);
+    expect(legacyOrder({})).toEqual([]);
   });
 });
 
