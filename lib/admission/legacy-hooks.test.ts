@@ -172,6 +172,32 @@ describe("legacyOrder (§6.3: merged by configuration name, as today)", () => {
     ]);
   });
 
+  it("agrees with the compiled hooks the predictor uses (same order, same defaults)", () => {
+    const c = compileLegacy(snapshot);
+    const compiled = [c.v1beta1.mutating, c.v1beta1.validating, c.external.validating].map((hs) =>
+      hs.map((h) => [
+        h.id.configuration,
+        h.id.name,
+        h.failurePolicy,
+        h.match.matchPolicy,
+        h.timeoutSeconds,
+        h.sideEffects,
+      ]),
+    );
+    expect(
+      order.map((s) =>
+        s.entries.map((e) => [
+          e.configuration,
+          e.name,
+          e.failurePolicy,
+          e.matchPolicy,
+          e.timeoutSeconds,
+          e.sideEffects,
+        ]),
+      ),
+    ).toEqual(compiled);
+  });
+
   it("leaves out sections without hooks", () => {
     expect(legacyOrder({})).toEqual([]);
   });
