@@ -142,7 +142,7 @@ test.describe("v1beta1 webhook configurations", () => {
     }
   });
 
-  test("create with validation and dry run, conflict on a stale edit, reorder, delete", async ({
+  test("create with validation and dry run, conflict on a stale edit, reorder, rename, delete", async ({
     page,
     kube,
   }) => {
@@ -222,15 +222,29 @@ test.describe("v1beta1 webhook configurations", () => {
         .poll(async () => names(await get(kube, MWC, name)))
         .toEqual([y, x, `w.${id}.example.com`]);
 
-      // Delete with typed confirmation and preconditions.
-      await config.getByRole("button", { name: "Delete…" }).click();
-      const confirm = config.getByRole("dialog", { name: "Confirm delete" });
-      await confirm.getByLabel("Type the name to confirm").fill(name);
-      await confirm.getByRole("button", { name: `Delete ${name}` }).click();
+      // Safe rename moves the whole configuration in the call order (create, verify, delete).
+      const renamed = `0-${id}`;
+      await config.getByRole("button", { name: `Rename ${name}` }).click();
+      const rename = config.getByRole("group", { name: `Rename ${name}` });
+      await rename.getByLabel("New name").fill(renamed);
+      await rename.getByRole("button", { name: "Rename safely" }).click();
+      await expect
+        .poll(async () => names(await get(kube, MWC, renamed)))
+        .toEqual([y, x, `w.${id}.example.com`]);
       await expect.poll(async () => get(kube, MWC, name)).toBeUndefined();
-      await expect(page.getByTestId(`config-${name}`)).toHaveCount(0);
+      await expect(page.getByRole("status").filter({ hasText: `Renamed ${name}` })).toBeVisible();
+
+      // Delete with typed confirmation and preconditions.
+      const moved = page.getByTestId(`config-${renamed}`);
+      await moved.getByRole("button", { name: "Delete…" }).click();
+      const confirm = moved.getByRole("dialog", { name: "Confirm delete" });
+      await confirm.getByLabel("Type the name to confirm").fill(renamed);
+      await confirm.getByRole("button", { name: `Delete ${renamed}` }).click();
+      await expect.poll(async () => get(kube, MWC, renamed)).toBeUndefined();
+      await expect(page.getByTestId(`config-${renamed}`)).toHaveCount(0);
     } finally {
       await kube.request("DELETE", `${MWC}/${name}`);
+      await kube.request("DELETE", `${MWC}/0-${id}`);
     }
   });
 
