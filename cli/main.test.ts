@@ -201,6 +201,46 @@ describe("lint", () => {
 });
 
 describe("predict", () => {
+  test("external admission hooks from files are predicted in a section of their own", async () => {
+    const cfg = file(
+      "eahc.yaml",
+      [
+        "apiVersion: admissionregistration.k8s.io/v1alpha1",
+        "kind: ExternalAdmissionHookConfiguration",
+        "metadata: {name: old}",
+        "externalAdmissionHooks:",
+        "  - name: image.policy.example.com",
+        "    clientConfig: {service: {namespace: hooks, name: image}, caBundle: Y2E=}",
+        '    rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]',
+        "  - name: guard.example.com",
+        "    clientConfig: {service: {namespace: hooks, name: guard}, caBundle: Y2E=}",
+        '    rules: [{operations: [DELETE], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"]}]',
+        "    failurePolicy: Fail",
+        "",
+      ].join("\n"),
+    );
+    const pod = file(
+      "pod-e.yaml",
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: team}\n",
+    );
+    const args = ["predict", "--config", cfg, "--object", pod, "--operation", "CREATE"];
+    const r = await run([...args, "-o", "json"]);
+    expect(r.code).toBe(0);
+    const p = JSON.parse(r.out);
+    expect(p.calls).toEqual([]);
+    expect(p.legacy).toHaveLength(1);
+    expect(p.legacy[0]).toMatchObject({
+      id: "external-admission-hooks",
+      calls: [{ name: "image.policy.example.com", failurePolicy: "Ignore", timeoutSeconds: null }],
+      skips: [{ name: "guard.example.com", code: "rules" }],
+    });
+    const text = await run(args);
+    expect(text.out).toContain("External admission hooks (1.7–1.8)");
+    expect(text.out).toContain(
+      "1. old / image.policy.example.com (failurePolicy Ignore, matchPolicy Exact)",
+    );
+  });
+
   test("schema: calls in order with a possible round 1, skips with reasons", async () => {
     const cfg = file("cfg.yaml", HOOKS);
     const pod = file(
@@ -227,6 +267,7 @@ describe("predict", () => {
         "exclusions",
         "failure",
         "indeterminate",
+        "legacy",
         "notices",
         "request",
         "schema",

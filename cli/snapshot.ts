@@ -97,6 +97,9 @@ export function addConfiguration(lists: SnapshotLists, o: JsonObject): boolean {
     case "InitializerConfiguration":
       lists.initializerConfigurations.push(typed(o));
       return true;
+    case "ExternalAdmissionHookConfiguration":
+      lists.externalAdmissionHookConfigurations.push(typed(o));
+      return true;
     default:
       return false;
   }

@@ -79,6 +79,18 @@ export async function loadState(opts: {
         addConfiguration(result.lists, o as JsonObject);
         result.configurations++;
       }
+      // The historical webhook kinds are predicted apart (lib/admission/legacy-hooks.ts): the
+      // legacy group's v1beta1 configurations are not the cluster's own hooks.
+      const snap = state.snapshot;
+      result.lists.legacyMutatingWebhookConfigurations.push(
+        ...(snap.legacyMutatingWebhookConfigurations ?? []),
+      );
+      result.lists.legacyValidatingWebhookConfigurations.push(
+        ...(snap.legacyValidatingWebhookConfigurations ?? []),
+      );
+      result.lists.externalAdmissionHookConfigurations.push(
+        ...(snap.externalAdmissionHookConfigurations ?? []),
+      );
       result = { ...result, notices };
     }
     Object.assign(namespaces, state.snapshot.namespaces);

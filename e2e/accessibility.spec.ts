@@ -31,6 +31,9 @@ const PAGE_SEGMENTS = new Set([
   "health",
   "predict",
   "decisions",
+  "initializers",
+  "external-admission-hooks",
+  "legacy-webhooks",
   "mutatingwebhookconfigurations",
   "validatingwebhookconfigurations",
   "validatingadmissionpolicies",
@@ -95,12 +98,22 @@ test.describe("Accessibility", () => {
     const v = uniqueName("e2e-a11y-v");
     await createConfig(kube, "mutatingwebhookconfigurations", m, [hook(`a.${m}.example.com`)]);
     await createConfig(kube, "validatingwebhookconfigurations", v, [hook(`a.${v}.example.com`)]);
+    // A v1beta1 configuration, so the historical page is checked with content.
+    const legacy = `/apis/admission.portcullis.dev/v1beta1/mutatingwebhookconfigurations`;
+    const created = await kube.request("POST", legacy, {
+      apiVersion: "admission.portcullis.dev/v1beta1",
+      kind: "MutatingWebhookConfiguration",
+      metadata: { name: m },
+      webhooks: [{ name: `a.${m}.example.com`, clientConfig: { url: "https://127.0.0.1:1/x" } }],
+    });
+    expect(created.status, created.body).toBe(201);
     try {
       const pages = await crawl(page, [m, v]);
       expect(pages).toEqual(
         expect.arrayContaining([
           "/webhooks",
           "/webhooks/order",
+          "/legacy-webhooks",
           `/webhooks/validatingwebhookconfigurations/${v}`,
         ]),
       );
@@ -117,6 +130,7 @@ test.describe("Accessibility", () => {
     } finally {
       await deleteConfig(kube, "mutatingwebhookconfigurations", m);
       await deleteConfig(kube, "validatingwebhookconfigurations", v);
+      await kube.request("DELETE", `${legacy}/${m}`);
     }
   });
 

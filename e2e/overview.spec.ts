@@ -31,6 +31,12 @@ test.describe("Overview", () => {
     await expect(page.locator('tr[data-kind="InitializerConfiguration"]')).toContainText(
       "v1alpha1 in admission.portcullis.dev",
     );
+    await expect(page.getByTestId("count-v1beta1-mutatingwebhookconfigurations")).toHaveText(
+      /^\d+$/,
+    );
+    await expect(
+      page.locator("tr", { has: page.getByTestId("count-v1beta1-mutatingwebhookconfigurations") }),
+    ).toContainText("v1beta1 in admission.portcullis.dev");
     await expect(page.getByTestId("legacy-kinds-line")).toContainText(
       "InitializerConfiguration was served by Kubernetes 1.7–1.13",
     );

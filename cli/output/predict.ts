@@ -42,6 +42,22 @@ export function formatPredictText(r: PredictReport): string {
   for (const e of [r.exclusions.webhooks, r.exclusions.policies])
     if (e) lines.push(`excluded: ${e}`);
   lines.push("", `worst-case added latency: ${r.worstCaseLatencySeconds}s`);
+  // The historical hooks, each kind apart: a current apiserver does not call them.
+  for (const sec of r.legacy) {
+    lines.push("", `${sec.title}:`);
+    for (const c of sec.calls)
+      lines.push(
+        `  ${c.order + 1}. ${c.configuration} / ${c.name} (${[
+          c.round === 1 ? "round 1, possible" : undefined,
+          c.timeoutSeconds !== null ? `timeout ${c.timeoutSeconds}s` : undefined,
+          `failurePolicy ${c.failurePolicy}`,
+          `matchPolicy ${c.matchPolicy}`,
+        ]
+          .filter((t) => t !== undefined)
+          .join(", ")})`,
+      );
+    for (const x of sec.skips) lines.push(`  skipped ${x.configuration} / ${x.name}: ${x.message}`);
+  }
   for (const n of r.notices) lines.push(`notice: ${n.at}: ${n.message}`);
   return lines.join("\n") + "\n";
 }

@@ -8,6 +8,7 @@ import { SessionMenu } from "@/components/auth/session-menu";
 import { useTabContext } from "./tab-context";
 import { overviewQuery } from "@/lib/queries/overview";
 import { servedKinds } from "@/lib/k8s/served-kinds";
+import { servedV1beta1HookKinds } from "@/lib/k8s/v1beta1-hooks";
 
 const NAV = [
   { href: "/", label: "Overview" },
@@ -45,7 +46,13 @@ export function TopBar({ shared = false }: { shared?: boolean }) {
       .filter((k) => k.readAt)
       .map((k) => k.known.kind),
   );
-  const nav = [...NAV, ...SERVED_ONLY.filter((n) => served.has(n.kind))];
+  const v1beta1 = servedV1beta1HookKinds(overview.data?.apis ?? []).length > 0;
+  const nav = [
+    ...NAV,
+    ...SERVED_ONLY.filter((n) => served.has(n.kind)),
+    // v1beta1 webhook configurations (1.9–1.21, or the legacy group's custom resources).
+    ...(v1beta1 ? [{ href: "/legacy-webhooks", label: "v1beta1 hooks" }] : []),
+  ];
   return (
     <header className="topbar">
       <span className="brand">Portcullis</span>

@@ -32,6 +32,24 @@ function template(resource: LegacyResource, apiVersion: string): ConfigObject {
         },
       ],
     };
+  if (LEGACY_KIND_OF[resource].hooksField === "webhooks")
+    return {
+      apiVersion,
+      kind,
+      metadata: { name: "" },
+      webhooks: [
+        {
+          name: "example.hooks.example.com",
+          clientConfig: { service: { namespace: "hooks", name: "example", path: "/admit" } },
+          rules: [
+            { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] },
+          ],
+          failurePolicy: "Ignore",
+          sideEffects: "None",
+          admissionReviewVersions: ["v1beta1"],
+        },
+      ],
+    };
   return {
     apiVersion,
     kind,
@@ -60,7 +78,7 @@ function editable(o: ConfigObject): ConfigObject {
 
 /**
  * Create or edit one historical configuration (InitializerConfiguration,
- * ExternalAdmissionHookConfiguration) as YAML: validated as the apiserver that served it did
+ * ExternalAdmissionHookConfiguration, v1beta1 webhook configurations) as YAML: validated as the apiserver that served it did
  * (lib/admission), a diff against the stored object, a server-side dry run, and apply with the
  * resourceVersion precondition — a concurrent change answers 409 and nothing is overwritten.
  */
@@ -83,18 +101,19 @@ export function LegacyConfigEditor({
   );
   const [text, setText] = useState(original);
   const parsed = useMemo(() => parseEditorYaml(text), [text]);
-  const kindName = LEGACY_KIND_OF[resource].kind;
+  const { kind: kindName, version } = LEGACY_KIND_OF[resource];
   const validation = useMemo(() => {
-    const kindInfo = kindInfoFor("admissionregistration.k8s.io/v1alpha1", kindName);
+    const admissionVersion = `admissionregistration.k8s.io/${version}`;
+    const kindInfo = kindInfoFor(admissionVersion, kindName);
     if (!parsed || !isObject(parsed) || !kindInfo) return undefined;
-    // The historical shape is validated as admissionregistration.k8s.io/v1alpha1, whatever
-    // group this cluster serves it in.
-    const asAdmission: JsonValue = {
-      ...parsed,
-      apiVersion: "admissionregistration.k8s.io/v1alpha1",
-    };
-    return validateObject(kindInfo, asAdmission, stored as JsonValue | undefined);
-  }, [parsed, stored, kindName]);
+    // The historical shape is validated as admissionregistration.k8s.io/<its version>, whatever
+    // group this cluster serves it in (the stored object too, for update ratcheting).
+    const asAdmission: JsonValue = { ...parsed, apiVersion: admissionVersion };
+    const old: JsonValue | undefined = stored
+      ? ({ ...stored, apiVersion: admissionVersion } as JsonValue)
+      : undefined;
+    return validateObject(kindInfo, asAdmission, old);
+  }, [parsed, stored, kindName, version]);
   const errors = validation?.issues.filter((i) => i.severity === "error") ?? [];
   const name = stored?.metadata?.name;
   const [dryRun, setDryRun] = useState<{ ok: boolean; text: string } | undefined>(undefined);
@@ -138,7 +157,7 @@ export function LegacyConfigEditor({
         </ul>
       ) : (
         <p className="good" role="status">
-          Valid for a {kindName} as its v1alpha1 apiserver checked it.
+          Valid for a {kindName} as its {version} apiserver checked it.
         </p>
       )}
       {stored && text !== original ? (

@@ -17,6 +17,8 @@ import {
   type ServedLegacyKind,
 } from "./legacy-kind-shell";
 import { useInitializerConfigs } from "./use-legacy-configs";
+import { useLegacyAccess } from "./use-legacy-access";
+import { UninitializedObjects } from "./uninitialized-objects";
 
 /** The pending list a new object of a chosen resource gets. */
 function PendingPreview({ configs }: { configs: InitializerConfiguration[] }) {
@@ -81,6 +83,7 @@ export function InitializersPage() {
 }
 
 function ServedInitializers({ kind, apiVersion, configs }: ServedLegacyKind) {
+  const access = useLegacyAccess("initializerconfigurations");
   const typed = configs as unknown as InitializerConfiguration[];
   const order = useMemo(() => initializerOrder(typed), [typed]);
   const [renameLog, setRenameLog] = useState<string | undefined>(undefined);
@@ -149,7 +152,8 @@ function ServedInitializers({ kind, apiVersion, configs }: ServedLegacyKind) {
                 name={name}
                 resourceVersion={c.metadata?.resourceVersion ?? ""}
                 names={names}
-                canRename
+                canRename={access.can("create") && access.can("delete")}
+                disabledReason={access.reason("create") ?? access.reason("delete")}
                 onResult={(r) =>
                   setRenameLog(
                     r.ok
@@ -164,7 +168,7 @@ function ServedInitializers({ kind, apiVersion, configs }: ServedLegacyKind) {
               resource="initializerconfigurations"
               hooksField="initializers"
               config={c}
-              canUpdate
+              canUpdate={access.can("update")}
               firstIndex={first < 0 ? 0 : first}
             />
           </LegacyConfigSection>
@@ -174,11 +178,8 @@ function ServedInitializers({ kind, apiVersion, configs }: ServedLegacyKind) {
         <h2 id="fail-h">Failure and propagation</h2>
         <p>{INITIALIZER_FAILURE_NOTE}</p>
         <PropagationTable notes={PROPAGATION.initializers} group={kind.ref.group} />
-        <p className="hint">
-          Uninitialized objects (<span className="mono">?includeUninitialized=true</span>) are not
-          shown: only 1.7–1.13 apiservers hold them, and custom resources cannot model them.
-        </p>
       </section>
+      <UninitializedObjects />
     </>
   );
 }

@@ -9,6 +9,7 @@ import type { PropagationNote } from "@/lib/webhooks/initializer-view";
 import type { KindCollection, WebhookConfigs } from "@/components/webhooks/use-webhook-configs";
 import { ErrorBox } from "@/components/ui/error-box";
 import { DeleteButton } from "@/components/webhooks/delete-button";
+import { useLegacyAccess } from "./use-legacy-access";
 // The editor (YAML, lib/admission's validator, the diff) loads only when one is opened.
 const LegacyConfigEditor = dynamic(
   () => import("./config-editor").then((m) => m.LegacyConfigEditor),
@@ -18,16 +19,61 @@ const LegacyConfigEditor = dynamic(
 /** What a page of a historical kind renders once discovery finds the kind served. */
 export interface ServedLegacyKind {
   kind: KindCollection;
+  /** The dashboard's route key of the kind. */
+  resource: LegacyResource;
   /** The group/version the cluster serves it at. */
   apiVersion: string;
   /** Its configurations, sorted by name (bytes), as the apiserver merged them. */
   configs: ConfigObject[];
 }
 
+function sortedConfigs(kind: KindCollection | undefined): ConfigObject[] {
+  return ((kind?.items ?? []) as unknown as ConfigObject[]).slice().sort((a, b) => {
+    const x = a.metadata?.name ?? "";
+    const y = b.metadata?.name ?? "";
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+}
+
+/** The button that opens the editor for a new configuration of one kind, if RBAC allows it. */
+function NewButton({
+  resource,
+  label,
+  onClick,
+}: {
+  resource: LegacyResource;
+  label: string;
+  onClick: () => void;
+}) {
+  const access = useLegacyAccess(resource);
+  return (
+    <button
+      type="button"
+      className="primary"
+      disabled={!access.can("create")}
+      title={access.reason("create")}
+      onClick={onClick}
+    >
+      {label}
+    </button>
+  );
+}
+
+/** The one line saying the identity may only read this kind (from its access review). */
+function ReadOnlyLine({ resource, label }: { resource: LegacyResource; label: string }) {
+  const access = useLegacyAccess(resource);
+  return access.readOnly ? (
+    <p className="hint" data-testid={`read-only-${resource}`}>
+      Read-only: your identity may not create, change or delete {label} (SelfSubjectAccessReview).
+    </p>
+  ) : null;
+}
+
 /**
  * The frame of a historical kind's page: heading, live state, "New configuration" with the
- * editor, errors, and the one line saying which Kubernetes versions served it when this cluster
- * does not.
+ * editor (one button per kind when the page shows several), a read-only line when RBAC allows
+ * no write, errors, and the one line saying which Kubernetes versions served the kind when this
+ * cluster does not. `state.kinds` are the served kinds the page shows, in page order.
  */
 export function LegacyKindShell({
   title,
@@ -37,53 +83,73 @@ export function LegacyKindShell({
   children,
 }: {
   title: string;
-  resource: LegacyResource;
+  /** The page's kind, or its kinds (a served kind's route key is `kind.resource`). */
+  resource: LegacyResource | readonly LegacyResource[];
   state: WebhookConfigs;
   notServed: string;
-  children: (served: ServedLegacyKind) => ReactNode;
+  children: (served: ServedLegacyKind, all: ServedLegacyKind[]) => ReactNode;
 }) {
-  const kind = state.kinds[0];
-  const [creating, setCreating] = useState(false);
-  const configs = useMemo(
-    () =>
-      ((kind?.items ?? []) as unknown as ConfigObject[]).slice().sort((a, b) => {
-        const x = a.metadata?.name ?? "";
-        const y = b.metadata?.name ?? "";
-        return x < y ? -1 : x > y ? 1 : 0;
-      }),
-    [kind?.items],
-  );
-  const apiVersion = kind ? `${kind.ref.group}/${kind.ref.version}` : "";
+  const resourcesKey = typeof resource === "string" ? resource : resource.join(",");
+  const [creating, setCreating] = useState<LegacyResource | undefined>(undefined);
+  const all = useMemo(() => {
+    const resources = resourcesKey.split(",") as LegacyResource[];
+    return state.kinds.flatMap((kind, i): ServedLegacyKind[] => {
+      const r = (
+        resources.length === 1 ? resources[0] : resources.find((x) => x === kind.resource)
+      ) as LegacyResource | undefined;
+      if (!r || (resources.length === 1 && i > 0)) return [];
+      return [
+        {
+          kind,
+          resource: r,
+          apiVersion: `${kind.ref.group}/${kind.ref.version}`,
+          configs: sortedConfigs(kind),
+        },
+      ];
+    });
+  }, [state.kinds, resourcesKey]);
+  const first = all[0];
+  const creatingKind = all.find((k) => k.resource === creating);
   return (
     <div className="stack">
       <div className="page-head">
         <h1>{title}</h1>
-        {kind ? (
+        {first ? (
           <span className="live" data-state={state.live}>
             {state.live}
           </span>
         ) : null}
         <span className="spacer" />
-        {kind ? (
-          <button type="button" className="primary" onClick={() => setCreating(true)}>
-            New configuration
-          </button>
-        ) : null}
+        {all.map((k) => (
+          <NewButton
+            key={k.resource}
+            resource={k.resource}
+            label={all.length > 1 ? `New ${k.kind.kind}` : "New configuration"}
+            onClick={() => setCreating(k.resource)}
+          />
+        ))}
       </div>
       {state.error ? <ErrorBox error={state.error} /> : null}
-      {kind?.error ? <ErrorBox error={kind.error} /> : null}
-      {!kind ? (
+      {all.map((k) => (k.kind.error ? <ErrorBox key={k.resource} error={k.kind.error} /> : null))}
+      {all.map((k) => (
+        <ReadOnlyLine
+          key={k.resource}
+          resource={k.resource}
+          label={`${k.kind.kind} (${k.apiVersion})`}
+        />
+      ))}
+      {!first ? (
         <p className="muted">{state.loading ? "Reading discovery…" : notServed}</p>
       ) : (
         <>
-          {creating ? (
+          {creatingKind ? (
             <LegacyConfigEditor
-              resource={resource}
-              apiVersion={apiVersion}
-              onDone={() => setCreating(false)}
+              resource={creatingKind.resource}
+              apiVersion={creatingKind.apiVersion}
+              onDone={() => setCreating(undefined)}
             />
           ) : null}
-          {children({ kind, apiVersion, configs })}
+          {children(first, all)}
         </>
       )}
     </div>
@@ -120,6 +186,7 @@ export function LegacyConfigSection({
   children: ReactNode;
 }) {
   const [editing, setEditing] = useState(false);
+  const access = useLegacyAccess(resource);
   const name = config.metadata?.name ?? "";
   const changed = lastChanged(config);
   return (
@@ -131,7 +198,12 @@ export function LegacyConfigSection({
           {changed ? ` · last changed ${changed}` : ""}
         </span>
         <span className="spacer" />
-        <button type="button" onClick={() => setEditing(true)}>
+        <button
+          type="button"
+          disabled={!access.can("update")}
+          title={access.reason("update")}
+          onClick={() => setEditing(true)}
+        >
           Edit YAML
         </button>
         {actions}
@@ -140,7 +212,8 @@ export function LegacyConfigSection({
           name={name}
           uid={config.metadata?.uid ?? ""}
           resourceVersion={config.metadata?.resourceVersion ?? ""}
-          enabled
+          enabled={access.can("delete")}
+          disabledReason={access.reason("delete")}
           onDeleted={() => undefined}
         />
       </div>

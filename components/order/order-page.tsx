@@ -26,6 +26,15 @@ import { PolicyStage } from "./policy-stage";
 import { useWebhookConfigs } from "@/components/webhooks/use-webhook-configs";
 import { servedPolicyKinds } from "@/lib/webhooks/hook-kinds";
 import type { PolicySnapshot } from "@/lib/webhooks/order-view";
+import { LegacyOrderSections } from "@/components/legacy-admission/legacy-order-sections";
+import { legacyOrder } from "@/lib/admission/legacy-order";
+import type {
+  ExternalAdmissionHookConfiguration,
+  V1beta1WebhookConfiguration,
+} from "@/lib/admission/snapshot";
+import { servedV1beta1HookKinds } from "@/lib/k8s/v1beta1-hooks";
+import { servedKinds } from "@/lib/k8s/served-kinds";
+import type { OverviewData } from "@/lib/queries/overview";
 
 const MUTATING = webhookRef("mutatingwebhookconfigurations");
 const VALIDATING = webhookRef("validatingwebhookconfigurations");
@@ -105,6 +114,52 @@ function Stage({
         })}
       </ol>
     </section>
+  );
+}
+
+/** The historical webhook kinds discovery finds served: v1beta1 configurations, external hooks. */
+function selectHistorical(apis: OverviewData["apis"]) {
+  return [
+    ...servedV1beta1HookKinds(apis),
+    ...servedKinds(apis).filter(
+      (k) => k.readAt && k.known.kind === "ExternalAdmissionHookConfiguration",
+    ),
+  ];
+}
+
+/**
+ * The historical hooks in their own labelled sections, below the cluster's own order (read only
+ * here; they are edited and reordered on their pages).
+ */
+function HistoricalOrder() {
+  const { kinds } = useWebhookConfigs(undefined, selectHistorical);
+  const sections = useMemo(() => {
+    const items = (r: string) => (kinds.find((k) => k.resource === r)?.items ?? []) as unknown[];
+    return legacyOrder({
+      legacyMutatingWebhookConfigurations: items(
+        "v1beta1-mutatingwebhookconfigurations",
+      ) as V1beta1WebhookConfiguration[],
+      legacyValidatingWebhookConfigurations: items(
+        "v1beta1-validatingwebhookconfigurations",
+      ) as V1beta1WebhookConfiguration[],
+      externalAdmissionHookConfigurations: items(
+        "externaladmissionhookconfigurations",
+      ) as ExternalAdmissionHookConfiguration[],
+    });
+  }, [kinds]);
+  return (
+    <>
+      <LegacyOrderSections
+        title="Historical hooks — served apart, not called by this apiserver"
+        sections={sections}
+      />
+      {sections.length > 0 ? (
+        <p className="hint">
+          Reorder and rename them on the <Link href="/legacy-webhooks">v1beta1 hooks</Link> page;
+          external admission hooks ran in parallel, so they have no order to change.
+        </p>
+      ) : null}
+    </>
   );
 }
 
@@ -252,6 +307,7 @@ export function OrderPage() {
           />
         </div>
       </div>
+      <HistoricalOrder />
     </div>
   );
 }

@@ -17,6 +17,7 @@ export function RenameForm({
   resourceVersion,
   names,
   canRename,
+  disabledReason,
   onResult,
 }: {
   /** Reported at page level: after a rename this configuration's row is gone. */
@@ -33,6 +34,8 @@ export function RenameForm({
   /** Every configuration name of this kind, in order. */
   names: string[];
   canRename: boolean;
+  /** Shown on the disabled button: why the identity may not rename. */
+  disabledReason?: string;
 }) {
   const [open, setOpen] = useState(false);
   const [newName, setNewName] = useState(name);
@@ -56,6 +59,7 @@ export function RenameForm({
       <button
         type="button"
         disabled={!canRename}
+        title={canRename ? undefined : disabledReason}
         onClick={() => setOpen(true)}
         aria-label={`Rename ${name}`}
       >

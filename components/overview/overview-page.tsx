@@ -6,6 +6,8 @@ import { contextsQuery } from "@/lib/queries/contexts";
 import { overviewQuery } from "@/lib/queries/overview";
 import { ApiError } from "@/lib/queries/fetch";
 import { servedKinds } from "@/lib/k8s/served-kinds";
+import { servedV1beta1HookKinds } from "@/lib/k8s/v1beta1-hooks";
+import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import { AdmissionApisTable } from "./admission-apis-table";
 import { ClusterUnreachable } from "./cluster-unreachable";
 import { KindCountsTable } from "./kind-counts-table";
@@ -69,7 +71,14 @@ export function OverviewPage() {
         <AdmissionApisTable apis={o.apis} />
       </div>
       <div style={{ marginTop: 12 }}>
-        <KindCountsTable context={context} kinds={servedKinds(o.apis)} />
+        <KindCountsTable
+          context={context}
+          kinds={[
+            ...servedKinds(o.apis),
+            // The legacy group's v1beta1 webhook configurations: apart from the cluster's own.
+            ...servedV1beta1HookKinds(o.apis).filter((k) => k.readAt?.group !== ADMISSION_GROUP),
+          ]}
+        />
       </div>
     </>
   );

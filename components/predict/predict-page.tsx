@@ -3,6 +3,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { compileSnapshot } from "@/lib/admission/compile";
+import { compileLegacy } from "@/lib/admission/legacy-hooks";
 import { builtinDiscovery } from "@/lib/admission/resources";
 import { useTabContext } from "@/components/layout/tab-context";
 import { predictStateQuery } from "@/lib/queries/predict";
@@ -41,6 +42,7 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
     const discovery = d.snapshot.discovery?.length ? d.snapshot.discovery : builtinDiscovery();
     return {
       compiled: compileSnapshot(d.snapshot),
+      legacy: compileLegacy(d.snapshot),
       discovery,
       namespaces: d.snapshot.namespaces ?? {},
       identity: d.identity,

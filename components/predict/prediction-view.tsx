@@ -9,6 +9,7 @@ import type {
   SkipReport,
 } from "@/lib/admission/predict-report";
 import type { PagePrediction } from "@/lib/predict/page-request";
+import { LegacySections } from "./legacy-sections";
 
 const STAGE: Record<string, string> = {
   initializer: "Initializer",
@@ -325,6 +326,7 @@ export function PredictionView({ result }: { result: PagePrediction }) {
           <SkipGroup key={code} code={code} skips={skips} />
         ))}
       </section>
+      <LegacySections sections={r.legacy} />
     </div>
   );
 }

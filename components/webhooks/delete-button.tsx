@@ -15,6 +15,7 @@ export function DeleteButton({
   uid,
   resourceVersion,
   enabled,
+  disabledReason,
   onDeleted,
 }: {
   resource: AdmissionResource | LegacyResource;
@@ -24,6 +25,8 @@ export function DeleteButton({
   uid: string;
   resourceVersion: string;
   enabled: boolean;
+  /** Why the identity may not delete (shown on the disabled button). */
+  disabledReason?: string;
 }) {
   const [open, setOpen] = useState(false);
   const consequence = isLegacyResource(resource)
@@ -46,7 +49,7 @@ export function DeleteButton({
         type="button"
         className="danger"
         disabled={!enabled}
-        title={enabled ? undefined : "you may not delete this configuration"}
+        title={enabled ? undefined : (disabledReason ?? "you may not delete this configuration")}
         onClick={() => setOpen(true)}
       >
         Delete…

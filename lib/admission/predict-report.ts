@@ -9,6 +9,11 @@ import type { SkipReason } from "@/lib/admission/match";
 import type { Stage } from "@/lib/admission/order";
 import { predict, type Explained } from "@/lib/admission/predict";
 import { serializeSkipReason } from "@/lib/admission/explain";
+import {
+  compileLegacy,
+  predictLegacy,
+  type LegacySectionReport,
+} from "@/lib/admission/legacy-hooks";
 import type { AdmissionRequest, GroupVersionKind, RequestUserInfo } from "@/lib/admission/request";
 import { makeRequest } from "@/lib/admission/request";
 import type { RuleMismatch } from "@/lib/admission/rules";
@@ -145,6 +150,13 @@ export interface PredictReport {
   failure: { stage: Stage; hook: HookRef; key: string; status: number; message: string } | null;
   exclusions: { webhooks: string | null; policies: string | null };
   worstCaseLatencySeconds: number;
+  /**
+   * The historical hooks (v1beta1 webhook configurations served apart from the cluster's own,
+   * ExternalAdmissionHookConfigurations), each kind in its own section: which the request would
+   * reach as the apiserver of their time matched them, and why the others are skipped. Empty
+   * when there are none. They are not in `calls`: no current apiserver calls them.
+   */
+  legacy: LegacySectionReport[];
   notices: ReportNotice[];
 }
 
@@ -334,14 +346,18 @@ function splitVersion(apiVersion: string): string {
   return i < 0 ? apiVersion : apiVersion.slice(i + 1);
 }
 
-/** Predicts (compiling the snapshot unless it is compiled) and shapes the report. */
+/**
+ * Predicts (compiling the snapshot unless it is compiled) and shapes the report. The historical
+ * hooks are read from an uncompiled snapshot (a compiled one carries none).
+ */
 export function predictReport(
   request: AdmissionRequest,
   requestReport: RequestReport,
   snapshot: AdmissionSnapshot | CompiledSnapshot,
   notices: ReportNotice[],
 ): PredictReport {
-  return reportOf(predict(request, snapshot), requestReport, notices);
+  const legacy = "mutatingIndex" in snapshot ? [] : predictLegacy(request, compileLegacy(snapshot));
+  return reportOf(predict(request, snapshot), requestReport, notices, legacy);
 }
 
 /** The report of a prediction already made (with its explainer). */
@@ -349,6 +365,7 @@ export function reportOf(
   { prediction: p, explainer }: Explained,
   requestReport: RequestReport,
   notices: ReportNotice[],
+  legacy: LegacySectionReport[] = [],
 ): PredictReport {
   return {
     schema: "portcullis.predict/v1",
@@ -407,6 +424,7 @@ export function reportOf(
       policies: p.exclusions.policies?.message ?? null,
     },
     worstCaseLatencySeconds: p.worstCaseLatencySeconds,
+    legacy,
     notices,
   };
 }

@@ -3,6 +3,7 @@
  * Plain data, so it can be loaded from a live cluster, a YAML bundle or a test table.
  */
 import type {
+  V1MutatingWebhook,
   V1MutatingWebhookConfiguration,
   V1ValidatingWebhookConfiguration,
   V1ValidatingAdmissionPolicy,
@@ -47,6 +48,42 @@ export interface InitializerConfiguration {
   }>;
 }
 
+/** admissionregistration.k8s.io/v1alpha1 ExternalAdmissionHookConfiguration (1.7–1.8). */
+export interface ExternalAdmissionHookConfiguration {
+  readonly apiVersion?: string;
+  readonly metadata?: { readonly name?: string };
+  readonly externalAdmissionHooks?: ReadonlyArray<{
+    readonly name: string;
+    readonly clientConfig?: {
+      readonly service?: { readonly namespace?: string; readonly name?: string };
+      readonly caBundle?: string;
+    };
+    readonly rules?: ReadonlyArray<{
+      readonly operations?: readonly string[];
+      readonly apiGroups?: readonly string[];
+      readonly apiVersions?: readonly string[];
+      readonly resources?: readonly string[];
+    }>;
+    readonly failurePolicy?: string;
+  }>;
+}
+
+/**
+ * A v1beta1 Mutating/ValidatingWebhookConfiguration (1.9–1.21): the v1 shape with the fields v1
+ * requires (sideEffects, admissionReviewVersions) optional, as v1beta1 defaulted them.
+ */
+export interface V1beta1WebhookConfiguration {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata?: { readonly name?: string };
+  readonly webhooks?: ReadonlyArray<
+    Omit<V1MutatingWebhook, "sideEffects" | "admissionReviewVersions"> & {
+      readonly sideEffects?: string;
+      readonly admissionReviewVersions?: string[];
+    }
+  >;
+}
+
 /** Everything `compileSnapshot` reads. Absent lists mean "none". */
 export interface AdmissionSnapshot {
   readonly mutatingWebhookConfigurations?: readonly V1MutatingWebhookConfiguration[];
@@ -56,6 +93,15 @@ export interface AdmissionSnapshot {
   readonly mutatingAdmissionPolicies?: readonly V1beta1MutatingAdmissionPolicy[];
   readonly mutatingAdmissionPolicyBindings?: readonly V1beta1MutatingAdmissionPolicyBinding[];
   readonly initializerConfigurations?: readonly InitializerConfiguration[];
+  /**
+   * The historical webhook kinds read apart from the lists above (lib/admission/legacy-hooks.ts,
+   * not compileSnapshot): v1beta1 webhook configurations served as custom resources in the
+   * configured legacy group (a 1.9–1.21 cluster's own v1beta1 objects are the lists above), and
+   * ExternalAdmissionHookConfigurations (1.7–1.8).
+   */
+  readonly legacyMutatingWebhookConfigurations?: readonly V1beta1WebhookConfiguration[];
+  readonly legacyValidatingWebhookConfigurations?: readonly V1beta1WebhookConfiguration[];
+  readonly externalAdmissionHookConfigurations?: readonly ExternalAdmissionHookConfiguration[];
   /** Namespace name → labels. A namespace missing here is treated as not existing. */
   readonly namespaces?: Readonly<Record<string, Labels>>;
   readonly discovery?: readonly DiscoveryResource[];
@@ -92,6 +138,9 @@ export function emptyLists(): SnapshotLists {
     mutatingAdmissionPolicies: [],
     mutatingAdmissionPolicyBindings: [],
     initializerConfigurations: [],
+    legacyMutatingWebhookConfigurations: [],
+    legacyValidatingWebhookConfigurations: [],
+    externalAdmissionHookConfigurations: [],
   };
 }
 

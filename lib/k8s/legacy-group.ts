@@ -7,10 +7,21 @@
  * admissionregistration.k8s.io for these kinds only. Pure.
  */
 
-/** The kinds read from the legacy group (v1beta1 webhook CRDs there are not read: see README). */
+/** The kinds read from the legacy group as if it were admissionregistration.k8s.io. */
 export const LEGACY_GROUP_KINDS: ReadonlySet<string> = new Set([
   "InitializerConfiguration",
   "ExternalAdmissionHookConfiguration",
+]);
+
+/**
+ * Every kind discovery reads from the legacy group: the two above, and the v1beta1 webhook
+ * configurations. Those share their kind and plural with the v1 kinds, so they are never mixed
+ * into them: the v1beta1 page, order and Predict read them apart (lib/k8s/v1beta1-hooks.ts).
+ */
+export const LEGACY_GROUP_DISCOVERED_KINDS: ReadonlySet<string> = new Set([
+  ...LEGACY_GROUP_KINDS,
+  "MutatingWebhookConfiguration",
+  "ValidatingWebhookConfiguration",
 ]);
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$/;

@@ -1,6 +1,7 @@
 /** Matches discovery results against the known admission kinds (pure). */
 import { ADMISSION_GROUP, KNOWN_ADMISSION_KINDS, type KnownAdmissionKind } from "./admission-apis";
 import type { ResourceRef } from "./resources";
+import { LEGACY_GROUP_KINDS } from "./legacy-group";
 
 export interface ServedKind {
   known: KnownAdmissionKind;
@@ -12,7 +13,11 @@ export interface ServedKind {
 
 const VERSION_PREFERENCE = ["v1", "v1beta1", "v1alpha1"];
 
-/** Every known kind with the versions discovery says are served; unknown served kinds are appended. */
+/**
+ * Every known kind with the versions discovery says are served; unknown served kinds are appended.
+ * Another group (the configured legacy group) counts only for the historical kinds it stands in
+ * for: its v1beta1 webhook configurations are not the cluster's webhook configurations.
+ */
 export function servedKinds(
   apis: Array<{
     /** Defaults to admissionregistration.k8s.io; the legacy group for historical kinds. */
@@ -22,6 +27,12 @@ export function servedKinds(
   }>,
 ): ServedKind[] {
   const known = [...KNOWN_ADMISSION_KINDS];
+  const admission = (v: { group?: string }) => v.group === undefined || v.group === ADMISSION_GROUP;
+  apis = apis.map((v) =>
+    admission(v)
+      ? v
+      : { ...v, resources: v.resources.filter((r) => LEGACY_GROUP_KINDS.has(r.kind)) },
+  );
   for (const v of apis) {
     for (const r of v.resources) {
       if (!known.some((k) => k.resource === r.name)) {

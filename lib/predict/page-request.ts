@@ -5,6 +5,7 @@
  */
 import type { CompiledSnapshot } from "@/lib/admission/compile";
 import { predict } from "@/lib/admission/predict";
+import { predictLegacy, type CompiledLegacy } from "@/lib/admission/legacy-hooks";
 import {
   buildRequest,
   reportOf,
@@ -33,6 +34,8 @@ export interface LiveInputs {
   discovery: readonly DiscoveryResource[];
   namespaces: Readonly<Record<string, Labels>>;
   identity: RequestUserInfo | undefined;
+  /** The historical hooks, compiled apart (lib/admission/legacy-hooks.ts). */
+  legacy?: CompiledLegacy;
 }
 
 /** The page's answer: the report, or why there is none. */
@@ -116,7 +119,12 @@ export function predictPage(s: PredictPageState, live: LiveInputs): PagePredicti
   }
   return {
     ok: true,
-    report: reportOf(predict(built.request, live.compiled), built.report, built.notices),
+    report: reportOf(
+      predict(built.request, live.compiled),
+      built.report,
+      built.notices,
+      live.legacy ? predictLegacy(built.request, live.legacy) : [],
+    ),
     request: built.request,
     resolved: built.resolved,
   };

@@ -16,6 +16,9 @@ export const queryKeys = {
   webhookDetails: (context: string, resource: string, name: string, resourceVersion: string) =>
     ["webhook-details", context, resource, name, resourceVersion] as const,
   webhookAccess: (context: string) => ["webhook-access", context] as const,
+  legacyAccess: (context: string) => ["webhook-access", context, "legacy"] as const,
+  uninitialized: (context: string, stuckAfterSeconds: number) =>
+    ["uninitialized", context, stuckAfterSeconds] as const,
   kindSchema: (context: string, resource: string) => ["kind-schema", context, resource] as const,
   /** `url`: the report's URL, which carries its filter. */
   health: (context: string, url: string) => ["admission-health", context, url] as const,

@@ -3,7 +3,12 @@
  * admission policies and bindings (the browser side of /api/webhooks).
  */
 import { queryOptions } from "@tanstack/react-query";
-import type { AccessMap, AdmissionResource, WebhookResource } from "@/lib/webhooks/kinds";
+import type {
+  AccessMap,
+  AdmissionResource,
+  LegacyAccessMap,
+  WebhookResource,
+} from "@/lib/webhooks/kinds";
 import type { BackendView } from "@/lib/webhooks/backend-view";
 import type { CaBundleView } from "@/lib/k8s/x509";
 import type { JsonSchema } from "@/lib/k8s/openapi-schema";
@@ -109,6 +114,15 @@ export const webhookAccessQuery = (context: string) =>
   queryOptions({
     queryKey: queryKeys.webhookAccess(context),
     queryFn: ({ signal }) => apiFetch<AccessMap>("/api/webhooks/access", { signal }),
+    staleTime: 60_000,
+  });
+
+/** What the identity may do with the historical kinds (one SelfSubjectAccessReview each). */
+export const legacyAccessQuery = (context: string) =>
+  queryOptions({
+    queryKey: queryKeys.legacyAccess(context),
+    queryFn: ({ signal }) =>
+      apiFetch<LegacyAccessMap>("/api/webhooks/access?kinds=legacy", { signal }),
     staleTime: 60_000,
   });
 

@@ -36,7 +36,10 @@ export interface PropagationNote {
   customResourcesOnly?: boolean;
 }
 
-export const PROPAGATION: Record<"initializers" | "externalAdmissionHooks", PropagationNote[]> = {
+export const PROPAGATION: Record<
+  "initializers" | "externalAdmissionHooks" | "v1beta1Webhooks",
+  PropagationNote[]
+> = {
   initializers: [
     {
       servedBy: "Kubernetes 1.7–1.13 (admissionregistration.k8s.io/v1alpha1)",
@@ -56,6 +59,17 @@ export const PROPAGATION: Record<"initializers" | "externalAdmissionHooks", Prop
     {
       servedBy: "Kubernetes 1.9 and later (webhook configurations)",
       text: "Webhook configurations are cached from a watch: a change reaches each apiserver as soon as its watch delivers it, with no periodic re-read.",
+    },
+    {
+      servedBy: "this cluster (custom resources)",
+      customResourcesOnly: true,
+      text: "Served here as custom resources for review and editing: no apiserver plugin calls these hooks.",
+    },
+  ],
+  v1beta1Webhooks: [
+    {
+      servedBy: "Kubernetes 1.9–1.21 (admissionregistration.k8s.io/v1beta1)",
+      text: "Webhook configurations are cached from a watch: a change reaches each apiserver as soon as its watch delivers it, with no periodic re-read; from 1.16 the same objects are also served as v1 (one stored object, two views).",
     },
     {
       servedBy: "this cluster (custom resources)",

@@ -2,6 +2,8 @@
  * The admission kinds the editor writes (admissionregistration.k8s.io/v1): the two webhook
  * configuration kinds and the four admission policy kinds. Pure.
  */
+import type { LegacyResource } from "@/lib/k8s/legacy-kinds";
+
 export const WEBHOOK_RESOURCES = [
   "mutatingwebhookconfigurations",
   "validatingwebhookconfigurations",
@@ -65,6 +67,12 @@ export type AccessVerb = (typeof ACCESS_VERBS)[number];
 
 /** What the current identity may do, per resource and verb. */
 export type AccessMap = Record<AdmissionResource, Record<AccessVerb, boolean>>;
+
+/**
+ * What the current identity may do with the historical kinds (`GET /api/webhooks/access?kinds=legacy`),
+ * per dashboard route key (lib/k8s/legacy-kinds.ts) and verb, asked of the group that serves them.
+ */
+export type LegacyAccessMap = Record<LegacyResource, Record<AccessVerb, boolean>>;
 
 /** Metadata fields the server owns: dropped when an object is used as the base of a new one. */
 export function forNewObject<T extends { metadata?: Record<string, unknown> }>(

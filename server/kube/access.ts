@@ -7,7 +7,15 @@ import {
   type AccessMap,
   type AccessVerb,
   type AdmissionResource,
+  type LegacyAccessMap,
 } from "@/lib/webhooks/kinds";
+import {
+  LEGACY_KIND_OF,
+  LEGACY_RESOURCES,
+  legacyGroupOrAdmission,
+  type LegacyResource,
+} from "@/lib/k8s/legacy-kinds";
+import { legacyGroupFromEnv } from "@/lib/k8s/legacy-group";
 
 interface SelfSubjectAccessReview {
   status?: { allowed?: boolean; denied?: boolean; reason?: string };
@@ -66,6 +74,28 @@ export async function admissionAccess(
   const out = {} as Record<AdmissionResource, Record<AccessVerb, boolean>>;
   pairs.forEach((p, i) => {
     (out[p.resource] ??= {} as Record<AccessVerb, boolean>)[p.verb] = answers[i] ?? false;
+  });
+  return out;
+}
+
+/**
+ * What the identity may do with the historical kinds, asked of the group the dashboard writes
+ * them to (server/kube/legacy-admission.ts): one SelfSubjectAccessReview per (kind, verb).
+ */
+export async function legacyAdmissionAccess(
+  client: KubeClient,
+  signal?: AbortSignal,
+): Promise<LegacyAccessMap> {
+  const group = legacyGroupOrAdmission(legacyGroupFromEnv());
+  const pairs = LEGACY_RESOURCES.flatMap((r) => ACCESS_VERBS.map((verb) => ({ r, verb })));
+  const answers = await Promise.all(
+    pairs.map((p) =>
+      canI(client, { group, resource: LEGACY_KIND_OF[p.r].plural, verb: p.verb }, signal),
+    ),
+  );
+  const out = {} as Record<LegacyResource, Record<AccessVerb, boolean>>;
+  pairs.forEach((p, i) => {
+    (out[p.r] ??= {} as Record<AccessVerb, boolean>)[p.verb] = answers[i] ?? false;
   });
   return out;
 }

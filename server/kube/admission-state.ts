@@ -18,7 +18,7 @@ import type { RequestUserInfo } from "@/lib/admission/request";
 import type { Labels } from "@/lib/admission/selectors";
 import { discoveryResources, type GroupVersionResources } from "@/lib/k8s/discovery";
 import { KNOWN_ADMISSION_KINDS, ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
-import { servedKinds } from "@/lib/k8s/served-kinds";
+import { servedKinds, type ServedKind } from "@/lib/k8s/served-kinds";
 import { LEGACY_GROUP_KINDS, legacyGroupFromEnv } from "@/lib/k8s/legacy-group";
 import type { V1APIResource, V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
 import { KubeApiError } from "@/lib/k8s/errors";
@@ -43,6 +43,13 @@ const LIST_KEY: Record<string, keyof SnapshotLists> = {
   MutatingAdmissionPolicy: "mutatingAdmissionPolicies",
   MutatingAdmissionPolicyBinding: "mutatingAdmissionPolicyBindings",
   InitializerConfiguration: "initializerConfigurations",
+  ExternalAdmissionHookConfiguration: "externalAdmissionHookConfigurations",
+};
+
+/** The v1beta1 webhook kinds of the legacy group, read apart from the cluster's own hooks. */
+const LEGACY_V1BETA1_KEY: Record<string, keyof SnapshotLists> = {
+  MutatingWebhookConfiguration: "legacyMutatingWebhookConfigurations",
+  ValidatingWebhookConfiguration: "legacyValidatingWebhookConfigurations",
 };
 
 async function mapLimit<T, R>(
@@ -91,7 +98,8 @@ export async function readDiscovery(
 
 /**
  * The admission objects of every known kind, each at the newest version discovery says is
- * served (v1, then v1beta1, then v1alpha1). Kinds the identity may not list are left out with a
+ * served (v1, then v1beta1, then v1alpha1), and the legacy group's v1beta1 webhook
+ * configurations in lists of their own. Kinds the identity may not list are left out with a
  * notice.
  */
 export async function readAdmissionObjects(
@@ -117,12 +125,21 @@ export async function readAdmissionObjects(
   }));
   const out = emptyLists();
   const known = new Set(KNOWN_ADMISSION_KINDS.map((k) => k.kind));
-  const reads = servedKinds(apis).filter(
-    (k) => k.readAt && known.has(k.known.kind) && LIST_KEY[k.known.kind] !== undefined,
-  );
+  const reads: Array<{ ref: NonNullable<ServedKind["readAt"]>; key: keyof SnapshotLists }> =
+    servedKinds(apis).flatMap((k) =>
+      k.readAt && known.has(k.known.kind) && LIST_KEY[k.known.kind] !== undefined
+        ? [{ ref: k.readAt, key: LIST_KEY[k.known.kind] as keyof SnapshotLists }]
+        : [],
+    );
+  if (legacy !== undefined)
+    for (const d of discovery)
+      if (d.group === legacy && d.version === "v1beta1" && LEGACY_V1BETA1_KEY[d.kind])
+        reads.push({
+          ref: { group: d.group, version: d.version, resource: d.resource },
+          key: LEGACY_V1BETA1_KEY[d.kind] as keyof SnapshotLists,
+        });
   await Promise.all(
-    reads.map(async (k) => {
-      const ref = k.readAt as NonNullable<typeof k.readAt>;
+    reads.map(async ({ ref, key }) => {
       try {
         const list = await listCollection(client, ref, signal);
         for (const item of list.items) {
@@ -133,7 +150,7 @@ export async function readAdmissionObjects(
         }
         // Listed objects reach the typed snapshot here, once: shapes are the apiserver's, and
         // compileSnapshot reads every field defensively.
-        (out[LIST_KEY[k.known.kind] as keyof SnapshotLists] as unknown[]).push(...list.items);
+        (out[key] as unknown[]).push(...list.items);
       } catch (e) {
         if (e instanceof KubeApiError && e.status === 403) {
           notices.push(`cannot list ${ref.resource} (403 Forbidden): predicted without them`);

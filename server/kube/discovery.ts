@@ -3,7 +3,7 @@ import type { V1APIGroup, V1APIResource } from "@/lib/k8s/types";
 import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import type { KubeClient } from "./client";
 import { KubeApiError } from "@/lib/k8s/errors";
-import { LEGACY_GROUP_KINDS, legacyGroupFromEnv } from "@/lib/k8s/legacy-group";
+import { LEGACY_GROUP_DISCOVERED_KINDS, legacyGroupFromEnv } from "@/lib/k8s/legacy-group";
 import type { ServedVersion, ServerVersion } from "@/lib/queries/overview";
 
 /** The apiserver's /version. */
@@ -51,8 +51,8 @@ async function groupApis(
 /**
  * Every version of admissionregistration.k8s.io the cluster serves, with its resources
  * (subresources left out), read from discovery, followed by the versions of the configured legacy
- * group (PORTCULLIS_LEGACY_ADMISSION_GROUP) that serve historical kinds. Empty when neither is
- * served.
+ * group (PORTCULLIS_LEGACY_ADMISSION_GROUP) that serve historical kinds (v1beta1 webhook
+ * configurations included). Empty when neither is served.
  */
 export async function admissionApis(
   client: KubeClient,
@@ -62,7 +62,7 @@ export async function admissionApis(
   const [modern, old] = await Promise.all([
     groupApis(client, ADMISSION_GROUP, () => true, signal),
     legacy
-      ? groupApis(client, legacy, (kind) => LEGACY_GROUP_KINDS.has(kind), signal)
+      ? groupApis(client, legacy, (kind) => LEGACY_GROUP_DISCOVERED_KINDS.has(kind), signal)
       : Promise.resolve([]),
   ]);
   return [...modern, ...old];

@@ -8,14 +8,15 @@ import {
 import type { ObjectTarget } from "./webhooks";
 
 /**
- * Where a historical kind is written: admissionregistration.k8s.io/v1alpha1 on a cluster that
- * serves it, or the group PORTCULLIS_LEGACY_ADMISSION_GROUP names.
+ * Where a historical kind is written: admissionregistration.k8s.io (v1alpha1, or v1beta1 for the
+ * old webhook configurations) on a cluster that serves it, or the group
+ * PORTCULLIS_LEGACY_ADMISSION_GROUP names.
  */
 export function legacyTarget(r: LegacyResource): ObjectTarget {
   const k = LEGACY_KIND_OF[r];
   const group = legacyGroupOrAdmission(legacyGroupFromEnv());
   return {
-    collection: `/apis/${group}/${k.version}/${r}`,
+    collection: `/apis/${group}/${k.version}/${k.plural}`,
     apiVersion: `${group}/${k.version}`,
     kind: k.kind,
     hooksField: k.hooksField,

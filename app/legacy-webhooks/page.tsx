@@ -1,0 +1,5 @@
+import { V1beta1HooksPage } from "@/components/legacy-admission/v1beta1-hooks-page";
+
+export default function Page() {
+  return <V1beta1HooksPage />;
+}
