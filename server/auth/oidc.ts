@@ -132,7 +132,7 @@ function issuerRequest(
             : {}),
           ...(opts.basicAuth ? { authorization: `Basic ${opts.basicAuth}` } : {}),
         },
-        ...(u.protocol === "https:" && c.caFile ? { ca: readFileSync(c.caFile) } : {}),
+        ...(u.protocol === "https:" && c.caFile ? { ca: readFileSync(/*turbopackIgnore: true*/ c.caFile) } : {}),
         timeout: TIMEOUT_MS,
       },
       (res) => {
@@ -230,7 +230,7 @@ function jwksOf(c: OidcConfig, d: OidcDiscovery): JwksCache {
 }
 
 /** What the flow cookie holds, sealed. */
-interface Flow {
+export interface Flow {
   state: string;
   nonce: string;
   verifier: string;
@@ -240,7 +240,8 @@ interface Flow {
 
 const FLOW_BINDING = "portcullis oidc flow";
 
-function sealFlow(f: Flow): string {
+/** The flow cookie's value for `f`: AES-GCM with the session secret, bound to its purpose. */
+export function sealFlow(f: Flow): string {
   return encryptToken(JSON.stringify(f), FLOW_BINDING);
 }
 
@@ -359,7 +360,7 @@ export async function completeOidcSignIn(
   if (!cb.code) throw flowError(400, "BadRequest", "the issuer's answer has no code");
 
   const d = await discovery(c);
-  const secret = c.clientSecretFile ? readFileSync(c.clientSecretFile, "utf8").trim() : undefined;
+  const secret = c.clientSecretFile ? readFileSync(/*turbopackIgnore: true*/ c.clientSecretFile, "utf8").trim() : undefined;
   const res = await issuerRequest(c, d.tokenEndpoint, {
     form: {
       grant_type: "authorization_code",
