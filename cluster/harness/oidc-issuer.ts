@@ -185,7 +185,8 @@ export async function startOidcIssuer(
         () => undefined,
       );
       if (res?.status === 200) break;
-      if (Date.now() > deadline) throw new Error("Dex did not serve its discovery document in 30 s");
+      if (Date.now() > deadline)
+        throw new Error("Dex did not serve its discovery document in 30 s");
       await new Promise((r) => setTimeout(r, 200));
     }
     log(`oidc: Dex serving ${issuer}`);
@@ -266,7 +267,11 @@ export async function fetchDex(
   url: string,
   caPem: string,
   o: { body?: string; authorization?: string; cookie?: string } = {},
-): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
+): Promise<{
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}> {
   const { request } = await import("node:https");
   return new Promise((resolve, reject) => {
     const req = request(

@@ -132,7 +132,9 @@ function issuerRequest(
             : {}),
           ...(opts.basicAuth ? { authorization: `Basic ${opts.basicAuth}` } : {}),
         },
-        ...(u.protocol === "https:" && c.caFile ? { ca: readFileSync(/*turbopackIgnore: true*/ c.caFile) } : {}),
+        ...(u.protocol === "https:" && c.caFile
+          ? { ca: readFileSync(/*turbopackIgnore: true*/ c.caFile) }
+          : {}),
         timeout: TIMEOUT_MS,
       },
       (res) => {
@@ -360,7 +362,9 @@ export async function completeOidcSignIn(
   if (!cb.code) throw flowError(400, "BadRequest", "the issuer's answer has no code");
 
   const d = await discovery(c);
-  const secret = c.clientSecretFile ? readFileSync(/*turbopackIgnore: true*/ c.clientSecretFile, "utf8").trim() : undefined;
+  const secret = c.clientSecretFile
+    ? readFileSync(/*turbopackIgnore: true*/ c.clientSecretFile, "utf8").trim()
+    : undefined;
   const res = await issuerRequest(c, d.tokenEndpoint, {
     form: {
       grant_type: "authorization_code",
