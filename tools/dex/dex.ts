@@ -9,7 +9,12 @@ import path from "node:path";
 import { ensureGoTools, type GoToolBuild } from "../../cluster/build";
 
 const DEX_DIR = import.meta.dirname;
-/** Dex v2.41.1: its module path has no /v2 suffix, so go.mod names the tag's commit. */
+/**
+ * Dex v2.41.1: its module path has no /v2 suffix, so go.mod names the tag's commit by a
+ * pseudo-version, and pins Dex's separate github.com/dexidp/dex/api/v2 module to the same commit
+ * (its tagged v2.1.0 lacks API types v2.41 uses). The checksum database does not know that
+ * pseudo-version of api/v2: its hash was recorded in go.sum once, so builds check against go.sum.
+ */
 export const DEX_VERSION = "v2.41.1";
 export const DEX_BIN = path.join(DEX_DIR, "bin", "dex");
 
