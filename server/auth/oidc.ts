@@ -191,8 +191,22 @@ const g = globalThis as typeof globalThis & { portcullisOidcIssuer?: IssuerState
 /** The discovery document is read again after this long (a failed read at once). */
 const DISCOVERY_MAX_AGE_MS = 3_600_000;
 
-/** The issuer's discovery document, cached per process. */
-function discovery(c: OidcConfig): Promise<OidcDiscovery> {
+/** The issuer's discovery document, cached per process; a failure is the issuer's (502). */
+async function discovery(c: OidcConfig): Promise<OidcDiscovery> {
+  try {
+    return await cachedDiscovery(c);
+  } catch (e) {
+    if (!(e instanceof OidcError)) throw e;
+    throw new KubeApiError({
+      status: 502,
+      reason: "OidcDiscoveryFailed",
+      message: `cannot use the OIDC issuer ${c.issuer}: ${e.message}`,
+      cluster: "",
+    });
+  }
+}
+
+function cachedDiscovery(c: OidcConfig): Promise<OidcDiscovery> {
   const key = `${c.issuer}\n${c.caFile ?? ""}`;
   const now = Date.now();
   const cur = g.portcullisOidcIssuer;
