@@ -105,8 +105,12 @@ test("signs in through Dex's login page and lands on the dashboard as the OIDC u
 test("the callback page without a sign-in in progress says so and stays put", async ({ page }) => {
   await page.goto(`${d.url}/sign-in/oidc?state=made-up&code=made-up`);
   await expect(page.getByRole("link", { name: "Back to sign-in" })).toBeVisible();
-  await expect(page.getByRole("alert")).toContainText("no OIDC sign-in is in progress");
-  await expect(page.getByRole("alert")).toContainText("start it again from the sign-in page");
+  await expect(page.locator(".panel").getByRole("alert")).toContainText(
+    "no OIDC sign-in is in progress",
+  );
+  await expect(page.locator(".panel").getByRole("alert")).toContainText(
+    "start it again from the sign-in page",
+  );
   // The code left the address bar, and the page was not sent elsewhere.
   await expect(page).toHaveURL(`${d.url}/sign-in/oidc`);
   expect(await serious(page)).toEqual([]);
