@@ -1,7 +1,7 @@
 /**
  * Builds Go tools from the official Go modules a module under this repository declares with
  * `tool` directives: the control plane (kube-apiserver, kube-controller-manager, etcd, declared in
- * cluster/go.mod) and helm (tools/helm/go.mod). Each build is cached: a stamp of go.mod, go.sum,
+ * cluster/go.mod), helm (tools/helm/go.mod) and Dex (tools/dex/go.mod). Each build is cached: a stamp of go.mod, go.sum,
  * the tools and the link flags sits beside the binaries, and nothing is rebuilt while it matches.
  */
 import { spawn } from "node:child_process";
@@ -20,6 +20,8 @@ export interface GoToolBuild {
   /** Package paths of the tools to build. */
   tools: readonly string[];
   ldflags: string;
+  /** Extra environment for `go build` (e.g. CGO_ENABLED=1 for a tool that links C). */
+  env?: Readonly<Record<string, string>>;
   /** Every binary the build must leave behind. */
   binaries: readonly string[];
   /** A rough cold build time on 2 cores, for the first progress line. */
@@ -62,6 +64,8 @@ function stamp(b: GoToolBuild): string {
   h.update(readFileSync(path.join(b.moduleDir, "go.sum")));
   h.update(b.ldflags);
   h.update(b.tools.join(","));
+  // Only hashed when set, so builds without extra environment keep their existing stamps.
+  if (b.env) h.update(JSON.stringify(Object.entries(b.env).sort()));
   return h.digest("hex");
 }
 
@@ -94,6 +98,7 @@ export async function ensureGoTools(
         ["build", "-o", b.binDir + "/", "-ldflags", b.ldflags, ...b.tools],
         {
           cwd: b.moduleDir,
+          env: { ...process.env, ...b.env },
           stdio: ["ignore", "inherit", "inherit"],
         },
       );

@@ -1,7 +1,8 @@
 /**
  * Starts a real control plane on loopback: etcd, kube-apiserver (RBAC, static tokens for an
  * admin, a viewer and an editor, audit policy + audit webhook + audit log, every admission API
- * version served) and kube-controller-manager (so namespaces get their default ServiceAccount
+ * version served, a structured authentication configuration that OIDC issuers can be added to at
+ * run time) and kube-controller-manager (so namespaces get their default ServiceAccount
  * and deleted namespaces go away), and writes a kubeconfig with one context per user.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -33,6 +34,12 @@ export interface ControlPlaneInfo {
    * trace receiver listens here (PORTCULLIS_OTLP_LISTEN).
    */
   otlpListen: string;
+  /**
+   * The apiserver's structured authentication configuration (--authentication-config). It starts
+   * with no JWT issuer; the apiserver reloads the file when it changes, so a test harness adds an
+   * OIDC issuer to a running control plane by rewriting it (cluster/harness/oidc-issuer.ts).
+   */
+  authenticationConfig: string;
   dashboardUrl: string;
   version: string;
   pids: number[];
@@ -131,6 +138,14 @@ const AUDIT_POLICY_FILE = path.join(
   "audit-policy.yaml",
 );
 
+/** The authentication configuration the apiserver starts with: no JWT issuer yet. */
+const AUTHENTICATION_CONFIG_EMPTY = [
+  "apiVersion: apiserver.config.k8s.io/v1",
+  "kind: AuthenticationConfiguration",
+  "jwt: []",
+  "",
+].join("\n");
+
 function kubeconfigYaml(
   server: string,
   caFile: string,
@@ -213,6 +228,9 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         "",
       ].join("\n"),
     );
+    // JWT issuers (OIDC) are added at run time: the apiserver watches this file and reloads it.
+    const authenticationConfig = path.join(dir, "authentication-config.yaml");
+    writeFileSync(authenticationConfig, AUTHENTICATION_CONFIG_EMPTY);
     const ca = createCa(dir);
     const apiCert = issueServingCert(dir, ca, "apiserver", [
       "127.0.0.1",
@@ -320,6 +338,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         `--tls-private-key-file=${apiCert.keyFile}`,
         `--client-ca-file=${ca.certFile}`,
         `--token-auth-file=${tokenFile}`,
+        `--authentication-config=${authenticationConfig}`,
         "--authorization-mode=RBAC",
         "--anonymous-auth=false",
         `--service-account-issuer=https://kubernetes.default.svc.cluster.local`,
@@ -434,6 +453,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
       auditLogPath,
       auditRelayPort: relayPort,
       otlpListen,
+      authenticationConfig,
       dashboardUrl: opts.dashboardUrl,
       version,
       pids: procs.map((p) => p.child.pid ?? -1),

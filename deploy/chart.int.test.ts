@@ -1,6 +1,6 @@
 /**
  * The Helm chart with the real helm (built from tools/helm/go.mod) against the real apiserver:
- * it lints; it renders for the default, PostgreSQL and impersonation values; every rendered
+ * it lints; it renders for the default, PostgreSQL, impersonation and OIDC values; every rendered
  * object is accepted by a server-side dry run in a namespace of its own; the plain manifests
  * in deploy/manifests are what the chart renders today.
  */
@@ -26,6 +26,7 @@ const VALUES = {
   default: [] as string[],
   postgresql: [path.join(CHART_DIR, "ci", "postgresql-values.yaml")],
   impersonation: [path.join(CHART_DIR, "ci", "impersonation-values.yaml")],
+  oidc: [path.join(CHART_DIR, "ci", "oidc-values.yaml")],
 };
 
 let admin: KubeClient;
@@ -76,7 +77,12 @@ function deploymentOf(objects: RenderedObject[]) {
             env: Array<{ name: string; value?: string }>;
             livenessProbe: { httpGet: { path: string } };
             readinessProbe: { httpGet: { path: string } };
-            volumeMounts: Array<{ mountPath: string }>;
+            volumeMounts: Array<{ name: string; mountPath: string }>;
+          }>;
+          volumes: Array<{
+            name: string;
+            secret?: { secretName: string; items?: Array<{ key: string; path: string }> };
+            configMap?: { name: string; items?: Array<{ key: string; path: string }> };
           }>;
         };
       };
@@ -175,6 +181,47 @@ describe("helm template", () => {
     );
     const env = deploymentOf(objects).spec.template.spec.containers[0]?.env ?? [];
     expect(env.find((e) => e.name === "PORTCULLIS_IMPERSONATE")?.value).toBe("1");
+  });
+
+  it("wires OIDC sign-in to the issuer, the client secret's Secret and the CA's ConfigMap", async () => {
+    const objects = renderedObjects(await renderChart({ namespace, valuesFiles: VALUES.oidc }));
+    const pod = deploymentOf(objects).spec.template.spec;
+    const [c] = pod.containers;
+    const env = Object.fromEntries((c?.env ?? []).map((e) => [e.name, e.value]));
+    expect(env).toMatchObject({
+      PORTCULLIS_OIDC_ISSUER_URL: "https://dex.example.org/dex",
+      PORTCULLIS_OIDC_CLIENT_ID: "portcullis",
+      PORTCULLIS_OIDC_REDIRECT_URL: "https://portcullis.example.org/sign-in/oidc",
+      PORTCULLIS_OIDC_SCOPES: "openid email groups",
+      PORTCULLIS_OIDC_CLIENT_SECRET_FILE: "/var/run/secrets/portcullis/oidc/client-secret",
+      PORTCULLIS_OIDC_CA_FILE: "/etc/portcullis/oidc-ca/ca.crt",
+    });
+    const mounts = Object.fromEntries((c?.volumeMounts ?? []).map((m) => [m.name, m.mountPath]));
+    expect(mounts["oidc-client-secret"]).toBe("/var/run/secrets/portcullis/oidc");
+    expect(mounts["oidc-ca"]).toBe("/etc/portcullis/oidc-ca");
+    const volumes = Object.fromEntries(pod.volumes.map((v) => [v.name, v]));
+    expect(volumes["oidc-client-secret"]?.secret).toMatchObject({
+      secretName: "portcullis-oidc",
+      items: [{ key: "client-secret", path: "client-secret" }],
+    });
+    expect(volumes["oidc-ca"]?.configMap).toMatchObject({
+      name: "portcullis-oidc-ca",
+      items: [{ key: "ca.crt", path: "ca.crt" }],
+    });
+    // Off by default: no OIDC variable at all.
+    const plain = deploymentOf(renderedObjects(await renderChart({ namespace })));
+    const names = (plain.spec.template.spec.containers[0]?.env ?? []).map((e) => e.name);
+    expect(names.filter((n) => n.startsWith("PORTCULLIS_OIDC_"))).toEqual([]);
+    // An issuer without a client id, or without a page to return to, is refused.
+    await expect(
+      renderChart({ namespace, set: ["oidc.issuerUrl=https://dex.example.org"] }),
+    ).rejects.toThrow(/oidc\.clientId/);
+    await expect(
+      renderChart({
+        namespace,
+        set: ["oidc.issuerUrl=https://dex.example.org", "oidc.clientId=portcullis"],
+      }),
+    ).rejects.toThrow(/oidc\.redirectUrl/);
   });
 
   it("renders the apiserver's audit policy as the local control plane runs it, and a kubeconfig without the token", async () => {

@@ -1,5 +1,9 @@
 import { SignInForm } from "@/components/auth/sign-in-form";
+import { oidcConfigured } from "@/server/auth/oidc";
+
+// The server's environment decides whether OIDC sign-in is offered.
+export const dynamic = "force-dynamic";
 
 export default function Page() {
-  return <SignInForm />;
+  return <SignInForm oidc={oidcConfigured()} />;
 }

@@ -75,6 +75,10 @@ export async function startSharedDashboard(
     databaseUrl?: string;
     /** The session secret; replicas sharing one database share it. Random when absent. */
     sessionSecret?: string;
+    /** The port to listen on (picked in advance when an OIDC issuer must know the URL). */
+    port?: number;
+    /** More environment, e.g. the PORTCULLIS_OIDC_* of an issuer (cluster/harness/oidc-issuer.ts). */
+    env?: Record<string, string>;
   } = {},
 ): Promise<SharedDashboard> {
   await admin(stack, "POST", "/api/v1/namespaces", {
@@ -151,7 +155,8 @@ export async function startSharedDashboard(
     NEXT_TELEMETRY_DISABLED: "1",
   });
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
-  const [port] = (await freePorts(1)) as [number];
+  Object.assign(env, opts.env);
+  const port = opts.port ?? ((await freePorts(1)) as [number])[0];
   const child = spawnDashboard(env, port, ["ignore", log, log]);
   closeSync(log);
   const url = `http://127.0.0.1:${port}`;

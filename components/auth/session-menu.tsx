@@ -23,6 +23,7 @@ export function SessionMenu() {
       {data && (
         <span title={data.groups.join(", ")}>
           Signed in as <strong>{data.username}</strong>
+          {data.signedInWith === "oidc" && " via OIDC"}
         </span>
       )}
       <button type="button" onClick={() => void leave()} disabled={leaving}>

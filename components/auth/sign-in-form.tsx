@@ -2,13 +2,15 @@
 
 import { useState, type FormEvent } from "react";
 import { ErrorBox } from "@/components/ui/error-box";
+import { OidcButton } from "./oidc-button";
 import { signIn } from "@/lib/queries/session";
 
 /**
- * Shared mode's sign-in: a Kubernetes bearer token pasted into a password field. It is sent once,
- * to the dashboard's server, which keeps it; this page drops it from memory as soon as it is sent.
+ * Shared mode's sign-in: through the cluster's OIDC issuer when configured, or with a Kubernetes
+ * bearer token pasted into a password field. A token is sent once, to the dashboard's server,
+ * which keeps it; this page drops it from memory as soon as it is sent.
  */
-export function SignInForm() {
+export function SignInForm({ oidc }: { oidc: boolean }) {
   const [token, setToken] = useState("");
   const [error, setError] = useState<Error | undefined>();
   const [busy, setBusy] = useState(false);
@@ -38,6 +40,12 @@ export function SignInForm() {
         Every request this dashboard makes for you runs as your own Kubernetes user: the
         apiserver&apos;s RBAC decides what you see and change.
       </p>
+      {oidc && (
+        <>
+          <OidcButton />
+          <p className="hint">Or paste a token:</p>
+        </>
+      )}
       <label htmlFor="token">Bearer token</label>
       <input
         id="token"

@@ -35,7 +35,9 @@ const SERVED_ONLY = [
 /** `shared`: the dashboard runs in shared mode (a signed-in user instead of a context switcher). */
 export function TopBar({ shared = false }: { shared?: boolean }) {
   const pathname = usePathname();
-  const signingIn = shared && pathname === "/sign-in";
+  // The sign-in pages (/sign-in, and /sign-in/oidc where the issuer sends the browser back) run
+  // before there is a session: nothing there may ask the API for cluster data.
+  const signingIn = shared && (pathname === "/sign-in" || pathname.startsWith("/sign-in/"));
   const { context } = useTabContext();
   const overview = useQuery({
     ...overviewQuery(context ?? ""),

@@ -6,6 +6,8 @@ export function nextStep(status: number | undefined, reason?: string): string {
   if (reason === INVALID_TOKEN)
     return "Paste a current token of your own: `kubectl create token NAME` makes one for a service account; a kubeconfig's user token works too.";
   if (reason === SESSION_REQUIRED) return "Your session has ended: sign in again.";
+  if (reason?.startsWith("Oidc") || reason === "InvalidIdToken")
+    return "The OIDC sign-in did not complete: start it again from the sign-in page. If it keeps failing, the message above names what the issuer, or the dashboard's PORTCULLIS_OIDC_* settings, must change.";
   if (status === 401)
     return "The apiserver does not accept this context's credentials: refresh them in the kubeconfig (an expired token or client certificate), then reload.";
   if (status === 403)

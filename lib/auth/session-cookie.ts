@@ -34,3 +34,29 @@ export function sessionCookieHeader(value: string, maxAgeMs: number = SESSION_MA
 export function clearSessionCookieHeader(): string {
   return `${SESSION_COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=0`;
 }
+
+/**
+ * An OIDC sign-in in progress: its state, nonce and PKCE verifier, sealed (AES-GCM with the
+ * session secret) into this cookie by the server. SameSite=Lax, not Strict: the issuer sends the
+ * browser back with a top-level navigation from another site.
+ */
+export const OIDC_FLOW_COOKIE = "__Host-portcullis-oidc";
+/** How long an OIDC sign-in may take from start to callback. */
+export const OIDC_FLOW_MAX_AGE_MS = 10 * 60_000;
+
+/** The OIDC flow cookie's value in a Cookie header, if present and of a plausible size. */
+export function oidcFlowCookie(header: string | null): string | undefined {
+  const v = readCookie(header, [OIDC_FLOW_COOKIE]);
+  return v && v.length <= 1000 ? v : undefined;
+}
+
+/** Set-Cookie for a new OIDC flow (`value` is the sealed flow, already URL-safe). */
+export function oidcFlowCookieHeader(value: string): string {
+  const maxAge = Math.floor(OIDC_FLOW_MAX_AGE_MS / 1000);
+  return `${OIDC_FLOW_COOKIE}=${value}; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=${maxAge}`;
+}
+
+/** Set-Cookie that deletes the OIDC flow cookie (it is used once). */
+export function clearOidcFlowCookieHeader(): string {
+  return `${OIDC_FLOW_COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0`;
+}

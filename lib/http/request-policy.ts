@@ -62,6 +62,16 @@ export const MACHINE_ROUTES: ReadonlyArray<{ method: string; path: string; calle
 /** Shared mode: API routes served without a session (besides the machine routes), and why. */
 export const SESSIONLESS_ROUTES: ReadonlyArray<{ method: string; path: string; why: string }> = [
   { method: "POST", path: "/api/session", why: "signing in: it creates the session" },
+  {
+    method: "POST",
+    path: "/api/session/oidc",
+    why: "starting an OIDC sign-in: it sets the sealed flow cookie and names the issuer's page",
+  },
+  {
+    method: "POST",
+    path: "/api/session/oidc/callback",
+    why: "completing an OIDC sign-in: it checks the flow cookie and the ID token, then creates the session",
+  },
 ];
 
 /** Shared mode: paths a browser loads before signing in (the sign-in page and static files). */

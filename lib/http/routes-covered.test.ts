@@ -19,6 +19,9 @@ const CONTEXT_FREE: Record<string, string> = {
   "POST /api/contexts": "sets the cookie that picks where a new tab starts",
   "POST /api/audit": "the apiserver's audit sink, authenticated by its own token",
   "POST /api/session": "shared mode's sign-in: the apiserver checks the token it is given",
+  "POST /api/session/oidc": "starts an OIDC sign-in: reads no cluster",
+  "POST /api/session/oidc/callback":
+    "completes an OIDC sign-in: the apiserver checks the ID token it is given",
 };
 
 describe("every API route is under the request policy", () => {
@@ -62,15 +65,18 @@ describe("every API route is under the request policy", () => {
     );
   });
 
-  // Shared mode: without a session cookie only health, sign-in and the audit sink are served.
+  // Shared mode: without a session cookie only health, sign-in (token and OIDC) and the audit sink
+  // are served.
   const shared = policyConfigFromEnv({ PORTCULLIS_PORT: "3000", PORTCULLIS_MODE: "shared" });
   const SESSIONLESS = new Set([
     "GET /api/health",
     "HEAD /api/health",
     "POST /api/audit",
     "POST /api/session",
+    "POST /api/session/oidc",
+    "POST /api/session/oidc/callback",
   ]);
-  it("the shared-mode exemptions are exactly health, sign-in and the audit sink", () => {
+  it("the shared-mode exemptions are exactly health, sign-in (token and OIDC) and the audit sink", () => {
     expect(
       new Set([...MACHINE_ROUTES, ...SESSIONLESS_ROUTES].map((m) => `${m.method} ${m.path}`)),
     ).toEqual(SESSIONLESS);

@@ -74,7 +74,9 @@ export async function apiFetch<T>(url: string, init?: RequestInit): Promise<T> {
       isKubeApiErrorBody(body) &&
       body.reason === SESSION_REQUIRED &&
       typeof window !== "undefined" &&
-      window.location.pathname !== "/sign-in"
+      window.location.pathname !== "/sign-in" &&
+      // The OIDC callback page shows its own error: leaving it would hide why sign-in failed.
+      !window.location.pathname.startsWith("/sign-in/")
     ) {
       // Shared mode, and the session has ended (signed out elsewhere, expired, idle).
       window.location.assign("/sign-in");

@@ -57,6 +57,46 @@ describe("SessionStore", () => {
     await store.delete(c);
     expect(await store.get(c, 2)).toBeUndefined();
   });
+
+  it("ends an OIDC session with its ID token, and says how the user signed in", async () => {
+    const oidc = await store.create(user, TOKEN, 0, { method: "oidc", expires: 60_000 });
+    expect(await store.get(oidc, 59_999)).toMatchObject({ method: "oidc", expires: 60_000 });
+    expect(await store.get(oidc, 60_000)).toBeUndefined();
+    // An ID token valid for longer than the maximum age still ends at the maximum age.
+    const long = await store.create(user, TOKEN, 0, { method: "oidc", expires: 10 ** 12 });
+    expect((await store.get(long, 1))?.expires).toBe(SESSION_MAX_AGE_MS);
+    const token = await store.create(user, TOKEN, 0);
+    expect(await store.get(token, 1)).toMatchObject({ method: "token" });
+  });
+
+  it("lets an OIDC state be used once, across stores sharing the database", async () => {
+    const other = new SessionStore(driver);
+    expect(await store.consumeOidcState("state-1", 600_000, 0)).toBe(true);
+    expect(await other.consumeOidcState("state-1", 600_000, 1)).toBe(false);
+    expect(await store.consumeOidcState("state-2", 600_000, 2)).toBe(true);
+    // Expired records are dropped (the flow cookie is refused by then anyway).
+    expect(await store.consumeOidcState("state-1", 1_300_000, 700_000)).toBe(true);
+    const raw = JSON.stringify(
+      await driver.query({ text: "SELECT * FROM portcullis_oidc_states", params: [] }),
+    );
+    expect(raw).not.toContain("state-1");
+  });
+
+  it("adds the sign-in method to a sessions table made before OIDC", async () => {
+    const old = new SqliteDriver(path.join(dir, "old.sqlite"));
+    try {
+      await old.exec(`CREATE TABLE portcullis_sessions (
+        id_hash TEXT PRIMARY KEY, username TEXT NOT NULL, uid TEXT NOT NULL, groups TEXT NOT NULL,
+        token TEXT, created BIGINT NOT NULL, last_seen BIGINT NOT NULL, expires BIGINT NOT NULL)`);
+      const s = new SessionStore(old);
+      await s.migrate();
+      await s.migrate();
+      const id = await s.create(user, TOKEN, 0, { method: "oidc" });
+      expect(await s.get(id, 1)).toMatchObject({ method: "oidc", token: TOKEN });
+    } finally {
+      await old.close();
+    }
+  });
 });
 
 describe("session cookie signature", () => {

@@ -69,6 +69,8 @@ const SESSIONLESS = new Set([
   "HEAD /api/health",
   "POST /api/audit",
   "POST /api/session",
+  "POST /api/session/oidc",
+  "POST /api/session/oidc/callback",
 ]);
 
 describe("without a session", () => {

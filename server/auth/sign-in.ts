@@ -27,17 +27,11 @@ function notShared(): KubeApiError {
 }
 
 /**
- * Signs in with a Kubernetes bearer token: the apiserver says whose it is (a SelfSubjectReview
- * made with it), and a session is created for that user. The token is kept only server-side,
- * encrypted (none at all in impersonation mode). Returns the signed cookie value. Rate limited
- * per client address; the token never appears in an error or a log line.
+ * Counts one sign-in attempt (any method) from the request's client address; throws 429 when the
+ * address, or all addresses together, are over their limit. The limit is on attempts, not
+ * failures: a right token waits too.
  */
-export async function signInWithToken(
-  token: string,
-  request: Request,
-): Promise<{ cookie: string; user: SessionUser }> {
-  if (!isSharedMode()) throw notShared();
-  const now = Date.now();
+export function countSignInAttempt(request: Request, now = Date.now()): void {
   const address = clientAddress(request.headers.get("x-forwarded-for"));
   if (!perAddress.attempt(address, now) || !overall.attempt("*", now)) {
     const wait = Math.max(
@@ -52,20 +46,31 @@ export async function signInWithToken(
       cluster: "",
     });
   }
+}
+
+/**
+ * Who the apiserver says `token` is (a SelfSubjectReview made with it). A token it does not
+ * accept is a 401 with `refused` as the message; the token never appears in an error.
+ */
+export async function reviewBearer(
+  token: string,
+  signal: AbortSignal,
+  refused = "the apiserver does not accept this token",
+): Promise<SessionUser> {
   let review: SelfSubjectReview;
   try {
     review = await bearerClient(token).request<SelfSubjectReview>({
       method: "POST",
       path: "/apis/authentication.k8s.io/v1/selfsubjectreviews",
       body: { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" },
-      signal: request.signal,
+      signal,
     });
   } catch (e) {
     if (e instanceof KubeApiError && e.status === 401) {
       throw new KubeApiError({
         status: 401,
         reason: INVALID_TOKEN,
-        message: "the apiserver does not accept this token",
+        message: refused,
         cluster: e.cluster,
       });
     }
@@ -80,11 +85,32 @@ export async function signInWithToken(
       cluster: "",
     });
   }
-  const user: SessionUser = {
+  return {
     username: info.username.slice(0, 1024),
     uid: (info.uid ?? "").slice(0, 1024),
     groups: (info.groups ?? []).slice(0, 256).map((g) => g.slice(0, 1024)),
   };
+}
+
+/** Throws 404 unless the dashboard runs in shared mode. */
+export function requireSharedMode(): void {
+  if (!isSharedMode()) throw notShared();
+}
+
+/**
+ * Signs in with a Kubernetes bearer token: the apiserver says whose it is (a SelfSubjectReview
+ * made with it), and a session is created for that user. The token is kept only server-side,
+ * encrypted (none at all in impersonation mode). Returns the signed cookie value. Rate limited
+ * per client address; the token never appears in an error or a log line.
+ */
+export async function signInWithToken(
+  token: string,
+  request: Request,
+): Promise<{ cookie: string; user: SessionUser }> {
+  requireSharedMode();
+  const now = Date.now();
+  countSignInAttempt(request, now);
+  const user = await reviewBearer(token, request.signal);
   const store = await sessionStore();
   const id = await store.create(user, impersonationMode() ? undefined : token, now);
   return { cookie: signSessionId(id), user };

@@ -19,7 +19,12 @@ export async function POST(request: Request): Promise<Response> {
   return handle(async () => {
     const { token } = body.parse(await readJson(request));
     const { cookie, user } = await signInWithToken(token.trim(), request);
-    const info: SessionInfo = { username: user.username, groups: user.groups, via: via() };
+    const info: SessionInfo = {
+      username: user.username,
+      groups: user.groups,
+      via: via(),
+      signedInWith: "token",
+    };
     return json(info, { headers: { "set-cookie": sessionCookieHeader(cookie) } });
   });
 }
@@ -32,6 +37,7 @@ export async function GET(request: Request): Promise<Response> {
       username: session.username,
       groups: session.groups,
       via: via(),
+      signedInWith: session.method,
       expires: session.expires,
     };
     return json(info);

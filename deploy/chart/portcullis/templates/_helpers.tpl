@@ -58,3 +58,11 @@ sees nothing under `helm template`, which renders a fresh value).
 {{- randAlphaNum 48 | b64enc -}}
 {{- end -}}
 {{- end -}}
+
+{{- define "portcullis.oidcRedirectUrl" -}}
+{{- if .Values.oidc.redirectUrl -}}
+{{- .Values.oidc.redirectUrl -}}
+{{- else -}}
+{{- printf "https://%s/sign-in/oidc" (required "oidc.redirectUrl (or ingress.host) names the dashboard's /sign-in/oidc page for the issuer" .Values.ingress.host) -}}
+{{- end -}}
+{{- end -}}

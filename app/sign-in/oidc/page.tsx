@@ -1,0 +1,5 @@
+import { OidcCallback } from "@/components/auth/oidc-callback";
+
+export default function Page() {
+  return <OidcCallback />;
+}
