@@ -4,11 +4,9 @@
  * webhook), next to predict() for that very request against what the apiserver stored.
  * Uses the stack named by PORTCULLIS_STACK, or starts a control plane for the run.
  */
-import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { readStack, startStack, type Stack, type StackInfo } from "../cluster/harness/stack";
 import { startWebhookServer } from "../cluster/harness/webhook-server";
-import { httpsRequest } from "../cluster/https-json";
+import { benchStack } from "./bench-stack";
 import { compileSnapshot } from "@/lib/admission/compile";
 import { predictCompiled } from "@/lib/admission/predict";
 import { makeRequest } from "@/lib/admission/request";
@@ -23,16 +21,8 @@ function median(xs: number[]): number {
 
 /** Runs the benchmark; one entry per measurement. */
 export async function run(): Promise<Measurement[]> {
-  let own: Stack | undefined;
-  let info: StackInfo;
-  if (process.env.PORTCULLIS_STACK) info = readStack();
-  else {
-    own = await startStack({ dashboard: false, log: (l) => process.stderr.write(l + "\n") });
-    info = own.info;
-  }
-  const ca = readFileSync(info.caFile);
-  const kube = (method: string, p: string, body?: unknown) =>
-    httpsRequest(`${info.server}${p}`, { method, body, ca, token: info.tokens.admin });
+  const stack = await benchStack({ dashboard: false });
+  const { info, kube } = stack;
   const hooks = await startWebhookServer({ certFile: info.caFile, keyFile: info.caKeyFile });
   const id = `bench${Date.now().toString(36)}`;
   const snapshot = makeSnapshot(1000, 50);
@@ -149,7 +139,7 @@ export async function run(): Promise<Measurement[]> {
     for (const c of created) await kube("DELETE", `/apis/admissionregistration.k8s.io/v1/${c}`);
     await kube("DELETE", `/api/v1/namespaces/${id}-ns`);
     await hooks.close();
-    await own?.stop();
+    await stack.stop();
   }
 }
 

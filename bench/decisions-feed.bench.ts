@@ -7,7 +7,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { chromium } from "@playwright/test";
-import { readStack, startStack, type Stack, type StackInfo } from "../cluster/harness/stack";
+import { benchStack } from "./bench-stack";
 import { auditBatches } from "../test/audit-batches";
 import { firstLoadJs } from "./browser-measure";
 
@@ -19,13 +19,8 @@ const ROUNDS = 20;
 
 /** Runs the benchmark; one entry per measurement. */
 export async function run(): Promise<Measurement[]> {
-  let own: Stack | undefined;
-  let info: StackInfo;
-  if (process.env.PORTCULLIS_STACK) info = readStack();
-  else {
-    own = await startStack({ log: () => undefined });
-    info = own.info;
-  }
+  const stack = await benchStack({ log: () => undefined });
+  const { info } = stack;
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu"],
@@ -72,7 +67,7 @@ export async function run(): Promise<Measurement[]> {
     ];
   } finally {
     await browser.close();
-    await own?.stop();
+    await stack.stop();
   }
 }
 

@@ -8,10 +8,8 @@
  * afterwards. Uses the stack named by PORTCULLIS_STACK, or starts one.
  */
 import { pathToFileURL } from "node:url";
-import { readFileSync } from "node:fs";
 import { chromium } from "@playwright/test";
-import { readStack, startStack, type Stack, type StackInfo } from "../cluster/harness/stack";
-import { httpsRequest } from "../cluster/https-json";
+import { benchStack } from "./bench-stack";
 import { LEGACY_ADMISSION_GROUP } from "../cluster/legacy-crds";
 import { firstLoadJs } from "./first-load-js";
 
@@ -31,24 +29,10 @@ export const benches = PAGES.flatMap(([b]) => [
 const MWC = `/apis/${LEGACY_ADMISSION_GROUP}/v1beta1/mutatingwebhookconfigurations`;
 const CONFIGS = 20;
 
-async function call(info: StackInfo, method: string, path: string, body?: unknown) {
-  return httpsRequest(`${info.server}${path}`, {
-    method,
-    body,
-    ca: readFileSync(info.caFile),
-    token: info.tokens.admin,
-  });
-}
-
 /** Runs the benchmark; one entry per measurement. */
 export async function run(): Promise<Measurement[]> {
-  let own: Stack | undefined;
-  let info: StackInfo;
-  if (process.env.PORTCULLIS_STACK) info = readStack();
-  else {
-    own = await startStack();
-    info = own.info;
-  }
+  const stack = await benchStack();
+  const { info, kube: call } = stack;
   const prefix = `bench-lw-${Date.now().toString(36)}`;
   const names: string[] = [];
   try {
@@ -61,7 +45,7 @@ export async function run(): Promise<Measurement[]> {
           { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] },
         ],
       });
-      const r = await call(info, "POST", MWC, {
+      const r = await call("POST", MWC, {
         apiVersion: `${LEGACY_ADMISSION_GROUP}/v1beta1`,
         kind: "MutatingWebhookConfiguration",
         metadata: { name },
@@ -90,8 +74,8 @@ export async function run(): Promise<Measurement[]> {
     }
     return out;
   } finally {
-    for (const n of names) await call(info, "DELETE", `${MWC}/${n}`);
-    await own?.stop();
+    for (const n of names) await call("DELETE", `${MWC}/${n}`);
+    await stack.stop();
   }
 }
 

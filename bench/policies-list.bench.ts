@@ -6,10 +6,8 @@
  * renders real rows, and removed afterwards. Uses the stack named by PORTCULLIS_STACK, or starts one.
  */
 import { pathToFileURL } from "node:url";
-import { readFileSync } from "node:fs";
 import { chromium } from "@playwright/test";
-import { readStack, startStack, type Stack, type StackInfo } from "../cluster/harness/stack";
-import { httpsRequest } from "../cluster/https-json";
+import { benchStack } from "./bench-stack";
 import { firstLoadJs } from "./first-load-js";
 
 type Measurement = { bench: string; value: number; unit: string };
@@ -19,30 +17,16 @@ export const benches = ["policies-first-load-js-kb", "policies-monaco-in-first-l
 const G = "/apis/admissionregistration.k8s.io/v1";
 const POLICIES = 20;
 
-async function call(info: StackInfo, method: string, path: string, body?: unknown) {
-  return httpsRequest(`${info.server}${path}`, {
-    method,
-    body,
-    ca: readFileSync(info.caFile),
-    token: info.tokens.admin,
-  });
-}
-
 /** Runs the benchmark; one entry per measurement. */
 export async function run(): Promise<Measurement[]> {
-  let own: Stack | undefined;
-  let info: StackInfo;
-  if (process.env.PORTCULLIS_STACK) info = readStack();
-  else {
-    own = await startStack();
-    info = own.info;
-  }
+  const stack = await benchStack();
+  const { info, kube: call } = stack;
   const prefix = `bench-pl-${Date.now().toString(36)}`;
   const names: string[] = [];
   try {
     for (let i = 0; i < POLICIES; i++) {
       const name = `${prefix}-${i}`;
-      const p = await call(info, "POST", `${G}/validatingadmissionpolicies`, {
+      const p = await call("POST", `${G}/validatingadmissionpolicies`, {
         metadata: { name },
         spec: {
           matchConstraints: {
@@ -56,7 +40,7 @@ export async function run(): Promise<Measurement[]> {
       });
       if (p.status !== 201) throw new Error(`seed ${name}: ${p.status} ${p.body}`);
       names.push(name);
-      const b = await call(info, "POST", `${G}/validatingadmissionpolicybindings`, {
+      const b = await call("POST", `${G}/validatingadmissionpolicybindings`, {
         metadata: { name },
         spec: { policyName: name, validationActions: ["Audit"] },
       });
@@ -83,10 +67,10 @@ export async function run(): Promise<Measurement[]> {
     }
   } finally {
     for (const n of names) {
-      await call(info, "DELETE", `${G}/validatingadmissionpolicybindings/${n}`);
-      await call(info, "DELETE", `${G}/validatingadmissionpolicies/${n}`);
+      await call("DELETE", `${G}/validatingadmissionpolicybindings/${n}`);
+      await call("DELETE", `${G}/validatingadmissionpolicies/${n}`);
     }
-    await own?.stop();
+    await stack.stop();
   }
 }
 
