@@ -15,6 +15,7 @@ import { DEX_BIN, ensureDex } from "../../tools/dex/dex";
 import { createCa, issueServingCert } from "../certs";
 import { httpsRequest } from "../https-json";
 import { freePorts } from "../ports";
+import { admin } from "./shared-dashboard";
 import type { StackInfo } from "./stack";
 
 export const OIDC_CLIENT_ID = "portcullis";
@@ -54,18 +55,6 @@ export interface OidcIssuerOptions {
   /** Dex's `expiry.idTokens` (default 1h); a short one ends sessions soon. */
   idTokenLifetime?: string;
   log?: (line: string) => void;
-}
-
-async function admin(stack: StackInfo, method: string, p: string, body?: unknown): Promise<void> {
-  const res = await httpsRequest(`${stack.server}${p}`, {
-    method,
-    body,
-    ca: readFileSync(stack.caFile),
-    token: stack.tokens.admin,
-  });
-  if (res.status >= 300 && res.status !== 409) {
-    throw new Error(`${method} ${p}: ${res.status} ${res.body.slice(0, 300)}`);
-  }
 }
 
 interface JwtAuthenticator {

@@ -29,7 +29,8 @@ export interface SharedDashboard {
 
 const READ = ["get", "list", "watch"];
 
-async function admin(
+/** A write as the stack's admin; "already exists" counts as done, anything else refused throws. */
+export async function admin(
   stack: StackInfo,
   method: string,
   p: string,
