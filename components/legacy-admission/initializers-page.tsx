@@ -97,7 +97,9 @@ function ServedInitializers({ kind, apiVersion, configs }: ServedLegacyKind) {
         match.
       </p>
       <section className="panel" aria-labelledby="order-h">
-        <h2 id="order-h">Merged order ({order.length} initializers)</h2>
+        <h2 id="order-h">
+          Merged order ({order.length} {order.length === 1 ? "initializer" : "initializers"})
+        </h2>
         {order.length === 0 ? (
           <p className="muted">No initializers: new objects are visible at once.</p>
         ) : (
