@@ -321,6 +321,25 @@ function concat(...parts: Sql[]): Sql {
   return joinSql(parts, "");
 }
 
+/** The statement of DecisionStore.list (exported for query plan tests). */
+export function listStatement(f: DecisionFilter, opts: { limit: number; before?: number }): Sql {
+  const extra = opts.before !== undefined ? [sql`d.id < ${opts.before}`] : [];
+  return concat(
+    { text: SELECT_DECISIONS, params: [] },
+    where(f, extra),
+    sql` ORDER BY d.id DESC LIMIT ${opts.limit}`,
+  );
+}
+
+/** The statement of DecisionStore.histogram (exported for query plan tests). */
+export function histogramStatement(f: DecisionFilter, bucketMs: number): Sql {
+  return concat(
+    sql`SELECT CAST(d.time / ${bucketMs} AS BIGINT) AS bucket, d.outcome AS outcome, COUNT(*) AS n FROM admission_decisions d`,
+    where(f),
+    { text: " GROUP BY 1, 2 ORDER BY 1", params: [] },
+  );
+}
+
 /** Most batches stored in one group commit. */
 const MAX_GROUP = 32;
 
@@ -658,14 +677,7 @@ export class DecisionStore {
     f: DecisionFilter,
     opts: { limit: number; before?: number },
   ): Promise<DecisionRecord[]> {
-    const extra = opts.before !== undefined ? [sql`d.id < ${opts.before}`] : [];
-    const rows = await this.driver.query<DecisionRow>(
-      concat(
-        { text: SELECT_DECISIONS, params: [] },
-        where(f, extra),
-        sql` ORDER BY d.id DESC LIMIT ${opts.limit}`,
-      ),
-    );
+    const rows = await this.driver.query<DecisionRow>(listStatement(f, opts));
     return rows.map(toRecord);
   }
 
@@ -695,13 +707,7 @@ export class DecisionStore {
       bucket: number | string;
       outcome: string;
       n: number | string;
-    }>(
-      concat(
-        sql`SELECT CAST(d.time / ${bucketMs} AS BIGINT) AS bucket, d.outcome AS outcome, COUNT(*) AS n FROM admission_decisions d`,
-        where(f),
-        { text: " GROUP BY 1, 2 ORDER BY 1", params: [] },
-      ),
-    );
+    }>(histogramStatement(f, bucketMs));
     const buckets = new Map<number, DecisionBucket>();
     for (const r of rows) {
       const start = Number(r.bucket) * bucketMs;
