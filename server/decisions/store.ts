@@ -234,26 +234,31 @@ interface DecisionRow {
   user_name: string;
   resource: string;
   operation: string;
-  raw: string | null;
-  raw_id: number | string | null;
   event_id: number | string | null;
+  /** The admission_events row holding the event's text (see eventTextOf). */
+  raw_id: number | string | null;
 }
 
-const ROW_COLUMNS =
-  "d.id, d.time, d.kind, d.hook, d.configuration, d.outcome, d.code, d.message, d.patch, d.round, d.idx, d.audit_id, d.stage, d.namespace, d.user_name, d.resource, d.operation, d.event_id, r.id AS raw_id, r.raw";
-/** Each decision with the admission_events row holding its event's text (see eventTextOf). */
-const FROM_DECISIONS = `FROM ${TABLE} d LEFT JOIN ${EVENTS} r ON r.id = (SELECT MAX(x.id) FROM ${EVENTS} x WHERE x.id <= COALESCE(d.event_id, d.id))`;
+/**
+ * Each decision with the id of the admission_events row holding its event's text; the rows
+ * themselves are read once per query however many of its decisions share them.
+ */
+const SELECT_DECISIONS = `SELECT d.id, d.time, d.kind, d.hook, d.configuration, d.outcome, d.code, d.message, d.patch, d.round, d.idx, d.audit_id, d.stage, d.namespace, d.user_name, d.resource, d.operation, d.event_id, (SELECT MAX(x.id) FROM ${EVENTS} x WHERE x.id <= COALESCE(d.event_id, d.id)) AS raw_id FROM ${TABLE} d`;
+
+/** Most admission_events rows read by one statement. */
+const TEXT_ROWS_PER_READ = 500;
 
 /** The event's text of a decision row, if stored. */
-function rawOf(r: DecisionRow): string | undefined {
-  if (r.raw === null || r.raw_id === null) return undefined;
-  return eventTextOf(r.raw, Number(r.raw_id), Number(r.event_id ?? r.id));
+function rawOf(r: DecisionRow, texts: ReadonlyMap<number, string>): string | undefined {
+  if (r.raw_id === null) return undefined;
+  const row = texts.get(Number(r.raw_id));
+  return row === undefined
+    ? undefined
+    : eventTextOf(row, Number(r.raw_id), Number(r.event_id ?? r.id));
 }
-const SELECT_DECISIONS = `SELECT ${ROW_COLUMNS} ${FROM_DECISIONS}`;
 
 /** The request facts, read back from the stored event (the filter columns if it is unreadable). */
-function requestOf(r: DecisionRow): AuditRequestFacts {
-  const raw = rawOf(r);
+function requestOf(r: DecisionRow, raw: string | undefined): AuditRequestFacts {
   const facts = raw !== undefined ? requestFactsOfRaw(raw) : undefined;
   return (
     facts ?? {
@@ -274,7 +279,7 @@ function requestOf(r: DecisionRow): AuditRequestFacts {
   );
 }
 
-function toRecord(r: DecisionRow): DecisionRecord {
+function toRecord(r: DecisionRow, raw: string | undefined): DecisionRecord {
   const rec: DecisionRecord = {
     id: Number(r.id),
     auditID: r.audit_id,
@@ -285,7 +290,7 @@ function toRecord(r: DecisionRow): DecisionRecord {
     configuration: r.configuration,
     outcome: r.outcome as DecisionOutcome,
     message: r.message,
-    request: requestOf(r),
+    request: requestOf(r, raw),
   };
   if (r.code !== null) rec.code = Number(r.code);
   if (r.patch !== null) rec.patch = r.patch;
@@ -661,7 +666,27 @@ export class DecisionStore {
         sql` WHERE d.id >= ${from} AND d.id <= ${to} ORDER BY d.id ASC LIMIT ${MAX_NOTICE_ROWS}`,
       ),
     );
-    return rows.map(toRecord);
+    return this.records(rows);
+  }
+
+  /** The admission_events rows the decision rows' events are in, each read once. */
+  private async texts(rows: DecisionRow[]): Promise<Map<number, string>> {
+    const ids = [...new Set(rows.flatMap((r) => (r.raw_id === null ? [] : [Number(r.raw_id)])))];
+    const texts = new Map<number, string>();
+    for (let i = 0; i < ids.length; i += TEXT_ROWS_PER_READ) {
+      const part = ids.slice(i, i + TEXT_ROWS_PER_READ);
+      const got = await this.driver.query<{ id: number | string; raw: string }>({
+        text: `SELECT id, raw FROM ${EVENTS} WHERE id IN (${part.map(() => "?").join(", ")})`,
+        params: part,
+      });
+      for (const t of got) texts.set(Number(t.id), t.raw);
+    }
+    return texts;
+  }
+
+  private async records(rows: DecisionRow[]): Promise<DecisionRecord[]> {
+    const texts = await this.texts(rows);
+    return rows.map((r) => toRecord(r, rawOf(r, texts)));
   }
 
   /** Where the follower of the named audit log stopped, if it ever stored anything. */
@@ -677,8 +702,7 @@ export class DecisionStore {
     f: DecisionFilter,
     opts: { limit: number; before?: number },
   ): Promise<DecisionRecord[]> {
-    const rows = await this.driver.query<DecisionRow>(listStatement(f, opts));
-    return rows.map(toRecord);
+    return this.records(await this.driver.query<DecisionRow>(listStatement(f, opts)));
   }
 
   /** Oldest first: decisions stored after the given id (a stream catching up after a reconnect). */
@@ -690,7 +714,7 @@ export class DecisionStore {
         sql` ORDER BY d.id ASC LIMIT ${limit}`,
       ),
     );
-    return rows.map(toRecord);
+    return this.records(rows);
   }
 
   /** One decision and its (redacted) audit event as JSON text. */
@@ -698,7 +722,9 @@ export class DecisionStore {
     const [row] = await this.driver.query<DecisionRow>(
       concat({ text: SELECT_DECISIONS, params: [] }, sql` WHERE d.id = ${id}`),
     );
-    return row ? { decision: toRecord(row), rawEvent: rawOf(row) ?? "" } : undefined;
+    if (!row) return undefined;
+    const raw = rawOf(row, await this.texts([row]));
+    return { decision: toRecord(row, raw), rawEvent: raw ?? "" };
   }
 
   /** Counts by outcome in buckets of `bucketMs` within [from, to). */
