@@ -112,7 +112,11 @@ async function ingest(store: DecisionStore, bodies: Buffer[]): Promise<number> {
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "portcullis-bench-"));
 try {
-  const bodies = [...batches(total, `b${Date.now()}`)].map((t) => Buffer.from(t, "utf8"));
+  // (Not for rss-1m: its bodies are made as it goes, so they are not counted in its memory.)
+  const bodies =
+    mode === "rss-1m"
+      ? []
+      : [...batches(total, `b${Date.now()}`)].map((t) => Buffer.from(t, "utf8"));
   if (mode === "pair") {
     // Warm-up on a tenth of the batches, so neither pass pays for compiling the parser.
     parseOnly(bodies.slice(0, Math.ceil(bodies.length / 10)));
@@ -128,7 +132,6 @@ try {
     console.log(JSON.stringify({ [mode]: pass }));
   } else if (mode === "rss-1m") {
     const store = await openStore(dir, "sqlite");
-    bodies.length = 0;
     let decisions = 0;
     let i = 0;
     const start = Date.now();
