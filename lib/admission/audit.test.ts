@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseAuditEvent, parseEventList, readStatusMessage } from "./audit";
+import { parseAuditEvent, parseEventList, parseTime, readStatusMessage } from "./audit";
 
 /** An event shaped like kube-apiserver 1.37's audit webhook output (Metadata level). */
 function event(over: Record<string, unknown> = {}): Record<string, unknown> {
@@ -403,5 +403,33 @@ describe("parseEventList", () => {
       ],
     });
     expect(out.map((e) => e.auditID)).toEqual(["denied"]);
+  });
+});
+
+describe("parseTime", () => {
+  it("reads every time as Date.parse does, the apiserver's form digit by digit", () => {
+    const fixed = [
+      "2026-11-23T11:34:40.125606Z",
+      "2026-11-23T11:34:40.1Z",
+      "2026-11-23T11:34:40.999999999Z",
+      "2026-11-23T11:34:40Z",
+      "2026-02-28T23:59:59.5Z",
+      "2026-02-31T00:00:00Z",
+      "2026-11-23T11:34:40+01:00",
+      "2026-11-23T24:00:00Z",
+      "2026-13-01T00:00:00Z",
+      "2026-11-23T11:34:60Z",
+      "2026-11-23T11:34:40.Z",
+      "2026-11-23 11:34:40Z",
+      "2026-11-23T11:34:4a.1Z",
+      "0999-11-23T11:34:40Z",
+      "",
+      "soon",
+    ];
+    const random = Array.from({ length: 2000 }, (_, i) => {
+      const s = new Date(Math.floor(Math.random() * 4e12)).toISOString();
+      return i % 2 ? s.replace("Z", `${String(i % 1000).padStart(3, "0")}Z`) : s;
+    });
+    for (const s of [...fixed, ...random]) expect([s, parseTime(s)]).toEqual([s, Date.parse(s)]);
   });
 });

@@ -129,6 +129,20 @@ function str(v: unknown): string {
   return typeof v === "string" ? v : "";
 }
 
+function isString(v: unknown): v is string {
+  return typeof v === "string";
+}
+
+/** The first `n` strings of `a`. */
+function firstStrings(a: unknown[], n: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < a.length && out.length < n; i++) {
+    const v = a[i];
+    if (typeof v === "string") out.push(v);
+  }
+  return out;
+}
+
 function obj(v: unknown): Record<string, unknown> | undefined {
   return typeof v === "object" && v !== null && !Array.isArray(v)
     ? (v as Record<string, unknown>)
@@ -194,10 +208,12 @@ function roundIndex(suffix: string): [number, number] | undefined {
   if (!suffix.startsWith("round_")) return undefined;
   const mid = suffix.indexOf("_index_");
   if (mid < 0) return undefined;
-  const r = suffix.slice(6, mid);
-  const i = suffix.slice(mid + 7);
-  if (!/^\d{1,6}$/.test(r) || !/^\d{1,6}$/.test(i)) return undefined;
-  return [Number(r), Number(i)];
+  const rLen = mid - 6;
+  const iLen = suffix.length - mid - 7;
+  if (rLen < 1 || rLen > 6 || iLen < 1 || iLen > 6) return undefined;
+  const r = digits(suffix, 6, rLen);
+  const i = digits(suffix, mid + 7, iLen);
+  return r < 0 || i < 0 ? undefined : [r, i];
 }
 
 interface CallDraft {
@@ -307,25 +323,30 @@ function readValidationFailures(value: string): ValidationFailure[] {
       message: str(f.message),
       policy: str(f.policy),
       binding: str(f.binding),
-      actions: Array.isArray(f.validationActions)
-        ? f.validationActions.filter((a): a is string => typeof a === "string")
-        : [],
+      actions: Array.isArray(f.validationActions) ? f.validationActions.filter(isString) : [],
     });
   }
   return out;
 }
 
+/** The draft of call (kind, round, index), added to `calls` when new (a handful per event). */
+function draftOf(calls: CallDraft[], kind: DeciderKind, r: number, i: number): CallDraft {
+  for (const c of calls) if (c.kind === kind && c.round === r && c.index === i) return c;
+  const d: CallDraft = { kind, hook: "", configuration: "", round: r, index: i };
+  calls.push(d);
+  return d;
+}
+
+function byCallOrder(a: CallDraft, b: CallDraft): number {
+  return (
+    (a.kind === b.kind ? 0 : a.kind === "mutating-webhook" ? -1 : 1) ||
+    a.round - b.round ||
+    a.index - b.index
+  );
+}
+
 function webhookCalls(annotations: Record<string, string>): CallDraft[] {
-  const byCall = new Map<string, CallDraft>();
-  const draft = (kind: DeciderKind, r: number, i: number): CallDraft => {
-    const id = `${kind}/${r}/${i}`;
-    let d = byCall.get(id);
-    if (!d) {
-      d = { kind, hook: "", configuration: "", round: r, index: i };
-      byCall.set(id, d);
-    }
-    return d;
-  };
+  const calls: CallDraft[] = [];
   for (const key in annotations) {
     const value = annotations[key] ?? "";
     if (key.startsWith(MUTATION) || key.startsWith(PATCH)) {
@@ -333,7 +354,7 @@ function webhookCalls(annotations: Record<string, string>): CallDraft[] {
       const ri = roundIndex(key.slice(isPatch ? PATCH.length : MUTATION.length));
       if (!ri) continue;
       const parsed = obj(parseJson(value));
-      const d = draft("mutating-webhook", ri[0], ri[1]);
+      const d = draftOf(calls, "mutating-webhook", ri[0], ri[1]);
       d.hook ||= str(parsed?.webhook);
       d.configuration ||= str(parsed?.configuration);
       if (isPatch) {
@@ -348,17 +369,17 @@ function webhookCalls(annotations: Record<string, string>): CallDraft[] {
         key.slice(validating ? FAILED_OPEN_VALIDATING.length : FAILED_OPEN_MUTATING.length),
       );
       if (!ri) continue;
-      const d = draft(validating ? "validating-webhook" : "mutating-webhook", ri[0], ri[1]);
+      const d = draftOf(
+        calls,
+        validating ? "validating-webhook" : "mutating-webhook",
+        ri[0],
+        ri[1],
+      );
       d.hook ||= value;
       d.failedOpen = true;
     }
   }
-  return [...byCall.values()].sort(
-    (a, b) =>
-      (a.kind === b.kind ? 0 : a.kind === "mutating-webhook" ? -1 : 1) ||
-      a.round - b.round ||
-      a.index - b.index,
-  );
+  return calls.length > 1 ? calls.sort(byCallOrder) : calls;
 }
 
 function requestFacts(e: Record<string, unknown>, annotations: Record<string, string>) {
@@ -374,9 +395,7 @@ function requestFacts(e: Record<string, unknown>, annotations: Record<string, st
   }
   const facts: AuditRequestFacts = {
     user: str(user?.username),
-    groups: Array.isArray(user?.groups)
-      ? user.groups.filter((g): g is string => typeof g === "string").slice(0, 64)
-      : [],
+    groups: Array.isArray(user?.groups) ? firstStrings(user.groups, 64) : [],
     verb,
     operation: operationOf(verb, subresource),
     requestURI: requestURI.slice(0, 2048),
@@ -393,12 +412,49 @@ function requestFacts(e: Record<string, unknown>, annotations: Record<string, st
   return { facts, statusMessage: str(status?.message) };
 }
 
-function timeOf(e: Record<string, unknown>): number {
-  for (const k of ["stageTimestamp", "requestReceivedTimestamp"]) {
-    const t = Date.parse(str(e[k]));
-    if (Number.isFinite(t)) return t;
+/** Digits of `s` at [at, at + n) as a number, or -1. */
+function digits(s: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
   }
-  return 0;
+  return v;
+}
+
+/**
+ * Milliseconds of an RFC 3339 time as Date.parse reads it. The apiserver's own form
+ * (`2026-11-23T11:34:40.125606Z`: UTC, microseconds, truncated to milliseconds as Date.parse
+ * does) is read digit by digit; anything else, and days past the 28th, go to Date.parse.
+ */
+export function parseTime(s: string): number {
+  if (s.length >= 20 && s.length <= 30 && s.charCodeAt(s.length - 1) === 0x5a) {
+    const y = digits(s, 0, 4);
+    const mo = digits(s, 5, 2);
+    const d = digits(s, 8, 2);
+    const h = digits(s, 11, 2);
+    const mi = digits(s, 14, 2);
+    const se = digits(s, 17, 2);
+    const seps = s[4] === "-" && s[7] === "-" && s[10] === "T" && s[13] === ":" && s[16] === ":";
+    let ms = 0;
+    let ok = seps && y >= 1000 && mo >= 1 && mo <= 12 && d >= 1 && d <= 28;
+    ok &&= h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && se >= 0 && se <= 59;
+    if (ok && s.length > 20) {
+      const frac = digits(s, 20, s.length - 21);
+      ok = s[19] === "." && frac >= 0 && s.length > 21;
+      if (ok) ms = Math.floor(frac / 10 ** (s.length - 24));
+    }
+    if (ok) return Date.UTC(y, mo - 1, d, h, mi, se, ms);
+  }
+  return Date.parse(s);
+}
+
+function timeOf(e: Record<string, unknown>): number {
+  let t = parseTime(str(e.stageTimestamp));
+  if (Number.isFinite(t)) return t;
+  t = parseTime(str(e.requestReceivedTimestamp));
+  return Number.isFinite(t) ? t : 0;
 }
 
 /** The event as kept for the detail view: no Secret/TokenReview contents, bounded in size. */
@@ -506,33 +562,21 @@ export function parseAuditEvent(event: unknown, source?: string): ParsedAuditEve
       }
     }
   }
-  calls.forEach((c, i) => {
-    const base = {
-      kind: c.kind,
-      hook: c.hook,
-      configuration: c.configuration,
-      round: c.round,
-      index: c.index,
-    };
+  for (let i = 0; i < calls.length; i++) {
+    const c = calls[i] as CallDraft;
+    let d: DecisionCall;
     if (i === refusedAt && status?.by === "webhook") {
       statusUsed = true;
-      decisions.push({
-        ...base,
-        outcome: status.outcome,
-        code: facts.code,
-        message: clip(status.message),
-      });
+      d = call(c, status.outcome, clip(status.message));
+      d.code = facts.code;
     } else if (c.failedOpen) {
-      decisions.push({ ...base, outcome: "failed-open", message: "" });
+      d = call(c, "failed-open", "");
     } else {
-      decisions.push({
-        ...base,
-        outcome: c.mutated ? "mutated" : "admitted",
-        message: "",
-        ...(c.patch !== undefined && !sensitive ? { patch: c.patch } : {}),
-      });
+      d = call(c, c.mutated ? "mutated" : "admitted", "");
+      if (c.patch !== undefined && !sensitive) d.patch = c.patch;
     }
-  });
+    decisions.push(d);
+  }
   if (status?.by === "webhook" && !statusUsed) {
     decisions.push({
       kind: "webhook",
@@ -585,6 +629,19 @@ export function parseAuditEvent(event: unknown, source?: string): ParsedAuditEve
     request: facts,
     decisions,
     raw: decisions.length > 0 ? rawText(e, facts, annotations, source) : "",
+  };
+}
+
+/** A webhook call's decision (fields in the order the API has always sent them). */
+function call(c: CallDraft, outcome: DecisionOutcome, message: string): DecisionCall {
+  return {
+    kind: c.kind,
+    hook: c.hook,
+    configuration: c.configuration,
+    round: c.round,
+    index: c.index,
+    outcome,
+    message,
   };
 }
 
