@@ -433,7 +433,7 @@ CREATE INDEX decisions_hook ON decisions (hook, id);`);
   });
 });
 
-describe("DecisionStore replicas sharing PostgreSQL", () => {
+describe("DecisionStore replicas sharing PostgreSQL", { timeout: 30_000 }, () => {
   const opened: DecisionStore[] = [];
   const stops: Array<() => Promise<void>> = [];
   const openPg = async () => {
