@@ -19,7 +19,10 @@
  *   first paint on purpose) are reported apart (webhooks-list-lazy-js-kb);
  * - webhooks-list-add-visible-p95-ms / webhooks-list-delete-visible-p95-ms: a configuration created
  *   or deleted elsewhere → its row appears or goes in an open list, p95 over 20 of each;
- * - webhooks-list-10k-first-render-ms (and -observed-ms): the first row again at 10,000 hooks.
+ * - webhooks-list-10k-first-render-ms (and -observed-ms): the first row again at 10,000 hooks;
+ * - webhooks-list-render-cpu-ms / webhooks-list-10k-render-cpu-ms: the dashboard process's CPU
+ *   time per server render of /webhooks (the whole HTML, first rows and seed), at 1,000 and
+ *   10,000 hooks (mean, from /proc on Linux).
  * Uses the stack named by PORTCULLIS_STACK, or starts one.
  */
 import { pathToFileURL } from "node:url";
@@ -92,6 +95,23 @@ function cpuMs(pid: number | undefined): number | undefined {
   }
 }
 
+/** Server renders timed for the render CPU measure. */
+const CPU_RENDERS = 20;
+
+/** /webhooks as a browser navigates to it (the request policy's Fetch Metadata), read whole. */
+async function renderPage(dashboardUrl: string): Promise<void> {
+  const r = await fetch(`${dashboardUrl}/webhooks`, {
+    headers: {
+      "sec-fetch-site": "none",
+      "sec-fetch-mode": "navigate",
+      "sec-fetch-dest": "document",
+      "accept-encoding": "identity",
+    },
+  });
+  const html = await r.text();
+  if (!r.ok || !html.includes("data-row-id=")) throw new Error(`/webhooks answered ${r.status}`);
+}
+
 /** The stack's kube-apiserver process, by its command line. */
 function apiserverPid(info: StackInfo): number | undefined {
   return info.pids.find((pid) => {
@@ -107,10 +127,11 @@ function apiserverPid(info: StackInfo): number | undefined {
 async function cpuPerCall(
   fn: () => Promise<unknown>,
   pids: Array<number | undefined>,
+  calls = CPU_LISTS,
 ): Promise<number | undefined> {
   await fn();
   const before = pids.map(cpuMs);
-  for (let i = 0; i < CPU_LISTS; i++) await fn();
+  for (let i = 0; i < calls; i++) await fn();
   const after = pids.map(cpuMs);
   let sum = 0;
   for (let i = 0; i < pids.length; i++) {
@@ -119,7 +140,7 @@ async function cpuPerCall(
     if (a === undefined || b === undefined) return undefined;
     sum += a - b;
   }
-  return sum / CPU_LISTS;
+  return sum / calls;
 }
 
 async function timeIt(fn: () => Promise<unknown>, n: number): Promise<number> {
@@ -189,6 +210,13 @@ export async function run(): Promise<Measurement[]> {
       args: ["--no-sandbox", "--disable-gpu"],
     });
     try {
+      const renderCpu = await cpuPerCall(
+        () => renderPage(info.dashboardUrl),
+        [info.dashboardPid],
+        CPU_RENDERS,
+      );
+      if (renderCpu !== undefined)
+        out.push({ bench: "webhooks-list-render-cpu-ms", value: round(renderCpu), unit: "ms" });
       const first = await firstRender(browser, info.dashboardUrl, prefix);
       out.push({ bench: "webhooks-list-first-render-ms", value: first.render, unit: "ms" });
       out.push({
@@ -219,6 +247,13 @@ export async function run(): Promise<Measurement[]> {
 
       // 10,000 hooks: 900 configurations more, and the first row again.
       names.push(...(await seed(info, `${prefix}-x`, CONFIGS_10K - CONFIGS)));
+      const bigCpu = await cpuPerCall(
+        () => renderPage(info.dashboardUrl),
+        [info.dashboardPid],
+        CPU_RENDERS,
+      );
+      if (bigCpu !== undefined)
+        out.push({ bench: "webhooks-list-10k-render-cpu-ms", value: round(bigCpu), unit: "ms" });
       const big = await firstRender(browser, info.dashboardUrl, prefix);
       out.push({ bench: "webhooks-list-10k-first-render-ms", value: big.render, unit: "ms" });
       out.push({
