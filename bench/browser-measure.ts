@@ -6,8 +6,9 @@
  *   main thread, e.g. hydration);
  * - first-load JavaScript: every script Chromium actually fetches for a page (so not the
  *   `noModule` polyfill a modern browser skips) until load and network idle, gzipped at level 6
- *   as a server would. A script counts as lazy only when the served HTML does not name it and it
- *   was requested after the load event, i.e. deferred on purpose.
+ *   as a server would, the scripts a page's workers load included. A script counts as lazy only
+ *   when the served HTML does not name it and it was requested after the load event, i.e.
+ *   deferred on purpose.
  */
 import { gzipSync } from "node:zlib";
 import type { Browser } from "@playwright/test";
@@ -95,9 +96,15 @@ export async function firstLoadJs(
     const page = await ctx.newPage();
     const bodies = new Map<string, Buffer>();
     const pending: Array<Promise<void>> = [];
+    /** Scripts loaded by workers (type "other" here, not in the page's resource timing), by start. */
+    const workerStarts = new Map<string, number>();
     page.on("response", (r) => {
-      if (r.request().resourceType() !== "script") return;
+      const type = r.request().resourceType();
       const p = new URL(r.url()).pathname;
+      if (type === "other" && p.endsWith(".js")) {
+        const t = r.request().timing().startTime;
+        if (!workerStarts.has(p)) workerStarts.set(p, t);
+      } else if (type !== "script") return;
       pending.push(
         r.body().then(
           (b) => void bodies.set(p, b),
@@ -118,6 +125,7 @@ export async function firstLoadJs(
         PerformanceNavigationTiming | undefined;
       return {
         load: nav?.loadEventStart ?? 0,
+        loadEpoch: performance.timeOrigin + (nav?.loadEventStart ?? 0),
         scripts: performance
           .getEntriesByType("resource")
           .filter((e) => (e as PerformanceResourceTiming).initiatorType === "script")
@@ -135,7 +143,12 @@ export async function firstLoadJs(
         b.length > 0 ? b : Buffer.from(await (await fetch(`${origin}${p}`)).arrayBuffer());
       const kb = gzipSync(body, { level: 6 }).length / 1024;
       const named = html.includes(p);
-      const deferred = !named && (started.get(p) ?? 0) > timing.load;
+      const workerStart = started.has(p) ? undefined : workerStarts.get(p);
+      const deferred =
+        !named &&
+        (workerStart !== undefined
+          ? workerStart > timing.loadEpoch
+          : (started.get(p) ?? 0) > timing.load);
       if (deferred) lazyKb += kb;
       else {
         firstKb += kb;

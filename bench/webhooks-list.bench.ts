@@ -5,6 +5,10 @@
  *   the same collection measured in the same run (webhooks-list-apiserver-ms) as the reference,
  *   both uncompressed; webhooks-list-api-gzip-ms / webhooks-list-apiserver-gzip-ms: the same with
  *   `Accept-Encoding: gzip`, as a browser asks (both servers then compress);
+ *   webhooks-list-api-cpu-ms / webhooks-list-apiserver-cpu-ms: CPU time per uncompressed list
+ *   (mean over CPU_LISTS, from /proc on Linux), the dashboard's path counted as the dashboard's
+ *   process plus the apiserver's (which it may call), the apiserver's own list as the apiserver's
+ *   process: unlike wall-clock medians these hold on a shared, loaded machine;
  * - webhooks-list-first-render-ms: navigation start → first hook row painted, in Chromium (median),
  *   timed in the page; webhooks-list-first-render-observed-ms: when Playwright sees that row,
  *   which also waits for the main thread to be free after the paint (e.g. hydration);
@@ -15,10 +19,14 @@
  *   first paint on purpose) are reported apart (webhooks-list-lazy-js-kb);
  * - webhooks-list-add-visible-p95-ms / webhooks-list-delete-visible-p95-ms: a configuration created
  *   or deleted elsewhere → its row appears or goes in an open list, p95 over 20 of each;
- * - webhooks-list-10k-first-render-ms (and -observed-ms): the first row again at 10,000 hooks.
+ * - webhooks-list-10k-first-render-ms (and -observed-ms): the first row again at 10,000 hooks;
+ * - webhooks-list-render-cpu-ms / webhooks-list-10k-render-cpu-ms: the dashboard process's CPU
+ *   time per server render of /webhooks (the whole HTML, first rows and seed), at 1,000 and
+ *   10,000 hooks (mean, from /proc on Linux).
  * Uses the stack named by PORTCULLIS_STACK, or starts one.
  */
 import { pathToFileURL } from "node:url";
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { chromium, type Browser } from "@playwright/test";
 import type { StackInfo } from "../cluster/harness/stack";
@@ -63,6 +71,78 @@ function seed(info: StackInfo, prefix: string, count = CONFIGS): Promise<string[
 
 const cleanup = deleteValidatingConfigs;
 
+/** Lists timed for the CPU-time measure (clock ticks are 10 ms: many lists, one mean). */
+const CPU_LISTS = 60;
+
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU time (user + system, ms) process `pid` has used so far; undefined without /proc. */
+function cpuMs(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // After "pid (comm) ": state is field 3 of the line; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Server renders timed for the render CPU measure. */
+const CPU_RENDERS = 20;
+
+/** /webhooks as a browser navigates to it (the request policy's Fetch Metadata), read whole. */
+async function renderPage(dashboardUrl: string): Promise<void> {
+  const r = await fetch(`${dashboardUrl}/webhooks`, {
+    headers: {
+      "sec-fetch-site": "none",
+      "sec-fetch-mode": "navigate",
+      "sec-fetch-dest": "document",
+      "accept-encoding": "identity",
+    },
+  });
+  const html = await r.text();
+  if (!r.ok || !html.includes("data-row-id=")) throw new Error(`/webhooks answered ${r.status}`);
+}
+
+/** The stack's kube-apiserver process, by its command line. */
+function apiserverPid(info: StackInfo): number | undefined {
+  return info.pids.find((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("kube-apiserver");
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Mean CPU ms per call of `fn` used by the processes `pids` together (undefined without /proc). */
+async function cpuPerCall(
+  fn: () => Promise<unknown>,
+  pids: Array<number | undefined>,
+  calls = CPU_LISTS,
+): Promise<number | undefined> {
+  await fn();
+  const before = pids.map(cpuMs);
+  for (let i = 0; i < calls; i++) await fn();
+  const after = pids.map(cpuMs);
+  let sum = 0;
+  for (let i = 0; i < pids.length; i++) {
+    const a = after[i];
+    const b = before[i];
+    if (a === undefined || b === undefined) return undefined;
+    sum += a - b;
+  }
+  return sum / calls;
+}
+
 async function timeIt(fn: () => Promise<unknown>, n: number): Promise<number> {
   await fn();
   const samples: number[] = [];
@@ -85,32 +165,39 @@ export async function run(): Promise<Measurement[]> {
     const ca = readFileSync(info.caFile);
     // The same bytes both ways: uncompressed, and gzip-compressed as a browser asks (the
     // apiserver compresses lists over 128 KiB when asked; the dashboard's server compresses too).
-    const listBoth = async (gzip: boolean) => {
-      const apiserverMs = await timeIt(
-        () => httpsRequest(`${info.server}${PATH}`, { ca, token: info.tokens.admin, gzip }),
-        15,
-      );
-      const apiMs = await timeIt(async () => {
-        // As the page sends it: same-origin and naming its context (the request policy).
-        const r = await fetch(
-          `${info.dashboardUrl}/api/resources/admissionregistration.k8s.io/v1/validatingwebhookconfigurations`,
-          {
-            headers: {
-              ...policyHeaders(info.contexts.admin),
-              "accept-encoding": gzip ? "gzip" : "identity",
-            },
+    const apiserverList = (gzip: boolean) => () =>
+      httpsRequest(`${info.server}${PATH}`, { ca, token: info.tokens.admin, gzip });
+    const dashboardList = (gzip: boolean) => async () => {
+      // As the page sends it: same-origin and naming its context (the request policy).
+      const r = await fetch(
+        `${info.dashboardUrl}/api/resources/admissionregistration.k8s.io/v1/validatingwebhookconfigurations`,
+        {
+          headers: {
+            ...policyHeaders(info.contexts.admin),
+            "accept-encoding": gzip ? "gzip" : "identity",
           },
-        );
-        await r.arrayBuffer();
-        if (!r.ok) throw new Error(`list API answered ${r.status}`);
-      }, 15);
+        },
+      );
+      await r.arrayBuffer();
+      if (!r.ok) throw new Error(`list API answered ${r.status}`);
+    };
+    const listBoth = async (gzip: boolean) => {
+      const apiserverMs = await timeIt(apiserverList(gzip), 15);
+      const apiMs = await timeIt(dashboardList(gzip), 15);
       return { apiMs, apiserverMs };
     };
     const round = (x: number) => Math.round(x * 10) / 10;
     const plain = await listBoth(false);
     const gzip = await listBoth(true);
+    const apiserverProcess = apiserverPid(info);
+    const apiserverCpu = await cpuPerCall(apiserverList(false), [apiserverProcess]);
+    const apiCpu = await cpuPerCall(dashboardList(false), [info.dashboardPid, apiserverProcess]);
     out.push({ bench: "webhooks-list-api-ms", value: round(plain.apiMs), unit: "ms" });
     out.push({ bench: "webhooks-list-apiserver-ms", value: round(plain.apiserverMs), unit: "ms" });
+    if (apiCpu !== undefined && apiserverCpu !== undefined) {
+      out.push({ bench: "webhooks-list-api-cpu-ms", value: round(apiCpu), unit: "ms" });
+      out.push({ bench: "webhooks-list-apiserver-cpu-ms", value: round(apiserverCpu), unit: "ms" });
+    }
     out.push({ bench: "webhooks-list-api-gzip-ms", value: round(gzip.apiMs), unit: "ms" });
     out.push({
       bench: "webhooks-list-apiserver-gzip-ms",
@@ -123,6 +210,13 @@ export async function run(): Promise<Measurement[]> {
       args: ["--no-sandbox", "--disable-gpu"],
     });
     try {
+      const renderCpu = await cpuPerCall(
+        () => renderPage(info.dashboardUrl),
+        [info.dashboardPid],
+        CPU_RENDERS,
+      );
+      if (renderCpu !== undefined)
+        out.push({ bench: "webhooks-list-render-cpu-ms", value: round(renderCpu), unit: "ms" });
       const first = await firstRender(browser, info.dashboardUrl, prefix);
       out.push({ bench: "webhooks-list-first-render-ms", value: first.render, unit: "ms" });
       out.push({
@@ -153,6 +247,13 @@ export async function run(): Promise<Measurement[]> {
 
       // 10,000 hooks: 900 configurations more, and the first row again.
       names.push(...(await seed(info, `${prefix}-x`, CONFIGS_10K - CONFIGS)));
+      const bigCpu = await cpuPerCall(
+        () => renderPage(info.dashboardUrl),
+        [info.dashboardPid],
+        CPU_RENDERS,
+      );
+      if (bigCpu !== undefined)
+        out.push({ bench: "webhooks-list-10k-render-cpu-ms", value: round(bigCpu), unit: "ms" });
       const big = await firstRender(browser, info.dashboardUrl, prefix);
       out.push({ bench: "webhooks-list-10k-first-render-ms", value: big.render, unit: "ms" });
       out.push({

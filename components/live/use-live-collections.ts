@@ -20,7 +20,19 @@ export function useLiveCollections(context: string | undefined, refs: ResourceRe
 
   useEffect(() => {
     if (!context || !param) return;
-    const source = new EventSource(withContext(`/api/watch?${param}`, context));
+    // The resourceVersion each collection is held at (e.g. the server-rendered seed's): the
+    // stream then answers CURRENT instead of sending the same snapshot again.
+    const held = param
+      .split("&")
+      .map((p) => {
+        const ref = parseRef(decodeURIComponent(p.slice(2)));
+        const data = ref
+          ? queryClient.getQueryData<CollectionData>(queryKeys.collection(context, ref))
+          : undefined;
+        return `rv=${encodeURIComponent(data?.resourceVersion ?? "")}`;
+      })
+      .join("&");
+    const source = new EventSource(withContext(`/api/watch?${param}&${held}`, context));
     source.onopen = () => setState("live");
     source.onerror = () => setState("reconnecting");
     source.onmessage = (ev: MessageEvent<string>) => {

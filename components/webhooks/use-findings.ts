@@ -7,11 +7,14 @@ import type {
   V1ValidatingWebhookConfiguration,
 } from "@/lib/k8s/types";
 import type { ConfigLike } from "@/lib/webhooks/summary";
-import type * as Findings from "@/lib/webhooks/findings";
+import type { FindingsReply, FindingsRequest } from "./findings-messages";
 
-type FindingsModule = typeof Findings;
+type Lint = (
+  mutating: V1MutatingWebhookConfiguration[],
+  validating: V1ValidatingWebhookConfiguration[],
+) => Promise<LintFinding[]>;
 
-let loaded: FindingsModule | undefined;
+let linter: Lint | undefined;
 
 /** Runs `fn` once the page has loaded and the browser is idle; returns a cancel function. */
 function afterLoadAndIdle(fn: () => void): () => void {
@@ -33,11 +36,49 @@ function afterLoadAndIdle(fn: () => void): () => void {
   return () => cancel();
 }
 
+/** The linter on the main thread: where workers cannot start, or when the worker fails. */
+const inPage: Lint = async (mutating, validating) =>
+  (await import("@/lib/webhooks/findings")).lintConfigurations(mutating, validating);
+
+/**
+ * The linter in a worker of its own (one per tab), so a lint pass over thousands of hooks never
+ * blocks the page; falls back to the page's thread when the worker cannot start or fails.
+ */
+function startLinter(): Lint {
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL("./findings.worker.ts", import.meta.url), { type: "module" });
+  } catch {
+    return inPage;
+  }
+  let next = 0;
+  let broken = false;
+  const pending = new Map<number, (reply: FindingsReply | undefined) => void>();
+  worker.onmessage = (e: MessageEvent<FindingsReply>) => {
+    pending.get(e.data.id)?.(e.data);
+    pending.delete(e.data.id);
+  };
+  worker.onerror = () => {
+    broken = true;
+    for (const settle of pending.values()) settle(undefined);
+    pending.clear();
+  };
+  return async (mutating, validating) => {
+    if (broken) return inPage(mutating, validating);
+    const id = ++next;
+    const reply = await new Promise<FindingsReply | undefined>((resolve) => {
+      pending.set(id, resolve);
+      worker.postMessage({ id, mutating, validating } satisfies FindingsRequest);
+    });
+    if (!reply || reply.error !== undefined) return inPage(mutating, validating);
+    return reply.findings;
+  };
+}
+
 /**
  * Lint findings for the cluster's configurations. The linter (and the CEL compiler it pulls in)
- * is loaded after the page has loaded and painted, so it stays out of the list page's first-load
- * JavaScript and off the main thread before the first rows show; once loaded, live changes are
- * linted at once.
+ * starts after the page has loaded and painted, in a worker, so it stays out of the list page's
+ * first-load JavaScript and off the main thread; once started, live changes are linted at once.
  */
 export function useFindings(
   mutating: readonly ConfigLike[] | undefined,
@@ -47,26 +88,23 @@ export function useFindings(
   useEffect(() => {
     if (!mutating && !validating) return;
     let cancelled = false;
-    const lint = (m: FindingsModule) => {
-      if (cancelled) return;
-      setFindings(
-        m.lintConfigurations(
-          (mutating ?? []) as V1MutatingWebhookConfiguration[],
-          (validating ?? []) as V1ValidatingWebhookConfiguration[],
-        ),
-      );
+    const lint = (run: Lint) => {
+      void run(
+        (mutating ?? []) as V1MutatingWebhookConfiguration[],
+        (validating ?? []) as V1ValidatingWebhookConfiguration[],
+      ).then((found) => {
+        if (!cancelled) setFindings(found);
+      });
     };
-    if (loaded) {
-      lint(loaded);
+    if (linter) {
+      lint(linter);
       return () => {
         cancelled = true;
       };
     }
     const cancelWait = afterLoadAndIdle(() => {
-      void import("@/lib/webhooks/findings").then((m) => {
-        loaded = m;
-        lint(m);
-      });
+      linter ??= startLinter();
+      lint(linter);
     });
     return () => {
       cancelled = true;

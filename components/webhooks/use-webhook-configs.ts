@@ -4,11 +4,12 @@ import { useQueries, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { useTabContext } from "@/components/layout/tab-context";
 import { overviewQuery, type OverviewData } from "@/lib/queries/overview";
-import { collectionQuery, type CollectionData } from "@/lib/queries/collections";
+import { collectionQuery } from "@/lib/queries/collections";
 import { servedHookKinds } from "@/lib/webhooks/hook-kinds";
 import type { ServedKind } from "@/lib/k8s/served-kinds";
 import { refToString, type ResourceRef } from "@/lib/k8s/resources";
 import type { ConfigLike } from "@/lib/webhooks/summary";
+import { seedCollections, type WebhookListSeed } from "@/lib/queries/webhooks";
 import { useLiveCollections, type LiveState } from "@/components/live/use-live-collections";
 
 /** One served configuration kind and its live objects. */
@@ -31,11 +32,7 @@ export interface WebhookConfigs {
 }
 
 /** What the server read for the first render (see server/webhooks/list-seed.ts). */
-export interface WebhookConfigsSeed {
-  context: string;
-  overview: OverviewData;
-  collections: Record<string, CollectionData<ConfigLike>>;
-}
+export type WebhookConfigsSeed = WebhookListSeed;
 
 /**
  * Every webhook-like configuration kind discovery says the cluster serves (or the kinds `select`
@@ -49,6 +46,8 @@ export function useWebhookConfigs(
 ): WebhookConfigs {
   const { context, error: contextError } = useTabContext();
   const seeded = seed !== undefined && seed.context === context ? seed : undefined;
+  // Parsed once; only the query cache's first fill (initialData) reads it.
+  const seededCollections = useMemo(() => (seeded ? seedCollections(seeded) : undefined), [seeded]);
   const overview = useQuery({
     ...overviewQuery(context ?? ""),
     enabled: context !== undefined,
@@ -62,7 +61,7 @@ export function useWebhookConfigs(
     queries: refs.map((ref) => ({
       ...collectionQuery<ConfigLike>(context ?? "", ref),
       enabled: context !== undefined,
-      initialData: seeded?.collections[refToString(ref)],
+      initialData: seededCollections?.[refToString(ref)],
     })),
   });
   const live = useLiveCollections(context, refs);

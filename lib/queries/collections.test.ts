@@ -50,6 +50,12 @@ describe("applyLiveMessage", () => {
     ).toBeUndefined();
   });
 
+  it("keeps the held copy on CURRENT (the stream's snapshot is the one the cache holds)", () => {
+    expect(
+      applyLiveMessage(base, { collection: "c", type: "CURRENT", resourceVersion: "10" }),
+    ).toBe(base);
+  });
+
   it("ends a burst of 1,000 mixed events holding exactly what the cluster holds", () => {
     type Obj = { metadata: { name: string; resourceVersion: string }; spec?: number };
     let rv = 1;

@@ -15,6 +15,8 @@ export type { CollectionData, KubeList, KubeObjectLike } from "./kube-list";
 /** A message of /api/watch. */
 export type LiveMessage<T extends KubeObjectLike = KubeObjectLike> = { collection: string } & (
   | { type: "SYNC"; resourceVersion: string; items: T[] }
+  /** Instead of a first SYNC when the browser said it holds this resourceVersion (`?rv=`). */
+  | { type: "CURRENT"; resourceVersion: string }
   | { type: "ADDED" | "MODIFIED" | "DELETED"; object: T }
   | { type: "ERROR"; error: { status: number; reason: string; message: string } }
 );
@@ -52,7 +54,8 @@ export function applyLiveMessage<T extends KubeObjectLike>(
     if (data && msg.resourceVersion && data.resourceVersion === msg.resourceVersion) return data;
     return { resourceVersion: msg.resourceVersion, items: msg.items };
   }
-  if (msg.type === "ERROR" || !data) return data;
+  // The browser's copy is the stream's snapshot: nothing to replace.
+  if (msg.type === "CURRENT" || msg.type === "ERROR" || !data) return data;
   const obj = msg.object;
   const rv = obj.metadata?.resourceVersion ?? data.resourceVersion;
   if (msg.type === "DELETED") {

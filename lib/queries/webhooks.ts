@@ -18,7 +18,10 @@ import type { ResourceRef } from "@/lib/k8s/resources";
 import type { Labels } from "@/lib/admission/selectors";
 import type { DiscoveryResource } from "@/lib/admission/snapshot";
 import type { V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
+import type { ConfigLike } from "@/lib/webhooks/summary";
 import { ApiError, apiFetch, contextHeaders } from "./fetch";
+import type { CollectionData } from "./kube-list";
+import type { OverviewData } from "./overview";
 import { queryKeys } from "./keys";
 
 /**
@@ -217,4 +220,23 @@ export async function renameConfiguration(
       body.steps ?? [],
     );
   return { ok: true, steps: body.steps ?? [] };
+}
+
+/**
+ * What the server reads for the webhook list's first render (server/webhooks/list-seed.ts): the
+ * starting context's discovery and every served webhook configuration kind, items without
+ * managedFields. The collections travel as one JSON text (a Record by refToString of
+ * CollectionData): one string is cheap to carry in the page's payload and one JSON.parse in the
+ * browser, where an object tree of thousands of hooks costs the payload's per-value decoding.
+ */
+export interface WebhookListSeed {
+  context: string;
+  overview: OverviewData;
+  /** JSON text of `Record<string, CollectionData<ConfigLike>>`; read it with seedCollections. */
+  collections: string;
+}
+
+/** The seed's collections, parsed (once per seed: callers memoise). */
+export function seedCollections(seed: WebhookListSeed): Record<string, CollectionData<ConfigLike>> {
+  return JSON.parse(seed.collections) as Record<string, CollectionData<ConfigLike>>;
 }

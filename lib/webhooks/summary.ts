@@ -123,63 +123,82 @@ export function daysLeft(iso: string, now: number = Date.now()): number {
   return Math.floor((Date.parse(iso) - now) / 86_400_000);
 }
 
+/**
+ * Rows already made for a configuration object. Cached objects are never changed in place (a live
+ * change replaces the object), so a list patched by one event makes rows for that one
+ * configuration only, not for every hook again.
+ */
+const rowsOf = new WeakMap<ConfigLike, { resource: string; rows: HookRow[] }>();
+
 /** Rows for every hook of every configuration (a configuration with no hooks still gets a row). */
 export function hookRows(configs: readonly ConfigLike[], resource: string): HookRow[] {
   const out: HookRow[] = [];
   for (const c of configs) {
-    const name = c.metadata?.name ?? "";
-    const kind = c.kind ?? resource;
-    const defaults = webhookDefaults(isV1beta1(c.apiVersion) ? "v1beta1" : "v1");
-    const mutating = kind.startsWith("Mutating");
-    const hooks: HookLike[] = c.webhooks ?? c.initializers ?? [];
-    const base = { kind, resource, configuration: name, hookCount: hooks.length };
-    if (hooks.length === 0) {
-      out.push({
-        ...base,
-        id: `${kind}/${name}/-`,
-        hook: "",
-        position: -1,
-        failurePolicy: { value: "", defaulted: false },
-        timeoutSeconds: { value: 0, defaulted: false },
-        sideEffects: "",
-        matchPolicy: { value: "", defaulted: false },
-        rules: "",
-        namespaceSelector: "",
-        objectSelector: "",
-        backend: "",
-        caNotAfter: "",
-      });
-      continue;
+    let made = rowsOf.get(c);
+    if (!made || made.resource !== resource) {
+      made = { resource, rows: configHookRows(c, resource) };
+      rowsOf.set(c, made);
     }
-    hooks.forEach((h, position) => {
-      out.push({
-        ...base,
-        id: `${kind}/${name}/${position}`,
-        hook: h.name ?? "",
-        position,
-        failurePolicy: h.failurePolicy
-          ? { value: h.failurePolicy, defaulted: false }
-          : { value: defaults.failurePolicy, defaulted: true },
-        timeoutSeconds:
-          h.timeoutSeconds !== undefined
-            ? { value: h.timeoutSeconds, defaulted: false }
-            : { value: defaults.timeoutSeconds, defaulted: true },
-        sideEffects: h.sideEffects ?? defaults.sideEffects ?? "",
-        matchPolicy: h.matchPolicy
-          ? { value: h.matchPolicy, defaulted: false }
-          : { value: defaults.matchPolicy, defaulted: true },
-        reinvocationPolicy: mutating
-          ? h.reinvocationPolicy
-            ? { value: h.reinvocationPolicy, defaulted: false }
-            : { value: defaults.reinvocationPolicy, defaulted: true }
-          : undefined,
-        rules: rulesSummary(h.rules),
-        namespaceSelector: selectorSummary(h.namespaceSelector),
-        objectSelector: selectorSummary(h.objectSelector),
-        backend: backendSummary(h.clientConfig),
-        caNotAfter: caNotAfter(h.clientConfig?.caBundle),
-      });
-    });
+    for (const r of made.rows) out.push(r);
   }
+  return out;
+}
+
+/** The rows of one configuration (pure). */
+function configHookRows(c: ConfigLike, resource: string): HookRow[] {
+  const out: HookRow[] = [];
+  const name = c.metadata?.name ?? "";
+  const kind = c.kind ?? resource;
+  const defaults = webhookDefaults(isV1beta1(c.apiVersion) ? "v1beta1" : "v1");
+  const mutating = kind.startsWith("Mutating");
+  const hooks: HookLike[] = c.webhooks ?? c.initializers ?? [];
+  const base = { kind, resource, configuration: name, hookCount: hooks.length };
+  if (hooks.length === 0) {
+    out.push({
+      ...base,
+      id: `${kind}/${name}/-`,
+      hook: "",
+      position: -1,
+      failurePolicy: { value: "", defaulted: false },
+      timeoutSeconds: { value: 0, defaulted: false },
+      sideEffects: "",
+      matchPolicy: { value: "", defaulted: false },
+      rules: "",
+      namespaceSelector: "",
+      objectSelector: "",
+      backend: "",
+      caNotAfter: "",
+    });
+    return out;
+  }
+  hooks.forEach((h, position) => {
+    out.push({
+      ...base,
+      id: `${kind}/${name}/${position}`,
+      hook: h.name ?? "",
+      position,
+      failurePolicy: h.failurePolicy
+        ? { value: h.failurePolicy, defaulted: false }
+        : { value: defaults.failurePolicy, defaulted: true },
+      timeoutSeconds:
+        h.timeoutSeconds !== undefined
+          ? { value: h.timeoutSeconds, defaulted: false }
+          : { value: defaults.timeoutSeconds, defaulted: true },
+      sideEffects: h.sideEffects ?? defaults.sideEffects ?? "",
+      matchPolicy: h.matchPolicy
+        ? { value: h.matchPolicy, defaulted: false }
+        : { value: defaults.matchPolicy, defaulted: true },
+      reinvocationPolicy: mutating
+        ? h.reinvocationPolicy
+          ? { value: h.reinvocationPolicy, defaulted: false }
+          : { value: defaults.reinvocationPolicy, defaulted: true }
+        : undefined,
+      rules: rulesSummary(h.rules),
+      namespaceSelector: selectorSummary(h.namespaceSelector),
+      objectSelector: selectorSummary(h.objectSelector),
+      backend: backendSummary(h.clientConfig),
+      caNotAfter: caNotAfter(h.clientConfig?.caBundle),
+    });
+  });
   return out;
 }

@@ -39,13 +39,14 @@ export function openStreams(): number {
  * `owner` names whose stream slots it takes (default: the context's). `recheck`, when given, runs
  * every RECHECK_MS while the stream is open; when it throws, the stream sends that error and ends
  * (shared mode: the user's session ended or their RBAC no longer lets them list what the shared
- * watch serves).
+ * watch serves). `held[i]`, when not empty, is the resourceVersion the client already holds of
+ * `refs[i]`: a first snapshot at that resourceVersion is sent as `CURRENT` without its items.
  */
 export async function openLiveStream(
   context: string,
   refs: ResourceRef[],
   signal: AbortSignal,
-  opts: { owner?: string; recheck?: () => Promise<void> } = {},
+  opts: { owner?: string; recheck?: () => Promise<void>; held?: string[] } = {},
 ): Promise<Response> {
   const { recheck } = opts;
   const served = await Promise.all(refs.map((r) => servesCollection(context, r)));
@@ -111,14 +112,26 @@ export async function openLiveStream(
         };
         send(`retry: 1000\n: connected as ${context}\n\n`);
         try {
-          for (const ref of refs) {
+          refs.forEach((ref, i) => {
             const collection = refToString(ref);
+            let first = true;
+            const held = opts.held?.[i];
             unsubscribes.push(
               watchHub().subscribe(context, collectionPath(ref), (e: HubEvent) => {
+                if (first && e.type === "SYNC") {
+                  first = false;
+                  if (held && e.resourceVersion === held) {
+                    const { resourceVersion } = e;
+                    send(
+                      `data: ${JSON.stringify({ collection, type: "CURRENT", resourceVersion })}\n\n`,
+                    );
+                    return;
+                  }
+                }
                 send(`data: ${JSON.stringify({ collection, ...e })}\n\n`);
               }),
             );
-          }
+          });
         } catch (e) {
           fail(e);
           return;

@@ -3,6 +3,7 @@ import type { KubeClient, WatchEvent } from "./client";
 import { kubeClientFor } from "./client";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { collectionFromList, type KubeList } from "@/lib/queries/kube-list";
+import { ListBody, type ServedList } from "./list-body";
 
 /** A Kubernetes object as the hub keeps it: only metadata is read here. */
 export interface KubeObject {
@@ -52,6 +53,8 @@ class SharedWatch {
   private abort: AbortController | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private lastError: HubEvent | undefined;
+  /** The collection's List as served bytes, kept between requests (see list-body.ts). */
+  private readonly body = new ListBody<KubeObject>();
 
   constructor(
     private readonly client: KubeClient,
@@ -74,6 +77,11 @@ class SharedWatch {
         this.idleTimer = setTimeout(() => this.stop(), IDLE_STOP_MS);
       }
     };
+  }
+
+  /** The List as it stands (only meaningful once synced). */
+  served(): ServedList {
+    return this.body.serve(this.items, this.resourceVersion);
   }
 
   private snapshot(): HubEvent {
@@ -131,10 +139,10 @@ class SharedWatch {
   }
 
   private async relist(signal: AbortSignal): Promise<void> {
-    const list = collectionFromList(
-      await this.client.request<KubeList<KubeObject>>({ path: this.path, signal }),
-    );
+    const raw = await this.client.request<KubeList<KubeObject>>({ path: this.path, signal });
+    const list = collectionFromList(raw);
     this.items.clear();
+    this.body.reset({ apiVersion: raw.apiVersion, kind: raw.kind });
     // List items come without apiVersion/kind, filled in so subscribers see whole objects.
     for (const item of list.items) this.items.set(key(item), item);
     this.resourceVersion = list.resourceVersion;
@@ -156,8 +164,10 @@ class SharedWatch {
     const rv = e.object.metadata?.resourceVersion;
     if (rv) this.resourceVersion = rv;
     if (e.type === "BOOKMARK") return;
-    if (e.type === "DELETED") this.items.delete(key(e.object));
-    else this.items.set(key(e.object), e.object);
+    const k = key(e.object);
+    if (e.type === "DELETED") this.items.delete(k);
+    else this.items.set(k, e.object);
+    this.body.changed(k);
     this.emit({ type: e.type, object: e.object });
   }
 }
@@ -167,6 +177,10 @@ class WatchHub {
 
   /** Subscribes to a collection (e.g. /apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations) as `context`. */
   subscribe(context: string, path: string, listener: Listener): () => void {
+    return this.watchFor(context, path).subscribe(listener);
+  }
+
+  private watchFor(context: string, path: string): SharedWatch {
     const k = `${context}\u0000${path}`;
     let w = this.watches.get(k);
     if (!w) {
@@ -183,7 +197,7 @@ class WatchHub {
       w = new SharedWatch(kubeClientFor(context), path, () => this.watches.delete(k));
       this.watches.set(k, w);
     }
-    return w.subscribe(listener);
+    return w;
   }
 
   /**
@@ -196,6 +210,27 @@ class WatchHub {
     path: string,
     signal?: AbortSignal,
   ): Promise<{ resourceVersion: string; items: KubeObject[] }> {
+    return this.whenSynced(context, path, signal, (_, e) => ({
+      resourceVersion: e.resourceVersion,
+      items: e.items,
+    }));
+  }
+
+  /**
+   * The collection's List as served bytes (see list-body.ts), from the same snapshot `current`
+   * gives: made once per change, not per request.
+   */
+  list(context: string, path: string, signal?: AbortSignal): Promise<ServedList> {
+    return this.whenSynced(context, path, signal, (w) => w.served());
+  }
+
+  /** `read` of the collection's watch once it holds a snapshot; rejects with its error. */
+  private whenSynced<T>(
+    context: string,
+    path: string,
+    signal: AbortSignal | undefined,
+    read: (w: SharedWatch, sync: Extract<HubEvent, { type: "SYNC" }>) => T,
+  ): Promise<T> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) {
         reject(new Error("aborted"));
@@ -213,11 +248,12 @@ class WatchHub {
         finish();
         reject(new Error("aborted"));
       };
-      const unsubscribe = this.subscribe(context, path, (e) => {
+      const w = this.watchFor(context, path);
+      const unsubscribe = w.subscribe((e) => {
         if (done) return;
         if (e.type === "SYNC") {
           finish();
-          resolve({ resourceVersion: e.resourceVersion, items: e.items });
+          resolve(read(w, e));
         } else if (e.type === "ERROR") {
           finish();
           reject(new KubeApiError({ ...e.error, cluster: "" }));

@@ -1,14 +1,20 @@
 import "server-only";
 import { servedHookKinds } from "@/lib/webhooks/hook-kinds";
 import type { ConfigLike } from "@/lib/webhooks/summary";
-import { collectionsSeed, type CollectionsSeed } from "@/server/kube/collections-seed";
+import type { WebhookListSeed } from "@/lib/queries/webhooks";
+import { collectionsSeed } from "@/server/kube/collections-seed";
 
-/** What the webhook list needs for its first render (see collections-seed.ts). */
-export type WebhookListSeed = CollectionsSeed<ConfigLike>;
+export type { WebhookListSeed } from "@/lib/queries/webhooks";
 
-/** The webhook list's seed: every served webhook configuration kind. */
-export function webhookListSeed(): Promise<WebhookListSeed | undefined> {
-  return collectionsSeed<ConfigLike>((apis) =>
+/** The webhook list's seed: every served webhook configuration kind (see collections-seed.ts). */
+export async function webhookListSeed(): Promise<WebhookListSeed | undefined> {
+  const seed = await collectionsSeed<ConfigLike>((apis) =>
     servedHookKinds(apis).flatMap((k) => (k.readAt ? [k.readAt] : [])),
   );
+  if (!seed) return undefined;
+  return {
+    context: seed.context,
+    overview: seed.overview,
+    collections: JSON.stringify(seed.collections),
+  };
 }

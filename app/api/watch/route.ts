@@ -17,11 +17,15 @@ const MAX_COLLECTIONS = 16;
  * Server-Sent Events: live changes to the named collections (`?r=group/version/resource`,
  * repeated, and `?context=`), from the shared watch hub. Each message is
  * `{ collection, ...HubEvent }`; a SYNC message replaces the collection (first message, and again
- * after a relist). Only collections the cluster's discovery serves are watched.
+ * after a relist). A first snapshot at the resourceVersion the browser names for it (`?rv=`, one
+ * per `r`) is sent as CURRENT, without its items. Only collections the cluster's discovery serves are watched.
  */
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
-    const names = new URL(request.url).searchParams.getAll("r");
+    const search = new URL(request.url).searchParams;
+    const names = search.getAll("r");
+    // `rv`, one per `r` in the same order: the resourceVersion the browser holds ("" for none).
+    const held = search.getAll("rv");
     const refs = names.map((n) => parseRef(n));
     if (
       names.length === 0 ||
@@ -40,6 +44,7 @@ export async function GET(request: Request): Promise<Response> {
     return openLiveStream(context, refs as ResourceRef[], request.signal, {
       owner: streamOwnerOf(request),
       recheck: collectionsRecheck(request, refs as ResourceRef[]),
+      held: names.map((_, i) => held[i] ?? ""),
     });
   });
 }

@@ -1,0 +1,21 @@
+/**
+ * The webhook list's linter, off the main thread: at thousands of hooks a lint pass takes long
+ * enough to hold up scrolling and input, so the list posts its configurations here and renders
+ * the findings when they come back (see use-findings.ts).
+ */
+import { lintConfigurations } from "@/lib/webhooks/findings";
+import type { FindingsReply, FindingsRequest } from "./findings-messages";
+
+const scope = globalThis as unknown as {
+  onmessage: ((e: MessageEvent<FindingsRequest>) => void) | null;
+  postMessage: (reply: FindingsReply) => void;
+};
+
+scope.onmessage = (e) => {
+  const { id, mutating, validating } = e.data;
+  try {
+    scope.postMessage({ id, findings: lintConfigurations(mutating, validating) });
+  } catch (err) {
+    scope.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
+  }
+};
