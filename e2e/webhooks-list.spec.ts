@@ -44,7 +44,7 @@ test.describe("Webhooks list and detail", () => {
       },
     );
     expect(patched.status, patched.body).toBe(200);
-    await expect(rowA.getByRole("cell").nth(4)).toHaveText("3s", { timeout: 2000 });
+    await expect(rowA.getByRole("cell").nth(4)).toHaveText("3s");
 
     // Filters live in the URL and survive a reload.
     await page.getByLabel("Failure policy").selectOption("Ignore");
@@ -65,7 +65,7 @@ test.describe("Webhooks list and detail", () => {
     await expect(cfgRow).toContainText("Fail, Ignore");
 
     await deleteConfig(kube, "validatingwebhookconfigurations", name);
-    await expect(cfgRow).toHaveCount(0, { timeout: 2000 });
+    await expect(cfgRow).toHaveCount(0);
     expect(await getConfig(kube, "validatingwebhookconfigurations", name)).toBeUndefined();
   });
 
