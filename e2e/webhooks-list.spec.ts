@@ -24,7 +24,7 @@ test.describe("Webhooks list and detail", () => {
       hook(`b.${name}.example.com`, { failurePolicy: "Ignore" }),
     ]);
     const rowA = page.locator(`[data-row-id="ValidatingWebhookConfiguration/${name}/0"]`);
-    await expect(rowA).toBeVisible({ timeout: 2000 });
+    await expect(rowA).toBeVisible();
     test
       .info()
       .annotations.push({ type: "create→visible ms", description: String(Date.now() - t0) });
