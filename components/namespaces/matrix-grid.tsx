@@ -2,7 +2,8 @@
 
 import Link from "next/link";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
-import { EXEMPT, INTERCEPTED, type ExemptionMatrix } from "@/lib/admission/exemptions";
+import { EXEMPT, INTERCEPTED } from "@/lib/admission/exemptions";
+import type { GridHook } from "@/lib/namespaces/matrix-preview";
 import { columnGroups, type CellReader, type MatrixRow } from "@/lib/admission/exemption-views";
 import { hookHref, namespaceHref } from "@/lib/namespaces/links";
 import { useScrollViewport } from "@/components/ui/use-scroll-viewport";
@@ -13,6 +14,8 @@ const HEAD_W = 230;
 const BAND_H = 22;
 const HEAD_H = 150;
 const OVERSCAN = 4;
+/** What the grid assumes it shows until it is measured: a laptop screen's worth. */
+const INITIAL_VIEW = { top: 0, left: 0, width: 1100, height: 600 };
 
 /** Indexes [start, end) of fixed-size items of `size` px, starting at `offset`, in view. */
 function inView(
@@ -52,7 +55,7 @@ export function MatrixGrid({
   initialFocus = false,
 }: {
   /** The hooks (columns) and the grouping label; a full matrix or a server preview. */
-  matrix: Pick<ExemptionMatrix, "hooks" | "groupBy">;
+  matrix: { readonly hooks: readonly GridHook[]; readonly groupBy: string };
   rows: readonly MatrixRow[];
   /** Hook indexes of the matrix to show, in order. */
   cols: readonly number[];
@@ -65,10 +68,13 @@ export function MatrixGrid({
   initialFocus?: boolean;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const view = useScrollViewport(scrollRef, { top: 0, left: 0, width: 1100, height: 600 });
+  const view = useScrollViewport(scrollRef, INITIAL_VIEW);
   const [focusWanted, setFocusWanted] = useState(initialFocus);
-  const r = inView(rows.length, ROW_H, HEAD_H, view.top + HEAD_H, view.height - HEAD_H, OVERSCAN);
-  const c = inView(cols.length, COL_W, HEAD_W, view.left + HEAD_W, view.width - HEAD_W, OVERSCAN);
+  // Before the viewport is measured (the server's HTML, hydration) nothing scrolls: no overscan,
+  // so the first paint lays out only the cells in view.
+  const overscan = view === INITIAL_VIEW ? 0 : OVERSCAN;
+  const r = inView(rows.length, ROW_H, HEAD_H, view.top + HEAD_H, view.height - HEAD_H, overscan);
+  const c = inView(cols.length, COL_W, HEAD_W, view.left + HEAD_W, view.width - HEAD_W, overscan);
   const firstNs = rows.findIndex((x) => x.kind === "namespace");
   const cur: CellRef | undefined =
     active && active.row < rows.length && active.col < cols.length
@@ -247,7 +253,6 @@ export function MatrixGrid({
                     role="gridcell"
                     aria-colindex={col + 2}
                     data-cell={`${ri}:${col}`}
-                    data-state={WORD[v]}
                     tabIndex={isActive ? 0 : -1}
                     aria-label={`${row.name} × ${hook?.hook.name ?? ""}: ${WORD[v] ?? ""}`}
                     aria-describedby={isActive ? describedBy : undefined}

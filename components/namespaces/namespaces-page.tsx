@@ -9,11 +9,17 @@ import {
   explainCell,
   failClosedInterceptors,
 } from "@/lib/admission/exemption-views";
-import { visibleColumns, visibleRows, type MatrixPreview } from "@/lib/namespaces/matrix-preview";
+import {
+  unpackPreview,
+  visibleColumns,
+  visibleRows,
+  type PackedPreview,
+} from "@/lib/namespaces/matrix-preview";
 import { writeParams, type MatrixParams } from "@/lib/namespaces/matrix-params";
 import { configurationHref, hookHref, namespaceHref } from "@/lib/namespaces/links";
 import { ErrorBox } from "@/components/ui/error-box";
-import type { AdmissionStateSeed } from "./use-admission-state";
+import { useSettled } from "@/components/ui/use-settled";
+import type { AdmissionStateSeedCollections, AdmissionStateSeedHead } from "./use-admission-state";
 import { MatrixGrid, type CellRef } from "./matrix-grid";
 import { PreviewGrid } from "./preview-grid";
 import { RequestPicker } from "./request-picker";
@@ -21,14 +27,30 @@ import { useLiveMatrix } from "./use-live-matrix";
 
 /** The exemption matrix page: namespaces by hooks for one request, live. */
 export function NamespacesPage({
-  seed,
-  preview,
+  head,
+  preview: packed,
+  collections,
 }: {
-  seed?: AdmissionStateSeed;
+  /** Whose view the server read and what the cluster serves. */
+  head?: AdmissionStateSeedHead;
   /** The first screen computed on the server for `preview.params` (shown until the model loads). */
-  preview?: MatrixPreview;
+  preview?: PackedPreview;
+  /** The collections the server read, arriving after the first screen. */
+  collections?: Promise<AdmissionStateSeedCollections | undefined>;
 }) {
-  const { params, setParams, state, request, matrix } = useLiveMatrix(seed);
+  const rest = useSettled(collections);
+  const seed = useMemo(
+    () => (head && rest.value ? { ...head, ...rest.value } : head),
+    [head, rest.value],
+  );
+  const { params, setParams, state, request, matrix } = useLiveMatrix(seed, !rest.settled);
+  const preview = useMemo(() => {
+    try {
+      return packed && unpackPreview(packed);
+    } catch {
+      return undefined;
+    }
+  }, [packed]);
   const read = useMemo(() => (matrix ? cellReader(matrix) : undefined), [matrix]);
   const rows = useMemo(() => (matrix ? visibleRows(matrix, params) : []), [matrix, params]);
   const cols = useMemo(() => (matrix ? visibleColumns(matrix, params) : []), [matrix, params]);
@@ -151,7 +173,7 @@ export function NamespacesPage({
         </div>
       )}
       {!matrix ? (
-        preview && preview.params === writeParams(params) && seed?.context === state.context ? (
+        preview && preview.params === writeParams(params) && head?.context === state.context ? (
           <div onFocus={() => setPreviewFocused(true)} onBlur={() => setPreviewFocused(false)}>
             <PreviewGrid preview={preview} active={active} onActive={setActive} />
           </div>

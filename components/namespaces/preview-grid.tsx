@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo } from "react";
-import type { MatrixPreview } from "@/lib/namespaces/matrix-preview";
+import { previewCell, type MatrixPreview } from "@/lib/namespaces/matrix-preview";
 import { MatrixGrid, type CellRef } from "./matrix-grid";
 
 /** The server-computed first screen of the matrix, in the same grid, until the model loads. */
@@ -15,17 +15,13 @@ export function PreviewGrid({
   active: CellRef | undefined;
   onActive: (cell: CellRef) => void;
 }) {
-  const { cols, read } = useMemo(() => {
-    const rowOf = new Map<string, number>();
-    preview.rows.forEach((r, i) => {
-      if (r.kind === "namespace") rowOf.set(r.name, i);
-    });
-    return {
+  const { cols, read } = useMemo(
+    () => ({
       cols: preview.hooks.map((_, i) => i),
-      read: (name: string, _g: number, h: number) =>
-        Number(preview.cells[rowOf.get(name) ?? -1]?.[h] ?? 2),
-    };
-  }, [preview]);
+      read: (_name: string, g: number, h: number) => previewCell(preview, g, h),
+    }),
+    [preview],
+  );
   return (
     <>
       <MatrixGrid

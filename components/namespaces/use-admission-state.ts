@@ -22,13 +22,24 @@ import {
 import { useLiveCollections, type LiveState } from "@/components/live/use-live-collections";
 import { useTabContext } from "@/components/layout/tab-context";
 
-/** What the server read for the first render (see server/namespaces/matrix-seed.ts). */
-export interface AdmissionStateSeed {
+/** Whose view the server read and what the cluster serves: small, sent first. */
+export interface AdmissionStateSeedHead {
   context: string;
   overview: OverviewData;
+}
+
+/** What the server read for the first render (see server/namespaces/matrix-seed.ts). */
+export interface AdmissionStateSeed extends AdmissionStateSeedHead {
   collections: Record<string, CollectionData>;
   /** The namespaces, packed (they are most of the bytes at scale). */
   namespaces?: PackedNamespaces;
+}
+
+/** The part of the seed that follows the first screen. */
+export type AdmissionStateSeedCollections = Omit<AdmissionStateSeed, keyof AdmissionStateSeedHead>;
+
+function isWhole(seed: AdmissionStateSeed | AdmissionStateSeedHead): seed is AdmissionStateSeed {
+  return "collections" in seed;
 }
 
 /** Stable (module-level), so TanStack Query re-runs it only when a result changed. */
@@ -64,15 +75,27 @@ export interface AdmissionState {
 export function useAdmissionState({
   backends = false,
   seed,
-}: { backends?: boolean; seed?: AdmissionStateSeed } = {}): AdmissionState {
+  pending = false,
+}: {
+  backends?: boolean;
+  /** The server's seed: its collections may still be on their way (`pending`). */
+  seed?: AdmissionStateSeed | AdmissionStateSeedHead;
+  /**
+   * The seed's collections follow in the same response: read no collection (and open no watch)
+   * until they are here, so nothing is read twice.
+   */
+  pending?: boolean;
+} = {}): AdmissionState {
   const { context, error: contextError } = useTabContext();
-  const seeded = seed !== undefined && seed.context === context ? seed : undefined;
+  const seededHead = seed !== undefined && seed.context === context ? seed : undefined;
+  const seeded = seededHead && isWhole(seededHead) ? seededHead : undefined;
+  const waiting = pending && seededHead !== undefined;
   const overview = useQuery({
     ...overviewQuery(context ?? ""),
     enabled: context !== undefined,
-    initialData: seeded?.overview,
+    initialData: seededHead?.overview,
     // The seed was read just now; do not read discovery again on mount.
-    staleTime: seeded ? 60_000 : 0,
+    staleTime: seededHead ? 60_000 : 0,
   });
   const packed = seeded?.namespaces;
   const seededNamespaces = useMemo(() => (packed ? unpackNamespaces(packed) : undefined), [packed]);
@@ -89,15 +112,15 @@ export function useAdmissionState({
   // `combine` re-runs only when a query's result changes, so `datas` keeps its identity between
   // renders and the snapshot below is rebuilt only when a collection changed.
   const { datas, error } = useQueries({
-    queries: refs.map((ref) => ({
+    queries: (waiting ? [] : refs).map((ref) => ({
       ...collectionQuery(context ?? "", ref),
       enabled: context !== undefined,
       initialData: ref === NAMESPACES ? seededNamespaces : seeded?.collections[refToString(ref)],
     })),
     combine,
   });
-  const live = useLiveCollections(context, refs);
-  const ready = refs.length > 0 && datas.every((d) => d !== undefined);
+  const live = useLiveCollections(context, waiting ? [] : refs);
+  const ready = !waiting && refs.length > 0 && datas.every((d) => d !== undefined);
   const built = useMemo(() => {
     if (!ready) return { snapshot: undefined, created: new Map<string, number>() };
     return snapshotOfCollections(
@@ -105,7 +128,7 @@ export function useAdmissionState({
     );
   }, [ready, refs, datas]);
   const at = (ref: ResourceRef) => {
-    const i = refs.indexOf(ref);
+    const i = waiting ? -1 : refs.indexOf(ref);
     return i < 0 ? undefined : datas[i]?.items;
   };
   return {

@@ -223,7 +223,7 @@ export function failClosedInterceptors(m: ExemptionMatrix, name: string): Matrix
 
 /** Columns grouped by configuration (consecutive hooks of one configuration or policy). */
 export function columnGroups(
-  hooks: readonly MatrixHook[],
+  hooks: ReadonlyArray<{ readonly hook: Pick<MatrixHook["hook"], "source" | "configuration"> }>,
   indices: readonly number[],
 ): Array<{ source: string; configuration: string; start: number; count: number }> {
   const out: Array<{ source: string; configuration: string; start: number; count: number }> = [];

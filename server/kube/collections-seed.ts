@@ -2,11 +2,12 @@ import "server-only";
 import { setMaxListeners } from "node:events";
 import { headers } from "next/headers";
 import { collectionPath, refToString, type ResourceRef } from "@/lib/k8s/resources";
-import type { OverviewData, ServedVersion } from "@/lib/queries/overview";
+import type { OverviewData, ServedVersion, ServerVersion } from "@/lib/queries/overview";
+import { recentReads } from "@/lib/k8s/recent-reads";
 import type { CollectionData, KubeObjectLike } from "@/lib/queries/collections";
 import type { KubeObject } from "./watch-hub";
 import { startingContext } from "./identity";
-import { kubeClientFor } from "./client";
+import { kubeClientFor, type KubeClient } from "./client";
 import { isSharedMode } from "./config";
 import { admissionApis, serverVersion } from "./discovery";
 import { watchHub } from "./watch-hub";
@@ -27,6 +28,35 @@ export interface CollectionsSeed<T extends KubeObjectLike = KubeObjectLike> {
 
 /** Past this the page renders without a seed and the browser reads the cluster itself. */
 const BUDGET_MS = 2_000;
+
+/**
+ * Discovery (the server's version and the admission APIs it serves) per context, reused for a few
+ * seconds: a page load otherwise waits on two rounds of apiserver requests before it can render,
+ * and what they say changes rarely (the live stream trusts discovery for 30 s, the browser the
+ * seed's for 60 s).
+ */
+const DISCOVERY_TTL_MS = 10_000;
+const recentDiscovery = recentReads<{ version: ServerVersion; apis: ServedVersion[] }>(
+  DISCOVERY_TTL_MS,
+);
+
+function discovery(context: string, client: KubeClient, signal: AbortSignal) {
+  // The shared read is bounded by its own budget, not by the first caller's request.
+  const shared = recentDiscovery(context, async () => {
+    const own = AbortSignal.timeout(BUDGET_MS);
+    const [version, apis] = await Promise.all([
+      serverVersion(client, own),
+      admissionApis(client, own),
+    ]);
+    return { version, apis };
+  });
+  return new Promise<Awaited<typeof shared>>((resolve, reject) => {
+    const abort = () => reject(new Error("the page's seed ran out of time"));
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    shared.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
+}
 
 /**
  * managedFields are server bookkeeping no view reads, and ~40% of the bytes; the watch stream's
@@ -60,10 +90,7 @@ export async function collectionsSeed<T extends KubeObjectLike>(
     const context = startingContext(await headers());
     const client = kubeClientFor(context);
     const { signal } = abort;
-    const [version, apis] = await Promise.all([
-      serverVersion(client, signal),
-      admissionApis(client, signal),
-    ]);
+    const { version, apis } = await discovery(context, client, signal);
     const overview: OverviewData = { context, server: client.server, version, apis };
     const refs = pick(apis);
     // From the watch hub: the browser's live stream then opens on this same snapshot.

@@ -42,12 +42,11 @@ function seed(configRv: string, nsRv = "1"): MatrixLists {
 describe("matrixPreviewSeed", () => {
   it("computes the first screen from the lists", () => {
     const p = matrixPreviewSeed(seed("10"), {});
-    expect(p?.hooks.map((h) => h.hook.name)).toEqual(["a.x.io"]);
+    expect(p?.hooks.map((h) => h[3])).toEqual(["a.x.io"]);
     expect(p?.totalRows).toBeGreaterThan(0);
     // Grouped by runlevel: sys (runlevel=0) is exempt from the NotIn [0] selector, app is not.
-    const row = (name: string) =>
-      p?.rows.findIndex((r) => r.kind === "namespace" && r.name === name) ?? -1;
-    expect(p?.cells[row("sys")]?.[0]).not.toBe(p?.cells[row("app")]?.[0]);
+    expect(p?.rows).toEqual([["0", 1], "sys", [null, 1], "app"]);
+    expect(p?.cells).toEqual(["e", "i"]);
   });
 
   it("reuses it for the same state and parameters, and recomputes when either changes", () => {

@@ -9,7 +9,7 @@ import {
   writeParams,
   type MatrixParams,
 } from "@/lib/namespaces/matrix-params";
-import { matrixPreview, type MatrixPreview } from "@/lib/namespaces/matrix-preview";
+import { matrixPreview, type PackedPreview } from "@/lib/namespaces/matrix-preview";
 import { parseRef, refToString } from "@/lib/k8s/resources";
 import type { MatrixLists } from "./matrix-seed";
 
@@ -22,7 +22,7 @@ import type { MatrixLists } from "./matrix-seed";
 export function matrixPreviewSeed(
   lists: MatrixLists | undefined,
   search: Record<string, string | string[] | undefined>,
-): MatrixPreview | undefined {
+): PackedPreview | undefined {
   const namespaces = lists?.collections[refToString(NAMESPACES)];
   if (!lists || !namespaces) return undefined;
   try {
@@ -55,10 +55,10 @@ export function matrixPreviewSeed(
 }
 
 /** First screens computed lately, by cluster state and parameters (least recently used first). */
-const recent = new Map<string, MatrixPreview>();
+const recent = new Map<string, PackedPreview>();
 const RECENT = 16;
 
-function computePreview(lists: MatrixLists, params: MatrixParams): MatrixPreview {
+function computePreview(lists: MatrixLists, params: MatrixParams): PackedPreview {
   const { snapshot } = snapshotOfCollections(
     Object.entries(lists.collections).map(([key, list]) => ({
       resource: parseRef(key)?.resource ?? "",

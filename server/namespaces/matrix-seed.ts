@@ -12,13 +12,14 @@ import {
   type CollectionsSeed,
 } from "@/server/kube/collections-seed";
 import type { KubeObject } from "@/server/kube/watch-hub";
-import type { OverviewData } from "@/lib/queries/overview";
 import type { CollectionData } from "@/lib/queries/collections";
 
-/** The exemption matrix's seed: configurations as collections, namespaces packed. */
-export interface MatrixSeed {
-  context: string;
-  overview: OverviewData;
+/**
+ * The collections the browser's live matrix starts from: configurations as collections,
+ * namespaces packed. Megabytes at 10,000 namespaces and 1,000 hooks, so the page sends them after
+ * its first screen (with the context and discovery they were read with, which go first).
+ */
+export interface MatrixSeedCollections {
   collections: Record<string, CollectionData>;
   namespaces: PackedNamespaces | undefined;
 }
@@ -35,11 +36,11 @@ export function readMatrixLists(): Promise<MatrixLists | undefined> {
 }
 
 /**
- * The seed the browser's live matrix starts from: configurations without managedFields, and the
- * namespaces packed (names, creation times and an index into the distinct label sets: at 10,000
- * namespaces a fraction of the bytes).
+ * The collections the browser's live matrix starts from: configurations without managedFields,
+ * and the namespaces packed (names, creation times and an index into the distinct label sets: at
+ * 10,000 namespaces a fraction of the bytes).
  */
-export function matrixSeedOf(lists: MatrixLists): MatrixSeed {
+export function matrixSeedCollections(lists: MatrixLists): MatrixSeedCollections {
   const key = refToString(NAMESPACES);
   const collections: Record<string, CollectionData> = {};
   for (const [k, list] of Object.entries(lists.collections)) {
@@ -51,8 +52,6 @@ export function matrixSeedOf(lists: MatrixLists): MatrixSeed {
   }
   const namespaces = lists.collections[key];
   return {
-    context: lists.context,
-    overview: lists.overview,
     collections,
     namespaces: namespaces
       ? packNamespaces(namespaces.resourceVersion, namespaces.items)
