@@ -79,13 +79,13 @@ export async function collectionsSeed<T extends KubeObjectLike>(
   trim: (ref: ResourceRef, item: KubeObject) => KubeObject = (_, item) =>
     withoutManagedFields(item),
 ): Promise<CollectionsSeed<T> | undefined> {
+  // Shared mode: the watch cache holds the service account's view, not the user's; the browser
+  // reads through the API instead, where each user's RBAC is checked.
+  if (isSharedMode()) return undefined;
   const abort = new AbortController();
   // One signal for discovery and every list read in parallel: more than the default ten listeners.
   setMaxListeners(32, abort.signal);
   const timer = setTimeout(() => abort.abort(), BUDGET_MS);
-  // Shared mode: the watch cache holds the service account's view, not the user's; the browser
-  // reads through the API instead, where each user's RBAC is checked.
-  if (isSharedMode()) return undefined;
   try {
     const context = startingContext(await headers());
     const client = kubeClientFor(context);
