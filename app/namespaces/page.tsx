@@ -1,8 +1,7 @@
 import { NamespacesPage } from "@/components/namespaces/namespaces-page";
 import {
-  matrixSeedCollections,
+  matrixSeedCollectionsJson,
   readMatrixLists,
-  type MatrixSeedCollections,
   type MatrixLists,
 } from "@/server/namespaces/matrix-seed";
 import { matrixPreviewSeed } from "@/server/namespaces/matrix-preview-seed";
@@ -27,12 +26,15 @@ export default async function Page({ searchParams }: { searchParams: Promise<Sea
   );
 }
 
-/** The seed's collections, built once the first screen has been rendered and sent. */
-function afterFirstScreen(lists: MatrixLists): Promise<MatrixSeedCollections | undefined> {
+/**
+ * The seed's collections as JSON, built (or taken from the last load of the same cluster state)
+ * once the first screen has been rendered and sent.
+ */
+function afterFirstScreen(lists: MatrixLists): Promise<string | undefined> {
   return new Promise((resolve) =>
     setTimeout(() => {
       try {
-        resolve(matrixSeedCollections(lists));
+        resolve(matrixSeedCollectionsJson(lists));
       } catch {
         // The browser then reads the collections itself.
         resolve(undefined);

@@ -35,14 +35,20 @@ export function NamespacesPage({
   head?: AdmissionStateSeedHead;
   /** The first screen computed on the server for `preview.params` (shown until the model loads). */
   preview?: PackedPreview;
-  /** The collections the server read, arriving after the first screen. */
-  collections?: Promise<AdmissionStateSeedCollections | undefined>;
+  /** The collections the server read (JSON), arriving after the first screen. */
+  collections?: Promise<string | undefined>;
 }) {
   const rest = useSettled(collections);
-  const seed = useMemo(
-    () => (head && rest.value ? { ...head, ...rest.value } : head),
-    [head, rest.value],
-  );
+  const seed = useMemo(() => {
+    const json = rest.value;
+    if (!head || !json) return head;
+    try {
+      return { ...head, ...(JSON.parse(json) as AdmissionStateSeedCollections) };
+    } catch {
+      // The live matrix then reads the cluster itself.
+      return head;
+    }
+  }, [head, rest.value]);
   const { params, setParams, state, request, matrix } = useLiveMatrix(seed, !rest.settled);
   const preview = useMemo(() => {
     try {
