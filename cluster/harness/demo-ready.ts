@@ -42,7 +42,14 @@ export const DEMO_PAGES: ReadonlyArray<{ path: string; name: string; shows: stri
   },
   { path: "/health", name: "health", shows: "mservice.elbv2.k8s.aws" },
   { path: "/predict", name: "predict", shows: "Labels of default (live)" },
-  { path: "/decisions", name: "decisions", shows: "policy require-requests-limits" },
+  // The newest 500 decisions pass in about a minute, so the plain feed is checked for a hook that
+  // sees most of the traffic, and the denials (rarer, kept in view far longer) for a denial.
+  { path: "/decisions", name: "decisions", shows: "validate.kyverno.svc-ignore" },
+  {
+    path: "/decisions?outcome=denied",
+    name: "decisions-denied",
+    shows: "policy require-requests-limits",
+  },
 ];
 
 /** What the dashboard's own pages send (Fetch Metadata and the tab's context). */
@@ -68,6 +75,8 @@ async function missing(url: string, context: string): Promise<string | undefined
   if (decisions.status !== 200) return `decisions (${decisions.status})`;
   const { items } = JSON.parse(decisions.text) as { items: unknown[] };
   if (items.length === 0) return "a first admission decision";
+  const denied = await get("/api/decisions?outcome=denied&limit=100");
+  if (!denied.text.includes("require-requests-limits")) return "the policy engine's first denial";
   const health = await get("/api/admission-health");
   if (health.status !== 200 || !health.text.includes("validate.kyverno.svc-ignore"))
     return "hook health";

@@ -132,6 +132,47 @@ const KINDS: Kind[] = [
   },
 ];
 
+/** Requests the traffic starts with: each is refused by one of the seeded hooks or policies. */
+const OPENING: ReadonlyArray<{
+  name: string;
+  collection: string;
+  body: (name: string) => Record<string, unknown>;
+}> = [
+  {
+    // No limits: the policy engine's webhook denies it.
+    name: "web",
+    collection: "/api/v1/namespaces/shop-payments/pods",
+    body: (name) => ({
+      metadata: { name, namespace: "shop-payments", labels: { app: "web" } },
+      spec: { containers: [{ name: "app", image: "shop/app:1.0" }] },
+    }),
+  },
+  {
+    // No team label in a team namespace: the ValidatingAdmissionPolicy's Deny binding refuses it.
+    name: "deployment",
+    collection: "/apis/apps/v1/namespaces/shop-frontend/deployments",
+    body: (name) => ({
+      metadata: { name, namespace: "shop-frontend", labels: { app: name } },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: name } },
+        template: {
+          metadata: { labels: { app: name } },
+          spec: {
+            containers: [
+              {
+                name: "app",
+                image: "shop/app:1.0",
+                resources: { limits: { cpu: "250m", memory: "256Mi" } },
+              },
+            ],
+          },
+        },
+      },
+    }),
+  },
+];
+
 /** Starts generating traffic against the control plane as its admin. */
 export function startTraffic(cp: ControlPlaneInfo, opts: TrafficOptions = {}): Traffic {
   const intervalMs = opts.intervalMs ?? 600;
@@ -145,8 +186,22 @@ export function startTraffic(cp: ControlPlaneInfo, opts: TrafficOptions = {}): T
   let serial = 0;
 
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  // The first requests are ones the seeded hooks and policies refuse, so every outcome is in the
+  // feed from the start rather than when chance brings it (a pod without limits is one step in
+  // sixty).
+  const opening = [...OPENING];
 
   const step = async () => {
+    const scripted = opening.shift();
+    if (scripted) {
+      const res = await api(
+        "POST",
+        scripted.collection,
+        scripted.body(`${scripted.name}-${++serial}`),
+      );
+      counts[res.status] = (counts[res.status] ?? 0) + 1;
+      return;
+    }
     const kind = pick(KINDS);
     const ns = pick(kind.namespaces ?? TRAFFIC_NAMESPACES);
     const key = `${kind.name}/${ns}`;
