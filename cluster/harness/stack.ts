@@ -183,3 +183,34 @@ export function auditLogFiles(stack: Pick<StackInfo, "auditLogPath">): string[] 
     .map((f) => path.join(dir, f));
   return [...rotated, stack.auditLogPath];
 }
+
+/** What tests read of an apiserver audit event. */
+export interface AuditedWrite {
+  verb?: string;
+  stage?: string;
+  objectRef?: { resource?: string; name?: string };
+  user?: { username?: string };
+  impersonatedUser?: { username?: string; groups?: string[] };
+  responseStatus?: { code?: number };
+}
+
+/**
+ * The apiserver's completed `update` events for objects named `name`, waiting up to 20 s until
+ * at least `count` are flushed to the audit log.
+ */
+export async function auditedUpdates(
+  stack: Pick<StackInfo, "auditLogPath">,
+  name: string,
+  count: number,
+): Promise<AuditedWrite[]> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const lines = auditLogFiles(stack)
+      .flatMap((f) => readFileSync(f, "utf8").split("\n"))
+      .filter((l) => l.includes(name))
+      .map((l) => JSON.parse(l) as AuditedWrite)
+      .filter((e) => e.verb === "update" && e.stage === "ResponseComplete");
+    if (lines.length >= count || Date.now() > deadline) return lines;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

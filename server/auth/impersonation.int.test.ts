@@ -8,7 +8,7 @@ import Database from "better-sqlite3";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLogFiles, readStack, type StackInfo } from "../../cluster/harness/stack";
+import { auditedUpdates, readStack, type StackInfo } from "../../cluster/harness/stack";
 import { startSharedDashboard, type SharedDashboard } from "../../cluster/harness/shared-dashboard";
 import { httpsRequest } from "../../cluster/https-json";
 import { sessionCookieOf, sharedCall, type SharedCall } from "../../e2e/shared-api";
@@ -49,29 +49,6 @@ async function signIn(token: string): Promise<string> {
   return sessionCookieOf(res);
 }
 
-interface AuditLine {
-  verb?: string;
-  stage?: string;
-  objectRef?: { resource?: string; name?: string };
-  user?: { username?: string };
-  impersonatedUser?: { username?: string; groups?: string[] };
-  responseStatus?: { code?: number };
-}
-
-/** The apiserver's audit events for writes to `name`, once they are flushed to the log. */
-async function auditedWrites(name: string, count: number): Promise<AuditLine[]> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const lines = auditLogFiles(stack)
-      .flatMap((f) => readFileSync(f, "utf8").split("\n"))
-      .filter((l) => l.includes(name))
-      .map((l) => JSON.parse(l) as AuditLine)
-      .filter((e) => e.verb === "update" && e.stage === "ResponseComplete");
-    if (lines.length >= count || Date.now() > deadline) return lines;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 describe("impersonation mode", () => {
   it("acts as the signed-in user through the service account, and ignores a client's Impersonate-* headers", async () => {
     const name = uniqueName("shared-imp");
@@ -109,7 +86,7 @@ describe("impersonation mode", () => {
       expect((await getConfig(kube, V, name))?.webhooks?.[0]?.timeoutSeconds).toBe(3);
 
       // The apiserver's own record: the service account, impersonating each user.
-      const writes = await auditedWrites(name, 3);
+      const writes = await auditedUpdates(stack, name, 3);
       expect(writes.length).toBeGreaterThanOrEqual(3);
       for (const w of writes) {
         expect(w.user?.username).toBe("system:serviceaccount:portcullis-shared:dashboard");

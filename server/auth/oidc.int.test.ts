@@ -8,6 +8,7 @@
  * attacks are refused; OIDC sign-in shares the token sign-in's rate limit; a short-lived ID
  * token ends its session; and nothing secret reaches the dashboard's log.
  */
+import Database from "better-sqlite3";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -22,7 +23,7 @@ import {
   type OidcIssuer,
 } from "../../cluster/harness/oidc-issuer";
 import { startSharedDashboard, type SharedDashboard } from "../../cluster/harness/shared-dashboard";
-import { readStack, type StackInfo } from "../../cluster/harness/stack";
+import { auditedUpdates, readStack, type StackInfo } from "../../cluster/harness/stack";
 import { httpsRequest } from "../../cluster/https-json";
 import { freePorts } from "../../cluster/ports";
 import { sessionCookieOf, sharedCall, type SharedCall } from "../../e2e/shared-api";
@@ -54,12 +55,15 @@ interface Env {
 }
 
 /** Starts Dex and a shared-mode dashboard signing in through it. */
-async function startEnv(idTokenLifetime?: string): Promise<Env> {
+async function startEnv(
+  opts: { idTokenLifetime?: string; impersonate?: boolean } = {},
+): Promise<Env> {
+  const { idTokenLifetime, impersonate } = opts;
   const [port] = (await freePorts(1)) as [number];
   const redirectUrl = `http://127.0.0.1:${port}/sign-in/oidc`;
   const issuer = await startOidcIssuer(stack, { redirectUrl, idTokenLifetime });
   try {
-    const d = await startSharedDashboard(stack, { port, env: issuer.dashboardEnv });
+    const d = await startSharedDashboard(stack, { port, env: issuer.dashboardEnv, impersonate });
     for (const s of [...d.secrets, issuer.clientSecret, issuer.otherClientSecret]) seen.add(s);
     return { issuer, d };
   } catch (e) {
@@ -399,7 +403,7 @@ describe("OIDC sign-in through Dex", () => {
 describe("an OIDC session ends with its ID token", () => {
   let e: Env;
   beforeAll(async () => {
-    e = await startEnv("20s");
+    e = await startEnv({ idTokenLifetime: "20s" });
   }, 240_000);
   afterAll(async () => {
     await e?.d.stop();
@@ -426,4 +430,60 @@ describe("an OIDC session ends with its ID token", () => {
     expect(after.status).toBe(401);
     expect(await reasonOf(after)).toBe("SessionRequired");
   }, 60_000);
+});
+
+describe("OIDC sign-in in impersonation mode", () => {
+  let e: Env;
+  beforeAll(async () => {
+    e = await startEnv({ impersonate: true });
+  }, 240_000);
+  afterAll(async () => {
+    await e?.d.stop();
+    await e?.issuer.stop();
+  });
+
+  it("acts as oidc:<email> through the service account and keeps no ID token", async () => {
+    const res = await signIn(e, "192.0.2.130");
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.clone().json()).toMatchObject({
+      username: ALICE_USER,
+      signedInWith: "oidc",
+      via: "impersonation",
+    });
+    const cookie = sessionCookieOf(res);
+    const name = uniqueName("oidc-imp");
+    const created = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
+    try {
+      const list = await sharedCall(e.d.url, "GET", VWC, { cookie });
+      expect(list.status).toBe(200);
+      // Alice may read, not write: the apiserver decides for the impersonated user, although the
+      // service account itself may impersonate anyone.
+      const put = await sharedCall(e.d.url, "PUT", `/api/webhooks/${V}/${name}`, {
+        cookie,
+        body: {
+          object: { ...created, webhooks: [{ ...created.webhooks?.[0], timeoutSeconds: 3 }] },
+        },
+      });
+      expect(put.status).toBe(403);
+      expect((await getConfig(kube, V, name))?.metadata.resourceVersion).toBe(
+        created.metadata.resourceVersion,
+      );
+      const [write] = await auditedUpdates(stack, name, 1);
+      expect(write?.user?.username).toBe("system:serviceaccount:portcullis-shared:dashboard");
+      expect(write?.impersonatedUser?.username).toBe(ALICE_USER);
+      expect(write?.responseStatus?.code).toBe(403);
+    } finally {
+      await deleteConfig(kube, V, name);
+    }
+    const db = new Database(path.join(e.d.dataDir, "decisions.sqlite"), { readonly: true });
+    try {
+      const rows = db
+        .prepare("SELECT username, token FROM portcullis_sessions WHERE username = ?")
+        .all(ALICE_USER) as Array<{ token: string | null }>;
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((r) => r.token === null)).toBe(true);
+    } finally {
+      db.close();
+    }
+  });
 });
