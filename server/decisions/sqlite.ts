@@ -56,9 +56,15 @@ export class SqliteDriver implements SqlDriver {
     this.db.pragma("busy_timeout = 5000");
     // Bounded page cache: memory stays flat however many decisions are stored.
     this.db.pragma("cache_size = -8000");
-    // Checkpoints run on the checkpointer's thread; the writer checkpoints only if it falls far
-    // behind (≈ 64 MB of WAL), so the WAL stays bounded even if that thread stalls.
-    this.db.pragma("wal_autocheckpoint = 16000");
+    // Checkpoints run on the checkpointer's thread, and the writer finishes one (after its
+    // commit) once the WAL holds 1,000 pages (16 MB): under sustained ingestion the thread's
+    // checkpoints never catch up at a transaction boundary, and the WAL starts over from its
+    // beginning only when a transaction begins with all of it copied. Without this it grew to the
+    // limit (256 MB at 16,000 pages), every commit extending the file, which cost the kernel a new
+    // page and block per 4 KB written; restarting rewrites the same cached pages of a 16 MB file
+    // (about 0.7 µs less per stored event, measured). The thread has usually copied all but the
+    // last commits by then, so the writer's share stays small.
+    this.db.pragma("wal_autocheckpoint = 1000");
     this.db.pragma("journal_size_limit = 67108864");
     this.checkpointer = new Worker(CHECKPOINTER, {
       eval: true,
