@@ -463,6 +463,7 @@ async function insertBatch(tx: SqlTx, events: ParsedAuditEvent[]): Promise<Inges
     table: EVENTS,
     columns: EVENT_COLUMNS,
     conflict: ["id"],
+    longText: ["raw"],
     rows: eventTextRows(ids, texts),
   });
   if (more.length > 0) {
