@@ -28,6 +28,11 @@ export interface InsertRows {
   columns: readonly string[];
   /** The columns of a unique constraint on `table` (a subset of `columns`). */
   conflict: readonly string[];
+  /**
+   * TEXT columns whose values are long (kilobytes), which a driver may pass to its database in a
+   * cheaper form than a string, stored as the same text.
+   */
+  longText?: readonly string[];
   rows: SqlValue[][];
 }
 

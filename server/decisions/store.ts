@@ -69,17 +69,19 @@ const EVENTS = "admission_events";
 const EVENT_COLUMNS = ["id", "raw"] as const;
 
 /**
- * Most event texts stored in one admission_events row. A row holding several starts with a
- * newline and joins the texts with newlines, the first being the text of the event whose first
- * decision has the row's id, the next that of id + 1, and so on (events stored together get
+ * Most characters of event texts stored in one admission_events row. A row holding several starts
+ * with a newline and joins the texts with newlines, the first being the text of the event whose
+ * first decision has the row's id, the next that of id + 1, and so on (events stored together get
  * consecutive ids; a row ends where they stop being consecutive). A text holds no newline: JSON
  * allows one only as whitespace between tokens, where a space means the same. A row without the
- * leading newline holds one event's text (as earlier versions stored every event). One row per
- * sixteen events instead of one per event measured about 2 µs less per event on SQLite.
+ * leading newline holds one event's text (as earlier versions stored every event). Sharing rows
+ * measured about 2 µs less per event on SQLite than a row per event. The limit keeps a row of
+ * one-byte characters within one 16 KB page (SQLite keeps up to 16,349 bytes of a row on its
+ * page): rows up to twice that spilled their last kilobytes into an overflow page of their own,
+ * mostly empty, which the WAL and the checkpoint wrote whole (the texts took 1.13 KB a stored
+ * event for 0.97 KB of text). A text longer than this gets a row of its own.
  */
-const EVENT_TEXTS_PER_ROW = 16;
-/** …and at most this many characters (a row is read whole for any one of its events). */
-const EVENT_TEXT_ROW_CHARS = 32 * 1024;
+export const EVENT_TEXT_ROW_CHARS = 16_300;
 
 /** The text of event `eventId` in the admission_events row `rowId`, or undefined. */
 export function eventTextOf(row: string, rowId: number, eventId: number): string | undefined {
@@ -106,12 +108,7 @@ export function eventTextRows(ids: number[], texts: string[]): SqlValue[][] {
     const id = ids[i] as number;
     let text = texts[i] as string;
     if (text.includes("\n")) text = text.replaceAll("\n", " ");
-    if (
-      n > 0 &&
-      (id !== first + n ||
-        n >= EVENT_TEXTS_PER_ROW ||
-        row.length + text.length > EVENT_TEXT_ROW_CHARS)
-    ) {
+    if (n > 0 && (id !== first + n || row.length + 1 + text.length > EVENT_TEXT_ROW_CHARS)) {
       rows.push([first, row]);
       n = 0;
     }
@@ -129,8 +126,8 @@ export function eventTextRows(ids: number[], texts: string[]): SqlValue[][] {
  * One row per decision; an event's first decision (seq 0) stands for the event: its id keys the
  * event's raw JSON text in admission_events (kept apart so the decision rows stay narrow and
  * scans over them cheap), from which the request facts are read back. The texts of events stored
- * together share a row (see EVENT_TEXTS_PER_ROW), so nearly every event costs one decision row
- * plus a sixteenth of a text row, all appended at the end.
+ * together share a row (see EVENT_TEXT_ROW_CHARS), so nearly every event costs one decision row
+ * plus its share of a text row (about sixteen 1 KB events fill one), all appended at the end.
  * Rows are unique by (time, auditID, stage, seq): a retried event carries the same
  * stageTimestamp, and leading with the time makes the unique index grow at its end instead of at
  * random places (auditIDs are random) — and lets it serve time ranges, so no separate time index
@@ -466,6 +463,7 @@ async function insertBatch(tx: SqlTx, events: ParsedAuditEvent[]): Promise<Inges
     table: EVENTS,
     columns: EVENT_COLUMNS,
     conflict: ["id"],
+    longText: ["raw"],
     rows: eventTextRows(ids, texts),
   });
   if (more.length > 0) {
