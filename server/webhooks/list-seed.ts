@@ -18,8 +18,6 @@ import {
 } from "@/server/kube/collections-seed";
 import type { KubeObject } from "@/server/kube/watch-hub";
 
-export type { WebhookListSeed } from "@/lib/queries/webhooks";
-
 /** The webhook configurations as the watch hub holds them: every served kind, nothing copied. */
 export type WebhookLists = CollectionsSeed<KubeObject>;
 
