@@ -62,8 +62,12 @@ export const LIST_ROW_HEIGHT = 26;
 export const LIST_INITIAL_HEIGHT = 720;
 /** Rows rendered beyond either edge of the table's view. */
 export const LIST_OVERSCAN = 12;
-/** The rows the table renders before it is measured: the first screen. */
-export const FIRST_SCREEN_ROWS = Math.ceil(LIST_INITIAL_HEIGHT / LIST_ROW_HEIGHT) + LIST_OVERSCAN;
+/**
+ * The rows the server sends for the first screen: what fits the table before it is measured, no
+ * overscan (every row's text is laid out, and in a fresh page the first layout is most of the
+ * time to the first paint; the overscan rows come with the whole list, before anyone can scroll).
+ */
+export const FIRST_SCREEN_ROWS = Math.ceil(LIST_INITIAL_HEIGHT / LIST_ROW_HEIGHT);
 
 /** Which of a row's values came from the v1 default (bits of the row's last field). */
 const DEFAULTED = { failurePolicy: 1, timeoutSeconds: 2, matchPolicy: 4, reinvocation: 8 };
