@@ -1,9 +1,9 @@
 /**
  * Groups live messages so the page applies them about once a frame: a burst (a controller
  * rewriting hundreds of objects) then costs one cache write per collection and one render a frame
- * instead of one per event, each of which copied the collection and re-rendered. The first message
- * after a quiet frame is applied in the next task (with whatever arrived in the same chunk of the
- * stream), so a single change is not held back a frame or two. Timers are passed in (the browser's
+ * instead of one per event, each of which copied the collection and re-rendered. A message after
+ * a quiet frame is applied at once, so a single change is not held back a frame (or a task: on a
+ * busy page a timer's turn can come after a render's worth of other work). Timers are passed in (the browser's
  * by default), so the schedule is testable.
  */
 import type { LiveMessage } from "./collections";
@@ -65,12 +65,10 @@ export function liveBatcher(
       if (queued) queued.push(msg);
       else pending.set(msg.collection, [msg]);
       if (scheduled) return;
+      if (clock.now() - flushedAt >= FRAME_MS) return flush();
       scheduled = true;
-      if (clock.now() - flushedAt >= FRAME_MS) timer = clock.setTimer(flush, 0);
-      else {
-        frame = clock.requestFrame(flush);
-        timer = clock.setTimer(flush, HIDDEN_FLUSH_MS);
-      }
+      frame = clock.requestFrame(flush);
+      timer = clock.setTimer(flush, HIDDEN_FLUSH_MS);
     },
     stop() {
       cancel();
