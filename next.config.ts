@@ -13,6 +13,11 @@ const config: NextConfig = {
     // passed a proxy unless told otherwise: an audit batch may be up to 16 MiB
     // (server/audit/sink.ts MAX_AUDIT_BODY_BYTES), which the sink itself refuses beyond.
     proxyClientMaxBodySize: 16 * 1024 * 1024 + 1024 * 1024,
+    // The stylesheet in the HTML instead of a request of its own: a page could not paint its
+    // first screen until that request came back (about 100 ms on a loaded machine, from the same
+    // server that was still streaming the page), while the rows were already in the first bytes.
+    // It is 20 kB (5 kB gzipped), and the CSP allows inline styles already.
+    inlineCss: true,
   },
 };
 

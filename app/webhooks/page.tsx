@@ -1,20 +1,48 @@
-import { Suspense } from "react";
 import { WebhooksListPage } from "@/components/webhooks/webhooks-list-page";
 import { TEMPLATES } from "@/lib/webhooks/templates";
-import { webhookListSeed } from "@/server/webhooks/list-seed";
+import {
+  readWebhookLists,
+  webhookListPreview,
+  webhookSeedCollectionsJson,
+  type WebhookLists,
+} from "@/server/webhooks/list-seed";
 
 const TEMPLATE_MENU = TEMPLATES.map(({ id, title, description }) => ({ id, title, description }));
 
-export default function Page() {
+type Search = Record<string, string | string[] | undefined>;
+
+/**
+ * Reads the cluster on the server and cuts the list's first screen there (once per cluster state
+ * and list state), so the rows are in the page's first bytes of HTML: no Suspense boundary, whose
+ * streamed reveal React holds back, and no page data in front of them. The configurations the live
+ * list starts from (megabytes at 10,000 hooks) follow in the same response as a promise, after the
+ * first screen: the browser paints before it parses them.
+ */
+export default async function Page({ searchParams }: { searchParams: Promise<Search> }) {
+  const [lists, search] = await Promise.all([readWebhookLists(), searchParams]);
   return (
-    <Suspense fallback={<h1>Webhooks</h1>}>
-      <SeededList />
-    </Suspense>
+    <WebhooksListPage
+      head={lists && { context: lists.context, overview: lists.overview }}
+      preview={webhookListPreview(lists, search)}
+      collections={lists && afterFirstScreen(lists)}
+      templates={TEMPLATE_MENU}
+    />
   );
 }
 
-/** Reads the cluster on the server while the shell streams, so the HTML carries the first rows. */
-async function SeededList() {
-  const seed = await webhookListSeed();
-  return <WebhooksListPage seed={seed} templates={TEMPLATE_MENU} />;
+/**
+ * The seed's collections as JSON, made (or taken from the last load of the same cluster state)
+ * once the first screen has been rendered and sent.
+ */
+function afterFirstScreen(lists: WebhookLists): Promise<string | undefined> {
+  return new Promise((resolve) =>
+    setTimeout(() => {
+      try {
+        resolve(webhookSeedCollectionsJson(lists));
+      } catch {
+        // The browser then reads the collections itself.
+        resolve(undefined);
+      }
+    }, 0),
+  );
 }

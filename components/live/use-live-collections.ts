@@ -3,8 +3,13 @@
 import { useEffect, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { refToString, parseRef, type ResourceRef } from "@/lib/k8s/resources";
-import { applyLiveMessage, type CollectionData, type LiveMessage } from "@/lib/queries/collections";
+import {
+  applyLiveMessages,
+  type CollectionData,
+  type LiveMessage,
+} from "@/lib/queries/collections";
 import { queryKeys } from "@/lib/queries/keys";
+import { liveBatcher } from "@/lib/queries/live-batch";
 import { withContext } from "@/lib/queries/fetch";
 
 export type LiveState = "connecting" | "live" | "reconnecting";
@@ -35,6 +40,16 @@ export function useLiveCollections(context: string | undefined, refs: ResourceRe
     const source = new EventSource(withContext(`/api/watch?${param}&${held}`, context));
     source.onopen = () => setState("live");
     source.onerror = () => setState("reconnecting");
+    // Applied about once a frame, one cache write per collection (see live-batch.ts).
+    const batcher = liveBatcher((batch) => {
+      for (const [collection, msgs] of batch) {
+        const ref = parseRef(collection);
+        if (!ref) continue;
+        queryClient.setQueryData<CollectionData>(queryKeys.collection(context, ref), (old) =>
+          applyLiveMessages(old, msgs),
+        );
+      }
+    });
     source.onmessage = (ev: MessageEvent<string>) => {
       let msg: LiveMessage;
       try {
@@ -42,13 +57,12 @@ export function useLiveCollections(context: string | undefined, refs: ResourceRe
       } catch {
         return;
       }
-      const ref = parseRef(msg.collection);
-      if (!ref) return;
-      queryClient.setQueryData<CollectionData>(queryKeys.collection(context, ref), (old) =>
-        applyLiveMessage(old, msg),
-      );
+      batcher.push(msg);
     };
-    return () => source.close();
+    return () => {
+      source.close();
+      batcher.stop();
+    };
   }, [context, param, queryClient]);
 
   return state;

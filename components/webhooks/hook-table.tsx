@@ -7,11 +7,10 @@ import type { HookRow } from "@/lib/webhooks/summary";
 import { isWebhookResource } from "@/lib/webhooks/kinds";
 import { CaExpiry } from "./ca-expiry";
 import { FindingsBadges } from "./findings-badges";
+import { LIST_INITIAL_HEIGHT, LIST_OVERSCAN, LIST_ROW_HEIGHT } from "@/lib/webhooks/list-preview";
 import { useFixedRows } from "./use-fixed-rows";
 
-const ROW_HEIGHT = 26;
-/** The table's height assumed before it is measured (server render, hydration). */
-const INITIAL_HEIGHT = 720;
+const ROW_HEIGHT = LIST_ROW_HEIGHT;
 
 interface Column {
   label: string;
@@ -129,6 +128,7 @@ function RowCells({
 /** The virtualized list: only visible rows are in the DOM, so 1,000 hooks scroll smoothly. */
 export function HookTable({
   rows,
+  count,
   state,
   findings,
   findingsPending,
@@ -136,7 +136,10 @@ export function HookTable({
   now,
 }: {
   now: number;
-  rows: HookRow[];
+  /** The rows in list order: all of them, or the first ones (the server's first screen). */
+  rows: readonly HookRow[];
+  /** How many rows the list has (the table's scroll height and row count). */
+  count: number;
   state: ListState;
   findings: FindingCounts;
   findingsPending: boolean;
@@ -145,11 +148,11 @@ export function HookTable({
   const scrollRef = useRef<HTMLDivElement>(null);
   // Only the rows in view are in the DOM; the server renders the first screen of them.
   const win = useFixedRows({
-    count: rows.length,
+    count,
     rowHeight: ROW_HEIGHT,
-    overscan: 12,
+    overscan: LIST_OVERSCAN,
     scrollRef,
-    initialHeight: INITIAL_HEIGHT,
+    initialHeight: LIST_INITIAL_HEIGHT,
   });
   const visible: number[] = [];
   for (let i = win.start; i < win.end; i++) visible.push(i);
@@ -158,7 +161,7 @@ export function HookTable({
       className="vtable"
       role="table"
       aria-label="Webhooks"
-      aria-rowcount={rows.length + 1}
+      aria-rowcount={count + 1}
       ref={scrollRef}
     >
       <div role="rowgroup" className="vhead">
@@ -214,7 +217,7 @@ export function HookTable({
           );
         })}
       </div>
-      {rows.length === 0 ? (
+      {count === 0 ? (
         <p className="muted empty">
           No webhooks match. Clear the search and filters above, or create a configuration with New.
         </p>

@@ -9,8 +9,10 @@ import { servedHookKinds } from "@/lib/webhooks/hook-kinds";
 import type { ServedKind } from "@/lib/k8s/served-kinds";
 import { refToString, type ResourceRef } from "@/lib/k8s/resources";
 import type { ConfigLike } from "@/lib/webhooks/summary";
-import { seedCollections, type WebhookListSeed } from "@/lib/queries/webhooks";
+import type { WebhookListSeed, WebhookListSeedHead } from "@/lib/queries/webhooks";
 import { useLiveCollections, type LiveState } from "@/components/live/use-live-collections";
+
+const NONE: ResourceRef[] = [];
 
 /** One served configuration kind and its live objects. */
 export interface KindCollection {
@@ -31,40 +33,50 @@ export interface WebhookConfigs {
   loading: boolean;
 }
 
-/** What the server read for the first render (see server/webhooks/list-seed.ts). */
-export type WebhookConfigsSeed = WebhookListSeed;
+/**
+ * What the server read for the first render (see server/webhooks/list-seed.ts): the head alone
+ * while its collections are on their way, then the whole seed.
+ */
+export type WebhookConfigsSeed = WebhookListSeed | WebhookListSeedHead;
+
+function isWhole(seed: WebhookConfigsSeed): seed is WebhookListSeed {
+  return "collections" in seed;
+}
 
 /**
  * Every webhook-like configuration kind discovery says the cluster serves (or the kinds `select`
  * picks, e.g. the admission policy kinds) (so legacy kinds slot
  * in when served), each kept live in the query cache from the watch stream. A server seed, when
- * given, fills the cache for its context so the first render (and the server render) has rows.
+ * given, fills the cache for its context (initialData) so no collection is read twice; with
+ * `pending` (its collections follow in the same response) nothing is read and no stream opened
+ * until they are here.
  */
 export function useWebhookConfigs(
   seed?: WebhookConfigsSeed,
   select: (apis: OverviewData["apis"]) => ServedKind[] = servedHookKinds,
+  pending = false,
 ): WebhookConfigs {
   const { context, error: contextError } = useTabContext();
-  const seeded = seed !== undefined && seed.context === context ? seed : undefined;
-  // Parsed once; only the query cache's first fill (initialData) reads it.
-  const seededCollections = useMemo(() => (seeded ? seedCollections(seeded) : undefined), [seeded]);
+  const seededHead = seed !== undefined && seed.context === context ? seed : undefined;
+  const seededCollections = seededHead && isWhole(seededHead) ? seededHead.collections : undefined;
+  const waiting = pending && seededHead !== undefined;
   const overview = useQuery({
     ...overviewQuery(context ?? ""),
     enabled: context !== undefined,
-    initialData: seeded?.overview,
+    initialData: seededHead?.overview,
     // The seed was read just now; do not read discovery again on mount.
-    staleTime: seeded ? 60_000 : 0,
+    staleTime: seededHead ? 60_000 : 0,
   });
   const served = useMemo(() => select(overview.data?.apis ?? []), [overview.data, select]);
   const refs = useMemo(() => served.flatMap((k) => (k.readAt ? [k.readAt] : [])), [served]);
   const results = useQueries({
-    queries: refs.map((ref) => ({
+    queries: (waiting ? [] : refs).map((ref) => ({
       ...collectionQuery<ConfigLike>(context ?? "", ref),
       enabled: context !== undefined,
       initialData: seededCollections?.[refToString(ref)],
     })),
   });
-  const live = useLiveCollections(context, refs);
+  const live = useLiveCollections(context, waiting ? NONE : refs);
   const kinds = served.map((k, i) => ({
     kind: k.known.kind,
     resource: k.known.resource,
@@ -78,6 +90,6 @@ export function useWebhookConfigs(
     kinds,
     live,
     error: contextError ?? overview.error,
-    loading: !overview.data || results.some((r) => r.isPending),
+    loading: waiting || !overview.data || results.some((r) => r.isPending),
   };
 }

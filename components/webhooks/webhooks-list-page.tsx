@@ -10,14 +10,22 @@ import {
   configFindings,
   configRows,
   listStateQuery,
+  type FindingCounts,
   parseListState,
   type ListState,
   type SortKey,
 } from "@/lib/webhooks/list-filter";
 import { countFindings } from "@/lib/webhooks/finding-counts";
-import { webhookAccessQuery } from "@/lib/queries/webhooks";
+import {
+  parseSeedCollections,
+  webhookAccessQuery,
+  type WebhookListSeedHead,
+} from "@/lib/queries/webhooks";
+import { servedHookKinds } from "@/lib/webhooks/hook-kinds";
+import { unpackListPreview, type PackedListPreview } from "@/lib/webhooks/list-preview";
+import { useSettled } from "@/components/ui/use-settled";
 import { ApiError } from "@/lib/queries/fetch";
-import { useWebhookConfigs, type WebhookConfigsSeed } from "./use-webhook-configs";
+import { useWebhookConfigs } from "./use-webhook-configs";
 import { useFindings } from "./use-findings";
 import { ListToolbar } from "./list-toolbar";
 import { HookTable } from "./hook-table";
@@ -30,15 +38,49 @@ const ClusterUnreachable = lazy(() =>
   })),
 );
 
-/** Webhooks: every hook of every served configuration kind, live, filterable, virtualized. */
+/**
+ * Webhooks: every hook of every served configuration kind, live, filterable, virtualized. The
+ * first screen of rows comes cut by the server (`preview`), so neither the server render nor
+ * hydration makes rows for hooks off the screen; the configurations follow (`collections`) and are
+ * read once a frame has painted.
+ */
 export function WebhooksListPage({
-  seed,
+  head,
+  preview: packed,
+  collections,
   templates,
 }: {
-  seed?: WebhookConfigsSeed;
+  /** Whose view the server read and what the cluster serves. */
+  head?: WebhookListSeedHead;
+  /** The first screen, cut on the server for `preview.params` (shown until the lists are in). */
+  preview?: PackedListPreview;
+  /** The seed's collections (JSON), arriving in the same response after the first screen. */
+  collections?: Promise<string | undefined>;
   templates: readonly TemplateEntry[];
 }) {
-  const { context, kinds, live, error, loading } = useWebhookConfigs(seed);
+  const rest = useSettled(collections);
+  const seed = useMemo(() => {
+    const json = rest.value;
+    if (!head || !json) return head;
+    try {
+      return { ...head, collections: parseSeedCollections(json) };
+    } catch {
+      // The list then reads the cluster itself.
+      return head;
+    }
+  }, [head, rest.value]);
+  const { context, kinds, live, error, loading } = useWebhookConfigs(
+    seed,
+    servedHookKinds,
+    !rest.settled,
+  );
+  const firstScreen = useMemo(() => {
+    try {
+      return packed && unpackListPreview(packed);
+    } catch {
+      return undefined;
+    }
+  }, [packed]);
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
@@ -97,6 +139,16 @@ export function WebhooksListPage({
   const canCreate =
     access.data?.validatingwebhookconfigurations.create ||
     access.data?.mutatingwebhookconfigurations.create;
+  // Until the lists are in, the server's first screen stands in for them (when it was cut for
+  // this context and list state).
+  const preview =
+    loading &&
+    firstScreen &&
+    head?.context === context &&
+    firstScreen.params === listStateQuery(state)
+      ? firstScreen
+      : undefined;
+  const kindCounts = new Map(preview?.kinds);
   return (
     <>
       <div className="page-head">
@@ -107,7 +159,9 @@ export function WebhooksListPage({
           </span>
         </h1>
         <span className="muted">
-          {kinds.map((k) => `${k.items?.length ?? "…"} ${k.kind}`).join(" · ")}
+          {kinds
+            .map((k) => `${k.items?.length ?? kindCounts.get(k.kind) ?? "…"} ${k.kind}`)
+            .join(" · ")}
         </span>
         <span className="spacer" />
         <Link href="/webhooks/order">Call order</Link>
@@ -122,16 +176,27 @@ export function WebhooksListPage({
         state={state}
         kinds={kinds.map((k) => k.kind)}
         onChange={setState}
-        shown={rows.length}
-        total={viewRows.length}
+        shown={preview ? preview.shown : rows.length}
+        total={preview ? preview.total : viewRows.length}
       />
-      {loading ? (
+      {preview ? (
+        <HookTable
+          rows={preview.rows}
+          count={preview.shown}
+          state={state}
+          findings={NO_FINDINGS}
+          findingsPending
+          onSort={onSort}
+          now={now}
+        />
+      ) : loading ? (
         <p className="muted" aria-busy="true">
           Reading the cluster…
         </p>
       ) : (
         <HookTable
           rows={rows}
+          count={rows.length}
           state={state}
           findings={counts}
           findingsPending={!findings}
@@ -142,3 +207,5 @@ export function WebhooksListPage({
     </>
   );
 }
+
+const NO_FINDINGS: FindingCounts = {};

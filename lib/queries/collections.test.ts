@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { applyLiveMessage, type CollectionData, type LiveMessage } from "./collections";
+import {
+  applyLiveMessage,
+  applyLiveMessages,
+  type CollectionData,
+  type LiveMessage,
+} from "./collections";
 
 const obj = (name: string, rv: string) => ({ metadata: { name, resourceVersion: rv } });
 
@@ -97,5 +102,77 @@ describe("applyLiveMessage", () => {
     expect([...byName.keys()].sort()).toEqual([...truth.keys()].sort());
     for (const [name, o] of truth) expect(byName.get(name)).toEqual(o);
     expect(data!.resourceVersion).toBe(String(rv - 1));
+  });
+});
+
+describe("applyLiveMessages", () => {
+  type Obj = { metadata: { name: string; resourceVersion: string }; spec?: number };
+  /** A deterministic burst over `names` existing objects: creates, updates, deletes, re-adds. */
+  function burst(count: number, seed: number, withSync: boolean) {
+    let rv = 1;
+    let s = seed;
+    const next = () => (s = (s * 1_103_515_245 + 12_345) % 2 ** 31);
+    const items: Obj[] = [];
+    for (let i = 0; i < 300; i++)
+      items.push({ metadata: { name: `h${i}`, resourceVersion: `${rv++}` } });
+    const data: CollectionData<Obj> = { resourceVersion: `${rv}`, items };
+    const msgs: LiveMessage<Obj>[] = [];
+    // Names from a small pool, so the same object is deleted and added again within the burst.
+    for (let i = 0; i < count; i++) {
+      const r = next() % 10;
+      const name = `h${next() % 400}`;
+      const object = { metadata: { name, resourceVersion: `${rv++}` }, spec: i };
+      if (withSync && r === 9 && i % 97 === 0)
+        msgs.push({ collection: "c", type: "SYNC", resourceVersion: `${rv}`, items: [object] });
+      else if (r === 8) msgs.push({ collection: "c", type: "CURRENT", resourceVersion: `${rv}` });
+      else if (r < 3) msgs.push({ collection: "c", type: "DELETED", object });
+      else msgs.push({ collection: "c", type: r < 6 ? "ADDED" : "MODIFIED", object });
+    }
+    return { data, msgs };
+  }
+  const oneByOne = <T extends { metadata?: { name?: string } }>(
+    data: CollectionData<T> | undefined,
+    msgs: LiveMessage<T>[],
+  ) => msgs.reduce<CollectionData<T> | undefined>((d, m) => applyLiveMessage(d, m), data);
+
+  it("ends a burst of 1,000 events exactly where applying them one by one ends, order included", () => {
+    for (const [seed, withSync] of [
+      [7, false],
+      [11, false],
+      [13, true],
+      [17, true],
+    ] as const) {
+      const { data, msgs } = burst(1_000, seed, withSync);
+      expect(applyLiveMessages(data, msgs)).toEqual(oneByOne(data, msgs));
+    }
+  });
+
+  it("moves an object deleted and added again to the end, as one-by-one application does", () => {
+    const data: CollectionData = { resourceVersion: "3", items: [obj("a", "1"), obj("b", "2")] };
+    const msgs: LiveMessage[] = [
+      { collection: "c", type: "DELETED", object: obj("a", "4") },
+      { collection: "c", type: "ADDED", object: obj("c", "5") },
+      { collection: "c", type: "ADDED", object: obj("a", "6") },
+      { collection: "c", type: "MODIFIED", object: obj("b", "7") },
+    ];
+    const out = applyLiveMessages(data, msgs);
+    expect(out?.items).toEqual([obj("b", "7"), obj("c", "5"), obj("a", "6")]);
+    expect(out?.resourceVersion).toBe("7");
+    expect(out).toEqual(oneByOne(data, msgs));
+  });
+
+  it("returns the same collection when nothing in the batch changes it", () => {
+    const data: CollectionData = { resourceVersion: "3", items: [obj("a", "1")] };
+    const err = { status: 500, reason: "x", message: "y" };
+    expect(
+      applyLiveMessages(data, [
+        { collection: "c", type: "CURRENT", resourceVersion: "3" },
+        { collection: "c", type: "SYNC", resourceVersion: "3", items: [] },
+        { collection: "c", type: "ERROR", error: err },
+      ]),
+    ).toBe(data);
+    expect(
+      applyLiveMessages(undefined, [{ collection: "c", type: "ADDED", object: obj("a", "2") }]),
+    ).toBeUndefined();
   });
 });

@@ -223,20 +223,28 @@ export async function renameConfiguration(
 }
 
 /**
- * What the server reads for the webhook list's first render (server/webhooks/list-seed.ts): the
- * starting context's discovery and every served webhook configuration kind, items without
- * managedFields. The collections travel as one JSON text (a Record by refToString of
- * CollectionData): one string is cheap to carry in the page's payload and one JSON.parse in the
- * browser, where an object tree of thousands of hooks costs the payload's per-value decoding.
+ * What the server reads for the webhook list's first render (server/webhooks/list-seed.ts): whose
+ * view it is and what the cluster serves, sent with the first screen of rows (small).
  */
-export interface WebhookListSeed {
+export interface WebhookListSeedHead {
   context: string;
   overview: OverviewData;
-  /** JSON text of `Record<string, CollectionData<ConfigLike>>`; read it with seedCollections. */
-  collections: string;
 }
 
-/** The seed's collections, parsed (once per seed: callers memoise). */
-export function seedCollections(seed: WebhookListSeed): Record<string, CollectionData<ConfigLike>> {
-  return JSON.parse(seed.collections) as Record<string, CollectionData<ConfigLike>>;
+/**
+ * The served webhook configuration kinds' collections by refToString, items without
+ * managedFields. They follow the first screen as one JSON text: one string is cheap to carry in
+ * the page's payload and is parsed in the browser once a frame has painted, where an object tree
+ * of thousands of hooks would cost the payload's per-value decoding before hydration.
+ */
+export type WebhookListSeedCollections = Record<string, CollectionData<ConfigLike>>;
+
+/** The whole seed, once its collections are in: the query cache's first fill (initialData). */
+export interface WebhookListSeed extends WebhookListSeedHead {
+  collections: WebhookListSeedCollections;
+}
+
+/** The seed's collections from their JSON text (once per seed: callers memoise). */
+export function parseSeedCollections(json: string): WebhookListSeedCollections {
+  return JSON.parse(json) as WebhookListSeedCollections;
 }

@@ -1,20 +1,117 @@
 import "server-only";
 import { servedHookKinds } from "@/lib/webhooks/hook-kinds";
-import type { ConfigLike } from "@/lib/webhooks/summary";
-import type { WebhookListSeed } from "@/lib/queries/webhooks";
-import { collectionsSeed } from "@/server/kube/collections-seed";
+import { hookRows, type ConfigLike } from "@/lib/webhooks/summary";
+import { parseListState } from "@/lib/webhooks/list-filter";
+import {
+  FIRST_SCREEN_ROWS,
+  listPreview,
+  previewable,
+  type PackedListPreview,
+} from "@/lib/webhooks/list-preview";
+import { refToString } from "@/lib/k8s/resources";
+import type { CollectionData } from "@/lib/queries/collections";
+import type { WebhookListSeedCollections } from "@/lib/queries/webhooks";
+import {
+  collectionsSeed,
+  withoutManagedFields,
+  type CollectionsSeed,
+} from "@/server/kube/collections-seed";
+import type { KubeObject } from "@/server/kube/watch-hub";
 
-export type { WebhookListSeed } from "@/lib/queries/webhooks";
+/** The webhook configurations as the watch hub holds them: every served kind, nothing copied. */
+export type WebhookLists = CollectionsSeed<KubeObject>;
 
-/** The webhook list's seed: every served webhook configuration kind (see collections-seed.ts). */
-export async function webhookListSeed(): Promise<WebhookListSeed | undefined> {
-  const seed = await collectionsSeed<ConfigLike>((apis) =>
-    servedHookKinds(apis).flatMap((k) => (k.readAt ? [k.readAt] : [])),
+/**
+ * Every served webhook configuration kind, as the request's identity, from the watch hub. The
+ * objects are the hub's own (not copies), so rows made from them (hookRows keeps them per object)
+ * are made once per change, not once per page load.
+ */
+export function readWebhookLists(): Promise<WebhookLists | undefined> {
+  return collectionsSeed<KubeObject>(
+    (apis) => servedHookKinds(apis).flatMap((k) => (k.readAt ? [k.readAt] : [])),
+    (_ref, item) => item,
   );
-  if (!seed) return undefined;
-  return {
-    context: seed.context,
-    overview: seed.overview,
-    collections: JSON.stringify(seed.collections),
-  };
+}
+
+/** What identifies a state of the lists: context and each collection's resourceVersion. */
+function stateKey(lists: WebhookLists): string {
+  return [
+    lists.context,
+    ...Object.entries(lists.collections).map(([k, c]) => `${k}@${c.resourceVersion}`),
+  ].join("\u0000");
+}
+
+/**
+ * The last seed sent per context, as JSON, with the state it was made from: a reload of an
+ * unchanged cluster streams the same string instead of copying and serialising every
+ * configuration again (at 10,000 hooks megabytes, made while the browser paints the first screen).
+ */
+const sent = new Map<string, { state: string; json: string }>();
+
+/**
+ * The collections the browser's live list starts from (WebhookListSeedCollections), as JSON:
+ * items without managedFields, made once per context and state of the lists.
+ */
+export function webhookSeedCollectionsJson(lists: WebhookLists): string {
+  const state = stateKey(lists);
+  const last = sent.get(lists.context);
+  if (last?.state === state) return last.json;
+  const collections: WebhookListSeedCollections = {};
+  for (const [k, list] of Object.entries(lists.collections)) {
+    collections[k] = {
+      resourceVersion: list.resourceVersion,
+      items: list.items.map(withoutManagedFields) as ConfigLike[],
+    } satisfies CollectionData<ConfigLike>;
+  }
+  const json = JSON.stringify(collections);
+  sent.set(lists.context, { state, json });
+  return json;
+}
+
+/** First screens cut lately, by state of the lists and list state (least recently used first). */
+const recent = new Map<string, PackedListPreview>();
+const RECENT = 16;
+
+/**
+ * The list's first screen for the URL's list state (see lib/webhooks/list-preview.ts), cut from
+ * the lists with the same code the browser runs; the same state of the lists and the same URL
+ * reuse the last one. Undefined without lists, for states that need the linter's findings, or
+ * when anything fails (the browser then shows the rows once the seed is read).
+ */
+export function webhookListPreview(
+  lists: WebhookLists | undefined,
+  search: Record<string, string | string[] | undefined>,
+): PackedListPreview | undefined {
+  if (!lists) return undefined;
+  try {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(search)) if (typeof v === "string") q.set(k, v);
+    const state = parseListState(q);
+    if (!previewable(state)) return undefined;
+    const key = `${stateKey(lists)}\u0000${q.toString()}`;
+    const hit = recent.get(key);
+    if (hit) {
+      recent.delete(key);
+      recent.set(key, hit);
+      return hit;
+    }
+    // Rows and counts in the order the page lists the kinds (what the browser will show).
+    const served = servedHookKinds(lists.overview.apis).flatMap((k) =>
+      k.readAt ? [{ kind: k.known.kind, resource: k.known.resource, ref: k.readAt }] : [],
+    );
+    const items = served.map(
+      (k) => (lists.collections[refToString(k.ref)]?.items ?? []) as ConfigLike[],
+    );
+    const rows = served.flatMap((k, i) => hookRows(items[i] ?? [], k.resource));
+    const kinds = served.map((k, i) => [k.kind, items[i]?.length ?? 0] as const);
+    const preview = listPreview(rows, state, kinds, FIRST_SCREEN_ROWS);
+    if (recent.size >= RECENT) {
+      const oldest = recent.keys().next().value;
+      if (oldest !== undefined) recent.delete(oldest);
+    }
+    recent.set(key, preview);
+    return preview;
+  } catch {
+    return undefined;
+  }
 }
