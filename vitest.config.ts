@@ -20,6 +20,7 @@ export default defineConfig({
             "server/**/*.test.ts",
             "cli/**/*.test.ts",
             "components/**/*.test.ts",
+            "cluster/**/*.test.ts",
           ],
           // Tests that need the control plane run in the integration and oracle projects.
           exclude: ["node_modules/**", "**/*.int.test.ts"],

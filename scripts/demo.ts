@@ -8,11 +8,15 @@
  * PORT (default 3000) picks the dashboard's port; it listens on 127.0.0.1 only (scripts/start.mjs).
  */
 import type { ChildProcess } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { ensureBuilt } from "../cluster/build";
 import { launch, LOCAL_CLUSTER_INFO, LOCAL_KUBECONFIG } from "../cluster/launcher";
-import { buildDashboard, dashboardEnv, REPO_ROOT, spawnDashboard } from "../cluster/harness/stack";
+import {
+  buildDashboard,
+  dashboardBuildIsCurrent,
+  dashboardEnv,
+  spawnDashboard,
+} from "../cluster/harness/stack";
 import { seedDemo } from "../cluster/harness/demo-seed";
 import { startTraffic } from "../cluster/harness/demo-traffic";
 import { waitForDemoData } from "../cluster/harness/demo-ready";
@@ -63,8 +67,10 @@ async function main(): Promise<void> {
   const started = Date.now();
   log("demo: Portcullis on a local Kubernetes control plane");
   await step(() => ensureBuilt(log));
-  if (!existsSync(path.join(REPO_ROOT, ".next", "BUILD_ID"))) {
-    log("demo: building the dashboard's production build (next build; a few minutes, once)");
+  if (!dashboardBuildIsCurrent()) {
+    log(
+      "demo: building the dashboard's production build (next build; a few minutes, when the code changed)",
+    );
     await step(() => buildDashboard(log));
   }
 

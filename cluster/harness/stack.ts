@@ -4,7 +4,7 @@
  * Test runners start one per run, or reuse a running one named by PORTCULLIS_STACK.
  */
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureBuilt } from "../build";
 import { startControlPlane, type ControlPlaneInfo } from "../control-plane";
@@ -93,6 +93,50 @@ export function spawnDashboard(
   });
 }
 
+/** What the production build is made from (besides node_modules, covered by the lockfile). */
+const BUILD_INPUTS = [
+  "app",
+  "components",
+  "lib",
+  "server",
+  "public",
+  "instrumentation.ts",
+  "proxy.ts",
+  "next.config.ts",
+  "tsconfig.json",
+  "package.json",
+  "package-lock.json",
+];
+
+/** The newest modification time under `p` (test files skipped), or 0 when absent. */
+function newestMtime(p: string): number {
+  let st;
+  try {
+    st = statSync(p);
+  } catch {
+    return 0;
+  }
+  if (!st.isDirectory()) return /\.test\.tsx?$/.test(p) ? 0 : st.mtimeMs;
+  let newest = 0;
+  for (const e of readdirSync(p)) newest = Math.max(newest, newestMtime(path.join(p, e)));
+  return newest;
+}
+
+/**
+ * Whether `.next` holds a production build made after every source it is built from was last
+ * changed: a build left from an older checkout would otherwise be served (and benchmarked) as if
+ * it were the current code.
+ */
+export function dashboardBuildIsCurrent(root: string = REPO_ROOT): boolean {
+  let built: number;
+  try {
+    built = statSync(path.join(root, ".next", "BUILD_ID")).mtimeMs;
+  } catch {
+    return false;
+  }
+  return BUILD_INPUTS.every((p) => newestMtime(path.join(root, p)) <= built);
+}
+
 /** Runs `next build` (the stack serves the production build, as users get it). */
 export async function buildDashboard(log: (l: string) => void): Promise<void> {
   log("stack: building the dashboard (next build)…");
@@ -148,7 +192,7 @@ export async function startStack(
   };
   try {
     if (opts.dashboard !== false) {
-      if (!existsSync(path.join(REPO_ROOT, ".next", "BUILD_ID"))) await buildDashboard(log);
+      if (!dashboardBuildIsCurrent()) await buildDashboard(log);
       dashboard = spawnDashboard(dashboardEnv(cp), dashboardPort, ["ignore", "ignore", "inherit"]);
       await waitForHttp(`${dashboardUrl}/api/health`, dashboard, 60_000);
       log(`stack: dashboard on ${dashboardUrl}`);
