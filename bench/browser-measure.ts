@@ -11,12 +11,42 @@
  *   deferred on purpose.
  */
 import { gzipSync } from "node:zlib";
-import type { Browser } from "@playwright/test";
+import type { Browser, BrowserContext, Page } from "@playwright/test";
 
 /** Median of the samples. */
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] ?? NaN;
+}
+
+/**
+ * Installs, before any navigation of `ctx`, the in-page watch for the first `selector`: its paint
+ * time (ms since navigation start) lands in `window.__firstPaint` and as the performance mark
+ * `first-paint-of-selector` (for traces).
+ */
+export async function watchFirstPaint(ctx: BrowserContext, selector: string): Promise<void> {
+  await ctx.addInitScript((sel: string) => {
+    const w = window as unknown as { __firstPaint?: number };
+    new MutationObserver((_, obs) => {
+      if (!document.querySelector(sel)) return;
+      obs.disconnect();
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          w.__firstPaint = performance.now();
+          performance.mark("first-paint-of-selector");
+        }, 0),
+      );
+    }).observe(document, { childList: true, subtree: true });
+  }, selector);
+}
+
+/** The paint time `watchFirstPaint` recorded on `page`, once there is one. */
+export function paintedAt(page: Page, timeoutMs = 60_000): Promise<number> {
+  return page
+    .waitForFunction(() => (window as unknown as { __firstPaint?: number }).__firstPaint, {
+      timeout: timeoutMs,
+    })
+    .then((h) => h.jsonValue() as Promise<number>);
 }
 
 /** Paint time (ms since navigation start) and Playwright-observed time of the first `selector`. */
@@ -28,26 +58,12 @@ export async function firstPaint(
 ): Promise<{ painted: number; seen: number }> {
   const ctx = await browser.newContext({ viewport: { width: 1360, height: 860 } });
   try {
-    await ctx.addInitScript((sel: string) => {
-      const w = window as unknown as { __firstPaint?: number };
-      new MutationObserver((_, obs) => {
-        if (!document.querySelector(sel)) return;
-        obs.disconnect();
-        requestAnimationFrame(() =>
-          setTimeout(() => {
-            w.__firstPaint = performance.now();
-          }, 0),
-        );
-      }).observe(document, { childList: true, subtree: true });
-    }, selector);
+    await watchFirstPaint(ctx, selector);
     const page = await ctx.newPage();
     await page.goto(url, { waitUntil: "commit" });
     await page.waitForSelector(selector, { timeout: timeoutMs });
     const seen = await page.evaluate(() => performance.now());
-    const painted = await page
-      .waitForFunction(() => (window as unknown as { __firstPaint?: number }).__firstPaint)
-      .then((h) => h.jsonValue() as Promise<number>);
-    return { painted, seen };
+    return { painted: await paintedAt(page, timeoutMs), seen };
   } finally {
     await ctx.close();
   }

@@ -15,6 +15,7 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { chromium } from "@playwright/test";
 import { readStack } from "../cluster/harness/stack";
+import { paintedAt, watchFirstPaint } from "./browser-measure";
 import { benchHook, deleteValidatingConfigs, seedValidatingConfigs } from "./seed-webhooks";
 
 const { values } = parseArgs({
@@ -89,19 +90,7 @@ try {
   await (await warm.newPage()).goto(`${info.dashboardUrl}/webhooks`);
   await warm.close();
   const ctx = await browser.newContext({ viewport: { width: 1360, height: 860 } });
-  await ctx.addInitScript((sel: string) => {
-    const w = window as unknown as { __firstRowPaint?: number };
-    new MutationObserver((_, obs) => {
-      if (!document.querySelector(sel)) return;
-      obs.disconnect();
-      requestAnimationFrame(() =>
-        setTimeout(() => {
-          w.__firstRowPaint = performance.now();
-          performance.mark("first-row-painted");
-        }, 0),
-      );
-    }).observe(document, { childList: true, subtree: true });
-  }, rowSelector);
+  await watchFirstPaint(ctx, rowSelector);
   const page = await ctx.newPage();
   const cdp = await ctx.newCDPSession(page);
   const events: TraceEvent[] = [];
@@ -114,11 +103,7 @@ try {
     transferMode: "ReportEvents",
   });
   await page.goto(`${info.dashboardUrl}/webhooks`, { waitUntil: "commit" });
-  const painted = await page
-    .waitForFunction(() => (window as unknown as { __firstRowPaint?: number }).__firstRowPaint, {
-      timeout: 60_000,
-    })
-    .then((h) => h.jsonValue() as Promise<number>);
+  const painted = await paintedAt(page);
   await page.waitForTimeout(2_000);
   await cdp.send("Tracing.end");
   await done;
@@ -130,7 +115,7 @@ try {
   const main = events.find(
     (e) => e.name === "thread_name" && e.args?.name === "CrRendererMain" && e.ph === "M",
   );
-  const mark = events.find((e) => e.name === "first-row-painted");
+  const mark = events.find((e) => e.name === "first-paint-of-selector");
   const nav = events.find((e) => e.name === "navigationStart" && e.pid === main?.pid);
   const cut = mark?.ts ?? Infinity;
   const sums = new Map<string, number>();

@@ -31,6 +31,7 @@ import { readFileSync } from "node:fs";
 import { chromium, type Browser } from "@playwright/test";
 import type { StackInfo } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
+import { firstPaint } from "./browser-measure";
 import { firstLoadJs } from "./first-load-js";
 import { policyHeaders } from "../e2e/api-headers";
 import {
@@ -289,32 +290,12 @@ async function firstRender(
   const renders: number[] = [];
   const observed: number[] = [];
   for (let i = 0; i < 4; i++) {
-    const ctx = await browser.newContext({ viewport: { width: 1360, height: 860 } });
-    await ctx.addInitScript((sel: string) => {
-      const w = window as unknown as { __firstRowPaint?: number };
-      new MutationObserver((_, obs) => {
-        if (!document.querySelector(sel)) return;
-        obs.disconnect();
-        requestAnimationFrame(() =>
-          setTimeout(() => {
-            w.__firstRowPaint = performance.now();
-          }, 0),
-        );
-      }).observe(document, { childList: true, subtree: true });
-    }, rowSelector(prefix));
-    const page = await ctx.newPage();
-    await page.goto(`${dashboardUrl}/webhooks`, { waitUntil: "commit" });
-    await page.waitForSelector(rowSelector(prefix), { timeout: 60_000 });
-    const seen = await page.evaluate(() => performance.now());
-    const painted = await page
-      .waitForFunction(() => (window as unknown as { __firstRowPaint?: number }).__firstRowPaint)
-      .then((h) => h.jsonValue() as Promise<number>);
+    const t = await firstPaint(browser, `${dashboardUrl}/webhooks`, rowSelector(prefix));
     if (i > 0) {
       // the first load warms the server
-      renders.push(painted);
-      observed.push(seen);
+      renders.push(t.painted);
+      observed.push(t.seen);
     }
-    await ctx.close();
   }
   return { render: Math.round(median(renders)), observed: Math.round(median(observed)) };
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { Recent } from "@/server/cache/recent";
 import { compileSnapshot } from "@/lib/admission/compile";
 import { exemptionMatrix } from "@/lib/admission/exemptions";
 
@@ -36,27 +37,14 @@ export function matrixPreviewSeed(
       writeParams(params),
       ...Object.entries(lists.collections).map(([k, c]) => `${k}@${c.resourceVersion}`),
     ].join("\u0000");
-    const hit = recent.get(key);
-    if (hit) {
-      recent.delete(key);
-      recent.set(key, hit);
-      return hit;
-    }
-    const preview = computePreview(lists, params);
-    if (recent.size >= RECENT) {
-      const oldest = recent.keys().next().value;
-      if (oldest !== undefined) recent.delete(oldest);
-    }
-    recent.set(key, preview);
-    return preview;
+    return recent.get(key, () => computePreview(lists, params));
   } catch {
     return undefined;
   }
 }
 
 /** First screens computed lately, by cluster state and parameters (least recently used first). */
-const recent = new Map<string, PackedPreview>();
-const RECENT = 16;
+const recent = new Recent<PackedPreview>(16);
 
 function computePreview(lists: MatrixLists, params: MatrixParams): PackedPreview {
   const { snapshot } = snapshotOfCollections(

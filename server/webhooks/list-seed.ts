@@ -1,4 +1,5 @@
 import "server-only";
+import { Recent } from "@/server/cache/recent";
 import { servedHookKinds } from "@/lib/webhooks/hook-kinds";
 import { hookRows, type ConfigLike } from "@/lib/webhooks/summary";
 import { parseListState } from "@/lib/webhooks/list-filter";
@@ -69,8 +70,7 @@ export function webhookSeedCollectionsJson(lists: WebhookLists): string {
 }
 
 /** First screens cut lately, by state of the lists and list state (least recently used first). */
-const recent = new Map<string, PackedListPreview>();
-const RECENT = 16;
+const recent = new Recent<PackedListPreview>(16);
 
 /**
  * The list's first screen for the URL's list state (see lib/webhooks/list-preview.ts), cut from
@@ -89,28 +89,18 @@ export function webhookListPreview(
     const state = parseListState(q);
     if (!previewable(state)) return undefined;
     const key = `${stateKey(lists)}\u0000${q.toString()}`;
-    const hit = recent.get(key);
-    if (hit) {
-      recent.delete(key);
-      recent.set(key, hit);
-      return hit;
-    }
-    // Rows and counts in the order the page lists the kinds (what the browser will show).
-    const served = servedHookKinds(lists.overview.apis).flatMap((k) =>
-      k.readAt ? [{ kind: k.known.kind, resource: k.known.resource, ref: k.readAt }] : [],
-    );
-    const items = served.map(
-      (k) => (lists.collections[refToString(k.ref)]?.items ?? []) as ConfigLike[],
-    );
-    const rows = served.flatMap((k, i) => hookRows(items[i] ?? [], k.resource));
-    const kinds = served.map((k, i) => [k.kind, items[i]?.length ?? 0] as const);
-    const preview = listPreview(rows, state, kinds, FIRST_SCREEN_ROWS);
-    if (recent.size >= RECENT) {
-      const oldest = recent.keys().next().value;
-      if (oldest !== undefined) recent.delete(oldest);
-    }
-    recent.set(key, preview);
-    return preview;
+    return recent.get(key, () => {
+      // Rows and counts in the order the page lists the kinds (what the browser will show).
+      const served = servedHookKinds(lists.overview.apis).flatMap((k) =>
+        k.readAt ? [{ kind: k.known.kind, resource: k.known.resource, ref: k.readAt }] : [],
+      );
+      const items = served.map(
+        (k) => (lists.collections[refToString(k.ref)]?.items ?? []) as ConfigLike[],
+      );
+      const rows = served.flatMap((k, i) => hookRows(items[i] ?? [], k.resource));
+      const kinds = served.map((k, i) => [k.kind, items[i]?.length ?? 0] as const);
+      return listPreview(rows, state, kinds, FIRST_SCREEN_ROWS);
+    });
   } catch {
     return undefined;
   }
