@@ -134,6 +134,8 @@ test.describe("namespaces and exemptions", () => {
     ]);
     try {
       await page.goto(`/namespaces?hook=${cfg}&ns=${run}`);
+      // The whole matrix, not the server's first screen it replaces while keys are pressed.
+      await expect(page.getByText(/2 namespaces × 2 hooks/)).toBeVisible();
       const grid = page.getByRole("grid");
       const first = grid.getByRole("gridcell", { name: `${a} × one.${cfg}.example.com: exempt` });
       await first.focus();

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
 import { EXEMPT, INTERCEPTED } from "@/lib/admission/exemptions";
 import type { GridHook } from "@/lib/namespaces/matrix-preview";
 import { columnGroups, type CellReader, type MatrixRow } from "@/lib/admission/exemption-views";
@@ -84,9 +84,11 @@ export function MatrixGrid({
         : undefined;
 
   // Moves keyboard focus to the active cell once it is rendered (after scrolling it into view).
+  // In the commit itself, not after paint: when the whole matrix replaces the first screen's grid
+  // under a keyboard user, a key pressed between the two would otherwise reach the page's body.
   const curRow = cur?.row;
   const curCol = cur?.col;
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!focusWanted || curRow === undefined) return;
     const el = scrollRef.current?.querySelector<HTMLElement>(`[data-cell="${curRow}:${curCol}"]`);
     if (el) {
