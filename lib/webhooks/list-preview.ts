@@ -34,8 +34,8 @@ export type PackedRow = readonly [
   number,
 ];
 
-/** The first rows of the list as the page's payload carries them. */
-export interface PackedListPreview {
+/** What a first screen says of the whole list, packed or not. */
+interface ListPreviewHead {
   /** The list state it was cut for (listStateQuery). */
   readonly params: string;
   /** Rows the whole list shows for the state, and before search and filters. */
@@ -43,16 +43,16 @@ export interface PackedListPreview {
   readonly total: number;
   /** Configurations per served kind, in the order the header lists them. */
   readonly kinds: ReadonlyArray<readonly [string, number]>;
+}
+
+/** The first rows of the list as the page's payload carries them. */
+export interface PackedListPreview extends ListPreviewHead {
   readonly strings: readonly string[];
   readonly rows: readonly PackedRow[];
 }
 
 /** The first screen unpacked. */
-export interface ListPreview {
-  readonly params: string;
-  readonly shown: number;
-  readonly total: number;
-  readonly kinds: ReadonlyArray<readonly [string, number]>;
+export interface ListPreview extends ListPreviewHead {
   readonly rows: readonly HookRow[];
 }
 
