@@ -1,9 +1,6 @@
+import { afterFirstScreen } from "@/server/kube/collections-seed";
 import { NamespacesPage } from "@/components/namespaces/namespaces-page";
-import {
-  matrixSeedCollectionsJson,
-  readMatrixLists,
-  type MatrixLists,
-} from "@/server/namespaces/matrix-seed";
+import { matrixSeedCollectionsJson, readMatrixLists } from "@/server/namespaces/matrix-seed";
 import { matrixPreviewSeed } from "@/server/namespaces/matrix-preview-seed";
 
 type Search = Record<string, string | string[] | undefined>;
@@ -21,24 +18,7 @@ export default async function Page({ searchParams }: { searchParams: Promise<Sea
     <NamespacesPage
       head={lists && { context: lists.context, overview: lists.overview }}
       preview={matrixPreviewSeed(lists, search)}
-      collections={lists && afterFirstScreen(lists)}
+      collections={lists && afterFirstScreen(() => matrixSeedCollectionsJson(lists))}
     />
-  );
-}
-
-/**
- * The seed's collections as JSON, built (or taken from the last load of the same cluster state)
- * once the first screen has been rendered and sent.
- */
-function afterFirstScreen(lists: MatrixLists): Promise<string | undefined> {
-  return new Promise((resolve) =>
-    setTimeout(() => {
-      try {
-        resolve(matrixSeedCollectionsJson(lists));
-      } catch {
-        // The browser then reads the collections itself.
-        resolve(undefined);
-      }
-    }, 0),
   );
 }

@@ -1,10 +1,10 @@
+import { afterFirstScreen } from "@/server/kube/collections-seed";
 import { WebhooksListPage } from "@/components/webhooks/webhooks-list-page";
 import { TEMPLATES } from "@/lib/webhooks/templates";
 import {
   readWebhookLists,
   webhookListPreview,
   webhookSeedCollectionsJson,
-  type WebhookLists,
 } from "@/server/webhooks/list-seed";
 
 const TEMPLATE_MENU = TEMPLATES.map(({ id, title, description }) => ({ id, title, description }));
@@ -24,25 +24,8 @@ export default async function Page({ searchParams }: { searchParams: Promise<Sea
     <WebhooksListPage
       head={lists && { context: lists.context, overview: lists.overview }}
       preview={webhookListPreview(lists, search)}
-      collections={lists && afterFirstScreen(lists)}
+      collections={lists && afterFirstScreen(() => webhookSeedCollectionsJson(lists))}
       templates={TEMPLATE_MENU}
     />
-  );
-}
-
-/**
- * The seed's collections as JSON, made (or taken from the last load of the same cluster state)
- * once the first screen has been rendered and sent.
- */
-function afterFirstScreen(lists: WebhookLists): Promise<string | undefined> {
-  return new Promise((resolve) =>
-    setTimeout(() => {
-      try {
-        resolve(webhookSeedCollectionsJson(lists));
-      } catch {
-        // The browser then reads the collections itself.
-        resolve(undefined);
-      }
-    }, 0),
   );
 }

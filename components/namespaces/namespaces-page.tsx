@@ -18,12 +18,17 @@ import {
 import { writeParams, type MatrixParams } from "@/lib/namespaces/matrix-params";
 import { configurationHref, hookHref, namespaceHref } from "@/lib/namespaces/links";
 import { ErrorBox } from "@/components/ui/error-box";
-import { useSettled } from "@/components/ui/use-settled";
+import { useStreamedSeed } from "@/components/ui/use-settled";
 import type { AdmissionStateSeedCollections, AdmissionStateSeedHead } from "./use-admission-state";
 import { MatrixGrid, type CellRef } from "./matrix-grid";
 import { PreviewGrid } from "./preview-grid";
 import { RequestPicker } from "./request-picker";
 import { useLiveMatrix } from "./use-live-matrix";
+
+const withCollections = (head: AdmissionStateSeedHead, json: string) => ({
+  ...head,
+  ...(JSON.parse(json) as AdmissionStateSeedCollections),
+});
 
 /** The exemption matrix page: namespaces by hooks for one request, live. */
 export function NamespacesPage({
@@ -38,18 +43,8 @@ export function NamespacesPage({
   /** The collections the server read (JSON), arriving after the first screen. */
   collections?: Promise<string | undefined>;
 }) {
-  const rest = useSettled(collections);
-  const seed = useMemo(() => {
-    const json = rest.value;
-    if (!head || !json) return head;
-    try {
-      return { ...head, ...(JSON.parse(json) as AdmissionStateSeedCollections) };
-    } catch {
-      // The live matrix then reads the cluster itself.
-      return head;
-    }
-  }, [head, rest.value]);
-  const { params, setParams, state, request, matrix } = useLiveMatrix(seed, !rest.settled);
+  const { seed, pending } = useStreamedSeed(head, collections, withCollections);
+  const { params, setParams, state, request, matrix } = useLiveMatrix(seed, pending);
   const preview = useMemo(() => {
     try {
       return packed && unpackPreview(packed);

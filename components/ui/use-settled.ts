@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 
 /**
  * The value of a promise a server component passed down (it resolves later in the same
@@ -40,4 +40,29 @@ export function useSettled<T>(promise: Promise<T> | undefined): {
   return promise === undefined
     ? { settled: true, value: undefined }
     : { settled: state.from === promise, value: state.from === promise ? state.value : undefined };
+}
+
+/**
+ * A page seed sent in two parts: `head` (who read it, what the cluster serves) in the first HTML,
+ * and its collections as JSON arriving later in the same response. The seed is the head until the
+ * JSON is read, then `complete(head, json)`; the head alone if the JSON is missing or malformed
+ * (the page then reads the cluster itself). `pending` while the JSON is still on its way.
+ * `complete` must be a stable function (declared at module level).
+ */
+export function useStreamedSeed<H extends object, S extends H>(
+  head: H | undefined,
+  collections: Promise<string | undefined> | undefined,
+  complete: (head: H, json: string) => S,
+): { seed: H | S | undefined; pending: boolean } {
+  const rest = useSettled(collections);
+  const seed = useMemo(() => {
+    const json = rest.value;
+    if (!head || !json) return head;
+    try {
+      return complete(head, json);
+    } catch {
+      return head;
+    }
+  }, [head, rest.value, complete]);
+  return { seed, pending: !rest.settled };
 }

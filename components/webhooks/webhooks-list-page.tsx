@@ -23,7 +23,7 @@ import {
 } from "@/lib/queries/webhooks";
 import { servedHookKinds } from "@/lib/webhooks/hook-kinds";
 import { unpackListPreview, type PackedListPreview } from "@/lib/webhooks/list-preview";
-import { useSettled } from "@/components/ui/use-settled";
+import { useStreamedSeed } from "@/components/ui/use-settled";
 import { ApiError } from "@/lib/queries/fetch";
 import { useWebhookConfigs } from "./use-webhook-configs";
 import { useFindings } from "./use-findings";
@@ -37,6 +37,11 @@ const ClusterUnreachable = lazy(() =>
     default: m.ClusterUnreachable,
   })),
 );
+
+const withCollections = (head: WebhookListSeedHead, json: string) => ({
+  ...head,
+  collections: parseSeedCollections(json),
+});
 
 /**
  * Webhooks: every hook of every served configuration kind, live, filterable, virtualized. The
@@ -58,21 +63,11 @@ export function WebhooksListPage({
   collections?: Promise<string | undefined>;
   templates: readonly TemplateEntry[];
 }) {
-  const rest = useSettled(collections);
-  const seed = useMemo(() => {
-    const json = rest.value;
-    if (!head || !json) return head;
-    try {
-      return { ...head, collections: parseSeedCollections(json) };
-    } catch {
-      // The list then reads the cluster itself.
-      return head;
-    }
-  }, [head, rest.value]);
+  const { seed, pending } = useStreamedSeed(head, collections, withCollections);
   const { context, kinds, live, error, loading } = useWebhookConfigs(
     seed,
     servedHookKinds,
-    !rest.settled,
+    pending,
   );
   const firstScreen = useMemo(() => {
     try {

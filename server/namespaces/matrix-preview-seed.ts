@@ -1,5 +1,6 @@
 import "server-only";
 import { Recent } from "@/server/cache/recent";
+import { seedStateKey } from "@/server/kube/collections-seed";
 import { compileSnapshot } from "@/lib/admission/compile";
 import { exemptionMatrix } from "@/lib/admission/exemptions";
 
@@ -32,11 +33,7 @@ export function matrixPreviewSeed(
     const params = readParams(q);
     // The same cluster state (every collection at the same resourceVersion) and parameters give
     // the same first screen: reuse it across page loads instead of compiling 1,000 hooks again.
-    const key = [
-      lists.context,
-      writeParams(params),
-      ...Object.entries(lists.collections).map(([k, c]) => `${k}@${c.resourceVersion}`),
-    ].join("\u0000");
+    const key = `${seedStateKey(lists)}\u0000${writeParams(params)}`;
     return recent.get(key, () => computePreview(lists, params));
   } catch {
     return undefined;

@@ -8,6 +8,7 @@ import {
 } from "@/lib/namespaces/collections";
 import {
   collectionsSeed,
+  seedJsonPerState,
   withoutManagedFields,
   type CollectionsSeed,
 } from "@/server/kube/collections-seed";
@@ -25,26 +26,12 @@ export interface MatrixSeedCollections {
 }
 
 /**
- * The last seed sent per context, as JSON, with the collections' resourceVersions it was made
- * from: a reload of an unchanged cluster sends the same megabytes without building and
- * serialising them again, work that otherwise competes for the CPU with the browser's first frame.
- */
-const sent = new Map<string, { versions: string; json: string }>();
-
-/**
  * The seed's collections as JSON (see matrixSeedCollections), made once per context and state of
  * the collections: a string is streamed to the browser as it is, and parsed there only when read.
  */
-export function matrixSeedCollectionsJson(lists: MatrixLists): string {
-  const versions = JSON.stringify(
-    Object.entries(lists.collections).map(([k, list]) => [k, list.resourceVersion]),
-  );
-  const last = sent.get(lists.context);
-  if (last?.versions === versions) return last.json;
-  const json = JSON.stringify(matrixSeedCollections(lists));
-  sent.set(lists.context, { versions, json });
-  return json;
-}
+export const matrixSeedCollectionsJson = seedJsonPerState<MatrixLists>((lists) =>
+  matrixSeedCollections(lists),
+);
 
 /** What the matrix reads, as the watch hub holds it: every collection whole, nothing copied. */
 export type MatrixLists = CollectionsSeed<KubeObject>;

@@ -14,6 +14,8 @@ import type { CollectionData } from "@/lib/queries/collections";
 import type { WebhookListSeedCollections } from "@/lib/queries/webhooks";
 import {
   collectionsSeed,
+  seedJsonPerState,
+  seedStateKey,
   withoutManagedFields,
   type CollectionsSeed,
 } from "@/server/kube/collections-seed";
@@ -34,29 +36,11 @@ export function readWebhookLists(): Promise<WebhookLists | undefined> {
   );
 }
 
-/** What identifies a state of the lists: context and each collection's resourceVersion. */
-function stateKey(lists: WebhookLists): string {
-  return [
-    lists.context,
-    ...Object.entries(lists.collections).map(([k, c]) => `${k}@${c.resourceVersion}`),
-  ].join("\u0000");
-}
-
-/**
- * The last seed sent per context, as JSON, with the state it was made from: a reload of an
- * unchanged cluster streams the same string instead of copying and serialising every
- * configuration again (at 10,000 hooks megabytes, made while the browser paints the first screen).
- */
-const sent = new Map<string, { state: string; json: string }>();
-
 /**
  * The collections the browser's live list starts from (WebhookListSeedCollections), as JSON:
  * items without managedFields, made once per context and state of the lists.
  */
-export function webhookSeedCollectionsJson(lists: WebhookLists): string {
-  const state = stateKey(lists);
-  const last = sent.get(lists.context);
-  if (last?.state === state) return last.json;
+export const webhookSeedCollectionsJson = seedJsonPerState<WebhookLists>((lists) => {
   const collections: WebhookListSeedCollections = {};
   for (const [k, list] of Object.entries(lists.collections)) {
     collections[k] = {
@@ -64,10 +48,8 @@ export function webhookSeedCollectionsJson(lists: WebhookLists): string {
       items: list.items.map(withoutManagedFields) as ConfigLike[],
     } satisfies CollectionData<ConfigLike>;
   }
-  const json = JSON.stringify(collections);
-  sent.set(lists.context, { state, json });
-  return json;
-}
+  return collections;
+});
 
 /** First screens cut lately, by state of the lists and list state (least recently used first). */
 const recent = new Recent<PackedListPreview>(16);
@@ -88,7 +70,7 @@ export function webhookListPreview(
     for (const [k, v] of Object.entries(search)) if (typeof v === "string") q.set(k, v);
     const state = parseListState(q);
     if (!previewable(state)) return undefined;
-    const key = `${stateKey(lists)}\u0000${q.toString()}`;
+    const key = `${seedStateKey(lists)}\u0000${q.toString()}`;
     return recent.get(key, () => {
       // Rows and counts in the order the page lists the kinds (what the browser will show).
       const served = servedHookKinds(lists.overview.apis).flatMap((k) =>
