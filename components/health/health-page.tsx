@@ -135,7 +135,7 @@ export function HealthPage() {
       ) : null}
       {r.rows.length === 0 ? null : (
         <div className="table-scroll">
-          <table className="data health-table" aria-label="Hook health, worst first">
+          <table className="data health-table health-hooks" aria-label="Hook health, worst first">
             <thead>
               <tr>
                 <th scope="col">Health</th>
@@ -147,7 +147,7 @@ export function HealthPage() {
                 <th scope="col" className="num">
                   Calls
                 </th>
-                <th scope="col" className="num">
+                <th scope="col" className="num nowrap">
                   p50 / p90 / p99 ms
                 </th>
                 <th scope="col">p99 vs timeout</th>
@@ -158,11 +158,15 @@ export function HealthPage() {
                 <th scope="col" className="num">
                   Fail-open
                 </th>
-                <th scope="col">Backend (probe from here)</th>
+                <th scope="col" className="health-backend">
+                  Backend (probe from here)
+                </th>
                 <th scope="col" className="num">
                   CA days
                 </th>
-                <th scope="col">Why</th>
+                <th scope="col" className="health-why">
+                  Why
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -181,7 +185,7 @@ export function HealthPage() {
                         {row.severity}
                       </span>
                     </td>
-                    <td>
+                    <td className="health-hook">
                       <HookCell row={row} />
                     </td>
                     <td>{row.failurePolicy}</td>
@@ -195,7 +199,7 @@ export function HealthPage() {
                         <div className="muted">{row.total?.calls} since start</div>
                       ) : null}
                     </td>
-                    <td className="num mono">
+                    <td className="num mono nowrap">
                       {ms(row.latency.p50)} / {ms(row.latency.p90)} / {ms(row.latency.p99)}
                     </td>
                     <td>
@@ -210,12 +214,12 @@ export function HealthPage() {
                     </td>
                     <td className="num">{counts?.errors ?? 0}</td>
                     <td className="num">{counts?.failOpen ?? 0}</td>
-                    <td>
+                    <td className="health-backend">
                       <div className="mono">{row.backend}</div>
                       <div className={probe.tone}>{probe.text}</div>
                     </td>
                     <td className="num">{row.caDaysLeft ?? "—"}</td>
-                    <td>
+                    <td className="health-why">
                       <ReasonList reasons={row.reasons} />
                     </td>
                   </tr>

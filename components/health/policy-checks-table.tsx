@@ -60,7 +60,9 @@ export function PolicyChecksTable({
             >
               Time per expression
             </th>
-            <th scope="col">Why</th>
+            <th scope="col" className="health-why">
+              Why
+            </th>
             <th scope="col">Links</th>
           </tr>
         </thead>
@@ -124,7 +126,7 @@ export function PolicyChecksTable({
                     </div>
                   ))}
                 </td>
-                <td>
+                <td className="health-why">
                   <ReasonList reasons={p.reasons} />
                 </td>
                 <td>
