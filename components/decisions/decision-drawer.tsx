@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { decisionDetailQuery } from "@/lib/queries/decisions";
 import { isPolicyKind, KIND_LABELS } from "@/lib/decisions/outcomes";
+import { objectRefText } from "@/lib/decisions/object-ref";
 import { ErrorBox } from "@/components/ui/error-box";
 import { OutcomeBadge } from "./outcome-badge";
 
@@ -93,9 +94,7 @@ export function DecisionDrawer({
               {[d.request.group || "core", d.request.version, d.request.resource]
                 .filter(Boolean)
                 .join("/")}
-              {d.request.subresource ? `/${d.request.subresource}` : ""}{" "}
-              {d.request.namespace ? `${d.request.namespace}/` : ""}
-              {d.request.name}
+              {d.request.subresource ? `/${d.request.subresource}` : ""} {objectRefText(d.request)}
             </dd>
             <dt>User</dt>
             <dd className="mono">

@@ -1,6 +1,7 @@
 import type { DecisionRecord } from "@/lib/admission/audit";
 import type { DecisionGroup } from "@/lib/decisions/group";
 import { isPolicyKind, KIND_LABELS, OUTCOME_TONES } from "@/lib/decisions/outcomes";
+import { objectRefText } from "@/lib/decisions/object-ref";
 import { OutcomeBadge } from "./outcome-badge";
 
 function time(ms: number): string {
@@ -10,8 +11,7 @@ function time(ms: number): string {
 function target(d: DecisionRecord): string {
   const r = d.request;
   const res = r.subresource ? `${r.resource}/${r.subresource}` : r.resource;
-  const where = r.namespace ? `${r.namespace}/` : "";
-  return `${res} ${where}${r.name}`.trim();
+  return `${res} ${objectRefText(r)}`.trim();
 }
 
 /** The feed: one row per run of repeated decisions, newest first; a row opens its detail. */

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { decisionListQuery, filterQuery } from "@/lib/queries/decisions";
 import type { DecisionFilter } from "@/lib/decisions/filter";
+import { objectRefText } from "@/lib/decisions/object-ref";
 import { ApiError } from "@/lib/queries/fetch";
 import { OutcomeBadge } from "./outcome-badge";
 
@@ -51,9 +52,7 @@ export function RecentDecisions({
                   <OutcomeBadge outcome={d.outcome} />
                 </td>
                 <td className="mono">
-                  {d.request.operation} {d.request.resource}{" "}
-                  {d.request.namespace ? `${d.request.namespace}/` : ""}
-                  {d.request.name}
+                  {d.request.operation} {d.request.resource} {objectRefText(d.request)}
                 </td>
                 <td>
                   <Link href={`/decisions${filterQuery(filter, { d: String(d.id) })}`}>
