@@ -56,7 +56,7 @@ export function checkDependencyLoops(ctx: LintContext): LintFinding[] {
       severity: "critical",
       title: "Fail-closed webhook intercepts its own backend",
       objects: [webhookObject(a), { kind: "Namespace", name: b.namespace }],
-      explanation: `${a.id.name} has failurePolicy Fail and ${maybe ? "may (depending on matchConditions) " : ""}intercept the creation of the Pods (or their controllers) in ${b.namespace} that serve it. Once all its Pods are gone, no replacement can be admitted: a permanent deadlock.${inferenceNote(b)}`,
+      explanation: `${a.id.name} has failurePolicy Fail and ${maybe ? "may (depending on matchConditions) intercept" : "intercepts"} the creation of the Pods (or their controllers) in ${b.namespace} that serve it. Once all its Pods are gone, no replacement can be admitted: a permanent deadlock.${inferenceNote(b)}`,
       fix: namespaceRequirementFix(
         a,
         { key: "kubernetes.io/metadata.name", operator: "NotIn", values: [b.namespace] },
