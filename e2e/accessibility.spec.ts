@@ -9,7 +9,7 @@ import { serious } from "./axe";
 import { createConfig, deleteConfig, hook, uniqueName } from "./webhooks-helpers";
 
 /** Pages no link leads to but an admin reaches by URL or a menu. */
-const EXTRA_PAGES = ["/webhooks/new"];
+const EXTRA_PAGES = ["/webhooks/new", "/no-such-page"];
 const MAX_PAGES = 40;
 
 /** Waits until the page has read the cluster: its heading is there and nothing is loading. */

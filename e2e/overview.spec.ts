@@ -74,6 +74,21 @@ test.describe("Overview", () => {
     await page.screenshot({ path: "e2e/artifacts/overview.png", fullPage: true });
   });
 
+  test("answers an address with no page, or naming no kind of object it has, with a 404 page in the dashboard's frame", async ({
+    page,
+  }) => {
+    for (const path of ["/no-such-page", "/webhooks/no-such-kind/anything"]) {
+      const res = await page.goto(path);
+      expect(res?.status()).toBe(404);
+      await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+      await expect(
+        page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }),
+      ).toBeVisible();
+      await page.getByRole("main").getByRole("link", { name: "Overview" }).click();
+      await expect(page.getByTestId("server-version")).toHaveText("v1.37.2");
+    }
+  });
+
   test("switches identity with the context switcher", async ({ page, stack }) => {
     await page.goto("/");
     const switcher = page.getByLabel("Context");
