@@ -1,6 +1,6 @@
 import Link from "next/link";
 
-/** Any address the dashboard has no page for, and any object a page was asked for that is not there. */
+/** Any address the dashboard has no page for, including one naming a kind of object it does not show. */
 export default function NotFound() {
   return (
     <div className="stack">
@@ -8,8 +8,8 @@ export default function NotFound() {
         <h1>Not found</h1>
       </div>
       <p>
-        Nothing is at this address: the page does not exist, or the object it names is not in the
-        cluster (it may have been deleted or renamed).
+        Nothing is at this address: no page has this path, or it names a kind of object the
+        dashboard does not show.
       </p>
       <p className="links">
         <Link href="/">Overview</Link>
