@@ -150,8 +150,17 @@ try {
     const q0 = performance.now();
     await store.list({ ...all, hook: "no-such-hook.example.com" }, { limit: 20 });
     const hookQueryMs = performance.now() - q0;
+    // The busiest hook's page of the feed, and its chart over everything stored.
+    const busiest =
+      (await store.list(all, { limit: 50 })).find((d) => d.kind.endsWith("webhook"))?.hook ?? "";
+    const q1 = performance.now();
+    await store.list({ ...all, hook: busiest }, { limit: 200 });
+    const hookPageMs = performance.now() - q1;
+    const q2 = performance.now();
+    await store.histogram({ ...all, hook: busiest, from: 0, to: Date.now() + 86_400_000 }, 60_000);
+    const hookChartMs = performance.now() - q2;
     await store.driver.close();
-    console.log(JSON.stringify({ decisions, rssMb: rss, hookQueryMs }));
+    console.log(JSON.stringify({ decisions, rssMb: rss, hookQueryMs, hookPageMs, hookChartMs }));
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

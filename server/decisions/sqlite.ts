@@ -75,6 +75,9 @@ export class SqliteDriver implements SqlDriver {
     this.db.pragma("busy_timeout = 5000");
     // Bounded page cache: memory stays flat however many decisions are stored.
     this.db.pragma("cache_size = -8000");
+    // No transient indexes: without statistics the planner would build one over a whole table
+    // to join a hook's spans to their decisions, which are read by id ranges.
+    this.db.pragma("automatic_index = OFF");
     // Checkpoints run on the checkpointer's thread, and the writer finishes one (after its
     // commit) once the WAL holds 1,000 pages (16 MB): under sustained ingestion the thread's
     // checkpoints never catch up at a transaction boundary, and the WAL starts over from its

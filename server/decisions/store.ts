@@ -66,6 +66,19 @@ const IDENTITY = {
 
 const TABLE = "admission_decisions";
 const EVENTS = "admission_events";
+const SPANS = "admission_hook_spans";
+const SPAN_COLUMNS = ["first_id", "hook", "last_id", "min_time", "max_time"] as const;
+/** The index on the hook (PostgreSQL's; on SQLite admission_hook_spans replaced it). */
+const HOOK_INDEX = `${TABLE}_hook`;
+
+type Dialect = SqlDriver["dialect"];
+
+/**
+ * Whether a hook's decisions are found through admission_hook_spans (SQLite) or through an index
+ * on (hook, id) (PostgreSQL: its WAL records the entries an insert adds, not the pages they land
+ * on, so an index growing at several places costs it little, and the index reads fewer rows).
+ */
+const spansServeHooks = (dialect: Dialect) => dialect === "sqlite";
 const EVENT_COLUMNS = ["id", "raw"] as const;
 
 /**
@@ -131,11 +144,20 @@ export function eventTextRows(ids: number[], texts: string[]): SqlValue[][] {
  * Rows are unique by (time, auditID, stage, seq): a retried event carries the same
  * stageTimestamp, and leading with the time makes the unique index grow at its end instead of at
  * random places (auditIDs are random) — and lets it serve time ranges, so no separate time index
- * is kept. The hook index serves the hook and policy filters (the feed's, and the recent
- * decisions on a webhook's or policy's page): its entries for one hook grow at that hook's end.
+ * is kept.
+ * On SQLite, the hook and policy filters (the feed's, and the recent decisions on a webhook's or
+ * policy's page) are served by admission_hook_spans, not by an index on the hook: each batch adds
+ * one row per hook it holds decisions of (the hook's lowest and highest decision id in the batch,
+ * and their times), appended at the end like everything else. An index keyed by the hook grows at
+ * as many places as a batch has hooks, each a page rewritten whole by every commit (and split
+ * half-empty): it was a third of the bytes a commit wrote (780 of 2,400 bytes a stored event,
+ * counted in the WAL). A hook's spans never overlap and ascend with the batches, so its decisions
+ * are read newest first span by span (each span's few hundred rows sorted on their own), and a
+ * hook with no decisions costs a scan of the spans. PostgreSQL keeps the index (see
+ * spansServeHooks).
  * `event_id` links a later decision to its event's first one.
  */
-function schema(dialect: SqlDriver["dialect"]): string {
+function schema(dialect: Dialect): string {
   const id = IDENTITY[dialect];
   return `
 CREATE TABLE IF NOT EXISTS ${TABLE} (
@@ -171,8 +193,18 @@ CREATE TABLE IF NOT EXISTS audit_log_cursor (
   pos BIGINT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS ${TABLE}_event ON ${TABLE} (event_id) WHERE event_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS ${TABLE}_hook ON ${TABLE} (${dialect === "sqlite" ? "hook" : "hook, id"});
-`;
+${
+  spansServeHooks(dialect)
+    ? `CREATE TABLE IF NOT EXISTS ${SPANS} (
+  first_id INTEGER NOT NULL,
+  hook TEXT NOT NULL,
+  last_id INTEGER NOT NULL,
+  min_time INTEGER NOT NULL,
+  max_time INTEGER NOT NULL,
+  PRIMARY KEY (first_id, hook)
+) WITHOUT ROWID;`
+    : `CREATE INDEX IF NOT EXISTS ${HOOK_INDEX} ON ${TABLE} (hook, id);`
+}`;
 }
 
 const INSERT_COLUMNS = [
@@ -240,7 +272,8 @@ interface DecisionRow {
  * Each decision with the id of the admission_events row holding its event's text; the rows
  * themselves are read once per query however many of its decisions share them.
  */
-const SELECT_DECISIONS = `SELECT d.id, d.time, d.kind, d.hook, d.configuration, d.outcome, d.code, d.message, d.patch, d.round, d.idx, d.audit_id, d.stage, d.namespace, d.user_name, d.resource, d.operation, d.event_id, (SELECT MAX(x.id) FROM ${EVENTS} x WHERE x.id <= COALESCE(d.event_id, d.id)) AS raw_id FROM ${TABLE} d`;
+const DECISION_COLUMNS = `SELECT d.id, d.time, d.kind, d.hook, d.configuration, d.outcome, d.code, d.message, d.patch, d.round, d.idx, d.audit_id, d.stage, d.namespace, d.user_name, d.resource, d.operation, d.event_id, (SELECT MAX(x.id) FROM ${EVENTS} x WHERE x.id <= COALESCE(d.event_id, d.id)) AS raw_id`;
+const SELECT_DECISIONS = `${DECISION_COLUMNS} FROM ${TABLE} d`;
 
 /** Most admission_events rows read by one statement. */
 const TEXT_ROWS_PER_READ = 500;
@@ -300,9 +333,57 @@ function inList(column: string, values: readonly string[]): Sql {
   return { text: `${column} IN (${values.map(() => "?").join(", ")})`, params: [...values] };
 }
 
-/** The WHERE clause of a filter (always valid: `1 = 1` when empty). */
-function where(f: DecisionFilter, extra: Sql[] = []): Sql {
-  const parts: Sql[] = [sql`1 = 1`, ...extra];
+/** The hook or policy a filter narrows to, when its decisions are read through its spans. */
+function spannedHook(f: DecisionFilter, dialect: Dialect): string | undefined {
+  return spansServeHooks(dialect) ? (f.hook ?? f.policy) : undefined;
+}
+
+/**
+ * The rows a filter reads: for a hook or policy, its spans joined to the decisions each covers
+ * (a CROSS JOIN, so the spans drive and each is an id range of the decisions), else every row.
+ */
+function source(f: DecisionFilter, dialect: Dialect): Sql {
+  return {
+    text:
+      spannedHook(f, dialect) === undefined
+        ? ` FROM ${TABLE} d`
+        : ` FROM ${SPANS} s CROSS JOIN ${TABLE} d`,
+    params: [],
+  };
+}
+
+/** Ordered by id; through a hook's spans, span by span (they ascend and never overlap). */
+function byId(f: DecisionFilter, dialect: Dialect, dir: "ASC" | "DESC"): Sql {
+  return {
+    text:
+      spannedHook(f, dialect) === undefined
+        ? ` ORDER BY d.id ${dir}`
+        : ` ORDER BY s.first_id ${dir}, d.id ${dir}`,
+    params: [],
+  };
+}
+
+/**
+ * The WHERE clause of a filter over its source (always valid: `1 = 1` when empty), optionally
+ * only ids below or above a cursor.
+ */
+function where(
+  f: DecisionFilter,
+  dialect: Dialect,
+  ids: { below?: number; above?: number } = {},
+): Sql {
+  const parts: Sql[] = [sql`1 = 1`];
+  const hook = spannedHook(f, dialect);
+  if (hook !== undefined) {
+    parts.push(sql`s.hook = ${hook} AND d.id >= s.first_id AND d.id <= s.last_id`);
+    // The spans' own bounds rule out whole spans before their rows are read.
+    if (ids.below !== undefined) parts.push(sql`s.first_id < ${ids.below}`);
+    if (ids.above !== undefined) parts.push(sql`s.last_id > ${ids.above}`);
+    if (f.from !== undefined) parts.push(sql`s.max_time >= ${f.from}`);
+    if (f.to !== undefined) parts.push(sql`s.min_time < ${f.to}`);
+  }
+  if (ids.below !== undefined) parts.push(sql`d.id < ${ids.below}`);
+  if (ids.above !== undefined) parts.push(sql`d.id > ${ids.above}`);
   if (f.hook !== undefined)
     parts.push(sql`d.hook = ${f.hook}`, inList("d.kind", deciderKinds.webhook));
   if (f.policy !== undefined)
@@ -324,20 +405,26 @@ function concat(...parts: Sql[]): Sql {
 }
 
 /** The statement of DecisionStore.list (exported for query plan tests). */
-export function listStatement(f: DecisionFilter, opts: { limit: number; before?: number }): Sql {
-  const extra = opts.before !== undefined ? [sql`d.id < ${opts.before}`] : [];
+export function listStatement(
+  f: DecisionFilter,
+  opts: { limit: number; before?: number },
+  dialect: Dialect,
+): Sql {
   return concat(
-    { text: SELECT_DECISIONS, params: [] },
-    where(f, extra),
-    sql` ORDER BY d.id DESC LIMIT ${opts.limit}`,
+    { text: DECISION_COLUMNS, params: [] },
+    source(f, dialect),
+    where(f, dialect, { below: opts.before }),
+    byId(f, dialect, "DESC"),
+    sql` LIMIT ${opts.limit}`,
   );
 }
 
 /** The statement of DecisionStore.histogram (exported for query plan tests). */
-export function histogramStatement(f: DecisionFilter, bucketMs: number): Sql {
+export function histogramStatement(f: DecisionFilter, bucketMs: number, dialect: Dialect): Sql {
   return concat(
-    sql`SELECT CAST(d.time / ${bucketMs} AS BIGINT) AS bucket, d.outcome AS outcome, COUNT(*) AS n FROM admission_decisions d`,
-    where(f),
+    sql`SELECT CAST(d.time / ${bucketMs} AS BIGINT) AS bucket, d.outcome AS outcome, COUNT(*) AS n`,
+    source(f, dialect),
+    where(f, dialect),
     { text: " GROUP BY 1, 2 ORDER BY 1", params: [] },
   );
 }
@@ -426,11 +513,44 @@ function record(e: ParsedAuditEvent, d: DecisionCall, id: number): DecisionRecor
 }
 
 /**
+ * One admission_hook_spans row per hook among a batch's stored decisions: its lowest and highest
+ * id and time. (A batch's decisions have ids above every earlier batch's, so a hook's spans never
+ * overlap.)
+ */
+async function insertSpans(tx: SqlTx, decisions: DecisionRecord[]): Promise<void> {
+  const spans = new Map<string, { first: number; last: number; min: number; max: number }>();
+  for (const d of decisions) {
+    const s = spans.get(d.hook);
+    if (!s) spans.set(d.hook, { first: d.id, last: d.id, min: d.time, max: d.time });
+    else {
+      if (d.id < s.first) s.first = d.id;
+      if (d.id > s.last) s.last = d.id;
+      if (d.time < s.min) s.min = d.time;
+      if (d.time > s.max) s.max = d.time;
+    }
+  }
+  if (spans.size === 0) return;
+  const rows = [...spans].map(
+    ([hook, s]) => sql`(${s.first}, ${hook}, ${s.last}, ${s.min}, ${s.max})`,
+  );
+  await tx.query(
+    concat(
+      { text: `INSERT INTO ${SPANS} (${SPAN_COLUMNS.join(", ")}) VALUES `, params: [] },
+      joinSql(rows, ", "),
+    ),
+  );
+}
+
+/**
  * Inserts a batch: first every event's first decision (which carries the event; a conflict there
  * means the event is already stored, and it is skipped whole), then the further decisions of the
  * events just stored.
  */
-async function insertBatch(tx: SqlTx, events: ParsedAuditEvent[]): Promise<IngestResult> {
+async function insertBatch(
+  tx: SqlTx,
+  events: ParsedAuditEvent[],
+  spans: boolean,
+): Promise<IngestResult> {
   const stored: ParsedAuditEvent[] = [];
   const firsts: SqlValue[][] = [];
   for (const e of events) {
@@ -484,6 +604,7 @@ async function insertBatch(tx: SqlTx, events: ParsedAuditEvent[]): Promise<Inges
     // Ids in storing order, as a live stream's cursor expects.
     decisions.sort((x, y) => x.id - y.id);
   }
+  if (spans) await insertSpans(tx, decisions);
   return { stored: ids.length, duplicates: events.length - ids.length, decisions };
 }
 
@@ -531,7 +652,29 @@ export class DecisionStore {
    */
   async migrate(): Promise<void> {
     await this.driver.exec(schema(this.driver.dialect));
-    if (!(await this.hasOldTables())) return;
+    const moved = (await this.hasOldTables()) ? await this.moveOldTables() : 0;
+    if (spansServeHooks(this.driver.dialect) && (moved > 0 || (await this.hasHookIndex())))
+      await this.driver.transaction(async (tx) => {
+        // Spans for the decisions stored before spans were: a hook's decisions in each run of
+        // 4,096 ids (disjoint, ascending), only below any span already stored (spans never
+        // overlap).
+        await tx.query(
+          sql`INSERT INTO admission_hook_spans (first_id, hook, last_id, min_time, max_time) SELECT MIN(id), hook, MAX(id), MIN(time), MAX(time) FROM admission_decisions WHERE id < (SELECT COALESCE(MIN(first_id), 9223372036854775807) FROM admission_hook_spans) GROUP BY hook, id / 4096 ON CONFLICT (first_id, hook) DO NOTHING`,
+        );
+        await tx.query({ text: `DROP INDEX IF EXISTS ${HOOK_INDEX}`, params: [] });
+      });
+  }
+
+  /** Whether a SQLite store still has the index on the hook that spans replaced. */
+  private async hasHookIndex(): Promise<boolean> {
+    const rows = await this.driver.query<{ n: number | string }>(
+      sql`SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'index' AND name = ${HOOK_INDEX}`,
+    );
+    return Number(rows[0]?.n ?? 0) > 0;
+  }
+
+  /** Moves the two-table schema's decisions into admission_decisions; returns how many. */
+  private async moveOldTables(): Promise<number> {
     const moved = await this.driver.transaction(async (tx) => {
       const [n] = await tx.query<{ n: number | string }>(sql`SELECT COUNT(*) AS n FROM decisions`);
       for (const text of OLD_TABLES_MOVE) await tx.query({ text, params: [] });
@@ -546,6 +689,7 @@ export class DecisionStore {
     console.info(
       `portcullis: decision store: moved ${moved} decision(s) from the two-table schema (decision_events, decisions) into ${TABLE}`,
     );
+    return moved;
   }
 
   private async hasOldTables(): Promise<boolean> {
@@ -589,7 +733,7 @@ export class DecisionStore {
           for (const g of group) {
             out.push(
               g.events.length > 0
-                ? await insertBatch(tx, g.events)
+                ? await insertBatch(tx, g.events, spansServeHooks(this.driver.dialect))
                 : { stored: 0, duplicates: 0, decisions: [] },
             );
             if (g.cursor) await saveCursor(tx, g.cursor);
@@ -700,16 +844,20 @@ export class DecisionStore {
     f: DecisionFilter,
     opts: { limit: number; before?: number },
   ): Promise<DecisionRecord[]> {
-    return this.records(await this.driver.query<DecisionRow>(listStatement(f, opts)));
+    return this.records(
+      await this.driver.query<DecisionRow>(listStatement(f, opts, this.driver.dialect)),
+    );
   }
 
   /** Oldest first: decisions stored after the given id (a stream catching up after a reconnect). */
   async after(f: DecisionFilter, id: number, limit: number): Promise<DecisionRecord[]> {
     const rows = await this.driver.query<DecisionRow>(
       concat(
-        { text: SELECT_DECISIONS, params: [] },
-        where(f, [sql`d.id > ${id}`]),
-        sql` ORDER BY d.id ASC LIMIT ${limit}`,
+        { text: DECISION_COLUMNS, params: [] },
+        source(f, this.driver.dialect),
+        where(f, this.driver.dialect, { above: id }),
+        byId(f, this.driver.dialect, "ASC"),
+        sql` LIMIT ${limit}`,
       ),
     );
     return this.records(rows);
@@ -731,7 +879,7 @@ export class DecisionStore {
       bucket: number | string;
       outcome: string;
       n: number | string;
-    }>(histogramStatement(f, bucketMs));
+    }>(histogramStatement(f, bucketMs, this.driver.dialect));
     const buckets = new Map<number, DecisionBucket>();
     for (const r of rows) {
       const start = Number(r.bucket) * bucketMs;
@@ -805,6 +953,10 @@ export class DecisionStore {
         }
         await dropEventTexts(tx, upTo, keep);
       }
+      if (deleted > 0 && spansServeHooks(this.driver.dialect))
+        await tx.query(
+          sql`DELETE FROM admission_hook_spans WHERE first_id < (SELECT MIN(id) FROM admission_decisions) AND last_id < (SELECT MIN(id) FROM admission_decisions)`,
+        );
       return deleted;
     });
   }
