@@ -653,7 +653,7 @@ export class DecisionStore {
   async migrate(): Promise<void> {
     await this.driver.exec(schema(this.driver.dialect));
     const moved = (await this.hasOldTables()) ? await this.moveOldTables() : 0;
-    if (spansServeHooks(this.driver.dialect) && (moved > 0 || (await this.hasHookIndex())))
+    if (spansServeHooks(this.driver.dialect) && (moved > 0 || (await this.hasHookIndex()))) {
       await this.driver.transaction(async (tx) => {
         // Spans for the decisions stored before spans were: a hook's decisions in each run of
         // 4,096 ids (disjoint, ascending), only below any span already stored (spans never
@@ -663,6 +663,10 @@ export class DecisionStore {
         );
         await tx.query({ text: `DROP INDEX IF EXISTS ${HOOK_INDEX}`, params: [] });
       });
+      console.info(
+        `portcullis: decision store: the hook and policy filters now read ${SPANS}, built for the decisions already stored`,
+      );
+    }
   }
 
   /** Whether a SQLite store still has the index on the hook that spans replaced. */
