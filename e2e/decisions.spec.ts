@@ -18,12 +18,24 @@ import {
 import { readStack } from "../cluster/harness/stack";
 import { policyHeaders } from "./api-headers";
 
-const EXPECTED: Record<Case, { outcome: string; message?: string | RegExp }> = {
+/** A case's outcome, its message cell, and (where the cell shows a gist) the full message. */
+interface Expected {
+  outcome: string;
+  message?: string | RegExp;
+  fullMessage?: RegExp;
+}
+
+const EXPECTED: Record<Case, Expected> = {
   allow: { outcome: "admitted" },
   patch: { outcome: "mutated" },
   deny: { outcome: "denied", message: DENY_MESSAGE },
   "slow-ignore": { outcome: "failed-open" },
-  "slow-fail": { outcome: "timeout", message: /failed to call webhook.*deadline exceeded/ },
+  // The cell starts at why the call failed; the whole message is its title.
+  "slow-fail": {
+    outcome: "timeout",
+    message: /^(?!failed to call webhook).*deadline exceeded/,
+    fullMessage: /^failed to call webhook: Post "https:[^"]+": .*deadline exceeded/,
+  },
   "vap-deny": { outcome: "rejected", message: VAP_DENY_MESSAGE },
   "vap-warn": { outcome: "warned", message: VAP_WARN_MESSAGE },
 };
@@ -56,6 +68,8 @@ test("every admission outcome appears live in the feed with its hook, outcome an
     await expect(r).toBeVisible({ timeout: 5_000 });
     const message = EXPECTED[c].message;
     if (message) await expect(r.locator("td.msg")).toHaveText(message);
+    const full = EXPECTED[c].fullMessage;
+    if (full) await expect(r.locator("td.msg")).toHaveAttribute("title", full);
   }
   // Timeouts and fail-opens stand out.
   await expect(row(page, "slow-fail").first().locator(".outcome")).toHaveClass(/tone-alarm/);

@@ -2,6 +2,7 @@ import type { DecisionRecord } from "@/lib/admission/audit";
 import type { DecisionGroup } from "@/lib/decisions/group";
 import { isPolicyKind, KIND_LABELS, OUTCOME_TONES } from "@/lib/decisions/outcomes";
 import { objectRefText } from "@/lib/decisions/object-ref";
+import { messageGist } from "@/lib/decisions/message";
 import { OutcomeBadge } from "./outcome-badge";
 
 function time(ms: number): string {
@@ -70,7 +71,9 @@ export function DecisionTable({
             </td>
             <td className="mono ellipsis">{target(d)}</td>
             <td className="mono ellipsis">{d.request.user}</td>
-            <td className="ellipsis msg">{d.message}</td>
+            <td className="ellipsis msg" title={d.message || undefined}>
+              {messageGist(d.message)}
+            </td>
             <td className="num">
               {count > 1 ? (
                 <span title={`${count} alike since ${new Date(oldest).toLocaleTimeString()}`}>

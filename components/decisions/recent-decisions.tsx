@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { decisionListQuery, filterQuery } from "@/lib/queries/decisions";
 import type { DecisionFilter } from "@/lib/decisions/filter";
 import { objectRefText } from "@/lib/decisions/object-ref";
+import { messageGist } from "@/lib/decisions/message";
 import { ApiError } from "@/lib/queries/fetch";
 import { OutcomeBadge } from "./outcome-badge";
 
@@ -55,8 +56,11 @@ export function RecentDecisions({
                   {d.request.operation} {d.request.resource} {objectRefText(d.request)}
                 </td>
                 <td>
-                  <Link href={`/decisions${filterQuery(filter, { d: String(d.id) })}`}>
-                    {d.message || "details"}
+                  <Link
+                    href={`/decisions${filterQuery(filter, { d: String(d.id) })}`}
+                    title={d.message || undefined}
+                  >
+                    {messageGist(d.message) || "details"}
                   </Link>
                 </td>
               </tr>
