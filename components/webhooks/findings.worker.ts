@@ -4,6 +4,7 @@
  * the findings when they come back (see use-findings.ts).
  */
 import { lintConfigurations } from "@/lib/webhooks/findings";
+import type { LintStateData } from "@/lib/queries/webhooks";
 import type { FindingsReply, FindingsRequest } from "./findings-messages";
 
 const scope = globalThis as unknown as {
@@ -11,10 +12,14 @@ const scope = globalThis as unknown as {
   postMessage: (reply: FindingsReply) => void;
 };
 
+/** The live state last posted (see FindingsRequest). */
+let live: LintStateData | undefined;
+
 scope.onmessage = (e) => {
   const { id, mutating, validating } = e.data;
+  if (!e.data.keepLive) live = e.data.live;
   try {
-    scope.postMessage({ id, findings: lintConfigurations(mutating, validating) });
+    scope.postMessage({ id, findings: lintConfigurations(mutating, validating, live) });
   } catch (err) {
     scope.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
   }

@@ -7,11 +7,13 @@ import type {
   V1ValidatingWebhookConfiguration,
 } from "@/lib/k8s/types";
 import type { ConfigLike } from "@/lib/webhooks/summary";
+import type { LintStateData } from "@/lib/queries/webhooks";
 import type { FindingsReply, FindingsRequest } from "./findings-messages";
 
 type Lint = (
   mutating: V1MutatingWebhookConfiguration[],
   validating: V1ValidatingWebhookConfiguration[],
+  live: LintStateData | undefined,
 ) => Promise<LintFinding[]>;
 
 let linter: Lint | undefined;
@@ -37,8 +39,8 @@ function afterLoadAndIdle(fn: () => void): () => void {
 }
 
 /** The linter on the main thread: where workers cannot start, or when the worker fails. */
-const inPage: Lint = async (mutating, validating) =>
-  (await import("@/lib/webhooks/findings")).lintConfigurations(mutating, validating);
+const inPage: Lint = async (mutating, validating, live) =>
+  (await import("@/lib/webhooks/findings")).lintConfigurations(mutating, validating, live);
 
 /**
  * The linter in a worker of its own (one per tab), so a lint pass over thousands of hooks never
@@ -63,14 +65,21 @@ function startLinter(): Lint {
     for (const settle of pending.values()) settle(undefined);
     pending.clear();
   };
-  return async (mutating, validating) => {
-    if (broken) return inPage(mutating, validating);
+  // The live state the worker holds (posted once per change, not with every lint).
+  let posted: LintStateData | undefined;
+  return async (mutating, validating, live) => {
+    if (broken) return inPage(mutating, validating, live);
     const id = ++next;
     const reply = await new Promise<FindingsReply | undefined>((resolve) => {
       pending.set(id, resolve);
-      worker.postMessage({ id, mutating, validating } satisfies FindingsRequest);
+      const request: FindingsRequest =
+        live === posted
+          ? { id, mutating, validating, keepLive: true }
+          : { id, mutating, validating, live };
+      posted = live;
+      worker.postMessage(request);
     });
-    if (!reply || reply.error !== undefined) return inPage(mutating, validating);
+    if (!reply || reply.error !== undefined) return inPage(mutating, validating, live);
     return reply.findings;
   };
 }
@@ -79,10 +88,13 @@ function startLinter(): Lint {
  * Lint findings for the cluster's configurations. The linter (and the CEL compiler it pulls in)
  * starts after the page has loaded and painted, in a worker, so it stays out of the list page's
  * first-load JavaScript and off the main thread; once started, live changes are linted at once.
+ * With `live` (the namespaces, discovery and backends the detail page lints with too) the checks
+ * that need the live cluster run as well.
  */
 export function useFindings(
   mutating: readonly ConfigLike[] | undefined,
   validating: readonly ConfigLike[] | undefined,
+  live?: LintStateData,
 ): LintFinding[] | undefined {
   const [findings, setFindings] = useState<LintFinding[] | undefined>(undefined);
   useEffect(() => {
@@ -92,6 +104,7 @@ export function useFindings(
       void run(
         (mutating ?? []) as V1MutatingWebhookConfiguration[],
         (validating ?? []) as V1ValidatingWebhookConfiguration[],
+        live,
       ).then((found) => {
         if (!cancelled) setFindings(found);
       });
@@ -110,6 +123,6 @@ export function useFindings(
       cancelled = true;
       cancelWait();
     };
-  }, [mutating, validating]);
+  }, [mutating, validating, live]);
   return findings;
 }

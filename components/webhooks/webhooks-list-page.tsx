@@ -18,6 +18,7 @@ import {
 import { countFindings } from "@/lib/webhooks/finding-counts";
 import {
   parseSeedCollections,
+  lintStateQuery,
   webhookAccessQuery,
   type WebhookListSeedHead,
 } from "@/lib/queries/webhooks";
@@ -101,7 +102,15 @@ export function WebhooksListPage({
     () => kinds.flatMap((k) => hookRows(k.items ?? [], k.resource)),
     [kinds],
   );
-  const findings = useFindings(mutating, validating);
+  // The live state for the checks that need it, read once the offline findings are shown (so it
+  // stays out of the first load); until then, and if it cannot be read, the offline checks.
+  const [offlineShown, setOfflineShown] = useState(false);
+  const lintState = useQuery({
+    ...lintStateQuery(context ?? ""),
+    enabled: !!context && offlineShown,
+  });
+  const findings = useFindings(mutating, validating, lintState.data);
+  if (findings && !offlineShown) setOfflineShown(true);
   const hookCounts = useMemo(
     () => (findings ? countFindings(allRows, findings) : {}),
     [allRows, findings],
@@ -157,6 +166,13 @@ export function WebhooksListPage({
           {kinds
             .map((k) => `${k.items?.length ?? kindCounts.get(k.kind) ?? "…"} ${k.kind}`)
             .join(" · ")}
+        </span>
+        <span className="muted" data-testid="lint-mode">
+          {lintState.data
+            ? `· findings: every check, the live ones included${lintState.data.notices.length ? ` (${lintState.data.notices.join(" ")})` : ""}`
+            : lintState.error
+              ? `· findings: offline checks only (the live state could not be read: ${lintState.error.message})`
+              : "· findings: offline checks so far"}
         </span>
         <span className="spacer" />
         <Link href="/webhooks/order">Call order</Link>
