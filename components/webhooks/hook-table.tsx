@@ -24,7 +24,7 @@ const COLUMNS: Column[] = [
   { label: "Configuration", sort: "configuration", width: "minmax(140px,1.2fr)" },
   { label: "Hook", sort: "hook", width: "minmax(140px,1.2fr)" },
   { label: "Failure", sort: "failurePolicy", width: "66px", title: "failurePolicy" },
-  { label: "Timeout", sort: "timeout", width: "64px", title: "timeoutSeconds" },
+  { label: "Timeout", sort: "timeout", width: "72px", title: "timeoutSeconds" },
   { label: "Side effects", sort: "sideEffects", width: "92px" },
   { label: "Match", sort: "matchPolicy", width: "82px", title: "matchPolicy" },
   { label: "Rules", width: "minmax(160px,1.6fr)" },
