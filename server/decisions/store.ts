@@ -515,7 +515,7 @@ function record(e: ParsedAuditEvent, d: DecisionCall, id: number): DecisionRecor
 /**
  * One admission_hook_spans row per hook among a batch's stored decisions: its lowest and highest
  * id and time. (A batch's decisions have ids above every earlier batch's, so a hook's spans never
- * overlap.)
+ * overlap.) SQLite only, through the driver's row insert (the ids it returns mean nothing here).
  */
 async function insertSpans(tx: SqlTx, decisions: DecisionRecord[]): Promise<void> {
   const spans = new Map<string, { first: number; last: number; min: number; max: number }>();
@@ -529,16 +529,12 @@ async function insertSpans(tx: SqlTx, decisions: DecisionRecord[]): Promise<void
       if (d.time > s.max) s.max = d.time;
     }
   }
-  if (spans.size === 0) return;
-  const rows = [...spans].map(
-    ([hook, s]) => sql`(${s.first}, ${hook}, ${s.last}, ${s.min}, ${s.max})`,
-  );
-  await tx.query(
-    concat(
-      { text: `INSERT INTO ${SPANS} (${SPAN_COLUMNS.join(", ")}) VALUES `, params: [] },
-      joinSql(rows, ", "),
-    ),
-  );
+  await tx.insert({
+    table: SPANS,
+    columns: SPAN_COLUMNS,
+    conflict: ["first_id", "hook"],
+    rows: [...spans].map(([hook, s]) => [s.first, hook, s.last, s.min, s.max]),
+  });
 }
 
 /**
