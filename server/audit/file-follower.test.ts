@@ -290,6 +290,22 @@ describe("AuditLogFollower", () => {
     expect(f.stats.skipped).toEqual({ notJson: 1, oversized: 1, partial: 0 });
     expect(errors.some((m) => m.includes("not JSON"))).toBe(true);
     expect(errors.some((m) => m.includes("longer than 4096 bytes"))).toBe(true);
+    expect(errors.some((m) => m.includes("--audit-log-format=json"))).toBe(false);
+  });
+
+  it("says so when the log is in the legacy text format", async () => {
+    const errors: string[] = [];
+    const f = follow({ onError: (m) => errors.push(m) });
+    appendFileSync(
+      log,
+      [
+        '2026-11-26T04:57:09.106841886Z AUDIT: id="c939d2a7-1c37-4ef1-b2f7-4ba9b1e43b53" stage="ResponseComplete" ip="127.0.0.1" method="create" user="admin" groups="\\"system:masters\\"" as="<self>" asgroups="<lookup>" user-agent="kubectl" namespace="default" uri="/api/v1/namespaces/default/pods" response="201"\n',
+        lines("j", 1),
+      ].join(""),
+    );
+    await expectStoredOnce(ids("j", 1));
+    expect(f.stats.skipped.notJson).toBe(1);
+    expect(errors.join("\n")).toMatch(/not JSON.*legacy text format.*--audit-log-format=json/);
   });
 
   it("retries from the stored cursor when storing fails: nothing lost, nothing twice", async () => {

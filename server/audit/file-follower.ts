@@ -77,6 +77,13 @@ function same(a: Identity, b: Identity): boolean {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * A line of the apiserver's legacy audit log format (`--audit-log-format=legacy`): a timestamp,
+ * then ` AUDIT: ` and key="value" pairs, e.g. `2017-03-21T03:57:09.106841886-04:00 AUDIT:
+ * id="c939d2a7-…" stage="RequestReceived" ip="127.0.0.1" method="get" …`.
+ */
+const LEGACY_LINE = /^\S+ AUDIT: /;
+
+/**
  * Follows an apiserver audit log (JSON lines): appends as they are written, rotation by rename
  * (the apiserver's own, `<name>-<timestamp>.<ext>`, or logrotate's `<name>.1`: the old file is
  * finished before the new one is read) and by copytruncate (the offset goes back to 0). The
@@ -256,7 +263,7 @@ export class AuditLogFollower {
         } catch {
           this.stats.skipped.notJson++;
           this.error(
-            `audit log ${src.name}: skipped a line that is not JSON, ending at byte ${line.end}`,
+            `audit log ${src.name}: skipped a line that is not JSON, ending at byte ${line.end}${LEGACY_LINE.test(line.text) ? ` (the apiserver writes the legacy text format: start it with --audit-log-format=json, the default)` : ""}`,
           );
           continue;
         }
