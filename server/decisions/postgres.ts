@@ -2,12 +2,23 @@ import "server-only";
 import pg from "pg";
 import type { InsertRows, Listening, Sql, SqlDriver, SqlTx, SqlValue } from "./sql";
 
+/**
+ * A value as PostgreSQL can bind it: its text type cannot hold U+0000 (the server refuses the
+ * statement, and with it the whole batch, which the apiserver would retry and have refused
+ * forever), so a NUL in a string — a webhook's message may carry one — becomes U+FFFD. Applied
+ * to every parameter, filters included, so a filter naming a stored value still finds it. (The
+ * raw event text keeps it: JSON escapes it as \u0000.)
+ */
+function pgValue(v: SqlValue): SqlValue {
+  return typeof v === "string" && v.includes("\u0000") ? v.replaceAll("\u0000", "\ufffd") : v;
+}
+
 /** `?` placeholders → `$1, $2, …` (the store's statements hold no `?` inside literals). */
 function render(q: Sql): { text: string; values: Sql["params"] } {
   const parts = q.text.split("?");
   let text = parts[0] ?? "";
   for (let i = 1; i < parts.length; i++) text += `$${i}${parts[i]}`;
-  return { text, values: q.params };
+  return { text, values: q.params.map(pgValue) };
 }
 
 /** Most parameters one INSERT binds (the protocol's limit is 65,535). */
@@ -28,7 +39,7 @@ async function insertRows(run: Run, q: InsertRows): Promise<Array<number | undef
   const per = Math.max(1, Math.floor(MAX_PARAMS / width));
   const ids: Array<number | undefined> = new Array(q.rows.length).fill(undefined);
   for (let start = 0; start < q.rows.length; start += per) {
-    const chunk = q.rows.slice(start, start + per);
+    const chunk = q.rows.slice(start, start + per).map((row) => row.map(pgValue));
     const values: SqlValue[] = [];
     const tuples: string[] = [];
     for (const row of chunk) {

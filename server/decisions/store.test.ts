@@ -147,6 +147,27 @@ describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
     expect(await store.hasEvent("ok", "ResponseComplete")).toBe(true);
   });
 
+  it("stores text holding NUL characters, which a webhook's message or a user name may carry", async () => {
+    // PostgreSQL's text cannot hold U+0000; SQLite keeps it. Either way the batch is stored (a
+    // batch refused for its content would be retried by the apiserver, and refused, forever).
+    const nul = "a\u0000b";
+    const e = parsed("nul-1", { user: nul, deny: `d.example.com`, ns: "n" });
+    const denied = e.decisions.find((d) => d.outcome === "denied")!;
+    denied.message = `no \u0000 here`;
+    const r = await store.ingest([e, parsed("nul-2")]);
+    expect(r).toMatchObject({ stored: 2, duplicates: 0 });
+    const stored =
+      backend.name === "SQLite"
+        ? (t: string) => t
+        : (t: string) => t.replaceAll("\u0000", "\ufffd");
+    const byUser = await store.list(filter(`user=${encodeURIComponent(nul)}`), { limit: 10 });
+    expect(byUser.map((d) => [d.auditID, d.outcome, d.message])).toEqual([
+      ["nul-1", "denied", stored("no \u0000 here")],
+      ["nul-1", "mutated", ""],
+    ]);
+    expect(byUser[0]?.request.user).toBe(nul);
+  });
+
   it("saves an audit log cursor with the events it covers, and only if they are stored", async () => {
     const cursor = { name: "/var/log/audit.log", dev: "64768", ino: "1234567", offset: 4096 };
     expect(await store.cursor(cursor.name)).toBeUndefined();
