@@ -352,6 +352,8 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         "--audit-webhook-batch-max-wait=1s",
         // Retries of a refused batch after 2 s, 3 s, 4.5 s, … (5 tries): a dashboard restart is covered.
         "--audit-webhook-initial-backoff=2s",
+        // Batches split below 10 MB (the sink refuses bodies over 16 MB), as the README advises.
+        "--audit-webhook-truncate-enabled=true",
         `--audit-log-path=${auditLogPath}`,
         `--tracing-config-file=${tracingConfig}`,
         "--audit-log-format=json",
