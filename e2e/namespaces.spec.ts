@@ -81,6 +81,12 @@ test.describe("namespaces and exemptions", () => {
       });
       await expect(cell).toBeVisible();
       await expect(grid.getByRole("rowheader", { name: /no runlevel label/ })).toBeVisible();
+      // The column header is as tall as the hook's name needs: the name is shown whole.
+      const head = grid
+        .getByRole("columnheader")
+        .getByRole("link", { name: `guard.${cfg}.example.com` });
+      const [whole, shown] = await head.evaluate((a) => [a.scrollHeight, a.clientHeight]);
+      expect(whole, "the hook's name is not cut").toBeLessThanOrEqual(shown ?? 0);
       await page.screenshot({ path: "e2e/artifacts/namespaces-matrix.png" });
 
       // Focus shows the deciding requirement.

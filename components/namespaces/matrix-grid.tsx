@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { EXEMPT, INTERCEPTED } from "@/lib/admission/exemptions";
 import type { GridHook } from "@/lib/namespaces/matrix-preview";
 import { columnGroups, type CellReader, type MatrixRow } from "@/lib/admission/exemption-views";
@@ -12,7 +12,21 @@ const ROW_H = 24;
 const COL_W = 26;
 const HEAD_W = 230;
 const BAND_H = 22;
-const HEAD_H = 150;
+/**
+ * The column header's height: room for the longest hook name, at a generous 6.8 px a character
+ * (names measured 6.2–6.5 in 11 px type; a header a little too tall beats a name cut short).
+ */
+const MIN_HEAD_H = 150;
+const MAX_HEAD_H = 320;
+const HEAD_CHAR_PX = 6.8;
+
+function headHeight(names: Iterable<string>): number {
+  let longest = 0;
+  for (const n of names) if (n.length > longest) longest = n.length;
+  // The band above, the header's padding (8 px) and a little slack.
+  const fit = BAND_H + 12 + Math.ceil(longest * HEAD_CHAR_PX);
+  return Math.min(MAX_HEAD_H, Math.max(MIN_HEAD_H, fit));
+}
 const OVERSCAN = 4;
 /** What the grid assumes it shows until it is measured: a laptop screen's worth. */
 const INITIAL_VIEW = { top: 0, left: 0, width: 1100, height: 600 };
@@ -69,11 +83,16 @@ export function MatrixGrid({
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const view = useScrollViewport(scrollRef, INITIAL_VIEW);
+  // Over every column, not only those in view: the header keeps its height while scrolling.
+  const headH = useMemo(
+    () => headHeight(cols.map((h) => matrix.hooks[h]?.hook.name ?? "")),
+    [cols, matrix.hooks],
+  );
   const [focusWanted, setFocusWanted] = useState(initialFocus);
   // Before the viewport is measured (the server's HTML, hydration) nothing scrolls: no overscan,
   // so the first paint lays out only the cells in view.
   const overscan = view === INITIAL_VIEW ? 0 : OVERSCAN;
-  const r = inView(rows.length, ROW_H, HEAD_H, view.top + HEAD_H, view.height - HEAD_H, overscan);
+  const r = inView(rows.length, ROW_H, headH, view.top + headH, view.height - headH, overscan);
   const c = inView(cols.length, COL_W, HEAD_W, view.left + HEAD_W, view.width - HEAD_W, overscan);
   const firstNs = rows.findIndex((x) => x.kind === "namespace");
   const cur: CellRef | undefined =
@@ -109,8 +128,8 @@ export function MatrixGrid({
       if (next < 0 || next >= rows.length) return;
       row = next;
     }
-    const y = HEAD_H + row * ROW_H;
-    if (y - HEAD_H < el.scrollTop) el.scrollTop = y - HEAD_H;
+    const y = headH + row * ROW_H;
+    if (y - headH < el.scrollTop) el.scrollTop = y - headH;
     else if (y + ROW_H > el.scrollTop + el.clientHeight) el.scrollTop = y + ROW_H - el.clientHeight;
     const x = HEAD_W + col * COL_W;
     if (x - HEAD_W < el.scrollLeft) el.scrollLeft = x - HEAD_W;
@@ -121,7 +140,7 @@ export function MatrixGrid({
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (!cur || !(e.target as HTMLElement).dataset.cell) return;
-    const page = Math.max(1, Math.floor((view.height - HEAD_H) / ROW_H) - 1);
+    const page = Math.max(1, Math.floor((view.height - headH) / ROW_H) - 1);
     const keys: Record<string, () => void> = {
       ArrowRight: () => move(cur.row, cur.col + 1),
       ArrowLeft: () => move(cur.row, cur.col - 1),
@@ -140,7 +159,7 @@ export function MatrixGrid({
   };
 
   const width = HEAD_W + cols.length * COL_W;
-  const height = HEAD_H + rows.length * ROW_H;
+  const height = headH + rows.length * ROW_H;
   const visibleCols = cols.slice(c.start, c.end);
   const bands = columnGroups(matrix.hooks, cols).filter(
     (b) => b.start < c.end && b.start + b.count > c.start,
@@ -158,7 +177,7 @@ export function MatrixGrid({
       onKeyDown={onKeyDown}
     >
       <div className="matrix-inner" style={{ width, height }}>
-        <div className="matrix-head" role="row" aria-rowindex={1} style={{ width, height: HEAD_H }}>
+        <div className="matrix-head" role="row" aria-rowindex={1} style={{ width, height: headH }}>
           <div className="matrix-corner" role="columnheader" aria-colindex={1}>
             Namespace
           </div>
@@ -184,7 +203,7 @@ export function MatrixGrid({
                 role="columnheader"
                 aria-colindex={col + 2}
                 className={`matrix-colhead${hook.failurePolicy === "Fail" ? " fail" : ""}`}
-                style={{ left: HEAD_W + col * COL_W, top: BAND_H, height: HEAD_H - BAND_H }}
+                style={{ left: HEAD_W + col * COL_W, top: BAND_H, height: headH - BAND_H }}
               >
                 <Link
                   href={hookHref(hook.hook)}
@@ -199,7 +218,7 @@ export function MatrixGrid({
         </div>
         {rows.slice(r.start, r.end).map((row, i) => {
           const ri = r.start + i;
-          const top = HEAD_H + ri * ROW_H;
+          const top = headH + ri * ROW_H;
           if (row.kind === "group")
             return (
               <div
