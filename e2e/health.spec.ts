@@ -152,11 +152,13 @@ test.describe("Health", () => {
         timeout: 30_000,
       });
       for (const c of server.calls("fast")) {
-        await expect(
-          fastCard
-            .getByRole("table", { name: "Latest traced calls" })
-            .locator(`tr[data-uid="${c.request.uid}"]`),
-        ).toContainText("CREATE");
+        const row = fastCard
+          .getByRole("table", { name: "Latest traced calls" })
+          .locator(`tr[data-uid="${c.request.uid}"]`);
+        await expect(row).toContainText("CREATE");
+        // The resource in the dashboard's form, not the span's "/v1, Resource=configmaps".
+        const r = c.request.resource;
+        await expect(row).toContainText(`${r.group || "core"}/${r.version}/${r.resource}`);
       }
       // The failing-open hook's calls ran into its 1 s timeout.
       await expect(slowCard.getByTestId("trace-summary")).toContainText("2 calls");

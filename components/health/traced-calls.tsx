@@ -1,3 +1,4 @@
+import { spanResourceLabel } from "@/lib/traces/resource-label";
 import type { TraceSummary } from "@/lib/traces/summary";
 import { TraceHistogram } from "./trace-histogram";
 
@@ -47,9 +48,8 @@ export function TracedCalls({
               <tr key={`${c.uid}-${c.startMs}`} data-uid={c.uid}>
                 <td>{new Date(c.startMs).toLocaleTimeString()}</td>
                 <td>{c.operation}</td>
-                <td className="mono">
-                  {c.resource}
-                  {c.subresource ? `/${c.subresource}` : ""}
+                <td className="mono" title={c.resource}>
+                  {spanResourceLabel(c.resource, c.subresource)}
                 </td>
                 <td className={`num${c.failed ? " bad" : ""}`}>{ms(c.durationMs)}</td>
                 <td className="mono">{c.uid}</td>
