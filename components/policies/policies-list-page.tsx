@@ -181,12 +181,12 @@ export function PoliciesListPage({ templates }: { templates: readonly TemplateEn
                     return (
                       <tr key={`${b.resource}/${b.name}`} data-row-id={`${b.kind}/${b.name}`}>
                         <td className="muted">{b.kind.replace("AdmissionPolicyBinding", "")}</td>
-                        <td>
+                        <td className="nowrap">
                           <Link className="mono" href={objectPagePath(b.resource, b.name)}>
                             {b.name}
                           </Link>
                         </td>
-                        <td>
+                        <td className="nowrap">
                           {b.policyExists ? (
                             <Link
                               className="mono"
@@ -205,7 +205,7 @@ export function PoliciesListPage({ templates }: { templates: readonly TemplateEn
                             </span>
                           )}
                         </td>
-                        <td>
+                        <td className="nowrap">
                           {b.resource === "mutatingadmissionpolicybindings" ? (
                             <span className="muted">mutates</span>
                           ) : (
