@@ -88,6 +88,31 @@ test("every admission outcome appears live in the feed with its hook, outcome an
     `"namespace": "${scenario.namespace}"`,
   );
   expect(page.url()).toMatch(/[?&]d=\d+/);
+  // A denial read from the response status names only the webhook: its decisions are linked.
+  await expect(drawer.getByRole("link", { name: "all its decisions" })).toHaveAttribute(
+    "href",
+    `/decisions?hook=${encodeURIComponent(scenario.hookOf.deny)}`,
+  );
+
+  // A mutating call names its configuration: the drawer links to its page.
+  await row(page, "patch").first().getByRole("button").click();
+  await expect(
+    drawer.getByRole("link", { name: `${scenario.namespace}-mutating` }),
+  ).toHaveAttribute(
+    "href",
+    `/webhooks/mutatingwebhookconfigurations/${scenario.namespace}-mutating`,
+  );
+  // A policy's decision links to the policy and to the binding that put it in force.
+  await row(page, "vap-deny").first().getByRole("button").click();
+  await expect(
+    drawer.getByRole("link", { name: scenario.hookOf["vap-deny"], exact: true }),
+  ).toHaveAttribute("href", `/policies/validatingadmissionpolicies/${scenario.hookOf["vap-deny"]}`);
+  await expect(
+    drawer.getByRole("link", { name: `${scenario.hookOf["vap-deny"]}-binding` }),
+  ).toHaveAttribute(
+    "href",
+    `/policies/validatingadmissionpolicybindings/${scenario.hookOf["vap-deny"]}-binding`,
+  );
   await drawer.getByRole("button", { name: "Close" }).click();
   await expect(drawer).toBeHidden();
 });

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { decisionDetailQuery } from "@/lib/queries/decisions";
 import { isPolicyKind, KIND_LABELS } from "@/lib/decisions/outcomes";
+import { deciderLinks, type DeciderLinks } from "@/lib/decisions/links";
 import { objectRefText } from "@/lib/decisions/object-ref";
 import { ErrorBox } from "@/components/ui/error-box";
 import { OutcomeBadge } from "./outcome-badge";
@@ -36,6 +37,7 @@ export function DecisionDrawer({
     return () => window.removeEventListener("keydown", onKey);
   }, [onClose]);
   const d = detail.data?.decision;
+  const links: DeciderLinks = d ? deciderLinks(d) : { decisions: "" };
   return (
     <aside className="drawer panel" role="dialog" aria-label="Decision detail">
       <div className="page-head">
@@ -59,13 +61,33 @@ export function DecisionDrawer({
               {d.code !== undefined ? <span className="badge"> HTTP {d.code}</span> : null}
             </dd>
             <dt>{isPolicyKind(d.kind) ? "Policy" : "Webhook"}</dt>
-            <dd className="mono">{d.hook || "(unnamed)"}</dd>
+            <dd>
+              {links.decider ? (
+                <Link className="mono" href={links.decider}>
+                  {d.hook}
+                </Link>
+              ) : (
+                <span className="mono">{d.hook || "(unnamed)"}</span>
+              )}
+              {d.hook ? (
+                <>
+                  {" · "}
+                  <Link href={links.decisions}>all its decisions</Link>
+                </>
+              ) : null}
+            </dd>
             <dt>Kind</dt>
             <dd>{KIND_LABELS[d.kind]}</dd>
             {d.configuration ? (
               <>
                 <dt>{isPolicyKind(d.kind) ? "Binding" : "Configuration"}</dt>
-                <dd className="mono">{d.configuration}</dd>
+                <dd className="mono">
+                  {links.configuration ? (
+                    <Link href={links.configuration}>{d.configuration}</Link>
+                  ) : (
+                    d.configuration
+                  )}
+                </dd>
               </>
             ) : null}
             {d.round !== undefined ? (

@@ -1,0 +1,58 @@
+/** Where a decision's webhook or policy lives in the dashboard (pure). */
+import type { DeciderKind } from "@/lib/admission/audit";
+import { objectPagePath } from "@/lib/webhooks/kinds";
+import {
+  hookDecisionsHref,
+  policyBindingHref,
+  policyDecisionsHref,
+  policyHref,
+} from "@/lib/health/links";
+
+export interface DeciderLinks {
+  /** The feed filtered to this webhook or policy. */
+  decisions: string;
+  /** The policy's own page (policies: the decision names the policy). */
+  decider?: string;
+  /** The webhook configuration's or the policy binding's page, when the decision names it. */
+  configuration?: string;
+}
+
+/**
+ * Links for a decision's decider. A mutating call's annotation and a fail-open name the
+ * configuration; a denial or error read from the response status names only the webhook (kind
+ * "webhook"), so it links to the webhook's decisions alone.
+ */
+export function deciderLinks(d: {
+  kind: DeciderKind;
+  hook: string;
+  configuration?: string;
+}): DeciderLinks {
+  const cfg = d.configuration || undefined;
+  switch (d.kind) {
+    case "mutating-webhook":
+    case "validating-webhook":
+      return {
+        decisions: hookDecisionsHref(d.hook),
+        configuration:
+          cfg &&
+          objectPagePath(
+            d.kind === "mutating-webhook"
+              ? "mutatingwebhookconfigurations"
+              : "validatingwebhookconfigurations",
+            cfg,
+          ),
+      };
+    case "validating-policy":
+    case "mutating-policy": {
+      const kind =
+        d.kind === "validating-policy" ? "ValidatingAdmissionPolicy" : "MutatingAdmissionPolicy";
+      return {
+        decisions: policyDecisionsHref(d.hook),
+        decider: d.hook ? policyHref(kind, d.hook) : undefined,
+        configuration: cfg && policyBindingHref(kind, cfg),
+      };
+    }
+    default:
+      return { decisions: hookDecisionsHref(d.hook) };
+  }
+}
