@@ -171,6 +171,19 @@ test("a webhook's detail page lists its recent decisions and links to the filter
     new RegExp(`/decisions\\?hook=${scenario.hookOf.deny.replace(/\./g, "\\.")}`),
   );
   await expect(row(page, "deny").first()).toBeVisible();
+  // …and the filtered feed leads on to the webhook's row in the list and its matrix column.
+  const context = page.getByTestId("hook-context");
+  await expect(context.getByRole("link", { name: "in the webhook list" })).toHaveAttribute(
+    "href",
+    `/webhooks?q=${encodeURIComponent(scenario.hookOf.deny)}`,
+  );
+  await context.getByRole("link", { name: "its column in the exemption matrix" }).click();
+  await expect(
+    page
+      .getByRole("grid", { name: /Exemption matrix/ })
+      .getByRole("columnheader")
+      .getByRole("link", { name: scenario.hookOf.deny }),
+  ).toBeVisible();
 });
 
 test("the viewer may not read decisions (403 from RBAC); the editor, granted the URL, may", async ({

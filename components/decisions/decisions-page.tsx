@@ -1,11 +1,13 @@
 "use client";
 
 import { useCallback, useMemo, useState } from "react";
+import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTabContext } from "@/components/layout/tab-context";
 import { filterQuery } from "@/lib/queries/decisions";
 import { readDecisionFilterLoosely, type DecisionFilter } from "@/lib/decisions/filter";
 import { groupRepeats } from "@/lib/decisions/group";
+import { hookContextLinks } from "@/lib/decisions/links";
 import { ErrorBox } from "@/components/ui/error-box";
 import { ApiError } from "@/lib/queries/fetch";
 import { useDecisionFeed } from "./use-decision-feed";
@@ -66,6 +68,7 @@ export function DecisionsPage() {
           ) : null}
         </div>
         <DecisionFilters filter={filter} onChange={(f) => navigate(f)} />
+        {filter.hook ? <HookContext hook={filter.hook} /> : null}
         {feed.error ? (
           <>
             <ErrorBox error={feed.error} />
@@ -105,5 +108,17 @@ export function DecisionsPage() {
         <DecisionDrawer context={context} id={selected} onClose={() => navigate(filter)} />
       ) : null}
     </div>
+  );
+}
+
+/** Where the webhook the feed is filtered to is found in the rest of the dashboard. */
+function HookContext({ hook }: { hook: string }) {
+  const links = hookContextLinks(hook);
+  return (
+    <p className="hint" data-testid="hook-context">
+      Webhook <span className="mono">{hook}</span>:{" "}
+      <Link href={links.list}>in the webhook list</Link> ·{" "}
+      <Link href={links.matrix}>its column in the exemption matrix</Link>
+    </p>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deciderLinks } from "./links";
+import { deciderLinks, hookContextLinks } from "./links";
 
 describe("deciderLinks", () => {
   it("links a webhook call to its configuration and to its decisions", () => {
@@ -34,6 +34,15 @@ describe("deciderLinks", () => {
     expect(deciderLinks({ kind: "mutating-policy", hook: "owner", configuration: "" })).toEqual({
       decisions: "/decisions?policy=owner",
       decider: "/policies/mutatingadmissionpolicies/owner",
+    });
+  });
+});
+
+describe("hookContextLinks", () => {
+  it("finds a webhook in the webhook list and in the exemption matrix", () => {
+    expect(hookContextLinks("a.b&c d")).toEqual({
+      list: "/webhooks?q=a.b%26c+d",
+      matrix: "/namespaces?hook=a.b%26c+d&all=1",
     });
   });
 });

@@ -56,3 +56,15 @@ export function deciderLinks(d: {
       return { decisions: hookDecisionsHref(d.hook) };
   }
 }
+
+/**
+ * For the feed filtered to one webhook: the webhook list searched for it, and the exemption matrix
+ * showing its column.
+ */
+export function hookContextLinks(hook: string): { list: string; matrix: string } {
+  return {
+    list: `/webhooks?${new URLSearchParams({ q: hook }).toString()}`,
+    // all=1: the column is shown whatever request the matrix is set to.
+    matrix: `/namespaces?${new URLSearchParams({ hook, all: "1" }).toString()}`,
+  };
+}
