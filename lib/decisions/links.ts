@@ -1,6 +1,7 @@
 /** Where a decision's webhook or policy lives in the dashboard (pure). */
 import type { DeciderKind } from "@/lib/admission/audit";
 import { objectPagePath } from "@/lib/webhooks/kinds";
+import { listStateQuery, parseListState } from "@/lib/webhooks/list-filter";
 import {
   hookDecisionsHref,
   policyBindingHref,
@@ -63,8 +64,10 @@ export function deciderLinks(d: {
  */
 export function hookContextLinks(hook: string): { list: string; matrix: string } {
   return {
-    list: `/webhooks?${new URLSearchParams({ q: hook }).toString()}`,
-    // all=1: the column is shown whatever request the matrix is set to.
+    list: `/webhooks?${listStateQuery({ ...parseListState(new URLSearchParams()), q: hook })}`,
+    // The matrix's `hook` and `all` parameters (lib/namespaces/matrix-params.ts; not imported:
+    // it pulls the exemption engine into this page's first load). all=1: the column is shown
+    // whatever request the matrix is set to.
     matrix: `/namespaces?${new URLSearchParams({ hook, all: "1" }).toString()}`,
   };
 }
