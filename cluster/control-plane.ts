@@ -345,6 +345,12 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         `--service-account-key-file=${sa.publicKeyFile}`,
         `--service-account-signing-key-file=${sa.privateKeyFile}`,
         "--service-cluster-ip-range=10.96.0.0/16",
+        // Webhooks referenced by Service are called at a ready endpoint of the Service, as a
+        // cluster's network would route them; there is no pod network here to route a ClusterIP,
+        // so a Service without a ready endpoint fails at once with "no endpoints available for
+        // service" instead of dialling an unrouted 10.96.x.x address (which hangs until the
+        // hook's timeout, or reaches whatever the host routes that range to).
+        "--enable-aggregator-routing=true",
         "--runtime-config=admissionregistration.k8s.io/v1beta1=true,admissionregistration.k8s.io/v1alpha1=true",
         "--feature-gates=MutatingAdmissionPolicy=true",
         `--audit-policy-file=${auditPolicy}`,

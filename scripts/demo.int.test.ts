@@ -78,6 +78,23 @@ describe("npm run demo", () => {
     expect(first).toBeGreaterThan(0);
     await expect.poll(count, { timeout: 20_000, interval: 1_000 }).toBeGreaterThan(first);
 
+    // The dangerous hook fails closed the way it would in a cluster: its Service has no ready
+    // endpoint, and the apiserver says so at once (not a dial that hangs until the timeout).
+    const guardErrors = async () =>
+      (
+        JSON.parse(
+          (await get("/api/decisions?hook=pods.tenant-guard.portcullis.dev&limit=20")).text,
+        ) as { items: Array<{ outcome: string; message: string; code?: number }> }
+      ).items;
+    await expect
+      .poll(async () => (await guardErrors()).length, { timeout: 30_000, interval: 1_000 })
+      .toBeGreaterThan(0);
+    for (const d of await guardErrors()) {
+      expect(d.outcome).toBe("error");
+      expect(d.code).toBe(500);
+      expect(d.message).toContain('no endpoints available for service "tenant-guard"');
+    }
+
     const pids = demo.descendants();
     // npm, its shell, tsx, the demo, kube-apiserver, etcd, the controller manager, the dashboard.
     expect(pids.length).toBeGreaterThanOrEqual(7);
