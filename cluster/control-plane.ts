@@ -247,11 +247,17 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
     ) as Record<UserName, string>;
     const auditToken = randomBytes(24).toString("hex");
     const tokenFile = path.join(dir, "tokens.csv");
+    // The controller manager signs in as the user its bootstrap ClusterRoleBinding names, and
+    // (--use-service-account-credentials) runs each controller as that controller's own
+    // ServiceAccount, as kubeadm sets it up: the pods a ReplicaSet creates are audited, admitted
+    // and denied as system:serviceaccount:kube-system:replicaset-controller, not as an admin.
+    const controllerManagerToken = randomBytes(24).toString("hex");
     writeFileSync(
       tokenFile,
-      USERS.map((u) => `${tokens[u.name]},${u.name},${u.name}-uid,"${u.groups.join(",")}"`).join(
-        "\n",
-      ) + "\n",
+      [
+        ...USERS.map((u) => `${tokens[u.name]},${u.name},${u.name}-uid,"${u.groups.join(",")}"`),
+        `${controllerManagerToken},system:kube-controller-manager,system:kube-controller-manager-uid`,
+      ].join("\n") + "\n",
       { mode: 0o600 },
     );
 
@@ -421,7 +427,12 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
     const kcmKubeconfig = path.join(dir, "controller-manager.kubeconfig");
     writeFileSync(
       kcmKubeconfig,
-      kubeconfigYaml(server, ca.certFile, [{ name: "admin", token: tokens.admin }], "admin"),
+      kubeconfigYaml(
+        server,
+        ca.certFile,
+        [{ name: "system:kube-controller-manager", token: controllerManagerToken }],
+        "system:kube-controller-manager",
+      ),
       { mode: 0o600 },
     );
     const kcmLog = path.join(dir, "kube-controller-manager.log");
@@ -434,6 +445,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         `--root-ca-file=${ca.certFile}`,
         "--leader-elect=false",
         "--secure-port=0",
+        "--use-service-account-credentials=true",
         "--controllers=namespace,serviceaccount,serviceaccount-token,endpointslice,garbagecollector,deployment,replicaset,validatingadmissionpolicy-status-controller",
         "--v=1",
       ],

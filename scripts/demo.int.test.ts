@@ -94,6 +94,21 @@ describe("npm run demo", () => {
       expect(d.code).toBe(500);
       expect(d.message).toContain('no endpoints available for service "tenant-guard"');
     }
+    // Controllers act as their own ServiceAccounts: the pods of the traffic's Deployments are
+    // admitted (or refused) as the ReplicaSet controller that creates them asks.
+    const controller = "system:serviceaccount:kube-system:replicaset-controller";
+    const byController = async () =>
+      (
+        JSON.parse(
+          (await get(`/api/decisions?user=${encodeURIComponent(controller)}&limit=20`)).text,
+        ) as { items: Array<{ request: { user: string; resource: string } }> }
+      ).items;
+    await expect
+      .poll(async () => (await byController()).length, { timeout: 60_000, interval: 1_000 })
+      .toBeGreaterThan(0);
+    for (const d of await byController()) {
+      expect(d.request).toMatchObject({ user: controller, resource: "pods" });
+    }
 
     const pids = demo.descendants();
     // npm, its shell, tsx, the demo, kube-apiserver, etcd, the controller manager, the dashboard.
