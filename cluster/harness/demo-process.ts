@@ -91,13 +91,28 @@ export async function startDemo(
     child.on("exit", (code, signal) => resolve(code ?? signal)),
   );
 
+  /**
+   * SIGKILL to the demo's process group and to every process below it: the control plane's
+   * processes run in sessions of their own (so the demo can stop them in order), and a killed
+   * demo cannot stop them any more.
+   */
+  const killAll = () => {
+    if (child.pid === undefined) return;
+    const below = descendantsOf(child.pid);
+    for (const target of [-child.pid, ...below]) {
+      try {
+        process.kill(target, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  };
   const stop = async (signal: NodeJS.Signals = "SIGINT", ms = 60_000) => {
     if (child.exitCode !== null || child.signalCode !== null)
       return child.exitCode ?? child.signalCode;
-    if (child.pid !== undefined) process.kill(-child.pid, signal);
-    const timer = setTimeout(() => {
-      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-    }, ms);
+    if (signal === "SIGKILL") killAll();
+    else if (child.pid !== undefined) process.kill(-child.pid, signal);
+    const timer = setTimeout(killAll, ms);
     const code = await exited;
     clearTimeout(timer);
     return code;
