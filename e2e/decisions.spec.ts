@@ -93,6 +93,11 @@ test("every admission outcome appears live in the feed with its hook, outcome an
     "href",
     `/decisions?hook=${encodeURIComponent(scenario.hookOf.deny)}`,
   );
+  // …and its configuration is looked up by the webhook's name in the webhook list.
+  await expect(drawer.getByRole("link", { name: "find the webhook in the list" })).toHaveAttribute(
+    "href",
+    `/webhooks?q=${encodeURIComponent(scenario.hookOf.deny)}`,
+  );
 
   // A mutating call names its configuration: the drawer links to its page.
   await row(page, "patch").first().getByRole("button").click();
@@ -112,6 +117,19 @@ test("every admission outcome appears live in the feed with its hook, outcome an
   ).toHaveAttribute(
     "href",
     `/policies/validatingadmissionpolicybindings/${scenario.hookOf["vap-deny"]}-binding`,
+  );
+  // A call's span follows its audit event by seconds (the apiserver exports spans every 5 s):
+  // the drawer of a decision opened as soon as it is in the feed picks the span up while open.
+  const made = JSON.parse((await scenario.produce("patch")).body) as {
+    metadata: { name: string };
+  };
+  const fresh = row(page, "patch").filter({ hasText: made.metadata.name });
+  await expect(fresh).toHaveCount(1, { timeout: 5_000 });
+  await fresh.getByRole("button").click();
+  await expect(drawer).toContainText(made.metadata.name);
+  await expect(drawer.getByTestId("traced-duration")).toContainText(
+    "the apiserver's trace of this call",
+    { timeout: 20_000 },
   );
   await drawer.getByRole("button", { name: "Close" }).click();
   await expect(drawer).toBeHidden();

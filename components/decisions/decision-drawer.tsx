@@ -18,6 +18,21 @@ function pretty(text: string): string {
   }
 }
 
+/**
+ * How long after a webhook call its span may still be on its way: the apiserver batches spans
+ * and exports them every 5 s (OpenTelemetry's default), while its audit batch arrives within 1 s.
+ */
+const SPAN_WAIT_MS = 30_000;
+
+/** A webhook call whose span has not arrived yet but still may. */
+function awaitingSpan(d: { kind: string; time: number; tracedMs?: number[] }): boolean {
+  return (
+    d.kind.endsWith("webhook") &&
+    !(d.tracedMs && d.tracedMs.length > 0) &&
+    Date.now() - d.time < SPAN_WAIT_MS
+  );
+}
+
 /** One decision: the parsed facts, the patch, and the audit event as stored (text only). */
 export function DecisionDrawer({
   context,
@@ -28,7 +43,14 @@ export function DecisionDrawer({
   id: number;
   onClose(): void;
 }) {
-  const detail = useQuery(decisionDetailQuery(context, id));
+  const detail = useQuery({
+    ...decisionDetailQuery(context, id),
+    // A fresh call's span follows its audit event by a few seconds: read again until it is here.
+    refetchInterval: (q) => {
+      const d = q.state.data?.decision;
+      return d && awaitingSpan(d) ? 2_000 : false;
+    },
+  });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape") onClose();
@@ -89,6 +111,14 @@ export function DecisionDrawer({
                   )}
                 </dd>
               </>
+            ) : links.findConfiguration ? (
+              <>
+                <dt>Configuration</dt>
+                <dd>
+                  <span className="muted">not named for a denial or failed call · </span>
+                  <Link href={links.findConfiguration}>find the webhook in the list</Link>
+                </dd>
+              </>
             ) : null}
             {d.round !== undefined ? (
               <>
@@ -136,6 +166,10 @@ export function DecisionDrawer({
                       {d.tracedMs.map((ms) => `${ms.toFixed(1)} ms`).join(", ")}{" "}
                       <span className="muted">(the apiserver&apos;s trace of this call)</span>
                     </>
+                  ) : awaitingSpan(d) ? (
+                    <span className="muted">
+                      no span yet — the apiserver exports its spans every few seconds
+                    </span>
                   ) : (
                     <span className="muted">
                       not traced — the apiserver&apos;s spans arrive when it exports traces to the

@@ -17,9 +17,13 @@ describe("deciderLinks", () => {
     });
   });
 
-  it("links a denial known only by the webhook's name to its decisions alone", () => {
+  it("links a denial known only by the webhook's name to its decisions and to a search", () => {
     expect(deciderLinks({ kind: "webhook", hook: "d.example.com", configuration: "" })).toEqual({
       decisions: "/decisions?hook=d.example.com",
+      findConfiguration: "/webhooks?q=d.example.com",
+    });
+    expect(deciderLinks({ kind: "webhook", hook: "", configuration: "" })).toEqual({
+      decisions: "/decisions?hook=",
     });
   });
 

@@ -16,12 +16,18 @@ export interface DeciderLinks {
   decider?: string;
   /** The webhook configuration's or the policy binding's page, when the decision names it. */
   configuration?: string;
+  /**
+   * The webhook list searched for the webhook's name, when the decision does not name its
+   * configuration (a denial or error read from the response status).
+   */
+  findConfiguration?: string;
 }
 
 /**
  * Links for a decision's decider. A mutating call's annotation and a fail-open name the
  * configuration; a denial or error read from the response status names only the webhook (kind
- * "webhook"), so it links to the webhook's decisions alone.
+ * "webhook"), so it links to the webhook's decisions and to the webhook list searched for its
+ * name (the name may be in several configurations, or in none any more).
  */
 export function deciderLinks(d: {
   kind: DeciderKind;
@@ -54,7 +60,9 @@ export function deciderLinks(d: {
       };
     }
     default:
-      return { decisions: hookDecisionsHref(d.hook) };
+      return d.hook
+        ? { decisions: hookDecisionsHref(d.hook), findConfiguration: hookContextLinks(d.hook).list }
+        : { decisions: hookDecisionsHref(d.hook) };
   }
 }
 
