@@ -1,6 +1,7 @@
 import type { DecisionRecord } from "@/lib/admission/audit";
 import type { DecisionGroup } from "@/lib/decisions/group";
 import { isPolicyKind, KIND_LABELS, OUTCOME_TONES } from "@/lib/decisions/outcomes";
+import { userLabel } from "@/lib/decisions/user-label";
 import { objectRefText } from "@/lib/decisions/object-ref";
 import { messageGist } from "@/lib/decisions/message";
 import { OutcomeBadge } from "./outcome-badge";
@@ -69,8 +70,12 @@ export function DecisionTable({
               {d.request.operation || d.request.verb}
               {d.request.dryRun ? <span className="badge"> dry run</span> : null}
             </td>
-            <td className="mono ellipsis">{target(d)}</td>
-            <td className="mono ellipsis">{d.request.user}</td>
+            <td className="mono ellipsis" title={target(d)}>
+              {target(d)}
+            </td>
+            <td className="mono ellipsis" title={d.request.user}>
+              {userLabel(d.request.user)}
+            </td>
             <td className="ellipsis msg" title={d.message || undefined}>
               {messageGist(d.message)}
             </td>
