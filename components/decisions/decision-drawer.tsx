@@ -24,12 +24,21 @@ function pretty(text: string): string {
  */
 const SPAN_WAIT_MS = 30_000;
 
-/** A webhook call whose span has not arrived yet but still may. */
+/** Reads of a decision while its span is awaited: SPAN_WAIT_MS at most, every 2 s. */
+const SPAN_READS = SPAN_WAIT_MS / 2_000;
+
+/**
+ * A webhook call whose span has not arrived yet but still may: made less than SPAN_WAIT_MS ago by
+ * this browser's clock (an apiserver clock running ahead by as much counts as made now, not as
+ * awaited for hours).
+ */
 function awaitingSpan(d: { kind: string; time: number; tracedMs?: number[] }): boolean {
+  const age = Date.now() - d.time;
   return (
     d.kind.endsWith("webhook") &&
     !(d.tracedMs && d.tracedMs.length > 0) &&
-    Date.now() - d.time < SPAN_WAIT_MS
+    age > -SPAN_WAIT_MS &&
+    age < SPAN_WAIT_MS
   );
 }
 
@@ -48,7 +57,7 @@ export function DecisionDrawer({
     // A fresh call's span follows its audit event by a few seconds: read again until it is here.
     refetchInterval: (q) => {
       const d = q.state.data?.decision;
-      return d && awaitingSpan(d) ? 2_000 : false;
+      return d && awaitingSpan(d) && q.state.dataUpdateCount <= SPAN_READS ? 2_000 : false;
     },
   });
   useEffect(() => {
