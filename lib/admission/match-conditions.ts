@@ -6,6 +6,7 @@
  * is "indeterminate" rather than a guess.
  */
 import { Environment } from "@marcbachmann/cel-js";
+import { GLOBAL_RENAMES, MEMBER_RENAMES, OVERLOADS } from "@/lib/admission/cel-go-compat";
 import type {
   AdmissionRequest,
   GroupVersionKind,
@@ -46,6 +47,8 @@ const GENUINE_RUNTIME_ERRORS: ReadonlySet<string> = new Set([
   "division_by_zero",
   "modulus_by_zero",
   "overflow",
+  // Raised by re2Matches only for patterns RE2 refuses.
+  "invalid_regular_expression",
 ]);
 
 const environment = new Environment({
@@ -56,6 +59,44 @@ const environment = new Environment({
   .registerVariable("object", "dyn")
   .registerVariable("oldObject", "dyn")
   .registerVariable("request", "dyn");
+// cel-js cannot replace its own overloads; calls are renamed to these (see goSemantics).
+for (const [signature, fn] of OVERLOADS) environment.registerFunction(signature, fn);
+
+interface AstNode {
+  op: string;
+  args: unknown;
+}
+
+const isNode = (v: unknown): v is AstNode =>
+  typeof v === "object" && v !== null && "op" in v && "args" in v;
+
+/**
+ * Gives a parsed expression cel-go's semantics where cel-js's built-ins differ: member calls
+ * (`rcall` nodes, the function name first) and global calls (`call` nodes) are renamed to the
+ * overloads of cel-go-compat.ts. Returns why the expression cannot be evaluated faithfully, if
+ * it cannot: uint values (cel-js compares 1 and 1u as unequal inside lists and maps; cel-go's
+ * heterogeneous equality makes them equal). The syntax tree's shape is cel-js 8.0.0's; the unit
+ * tests fail if it changes.
+ */
+function goSemantics(node: unknown): string | undefined {
+  if (Array.isArray(node)) {
+    let why: string | undefined;
+    for (const n of node) why ??= goSemantics(n);
+    return why;
+  }
+  if (!isNode(node)) return undefined;
+  const args = node.args;
+  if (node.op === "value" && typeof args === "object" && args?.constructor.name === "UnsignedInt")
+    return "uses uint values, whose equality with int inside lists and maps is not modelled";
+  if ((node.op === "rcall" || node.op === "call") && Array.isArray(args)) {
+    const name = args[0];
+    if (node.op === "call" && name === "uint")
+      return "uses uint values, whose equality with int inside lists and maps is not modelled";
+    const renames = node.op === "rcall" ? MEMBER_RENAMES : GLOBAL_RENAMES;
+    if (typeof name === "string" && Object.hasOwn(renames, name)) args[0] = renames[name];
+  }
+  return goSemantics(args);
+}
 
 function errorCode(e: unknown): string {
   if (typeof e === "object" && e !== null && "code" in e) {
@@ -87,13 +128,13 @@ export function compileMatchConditions(
     const usesObject = /\b(object|oldObject)\b/.test(c.expression);
     try {
       const program = environment.parse(c.expression);
+      const notModelled = goSemantics((program as unknown as { ast: unknown }).ast);
       const checked = program.check();
-      if (!checked.valid) {
-        const msg = errorMessage(checked.error);
+      if (!checked.valid || notModelled !== undefined) {
         return {
           name: c.name,
           expression: c.expression,
-          unsupported: unsupportedReason(c.expression, msg),
+          unsupported: notModelled ?? unsupportedReason(c.expression, errorMessage(checked.error)),
           usesObject,
           run: undefined,
         };

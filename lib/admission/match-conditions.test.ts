@@ -1,0 +1,29 @@
+import { expect, test } from "vitest";
+import { compileMatchConditions, evaluateMatchConditions, toCelValue } from "./match-conditions";
+
+function verdict(expression: string, object: unknown = {}) {
+  const compiled = compileMatchConditions([{ name: "c", expression }]);
+  return evaluateMatchConditions(compiled, () => ({
+    object: toCelValue(object),
+    oldObject: null,
+    request: toCelValue({ operation: "CREATE" }),
+  })).kind;
+}
+
+// These would answer differently with cel-js's own built-ins (the renaming in goSemantics).
+test("matches, substring, indexOf and string() follow cel-go, not cel-js", () => {
+  expect(verdict("object.s.matches('^.$')", { s: "😀" })).toBe("match");
+  expect(verdict("object.s.matches('\\\\pL')", { s: "é" })).toBe("match");
+  expect(verdict("object.s.substring(1) == 'é'", { s: "😀é" })).toBe("match");
+  expect(verdict("object.s.indexOf('é') == 1", { s: "😀é" })).toBe("match");
+  expect(verdict("object.s.split('').size() == 2", { s: "😀é" })).toBe("match");
+  expect(verdict("string(100000000.0) == '1e+08'")).toBe("match");
+  expect(verdict("matches('ab', '^a')")).toBe("match");
+});
+
+test("what cel-go raises is an error; what cannot be modelled is not guessed", () => {
+  expect(verdict("object.s.substring(10) == ''", { s: "abc" })).toBe("error");
+  expect(verdict("object.s.matches('(?m)^a')", { s: "a" })).toBe("indeterminate");
+  expect(verdict("dyn({'a': 1}) == {'a': 1u}")).toBe("indeterminate");
+  expect(verdict("object.n == uint(1)", { n: 1 })).toBe("indeterminate");
+});

@@ -1,0 +1,59 @@
+import { describe, expect, test } from "vitest";
+import { re2Matches, translateRe2 } from "./re2";
+
+// Expected values are what kube-apiserver v1.37.2 (Go regexp) answered for the same pattern and
+// input; lib/admission/cel.oracle.int.test.ts checks the whole table against it live.
+describe("re2Matches follows Go's regexp", () => {
+  test.each([
+    ["😀", "^.$", true], // a code point, not two UTF-16 units
+    ["a\rb", "a.b", true], // RE2's `.` excludes only \n
+    ["a\nb", "a.b", false],
+    ["a\nb", "(?s)a.b", true],
+    ["ab", "(?i)A", true], // leading flags, which JavaScript cannot parse inline
+    ["é", "\\pL", true], // one-letter Unicode classes
+    ["1", "\\PL", true],
+    ["αβ", "\\p{Greek}", true], // scripts by name
+    ["日本", "^\\p{Han}+$", true],
+    ["a", "[[:alpha:]]", true], // POSIX classes
+    ["é", "[[:alpha:]]", false], // ASCII only
+    ["\u000b", "^\\s$", false], // RE2's \s has no \v
+    ["\u00a0", "\\S", true],
+    ["{,2}", "a{,2}", false], // not a repetition: a literal
+    ["a{,2}", "a{,2}", true],
+    ["]", "[]a]", true], // `]` first in a class is a literal
+    ["a.b", "\\Qa.b\\E", true],
+    ["ab", "\\Aab\\z", true],
+    ["😀", "\\x{1F600}", true],
+    ["ab", "(?P<n>a)b", true],
+  ])("%j matches %j: %s", (input, pattern, expected) => {
+    expect(re2Matches(input, pattern)).toBe(expected);
+  });
+});
+
+describe("translateRe2", () => {
+  test.each([
+    ["(?=a)", "invalid"], // no lookaround in RE2
+    ["a**", "invalid"], // nested repetition
+    ["*a", "invalid"], // missing argument
+    ["(a", "invalid"],
+    ["a)", "invalid"],
+    ["[a", "invalid"],
+    ["a\\", "invalid"],
+    ["[z-a]", "invalid"],
+    ["a{1001}", "invalid"],
+    ["\\1", "unsupported"], // back-reference or octal: not guessed
+    ["(?i:a)b", "unsupported"], // scoped flags
+    ["(?m)^b", "unsupported"],
+    ["[[:^alpha:]]", "unsupported"],
+    ["\\q", "unsupported"],
+  ])("%j is %s", (pattern, kind) => {
+    expect(translateRe2(pattern).kind).toBe(kind);
+  });
+
+  test("an undecided pattern makes re2Matches throw rather than guess", () => {
+    expect(() => re2Matches("a", "(?m)^a")).toThrow(/multi-line/);
+    expect(() => re2Matches("a", "(?=a)")).toThrow(
+      expect.objectContaining({ code: "invalid_regular_expression" }),
+    );
+  });
+});

@@ -1,0 +1,410 @@
+/**
+ * CEL's `matches` uses Go's regexp (RE2 syntax, matching on Unicode code points); JavaScript's
+ * RegExp differs in syntax and in what `.`, `\s` and `\pL` mean. This module reads an RE2 pattern
+ * and either translates it to an equivalent JavaScript RegExp (flag `u`, so it matches code
+ * points as Go does), or says the pattern is invalid in RE2 (what `regexp.Compile` refuses, so the
+ * apiserver refuses it too), or says it cannot translate it faithfully — then the caller must not
+ * guess. Only constructs whose RE2 meaning is certain are translated.
+ */
+
+export type Re2Result =
+  | { kind: "ok"; regex: RegExp }
+  | { kind: "invalid"; reason: string }
+  | { kind: "unsupported"; reason: string };
+
+/** Unicode general categories RE2 knows by name (`\pL`, `\p{Lu}`); other names are scripts. */
+const CATEGORIES = new Set(
+  (
+    "C Cc Cf Co Cs L Ll Lm Lo Lt Lu M Mc Me Mn N Nd Nl No P Pc Pd Pe Pf Pi Po Ps " +
+    "S Sc Sk Sm So Z Zl Zp Zs"
+  ).split(" "),
+);
+
+/** RE2's ASCII classes (`[[:alpha:]]`), as JavaScript class contents. */
+const POSIX: Record<string, string> = {
+  alnum: "0-9A-Za-z",
+  alpha: "A-Za-z",
+  ascii: "\\x00-\\x7f",
+  blank: "\\t ",
+  cntrl: "\\x00-\\x1f\\x7f",
+  digit: "0-9",
+  graph: "!-~",
+  lower: "a-z",
+  print: " -~",
+  punct: "!-\\/:-@\\[-`{-~",
+  space: "\\t\\n\\v\\f\\r ",
+  upper: "A-Z",
+  word: "0-9A-Za-z_",
+  xdigit: "0-9A-Fa-f",
+};
+
+/** RE2's Perl classes are ASCII-only; JavaScript's `\s` also matches \v and Unicode spaces. */
+const PERL: Record<string, string> = {
+  d: "0-9",
+  s: "\\t\\n\\f\\r ",
+  w: "0-9A-Za-z_",
+};
+
+class Unsupported extends Error {}
+class Invalid extends Error {}
+
+const isDigit = (c: string) => c >= "0" && c <= "9";
+const isAsciiPunct = (c: string) => /^[!-/:-@[-`{-~]$/.test(c);
+
+/** A literal code point written so it means itself inside or outside a class (flag u). */
+function literal(cp: number): string {
+  return cp < 0x80 && !/[0-9A-Za-z_ ]/.test(String.fromCodePoint(cp))
+    ? `\\x${cp.toString(16).padStart(2, "0")}`
+    : cp > 0xffff || cp < 0x20
+      ? `\\u{${cp.toString(16)}}`
+      : String.fromCodePoint(cp);
+}
+
+class Translator {
+  private i = 0;
+  private out = "";
+  private depth = 0;
+  /** Whether the last thing written can take a repetition operator. */
+  private repeatable = false;
+  private readonly chars: string[];
+
+  constructor(
+    pattern: string,
+    private readonly dotAll: boolean,
+  ) {
+    this.chars = Array.from(pattern);
+  }
+
+  private peek(k = 0): string | undefined {
+    return this.chars[this.i + k];
+  }
+
+  run(): string {
+    while (this.i < this.chars.length) this.step();
+    if (this.depth > 0) throw new Invalid("missing closing )");
+    return this.out;
+  }
+
+  private step(): void {
+    const c = this.chars[this.i++] as string;
+    switch (c) {
+      case "\\":
+        this.out += this.escape(false);
+        this.repeatable = true;
+        return;
+      case "[":
+        this.out += this.charClass();
+        this.repeatable = true;
+        return;
+      case "(":
+        this.group();
+        return;
+      case ")":
+        if (this.depth === 0) throw new Invalid("unexpected )");
+        this.depth--;
+        this.out += ")";
+        this.repeatable = true;
+        return;
+      case "|":
+        this.out += "|";
+        this.repeatable = false;
+        return;
+      case "*":
+      case "+":
+      case "?":
+        this.repeat(c);
+        return;
+      case "{": {
+        const m = /^\{(\d+)(,(\d*))?\}/.exec(this.chars.slice(this.i - 1, this.i + 24).join(""));
+        if (!m) {
+          // Not a repetition: RE2 reads `{` as a literal.
+          this.out += "\\{";
+          this.repeatable = true;
+          return;
+        }
+        const min = Number(m[1]);
+        const max = m[3] === undefined || m[3] === "" ? min : Number(m[3]);
+        if (min > 1000 || max > 1000 || (m[3] !== "" && m[3] !== undefined && max < min))
+          throw new Invalid("invalid repeat count");
+        this.i += m[0].length - 1;
+        this.repeat(m[0]);
+        return;
+      }
+      case ".":
+        this.out += this.dotAll ? "[\\s\\S]" : "[^\\n]";
+        this.repeatable = true;
+        return;
+      case "^":
+      case "$":
+        this.out += c;
+        this.repeatable = false;
+        return;
+      default:
+        this.out += literal(c.codePointAt(0) as number);
+        this.repeatable = true;
+    }
+  }
+
+  private repeat(op: string): void {
+    if (!this.repeatable) {
+      const prev = this.out.at(-1);
+      if (prev === "*" || prev === "+" || prev === "?" || prev === "}")
+        throw new Invalid(`invalid nested repetition operator`);
+      throw new Invalid(`missing argument to repetition operator: ${op}`);
+    }
+    this.out += op;
+    if (this.peek() === "?") {
+      this.out += "?";
+      this.i++;
+    }
+    this.repeatable = false;
+  }
+
+  private group(): void {
+    if (this.peek() !== "?") {
+      this.out += "(";
+      this.depth++;
+      this.repeatable = false;
+      return;
+    }
+    const rest = this.chars.slice(this.i, this.i + 4).join("");
+    if (rest.startsWith("?:")) {
+      this.i += 2;
+      this.out += "(?:";
+      this.depth++;
+      this.repeatable = false;
+      return;
+    }
+    const named = /^\?P?<([A-Za-z0-9_]+)>/.exec(this.chars.slice(this.i, this.i + 64).join(""));
+    if (named) {
+      this.i += named[0].length;
+      this.out += `(?<${named[1]}>`;
+      this.depth++;
+      this.repeatable = false;
+      return;
+    }
+    if (/^\?(=|!|<=|<!)/.test(rest)) throw new Invalid("invalid or unsupported Perl syntax");
+    // Inline flags inside the pattern: JavaScript has no equivalent here.
+    throw new Unsupported("inline flags inside the pattern");
+  }
+
+  /** After a backslash. In a class, returns class contents. */
+  private escape(inClass: boolean): string {
+    const c = this.chars[this.i++];
+    if (c === undefined) throw new Invalid("trailing backslash at end of expression");
+    // Octal escapes, or a back-reference (which RE2 refuses): not translated.
+    if (isDigit(c)) throw new Unsupported("octal or back-reference escape");
+    if (isAsciiPunct(c)) return literal(c.codePointAt(0) as number);
+    switch (c) {
+      case "a":
+        return "\\x07";
+      case "f":
+        return "\\f";
+      case "t":
+        return "\\t";
+      case "n":
+        return "\\n";
+      case "r":
+        return "\\r";
+      case "v":
+        return "\\v";
+      case "x": {
+        const braced = /^\{([0-9A-Fa-f]{1,8})\}/.exec(
+          this.chars.slice(this.i, this.i + 10).join(""),
+        );
+        if (braced) {
+          this.i += braced[0].length;
+          const cp = parseInt(braced[1] as string, 16);
+          if (cp > 0x10ffff) throw new Invalid("invalid escape sequence");
+          return literal(cp);
+        }
+        const two = this.chars.slice(this.i, this.i + 2).join("");
+        if (!/^[0-9A-Fa-f]{2}$/.test(two)) throw new Invalid("invalid escape sequence");
+        this.i += 2;
+        return literal(parseInt(two, 16));
+      }
+      case "d":
+      case "s":
+      case "w": {
+        const set = PERL[c] as string;
+        return inClass ? set : `[${set}]`;
+      }
+      case "D":
+      case "S":
+      case "W": {
+        const set = PERL[c.toLowerCase()] as string;
+        if (inClass) throw new Unsupported("negated Perl class inside a class");
+        return `[^${set}]`;
+      }
+      case "p":
+      case "P":
+        return this.property(c === "P", inClass);
+      case "b":
+      case "B":
+        if (inClass) throw new Unsupported(`\\${c} inside a class`);
+        return `\\${c}`;
+      case "A":
+        if (inClass) throw new Unsupported("\\A inside a class");
+        return "^";
+      case "z":
+        if (inClass) throw new Unsupported("\\z inside a class");
+        return "$";
+      case "Q": {
+        let lit = "";
+        while (this.i < this.chars.length) {
+          if (this.chars[this.i] === "\\" && this.chars[this.i + 1] === "E") {
+            this.i += 2;
+            break;
+          }
+          lit += literal((this.chars[this.i++] as string).codePointAt(0) as number);
+        }
+        if (inClass) throw new Unsupported("\\Q inside a class");
+        return lit.length > 0 ? `(?:${lit})` : "(?:)";
+      }
+      default:
+        // Other letters (RE2 refuses most, `\q`, and knows a few, `\C`) and escaped non-ASCII
+        // characters (which it refuses): not decided here.
+        throw new Unsupported(`escape \\${c}`);
+    }
+  }
+
+  private property(negated: boolean, inClass: boolean): string {
+    let name: string;
+    if (this.peek() === "{") {
+      const end = this.chars.indexOf("}", this.i);
+      if (end < 0) throw new Invalid("invalid character class range");
+      name = this.chars.slice(this.i + 1, end).join("");
+      this.i = end + 1;
+    } else {
+      name = this.chars[this.i++] ?? "";
+    }
+    if (name.startsWith("^")) {
+      negated = !negated;
+      name = name.slice(1);
+    }
+    if (name === "Any") {
+      if (negated) throw new Unsupported("\\P{Any}");
+      return inClass ? "\\u{0}-\\u{10ffff}" : "[\\u{0}-\\u{10ffff}]";
+    }
+    if (!/^[A-Za-z_]+$/.test(name)) throw new Invalid("invalid character class range");
+    const inner = CATEGORIES.has(name) ? name : `Script=${name}`;
+    try {
+      new RegExp(`\\p{${inner}}`, "u");
+    } catch {
+      // A name JavaScript does not know; RE2 may know it (or refuse it): do not guess.
+      throw new Unsupported(`Unicode class ${name}`);
+    }
+    return `\\${negated ? "P" : "p"}{${inner}}`;
+  }
+
+  /** After `[`: the whole class. */
+  private charClass(): string {
+    let out = "[";
+    if (this.peek() === "^") {
+      out += "^";
+      this.i++;
+    }
+    // RE2: a `]` right after `[` or `[^` is a literal.
+    let first = true;
+    let items = 0;
+    for (;;) {
+      const c = this.chars[this.i];
+      if (c === undefined) throw new Invalid("missing closing ]");
+      if (c === "]" && !first) {
+        this.i++;
+        break;
+      }
+      first = false;
+      if (c === "[" && this.peek(1) === ":") {
+        const m = /^\[:(\^?)([a-z]+):\]/.exec(this.chars.slice(this.i, this.i + 12).join(""));
+        if (m) {
+          const set = POSIX[m[2] as string];
+          if (set === undefined) throw new Invalid("invalid character class range");
+          if (m[1]) throw new Unsupported("negated POSIX class");
+          this.i += m[0].length;
+          out += set;
+          items++;
+          continue;
+        }
+      }
+      const lo = this.classAtom();
+      if (this.peek() === "-" && this.peek(1) !== "]" && this.peek(1) !== undefined) {
+        this.i++;
+        const hi = this.classAtom();
+        if (lo.cp === undefined || hi.cp === undefined)
+          throw new Invalid("invalid character class range");
+        if (hi.cp < lo.cp) throw new Invalid("invalid character class range");
+        out += `${lo.text}-${hi.text}`;
+      } else out += lo.text;
+      items++;
+    }
+    if (items === 0) throw new Invalid("missing closing ]");
+    return out + "]";
+  }
+
+  /** One class member: its text for JavaScript and, when it is one code point, that code point. */
+  private classAtom(): { text: string; cp: number | undefined } {
+    const c = this.chars[this.i++] as string;
+    if (c !== "\\") return { text: literal(c.codePointAt(0) as number), cp: c.codePointAt(0) };
+    const next = this.chars[this.i];
+    const before = this.i;
+    const text = this.escape(true);
+    const single = next !== undefined && (isAsciiPunct(next) || "aftnrvx".includes(next));
+    if (!single) return { text, cp: undefined };
+    const raw = this.chars.slice(before, this.i).join("");
+    const cp = decodeEscape(raw);
+    return { text, cp };
+  }
+}
+
+function decodeEscape(raw: string): number | undefined {
+  const simple: Record<string, number> = { a: 7, f: 12, t: 9, n: 10, r: 13, v: 11 };
+  if (raw.length === 1) return simple[raw] ?? raw.codePointAt(0);
+  const m = /^x\{?([0-9A-Fa-f]+)\}?$/.exec(raw);
+  return m ? parseInt(m[1] as string, 16) : undefined;
+}
+
+const cache = new Map<string, Re2Result>();
+
+/** Reads an RE2 pattern (see the module comment). */
+export function translateRe2(pattern: string): Re2Result {
+  const hit = cache.get(pattern);
+  if (hit) return hit;
+  const result = translate(pattern);
+  if (cache.size > 256) cache.clear();
+  cache.set(pattern, result);
+  return result;
+}
+
+function translate(pattern: string): Re2Result {
+  let body = pattern;
+  let flags = "u";
+  let dotAll = false;
+  // Flags set at the very start apply to the whole pattern, as JavaScript's flags do.
+  const lead = /^\(\?([imsU]+)\)/.exec(body);
+  if (lead) {
+    const f = lead[1] as string;
+    if (f.includes("U")) return { kind: "unsupported", reason: "ungreedy flag U" };
+    if (f.includes("m")) return { kind: "unsupported", reason: "multi-line flag m" };
+    if (f.includes("i")) flags += "i";
+    dotAll = f.includes("s");
+    body = body.slice(lead[0].length);
+  }
+  try {
+    const source = new Translator(body, dotAll).run();
+    return { kind: "ok", regex: new RegExp(source, flags) };
+  } catch (e) {
+    if (e instanceof Invalid) return { kind: "invalid", reason: e.message };
+    if (e instanceof Unsupported) return { kind: "unsupported", reason: e.message };
+    return { kind: "unsupported", reason: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** `s.matches(pattern)` as cel-go computes it, or throws when this module cannot decide. */
+export function re2Matches(s: string, pattern: string): boolean {
+  const r = translateRe2(pattern);
+  if (r.kind === "ok") return r.regex.test(s);
+  throw Object.assign(new Error(`regular expression ${JSON.stringify(pattern)}: ${r.reason}`), {
+    code: r.kind === "invalid" ? "invalid_regular_expression" : "unsupported_regular_expression",
+  });
+}
