@@ -4,7 +4,24 @@ import { checkCel } from "./cel";
 const webhook = { params: false, authorizer: true };
 
 describe("checkCel (verdicts confirmed by the oracle against kube-apiserver 1.37.2)", () => {
-  const cases: [string, string, "ok" | "error" | "unknown"][] = [
+  const cases: [string, string, "ok" | "error" | "internal" | "unknown"][] = [
+    ["== has no cross-type numeric overload", "1 == 1.0", "error"],
+    ["< has (CrossTypeNumericComparisons)", "1 < 1.0", "ok"],
+    ["in with a mismatched element type", "3 in ['a', 'b']", "error"],
+    ["== between list types", "[1] == ['a']", "error"],
+    ["! of a string", "!'x' in object.data", "error"],
+    ["!! is dropped by the parser", "!!'app' in object.metadata.labels", "unknown"],
+    ["size of an int", "size(1) == 1", "error"],
+    ["undefined optional field of request", "request.userInfo.?nope.hasValue()", "error"],
+    ["invalid regex literal", "'a'.matches('[')", "error"],
+    ["global matches validates its argument 0", "matches('[', 'a')", "error"],
+    ["global matches compiles its pattern with the program", "matches('a', '[')", "internal"],
+    ["invalid duration literal", "duration('1x') == duration('1s')", "error"],
+    ["invalid timestamp literal", "timestamp('2024-02-30T00:00:00Z') > timestamp(0)", "error"],
+    ["constant conversion folded", "int('x') == 1", "internal"],
+    ["nested constant conversion", "int(string(1.5)) == 1", "internal"],
+    ["uint of a negative literal", "uint(-1) > 0u", "internal"],
+    ["format lists may mix types", "'%s-%d'.format(['a', 1]) == 'a-1'", "unknown"],
     ["compile: valid bool", "object.metadata.name == 'a'", "ok"],
     ["compile: undeclared reference", "foo == 1", "error"],
     ["compile: params undeclared for webhooks", "params.x == 1", "error"],

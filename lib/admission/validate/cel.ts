@@ -6,6 +6,7 @@
  * is certainly wrong. Anything else is reported as "unknown" and produces no issue.
  */
 import { Environment, parse } from "@marcbachmann/cel-js";
+import { celAst, foldingError, literalIssues, nodes, undefinedRequestField } from "./cel-literals";
 
 /** What the expression must evaluate to (ExpressionAccessor.ReturnTypes). */
 export type CelReturn = "bool" | "string" | "string-or-null" | "any" | "jsonpatch" | "object";
@@ -18,7 +19,15 @@ export interface CelDecl {
   variables?: string[];
 }
 
-export type CelVerdict = { kind: "ok" } | { kind: "error"; detail: string } | { kind: "unknown" };
+/**
+ * `error`: an Invalid compile error; `internal`: the InternalError the apiserver reports when
+ * building the program fails (a constant conversion that cannot succeed).
+ */
+export type CelVerdict =
+  | { kind: "ok" }
+  | { kind: "error"; detail: string }
+  | { kind: "internal"; detail: string }
+  | { kind: "unknown" };
 
 // Namespaces of Kubernetes/cel-go extension functions that cel-js sees as unknown variables.
 // (cel-go ext.Sets, OptionalTypes, ext.Lists, ext.Strings v2 and library.Format in base.go).
@@ -68,6 +77,8 @@ function envFor(decl: CelDecl): Environment {
     env.registerVariable("authorizer", "dyn");
     env.registerVariable("authorizer.requestResource", "dyn");
   }
+  // The global form of matches, which cel-js lacks (cel-go has both).
+  env.registerFunction("matches(string, string): bool", () => false);
   if (decl.variables) {
     const schema: Record<string, string> = {};
     for (const v of decl.variables) schema[v] = "dyn";
@@ -255,6 +266,8 @@ function libErrorVerdict(expr: string, le: CelLibError): CelVerdict {
   if (code === "invalid_macro_argument" && /has\(\)/.test(le.message))
     return { kind: "error", detail: goIssue(expr, off, "invalid argument to has() macro") };
   if (code.startsWith("heterogeneous_")) {
+    // cel-go's homogeneous-literal check skips the lists of string format calls.
+    if (/\.\s*format\s*\(/.test(maskStrings(expr))) return { kind: "unknown" };
     const m = /expected type '([^']+)' but found '([^']+)'/.exec(le.message);
     if (!m || m[1]!.includes("dyn") || m[2]!.includes("dyn")) return { kind: "unknown" };
     return {
@@ -266,38 +279,144 @@ function libErrorVerdict(expr: string, le: CelLibError): CelVerdict {
       ),
     };
   }
-  if (code === "no_such_overload") {
-    // Operators on two concrete primitive types: the apiserver adds no operator overloads, except
-    // cross-type numeric comparisons (CrossTypeNumericComparisons), which stay undecided here.
-    const m = /no such overload: (\S+) (\S+) (\S+)$/.exec(le.message.split("\n")[0] ?? "");
+  if (code === "no_such_overload") return overloadVerdict(expr, le);
+  if (code === "no_matching_overload") {
+    // size() of a value that has no size: cel-go reports it at the call's parenthesis.
+    const m = /found no matching overload for 'size\((int|uint|double|bool|null_type)\)'/.exec(
+      le.message,
+    );
     if (!m) return { kind: "unknown" };
-    const [, left, op, right] = m as unknown as [string, string, string, string];
-    const goOp = goOperator[op];
-    if (!goOp || !concrete.test(left) || !concrete.test(right)) return { kind: "unknown" };
-    if (
-      numeric.test(left) &&
-      numeric.test(right) &&
-      op !== "+" &&
-      op !== "-" &&
-      op !== "*" &&
-      op !== "/" &&
-      op !== "%"
-    )
-      return { kind: "unknown" };
+    const paren = maskStrings(expr).indexOf("(", off);
     return {
       kind: "error",
       detail: goIssue(
         expr,
-        off,
-        `found no matching overload for '${goOp}' applied to '(${left}, ${right})'`,
+        paren < 0 ? off : paren,
+        `found no matching overload for 'size' applied to '(${m[1]})'`,
       ),
     };
   }
   return { kind: "unknown" };
 }
 
+/** A cel-js type (`list<int>`, `map<string, list<int>>`) with no dyn, type parameter or message. */
+function fullyConcrete(t: string): boolean {
+  const s = t.trim();
+  if (concrete.test(s)) return true;
+  const list = /^list<(.*)>$/.exec(s);
+  if (list) return fullyConcrete(list[1] as string);
+  const map = /^map<(.*)>$/.exec(s);
+  if (!map) return false;
+  // Split the key and value at the top-level comma.
+  const inner = map[1] as string;
+  let depth = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i];
+    if (c === "<") depth++;
+    else if (c === ">") depth--;
+    else if (c === "," && depth === 0)
+      return fullyConcrete(inner.slice(0, i)) && fullyConcrete(inner.slice(i + 1));
+  }
+  return false;
+}
+
+/** Where cel-go reports an operator: at the operator itself, not where its left operand starts. */
+function operatorOffset(
+  expr: string,
+  range: { start: number; end: number } | undefined,
+  op: string,
+) {
+  const fallback = range?.start ?? 0;
+  const ast = celAst(expr);
+  if (!ast || !range) return fallback;
+  for (const n of nodes(ast)) {
+    if (n.op !== op || n.start !== range.start || n.end !== range.end) continue;
+    const left = Array.isArray(n.args) ? (n.args[0] as { end?: number } | undefined) : undefined;
+    const at = maskStrings(expr).indexOf(op, left?.end ?? n.start);
+    return at < 0 ? fallback : at;
+  }
+  return fallback;
+}
+
+const RELATIONAL = new Set(["<", "<=", ">", ">="]);
+
+/**
+ * An operator cel-go has no overload for. Verdicts only where both compilers certainly agree: the
+ * operand types are fully concrete (cel-go would see the same types), and for <, <=, >, >= not
+ * two numbers (the apiserver enables cross-type numeric comparisons; == and != stay strict).
+ */
+function overloadVerdict(expr: string, le: CelLibError): CelVerdict {
+  const line = le.message.split("\n")[0] ?? "";
+  const unary = /^no such overload: ([!-])(\S+)$/.exec(line);
+  if (unary) {
+    const [, op, operand] = unary as unknown as [string, string, string];
+    if (!concrete.test(operand)) return { kind: "unknown" };
+    // cel-go's parser drops pairs of `!` or `-` (`!!x` is x): only a lone operator is decided.
+    const at = le.range?.start ?? 0;
+    const code = maskStrings(expr);
+    if (
+      code
+        .slice(at + 1)
+        .trimStart()
+        .startsWith(op) ||
+      code.slice(0, at).trimEnd().endsWith(op)
+    )
+      return { kind: "unknown" };
+    return {
+      kind: "error",
+      detail: goIssue(
+        expr,
+        le.range?.start ?? 0,
+        `found no matching overload for '${op}_' applied to '(${operand})'`,
+      ),
+    };
+  }
+  const m = /^no such overload: (.+?) (==|!=|<=|>=|<|>|\+|-|\*|\/|%|in) (.+)$/.exec(line);
+  if (!m) return { kind: "unknown" };
+  const [, left, op, right] = m as unknown as [string, string, string, string];
+  if (!fullyConcrete(left) || !fullyConcrete(right)) return { kind: "unknown" };
+  if (RELATIONAL.has(op) && numeric.test(left) && numeric.test(right)) return { kind: "unknown" };
+  const goOp = op === "in" ? "@in" : goOperator[op];
+  if (!goOp) return { kind: "unknown" };
+  return {
+    kind: "error",
+    detail: goIssue(
+      expr,
+      operatorOffset(expr, le.range, op),
+      `found no matching overload for '${goOp}' applied to '(${goTypeName(left)}, ${goTypeName(right)})'`,
+    ),
+  };
+}
+
+/** Issues as cel-go prints several: one "compilation failed:" and an ERROR block each. */
+function compileIssues(expr: string, issues: Array<{ offset: number; message: string }>): string {
+  return issues
+    .map((i, k) => {
+      const text = goIssue(expr, i.offset, i.message);
+      return k === 0 ? text : text.replace(/^compilation failed: /, "");
+    })
+    .join("\n");
+}
+
 /** Compile-checks one expression. Returns a verdict the apiserver would agree with, or unknown. */
 export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdict {
+  const verdict = typeVerdict(expr, decl, ret);
+  if (verdict.kind === "error") return verdict;
+  // What follows fails the field whatever cel-go's type-check says (if that fails, it fails
+  // first): so it is reported even where this module cannot decide the types.
+  const ast = celAst(expr);
+  if (!ast) return verdict;
+  const undefinedField = undefinedRequestField(ast);
+  if (undefinedField) return { kind: "error", detail: compileIssues(expr, [undefinedField]) };
+  const issues = literalIssues(expr, ast);
+  if (issues.length > 0) return { kind: "error", detail: compileIssues(expr, issues) };
+  const folding = foldingError(expr, ast);
+  if (folding) return { kind: "internal", detail: `program instantiation failed: ${folding}` };
+  return verdict;
+}
+
+/** The type-checker's verdict: a compile error both compilers give, ok, or unknown. */
+function typeVerdict(expr: string, decl: CelDecl, ret: CelReturn): CelVerdict {
   const env = envFor(decl);
   let result: { valid: boolean; type?: string; error?: unknown };
   try {
@@ -310,7 +429,11 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
     const le = asLibError(result.error);
     return le ? libErrorVerdict(expr, le) : { kind: "unknown" };
   }
-  const type = result.type ?? "dyn";
+  return returnVerdict(expr, result.type ?? "dyn", ret);
+}
+
+/** Whether the checked type is what the field needs (ExpressionAccessor.ReturnTypes). */
+function returnVerdict(expr: string, type: string, ret: CelReturn): CelVerdict {
   if (returnMatches(type, ret)) return { kind: "ok" };
   // cel-go also types these as dyn (oracle: `dyn(1)` and `object.x` give "got dyn").
   if (type === "dyn" && !onlyKnownCalls(expr)) return { kind: "unknown" };

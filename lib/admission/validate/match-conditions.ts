@@ -1,7 +1,7 @@
 import type { CelDecl, CelReturn } from "./cel";
 import { checkCel } from "./cel";
 import type { FieldError } from "./field-error";
-import { duplicate, invalid, required, tooMany } from "./field-error";
+import { duplicate, internalError, invalid, required, tooMany } from "./field-error";
 import type { FieldPath } from "./field-path";
 import { validateQualifiedName } from "./dns";
 import type { JsonObject } from "./json";
@@ -30,6 +30,7 @@ export function celErrors(
   p: FieldPath,
 ): FieldError[] {
   const v = checkCel(expr, decl, ret);
+  if (v.kind === "internal") return [internalError(p, v.detail)];
   return v.kind === "error" ? [invalid(p, reported, v.detail)] : [];
 }
 

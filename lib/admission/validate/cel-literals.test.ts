@@ -1,0 +1,74 @@
+import { describe, expect, test } from "vitest";
+import {
+  celAst,
+  foldingError,
+  goParseDurationOk,
+  goParseRfc3339Ok,
+  literalIssues,
+  undefinedRequestField,
+} from "./cel-literals";
+
+const ast = (e: string) => {
+  const a = celAst(e);
+  if (!a) throw new Error(`does not parse: ${e}`);
+  return a;
+};
+
+describe("Go's literal parsers", () => {
+  test.each([
+    ["1h2m3.5s", true],
+    [".5s", true],
+    ["5.s", true],
+    ["-1µs", true],
+    ["0", true],
+    ["1", false], // a unit is required
+    ["1 s", false],
+    ["1x", false],
+    ["", false],
+    ["3000000h", false], // over 2^63 ns
+  ])("duration %j: %s", (s, ok) => expect(goParseDurationOk(s)).toBe(ok));
+
+  test.each([
+    ["2024-02-29T23:59:59.5+01:00", true],
+    ["2024-01-01T00:00:00,5Z", true], // Go reads a comma too
+    ["2024-02-30T00:00:00Z", false],
+    ["2023-02-29T00:00:00Z", false],
+    ["2024-01-01t00:00:00Z", false],
+    ["2024-01-01T24:00:00Z", false],
+    ["0000-01-01T00:00:00Z", false],
+  ])("timestamp %j: %s", (s, ok) => expect(goParseRfc3339Ok(s)).toBe(ok));
+});
+
+describe("checks cel-go makes after type-checking", () => {
+  test("literal validators report at the literal, in source order", () => {
+    const e = "duration('1x') > duration('1s') && 'a'.matches('(')";
+    expect(literalIssues(e, ast(e))).toEqual([
+      { offset: 9, message: "invalid duration argument" },
+      { offset: 47, message: "invalid matches argument" },
+    ]);
+  });
+
+  test.each([
+    ["int('x') == 1", "type conversion error from 'string' to 'int'"],
+    ["bool('yes')", "type conversion error from 'string' to 'bool'"],
+    ["double('1e400') > 0.0", "type conversion error from 'string' to 'double'"],
+    ["int(1e19) > 0", "integer overflow"],
+    ["uint(-1) > 0u", "unsigned integer overflow"],
+    ["[1].all(x, int('z') == x)", "type conversion error from 'string' to 'int'"],
+    ["matches('a', '[')", "error parsing regexp: missing closing ]"],
+  ])("%s fails to build: %s", (e, message) => expect(foldingError(e, ast(e))).toBe(message));
+
+  test.each(["int('+12') == 12", "bool('True')", "double('Inf') > 0.0", "int(object.x) == 1"])(
+    "%s builds",
+    (e) => expect(foldingError(e, ast(e))).toBeUndefined(),
+  );
+
+  test("optional selects on request's types name real fields", () => {
+    expect(undefinedRequestField(ast("request.userInfo.?nope.hasValue()"))).toEqual({
+      offset: 16,
+      message: "undefined field 'nope'",
+    });
+    expect(undefinedRequestField(ast("request.?userInfo.?username.hasValue()"))).toBeUndefined();
+    expect(undefinedRequestField(ast("object.?nope.hasValue()"))).toBeUndefined();
+  });
+});

@@ -1,0 +1,346 @@
+/**
+ * Compile-time checks the apiserver's CEL environment makes after type-checking and cel-js does
+ * not (k8s.io/apiserver pkg/cel/environment base.go, cel-go v0.29.2):
+ * - its AST validators (ValidateDurationLiterals, ValidateTimestampLiterals, ValidateRegexLiterals):
+ *   a literal argument that does not parse is "invalid <function> argument";
+ * - cel.OptOptimize, which evaluates a type conversion of a constant while building the program:
+ *   `int('x')` fails as "program instantiation failed: type conversion error from 'string' to 'int'";
+ * - the typed `request` variable: `request.userInfo.?nope` is an undefined field.
+ * Every verdict here is one cel-go certainly gives; anything uncertain gives none.
+ */
+import { Environment } from "@marcbachmann/cel-js";
+import { goFormatDouble } from "@/lib/admission/cel-go-compat";
+import { translateRe2 } from "@/lib/admission/re2";
+
+interface Node {
+  op: string;
+  args: unknown;
+  pos: number;
+  start: number;
+  end: number;
+}
+
+const isNode = (v: unknown): v is Node =>
+  typeof v === "object" && v !== null && "op" in v && "args" in v && "pos" in v;
+
+const parser = new Environment({ enableOptionalTypes: true });
+
+/** The cel-js syntax tree of an expression that parses, else undefined. */
+export function celAst(expr: string): Node | undefined {
+  try {
+    const ast = (parser.parse(expr) as unknown as { ast: unknown }).ast;
+    return isNode(ast) ? ast : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every node, parents before children. */
+export function* nodes(n: unknown): Generator<Node> {
+  if (Array.isArray(n)) {
+    for (const c of n) yield* nodes(c);
+    return;
+  }
+  if (!isNode(n)) return;
+  yield n;
+  yield* nodes(n.args);
+}
+
+/** A call's name and arguments (`call` and, with the target first, `rcall`). */
+function callParts(n: Node): { name: string; args: unknown[]; member: boolean } | undefined {
+  if ((n.op !== "call" && n.op !== "rcall") || !Array.isArray(n.args)) return undefined;
+  const [name, a, b] = n.args as [unknown, unknown, unknown];
+  if (typeof name !== "string") return undefined;
+  if (n.op === "call") return Array.isArray(a) ? { name, args: a, member: false } : undefined;
+  return Array.isArray(b) ? { name, args: b, member: true } : undefined;
+}
+
+type Literal =
+  | { kind: "string"; value: string }
+  | { kind: "int"; value: bigint }
+  | { kind: "uint"; value: bigint }
+  | { kind: "double"; value: number }
+  | { kind: "bool"; value: boolean }
+  | { kind: "other" };
+
+/**
+ * A literal as cel-go's parser sees it: a value, or a minus sign straight before a number (cel-go
+ * reads `-1` as one literal; cel-js as a negation).
+ */
+function literalOf(expr: string, n: unknown): Literal | undefined {
+  if (!isNode(n)) return undefined;
+  if (n.op === "-_" && isNode(n.args) && n.args.op === "value") {
+    if (expr.slice(n.pos + 1, n.args.start).trim() !== "") return undefined;
+    const inner = literalOf(expr, n.args);
+    if (inner?.kind === "int") return { kind: "int", value: -inner.value };
+    if (inner?.kind === "double") return { kind: "double", value: -inner.value };
+    return undefined;
+  }
+  if (n.op !== "value") return undefined;
+  const v = n.args;
+  if (typeof v === "string") return { kind: "string", value: v };
+  if (typeof v === "bigint") return { kind: "int", value: v };
+  if (typeof v === "number") return { kind: "double", value: v };
+  if (typeof v === "boolean") return { kind: "bool", value: v };
+  if (typeof v === "object" && v !== null && v.constructor.name === "UnsignedInt")
+    return { kind: "uint", value: BigInt(v.valueOf() as bigint) };
+  return { kind: "other" };
+}
+
+const MAX_INT = 2n ** 63n - 1n;
+const MIN_INT = -(2n ** 63n);
+const MAX_UINT = 2n ** 64n - 1n;
+
+/** Go's time.ParseDuration. */
+export function goParseDurationOk(s: string): boolean {
+  let rest = s;
+  if (rest.startsWith("-") || rest.startsWith("+")) rest = rest.slice(1);
+  if (rest === "0") return true;
+  if (rest === "") return false;
+  const units: Record<string, number> = {
+    ns: 1,
+    us: 1e3,
+    µs: 1e3,
+    μs: 1e3,
+    ms: 1e6,
+    s: 1e9,
+    m: 60e9,
+    h: 3600e9,
+  };
+  let total = 0;
+  while (rest !== "") {
+    const m = /^(\d*)(?:\.(\d*))?([^\d.]*)/.exec(rest);
+    if (!m || (m[1] === "" && (m[2] === undefined || m[2] === ""))) return false;
+    const unit = units[m[3] ?? ""];
+    if (unit === undefined) return false;
+    total += Number(`${m[1] || "0"}.${m[2] ?? ""}0`) * unit;
+    rest = rest.slice(m[0].length);
+  }
+  return total <= 2 ** 63;
+}
+
+/** Go's time.Parse(time.RFC3339, s) within cel-go's years 0001–9999. */
+export function goParseRfc3339Ok(s: string): boolean {
+  // Go also reads a fractional second after a comma.
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})([.,]\d+)?(Z|[+-]\d{2}:\d{2})$/.exec(
+    s,
+  );
+  if (!m) return false;
+  const [year, month, day, hour, min, sec] = m.slice(1, 7).map(Number) as number[];
+  const days = [31, year! % 4 === 0 && (year! % 100 !== 0 || year! % 400 === 0) ? 29 : 28, 31];
+  const monthDays = [...days, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  if (month! < 1 || month! > 12 || day! < 1 || day! > monthDays[month! - 1]!) return false;
+  if (hour! > 23 || min! > 59 || sec! > 59) return false;
+  // cel-go refuses instants before year 1 (offsets near its ends are left undecided).
+  return year !== 0;
+}
+
+/** Whether an RE2 pattern is certainly refused by Go's regexp.Compile. */
+const regexRefused = (pattern: string) => translateRe2(pattern).kind === "invalid";
+
+export interface LiteralIssue {
+  offset: number;
+  message: string;
+}
+
+/**
+ * The AST validators' issues: a literal that duration(), timestamp() or matches() cannot read.
+ * (cel-go's matches validator reads argument 0 of the call: for `s.matches(p)` the pattern, for
+ * the global `matches(s, p)` the subject.)
+ */
+export function literalIssues(expr: string, ast: Node): LiteralIssue[] {
+  const out: LiteralIssue[] = [];
+  for (const n of nodes(ast)) {
+    const c = callParts(n);
+    if (!c) continue;
+    const arg = c.args[0];
+    const lit = literalOf(expr, arg);
+    if (!lit || !isNode(arg)) continue;
+    const at = arg.op === "-_" ? arg.pos : arg.start;
+    if (c.name === "duration" && !c.member && lit.kind === "string") {
+      if (!goParseDurationOk(lit.value))
+        out.push({ offset: at, message: "invalid duration argument" });
+    } else if (c.name === "timestamp" && !c.member && lit.kind === "string") {
+      if (!goParseRfc3339Ok(lit.value))
+        out.push({ offset: at, message: "invalid timestamp argument" });
+    } else if (c.name === "matches" && lit.kind === "string") {
+      if (regexRefused(lit.value)) out.push({ offset: at, message: "invalid matches argument" });
+    }
+  }
+  return out.sort((a, b) => a.offset - b.offset);
+}
+
+const GO_FLOAT =
+  /^[+-]?(?:(?:\d+(?:_\d+)*)?\.?\d+(?:_\d+)*(?:[eE][+-]?\d+)?|\d+\.(?:[eE][+-]?\d+)?|inf|infinity|nan)$/i;
+
+/** What a conversion of a constant gives: a constant again, or cel-go's error. */
+type Folded = { ok: Literal } | { error: string } | undefined;
+
+function convert(name: string, v: Literal): Folded {
+  const typeErr = (from: string) => ({
+    error: `type conversion error from '${from}' to '${name}'`,
+  });
+  switch (`${name}(${v.kind})`) {
+    case "int(string)": {
+      const s = (v as { value: string }).value;
+      if (!/^[+-]?\d+$/.test(s)) return typeErr("string");
+      const n = BigInt(s);
+      return n > MAX_INT || n < MIN_INT ? typeErr("string") : { ok: { kind: "int", value: n } };
+    }
+    case "uint(string)": {
+      const s = (v as { value: string }).value;
+      if (!/^\d+$/.test(s)) return typeErr("string");
+      const n = BigInt(s);
+      return n > MAX_UINT ? typeErr("string") : { ok: { kind: "uint", value: n } };
+    }
+    case "double(string)": {
+      const s = (v as { value: string }).value;
+      // Decimal forms only; hexadecimal floats and underscores are left undecided.
+      if (/^[+-]?0[xX]|_/.test(s)) return undefined;
+      if (!GO_FLOAT.test(s)) return typeErr("string");
+      const f = Number(s.replace(/^([+-]?)inf(inity)?$/i, "$1Infinity").replace(/^nan$/i, "NaN"));
+      // ParseFloat fails (ErrRange) for a finite number too large.
+      if (!Number.isFinite(f) && !/inf|nan/i.test(s)) return typeErr("string");
+      return { ok: { kind: "double", value: f } };
+    }
+    case "bool(string)": {
+      const s = (v as { value: string }).value;
+      if (["1", "t", "T", "TRUE", "true", "True"].includes(s))
+        return { ok: { kind: "bool", value: true } };
+      if (["0", "f", "F", "FALSE", "false", "False"].includes(s))
+        return { ok: { kind: "bool", value: false } };
+      return typeErr("string");
+    }
+    case "int(double)": {
+      const f = (v as { value: number }).value;
+      if (!Number.isFinite(f) || f <= -(2 ** 63) || f >= 2 ** 63)
+        return { error: "integer overflow" };
+      return { ok: { kind: "int", value: BigInt(Math.trunc(f)) } };
+    }
+    case "int(uint)": {
+      const n = (v as { value: bigint }).value;
+      return n > MAX_INT ? { error: "integer overflow" } : { ok: { kind: "int", value: n } };
+    }
+    case "uint(int)": {
+      const n = (v as { value: bigint }).value;
+      return n < 0n ? { error: "unsigned integer overflow" } : { ok: { kind: "uint", value: n } };
+    }
+    case "uint(double)": {
+      const f = (v as { value: number }).value;
+      if (!Number.isFinite(f) || f < 0 || f >= 2 ** 64)
+        return { error: "unsigned integer overflow" };
+      return { ok: { kind: "uint", value: BigInt(Math.trunc(f)) } };
+    }
+    case "string(string)":
+    case "int(int)":
+    case "uint(uint)":
+    case "double(double)":
+    case "bool(bool)":
+      return { ok: v };
+    case "string(int)":
+    case "string(uint)":
+      return { ok: { kind: "string", value: String((v as { value: bigint }).value) } };
+    case "string(double)":
+      return { ok: { kind: "string", value: goFormatDouble((v as { value: number }).value) } };
+    case "string(bool)":
+      return { ok: { kind: "string", value: String((v as { value: boolean }).value) } };
+    case "double(int)":
+    case "double(uint)":
+      return { ok: { kind: "double", value: Number((v as { value: bigint }).value) } };
+    default:
+      return undefined;
+  }
+}
+
+const CONVERSIONS = new Set(["int", "uint", "double", "bool", "string"]);
+
+/**
+ * The error cel-go's OptOptimize raises while building the program: the first conversion of a
+ * constant that fails, in evaluation order (arguments before the call). Only conversions between
+ * strings, numbers and booleans are followed; any other node ends the constant.
+ */
+export function foldingError(expr: string, ast: Node): string | undefined {
+  let error: string | undefined;
+  const fold = (n: unknown): Literal | undefined => {
+    if (error !== undefined || !isNode(n)) return undefined;
+    const lit = literalOf(expr, n);
+    if (lit) return lit;
+    const c = callParts(n);
+    if (c?.name === "matches") {
+      // cel-go compiles a constant pattern while building the program (the regex optimizer):
+      // the member form's argument 0, the global form's argument 1.
+      const pattern = literalOf(expr, c.args[c.member ? 0 : 1]);
+      if (pattern?.kind === "string") {
+        const r = translateRe2(pattern.value);
+        if (r.kind === "invalid") {
+          error = `error parsing regexp: ${r.reason}`;
+          return undefined;
+        }
+      }
+    }
+    if (c && !c.member && CONVERSIONS.has(c.name) && c.args.length === 1) {
+      const inner = fold(c.args[0]);
+      if (error !== undefined || !inner) return undefined;
+      const r = convert(c.name, inner);
+      if (r && "error" in r) {
+        error = r.error;
+        return undefined;
+      }
+      return r?.ok;
+    }
+    visitChildren(n.args);
+    return undefined;
+  };
+  const visitChildren = (v: unknown) => {
+    if (Array.isArray(v)) for (const c of v) visitChildren(c);
+    else if (isNode(v)) fold(v);
+  };
+  fold(ast);
+  return error;
+}
+
+/** The fields of the `request` variable's types (kubernetes.AdmissionRequest and its parts). */
+const REQUEST_FIELDS: Record<string, Record<string, string | undefined>> = {
+  request: {
+    uid: undefined,
+    kind: "gvk",
+    resource: "gvr",
+    subResource: undefined,
+    requestKind: "gvk",
+    requestResource: "gvr",
+    requestSubResource: undefined,
+    name: undefined,
+    namespace: undefined,
+    operation: undefined,
+    userInfo: "userInfo",
+    dryRun: undefined,
+    options: undefined,
+  },
+  gvk: { group: undefined, version: undefined, kind: undefined },
+  gvr: { group: undefined, version: undefined, resource: undefined },
+  userInfo: { username: undefined, uid: undefined, groups: undefined, extra: undefined },
+};
+
+/** The message type a select chain rooted at `request` reaches, if any. */
+function requestType(n: unknown): string | undefined {
+  if (!isNode(n)) return undefined;
+  if (n.op === "id") return n.args === "request" ? "request" : undefined;
+  if ((n.op !== "." && n.op !== ".?") || !Array.isArray(n.args)) return undefined;
+  const [target, field] = n.args as [unknown, unknown];
+  const t = requestType(target);
+  if (t === undefined || typeof field !== "string") return undefined;
+  return REQUEST_FIELDS[t]?.[field];
+}
+
+/** `request….?field` naming no field of its type: cel-go's "undefined field" (at the dot). */
+export function undefinedRequestField(ast: Node): LiteralIssue | undefined {
+  for (const n of nodes(ast)) {
+    if (n.op !== ".?" || !Array.isArray(n.args)) continue;
+    const [target, field] = n.args as [unknown, unknown];
+    const t = requestType(target);
+    if (t === undefined || typeof field !== "string") continue;
+    if (!Object.hasOwn(REQUEST_FIELDS[t] ?? {}, field))
+      return { offset: n.pos - 2, message: `undefined field '${field}'` };
+  }
+  return undefined;
+}
