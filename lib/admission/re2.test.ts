@@ -57,3 +57,18 @@ describe("translateRe2", () => {
     );
   });
 });
+
+describe("what JavaScript's backtracking would make slow is not evaluated", () => {
+  test("a repeated group that repeats or alternates inside", () => {
+    expect(translateRe2("(a+)+$").kind).toBe("unsupported");
+    expect(translateRe2("^(a|aa)*$").kind).toBe("unsupported");
+    // An optional group repeats nothing: the DNS-label pattern stays decided.
+    expect(re2Matches("web-1", "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")).toBe(true);
+  });
+  test("a long subject for a pattern with repetitions", () => {
+    // (JavaScript would take minutes on this one: about n² steps.)
+    const spaces = " ".repeat(200_000) + "x";
+    expect(() => re2Matches(spaces, "[ ]+$")).toThrow(/backtracking/);
+    expect(re2Matches(spaces, "^ ")).toBe(true); // no repetition: linear
+  });
+});

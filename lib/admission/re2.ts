@@ -8,7 +8,11 @@
  */
 
 export type Re2Result =
-  | { kind: "ok"; regex: RegExp }
+  /**
+   * `repetitions`: how many repetition operators the pattern has; `anchored`: whether every match
+   * must start at the subject's start (JavaScript then tries no other start).
+   */
+  | { kind: "ok"; regex: RegExp; repetitions: number; anchored: boolean }
   | { kind: "invalid"; reason: string }
   | { kind: "unsupported"; reason: string };
 
@@ -66,6 +70,13 @@ class Translator {
   private depth = 0;
   /** Whether the last thing written can take a repetition operator. */
   private repeatable = false;
+  /** Per open group: whether it repeats or alternates inside. */
+  private readonly groups: boolean[] = [];
+  /** Whether the last thing written is a group that repeats or alternates inside. */
+  private riskyGroup = false;
+  repetitions = 0;
+  /** Whether an alternation `|` stands outside every group. */
+  topLevelAlternation = false;
   private readonly chars: string[];
 
   constructor(
@@ -87,6 +98,7 @@ class Translator {
 
   private step(): void {
     const c = this.chars[this.i++] as string;
+    if (c !== "*" && c !== "+" && c !== "?" && c !== "{") this.riskyGroup = false;
     switch (c) {
       case "\\":
         this.out += this.escape(false);
@@ -102,10 +114,13 @@ class Translator {
       case ")":
         if (this.depth === 0) throw new Invalid("unexpected )");
         this.depth--;
+        this.riskyGroup = this.groups.pop() ?? false;
         this.out += ")";
         this.repeatable = true;
         return;
       case "|":
+        if (this.groups.length > 0) this.groups[this.groups.length - 1] = true;
+        else this.topLevelAlternation = true;
         this.out += "|";
         this.repeatable = false;
         return;
@@ -152,6 +167,14 @@ class Translator {
         throw new Invalid(`invalid nested repetition operator`);
       throw new Invalid(`missing argument to repetition operator: ${op}`);
     }
+    // RE2 runs in linear time; JavaScript backtracks, exponentially for a repeated group that
+    // itself repeats or alternates (`(a+)+`, `(a|aa)*`) on a long enough subject: not translated.
+    // (`?`, `{0,1}` and `{1}` repeat nothing: `(-[a-z]+)?` is safe.)
+    const once = op === "?" || /^\{[01](,1)?\}$/.test(op);
+    if (this.riskyGroup && !once)
+      throw new Unsupported("a repeated group that repeats or alternates inside (backtracking)");
+    if (this.groups.length > 0) this.groups[this.groups.length - 1] = true;
+    this.repetitions++;
     this.out += op;
     if (this.peek() === "?") {
       this.out += "?";
@@ -161,6 +184,7 @@ class Translator {
   }
 
   private group(): void {
+    this.groups.push(false);
     if (this.peek() !== "?") {
       this.out += "(";
       this.depth++;
@@ -364,6 +388,9 @@ function decodeEscape(raw: string): number | undefined {
   return m ? parseInt(m[1] as string, 16) : undefined;
 }
 
+/** Steps of backtracking allowed for one match (about 0.1 s). */
+const BACKTRACKING_BUDGET = 1e8;
+
 const cache = new Map<string, Re2Result>();
 
 /** Reads an RE2 pattern (see the module comment). */
@@ -391,8 +418,14 @@ function translate(pattern: string): Re2Result {
     body = body.slice(lead[0].length);
   }
   try {
-    const source = new Translator(body, dotAll).run();
-    return { kind: "ok", regex: new RegExp(source, flags) };
+    const t = new Translator(body, dotAll);
+    const source = t.run();
+    return {
+      kind: "ok",
+      regex: new RegExp(source, flags),
+      repetitions: t.repetitions,
+      anchored: source.startsWith("^") && !t.topLevelAlternation,
+    };
   } catch (e) {
     if (e instanceof Invalid) return { kind: "invalid", reason: e.message };
     if (e instanceof Unsupported) return { kind: "unsupported", reason: e.message };
@@ -403,7 +436,18 @@ function translate(pattern: string): Re2Result {
 /** `s.matches(pattern)` as cel-go computes it, or throws when this module cannot decide. */
 export function re2Matches(s: string, pattern: string): boolean {
   const r = translateRe2(pattern);
-  if (r.kind === "ok") return r.regex.test(s);
+  if (r.kind === "ok") {
+    // Backtracking costs up to about n^k steps for n characters and k repetitions (one more when
+    // every start is tried), where RE2 stays linear: beyond a budget, not evaluated here.
+    const k = r.repetitions + (r.anchored ? 0 : 1);
+    if (r.repetitions === 0 || (s.length + 1) ** k <= BACKTRACKING_BUDGET) return r.regex.test(s);
+    throw Object.assign(
+      new Error(
+        `a ${s.length}-character subject for a pattern with ${r.repetitions} repetitions (backtracking)`,
+      ),
+      { code: "unsupported_regular_expression" },
+    );
+  }
   throw Object.assign(new Error(`regular expression ${JSON.stringify(pattern)}: ${r.reason}`), {
     code: r.kind === "invalid" ? "invalid_regular_expression" : "unsupported_regular_expression",
   });
