@@ -68,7 +68,7 @@ describe("what JavaScript's backtracking would make slow is not evaluated", () =
   test("a long subject for a pattern with repetitions", () => {
     // (JavaScript would take minutes on this one: about n² steps.)
     const spaces = " ".repeat(200_000) + "x";
-    expect(() => re2Matches(spaces, "[ ]+$")).toThrow(/backtracking/);
+    expect(() => re2Matches(spaces, "[ ]+$")).toThrow(/backtrack/);
     expect(re2Matches(spaces, "^ ")).toBe(true); // no repetition: linear
   });
 });

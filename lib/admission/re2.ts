@@ -443,7 +443,7 @@ export function re2Matches(s: string, pattern: string): boolean {
     if (r.repetitions === 0 || (s.length + 1) ** k <= BACKTRACKING_BUDGET) return r.regex.test(s);
     throw Object.assign(
       new Error(
-        `a ${s.length}-character subject for a pattern with ${r.repetitions} repetitions (backtracking)`,
+        `a ${s.length}-character subject for a pattern with ${r.repetitions} repetition${r.repetitions === 1 ? "" : "s"} (JavaScript would backtrack where RE2 does not)`,
       ),
       { code: "unsupported_regular_expression" },
     );
