@@ -272,7 +272,10 @@ const HOOKS: HookDef[] = [
     patch: false,
     spec: {
       rules: [rule(["CREATE"], [""], ["v1"], ["secrets"])],
-      matchConditions: [{ name: "not-skip", expression: "object.metadata.name != 'keep-skip'" }],
+      // RE2 syntax JavaScript's RegExp cannot read (a leading flag): evaluated as cel-go does.
+      matchConditions: [
+        { name: "not-skip", expression: "!object.metadata.name.matches('(?i)^KEEP-SKIP$')" },
+      ],
     },
   },
   {
