@@ -14,10 +14,12 @@ import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { httpsRequest, type HttpsJsonResponse } from "../../cluster/https-json";
 import { regexCases, RUNTIME_EXPRESSIONS } from "../../test/oracle/cel-corpus";
 import {
+  celRequest,
   compileMatchConditions,
   evaluateMatchConditions,
   toCelValue,
 } from "@/lib/admission/match-conditions";
+import { requestResource, type AdmissionRequest } from "@/lib/admission/request";
 
 const id = `cel-oracle-${Date.now().toString(36)}`;
 const BATCH = 20; // the apiserver keeps a request's warnings short: 20 fit with room to spare
@@ -42,29 +44,26 @@ const object = {
   data: { k1: "a,b", k2: "10", emoji: "😀é", num: "1.5" },
 };
 
-/** The request variable as the apiserver builds it for this dry-run create. */
-function request(uid: string): unknown {
-  return {
-    uid,
-    kind: { group: "", version: "v1", kind: "ConfigMap" },
-    resource: { group: "", version: "v1", resource: "configmaps" },
-    subResource: "",
-    requestKind: { group: "", version: "v1", kind: "ConfigMap" },
-    requestResource: { group: "", version: "v1", resource: "configmaps" },
-    requestSubResource: "",
-    name: object.metadata.name,
-    namespace: id,
-    operation: "CREATE",
-    userInfo: {
-      username: "admin",
-      uid: "admin-uid",
-      groups: ["system:masters", "system:authenticated"],
-      extra: {},
-    },
-    dryRun: true,
-    options: { apiVersion: "meta.k8s.io/v1", kind: "CreateOptions", dryRun: ["All"] },
-  };
-}
+/** The request as the predictor describes this dry-run create (celRequest builds the variable). */
+const admissionRequest: AdmissionRequest = {
+  group: "",
+  version: "v1",
+  resource: "configmaps",
+  subresource: "",
+  kind: { group: "", version: "v1", kind: "ConfigMap" },
+  operation: "CREATE",
+  namespace: id,
+  name: object.metadata.name,
+  object,
+  oldObject: null,
+  dryRun: true,
+  userInfo: {
+    username: "admin",
+    uid: "admin-uid",
+    groups: ["system:masters", "system:authenticated"],
+  },
+  options: { apiVersion: "meta.k8s.io/v1", kind: "CreateOptions", dryRun: ["All"] },
+};
 
 type Verdict = "true" | "false" | "error" | "compile";
 
@@ -175,7 +174,7 @@ function ours(expression: string): Ours {
   const v = evaluateMatchConditions(compiled, () => ({
     object: toCelValue(object),
     oldObject: null,
-    request: toCelValue(request("")),
+    request: celRequest(admissionRequest, admissionRequest.kind, requestResource(admissionRequest)),
   }));
   if (v.kind === "match") return "true";
   if (v.kind === "no-match") return "false";

@@ -1,5 +1,11 @@
 import { expect, test } from "vitest";
-import { compileMatchConditions, evaluateMatchConditions, toCelValue } from "./match-conditions";
+import {
+  celRequest,
+  compileMatchConditions,
+  evaluateMatchConditions,
+  toCelValue,
+} from "./match-conditions";
+import { requestResource, type AdmissionRequest } from "./request";
 
 function verdict(expression: string, object: unknown = {}) {
   const compiled = compileMatchConditions([{ name: "c", expression }]);
@@ -26,4 +32,31 @@ test("what cel-go raises is an error; what cannot be modelled is not guessed", (
   expect(verdict("object.s.matches('(?m)^a')", { s: "a" })).toBe("indeterminate");
   expect(verdict("dyn({'a': 1}) == {'a': 1u}")).toBe("indeterminate");
   expect(verdict("object.n == uint(1)", { n: 1 })).toBe("indeterminate");
+});
+
+test("request omits what the apiserver's JSON omits (omitempty), so reading it is an error", () => {
+  const r: AdmissionRequest = {
+    group: "",
+    version: "v1",
+    resource: "namespaces",
+    subresource: "",
+    kind: { group: "", version: "v1", kind: "Namespace" },
+    operation: "CREATE",
+    name: "",
+    dryRun: false,
+    userInfo: { username: "admin", groups: [] },
+  };
+  const request = celRequest(r, r.kind, requestResource(r));
+  const run = (expression: string) =>
+    evaluateMatchConditions(compileMatchConditions([{ name: "c", expression }]), () => ({
+      object: null,
+      oldObject: null,
+      request,
+    })).kind;
+  expect(run("request.subResource == ''")).toBe("error");
+  expect(run("has(request.name) || has(request.namespace) || has(request.userInfo.groups)")).toBe(
+    "no-match",
+  );
+  expect(run("request.dryRun == false && request.operation == 'CREATE'")).toBe("match");
+  expect(run("request.uid != ''")).toBe("indeterminate"); // generated per request
 });

@@ -128,7 +128,11 @@ export function compileMatchConditions(
     const usesObject = /\b(object|oldObject)\b/.test(c.expression);
     try {
       const program = environment.parse(c.expression);
-      const notModelled = goSemantics((program as unknown as { ast: unknown }).ast);
+      const notModelled =
+        goSemantics((program as unknown as { ast: unknown }).ast) ??
+        (/\brequest\s*\.\s*uid\b/.test(c.expression)
+          ? "uses request.uid, which the apiserver generates for each request"
+          : undefined);
       const checked = program.check();
       if (!checked.valid || notModelled !== undefined) {
         return {
@@ -175,31 +179,50 @@ export function toCelValue(v: unknown): unknown {
   return out;
 }
 
-/** Builds the `request` variable (`cel.CreateAdmissionRequest`) for the matched kind/resource. */
+/**
+ * Builds the `request` variable (`cel.CreateAdmissionRequest`) for the matched kind/resource. The
+ * apiserver hands CEL the AdmissionRequest as its JSON would be, so a field tagged omitempty is
+ * absent when empty — `request.subResource` without a subresource, `request.name` for a
+ * generated name, `request.namespace` for a cluster-scoped object, an empty `userInfo.extra` —
+ * and reading it is a "no such key" error, not an empty value (found by the matching fuzz). Its
+ * `uid` is generated per request: expressions that read it are left undecided (compile).
+ */
 export function celRequest(
   r: AdmissionRequest,
   kind: GroupVersionKind,
   resource: GroupVersionResource,
 ): unknown {
-  return toCelValue({
-    kind,
-    resource,
-    subResource: r.subresource,
-    requestKind: r.kind,
-    requestResource: { group: r.group, version: r.version, resource: r.resource },
-    requestSubResource: r.subresource,
-    name: r.name ?? "",
-    namespace: r.namespace ?? "",
-    operation: r.operation,
-    userInfo: {
-      username: r.userInfo.username,
-      uid: r.userInfo.uid ?? "",
-      groups: [...r.userInfo.groups],
-      extra: r.userInfo.extra ?? {},
-    },
-    dryRun: r.dryRun,
-    options: r.options ?? null,
-  });
+  const nonEmpty = <T>(v: T | undefined, empty: (v: T) => boolean) =>
+    v === undefined || empty(v) ? undefined : v;
+  const str = (v: string | undefined) => nonEmpty(v, (x) => x === "");
+  const extra = r.userInfo.extra ?? {};
+  return toCelValue(
+    withoutUndefined({
+      kind,
+      resource,
+      subResource: str(r.subresource),
+      requestKind: r.kind,
+      requestResource: { group: r.group, version: r.version, resource: r.resource },
+      requestSubResource: str(r.subresource),
+      name: str(r.name),
+      namespace: str(r.namespace),
+      operation: r.operation,
+      userInfo: withoutUndefined({
+        username: str(r.userInfo.username),
+        uid: str(r.userInfo.uid),
+        groups: r.userInfo.groups.length > 0 ? [...r.userInfo.groups] : undefined,
+        extra: Object.keys(extra).length > 0 ? extra : undefined,
+      }),
+      dryRun: r.dryRun,
+      options: r.options ?? null,
+    }),
+  );
+}
+
+function withoutUndefined(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  return out;
 }
 
 /**
