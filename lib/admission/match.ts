@@ -266,6 +266,15 @@ function conditionsVerdict(
   return verdict;
 }
 
+/** A CREATE whose object asks the apiserver to generate its name. */
+function namedLater(r: MatchContext["request"]): boolean {
+  if (r.operation !== "CREATE" || (r.name ?? "") !== "") return false;
+  const meta = r.object?.["metadata"];
+  if (typeof meta !== "object" || meta === null || Array.isArray(meta)) return false;
+  const g = (meta as Record<string, unknown>)["generateName"];
+  return typeof g === "string" && g !== "";
+}
+
 function conditionsOutcome(
   conditions: readonly CompiledCondition[],
   slot: number,
@@ -273,9 +282,22 @@ function conditionsOutcome(
   ctx: MatchContext,
   failurePolicy: FailurePolicy,
   onError: (message: string) => HookMatch,
+  phase: "mutating" | "validating",
 ): HookMatch {
   if (conditions.length === 0) return call;
   const via = call.via;
+  // A generateName create gets its name after mutating admission and before validating: a
+  // validating condition that reads a name would read one not known before the request.
+  if (phase === "validating" && namedLater(ctx.request)) {
+    const reads = conditions.find((c) => /\bname\b/.test(c.expression));
+    if (reads)
+      return {
+        kind: "indeterminate",
+        via,
+        condition: reads.name,
+        reason: "reads a name the apiserver generates (generateName) before validating admission",
+      };
+  }
   const verdict = conditionsVerdict(conditions, slot, via, ctx);
   switch (verdict.kind) {
     case "match":
@@ -389,6 +411,7 @@ export function matchWebhook(
               failure: { status: 403, message: `${res} "${r.name ?? ""}" is forbidden: ${msg}` },
             };
           },
+          hook.type,
         );
   if (outcome.kind !== "call" || !r.dryRun) return outcome;
   const se = hook.sideEffects;
@@ -496,6 +519,7 @@ export function matchPolicyBinding(pb: CompiledPolicyBinding, ctx: MatchContext)
     ctx,
     pb.failurePolicy,
     (msg) => configError(pb, msg, def.via),
+    pb.type,
   );
 }
 

@@ -298,3 +298,27 @@ describe("params from live state (policy_dispatcher.go CollectParams)", () => {
     );
   });
 });
+
+describe("a generateName create (the name comes after mutating admission)", () => {
+  const s = compileSnapshot(
+    validatingSnapshot([
+      hook("named", { matchConditions: [{ name: "has-name", expression: "has(request.name)" }] }),
+      hook("labelled", {
+        matchConditions: [{ name: "app", expression: "'app' in object.metadata.labels" }],
+      }),
+    ]),
+  );
+  const req = makeRequest({
+    resource: "pods",
+    operation: "CREATE",
+    namespace: "team",
+    kind: { kind: "Pod" },
+    object: { metadata: { generateName: "web-", labels: { app: "x" } } },
+  });
+  const { prediction: p } = predict(req, s);
+
+  it("leaves validating conditions that read the name undecided, and decides the rest", () => {
+    expect(p.indeterminate).toMatchObject([{ hook: { name: "named" }, condition: "has-name" }]);
+    expect(p.calls.map((c) => c.hook.name)).toEqual(["labelled"]);
+  });
+});
