@@ -185,16 +185,14 @@ export function toCelValue(v: unknown): unknown {
  * absent when empty — `request.subResource` without a subresource, `request.name` for a
  * generated name, `request.namespace` for a cluster-scoped object, an empty `userInfo.extra` —
  * and reading it is a "no such key" error, not an empty value (found by the matching fuzz). Its
- * `uid` is generated per request: expressions that read it are left undecided (compile).
+ * `uid` is generated per request: compileMatchConditions leaves expressions that read it undecided.
  */
 export function celRequest(
   r: AdmissionRequest,
   kind: GroupVersionKind,
   resource: GroupVersionResource,
 ): unknown {
-  const nonEmpty = <T>(v: T | undefined, empty: (v: T) => boolean) =>
-    v === undefined || empty(v) ? undefined : v;
-  const str = (v: string | undefined) => nonEmpty(v, (x) => x === "");
+  const str = (v: string | undefined) => (v === "" ? undefined : v);
   const extra = r.userInfo.extra ?? {};
   return toCelValue(
     withoutUndefined({
