@@ -15,8 +15,6 @@ import { readFileSync } from "node:fs";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import {
   startWebhookServer,
-  type AdmissionRequest as RecordedRequest,
-  type JsonPatchOp,
   type RecordedCall,
   type WebhookServer,
 } from "../../cluster/harness/webhook-server";
@@ -26,7 +24,11 @@ import { kubeConfigFor } from "@/server/kube/config";
 import { readAdmissionState } from "@/server/kube/admission-state";
 import { compileSnapshot, type CompiledSnapshot } from "@/lib/admission/compile";
 import { predictCompiled } from "@/lib/admission/predict";
-import { resolveMutatingRounds } from "@/lib/admission/reinvocation";
+import {
+  annotationPatch,
+  mutatingRounds,
+  predictedValidating,
+} from "../../test/oracle/admission-calls";
 import type { AdmissionRequest, JsonObject } from "@/lib/admission/request";
 
 /**
@@ -150,20 +152,6 @@ function randomHooks(): HookDef[] {
   });
 }
 
-/** The recorder's patch: one annotation per hook, added only when missing (round 1 is a no-op). */
-function patchFor(short: string) {
-  return (req: RecordedRequest): JsonPatchOp[] => {
-    const obj = req.object as
-      { metadata?: { annotations?: Record<string, string> } } | null | undefined;
-    if (!obj?.metadata || (req.operation !== "CREATE" && req.operation !== "UPDATE")) return [];
-    const key = `portcullis.test/mutated-${short}`;
-    if (obj.metadata.annotations?.[key] === "1") return [];
-    return obj.metadata.annotations
-      ? [{ op: "add", path: `/metadata/annotations/${key.replace("/", "~1")}`, value: "1" }]
-      : [{ op: "add", path: "/metadata/annotations", value: { [key]: "1" } }];
-  };
-}
-
 let stack: StackInfo;
 let ca: Buffer;
 let recorder: WebhookServer;
@@ -212,7 +200,9 @@ async function setUp(seed: number): Promise<void> {
   for (const h of HOOKS)
     recorder.program(
       h.short,
-      h.patch ? { type: "patch", patch: patchFor(h.short) } : { type: "allow" },
+      h.patch
+        ? { type: "patch", patch: annotationPatch(`portcullis.test/mutated-${h.short}`) }
+        : { type: "allow" },
     );
   for (const [k, labels] of Object.entries(NAMESPACES)) {
     const ns = nsName(k);
@@ -555,6 +545,7 @@ async function compare(seed: number): Promise<void> {
   const phaseOf = new Map(HOOKS.map((h) => [h.short, h.phase]));
   const short = (hookName: string) => hookName.slice(0, -SUFFIX.length);
   const ours = (hookName: string) => hookName.endsWith(SUFFIX) && phaseOf.has(short(hookName));
+  const shortOf = (hookName: string) => (ours(hookName) ? short(hookName) : undefined);
   const problems: string[] = [];
   let decided = 0;
   let reached = 0;
@@ -587,32 +578,15 @@ async function compare(seed: number): Promise<void> {
       continue;
     }
     const mutating = calls.filter((c) => phaseOf.get(c.hook) === "mutating");
-    const seen = new Map<string, number>();
-    const actualMutating = mutating.map((c) => {
-      const round = seen.get(c.hook) ?? 0;
-      seen.set(c.hook, round + 1);
-      return `${c.hook}@${round}`;
-    });
-    const keyOf = new Map(
-      prediction.calls.filter((c) => ours(c.hook.name)).map((c) => [short(c.hook.name), c.key]),
+    const { actual: actualMutating, expected: expectedMutating } = mutatingRounds(
+      mutating,
+      prediction,
+      shortOf,
     );
-    const mutated = new Set<string>();
-    const first = new Set<string>();
-    for (const c of mutating) {
-      if (first.has(c.hook)) continue;
-      first.add(c.hook);
-      if (c.patched) mutated.add(keyOf.get(c.hook) ?? `unpredicted:${c.hook}`);
-    }
-    const expectedMutating = resolveMutatingRounds(prediction, mutated)
-      .filter((c) => ours(c.hook.name))
-      .map((c) => `${short(c.hook.name)}@${c.round}`);
     const actualValidating = [
       ...new Set(calls.filter((c) => phaseOf.get(c.hook) === "validating").map((c) => c.hook)),
     ].sort();
-    const expectedValidating = prediction.calls
-      .filter((c) => c.stage === "validating-webhook" && ours(c.hook.name))
-      .map((c) => short(c.hook.name))
-      .sort();
+    const expectedValidating = predictedValidating(prediction, shortOf);
     if (prediction.failure) problems.push(`${a.label}: admitted but predicted rejected`);
     if (JSON.stringify(actualMutating) !== JSON.stringify(expectedMutating))
       problems.push(`${a.label}: mutating ${actualMutating} ≠ predicted ${expectedMutating}`);

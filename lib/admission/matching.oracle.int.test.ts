@@ -12,8 +12,6 @@ import path from "node:path";
 import { auditLogFiles, readStack, type StackInfo } from "../../cluster/harness/stack";
 import {
   startWebhookServer,
-  type AdmissionRequest as RecordedRequest,
-  type JsonPatchOp,
   type RecordedCall,
   type WebhookServer,
 } from "../../cluster/harness/webhook-server";
@@ -23,7 +21,11 @@ import { kubeConfigFor } from "@/server/kube/config";
 import { readAdmissionState } from "@/server/kube/admission-state";
 import { compileSnapshot, type CompiledSnapshot } from "@/lib/admission/compile";
 import { predictCompiled } from "@/lib/admission/predict";
-import { resolveMutatingRounds } from "@/lib/admission/reinvocation";
+import {
+  annotationPatch,
+  mutatingRounds,
+  predictedValidating,
+} from "../../test/oracle/admission-calls";
 import type { AdmissionRequest, JsonObject } from "@/lib/admission/request";
 import type { AdmissionOperation } from "@/lib/k8s/types";
 
@@ -308,20 +310,6 @@ const HOOKS: HookDef[] = [
     },
   },
 ];
-
-/** The recorder's patch: one annotation per hook, added only when missing (so round 1 is a no-op). */
-function patchFor(short: string) {
-  return (req: RecordedRequest): JsonPatchOp[] => {
-    const obj = req.object as
-      { metadata?: { annotations?: Record<string, string> } } | null | undefined;
-    if (!obj?.metadata || (req.operation !== "CREATE" && req.operation !== "UPDATE")) return [];
-    const key = ANNOTATION_PREFIX + short;
-    if (obj.metadata.annotations?.[key] === "1") return [];
-    return obj.metadata.annotations
-      ? [{ op: "add", path: `/metadata/annotations/${key.replace("/", "~1")}`, value: "1" }]
-      : [{ op: "add", path: "/metadata/annotations", value: { [key]: "1" } }];
-  };
-}
 
 // ── namespaces ───────────────────────────────────────────────────────────────────────────────
 
@@ -809,7 +797,9 @@ beforeAll(async () => {
   for (const h of HOOKS)
     hooks.program(
       h.short,
-      h.patch ? { type: "patch", patch: patchFor(h.short) } : { type: "allow" },
+      h.patch
+        ? { type: "patch", patch: annotationPatch(ANNOTATION_PREFIX + h.short) }
+        : { type: "allow" },
     );
   for (const [k, labels] of Object.entries(NAMESPACES)) {
     await kubeOk("POST", "/api/v1/namespaces", { metadata: { name: nsName(k), labels } });
@@ -980,32 +970,12 @@ test("matching oracle: predict + order agree with the apiserver's calls on every
     }
     const lastPass = passes[passes.length - 1] as RecordedCall[];
     const mutatingCalls = lastPass.filter((c) => phaseOf.get(c.hook) === "mutating");
-    const seen = new Map<string, number>();
-    const actualMutating = mutatingCalls.map((c) => {
-      const round = seen.get(c.hook) ?? 0;
-      seen.set(c.hook, round + 1);
-      return `${c.hook}@${round}`;
-    });
-    const keyOfShort = new Map(
-      prediction.calls
-        .filter((c) => ours(c.hook.name))
-        .map((c) => [shortOf(c.hook.name) as string, c.key]),
-    );
     // Which round-0 calls changed the object decides round 1; the recorders know.
-    const mutated = new Set<string>();
-    const firstSeen = new Set<string>();
-    for (const c of mutatingCalls) {
-      if (firstSeen.has(c.hook)) continue;
-      firstSeen.add(c.hook);
-      if (c.patched) mutated.add(keyOfShort.get(c.hook) ?? `unpredicted:${c.hook}`);
-    }
-    const expectedMutating = resolveMutatingRounds(prediction, mutated)
-      .filter((c) => ours(c.hook.name))
-      .map((c) => `${shortOf(c.hook.name)}@${c.round}`);
-    const expectedValidating = prediction.calls
-      .filter((c) => c.stage === "validating-webhook" && ours(c.hook.name))
-      .map((c) => shortOf(c.hook.name) as string)
-      .sort();
+    const rounds = mutatingRounds(mutatingCalls, prediction, shortOf);
+    const actualMutating = rounds.actual;
+    const expectedMutating = rounds.expected;
+    const mutated = rounds.mutated;
+    const expectedValidating = predictedValidating(prediction, shortOf);
     const actualValidating = lastPass
       .filter((c) => phaseOf.get(c.hook) === "validating")
       .map((c) => c.hook)
@@ -1022,7 +992,7 @@ test("matching oracle: predict + order agree with the apiserver's calls on every
       indeterminate: prediction.indeterminate
         .filter((x) => ours(x.hook.name))
         .map((x) => `${x.hook.name}: ${x.message}`),
-      mutated: [...mutated],
+      mutated,
       passes: passes.length,
       passesDiffer: passShapes.size > 1,
     });
