@@ -62,6 +62,8 @@ describe("what JavaScript's backtracking would make slow is not evaluated", () =
   test("a repeated group that repeats or alternates inside", () => {
     expect(translateRe2("(a+)+$").kind).toBe("unsupported");
     expect(translateRe2("^(a|aa)*$").kind).toBe("unsupported");
+    expect(translateRe2("^((a|aa))*$").kind).toBe("unsupported"); // nested one level deeper
+    expect(translateRe2("^(x(a+))+$").kind).toBe("unsupported");
     // An optional group repeats nothing: the DNS-label pattern stays decided.
     expect(re2Matches("web-1", "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")).toBe(true);
   });

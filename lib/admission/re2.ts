@@ -115,6 +115,8 @@ class Translator {
         if (this.depth === 0) throw new Invalid("unexpected )");
         this.depth--;
         this.riskyGroup = this.groups.pop() ?? false;
+        // What a group holds, its enclosing group holds too: ((a|aa))* is as risky as (a|aa)*.
+        if (this.riskyGroup && this.groups.length > 0) this.groups[this.groups.length - 1] = true;
         this.out += ")";
         this.repeatable = true;
         return;
