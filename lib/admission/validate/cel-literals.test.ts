@@ -72,3 +72,10 @@ describe("checks cel-go makes after type-checking", () => {
     expect(undefinedRequestField(ast("object.?nope.hasValue()"))).toBeUndefined();
   });
 });
+
+test("a hostile expression gets no verdict from these checks, never a crash", () => {
+  const flat = Array.from({ length: 5000 }, () => "'a' == 'a'").join(" && ");
+  expect(celAst(flat)).toBeUndefined(); // deeper than the walks go
+  expect(celAst("!".repeat(5000) + "true")).toBeUndefined();
+  expect(celAst("'a' == 'a' && 'b' == 'b'")).toBeDefined();
+});

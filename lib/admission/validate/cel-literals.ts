@@ -25,25 +25,48 @@ const isNode = (v: unknown): v is Node =>
 
 const parser = new Environment({ enableOptionalTypes: true });
 
-/** The cel-js syntax tree of an expression that parses, else undefined. */
+/**
+ * Deeper trees are not analysed here (the apiserver's own parser stops at a depth of 250): every
+ * walk below is then bounded, and none recurses on a hostile expression's depth.
+ */
+const MAX_DEPTH = 200;
+
+/** The cel-js syntax tree of an expression that parses and is not too deep, else undefined. */
 export function celAst(expr: string): Node | undefined {
   try {
     const ast = (parser.parse(expr) as unknown as { ast: unknown }).ast;
-    return isNode(ast) ? ast : undefined;
+    return isNode(ast) && !deeperThan(ast, MAX_DEPTH) ? ast : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Every node, parents before children. */
-export function* nodes(n: unknown): Generator<Node> {
-  if (Array.isArray(n)) {
-    for (const c of n) yield* nodes(c);
-    return;
+function deeperThan(root: Node, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[root, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (Array.isArray(v)) for (const c of v) stack.push([c, depth]);
+    else if (isNode(v)) {
+      if (depth > max) return true;
+      stack.push([v.args, depth + 1]);
+    }
   }
-  if (!isNode(n)) return;
-  yield n;
-  yield* nodes(n.args);
+  return false;
+}
+
+/** Every node, parents before children (an iterative walk: no recursion on depth). */
+export function nodes(root: unknown): Node[] {
+  const out: Node[] = [];
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
+    else if (isNode(v)) {
+      out.push(v);
+      stack.push(v.args);
+    }
+  }
+  return out;
 }
 
 /** A call's name and arguments (`call` and, with the target first, `rcall`). */

@@ -49,6 +49,12 @@ describe("checkCel (verdicts confirmed by the oracle against kube-apiserver 1.37
   for (const [name, expr, want] of cases)
     it(`${name}: ${expr}`, () => expect(checkCel(expr, webhook, "bool").kind).toBe(want));
 
+  it("a hostile expression is answered, not a crash", () => {
+    const flat = Array.from({ length: 5000 }, () => "'a' == 'a'").join(" && ");
+    expect(() => checkCel(flat, webhook, "bool")).not.toThrow();
+    expect(() => checkCel("!".repeat(5000) + "true", webhook, "bool")).not.toThrow();
+  });
+
   it("undeclared reference message mirrors cel-go's issue text", () => {
     expect(checkCel("foo", webhook, "bool")).toEqual({
       kind: "error",

@@ -406,12 +406,16 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
   // first): so it is reported even where this module cannot decide the types.
   const ast = celAst(expr);
   if (!ast) return verdict;
-  const undefinedField = undefinedRequestField(ast);
-  if (undefinedField) return { kind: "error", detail: compileIssues(expr, [undefinedField]) };
-  const issues = literalIssues(expr, ast);
-  if (issues.length > 0) return { kind: "error", detail: compileIssues(expr, issues) };
-  const folding = foldingError(expr, ast);
-  if (folding) return { kind: "internal", detail: `program instantiation failed: ${folding}` };
+  try {
+    const undefinedField = undefinedRequestField(ast);
+    if (undefinedField) return { kind: "error", detail: compileIssues(expr, [undefinedField]) };
+    const issues = literalIssues(expr, ast);
+    if (issues.length > 0) return { kind: "error", detail: compileIssues(expr, issues) };
+    const folding = foldingError(expr, ast);
+    if (folding) return { kind: "internal", detail: `program instantiation failed: ${folding}` };
+  } catch {
+    // (An expression this module cannot walk gets no verdict from it, never a crash.)
+  }
   return verdict;
 }
 
