@@ -6,6 +6,7 @@
  * found by lib/admission/cel.oracle.int.test.ts, which runs the same expressions through the real
  * apiserver.
  */
+import { isCelUint } from "./cel-ast";
 import { re2Matches } from "./re2";
 
 /** A runtime error cel-go raises too (its code is one the evaluator reports as an error). */
@@ -50,8 +51,7 @@ export function goString(v: unknown): string {
     }
   }
   // uint values (cel-js wraps them) print their number; timestamps and durations are not modelled.
-  if (typeof v === "object" && v !== null && v.constructor?.name === "UnsignedInt")
-    return String(v.valueOf());
+  if (isCelUint(v)) return String(v.valueOf());
   throw unsupported("string() of this type is not modelled");
 }
 

@@ -6,6 +6,7 @@
  * is "indeterminate" rather than a guess.
  */
 import { Environment } from "@marcbachmann/cel-js";
+import { celNodes, isCelUint } from "@/lib/admission/cel-ast";
 import { GLOBAL_RENAMES, MEMBER_RENAMES, OVERLOADS } from "@/lib/admission/cel-go-compat";
 import type {
   AdmissionRequest,
@@ -62,40 +63,27 @@ const environment = new Environment({
 // cel-js cannot replace its own overloads; calls are renamed to these (see goSemantics).
 for (const [signature, fn] of OVERLOADS) environment.registerFunction(signature, fn);
 
-interface AstNode {
-  op: string;
-  args: unknown;
-}
-
-const isNode = (v: unknown): v is AstNode =>
-  typeof v === "object" && v !== null && "op" in v && "args" in v;
+const UINT_NOT_MODELLED =
+  "uses uint values, whose equality with int inside lists and maps is not modelled";
 
 /**
  * Gives a parsed expression cel-go's semantics where cel-js's built-ins differ: member calls
- * (`rcall` nodes, the function name first) and global calls (`call` nodes) are renamed to the
- * overloads of cel-go-compat.ts. Returns why the expression cannot be evaluated faithfully, if
- * it cannot: uint values (cel-js compares 1 and 1u as unequal inside lists and maps; cel-go's
- * heterogeneous equality makes them equal). The syntax tree's shape is cel-js 8.0.0's; the unit
- * tests fail if it changes.
+ * (`rcall` nodes) and global calls (`call` nodes) are renamed to the overloads of
+ * cel-go-compat.ts. Returns why the expression cannot be evaluated faithfully, if it cannot: uint
+ * values (cel-js compares 1 and 1u as unequal inside lists and maps; cel-go's heterogeneous
+ * equality makes them equal).
  */
-function goSemantics(node: unknown): string | undefined {
-  if (Array.isArray(node)) {
-    let why: string | undefined;
-    for (const n of node) why ??= goSemantics(n);
-    return why;
-  }
-  if (!isNode(node)) return undefined;
-  const args = node.args;
-  if (node.op === "value" && typeof args === "object" && args?.constructor.name === "UnsignedInt")
-    return "uses uint values, whose equality with int inside lists and maps is not modelled";
-  if ((node.op === "rcall" || node.op === "call") && Array.isArray(args)) {
+function goSemantics(ast: unknown): string | undefined {
+  for (const node of celNodes(ast)) {
+    const args = node.args;
+    if (node.op === "value" && isCelUint(args)) return UINT_NOT_MODELLED;
+    if ((node.op !== "rcall" && node.op !== "call") || !Array.isArray(args)) continue;
     const name = args[0];
-    if (node.op === "call" && name === "uint")
-      return "uses uint values, whose equality with int inside lists and maps is not modelled";
+    if (node.op === "call" && name === "uint") return UINT_NOT_MODELLED;
     const renames = node.op === "rcall" ? MEMBER_RENAMES : GLOBAL_RENAMES;
     if (typeof name === "string" && Object.hasOwn(renames, name)) args[0] = renames[name];
   }
-  return goSemantics(args);
+  return undefined;
 }
 
 function errorCode(e: unknown): string {

@@ -9,19 +9,9 @@
  * Every verdict here is one cel-go certainly gives; anything uncertain gives none.
  */
 import { Environment } from "@marcbachmann/cel-js";
+import { celNodes, isCelNode, isCelUint, type CelNode } from "@/lib/admission/cel-ast";
 import { goFormatDouble } from "@/lib/admission/cel-go-compat";
 import { translateRe2 } from "@/lib/admission/re2";
-
-interface Node {
-  op: string;
-  args: unknown;
-  pos: number;
-  start: number;
-  end: number;
-}
-
-const isNode = (v: unknown): v is Node =>
-  typeof v === "object" && v !== null && "op" in v && "args" in v && "pos" in v;
 
 const parser = new Environment({ enableOptionalTypes: true });
 
@@ -32,21 +22,21 @@ const parser = new Environment({ enableOptionalTypes: true });
 const MAX_DEPTH = 200;
 
 /** The cel-js syntax tree of an expression that parses and is not too deep, else undefined. */
-export function celAst(expr: string): Node | undefined {
+export function celAst(expr: string): CelNode | undefined {
   try {
     const ast = (parser.parse(expr) as unknown as { ast: unknown }).ast;
-    return isNode(ast) && !deeperThan(ast, MAX_DEPTH) ? ast : undefined;
+    return isCelNode(ast) && !deeperThan(ast, MAX_DEPTH) ? ast : undefined;
   } catch {
     return undefined;
   }
 }
 
-function deeperThan(root: Node, max: number): boolean {
+function deeperThan(root: CelNode, max: number): boolean {
   const stack: Array<[unknown, number]> = [[root, 0]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop() as [unknown, number];
     if (Array.isArray(v)) for (const c of v) stack.push([c, depth]);
-    else if (isNode(v)) {
+    else if (isCelNode(v)) {
       if (depth > max) return true;
       stack.push([v.args, depth + 1]);
     }
@@ -54,23 +44,8 @@ function deeperThan(root: Node, max: number): boolean {
   return false;
 }
 
-/** Every node, parents before children (an iterative walk: no recursion on depth). */
-export function nodes(root: unknown): Node[] {
-  const out: Node[] = [];
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
-    else if (isNode(v)) {
-      out.push(v);
-      stack.push(v.args);
-    }
-  }
-  return out;
-}
-
 /** A call's name and arguments (`call` and, with the target first, `rcall`). */
-function callParts(n: Node): { name: string; args: unknown[]; member: boolean } | undefined {
+function callParts(n: CelNode): { name: string; args: unknown[]; member: boolean } | undefined {
   if ((n.op !== "call" && n.op !== "rcall") || !Array.isArray(n.args)) return undefined;
   const [name, a, b] = n.args as [unknown, unknown, unknown];
   if (typeof name !== "string") return undefined;
@@ -91,8 +66,8 @@ type Literal =
  * reads `-1` as one literal; cel-js as a negation).
  */
 function literalOf(expr: string, n: unknown): Literal | undefined {
-  if (!isNode(n)) return undefined;
-  if (n.op === "-_" && isNode(n.args) && n.args.op === "value") {
+  if (!isCelNode(n)) return undefined;
+  if (n.op === "-_" && isCelNode(n.args) && n.args.op === "value") {
     if (expr.slice(n.pos + 1, n.args.start).trim() !== "") return undefined;
     const inner = literalOf(expr, n.args);
     if (inner?.kind === "int") return { kind: "int", value: -inner.value };
@@ -105,8 +80,7 @@ function literalOf(expr: string, n: unknown): Literal | undefined {
   if (typeof v === "bigint") return { kind: "int", value: v };
   if (typeof v === "number") return { kind: "double", value: v };
   if (typeof v === "boolean") return { kind: "bool", value: v };
-  if (typeof v === "object" && v !== null && v.constructor.name === "UnsignedInt")
-    return { kind: "uint", value: BigInt(v.valueOf() as bigint) };
+  if (isCelUint(v)) return { kind: "uint", value: BigInt(v.valueOf()) };
   return { kind: "other" };
 }
 
@@ -171,14 +145,14 @@ export interface LiteralIssue {
  * (cel-go's matches validator reads argument 0 of the call: for `s.matches(p)` the pattern, for
  * the global `matches(s, p)` the subject.)
  */
-export function literalIssues(expr: string, ast: Node): LiteralIssue[] {
+export function literalIssues(expr: string, ast: CelNode): LiteralIssue[] {
   const out: LiteralIssue[] = [];
-  for (const n of nodes(ast)) {
+  for (const n of celNodes(ast)) {
     const c = callParts(n);
     if (!c) continue;
     const arg = c.args[0];
     const lit = literalOf(expr, arg);
-    if (!lit || !isNode(arg)) continue;
+    if (!lit || !isCelNode(arg)) continue;
     const at = arg.op === "-_" ? arg.pos : arg.start;
     if (c.name === "duration" && !c.member && lit.kind === "string") {
       if (!goParseDurationOk(lit.value))
@@ -282,10 +256,10 @@ const CONVERSIONS = new Set(["int", "uint", "double", "bool", "string"]);
  * constant that fails, in evaluation order (arguments before the call). Only conversions between
  * strings, numbers and booleans are followed; any other node ends the constant.
  */
-export function foldingError(expr: string, ast: Node): string | undefined {
+export function foldingError(expr: string, ast: CelNode): string | undefined {
   let error: string | undefined;
   const fold = (n: unknown): Literal | undefined => {
-    if (error !== undefined || !isNode(n)) return undefined;
+    if (error !== undefined || !isCelNode(n)) return undefined;
     const lit = literalOf(expr, n);
     if (lit) return lit;
     const c = callParts(n);
@@ -316,53 +290,59 @@ export function foldingError(expr: string, ast: Node): string | undefined {
   };
   const visitChildren = (v: unknown) => {
     if (Array.isArray(v)) for (const c of v) visitChildren(c);
-    else if (isNode(v)) fold(v);
+    else if (isCelNode(v)) fold(v);
   };
   fold(ast);
   return error;
 }
 
-/** The fields of the `request` variable's types (kubernetes.AdmissionRequest and its parts). */
-const REQUEST_FIELDS: Record<string, Record<string, string | undefined>> = {
-  request: {
-    uid: undefined,
-    kind: "gvk",
-    resource: "gvr",
-    subResource: undefined,
-    requestKind: "gvk",
-    requestResource: "gvr",
-    requestSubResource: undefined,
-    name: undefined,
-    namespace: undefined,
-    operation: undefined,
-    userInfo: "userInfo",
-    dryRun: undefined,
-    options: undefined,
+/**
+ * The `request` variable's type (kubernetes.AdmissionRequest) as the validator declares it: a
+ * nested object is a message type, a string names a field's type.
+ */
+export const REQUEST_SCHEMA = {
+  uid: "string",
+  kind: { group: "string", version: "string", kind: "string" },
+  resource: { group: "string", version: "string", resource: "string" },
+  subResource: "string",
+  requestKind: { group: "string", version: "string", kind: "string" },
+  requestResource: { group: "string", version: "string", resource: "string" },
+  requestSubResource: "string",
+  name: "string",
+  namespace: "string",
+  operation: "string",
+  userInfo: {
+    username: "string",
+    uid: "string",
+    groups: "list<string>",
+    extra: "map<string, list<string>>",
   },
-  gvk: { group: undefined, version: undefined, kind: undefined },
-  gvr: { group: undefined, version: undefined, resource: undefined },
-  userInfo: { username: undefined, uid: undefined, groups: undefined, extra: undefined },
-};
+  dryRun: "bool",
+  options: "dyn",
+} as const;
+
+type MessageSchema = { readonly [field: string]: string | MessageSchema };
 
 /** The message type a select chain rooted at `request` reaches, if any. */
-function requestType(n: unknown): string | undefined {
-  if (!isNode(n)) return undefined;
-  if (n.op === "id") return n.args === "request" ? "request" : undefined;
+function requestType(n: unknown): MessageSchema | undefined {
+  if (!isCelNode(n)) return undefined;
+  if (n.op === "id") return n.args === "request" ? REQUEST_SCHEMA : undefined;
   if ((n.op !== "." && n.op !== ".?") || !Array.isArray(n.args)) return undefined;
   const [target, field] = n.args as [unknown, unknown];
   const t = requestType(target);
-  if (t === undefined || typeof field !== "string") return undefined;
-  return REQUEST_FIELDS[t]?.[field];
+  if (t === undefined || typeof field !== "string" || !Object.hasOwn(t, field)) return undefined;
+  const sub = t[field];
+  return typeof sub === "object" ? sub : undefined;
 }
 
 /** `request….?field` naming no field of its type: cel-go's "undefined field" (at the dot). */
-export function undefinedRequestField(ast: Node): LiteralIssue | undefined {
-  for (const n of nodes(ast)) {
+export function undefinedRequestField(ast: CelNode): LiteralIssue | undefined {
+  for (const n of celNodes(ast)) {
     if (n.op !== ".?" || !Array.isArray(n.args)) continue;
     const [target, field] = n.args as [unknown, unknown];
     const t = requestType(target);
     if (t === undefined || typeof field !== "string") continue;
-    if (!Object.hasOwn(REQUEST_FIELDS[t] ?? {}, field))
+    if (!Object.hasOwn(t, field))
       return { offset: n.pos - 2, message: `undefined field '${field}'` };
   }
   return undefined;

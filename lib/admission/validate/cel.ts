@@ -6,7 +6,14 @@
  * is certainly wrong. Anything else is reported as "unknown" and produces no issue.
  */
 import { Environment, parse } from "@marcbachmann/cel-js";
-import { celAst, foldingError, literalIssues, nodes, undefinedRequestField } from "./cel-literals";
+import { celNodes } from "@/lib/admission/cel-ast";
+import {
+  celAst,
+  foldingError,
+  literalIssues,
+  REQUEST_SCHEMA,
+  undefinedRequestField,
+} from "./cel-literals";
 
 /** What the expression must evaluate to (ExpressionAccessor.ReturnTypes). */
 export type CelReturn = "bool" | "string" | "string-or-null" | "any" | "jsonpatch" | "object";
@@ -35,27 +42,6 @@ export type CelVerdict =
 // undeclared references, so they are reported like any unknown name.
 const extensionNamespaces = new Set(["sets", "optional", "lists", "strings", "format"]);
 
-const requestSchema = {
-  uid: "string",
-  kind: { group: "string", version: "string", kind: "string" },
-  resource: { group: "string", version: "string", resource: "string" },
-  subResource: "string",
-  requestKind: { group: "string", version: "string", kind: "string" },
-  requestResource: { group: "string", version: "string", resource: "string" },
-  requestSubResource: "string",
-  name: "string",
-  namespace: "string",
-  operation: "string",
-  userInfo: {
-    username: "string",
-    uid: "string",
-    groups: "list<string>",
-    extra: "map<string, list<string>>",
-  },
-  dryRun: "bool",
-  options: "dyn",
-} as const;
-
 const envCache = new Map<string, Environment>();
 
 function envFor(decl: CelDecl): Environment {
@@ -71,7 +57,7 @@ function envFor(decl: CelDecl): Environment {
   env.registerVariable("object", "dyn");
   env.registerVariable("oldObject", "dyn");
   env.registerVariable("namespaceObject", "dyn");
-  env.registerVariable({ name: "request", schema: requestSchema });
+  env.registerVariable({ name: "request", schema: REQUEST_SCHEMA });
   if (decl.params) env.registerVariable("params", "dyn");
   if (decl.authorizer) {
     env.registerVariable("authorizer", "dyn");
@@ -329,7 +315,7 @@ function operatorOffset(
   const fallback = range?.start ?? 0;
   const ast = celAst(expr);
   if (!ast || !range) return fallback;
-  for (const n of nodes(ast)) {
+  for (const n of celNodes(ast)) {
     if (n.op !== op || n.start !== range.start || n.end !== range.end) continue;
     const left = Array.isArray(n.args) ? (n.args[0] as { end?: number } | undefined) : undefined;
     const at = maskStrings(expr).indexOf(op, left?.end ?? n.start);
