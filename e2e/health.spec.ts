@@ -380,13 +380,20 @@ test.describe("Health", () => {
           { timeout: 30_000 },
         )
         .toBe(true);
-      expect(
-        (
-          await kube.request("POST", `/api/v1/namespaces/${ns}/configmaps`, {
-            metadata: { name: "forbidden" },
-          })
-        ).status,
-      ).toBe(422);
+      // The validating policy has an informer of its own: it may be enforced a moment later than
+      // the mutating ones. Retry until the forbidden name is refused (a refusal is the one check
+      // the apiserver counts for it; validation runs before the store sees an existing name).
+      await expect
+        .poll(
+          async () =>
+            (
+              await kube.request("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+                metadata: { name: "forbidden" },
+              })
+            ).status,
+          { timeout: 20_000 },
+        )
+        .toBe(422);
 
       // The apiserver's own counts, read after the last request that reaches these policies.
       const metrics = foldAdmissionMetrics((await kube.request("GET", "/metrics")).body);
