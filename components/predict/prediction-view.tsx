@@ -108,6 +108,11 @@ function CallRow({ c, n }: { c: CallReport; n: number }) {
           </div>
         ) : null}
         {c.paramsNote ? <div className="hint">{c.paramsNote}</div> : null}
+        {c.conditionError ? (
+          <div className="hint" data-testid="condition-error">
+            matchConditions fail to evaluate; the decision is that error: {c.conditionError}
+          </div>
+        ) : null}
         {c.validationActions?.length ? (
           <div className="hint">validationActions: {c.validationActions.join(", ")}</div>
         ) : null}

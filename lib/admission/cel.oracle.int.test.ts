@@ -13,6 +13,7 @@ import { readFileSync } from "node:fs";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { httpsRequest, type HttpsJsonResponse } from "../../cluster/https-json";
 import { regexCases, RUNTIME_EXPRESSIONS } from "../../test/oracle/cel-corpus";
+import { warningTexts } from "../../test/oracle/server-verdict";
 import {
   celRequest,
   compileMatchConditions,
@@ -66,19 +67,6 @@ const admissionRequest: AdmissionRequest = {
 };
 
 type Verdict = "true" | "false" | "error" | "compile";
-
-/** The text of each `Warning: 299 - "…"` header, unquoted (Node reads header bytes as Latin-1). */
-function warningTexts(res: HttpsJsonResponse): string[] {
-  const raw = res.headers.warning;
-  const headers = (Array.isArray(raw) ? raw : raw ? [raw] : []).map((h) =>
-    Buffer.from(h, "latin1").toString("utf8"),
-  );
-  const out: string[] = [];
-  for (const h of headers)
-    for (const m of h.matchAll(/299 - "((?:[^"\\]|\\.)*)"/g))
-      out.push((m[1] ?? "").replace(/\\(.)/g, "$1"));
-  return out;
-}
 
 /** The apiserver's verdict on each expression of one batch. */
 async function serverBatch(name: string, exprs: string[]): Promise<Verdict[]> {

@@ -8,6 +8,7 @@ import {
   objectLabels,
   type AdmissionRequest,
   type NamespaceLabelSource,
+  withDecodeDefaults,
 } from "@/lib/admission/request";
 import type { Labels } from "@/lib/admission/selectors";
 import type { RuleAttributes } from "@/lib/admission/rules";
@@ -151,5 +152,5 @@ export function createMatchContext(
   request: AdmissionRequest,
   snapshot: CompiledSnapshot,
 ): MatchContext {
-  return new RequestMatchContext(request, snapshot);
+  return new RequestMatchContext(withDecodeDefaults(request), snapshot);
 }

@@ -281,7 +281,7 @@ function conditionsOutcome(
   call: OwnCall,
   ctx: MatchContext,
   failurePolicy: FailurePolicy,
-  onError: (message: string) => HookMatch,
+  onError: (errors: ReadonlyArray<{ condition: string; message: string }>) => HookMatch,
   phase: "mutating" | "validating",
 ): HookMatch {
   if (conditions.length === 0) return call;
@@ -316,7 +316,7 @@ function conditionsOutcome(
           reason: { code: "match-condition-error-ignored", errors: verdict.errors },
         };
       }
-      return onError(verdict.errors.map((e) => `${e.condition}: ${e.message}`).join(", "));
+      return onError(verdict.errors);
   }
 }
 
@@ -403,12 +403,12 @@ export function matchWebhook(
           call,
           ctx,
           hook.failurePolicy,
-          (msg) => {
-            const res = r.group === "" ? r.resource : `${r.resource}.${r.group}`;
+          (errors) => {
+            const msg = errors.map((e) => `${e.condition}: ${e.message}`).join(", ");
             return {
               kind: "fail",
               via,
-              failure: { status: 403, message: `${res} "${r.name ?? ""}" is forbidden: ${msg}` },
+              failure: { status: 403, message: `${forbiddenPrefix(ctx)}${msg}` },
             };
           },
           hook.type,
@@ -478,38 +478,53 @@ export function matchResources(m: CompiledMatchResources, ctx: MatchContext): Re
   return { kind: "match", via };
 }
 
-/** One (policy, binding) pair, as `policyDispatcher.Dispatch` would treat it. */
+/**
+ * One (policy, binding) pair, as the policy plugins' dispatchers treat it: the validating one
+ * (`validating/dispatcher.go`) and the generic one that mutating policies go through
+ * (`generic/policy_dispatcher.go`) both collect configuration errors and keep evaluating the
+ * other pairs, then reject with the first.
+ */
 export function matchPolicyBinding(pb: CompiledPolicyBinding, ctx: MatchContext): HookMatch {
   if (pb.policyMissing || !pb.constraints) {
     if (pb.policyMissing)
       return { kind: "skip", reason: { code: "policy-missing", policyName: pb.policyName } };
     return configError(
       pb,
+      ctx,
       "failed to configure policy: policy contained no match constraints, a required field",
       undefined,
+      "policy",
     );
   }
   const def = matchResources(pb.constraints, ctx);
   if (def.kind === "skip") return def;
   if (def.kind === "error")
-    return configError(pb, `failed to configure policy: ${def.message}`, undefined);
+    return configError(pb, ctx, `failed to configure policy: ${def.message}`, undefined, "policy");
   if (pb.bindingMatch) {
     const b = matchResources(pb.bindingMatch, ctx);
     if (b.kind === "skip") return { kind: "skip", reason: { code: "binding", inner: b.reason } };
     if (b.kind === "error")
-      return configError(pb, `failed to configure binding: ${b.message}`, def.via);
+      return configError(pb, ctx, `failed to configure binding: ${b.message}`, def.via, "binding");
   }
   // CollectParams runs before any evaluation (matchConditions included).
   const params = bindingParams(pb, ctx);
   if (params.kind === "error")
-    return configError(pb, `failed to configure binding: ${params.message}`, def.via);
+    return configError(
+      pb,
+      ctx,
+      `failed to configure binding: ${params.message}`,
+      def.via,
+      "binding",
+    );
   if (params.kind === "found" && params.names.length === 0) {
     if (pb.paramRef?.notFoundAction === "Allow")
       return { kind: "skip", reason: { code: "params-not-found", where: params.where } };
     return configError(
       pb,
-      "failed to configure binding: no params found for policy binding with Deny parameterNotFoundAction",
+      ctx,
+      "failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction",
       def.via,
+      "binding",
     );
   }
   return conditionsOutcome(
@@ -518,13 +533,80 @@ export function matchPolicyBinding(pb: CompiledPolicyBinding, ctx: MatchContext)
     { kind: "call", via: def.via },
     ctx,
     pb.failurePolicy,
-    (msg) => configError(pb, msg, def.via),
+    (errors) => {
+      const text = conditionErrorText(pb, errors);
+      // A mutating policy's failed matchConditions are a configuration error; a validating
+      // policy's are its decision, acted on by the binding's validationActions.
+      if (pb.type === "mutating") return configError(pb, ctx, text, def.via, "binding");
+      if (!pb.validationActions.includes("Deny"))
+        return { kind: "call", via: def.via, conditionError: text };
+      return {
+        kind: "call",
+        via: def.via,
+        conditionError: text,
+        failure: policyFailure(pb, ctx, text, "binding"),
+      };
+    },
     pb.type,
   );
 }
 
 /**
- * The param objects a binding evaluates with for this request; `unknown` when the policy takes no
+ * The error the apiserver's match-condition evaluation reports: each failed expression as
+ * cel-go words it, several aggregated as `[…, …]`.
+ */
+function conditionErrorText(
+  pb: CompiledPolicyBinding,
+  errors: ReadonlyArray<{ condition: string; message: string }>,
+): string {
+  const texts = errors.map((e) => {
+    const expression = pb.conditions.find((c) => c.name === e.condition)?.expression ?? "";
+    return `expression '${expression}' resulted in error: ${goErrorMessage(e.message)}`;
+  });
+  return texts.length === 1 ? (texts[0] ?? "") : `[${texts.join(", ")}]`;
+}
+
+/** cel-go's wording of a runtime error the evaluator reports in cel-js's. */
+function goErrorMessage(message: string): string {
+  return message.replace(/^No such key: /, "no such key: ");
+}
+
+/**
+ * The binding for this request in `namespaces "x" is forbidden: …`: the resource (with its
+ * group) and the object's name, as admission.NewForbidden words a rejection.
+ */
+function forbiddenPrefix(ctx: MatchContext): string {
+  const r = ctx.request;
+  const res = r.group === "" ? r.resource : `${r.resource}.${r.group}`;
+  return `${res} "${r.name ?? ""}" is forbidden: `;
+}
+
+/** The rejection a policy's error or denial gives, worded as its plugin words it. */
+function policyFailure(
+  pb: CompiledPolicyBinding,
+  ctx: MatchContext,
+  message: string,
+  level: "policy" | "binding",
+): HookFailure {
+  if (pb.type === "validating")
+    return {
+      status: 422,
+      message:
+        level === "binding"
+          ? `${forbiddenPrefix(ctx)}ValidatingAdmissionPolicy '${pb.policyName}' with binding '${pb.bindingName}' denied request: ${message}`
+          : `${forbiddenPrefix(ctx)}ValidatingAdmissionPolicy '${pb.policyName}' denied request: ${message}`,
+    };
+  return {
+    status: 403,
+    message:
+      level === "binding"
+        ? `policy '${pb.policyName}' with binding '${pb.bindingName}' denied request: ${message}`
+        : `policy ${JSON.stringify(pb.policyName)} denied request: ${message}`,
+  };
+}
+
+/**
+ * The params a binding evaluates with for this request; `unknown` when the policy takes no
  * params from a paramRef or they were not read.
  */
 export function bindingParams(pb: CompiledPolicyBinding, ctx: MatchContext): ParamLookup {
@@ -538,19 +620,14 @@ export function bindingParams(pb: CompiledPolicyBinding, ctx: MatchContext): Par
 
 function configError(
   pb: CompiledPolicyBinding,
+  ctx: MatchContext,
   message: string,
   via: MatchedVia | undefined,
+  level: "policy" | "binding",
 ): HookMatch {
   if (pb.failurePolicy === "Ignore")
     return { kind: "skip", reason: { code: "configuration-error-ignored", message } };
-  return {
-    kind: "fail",
-    via,
-    failure: {
-      status: 403,
-      message: `policy '${pb.policyName}' with binding '${pb.bindingName}' denied request: ${message}`,
-    },
-  };
+  return { kind: "fail", via, failure: policyFailure(pb, ctx, message, level) };
 }
 
 /** Every rule's first mismatch against the request (and, for Equivalent, against equivalents). */

@@ -13,11 +13,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { readFileSync } from "node:fs";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
-import {
-  startWebhookServer,
-  type RecordedCall,
-  type WebhookServer,
-} from "../../cluster/harness/webhook-server";
+import { startWebhookServer, type WebhookServer } from "../../cluster/harness/webhook-server";
 import { httpsRequest, type HttpsJsonResponse } from "../../cluster/https-json";
 import { KubeClient } from "@/server/kube/client";
 import { kubeConfigFor } from "@/server/kube/config";
@@ -29,7 +25,8 @@ import {
   mutatingRounds,
   predictedValidating,
 } from "../../test/oracle/admission-calls";
-import type { AdmissionRequest, JsonObject } from "@/lib/admission/request";
+import type { JsonObject } from "@/lib/admission/request";
+import { belongsTo, Rand, RandomRequests } from "../../test/oracle/random-requests";
 
 /**
  * Fixed, so a failure reproduces (PORTCULLIS_ORACLE_SEED tries another). Each of these found
@@ -46,53 +43,8 @@ let id = "";
 let SUFFIX = "";
 const USER = { username: "admin", groups: ["system:masters", "system:authenticated"] };
 
-let state = 0;
-const rnd = () => (state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)] as T;
-const some = <T>(a: readonly T[], max = 2): T[] => [
-  ...new Set(Array.from({ length: 1 + Math.floor(rnd() * max) }, () => pick(a))),
-];
-
-const NAMESPACES: Record<string, Record<string, string>> = {
-  a: { team: "a", env: "prod" },
-  b: { env: "dev" },
-  c: {},
-};
-const nsName = (k: string) => `${id}-${k}`;
-const OBJECT_LABELS: Array<Record<string, string>> = [
-  {},
-  { app: "x" },
-  { app: "y", tier: "z" },
-  { tier: "z" },
-];
-const selectors = (): Array<JsonObject | undefined> => [
-  undefined,
-  {},
-  { matchLabels: { app: "x" } },
-  { matchLabels: { team: "a" } },
-  { matchExpressions: [{ key: "env", operator: "In", values: ["prod"] }] },
-  { matchExpressions: [{ key: "env", operator: "NotIn", values: ["prod"] }] },
-  { matchExpressions: [{ key: "tier", operator: "DoesNotExist" }] },
-  { matchExpressions: [{ key: "app", operator: "Exists" }] },
-  {
-    matchExpressions: [
-      { key: "kubernetes.io/metadata.name", operator: "In", values: [nsName("b")] },
-    ],
-  },
-];
-const conditions = () => [
-  undefined,
-  "oldObject != null && has(oldObject.metadata.labels)",
-  "object == null || object.metadata.?labels.orValue({}).size() > 0",
-  `request.namespace.startsWith('${id}')`,
-  "request.kind.kind != 'Scale'",
-  "has(request.name)",
-  "request.subResource == ''",
-  "object.metadata.name.startsWith('k')",
-  "request.operation != 'DELETE'",
-  "has(object.metadata.labels) && 'app' in object.metadata.labels",
-  "object.metadata.name.matches('(?i)^K')",
-];
+let rand = new Rand(0);
+let requests: RandomRequests;
 
 interface HookDef {
   short: string;
@@ -105,48 +57,24 @@ interface HookDef {
 /** Random hooks the apiserver accepts (a wildcard stands alone in its list). */
 function randomHooks(): HookDef[] {
   return Array.from({ length: HOOK_COUNT }, (_, i) => {
-    const rules = Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => {
-      const r: Record<string, unknown> = {
-        operations: rnd() < 0.25 ? ["*"] : some(["CREATE", "UPDATE", "DELETE"]),
-        apiGroups: rnd() < 0.3 ? ["*"] : some(["", "apps", "autoscaling"]),
-        apiVersions: rnd() < 0.4 ? ["*"] : some(["v1", "v1beta1"]),
-        resources:
-          rnd() < 0.3
-            ? [pick(["*", "*/*", "*/scale", "*/status"])]
-            : some(
-                [
-                  "configmaps",
-                  "secrets",
-                  "services",
-                  "services/status",
-                  "deployments",
-                  "deployments/scale",
-                  "namespaces",
-                  "pods",
-                  "pods/status",
-                  "namespaces/status",
-                ],
-                3,
-              ),
-      };
-      const scope = pick([undefined, undefined, "Namespaced", "Cluster", "*"]);
-      if (scope) r.scope = scope;
-      return r;
-    });
-    const spec: Record<string, unknown> = { rules, matchPolicy: pick(["Exact", "Equivalent"]) };
-    const ns = pick(selectors());
+    const rules = requests.rules();
+    const spec: Record<string, unknown> = {
+      rules,
+      matchPolicy: rand.pick(["Exact", "Equivalent"]),
+    };
+    const ns = rand.pick(requests.selectors());
     if (ns !== undefined) spec.namespaceSelector = ns;
-    const obj = pick(selectors().slice(0, 4));
+    const obj = rand.pick(requests.selectors().slice(0, 4));
     if (obj !== undefined) spec.objectSelector = obj;
-    const condition = pick(conditions());
+    const condition = rand.pick(requests.conditions());
     if (condition) spec.matchConditions = [{ name: "c", expression: condition }];
-    const phase = rnd() < 0.5 ? "mutating" : "validating";
-    if (phase === "mutating") spec.reinvocationPolicy = pick(["Never", "IfNeeded"]);
+    const phase = rand.next() < 0.5 ? "mutating" : "validating";
+    if (phase === "mutating") spec.reinvocationPolicy = rand.pick(["Never", "IfNeeded"]);
     return {
       short: `${id}h${i}`,
       phase,
       config: `${phase === "mutating" ? "m" : "v"}${i % 3}`,
-      patch: phase === "mutating" && rnd() < 0.6,
+      patch: phase === "mutating" && rand.next() < 0.6,
       spec,
     };
   });
@@ -169,20 +97,6 @@ async function kubeOk(method: string, p: string, body?: unknown): Promise<JsonOb
   return JSON.parse(res.body) as JsonObject;
 }
 
-const deployment = (name: string, labels: Record<string, string>) => ({
-  apiVersion: "apps/v1",
-  kind: "Deployment",
-  metadata: { name, labels },
-  spec: {
-    replicas: 1,
-    selector: { matchLabels: { run: "f" } },
-    template: {
-      metadata: { labels: { run: "f" } },
-      spec: { containers: [{ name: "c", image: "registry.invalid/none:1" }] },
-    },
-  },
-});
-
 beforeAll(async () => {
   stack = readStack();
   ca = readFileSync(stack.caFile);
@@ -191,8 +105,9 @@ beforeAll(async () => {
 
 /** Random hooks for `seed`, registered; returns once the apiserver calls them. */
 async function setUp(seed: number): Promise<void> {
-  state = seed;
+  rand = new Rand(seed);
   id = `mr${runId}s${seed}`;
+  requests = new RandomRequests(rand, id, kubeOk);
   SUFFIX = `.${id}.portcullis.test`;
   HOOKS = randomHooks();
   configs = [...new Set(HOOKS.map((h) => `${h.phase}/${h.config}`))];
@@ -204,24 +119,8 @@ async function setUp(seed: number): Promise<void> {
         ? { type: "patch", patch: annotationPatch(`portcullis.test/mutated-${h.short}`) }
         : { type: "allow" },
     );
-  for (const [k, labels] of Object.entries(NAMESPACES)) {
-    const ns = nsName(k);
-    await kubeOk("POST", "/api/v1/namespaces", { metadata: { name: ns, labels } });
-    await kubeOk("POST", `/api/v1/namespaces/${ns}/configmaps`, {
-      metadata: { name: "kfixed", labels: { app: "x" } },
-      data: { a: "1" },
-    });
-    await kubeOk("POST", `/api/v1/namespaces/${ns}/services`, {
-      metadata: { name: "kfixed", labels: { tier: "z" } },
-      spec: { ports: [{ port: 80 }] },
-    });
-    await kubeOk(
-      "POST",
-      `/apis/apps/v1/namespaces/${ns}/deployments`,
-      deployment("kfixed", { app: "y" }),
-    );
-  }
-  await kubeOk("POST", `/api/v1/namespaces/${nsName("c")}/services`, {
+  await requests.createNamespaces();
+  await kubeOk("POST", `/api/v1/namespaces/${requests.nsName("c")}/services`, {
     metadata: { name: "probe", labels: { probe: id } },
     spec: { ports: [{ port: 80 }] },
   });
@@ -275,7 +174,7 @@ async function setUp(seed: number): Promise<void> {
       throw new Error(
         `the apiserver never called every sentinel (${sentinels.filter((x) => recorder.calls(x).length === 0).join(", ")} not): ${last}`,
       );
-    const probe = `/api/v1/namespaces/${nsName("c")}/services/probe`;
+    const probe = `/api/v1/namespaces/${requests.nsName("c")}/services/probe`;
     const res = await kube("PUT", `${probe}/status?dryRun=All`, await kubeOk("GET", probe));
     last = `${res.status} ${res.body.slice(0, 300)}`;
     await new Promise((r) => setTimeout(r, 250));
@@ -290,243 +189,12 @@ async function tearDown(): Promise<void> {
       `/apis/admissionregistration.k8s.io/v1/${phase}webhookconfigurations/${id}-${config}`,
     );
   }
-  for (const k of Object.keys(NAMESPACES)) await kube("DELETE", `/api/v1/namespaces/${nsName(k)}`);
+  await requests.deleteNamespaces(kube);
 }
 
 afterAll(async () => {
   await recorder?.close();
 });
-
-type Request = Omit<AdmissionRequest, "namespaceObject" | "userInfo" | "dryRun">;
-interface Action {
-  label: string;
-  method: "POST" | "PUT" | "DELETE";
-  path: string;
-  body?: JsonObject;
-  request: Request;
-}
-
-const core = (resource: string, kind: string, subresource = "") => ({
-  group: "",
-  version: "v1",
-  resource,
-  subresource,
-  kind: { group: "", version: "v1", kind },
-});
-
-/** One random request (reading the live objects an update or delete starts from). */
-async function randomAction(i: number): Promise<Action> {
-  const ns = nsName(pick(Object.keys(NAMESPACES)));
-  const labels = pick(OBJECT_LABELS);
-  const name = `${pick(["k", "o"])}${i}`;
-  const kind = pick([
-    "configmap",
-    "secret",
-    "service",
-    "deployment",
-    "namespace",
-    "pod",
-    "generated",
-    "update",
-    "delete",
-    "scale",
-    "status",
-    "namespace-update",
-  ]);
-  const create = (resource: string, k: string, extra: JsonObject = {}): Action => {
-    const body = { apiVersion: "v1", kind: k, metadata: { name, namespace: ns, labels }, ...extra };
-    return {
-      label: `create ${resource} ${ns}/${name}`,
-      method: "POST",
-      path: `/api/v1/namespaces/${ns}/${resource}`,
-      body,
-      request: { ...core(resource, k), operation: "CREATE", namespace: ns, name, object: body },
-    };
-  };
-  switch (kind) {
-    case "configmap":
-      return create("configmaps", "ConfigMap");
-    case "secret":
-      return create("secrets", "Secret");
-    case "service":
-      return create("services", "Service", { spec: { ports: [{ port: 80 }] } });
-    case "pod":
-      return create("pods", "Pod", {
-        spec: { containers: [{ name: "c", image: "registry.invalid/none:1" }] },
-      });
-    case "deployment": {
-      const body = { ...deployment(name, labels), metadata: { name, namespace: ns, labels } };
-      return {
-        label: `create deployment ${ns}/${name}`,
-        method: "POST",
-        path: `/apis/apps/v1/namespaces/${ns}/deployments`,
-        body,
-        request: {
-          group: "apps",
-          version: "v1",
-          resource: "deployments",
-          subresource: "",
-          kind: { group: "apps", version: "v1", kind: "Deployment" },
-          operation: "CREATE",
-          namespace: ns,
-          name,
-          object: body,
-        },
-      };
-    }
-    case "namespace": {
-      const n = `${id}-n${i}`;
-      const body = { apiVersion: "v1", kind: "Namespace", metadata: { name: n, labels } };
-      return {
-        label: `create namespace ${n}`,
-        method: "POST",
-        path: "/api/v1/namespaces",
-        body,
-        request: {
-          ...core("namespaces", "Namespace"),
-          operation: "CREATE",
-          namespace: n,
-          name: n,
-          object: body,
-        },
-      };
-    }
-    case "generated": {
-      const body = {
-        apiVersion: "v1",
-        kind: "ConfigMap",
-        metadata: { generateName: "g-", namespace: ns, labels },
-      };
-      return {
-        label: `create configmap ${ns}/g-…`,
-        method: "POST",
-        path: `/api/v1/namespaces/${ns}/configmaps`,
-        body,
-        request: {
-          ...core("configmaps", "ConfigMap"),
-          operation: "CREATE",
-          namespace: ns,
-          name: "",
-          object: body,
-        },
-      };
-    }
-    case "update": {
-      const p = `/api/v1/namespaces/${ns}/configmaps/kfixed`;
-      const old = await kubeOk("GET", p);
-      const body = {
-        ...old,
-        metadata: { ...(old.metadata as JsonObject), labels },
-        data: { a: String(i) },
-      };
-      return {
-        label: `update configmap ${ns}/kfixed → ${JSON.stringify(labels)}`,
-        method: "PUT",
-        path: p,
-        body,
-        request: {
-          ...core("configmaps", "ConfigMap"),
-          operation: "UPDATE",
-          namespace: ns,
-          name: "kfixed",
-          object: body,
-          oldObject: old,
-        },
-      };
-    }
-    case "delete": {
-      const p = `/api/v1/namespaces/${ns}/configmaps/kfixed`;
-      const old = await kubeOk("GET", p);
-      return {
-        label: `delete configmap ${ns}/kfixed`,
-        method: "DELETE",
-        path: p,
-        request: {
-          ...core("configmaps", "ConfigMap"),
-          operation: "DELETE",
-          namespace: ns,
-          name: "kfixed",
-          object: null,
-          oldObject: old,
-        },
-      };
-    }
-    case "scale": {
-      const p = `/apis/apps/v1/namespaces/${ns}/deployments/kfixed/scale`;
-      const old = await kubeOk("GET", p);
-      const { status: _status, ...rest } = old;
-      const meta = { ...(old.metadata as JsonObject) };
-      delete meta.resourceVersion;
-      const body = { ...rest, metadata: meta, spec: { replicas: 3 } };
-      return {
-        label: `update deployments/scale ${ns}/kfixed`,
-        method: "PUT",
-        path: p,
-        body,
-        request: {
-          group: "apps",
-          version: "v1",
-          resource: "deployments",
-          subresource: "scale",
-          kind: { group: "autoscaling", version: "v1", kind: "Scale" },
-          operation: "UPDATE",
-          namespace: ns,
-          name: "kfixed",
-          object: body,
-          oldObject: old,
-        },
-      };
-    }
-    case "status": {
-      const old = await kubeOk("GET", `/api/v1/namespaces/${ns}/services/kfixed`);
-      const body = { ...old, status: { loadBalancer: {} } };
-      return {
-        label: `update services/status ${ns}/kfixed`,
-        method: "PUT",
-        path: `/api/v1/namespaces/${ns}/services/kfixed/status`,
-        body,
-        request: {
-          ...core("services", "Service", "status"),
-          operation: "UPDATE",
-          namespace: ns,
-          name: "kfixed",
-          object: body,
-          oldObject: old,
-        },
-      };
-    }
-    default: {
-      const old = await kubeOk("GET", `/api/v1/namespaces/${ns}`);
-      const meta = old.metadata as JsonObject & { labels?: Record<string, string> };
-      const body = { ...old, metadata: { ...meta, labels: { ...meta.labels, extra: String(i) } } };
-      return {
-        label: `update namespace ${ns}`,
-        method: "PUT",
-        path: `/api/v1/namespaces/${ns}`,
-        body,
-        request: {
-          ...core("namespaces", "Namespace"),
-          operation: "UPDATE",
-          namespace: ns,
-          name: ns,
-          object: body,
-          oldObject: old,
-        },
-      };
-    }
-  }
-}
-
-/** Calls made for this request: controllers (namespace deletion, ReplicaSets) admit theirs too. */
-function belongsTo(c: RecordedCall, r: Request): boolean {
-  const q = c.request;
-  return (
-    q.resource.resource === r.resource &&
-    q.operation === r.operation &&
-    (r.resource === "namespaces" || (q.namespace ?? "") === (r.namespace ?? "")) &&
-    (!r.name || q.name === r.name)
-  );
-}
 
 test.each(SEEDS)(
   "randomized matching oracle, seed %i: predictions agree with the apiserver's calls",
@@ -550,7 +218,7 @@ async function compare(seed: number): Promise<void> {
   let decided = 0;
   let reached = 0;
   for (let i = 0; i < REQUESTS; i++) {
-    const a = await randomAction(i);
+    const a = await requests.action(i);
     const r = a.request;
     const nsLabels =
       r.resource === "namespaces"

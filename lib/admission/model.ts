@@ -167,13 +167,24 @@ export interface SkipEntry {
 
 /** The request fails at this hook before (or instead of) calling it. */
 export interface HookFailure {
-  readonly status: 400 | 403 | 404 | 500;
+  readonly status: 400 | 403 | 404 | 422 | 500;
   readonly message: string;
 }
 
 /** Result of matching one hook. */
 export type HookMatch =
-  | { readonly kind: "call"; readonly via: MatchedVia }
+  | {
+      readonly kind: "call";
+      readonly via: MatchedVia;
+      /**
+       * A ValidatingAdmissionPolicy binding whose matchConditions failed to evaluate under
+       * failurePolicy Fail: it is evaluated, and its one decision is this error, which its
+       * validationActions act on (a warning for Warn, an audit annotation for Audit)…
+       */
+      readonly conditionError?: string;
+      /** …and, for Deny, the request's rejection. */
+      readonly failure?: HookFailure;
+    }
   | { readonly kind: "skip"; readonly reason: SkipReason }
   | {
       readonly kind: "indeterminate";

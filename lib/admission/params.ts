@@ -84,7 +84,7 @@ export function lookupParams(
   } else if (ref.namespace !== undefined && ref.namespace !== "") {
     return {
       kind: "error",
-      message: "paramRef.namespace must not be provided for a cluster-scoped paramKind",
+      message: "paramRef.namespace must not be provided for a cluster-scoped `paramKind`",
     };
   }
   const names: string[] = [];

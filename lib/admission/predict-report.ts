@@ -113,6 +113,10 @@ export interface CallReport {
   converted: boolean;
   validationActions: readonly string[] | null;
   paramsNote: string | null;
+  /** The param objects evaluated with, one evaluation each, when known. */
+  params: readonly string[] | null;
+  /** A validating policy's failed matchConditions: its decision (see PredictedCall). */
+  conditionError: string | null;
 }
 
 /** A hook that is not called. */
@@ -388,6 +392,8 @@ export function reportOf(
       converted: c.via.converted,
       validationActions: c.validationActions ?? null,
       paramsNote: c.paramsNote ?? null,
+      params: c.params ? [...c.params] : null,
+      conditionError: c.conditionError ?? null,
     })),
     skips: p.skips.map((s) => {
       const { message, ruleMismatches } = explainer.skip(s);

@@ -238,9 +238,12 @@ describe("params from live state (policy_dispatcher.go CollectParams)", () => {
       req("team"),
       snap(binding("b", { name: "missing", parameterNotFoundAction: "Deny" })),
     ).prediction;
-    expect(p.failure?.message).toContain(
-      "no params found for policy binding with Deny parameterNotFoundAction",
-    );
+    // Worded as the validating policy plugin words it, with its status (Invalid).
+    expect(p.failure).toMatchObject({
+      status: 422,
+      message:
+        "pods \"\" is forbidden: ValidatingAdmissionPolicy 'limits' with binding 'b' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction",
+    });
   });
 
   it("a selector counts every matching object in the request's namespace", () => {
@@ -320,5 +323,135 @@ describe("a generateName create (the name comes after mutating admission)", () =
   it("leaves validating conditions that read the name undecided, and decides the rest", () => {
     expect(p.indeterminate).toMatchObject([{ hook: { name: "named" }, condition: "has-name" }]);
     expect(p.calls.map((c) => c.hook.name)).toEqual(["labelled"]);
+  });
+});
+
+describe("a policy's matchConditions that fail to evaluate (failurePolicy Fail)", () => {
+  const rules = [
+    { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+  ];
+  // request.subResource is absent from a request without a subresource: selecting it is an error.
+  const matchConditions = [{ name: "c", expression: "request.subResource == ''" }];
+  const validating = (actions: string[]) =>
+    validatingSnapshot([], {
+      validatingAdmissionPolicies: [
+        {
+          metadata: { name: "p" },
+          spec: {
+            failurePolicy: "Fail",
+            matchConstraints: { resourceRules: rules },
+            matchConditions,
+            validations: [{ expression: "true" }],
+          },
+        } as never,
+      ],
+      validatingAdmissionPolicyBindings: [
+        { metadata: { name: "b" }, spec: { policyName: "p", validationActions: actions } } as never,
+      ],
+    });
+  const req = makeRequest({
+    resource: "configmaps",
+    operation: "CREATE",
+    namespace: "team",
+    name: "cm",
+    kind: { kind: "ConfigMap" },
+    object: { metadata: { name: "cm" } },
+  });
+  const text = "expression 'request.subResource == ''' resulted in error: no such key: subResource";
+
+  it("validating, Warn: evaluated, and its one decision is the error (a warning), not a rejection", () => {
+    const p = predict(req, validating(["Warn"])).prediction;
+    expect(p.failure).toBeUndefined();
+    expect(p.calls).toEqual([
+      expect.objectContaining({ stage: "validating-policy", conditionError: text }),
+    ]);
+  });
+
+  it("validating, Deny: evaluated, and the error rejects the request (422)", () => {
+    const p = predict(req, validating(["Deny", "Audit"])).prediction;
+    expect(p.calls).toEqual([expect.objectContaining({ conditionError: text })]);
+    expect(p.failure).toMatchObject({
+      stage: "validating-policy",
+      status: 422,
+      message: `configmaps "cm" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: ${text}`,
+    });
+  });
+
+  it("mutating: a configuration error worded by the generic dispatcher (403), and not applied", () => {
+    const p = predict(
+      req,
+      validatingSnapshot([], {
+        mutatingAdmissionPolicies: [
+          {
+            metadata: { name: "m" },
+            spec: {
+              failurePolicy: "Fail",
+              matchConstraints: { resourceRules: rules },
+              matchConditions,
+              reinvocationPolicy: "Never",
+              mutations: [],
+            },
+          } as never,
+        ],
+        mutatingAdmissionPolicyBindings: [
+          { metadata: { name: "mb" }, spec: { policyName: "m" } } as never,
+        ],
+      }),
+    ).prediction;
+    expect(p.calls).toEqual([]);
+    expect(p.failure).toMatchObject({
+      stage: "mutating-policy",
+      status: 403,
+      message: `policy 'm' with binding 'mb' denied request: ${text}`,
+    });
+  });
+});
+
+describe("a Namespace as the apiserver decodes it (SetDefaults_Namespace)", () => {
+  const create = (labels?: Record<string, string>, name = "fresh") =>
+    makeRequest({
+      resource: "namespaces",
+      operation: "CREATE",
+      namespace: name,
+      name,
+      kind: { kind: "Namespace" },
+      object: { metadata: { name, ...(labels ? { labels } : {}) } },
+    });
+  const snap = validatingSnapshot([
+    hook("labelled", {
+      rules: [
+        { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["namespaces"] },
+      ],
+      matchConditions: [
+        { name: "c", expression: "object.metadata.?labels.orValue({}).size() > 0" },
+      ],
+    }),
+    hook("by-name", {
+      rules: [
+        { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["namespaces"] },
+      ],
+      namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "fresh" } },
+    }),
+  ]);
+
+  it("carries the label naming it, though the body has no labels", () => {
+    const p = predict(create(), snap).prediction;
+    expect(p.calls.map((c) => c.hook.name).sort()).toEqual(["by-name", "labelled"]);
+  });
+
+  it("is labelled with its own name even when the body says otherwise", () => {
+    const p = predict(create({ "kubernetes.io/metadata.name": "other" }), snap).prediction;
+    expect(p.calls.map((c) => c.hook.name).sort()).toEqual(["by-name", "labelled"]);
+  });
+
+  it("a generateName create has no name to label it with yet", () => {
+    const r = makeRequest({
+      resource: "namespaces",
+      operation: "CREATE",
+      kind: { kind: "Namespace" },
+      object: { metadata: { generateName: "fresh-" } },
+    });
+    const p = predict(r, snap).prediction;
+    expect(p.calls.map((c) => c.hook.name)).toEqual([]);
   });
 });

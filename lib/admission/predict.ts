@@ -81,6 +81,17 @@ export interface PredictedCall {
   readonly validationActions: readonly string[] | undefined;
   /** For policies with a paramRef: how many evaluations depends on params in the cluster. */
   readonly paramsNote: string | undefined;
+  /**
+   * For policies with a paramKind and a paramRef, when the params were read: the param objects
+   * the binding is evaluated with, one evaluation each (`namespace/name`, or `name` for a
+   * cluster-scoped kind); undefined otherwise (evaluated once, or unknown: see paramsNote).
+   */
+  readonly params: readonly string[] | undefined;
+  /**
+   * A validating policy whose matchConditions fail to evaluate (failurePolicy Fail): its decision
+   * is this error, which its validationActions act on (see HookMatch).
+   */
+  readonly conditionError: string | undefined;
 }
 
 /** A hook the request does not reach (its explainer gives the sentence and rule detail). */
@@ -252,6 +263,14 @@ function record(
         pushCall(acc, stage, h, m.via, sequence);
         return undefined;
       }
+      if (m.failure)
+        acc.failure ??= {
+          stage,
+          hook: h.id,
+          key: h.key,
+          status: m.failure.status,
+          message: m.failure.message,
+        };
       acc.calls.push({
         stage,
         round: 0,
@@ -271,19 +290,30 @@ function record(
             ? h.reinvocationPolicy
             : undefined,
         validationActions: h.type === "validating" ? h.validationActions : undefined,
-        paramsNote: paramsNote(h, acc.ctx),
+        ...paramsOf(h, acc.ctx),
+        conditionError: m.conditionError,
       });
       return undefined;
     }
   }
 }
 
-function paramsNote(h: CompiledPolicyBinding, ctx: MatchContext): string | undefined {
-  if (!h.paramRef) return undefined;
+function paramsOf(
+  h: CompiledPolicyBinding,
+  ctx: MatchContext,
+): { paramsNote: string | undefined; params: readonly string[] | undefined } {
+  // Without a paramKind the apiserver ignores a paramRef: one evaluation, params null.
+  if (!h.paramRef || h.paramKind === undefined) return { paramsNote: undefined, params: undefined };
   const p = bindingParams(h, ctx);
   if (p.kind === "found")
-    return `evaluated once per param object: ${p.names.length} found (${p.names.join(", ")})`;
-  return `evaluated once per param object found by paramRef (params not read); none found: ${h.paramRef.notFoundAction === "Allow" ? "not evaluated" : "failurePolicy applies"}`;
+    return {
+      paramsNote: `evaluated once per param object: ${p.names.length} found (${p.names.join(", ")})`,
+      params: p.names,
+    };
+  return {
+    paramsNote: `evaluated once per param object found by paramRef (params not read); none found: ${h.paramRef.notFoundAction === "Allow" ? "not evaluated" : "failurePolicy applies"}`,
+    params: undefined,
+  };
 }
 
 /** A webhook's round-0 call. */
@@ -314,6 +344,8 @@ function pushCall(
         : undefined,
     validationActions: undefined,
     paramsNote: undefined,
+    params: undefined,
+    conditionError: undefined,
   });
 }
 
@@ -487,6 +519,8 @@ function run(
         reinvocationPolicy: first.reinvocationPolicy,
         validationActions: first.validationActions,
         paramsNote: first.paramsNote,
+        params: first.params,
+        conditionError: first.conditionError,
       });
       mutatingTimeouts.push(call.timeoutSeconds);
     }
@@ -615,6 +649,8 @@ function runInitializers(acc: Acc, r: AdmissionRequest, s: CompiledSnapshot): vo
       reinvocationPolicy: undefined,
       validationActions: undefined,
       paramsNote: undefined,
+      params: undefined,
+      conditionError: undefined,
     });
   }
 }

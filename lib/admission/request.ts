@@ -67,6 +67,37 @@ export function isNamespaceResource(gvr: GroupVersionResource): boolean {
   return gvr.group === "" && gvr.version === "v1" && gvr.resource === "namespaces";
 }
 
+/** The label every Namespace carries with its own name. */
+export const NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
+
+/**
+ * The request as admission sees it once the apiserver has decoded its object: a v1 Namespace is
+ * defaulted with the label `kubernetes.io/metadata.name: <its name>` (SetDefaults_Namespace),
+ * before mutating admission, whenever the body names it (a generateName create is labelled only
+ * after validating admission). Other requests are returned as they are.
+ */
+export function withDecodeDefaults(r: AdmissionRequest): AdmissionRequest {
+  const obj = r.object;
+  if (!obj || r.kind.group !== "" || r.kind.version !== "v1" || r.kind.kind !== "Namespace")
+    return r;
+  if (r.operation !== "CREATE" && r.operation !== "UPDATE") return r;
+  const meta = obj["metadata"];
+  if (typeof meta !== "object" || meta === null || Array.isArray(meta)) return r;
+  const m = meta as Record<string, unknown>;
+  const name = m["name"];
+  if (typeof name !== "string" || name === "") return r;
+  const labels = m["labels"];
+  const own =
+    typeof labels === "object" && labels !== null && !Array.isArray(labels)
+      ? (labels as Record<string, unknown>)
+      : {};
+  if (own[NAMESPACE_NAME_LABEL] === name) return r;
+  return {
+    ...r,
+    object: { ...obj, metadata: { ...m, labels: { ...own, [NAMESPACE_NAME_LABEL]: name } } },
+  };
+}
+
 /** `metadata.labels` of a JSON object, or undefined when it has no metadata (never matches a selector). */
 export function objectLabels(obj: JsonObject | null | undefined): Labels | undefined {
   if (!obj) return undefined;

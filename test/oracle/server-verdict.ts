@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from "node:http";
+
 /** The apiserver's verdict on one dry-run create, as the validation oracles compare it. */
 export interface ServerVerdict {
   status: number;
@@ -30,4 +32,17 @@ export function serverVerdict(status: number, body: string): ServerVerdict {
           ? "decode-error"
           : `http-${status}`;
   return { status, outcome, fields: [...new Set(fields)].sort(), message };
+}
+
+/** The text of each `Warning: 299 - "…"` header, unquoted (Node reads header bytes as Latin-1). */
+export function warningTexts(res: { headers: IncomingHttpHeaders }): string[] {
+  const raw = res.headers.warning;
+  const headers = (Array.isArray(raw) ? raw : raw ? [raw] : []).map((h) =>
+    Buffer.from(h, "latin1").toString("utf8"),
+  );
+  const out: string[] = [];
+  for (const h of headers)
+    for (const m of h.matchAll(/299 - "((?:[^"\\]|\\.)*)"/g))
+      out.push((m[1] ?? "").replace(/\\(.)/g, "$1"));
+  return out;
 }
