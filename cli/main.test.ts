@@ -263,6 +263,7 @@ describe("predict", () => {
     expect(Object.keys(p).sort()).toEqual(
       [
         "admitted",
+        "alsoFailing",
         "calls",
         "exclusions",
         "failure",

@@ -189,9 +189,26 @@ function Summary({ r }: { r: PredictReport }) {
         )}
       </h2>
       {r.failure ? (
-        <p className="alert" data-testid="predicted-failure">
-          {r.failure.status}: {r.failure.message}
-        </p>
+        <>
+          <p className="alert" data-testid="predicted-failure">
+            {r.failure.status}: {r.failure.message}
+          </p>
+          {r.alsoFailing.length > 0 ? (
+            <details className="hint" data-testid="also-failing">
+              <summary>
+                {r.alsoFailing.length} more failing binding{r.alsoFailing.length === 1 ? "" : "s"}{" "}
+                in this stage: the apiserver evaluates them all, in no fixed order, and names one
+              </summary>
+              <ul>
+                {r.alsoFailing.map((f) => (
+                  <li key={f.key}>
+                    {f.status}: {f.message}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ) : null}
+        </>
       ) : (
         <p className="hint">
           The hooks below are called; any of them may still deny or change the request.

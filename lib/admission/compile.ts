@@ -210,6 +210,7 @@ interface PolicyLike {
     matchConditions?: Array<{ name: string; expression: string }>;
     paramKind?: { apiVersion?: string; kind?: string } | null;
     reinvocationPolicy?: string;
+    mutations?: Array<{ patchType?: string }>;
   };
 }
 
@@ -288,6 +289,9 @@ function compilePolicies(
       paramRef: pr ? compileParamRef(pr) : undefined,
       validationActions: b.spec?.validationActions ?? [],
       reinvocationPolicy: policy?.spec?.reinvocationPolicy === "IfNeeded" ? "IfNeeded" : "Never",
+      appliesConfiguration:
+        type === "mutating" &&
+        (policy?.spec?.mutations ?? []).some((m) => m.patchType === "ApplyConfiguration"),
     });
   }
   return out;

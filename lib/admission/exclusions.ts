@@ -35,7 +35,7 @@ const VIRTUAL_RESOURCES: ReadonlySet<string> = new Set([
 
 /** Why a whole plugin returned before considering any hook. */
 export interface Exclusion {
-  readonly code: "virtual-resource" | "admission-configuration";
+  readonly code: "virtual-resource" | "admission-configuration" | "operation-not-handled";
   readonly message: string;
 }
 
@@ -87,4 +87,19 @@ export function policyExclusion(r: AdmissionRequest): Exclusion | undefined {
     };
   }
   return undefined;
+}
+
+/**
+ * Why mutating admission policies are not consulted for this request, if they are not: as for
+ * every policy, plus DELETE, which their plugin does not handle (it is registered for CREATE,
+ * UPDATE and CONNECT only; policy/mutating/plugin.go).
+ */
+export function mutatingPolicyExclusion(r: AdmissionRequest): Exclusion | undefined {
+  const excluded = policyExclusion(r);
+  if (excluded || r.operation !== "DELETE") return excluded;
+  return {
+    code: "operation-not-handled",
+    message:
+      "mutating admission policies are consulted for CREATE, UPDATE and CONNECT only, never for DELETE",
+  };
 }

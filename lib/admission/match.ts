@@ -530,7 +530,7 @@ export function matchPolicyBinding(pb: CompiledPolicyBinding, ctx: MatchContext)
   return conditionsOutcome(
     pb.conditions,
     pb.conditionsSlot,
-    { kind: "call", via: def.via },
+    untypedApply(pb, ctx, def.via) ?? { kind: "call", via: def.via },
     ctx,
     pb.failurePolicy,
     (errors) => {
@@ -549,6 +549,36 @@ export function matchPolicyBinding(pb: CompiledPolicyBinding, ctx: MatchContext)
     },
     pb.type,
   );
+}
+
+/** Kinds the apiserver has no typed schema for: an ApplyConfiguration cannot be applied to them. */
+const UNTYPED_KINDS = new Set(["autoscaling/v1/Scale"]);
+
+/**
+ * A mutating policy whose ApplyConfiguration meets an object of a kind without a typed schema
+ * (the Scale of a scale subresource): its evaluation fails applying the patch (policy/mutating/
+ * patch/typeconverter.go), a configuration error under failurePolicy Fail; ignored under Ignore.
+ */
+function untypedApply(
+  pb: CompiledPolicyBinding,
+  ctx: MatchContext,
+  via: MatchedVia,
+): OwnCall | undefined {
+  const k = via.kind;
+  if (!pb.appliesConfiguration || !UNTYPED_KINDS.has(`${k.group}/${k.version}/${k.kind}`))
+    return undefined;
+  if (pb.failurePolicy === "Ignore") return { kind: "call", via };
+  const gv = k.group === "" ? k.version : `${k.group}/${k.version}`;
+  return {
+    kind: "call",
+    via,
+    failure: policyFailure(
+      pb,
+      ctx,
+      `error applying patch: failed to convert patch object to typed object: no corresponding type for ${gv}, Kind=${k.kind}`,
+      "binding",
+    ),
+  };
 }
 
 /**

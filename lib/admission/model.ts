@@ -78,6 +78,8 @@ export interface CompiledPolicyBinding {
   readonly paramRef: CompiledParamRef | undefined;
   readonly validationActions: readonly string[];
   readonly reinvocationPolicy: ReinvocationPolicy;
+  /** A mutating policy with an ApplyConfiguration mutation (applied through a typed schema). */
+  readonly appliesConfiguration: boolean;
 }
 
 /** An initializer (1.7–1.13): CREATE only, no subresources. */

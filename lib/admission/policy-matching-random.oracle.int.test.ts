@@ -1,17 +1,18 @@
 /**
- * Randomized policy matching oracle: ValidatingAdmissionPolicies and bindings nobody wrote by
- * hand. From each fixed seed, random policies get matchConstraints (rules with resourceNames,
- * excludeResourceRules, matchPolicy, namespace and object selectors), matchConditions, a
- * failurePolicy and sometimes a paramKind (a namespaced custom resource, or Namespaces);
- * their bindings get random matchResources and paramRefs (by name or selector, in the request's
- * namespace or a fixed one, parameterNotFoundAction Allow or Deny). Every policy has one
- * validation that is always false, bound with validationActions [Warn], so each evaluation the
- * apiserver makes — one per param object — comes back as a warning naming the policy, the binding
- * and the param. Random dry-run requests (test/oracle/random-requests.ts) then go to the real
- * apiserver: the evaluations it reports must be the ones predict says, and a request it rejects
- * (a binding whose params are missing with Deny, a namespaced paramRef for a cluster-scoped
- * request, a failing matchCondition, all with failurePolicy Fail) must be one the prediction
- * rejects, with a message the prediction gives.
+ * Randomized policy matching oracle: admission policies and bindings nobody wrote by hand,
+ * validating and mutating. From each fixed seed, random policies get matchConstraints (rules
+ * with resourceNames, excludeResourceRules, matchPolicy, namespace and object selectors),
+ * matchConditions, a failurePolicy and sometimes a paramKind (a namespaced custom resource, or
+ * Namespaces); their bindings get random matchResources and paramRefs (by name or selector, in
+ * the request's namespace or a fixed one, parameterNotFoundAction Allow or Deny). A validating
+ * policy has one validation that is always false, bound with validationActions [Warn], so each
+ * evaluation the apiserver makes — one per param object — comes back as a warning naming the
+ * policy, the binding and the param; a mutating policy adds one annotation naming itself and the
+ * param, seen in the object the dry run answers with. Random dry-run requests
+ * (test/oracle/random-requests.ts) then go to the real apiserver: the evaluations and mutations
+ * must be the ones predict says, and a request it rejects (params missing with Deny, a namespaced
+ * paramRef for a cluster-scoped request, a failing matchCondition or patch, under failurePolicy
+ * Fail) must be one the prediction rejects, with a status and message it gives.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { readFileSync } from "node:fs";
@@ -27,14 +28,14 @@ import { Rand, RandomRequests } from "../../test/oracle/random-requests";
 import { warningTexts } from "../../test/oracle/server-verdict";
 
 /**
- * Fixed, so a failure reproduces (PORTCULLIS_ORACLE_SEED tries another). Before the fixes in
- * match.ts and request.ts, seed 3 disagreed on 6 requests (a Namespace's name label), 5 on 4
- * (a message's wording) and 11 on 70 (failed matchConditions under Warn); 14 rejects half its
- * requests.
+ * Fixed, so a failure reproduces (PORTCULLIS_ORACLE_SEED tries another). With the fixes in
+ * match.ts, request.ts and predict.ts reverted, seeds 5 and 10 disagree on 45 and 22 requests;
+ * 1 and 6 reach the most policies and reject tens of requests. Other seeds found the DELETE,
+ * Scale and Namespace-label cases (unit tests in predict.test.ts keep those).
  */
 const SEEDS = process.env.PORTCULLIS_ORACLE_SEED
   ? [Number(process.env.PORTCULLIS_ORACLE_SEED)]
-  : [3, 5, 11, 14];
+  : [1, 5, 6, 10];
 const POLICY_COUNT = 16;
 const REQUESTS = 300;
 const runId = Date.now().toString(36);
@@ -54,7 +55,9 @@ let compiled: CompiledSnapshot;
 
 type ParamKind = "Custom" | "Namespace";
 type Obj = Record<string, unknown>;
+type PolicyType = "validating" | "mutating";
 interface PolicyDef {
+  type: PolicyType;
   name: string;
   paramKind: ParamKind | undefined;
   spec: Obj;
@@ -72,6 +75,14 @@ async function kubeOk(method: string, p: string, body?: unknown): Promise<JsonOb
   return JSON.parse(res.body) as JsonObject;
 }
 
+const NOT_THE_PROBE = { key: "probe", operator: "DoesNotExist" };
+
+/** A random objectSelector that also leaves out the probe object. */
+function withoutProbe(sel: JsonObject | undefined): Obj {
+  const terms = (sel?.matchExpressions as unknown[] | undefined) ?? [];
+  return { ...sel, matchExpressions: [...terms, NOT_THE_PROBE] };
+}
+
 /** Rules, some naming the objects they match (resourceNames). */
 function namedRules(): Array<Record<string, unknown>> {
   return requests
@@ -82,17 +93,19 @@ function namedRules(): Array<Record<string, unknown>> {
 }
 
 /** Selectors, match rules and policy of a policy's matchConstraints or a binding's matchResources. */
-function matchResources(rulesRequired: boolean): Obj {
+function matchResources(ofPolicy: boolean): Obj {
   const m: Obj = {};
-  if (rulesRequired || rand.next() < 0.5) m.resourceRules = namedRules();
+  if (ofPolicy || rand.next() < 0.5) m.resourceRules = namedRules();
   if (rand.next() < 0.3) m.excludeResourceRules = namedRules();
   // Every filter stacks: half of them select everything, or no policy would be reached.
   const ns = rand.next() < 0.5 ? undefined : rand.pick(requests.selectors());
   if (ns !== undefined) m.namespaceSelector = ns;
   const obj = rand.next() < 0.5 ? undefined : rand.pick(requests.selectors().slice(0, 4));
   if (obj !== undefined) m.objectSelector = obj;
-  const policy = rand.pick([undefined, "Exact", "Equivalent"]);
-  if (policy) m.matchPolicy = policy;
+  // No random policy matches the probe, so none can fail it (random requests carry no such label).
+  if (ofPolicy) m.objectSelector = withoutProbe(obj);
+  const matchPolicy = rand.pick([undefined, "Exact", "Equivalent"]);
+  if (matchPolicy) m.matchPolicy = matchPolicy;
   return m;
 }
 
@@ -135,6 +148,55 @@ const PARAM_KINDS: Record<ParamKind, Obj> = {
 /** The message each evaluation warns with: the param's name, or none. */
 const MESSAGE_WITH_PARAMS = "params == null ? 'none' : string(params.metadata.name)";
 
+/** The annotation a mutating policy's evaluation adds: the policy and the param it ran with. */
+const ANNOTATION = "m.portcullis.test/";
+const annotationOf = (policy: string, param: string) =>
+  `${ANNOTATION}${policy.slice(id.length + 1)}.${param}`;
+
+/** A mutating policy's one mutation: an annotation naming it and its param (or none). */
+function mutation(name: string, kind: ParamKind | undefined): Obj {
+  const param = kind ? MESSAGE_WITH_PARAMS : "'none'";
+  const key = `'${annotationOf(name, "")}' + (${param})`;
+  return {
+    patchType: "ApplyConfiguration",
+    applyConfiguration: {
+      expression: `Object{metadata: Object.metadata{annotations: {${key}: 'x'}}}`,
+    },
+  };
+}
+
+/** A policy's spec, validating (one validation, always false) or mutating (one annotation). */
+function policySpec(
+  type: PolicyType,
+  name: string,
+  kind: ParamKind | undefined,
+  constraints: Obj,
+  failurePolicy: string,
+): Obj {
+  const spec: Obj = { failurePolicy, matchConstraints: constraints };
+  if (kind) spec.paramKind = PARAM_KINDS[kind];
+  if (type === "validating")
+    spec.validations = [
+      kind
+        ? { expression: "false", messageExpression: MESSAGE_WITH_PARAMS }
+        : { expression: "false", message: "none" },
+    ];
+  else spec.mutations = [mutation(name, kind)];
+  return spec;
+}
+
+/** Rules a mutating policy may have: it is never asked about DELETE. */
+function withoutDelete(m: Obj): Obj {
+  const rules = (key: string) =>
+    (m[key] as Array<{ operations: string[] }> | undefined)?.map((r) => {
+      const ops = r.operations.filter((o) => o !== "DELETE");
+      return { ...r, operations: ops.length > 0 ? ops : ["CREATE"] };
+    });
+  const out: Obj = { ...m };
+  for (const key of ["resourceRules", "excludeResourceRules"]) if (m[key]) out[key] = rules(key);
+  return out;
+}
+
 function randomPolicies(): PolicyDef[] {
   return Array.from({ length: POLICY_COUNT }, (_, i) => {
     const name = `${id}-p${i}`;
@@ -145,83 +207,102 @@ function randomPolicies(): PolicyDef[] {
       "Custom",
       "Namespace",
     ]);
-    const spec: Obj = {
-      failurePolicy: rand.pick(["Fail", "Ignore"]),
-      matchConstraints: matchResources(true),
-      validations: [
-        paramKind
-          ? { expression: "false", messageExpression: MESSAGE_WITH_PARAMS }
-          : { expression: "false", message: "none" },
-      ],
-    };
-    if (paramKind) spec.paramKind = PARAM_KINDS[paramKind];
-    const condition = rand.next() < 0.5 ? undefined : rand.pick(requests.conditions());
+    const type: PolicyType = rand.next() < 0.35 ? "mutating" : "validating";
+    const constraints = matchResources(true);
+    const spec = policySpec(
+      type,
+      name,
+      paramKind,
+      type === "mutating" ? withoutDelete(constraints) : constraints,
+      rand.pick(["Fail", "Ignore"]),
+    );
+    if (type === "mutating") spec.reinvocationPolicy = rand.pick(["Never", "IfNeeded"]);
+    // Conditions that fail to evaluate on some requests (a request without a subresource has no
+    // subResource; a DELETE has no object) come up more often than among the shared ones.
+    const draw = rand.next();
+    const condition =
+      draw < 0.45
+        ? undefined
+        : draw < 0.6
+          ? rand.pick(["request.subResource == ''", "object.metadata.name.startsWith('k')"])
+          : rand.pick(requests.conditions());
     if (condition) spec.matchConditions = [{ name: "c", expression: condition }];
     const bindings = Array.from({ length: rand.pick([0, 1, 1, 1, 2]) }, (_, j) => {
-      const b: Obj = { policyName: name, validationActions: ["Warn"] };
-      if (rand.next() < 0.3) b.matchResources = matchResources(false);
+      const b: Obj = { policyName: name };
+      if (type === "validating") b.validationActions = ["Warn"];
+      if (rand.next() < 0.3) {
+        const m = matchResources(false);
+        b.matchResources = type === "mutating" ? withoutDelete(m) : m;
+      }
       if (paramKind ? rand.next() < 0.85 : rand.next() < 0.15)
         b.paramRef = paramRef(paramKind ?? "Custom");
       return { name: `${name}-b${j}`, spec: b };
     });
-    return { name, paramKind, spec, bindings };
+    return { type, name, paramKind, spec, bindings };
   });
 }
 
 /**
- * Policies matching only the probe (a dry-run status update of one Service): once the apiserver
- * warns for all three — one without params, one per param kind, by selector — its policy and
- * binding caches hold everything created before them, and its param caches are filled.
+ * Policies matching only the probe (a dry-run ConfigMap create no random policy matches): once
+ * the apiserver reports all six — validating and mutating, one without params and one per param
+ * kind, by selector — its policy and binding caches hold everything created before them, and its
+ * param caches are filled.
  */
 function sentinels(): PolicyDef[] {
   const constraints = {
     resourceRules: [
-      {
-        operations: ["UPDATE"],
-        apiGroups: [""],
-        apiVersions: ["v1"],
-        resources: ["services/status"],
-      },
+      { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
     ],
     objectSelector: { matchLabels: { probe: id } },
   };
-  const def = (n: string, kind: ParamKind | undefined, ref: Obj | undefined): PolicyDef => ({
-    name: `${id}-s${n}`,
-    paramKind: kind,
-    spec: {
-      failurePolicy: "Fail",
-      matchConstraints: constraints,
-      validations: [
-        kind
-          ? { expression: "false", messageExpression: MESSAGE_WITH_PARAMS }
-          : { expression: "false", message: "none" },
-      ],
-      ...(kind ? { paramKind: PARAM_KINDS[kind] } : {}),
-    },
-    bindings: [
-      {
-        name: `${id}-s${n}-b`,
-        spec: {
-          policyName: `${id}-s${n}`,
-          validationActions: ["Warn"],
-          ...(ref ? { paramRef: ref } : {}),
+  const def = (
+    n: string,
+    type: PolicyType,
+    kind: ParamKind | undefined,
+    ref: Obj | undefined,
+  ): PolicyDef => {
+    const spec = policySpec(type, `${id}-s${n}`, kind, constraints, "Fail");
+    if (type === "mutating") spec.reinvocationPolicy = "Never";
+    return {
+      type,
+      name: `${id}-s${n}`,
+      paramKind: kind,
+      spec,
+      bindings: [
+        {
+          name: `${id}-s${n}-b`,
+          spec: {
+            policyName: `${id}-s${n}`,
+            ...(type === "validating" ? { validationActions: ["Warn"] } : {}),
+            ...(ref ? { paramRef: ref } : {}),
+          },
         },
-      },
-    ],
-  });
+      ],
+    };
+  };
+  const custom = {
+    selector: { matchLabels: { role: "x" } },
+    namespace: requests.nsName("a"),
+    parameterNotFoundAction: "Deny",
+  };
+  const namespaces = {
+    selector: { matchLabels: { [SET_LABEL]: id, team: "a" } },
+    parameterNotFoundAction: "Deny",
+  };
   return [
-    def("0", undefined, undefined),
-    def("1", "Custom", {
-      selector: { matchLabels: { role: "x" } },
-      namespace: requests.nsName("a"),
-      parameterNotFoundAction: "Deny",
-    }),
-    def("2", "Namespace", {
-      selector: { matchLabels: { [SET_LABEL]: id, team: "a" } },
-      parameterNotFoundAction: "Deny",
-    }),
+    def("0", "validating", undefined, undefined),
+    def("1", "validating", "Custom", custom),
+    def("2", "validating", "Namespace", namespaces),
+    def("3", "mutating", undefined, undefined),
+    def("4", "mutating", "Custom", custom),
+    def("5", "mutating", "Namespace", namespaces),
   ];
 }
+
+const COLLECTIONS: Record<PolicyType, string> = {
+  validating: "validatingadmissionpolicies",
+  mutating: "mutatingadmissionpolicies",
+};
 
 const warningOf = (policy: string, binding: string, message: string) =>
   `Validation failed for ValidatingAdmissionPolicy '${policy}' with binding '${binding}': ${message}`;
@@ -274,36 +355,41 @@ async function setUp(seed: number): Promise<void> {
       kind: "OracleParam",
       metadata: { name, labels: { role } },
     });
-  await kubeOk("POST", `/api/v1/namespaces/${requests.nsName("c")}/services`, {
-    metadata: { name: "probe", labels: { probe: id } },
-    spec: { ports: [{ port: 80 }] },
-  });
   const all = [...POLICIES, ...sentinels()];
   for (const p of all)
-    await kubeOk("POST", `${GROUP}/validatingadmissionpolicies`, {
+    await kubeOk("POST", `${GROUP}/${COLLECTIONS[p.type]}`, {
       metadata: { name: p.name },
       spec: p.spec,
     });
   for (const p of all)
     for (const b of p.bindings)
-      await kubeOk("POST", `${GROUP}/validatingadmissionpolicybindings`, {
+      await kubeOk("POST", `${GROUP}/${COLLECTIONS[p.type].replace(/ies$/, "ybindings")}`, {
         metadata: { name: b.name },
         spec: b.spec,
       });
-  const expected = [
+  const warnings = [
     warningOf(`${id}-s0`, `${id}-s0-b`, "none"),
     warningOf(`${id}-s1`, `${id}-s1-b`, "pa"),
     warningOf(`${id}-s2`, `${id}-s2-b`, requests.nsName("a")),
   ];
-  const probe = `/api/v1/namespaces/${requests.nsName("c")}/services/probe`;
+  const annotations = [
+    annotationOf(`${id}-s3`, "none"),
+    annotationOf(`${id}-s4`, "pa"),
+    annotationOf(`${id}-s5`, requests.nsName("a")),
+  ];
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const res = await kube("PUT", `${probe}/status?dryRun=All`, await kubeOk("GET", probe));
+    const res = await kube(
+      "POST",
+      `/api/v1/namespaces/${requests.nsName("c")}/configmaps?dryRun=All`,
+      { metadata: { name: "probe", labels: { probe: id } } },
+    );
     const got = warningTexts(res);
-    if (expected.every((w) => got.includes(w))) break;
+    const keys = res.status < 300 ? Object.keys(annotationsOf(JSON.parse(res.body))) : [];
+    if (warnings.every((w) => got.includes(w)) && annotations.every((k) => keys.includes(k))) break;
     if (Date.now() > deadline)
       throw new Error(
-        `the apiserver never evaluated every sentinel: ${res.status} ${JSON.stringify(got)} ${res.body.slice(0, 300)}`,
+        `the apiserver never evaluated every sentinel: ${res.status} ${JSON.stringify(got)} ${JSON.stringify(keys)} ${res.body.slice(0, 300)}`,
       );
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -316,9 +402,10 @@ async function setUp(seed: number): Promise<void> {
 
 async function tearDown(): Promise<void> {
   for (const p of [...POLICIES, ...sentinels()]) {
+    const collection = COLLECTIONS[p.type];
     for (const b of p.bindings)
-      await kube("DELETE", `${GROUP}/validatingadmissionpolicybindings/${b.name}`);
-    await kube("DELETE", `${GROUP}/validatingadmissionpolicies/${p.name}`);
+      await kube("DELETE", `${GROUP}/${collection.replace(/ies$/, "ybindings")}/${b.name}`);
+    await kube("DELETE", `${GROUP}/${collection}/${p.name}`);
   }
   await requests.deleteNamespaces(kube);
 }
@@ -326,6 +413,27 @@ async function tearDown(): Promise<void> {
 afterAll(async () => {
   await kube("DELETE", CRD_PATH);
 });
+
+/** An object's annotations. */
+function annotationsOf(obj: unknown): Record<string, string> {
+  const meta = (obj as { metadata?: { annotations?: Record<string, string> } } | null)?.metadata;
+  return meta?.annotations ?? {};
+}
+
+/**
+ * The annotations the prediction says the random mutating policies add: one per evaluation (round
+ * 0; a reinvocation adds the same one again), sorted.
+ */
+function predictedAnnotations(prediction: Prediction): string[] {
+  const ours = new Set(POLICIES.map((p) => p.name));
+  const out = new Set<string>();
+  for (const c of prediction.calls) {
+    if (c.stage !== "mutating-policy" || c.round !== 0 || !ours.has(c.hook.configuration)) continue;
+    for (const p of c.params?.map((n) => n.slice(n.lastIndexOf("/") + 1)) ?? ["none"])
+      out.add(annotationOf(c.hook.configuration, p));
+  }
+  return [...out].sort();
+}
 
 /** A rejection's message without the object's name. */
 const forbidden = (message: string) => message.slice(message.indexOf(" is forbidden: "));
@@ -393,7 +501,20 @@ async function compare(seed: number): Promise<void> {
     }
     decided++;
     const actual = all.filter((w) => POLICIES.some((p) => w.includes(`Policy '${p.name}'`))).sort();
-    if (actual.length > 0) reached++;
+    // What mutating policies did shows in the object a create or update answers with (not a
+    // subresource's: its strategy keeps the stored metadata).
+    let mutated: string[] = [];
+    if (res.status < 300 && a.method !== "DELETE" && r.subresource === "") {
+      mutated = Object.keys(annotationsOf(JSON.parse(res.body)))
+        .filter((k) => k.startsWith(ANNOTATION))
+        .sort();
+      const predicted = predictedAnnotations(prediction);
+      if (JSON.stringify(mutated) !== JSON.stringify(predicted))
+        problems.push(
+          `${a.label}: mutations ${JSON.stringify(mutated)} ≠ predicted ${JSON.stringify(predicted)}`,
+        );
+    }
+    if (actual.length > 0 || mutated.length > 0) reached++;
     if (res.status >= 300) rejected++;
     if (
       prediction.calls.some((c) => c.conditionError !== undefined && ours.has(c.hook.configuration))
@@ -409,15 +530,17 @@ async function compare(seed: number): Promise<void> {
       const message = (JSON.parse(res.body) as { message?: string }).message ?? "";
       if (!prediction.failure)
         problems.push(`${a.label}: rejected (${res.status} ${message}) but predicted admitted`);
-      else if (
-        prediction.failure.status !== res.status ||
-        // A generated name is not known before the request.
-        (r.name ? message : forbidden(message)) !==
-          (r.name ? prediction.failure.message : forbidden(prediction.failure.message))
-      )
-        problems.push(
-          `${a.label}: rejected ${res.status} "${message}" but predicted ${prediction.failure.status} "${prediction.failure.message}"`,
-        );
+      else {
+        // Policies are evaluated in no fixed order: the apiserver names any of the failures.
+        const same = (f: { status: number; message: string }) =>
+          f.status === res.status &&
+          // A generated name is not known before the request.
+          (r.name ? f.message === message : forbidden(f.message) === forbidden(message));
+        if (![prediction.failure, ...prediction.alsoFailing].some(same))
+          problems.push(
+            `${a.label}: rejected ${res.status} "${message}" but predicted ${prediction.failure.status} "${prediction.failure.message}" (or ${prediction.alsoFailing.length} more)`,
+          );
+      }
     } else if (failure)
       problems.push(`${a.label}: admitted but predicted rejected (${prediction.failure?.message})`);
   }
@@ -427,5 +550,5 @@ async function compare(seed: number): Promise<void> {
   for (const p of problems.slice(0, 25)) console.log(`DISAGREE ${p}`);
   expect(problems).toEqual([]);
   expect(decided).toBeGreaterThan(0.85 * REQUESTS);
-  expect(reached).toBeGreaterThan(0.15 * decided);
+  expect(reached).toBeGreaterThan(0.1 * decided);
 }

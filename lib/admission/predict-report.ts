@@ -7,7 +7,7 @@ import type { CompiledSnapshot } from "@/lib/admission/compile";
 import type { HookIdentity } from "@/lib/admission/hook-identity";
 import type { SkipReason } from "@/lib/admission/match";
 import type { Stage } from "@/lib/admission/order";
-import { predict, type Explained } from "@/lib/admission/predict";
+import { predict, type Explained, type PredictedFailure } from "@/lib/admission/predict";
 import { serializeSkipReason } from "@/lib/admission/explain";
 import {
   compileLegacy,
@@ -134,6 +134,15 @@ export interface SkipReport {
 }
 
 /** `portcullis predict --output json`. */
+/** A predicted rejection. */
+export interface FailureReport {
+  stage: Stage;
+  hook: HookRef;
+  key: string;
+  status: number;
+  message: string;
+}
+
 export interface PredictReport {
   schema: "portcullis.predict/v1";
   /** False when admission is predicted to reject the request (see `failure`). */
@@ -151,7 +160,9 @@ export interface PredictReport {
     message: string;
     timeoutSeconds: number;
   }[];
-  failure: { stage: Stage; hook: HookRef; key: string; status: number; message: string } | null;
+  failure: FailureReport | null;
+  /** Other failing bindings of the same policy stage: the apiserver names one of them all. */
+  alsoFailing: FailureReport[];
   exclusions: { webhooks: string | null; policies: string | null };
   worstCaseLatencySeconds: number;
   /**
@@ -416,15 +427,8 @@ export function reportOf(
       message: x.message,
       timeoutSeconds: x.timeoutSeconds,
     })),
-    failure: p.failure
-      ? {
-          stage: p.failure.stage,
-          hook: ref(p.failure.hook),
-          key: p.failure.key,
-          status: p.failure.status,
-          message: p.failure.message,
-        }
-      : null,
+    failure: p.failure ? failureReport(p.failure) : null,
+    alsoFailing: p.alsoFailing.map(failureReport),
     exclusions: {
       webhooks: p.exclusions.webhooks?.message ?? null,
       policies: p.exclusions.policies?.message ?? null,
@@ -433,4 +437,8 @@ export function reportOf(
     legacy,
     notices,
   };
+}
+
+function failureReport(f: PredictedFailure): FailureReport {
+  return { stage: f.stage, hook: ref(f.hook), key: f.key, status: f.status, message: f.message };
 }

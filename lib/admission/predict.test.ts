@@ -246,6 +246,22 @@ describe("params from live state (policy_dispatcher.go CollectParams)", () => {
     });
   });
 
+  it("two failing bindings: one is the failure, the other also failing (the apiserver names either)", () => {
+    const p = predict(
+      req("team"),
+      validatingSnapshot([], {
+        validatingAdmissionPolicies: [policy as never],
+        validatingAdmissionPolicyBindings: [
+          binding("b1", { name: "missing", parameterNotFoundAction: "Deny" }) as never,
+          binding("b2", { name: "gone", parameterNotFoundAction: "Deny" }) as never,
+        ],
+        params: [configMaps],
+      }),
+    ).prediction;
+    expect(p.failure?.hook.name).toBe("b1");
+    expect(p.alsoFailing.map((f) => [f.hook.name, f.status])).toEqual([["b2", 422]]);
+  });
+
   it("a selector counts every matching object in the request's namespace", () => {
     const p = predict(
       req("team"),
@@ -453,5 +469,92 @@ describe("a Namespace as the apiserver decodes it (SetDefaults_Namespace)", () =
     });
     const p = predict(r, snap).prediction;
     expect(p.calls.map((c) => c.hook.name)).toEqual([]);
+  });
+});
+
+describe("mutating admission policies and DELETE (policy/mutating/plugin.go NewHandler)", () => {
+  it("are not consulted for a DELETE, whatever their rules say", () => {
+    const snap = validatingSnapshot([], {
+      mutatingAdmissionPolicies: [
+        {
+          metadata: { name: "m" },
+          spec: {
+            failurePolicy: "Fail",
+            matchConstraints: { resourceRules: any },
+            reinvocationPolicy: "Never",
+            mutations: [],
+          },
+        } as never,
+      ],
+      mutatingAdmissionPolicyBindings: [
+        { metadata: { name: "mb" }, spec: { policyName: "m" } } as never,
+      ],
+    });
+    const r = (operation: "CREATE" | "DELETE") =>
+      makeRequest({
+        resource: "configmaps",
+        operation,
+        namespace: "team",
+        name: "cm",
+        kind: { kind: "ConfigMap" },
+        object: operation === "DELETE" ? null : { metadata: { name: "cm" } },
+        oldObject: operation === "DELETE" ? { metadata: { name: "cm" } } : null,
+      });
+    expect(predict(r("CREATE"), snap).prediction.calls.map((c) => c.hook.name)).toEqual(["mb"]);
+    const del = predict(r("DELETE"), snap).prediction;
+    expect(del.calls).toEqual([]);
+    expect(del.skips.map((s) => [s.hook.name, s.reason.code])).toEqual([["mb", "excluded"]]);
+  });
+});
+
+describe("a mutating policy's ApplyConfiguration on a Scale (policy/mutating/patch/typeconverter.go)", () => {
+  const snap = (failurePolicy: string) =>
+    validatingSnapshot([], {
+      mutatingAdmissionPolicies: [
+        {
+          metadata: { name: "m" },
+          spec: {
+            failurePolicy,
+            matchConstraints: { resourceRules: any },
+            reinvocationPolicy: "Never",
+            mutations: [
+              {
+                patchType: "ApplyConfiguration",
+                applyConfiguration: { expression: "Object{}" },
+              },
+            ],
+          },
+        } as never,
+      ],
+      mutatingAdmissionPolicyBindings: [
+        { metadata: { name: "mb" }, spec: { policyName: "m" } } as never,
+      ],
+    });
+  const scale = makeRequest({
+    group: "apps",
+    resource: "deployments",
+    subresource: "scale",
+    operation: "UPDATE",
+    namespace: "team",
+    name: "d",
+    kind: { group: "autoscaling", version: "v1", kind: "Scale" },
+    object: { metadata: { name: "d" }, spec: { replicas: 2 } },
+    oldObject: { metadata: { name: "d" }, spec: { replicas: 1 } },
+  });
+
+  it("fails: the Scale has no typed schema to apply it through (Fail rejects, 403)", () => {
+    const p = predict(scale, snap("Fail")).prediction;
+    expect(p.failure).toMatchObject({
+      stage: "mutating-policy",
+      status: 403,
+      message:
+        "policy 'm' with binding 'mb' denied request: error applying patch: failed to convert patch object to typed object: no corresponding type for autoscaling/v1, Kind=Scale",
+    });
+  });
+
+  it("is evaluated and its error dropped under Ignore", () => {
+    const p = predict(scale, snap("Ignore")).prediction;
+    expect(p.failure).toBeUndefined();
+    expect(p.calls.map((c) => c.hook.name)).toEqual(["mb"]);
   });
 });

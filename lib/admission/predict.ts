@@ -40,11 +40,17 @@ import {
   matchWebhook,
   simpleOwnCall,
   type SkipEntry,
+  type HookFailure,
   type HookMatch,
   type MatchedVia,
   type SkipReason,
 } from "@/lib/admission/match";
-import { policyExclusion, webhookExclusion, type Exclusion } from "@/lib/admission/exclusions";
+import {
+  mutatingPolicyExclusion,
+  policyExclusion,
+  webhookExclusion,
+  type Exclusion,
+} from "@/lib/admission/exclusions";
 import { describeSkipReason } from "@/lib/admission/explain";
 import {
   planReinvocation,
@@ -125,6 +131,11 @@ export interface Prediction {
   readonly indeterminate: PredictedIndeterminate[];
   /** The first certain failure, if admission rejects the request before calling some hook. */
   readonly failure: PredictedFailure | undefined;
+  /**
+   * Other bindings of the failing policy stage that fail too. A policy plugin evaluates every
+   * binding before rejecting, in no fixed order, and names one failure: `failure` or one of these.
+   */
+  readonly alsoFailing: PredictedFailure[];
   readonly exclusions: {
     readonly webhooks: Exclusion | undefined;
     readonly policies: Exclusion | undefined;
@@ -158,6 +169,7 @@ interface Acc {
   readonly segments: SkipSegment[];
   readonly indeterminate: PredictedIndeterminate[];
   failure: PredictedFailure | undefined;
+  readonly alsoFailing: PredictedFailure[];
   notReached?: SkipReason;
 }
 
@@ -224,6 +236,13 @@ function materialiseSkips(segments: readonly SkipSegment[]): PredictedSkip[] {
   return out;
 }
 
+/** The request's failure at `h`: the first, or another of the same policy stage. */
+function fail(acc: Acc, stage: Stage, h: Hook, f: HookFailure): void {
+  const failure = { stage, hook: h.id, key: h.key, status: f.status, message: f.message };
+  if (!acc.failure) acc.failure = failure;
+  else if (acc.failure.stage === stage && !isWebhook(h)) acc.alsoFailing.push(failure);
+}
+
 /** Records a call, indeterminate hook or failure; returns the reason when skipped. */
 function record(
   acc: Acc,
@@ -250,27 +269,14 @@ function record(
       });
       return undefined;
     case "fail":
-      acc.failure ??= {
-        stage,
-        hook: h.id,
-        key: h.key,
-        status: m.failure.status,
-        message: m.failure.message,
-      };
+      fail(acc, stage, h, m.failure);
       return undefined;
     case "call": {
       if (webhook) {
         pushCall(acc, stage, h, m.via, sequence);
         return undefined;
       }
-      if (m.failure)
-        acc.failure ??= {
-          stage,
-          hook: h.id,
-          key: h.key,
-          status: m.failure.status,
-          message: m.failure.message,
-        };
+      if (m.failure) fail(acc, stage, h, m.failure);
       acc.calls.push({
         stage,
         round: 0,
@@ -472,12 +478,19 @@ function run(
   snapshot: CompiledSnapshot,
 ): { prediction: Prediction; ctx: MatchContext } {
   const ctx = createMatchContext(request, snapshot);
-  const acc: Acc = { ctx, calls: [], segments: [], indeterminate: [], failure: undefined };
+  const acc: Acc = {
+    ctx,
+    calls: [],
+    segments: [],
+    indeterminate: [],
+    failure: undefined,
+    alsoFailing: [],
+  };
   const wExcl = webhookExclusion(request, snapshot.excludeVirtualResources);
   const pExcl = policyExclusion(request);
 
   runInitializers(acc, request, snapshot);
-  runPolicies(acc, "mutating-policy", snapshot.mutatingPolicies, pExcl);
+  runPolicies(acc, "mutating-policy", snapshot.mutatingPolicies, mutatingPolicyExclusion(request));
   runWebhooks(
     acc,
     "mutating-webhook",
@@ -553,6 +566,7 @@ function run(
   Object.defineProperty(prediction, "skips", SKIPS_PROPERTY);
   prediction.indeterminate = acc.indeterminate;
   prediction.failure = acc.failure;
+  prediction.alsoFailing = acc.alsoFailing;
   prediction.exclusions = { webhooks: wExcl, policies: pExcl };
   prediction.worstCaseLatencySeconds = worstCaseLatency(mutatingTimeouts, validatingTimeouts);
   prediction[SKIPS] = { segments: acc.segments, skips: undefined };
