@@ -602,8 +602,8 @@ function goErrorMessage(message: string): string {
 }
 
 /**
- * The binding for this request in `namespaces "x" is forbidden: …`: the resource (with its
- * group) and the object's name, as admission.NewForbidden words a rejection.
+ * How admission.NewForbidden starts a rejection's message: `<resource>[.<group>] "<name>" is
+ * forbidden: `.
  */
 function forbiddenPrefix(ctx: MatchContext): string {
   const r = ctx.request;
