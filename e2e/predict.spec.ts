@@ -331,3 +331,76 @@ test("params from live state: a binding whose paramRef finds nothing (Allow) is 
     await kube.request("DELETE", `${vap}/validatingadmissionpolicies/${policy}`);
   }
 });
+
+test("failing policies: the apiserver names one, the page lists the others; a Warn binding's failed condition is its decision", async ({
+  page,
+  kube,
+}) => {
+  const vap = "/apis/admissionregistration.k8s.io/v1";
+  const label = `${id}-cond`;
+  // request.subResource is absent from a create without a subresource: selecting it fails.
+  const policy = (name: string) => ({
+    metadata: { name },
+    spec: {
+      failurePolicy: "Fail",
+      matchConstraints: {
+        resourceRules: cmRule(),
+        namespaceSelector: ours,
+        objectSelector: { matchLabels: { [label]: "1" } },
+      },
+      matchConditions: [{ name: "plain", expression: "request.subResource == ''" }],
+      validations: [{ expression: "true" }],
+    },
+  });
+  const names = ["a", "b", "w"].map((x) => `${id}-cond-${x}.portcullis.test`);
+  const [a, b, w] = names as [string, string, string];
+  const error =
+    "expression 'request.subResource == ''' resulted in error: no such key: subResource";
+  try {
+    for (const [name, actions] of [
+      [a, ["Deny"]],
+      [b, ["Deny"]],
+      [w, ["Warn"]],
+    ] as const) {
+      await ok(kube, "POST", `${vap}/validatingadmissionpolicies`, policy(name));
+      await ok(kube, "POST", `${vap}/validatingadmissionpolicybindings`, {
+        metadata: { name: `${name}-b` },
+        spec: { policyName: name, validationActions: actions },
+      });
+    }
+    // The apiserver has all three once a dry run both fails and warns.
+    await expect
+      .poll(
+        async () => {
+          const r = await kube.request("POST", `/api/v1/namespaces/${PROD}/configmaps?dryRun=All`, {
+            metadata: { name: "keep-c", labels: { [label]: "1" } },
+          });
+          const warned = String(r.headers?.warning ?? "").includes(`'${w}-b'`);
+          return `${r.status} ${warned}`;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe("422 true");
+
+    await open(page, configMap("keep-c", PROD, { [label]: "1" }));
+    await expect(page.getByTestId("predicted-failure")).toContainText(`422: `);
+    await expect(page.getByTestId("predicted-failure")).toContainText(error);
+    const also = page.getByTestId("also-failing");
+    await expect(also).toContainText("1 more failing binding in this stage");
+    await also.locator("summary").click();
+    await expect(also).toContainText(`ValidatingAdmissionPolicy '${b}' with binding '${b}-b'`);
+    const warn = page.locator(`[data-testid="call"][data-hook="${w}-b"]`);
+    await expect(warn.getByTestId("condition-error")).toContainText(error);
+    await page.screenshot({ path: "e2e/artifacts/predict-failing-policies.png", fullPage: true });
+
+    await tryForReal(page);
+    await expect(page.getByTestId("dry-run-outcome")).toContainText("Denied (422");
+    await expect(page.getByTestId("agrees")).toContainText("rejected as predicted");
+    await expect(page.getByTestId("mismatch")).toHaveCount(0);
+  } finally {
+    for (const name of names) {
+      await kube.request("DELETE", `${vap}/validatingadmissionpolicybindings/${name}-b`);
+      await kube.request("DELETE", `${vap}/validatingadmissionpolicies/${name}`);
+    }
+  }
+});

@@ -220,20 +220,7 @@ async function compare(seed: number): Promise<void> {
   for (let i = 0; i < REQUESTS; i++) {
     const a = await requests.action(i);
     const r = a.request;
-    const nsLabels =
-      r.resource === "namespaces"
-        ? undefined
-        : ((await kubeOk("GET", `/api/v1/namespaces/${r.namespace}`)).metadata as JsonObject)
-            .labels;
-    const prediction = predictCompiled(
-      {
-        ...r,
-        dryRun: true,
-        userInfo: USER,
-        ...(nsLabels ? { namespaceObject: { labels: nsLabels as Record<string, string> } } : {}),
-      },
-      compiled,
-    );
+    const prediction = predictCompiled(await requests.admissionRequest(r, USER), compiled);
     const from = recorder.nextSeq();
     const res = await kube(a.method, `${a.path}?dryRun=All`, a.body);
     const calls = recorder.calls().filter((c) => c.seq >= from && belongsTo(c, r));

@@ -15,6 +15,7 @@ const report = (calls: string[], failure?: string): PredictReport =>
     failure: failure
       ? { stage: "validating-webhook", hook: hookRef("f"), key: "f", status: 400, message: failure }
       : null,
+    alsoFailing: [],
   }) as unknown as PredictReport;
 
 describe("prediction beside the apiserver's verdict", () => {
@@ -40,6 +41,42 @@ describe("prediction beside the apiserver's verdict", () => {
     };
     expect(compareVerdict(report(["deny.x.io"]), denied)[0]?.agrees).toBe(true);
     expect(compareVerdict(report(["other.x.io"]), denied)[0]?.agrees).toBe(false);
+  });
+
+  it("a policy stage's rejection may name any of its failing bindings: each agrees", () => {
+    const policyRef = (policy: string, binding: string) => ({
+      source: "ValidatingAdmissionPolicy" as const,
+      configuration: policy,
+      name: binding,
+      position: 0,
+    });
+    const failing = (policy: string) => ({
+      stage: "validating-policy",
+      hook: policyRef(policy, `${policy}-b`),
+      key: `${policy}/${policy}-b`,
+      status: 422,
+      message: `configmaps "c" is forbidden: ValidatingAdmissionPolicy '${policy}' with binding '${policy}-b' denied request: failed to configure binding: no params found for policy binding with \`Deny\` parameterNotFoundAction`,
+    });
+    const dry = {
+      calls: [],
+      failure: failing("a"),
+      alsoFailing: [failing("b")],
+    } as unknown as PredictReport;
+    const verdict = (policy: string) => ({
+      outcome: "denied" as const,
+      status: 422,
+      reason: "Invalid",
+      message: failing(policy).message,
+      warnings: [],
+      auditID: "x",
+    });
+    expect(compareVerdict(dry, verdict("b"))[0]).toEqual({
+      agrees: true,
+      message: "rejected as predicted, at b-b",
+    });
+    expect(compareVerdict(dry, verdict("a"))[0]?.message).toBe("rejected as predicted, at a-b");
+    // A binding the prediction does not fail is a mismatch, though its error reads the same.
+    expect(compareVerdict({ ...dry, alsoFailing: [] }, verdict("b"))[0]?.agrees).toBe(false);
   });
 
   it("a predicted rejection the apiserver does not make is a mismatch", () => {

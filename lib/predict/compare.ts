@@ -47,17 +47,28 @@ export function compareVerdict(dry: PredictReport, verdict: DryRunVerdict): Comp
     return out;
   }
   if (predictedFailure) {
-    // Policy errors differ in their prefix by plugin ("policy 'p'" / "ValidatingAdmissionPolicy
-    // 'p'"); what follows "denied request: " is the error itself.
-    const m = predictedFailure.message;
-    const at = m.indexOf("denied request: ");
-    const same = verdict.message.includes(at < 0 ? m : m.slice(at + "denied request: ".length));
-    out.push({
-      agrees: same,
-      message: same
-        ? `rejected as predicted, at ${predictedFailure.hook.name}`
-        : `predicted a rejection at ${predictedFailure.hook.name} (${predictedFailure.message}); the apiserver said: ${verdict.message}`,
-    });
+    // A policy stage names any one of its failing bindings: whichever the apiserver named is the
+    // one to compare. Policy errors differ in their prefix by plugin ("policy 'p'" /
+    // "ValidatingAdmissionPolicy 'p'"); what follows "denied request: " is the error itself.
+    const candidates = [predictedFailure, ...dry.alsoFailing];
+    const tail = (m: string) => {
+      const at = m.indexOf("denied request: ");
+      return at < 0 ? m : m.slice(at + "denied request: ".length);
+    };
+    const d = denierOf(verdict.message);
+    const named =
+      candidates.find((f) => verdict.message === f.message) ??
+      (d.policy !== undefined
+        ? candidates.find((f) => d.policy === f.hook.configuration && d.binding === f.hook.name)
+        : candidates.find((f) => verdict.message.includes(tail(f.message))));
+    out.push(
+      named
+        ? { agrees: true, message: `rejected as predicted, at ${named.hook.name}` }
+        : {
+            agrees: false,
+            message: `predicted a rejection at ${predictedFailure.hook.name} (${predictedFailure.message}); the apiserver said: ${verdict.message}`,
+          },
+    );
     return out;
   }
   if (verdict.outcome === "error") {

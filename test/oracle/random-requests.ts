@@ -6,7 +6,7 @@
  * with the AdmissionRequest a prediction is asked about.
  */
 import type { RecordedCall } from "../../cluster/harness/webhook-server";
-import type { AdmissionRequest, JsonObject } from "../../lib/admission/request";
+import type { AdmissionRequest, JsonObject, RequestUserInfo } from "../../lib/admission/request";
 
 /** A seeded linear congruential source: the same seed draws the same hooks and requests. */
 export class Rand {
@@ -179,6 +179,24 @@ export class RandomRequests {
         deployment("kfixed", { app: "y" }),
       );
     }
+  }
+
+  /**
+   * The request a prediction is asked about: a dry run by `userInfo`, with its namespace's labels
+   * as stored (a Namespace request's own come from its object).
+   */
+  async admissionRequest(r: Request, userInfo: RequestUserInfo): Promise<AdmissionRequest> {
+    const labels =
+      r.resource === "namespaces"
+        ? undefined
+        : ((await this.kubeOk("GET", `/api/v1/namespaces/${r.namespace}`)).metadata as JsonObject)
+            .labels;
+    return {
+      ...r,
+      dryRun: true,
+      userInfo,
+      ...(labels ? { namespaceObject: { labels: labels as Record<string, string> } } : {}),
+    };
   }
 
   /** The namespaces' deletion (the apiserver removes what is in them). */
