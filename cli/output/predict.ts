@@ -25,6 +25,8 @@ export function formatPredictText(r: PredictReport): string {
         : undefined,
     ].filter((t) => t !== undefined);
     lines.push(`  ${c.order + 1}. [${c.stage}] ${hookText(c.hook)} (${tags.join(", ")})`);
+    if (c.conditionError)
+      lines.push(`     matchConditions fail; the decision: ${c.conditionError}`);
   }
   if (r.indeterminate.length > 0) {
     lines.push("", "undecided (may be called):");
@@ -35,6 +37,11 @@ export function formatPredictText(r: PredictReport): string {
       "",
       `REJECTED at [${r.failure.stage}] ${hookText(r.failure.hook)}: ${r.failure.status} ${r.failure.message}`,
     );
+  if (r.alsoFailing.length > 0) {
+    lines.push("also failing (the apiserver names one of all of these):");
+    for (const f of r.alsoFailing)
+      lines.push(`  [${f.stage}] ${hookText(f.hook)}: ${f.status} ${f.message}`);
+  }
   if (r.skips.length > 0) {
     lines.push("", "skipped:");
     for (const s of r.skips) lines.push(`  [${s.stage}] ${hookText(s.hook)}: ${s.message}`);
