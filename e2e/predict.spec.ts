@@ -391,6 +391,7 @@ test("failing policies: the apiserver names one, the page lists the others; a Wa
     await expect(also).toContainText(`ValidatingAdmissionPolicy '${b}' with binding '${b}-b'`);
     const warn = page.locator(`[data-testid="call"][data-hook="${w}-b"]`);
     await expect(warn.getByTestId("condition-error")).toContainText(error);
+    await expect(warn).toContainText("an evaluation error is a warning");
     await page.screenshot({ path: "e2e/artifacts/predict-failing-policies.png", fullPage: true });
 
     await tryForReal(page);

@@ -68,10 +68,13 @@ export function HookName({ hook }: { hook: HookRef }) {
 /** What happens when the hook fails or times out. */
 function onFailure(c: CallReport): string {
   const webhook = c.stage.endsWith("webhook");
-  if (!webhook)
-    return c.failurePolicy === "Fail"
-      ? "an evaluation or configuration error rejects the request"
-      : "errors are ignored; the request continues";
+  if (!webhook) {
+    if (c.failurePolicy !== "Fail") return "errors are ignored; the request continues";
+    // A validating policy's evaluation error is a decision its validationActions act on.
+    if (c.stage === "validating-policy" && !c.validationActions?.includes("Deny"))
+      return `a configuration error rejects the request; an evaluation error is ${c.validationActions?.includes("Warn") ? "a warning" : "an audit annotation"}`;
+    return "an evaluation or configuration error rejects the request";
+  }
   return c.failurePolicy === "Fail"
     ? `an error or no answer within ${c.timeoutSeconds}s rejects the request`
     : `an error or no answer within ${c.timeoutSeconds}s is ignored (fail-open)`;
