@@ -73,8 +73,10 @@ export const NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
 /**
  * The request as admission sees it once the apiserver has decoded its object: a v1 Namespace is
  * defaulted with the label `kubernetes.io/metadata.name: <its name>` (SetDefaults_Namespace),
- * before mutating admission, whenever the body names it (a generateName create is labelled only
- * after validating admission). Other requests are returned as they are.
+ * before mutating admission, whenever the body names it. A generateName create is labelled once
+ * named (the strategy's Canonicalize), after mutating admission and before validating: with a
+ * name not known beforehand, so it is left unlabelled here. Other requests are returned as they
+ * are.
  */
 export function withDecodeDefaults(r: AdmissionRequest): AdmissionRequest {
   const obj = r.object;
