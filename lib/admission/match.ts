@@ -288,14 +288,21 @@ function conditionsOutcome(
   const via = call.via;
   // A generateName create gets its name after mutating admission and before validating: a
   // validating condition that reads a name would read one not known before the request.
+  // A generated Namespace is also labelled with that name then (kubernetes.io/metadata.name).
   if (phase === "validating" && namedLater(ctx.request)) {
-    const reads = conditions.find((c) => /\bname\b/.test(c.expression));
+    const r = ctx.request;
+    const labelled = r.kind.group === "" && r.kind.kind === "Namespace";
+    const reads = conditions.find(
+      (c) => /\bname\b/.test(c.expression) || (labelled && /\blabels\b/.test(c.expression)),
+    );
     if (reads)
       return {
         kind: "indeterminate",
         via,
         condition: reads.name,
-        reason: "reads a name the apiserver generates (generateName) before validating admission",
+        reason: labelled
+          ? "reads the name (or the label naming it) the apiserver generates (generateName) before validating admission"
+          : "reads a name the apiserver generates (generateName) before validating admission",
       };
   }
   const verdict = conditionsVerdict(conditions, slot, via, ctx);

@@ -460,7 +460,7 @@ describe("a Namespace as the apiserver decodes it (SetDefaults_Namespace)", () =
     expect(p.calls.map((c) => c.hook.name).sort()).toEqual(["by-name", "labelled"]);
   });
 
-  it("a generateName create has no name to label it with yet", () => {
+  it("a generateName create is labelled only once named, before validating admission: a validating condition reading labels is undecided", () => {
     const r = makeRequest({
       resource: "namespaces",
       operation: "CREATE",
@@ -469,6 +469,14 @@ describe("a Namespace as the apiserver decodes it (SetDefaults_Namespace)", () =
     });
     const p = predict(r, snap).prediction;
     expect(p.calls.map((c) => c.hook.name)).toEqual([]);
+    expect(p.indeterminate.map((x) => [x.hook.name, x.reason])).toEqual([
+      [
+        "labelled",
+        "reads the name (or the label naming it) the apiserver generates (generateName) before validating admission",
+      ],
+    ]);
+    // The generated name is never "fresh".
+    expect(p.skips.find((x) => x.hook.name === "by-name")?.reason.code).toBe("namespace-selector");
   });
 });
 
