@@ -12,6 +12,7 @@ import {
   type WebhookServer,
 } from "../cluster/harness/webhook-server";
 import { GROUP_PATH } from "./webhooks-helpers";
+import { serious } from "./axe";
 
 const id = `pe${Date.now().toString(36)}`;
 const SUFFIX = `.${id}.portcullis.test`;
@@ -393,6 +394,8 @@ test("failing policies: the apiserver names one, the page lists the others; a Wa
     await expect(warn.getByTestId("condition-error")).toContainText(error);
     await expect(warn).toContainText("an evaluation error is a warning");
     await page.screenshot({ path: "e2e/artifacts/predict-failing-policies.png", fullPage: true });
+    // The page in this state (open disclosure, condition errors) has no serious axe findings.
+    expect(await serious(page)).toEqual([]);
 
     await tryForReal(page);
     await expect(page.getByTestId("dry-run-outcome")).toContainText("Denied (422");
