@@ -74,3 +74,59 @@ describe("what JavaScript's backtracking would make slow is not evaluated", () =
     expect(re2Matches(spaces, "^ ")).toBe(true); // no repetition: linear
   });
 });
+
+describe("refused as Go's regexp.Compile refuses it, with its message", () => {
+  // Each message is what Go 1.26's regexp.Compile returned for the pattern ("" = compiled): the
+  // error code and the part of the pattern Go quotes.
+  test.each([
+    ["[", "error parsing regexp: missing closing ]: `[`"],
+    ["[a", "error parsing regexp: missing closing ]: `[a`"],
+    ["[]", "error parsing regexp: missing closing ]: `[]`"],
+    ["a[b", "error parsing regexp: missing closing ]: `[b`"],
+    ["(a", "error parsing regexp: missing closing ): `(a`"],
+    ["a)", "error parsing regexp: unexpected ): `a)`"],
+    ["(?i)(a", "error parsing regexp: missing closing ): `(?i)(a`"],
+    ["*", "error parsing regexp: missing argument to repetition operator: `*`"],
+    ["a**", "error parsing regexp: invalid nested repetition operator: `**`"],
+    ["a*?*", "error parsing regexp: invalid nested repetition operator: `*?*`"],
+    ["a{2}*", "error parsing regexp: invalid nested repetition operator: `{2}*`"],
+    ["?", "error parsing regexp: missing argument to repetition operator: `?`"],
+    ["a{1001}", "error parsing regexp: invalid repeat count: `{1001}`"],
+    ["a{2,1}", "error parsing regexp: invalid repeat count: `{2,1}`"],
+    ["(?=a)", "error parsing regexp: invalid or unsupported Perl syntax: `(?=`"],
+    ["(?!a)", "error parsing regexp: invalid or unsupported Perl syntax: `(?!`"],
+    ["(?<=a)", "error parsing regexp: invalid named capture: `(?<=a)`"],
+    ["(?<!a)b>", "error parsing regexp: invalid named capture: `(?<!a)b>`"],
+    ["a\\", "error parsing regexp: trailing backslash at end of expression: ``"],
+    ["\\x", "error parsing regexp: invalid escape sequence: `\\x`"],
+    ["\\xZZ", "error parsing regexp: invalid escape sequence: `\\xZZ`"],
+    ["\\xA", "error parsing regexp: invalid escape sequence: `\\xA`"],
+    ["\\x{}", "error parsing regexp: invalid escape sequence: `\\x{}`"],
+    ["\\x{110000}", "error parsing regexp: invalid escape sequence: `\\x{110000`"],
+    ["\\x{1G}", "error parsing regexp: invalid escape sequence: `\\x{1G`"],
+    ["\\x{12", "error parsing regexp: invalid escape sequence: `\\x{12`"],
+    ["\\pZZ", ""],
+    ["\\p{Greek", "error parsing regexp: invalid character class range: `\\p{Greek`"],
+    ["\\p1", "error parsing regexp: invalid character class range: `\\p1`"],
+    ["[[:foo:]]", "error parsing regexp: invalid character class range: `[:foo:]`"],
+    ["[[:Alpha:]]", "error parsing regexp: invalid character class range: `[:Alpha:]`"],
+    ["[[:a b:]]", "error parsing regexp: invalid character class range: `[:a b:]`"],
+    ["[z-a]", "error parsing regexp: invalid character class range: `z-a`"],
+    ["[a-\\d]", "error parsing regexp: invalid escape sequence: `\\d`"],
+    ["[a-\\pL]", "error parsing regexp: invalid escape sequence: `\\p`"],
+    ["a|*", "error parsing regexp: missing argument to repetition operator: `*`"],
+    ["x**y", "error parsing regexp: invalid nested repetition operator: `**`"],
+    ["[\\d-z]", ""],
+    ["[\\pL-z]", ""],
+    ["[[:alpha:]", "error parsing regexp: missing closing ]: `[[:alpha:]`"],
+    ["a{1000}", ""],
+  ])("%j", (pattern, goMessage) => {
+    const r = translateRe2(pattern);
+    if (goMessage === "") expect(r.kind).toBe("ok");
+    else expect(r.kind === "invalid" ? `error parsing regexp: ${r.reason}` : r).toBe(goMessage);
+  });
+  test("a repeated anchor, which Go compiles and JavaScript refuses, is not decided", () => {
+    expect(translateRe2("^*").kind).toBe("unsupported");
+    expect(translateRe2("a$+").kind).toBe("unsupported");
+  });
+});

@@ -50,7 +50,12 @@ const PERL: Record<string, string> = {
 };
 
 class Unsupported extends Error {}
-class Invalid extends Error {}
+/** What regexp.Compile refuses: Go's error code and the part of the pattern it quotes. */
+class Invalid extends Error {
+  constructor(code: string, expr: string) {
+    super(`${code}: \`${expr}\``);
+  }
+}
 
 const isDigit = (c: string) => c >= "0" && c <= "9";
 const isAsciiPunct = (c: string) => /^[!-/:-@[-`{-~]$/.test(c);
@@ -78,12 +83,20 @@ class Translator {
   /** Whether an alternation `|` stands outside every group. */
   topLevelAlternation = false;
   private readonly chars: string[];
+  /** Where the repetition operator just read starts, when the last token was one. */
+  private lastRepeat: number | undefined;
 
+  /** `whole`: the pattern as written (with any leading flags), which some errors quote. */
   constructor(
     pattern: string,
     private readonly dotAll: boolean,
+    private readonly whole: string,
   ) {
     this.chars = Array.from(pattern);
+  }
+
+  private text(from: number, to = this.chars.length): string {
+    return this.chars.slice(from, to).join("");
   }
 
   private peek(k = 0): string | undefined {
@@ -92,13 +105,16 @@ class Translator {
 
   run(): string {
     while (this.i < this.chars.length) this.step();
-    if (this.depth > 0) throw new Invalid("missing closing )");
+    if (this.depth > 0) throw new Invalid("missing closing )", this.whole);
     return this.out;
   }
 
   private step(): void {
     const c = this.chars[this.i++] as string;
-    if (c !== "*" && c !== "+" && c !== "?" && c !== "{") this.riskyGroup = false;
+    if (c !== "*" && c !== "+" && c !== "?" && c !== "{") {
+      this.riskyGroup = false;
+      this.lastRepeat = undefined;
+    }
     switch (c) {
       case "\\":
         this.out += this.escape(false);
@@ -112,7 +128,7 @@ class Translator {
         this.group();
         return;
       case ")":
-        if (this.depth === 0) throw new Invalid("unexpected )");
+        if (this.depth === 0) throw new Invalid("unexpected )", this.whole);
         this.depth--;
         this.riskyGroup = this.groups.pop() ?? false;
         // What a group holds, its enclosing group holds too: ((a|aa))* is as risky as (a|aa)*.
@@ -129,7 +145,7 @@ class Translator {
       case "*":
       case "+":
       case "?":
-        this.repeat(c);
+        this.repeat(c, this.i - 1);
         return;
       case "{": {
         const m = /^\{(\d+)(,(\d*))?\}/.exec(this.chars.slice(this.i - 1, this.i + 24).join(""));
@@ -137,14 +153,16 @@ class Translator {
           // Not a repetition: RE2 reads `{` as a literal.
           this.out += "\\{";
           this.repeatable = true;
+          this.riskyGroup = false;
+          this.lastRepeat = undefined;
           return;
         }
         const min = Number(m[1]);
         const max = m[3] === undefined || m[3] === "" ? min : Number(m[3]);
         if (min > 1000 || max > 1000 || (m[3] !== "" && m[3] !== undefined && max < min))
-          throw new Invalid("invalid repeat count");
+          throw new Invalid("invalid repeat count", m[0]);
         this.i += m[0].length - 1;
-        this.repeat(m[0]);
+        this.repeat(m[0], this.i - m[0].length);
         return;
       }
       case ".":
@@ -162,12 +180,17 @@ class Translator {
     }
   }
 
-  private repeat(op: string): void {
+  /** A repetition operator `op` read from `start`; a `?` after it (non-greedy) is part of it. */
+  private repeat(op: string, start: number): void {
+    const end = this.peek() === "?" ? this.i + 1 : this.i;
+    // Go quotes from the previous operator (`a**`: "**"), or the operator with its `?`.
+    if (this.lastRepeat !== undefined)
+      throw new Invalid("invalid nested repetition operator", this.text(this.lastRepeat, end));
     if (!this.repeatable) {
+      // Go repeats an anchor (`^*` compiles); JavaScript refuses it: not translated.
       const prev = this.out.at(-1);
-      if (prev === "*" || prev === "+" || prev === "?" || prev === "}")
-        throw new Invalid(`invalid nested repetition operator`);
-      throw new Invalid(`missing argument to repetition operator: ${op}`);
+      if (start > 0 && (prev === "^" || prev === "$")) throw new Unsupported("a repeated anchor");
+      throw new Invalid("missing argument to repetition operator", this.text(start, end));
     }
     // RE2 runs in linear time; JavaScript backtracks, exponentially for a repeated group that
     // itself repeats or alternates (`(a+)+`, `(a|aa)*`) on a long enough subject: not translated.
@@ -183,6 +206,7 @@ class Translator {
       this.i++;
     }
     this.repeatable = false;
+    this.lastRepeat = start;
   }
 
   private group(): void {
@@ -209,15 +233,25 @@ class Translator {
       this.repeatable = false;
       return;
     }
-    if (/^\?(=|!|<=|<!)/.test(rest)) throw new Invalid("invalid or unsupported Perl syntax");
+    // `(?<` starts a named capture in Go, so `(?<=…` is a name Go refuses, quoted to its `>`.
+    if (/^\?<[=!]/.test(rest)) {
+      const close = this.chars.indexOf(">", this.i);
+      throw new Invalid(
+        "invalid named capture",
+        close < 0 ? this.text(this.i - 1) : this.text(this.i - 1, close + 1),
+      );
+    }
+    if (/^\?[=!]/.test(rest))
+      throw new Invalid("invalid or unsupported Perl syntax", this.text(this.i - 1, this.i + 2));
     // Inline flags inside the pattern: JavaScript has no equivalent here.
     throw new Unsupported("inline flags inside the pattern");
   }
 
   /** After a backslash. In a class, returns class contents. */
   private escape(inClass: boolean): string {
+    const start = this.i - 1;
     const c = this.chars[this.i++];
-    if (c === undefined) throw new Invalid("trailing backslash at end of expression");
+    if (c === undefined) throw new Invalid("trailing backslash at end of expression", "");
     // Octal escapes, or a back-reference (which RE2 refuses): not translated.
     if (isDigit(c)) throw new Unsupported("octal or back-reference escape");
     if (isAsciiPunct(c)) return literal(c.codePointAt(0) as number);
@@ -234,21 +268,8 @@ class Translator {
         return "\\r";
       case "v":
         return "\\v";
-      case "x": {
-        const braced = /^\{([0-9A-Fa-f]{1,8})\}/.exec(
-          this.chars.slice(this.i, this.i + 10).join(""),
-        );
-        if (braced) {
-          this.i += braced[0].length;
-          const cp = parseInt(braced[1] as string, 16);
-          if (cp > 0x10ffff) throw new Invalid("invalid escape sequence");
-          return literal(cp);
-        }
-        const two = this.chars.slice(this.i, this.i + 2).join("");
-        if (!/^[0-9A-Fa-f]{2}$/.test(two)) throw new Invalid("invalid escape sequence");
-        this.i += 2;
-        return literal(parseInt(two, 16));
-      }
+      case "x":
+        return literal(this.hexEscape(start));
       case "d":
       case "s":
       case "w": {
@@ -294,11 +315,45 @@ class Translator {
     }
   }
 
+  /**
+   * After `\x`: the code point of `\xHH` or `\x{H…}`. Refused as Go's parseEscape refuses it,
+   * quoting from the backslash to the character it stopped at.
+   */
+  private hexEscape(start: number): number {
+    const bad = () => new Invalid("invalid escape sequence", this.text(start, this.i));
+    const hex = (c: string | undefined) => (c !== undefined && /^[0-9A-Fa-f]$/.test(c) ? c : "");
+    if (this.peek() === "{") {
+      this.i++;
+      let cp = 0;
+      let digits = 0;
+      for (;;) {
+        const c = this.chars[this.i];
+        if (c === undefined) throw bad();
+        this.i++;
+        if (c === "}") break;
+        if (!hex(c)) throw bad();
+        cp = cp * 16 + parseInt(c, 16);
+        if (cp > 0x10ffff) throw bad();
+        digits++;
+      }
+      if (digits === 0) throw bad();
+      return cp;
+    }
+    const x = this.chars[this.i];
+    if (x !== undefined) this.i++;
+    const y = this.chars[this.i];
+    if (x !== undefined && y !== undefined) this.i++;
+    if (!hex(x) || !hex(y)) throw bad();
+    return parseInt(`${x}${y}`, 16);
+  }
+
   private property(negated: boolean, inClass: boolean): string {
+    // From the backslash: Go quotes `\p{Name}`, or all that follows when the brace never closes.
+    const start = this.i - 2;
     let name: string;
     if (this.peek() === "{") {
       const end = this.chars.indexOf("}", this.i);
-      if (end < 0) throw new Invalid("invalid character class range");
+      if (end < 0) throw new Invalid("invalid character class range", this.text(start));
       name = this.chars.slice(this.i + 1, end).join("");
       this.i = end + 1;
     } else {
@@ -312,7 +367,8 @@ class Translator {
       if (negated) throw new Unsupported("\\P{Any}");
       return inClass ? "\\u{0}-\\u{10ffff}" : "[\\u{0}-\\u{10ffff}]";
     }
-    if (!/^[A-Za-z_]+$/.test(name)) throw new Invalid("invalid character class range");
+    if (!/^[A-Za-z_]+$/.test(name))
+      throw new Invalid("invalid character class range", this.text(start, this.i));
     const inner = CATEGORIES.has(name) ? name : `Script=${name}`;
     try {
       new RegExp(`\\p{${inner}}`, "u");
@@ -325,6 +381,8 @@ class Translator {
 
   /** After `[`: the whole class. */
   private charClass(): string {
+    // Go quotes a class that never closes from its `[` to the pattern's end.
+    const open = this.i - 1;
     let out = "[";
     if (this.peek() === "^") {
       out += "^";
@@ -335,36 +393,51 @@ class Translator {
     let items = 0;
     for (;;) {
       const c = this.chars[this.i];
-      if (c === undefined) throw new Invalid("missing closing ]");
+      if (c === undefined) throw new Invalid("missing closing ]", this.text(open));
       if (c === "]" && !first) {
         this.i++;
         break;
       }
       first = false;
-      if (c === "[" && this.peek(1) === ":") {
-        const m = /^\[:(\^?)([a-z]+):\]/.exec(this.chars.slice(this.i, this.i + 12).join(""));
-        if (m) {
-          const set = POSIX[m[2] as string];
-          if (set === undefined) throw new Invalid("invalid character class range");
-          if (m[1]) throw new Unsupported("negated POSIX class");
-          this.i += m[0].length;
+      if (c === "[" && this.peek(1) === ":" && this.peek(2) !== undefined) {
+        // Go takes `[:` up to the next `:]` anywhere after it as a POSIX class name.
+        let k = this.i + 2;
+        while (k + 1 < this.chars.length && !(this.chars[k] === ":" && this.chars[k + 1] === "]"))
+          k++;
+        if (k + 1 < this.chars.length) {
+          const name = this.text(this.i, k + 2);
+          const m = /^\[:(\^?)([a-z]+):\]$/.exec(name);
+          const set = m ? POSIX[m[2] as string] : undefined;
+          if (set === undefined) throw new Invalid("invalid character class range", name);
+          if (m?.[1]) throw new Unsupported("negated POSIX class");
+          this.i = k + 2;
           out += set;
           items++;
           continue;
         }
       }
+      const loStart = this.i;
       const lo = this.classAtom();
-      if (this.peek() === "-" && this.peek(1) !== "]" && this.peek(1) !== undefined) {
+      // A class escape (`\d`, `\pL`) is read before ranges: `[\d-z]` is \d, `-` and z.
+      if (
+        lo.cp !== undefined &&
+        this.peek() === "-" &&
+        this.peek(1) !== "]" &&
+        this.peek(1) !== undefined
+      ) {
         this.i++;
+        const hiStart = this.i;
         const hi = this.classAtom();
-        if (lo.cp === undefined || hi.cp === undefined)
-          throw new Invalid("invalid character class range");
-        if (hi.cp < lo.cp) throw new Invalid("invalid character class range");
+        // Go reads a range's end as one character: a class escape there is an invalid escape.
+        if (hi.cp === undefined)
+          throw new Invalid("invalid escape sequence", this.text(hiStart, hiStart + 2));
+        if (hi.cp < lo.cp)
+          throw new Invalid("invalid character class range", this.text(loStart, this.i));
         out += `${lo.text}-${hi.text}`;
       } else out += lo.text;
       items++;
     }
-    if (items === 0) throw new Invalid("missing closing ]");
+    if (items === 0) throw new Invalid("missing closing ]", this.text(open));
     return out + "]";
   }
 
@@ -420,7 +493,7 @@ function translate(pattern: string): Re2Result {
     body = body.slice(lead[0].length);
   }
   try {
-    const t = new Translator(body, dotAll);
+    const t = new Translator(body, dotAll, pattern);
     const source = t.run();
     return {
       kind: "ok",

@@ -55,7 +55,7 @@ describe("checks cel-go makes after type-checking", () => {
     ["int(1e19) > 0", "integer overflow"],
     ["uint(-1) > 0u", "unsigned integer overflow"],
     ["[1].all(x, int('z') == x)", "type conversion error from 'string' to 'int'"],
-    ["matches('a', '[')", "error parsing regexp: missing closing ]"],
+    ["matches('a', '[')", "error parsing regexp: missing closing ]: `[`"],
   ])("%s fails to build: %s", (e, message) => expect(foldingError(e, ast(e))).toBe(message));
 
   test.each(["int('+12') == 12", "bool('True')", "double('Inf') > 0.0", "int(object.x) == 1"])(
