@@ -26,7 +26,7 @@ const rule = (): JsonObject => ({
   resources: ["pods"],
 });
 
-function baseHook(mutating: boolean, name = "hook.example.com"): JsonObject {
+export function baseHook(mutating: boolean, name = "hook.example.com"): JsonObject {
   const h: JsonObject = {
     name,
     clientConfig: { url: "https://127.0.0.1:9443/validate" },
@@ -38,12 +38,16 @@ function baseHook(mutating: boolean, name = "hook.example.com"): JsonObject {
   return h;
 }
 
-function webhookConfig(kind: string, hooks: JsonObject[], name = "oracle-config"): JsonObject {
+export function webhookConfig(
+  kind: string,
+  hooks: JsonObject[],
+  name = "oracle-config",
+): JsonObject {
   return { apiVersion: `${G}/v1`, kind, metadata: { name }, webhooks: hooks };
 }
 
 /** Webhook-level variants: [label, patch on one webhook]. */
-function webhookVariants(mutating: boolean): [string, (h: JsonObject) => void][] {
+export function webhookVariants(mutating: boolean): [string, (h: JsonObject) => void][] {
   const v: [string, (h: JsonObject) => void][] = [];
   const set = (k: string, val: JsonValue | undefined) => (h: JsonObject) => {
     if (val === undefined) delete h[k];
@@ -304,6 +308,11 @@ function webhookVariants(mutating: boolean): [string, (h: JsonObject) => void][]
   ];
   const exprs = [
     "foo == 1",
+    // Where cel-go's issue texts put the caret: code points, wide ones drawn full-width.
+    "'é' == 1",
+    "'日本' == 1 && '\t' == 2",
+    "object.x ||",
+    "Object{ a: 1",
     "1",
     "'a'",
     "object.x",
@@ -418,27 +427,9 @@ function webhookVariants(mutating: boolean): [string, (h: JsonObject) => void][]
   return v;
 }
 
-function webhookCases(kind: string, mutating: boolean): CorpusCase[] {
-  const out: CorpusCase[] = [];
-  const variants = webhookVariants(mutating);
-  let n = 0;
-  for (const [label, patch] of variants) {
-    for (const position of [0, 1]) {
-      const hooks = [
-        baseHook(mutating, "first.example.com"),
-        baseHook(mutating, "second.example.com"),
-      ].slice(0, position + 1);
-      patch(hooks[position]!);
-      out.push({
-        id: `${kind}-${n++}`,
-        description: `${kind}: webhooks[${position}] ${label}`,
-        apiVersion: `${G}/v1`,
-        kind,
-        object: webhookConfig(kind, hooks),
-      });
-    }
-  }
-  const top: [string, Patch][] = [
+/** Configuration-level variants: [label, patch on a configuration of one webhook]. */
+export function topVariants(mutating: boolean): [string, Patch][] {
+  return [
     ["metadata.name Bad_Name", (o) => ((o.metadata as JsonObject).name = "Bad_Name")],
     ["metadata.name a..b", (o) => ((o.metadata as JsonObject).name = "a..b")],
     ["metadata.name -x", (o) => ((o.metadata as JsonObject).name = "-x")],
@@ -521,7 +512,29 @@ function webhookCases(kind: string, mutating: boolean): CorpusCase[] {
         ]),
     ],
   ];
-  for (const [label, patch] of top) {
+}
+
+function webhookCases(kind: string, mutating: boolean): CorpusCase[] {
+  const out: CorpusCase[] = [];
+  const variants = webhookVariants(mutating);
+  let n = 0;
+  for (const [label, patch] of variants) {
+    for (const position of [0, 1]) {
+      const hooks = [
+        baseHook(mutating, "first.example.com"),
+        baseHook(mutating, "second.example.com"),
+      ].slice(0, position + 1);
+      patch(hooks[position]!);
+      out.push({
+        id: `${kind}-${n++}`,
+        description: `${kind}: webhooks[${position}] ${label}`,
+        apiVersion: `${G}/v1`,
+        kind,
+        object: webhookConfig(kind, hooks),
+      });
+    }
+  }
+  for (const [label, patch] of topVariants(mutating)) {
     const o = webhookConfig(kind, [baseHook(mutating)]);
     patch(o);
     out.push({
@@ -539,30 +552,18 @@ function vap(spec: JsonObject, name = "oracle-vap"): JsonObject {
   return { apiVersion: `${G}/v1`, kind: "ValidatingAdmissionPolicy", metadata: { name }, spec };
 }
 
-const baseVapSpec = (): JsonObject => ({
+export const baseVapSpec = (): JsonObject => ({
   matchConstraints: { resourceRules: [rule()] },
   validations: [{ expression: "true" }],
 });
 
-function policyCases(): CorpusCase[] {
-  const out: CorpusCase[] = [];
-  let n = 0;
-  const add = (kind: string, apiVersion: string, description: string, object: JsonObject) =>
-    out.push({
-      id: `${kind}-${apiVersion.split("/")[1]}-${n++}`,
-      description: `${kind}: ${description}`,
-      apiVersion,
-      kind,
-      object,
-    });
-  const vapVariant = (label: string, patch: (s: JsonObject) => void, name?: string) => {
-    const s = baseVapSpec();
-    patch(s);
-    add("ValidatingAdmissionPolicy", `${G}/v1`, label, vap(s, name));
-  };
-  vapVariant("valid", () => undefined);
+/** ValidatingAdmissionPolicy variants: [label, patch on baseVapSpec()]. */
+export function vapVariants(): [string, Patch][] {
+  const out: [string, Patch][] = [];
+  const v = (label: string, patch: Patch) => out.push([label, patch]);
+  v("valid", () => undefined);
   for (const f of ["Fail", "Ignore", "fail", ""])
-    vapVariant(`failurePolicy=${JSON.stringify(f)}`, (s) => (s.failurePolicy = f));
+    v(`failurePolicy=${JSON.stringify(f)}`, (s) => (s.failurePolicy = f));
   const pks: JsonObject[] = [
     { apiVersion: "v1", kind: "ConfigMap" },
     { apiVersion: "", kind: "ConfigMap" },
@@ -577,16 +578,16 @@ function policyCases(): CorpusCase[] {
     {},
     { apiVersion: "/", kind: "X" },
   ];
-  for (const pk of pks) vapVariant(`paramKind=${JSON.stringify(pk)}`, (s) => (s.paramKind = pk));
-  vapVariant("matchConstraints absent", (s) => delete s.matchConstraints);
-  vapVariant("resourceRules empty", (s) => (s.matchConstraints = { resourceRules: [] }));
-  vapVariant("matchConstraints {}", (s) => (s.matchConstraints = {}));
+  for (const pk of pks) v(`paramKind=${JSON.stringify(pk)}`, (s) => (s.paramKind = pk));
+  v("matchConstraints absent", (s) => delete s.matchConstraints);
+  v("resourceRules empty", (s) => (s.matchConstraints = { resourceRules: [] }));
+  v("matchConstraints {}", (s) => (s.matchConstraints = {}));
   for (const rn of [["a"], ["a", "a"], ["a/b"], ["."], [".."], ["a%b"], [""]])
-    vapVariant(
+    v(
       `resourceNames=${JSON.stringify(rn)}`,
       (s) => (s.matchConstraints = { resourceRules: [{ ...rule(), resourceNames: rn }] }),
     );
-  vapVariant(
+  v(
     "excludeResourceRules bad",
     (s) =>
       (s.matchConstraints = {
@@ -594,19 +595,19 @@ function policyCases(): CorpusCase[] {
         excludeResourceRules: [{ ...rule(), operations: [] }],
       }),
   );
-  vapVariant(
+  v(
     "resourceRules DELETE ok",
     (s) => (s.matchConstraints = { resourceRules: [{ ...rule(), operations: ["DELETE"] }] }),
   );
-  vapVariant(
+  v(
     "resourceRules bad resources",
     (s) => (s.matchConstraints = { resourceRules: [{ ...rule(), resources: ["*", "pods"] }] }),
   );
-  vapVariant(
+  v(
     "matchPolicy bad",
     (s) => (s.matchConstraints = { resourceRules: [rule()], matchPolicy: "Fuzzy" }),
   );
-  vapVariant(
+  v(
     "namespaceSelector bad",
     (s) =>
       (s.matchConstraints = {
@@ -614,7 +615,7 @@ function policyCases(): CorpusCase[] {
         namespaceSelector: { matchExpressions: [{ key: "a", operator: "In" }] },
       }),
   );
-  vapVariant(
+  v(
     "objectSelector bad value",
     (s) =>
       (s.matchConstraints = {
@@ -652,8 +653,8 @@ function policyCases(): CorpusCase[] {
     ["variables without variables", [{ expression: "variables.x == 1" }]],
     ["request field", [{ expression: "request.operation == 'CREATE'" }]],
   ];
-  for (const [label, val] of vals) vapVariant(`validations ${label}`, (s) => (s.validations = val));
-  vapVariant("no validations nor auditAnnotations", (s) => (s.validations = []));
+  for (const [label, val] of vals) v(`validations ${label}`, (s) => (s.validations = val));
+  v("no validations nor auditAnnotations", (s) => (s.validations = []));
   const vars: [string, JsonValue, JsonValue][] = [
     ["ok", [{ name: "x", expression: "1" }], [{ expression: "variables.x == 1" }]],
     ["name empty", [{ name: "", expression: "1" }], [{ expression: "true" }]],
@@ -662,10 +663,60 @@ function policyCases(): CorpusCase[] {
     ["expression empty", [{ name: "x", expression: "" }], [{ expression: "true" }]],
     ["undefined variable", [{ name: "x", expression: "1" }], [{ expression: "variables.y == 1" }]],
     ["syntax", [{ name: "x", expression: "1 +" }], [{ expression: "true" }]],
+    // How the apiserver declares variables: one after another, each with its own result type.
+    [
+      "refers to a later one",
+      [
+        { name: "a", expression: "variables.b" },
+        { name: "b", expression: "1" },
+      ],
+      [{ expression: "true" }],
+    ],
+    ["refers to itself", [{ name: "a", expression: "variables.a" }], [{ expression: "true" }]],
+    [
+      "int compared to string",
+      [{ name: "x", expression: "1" }],
+      [{ expression: "variables.x == 'a'" }],
+    ],
+    ["string as validation", [{ name: "x", expression: "'s'" }], [{ expression: "variables.x" }]],
+    ["bool as validation", [{ name: "x", expression: "true" }], [{ expression: "variables.x" }]],
+    ["failed one used", [{ name: "x", expression: "foo" }], [{ expression: "variables.x == 1" }]],
+    ["blank one used", [{ name: "x", expression: " " }], [{ expression: "variables.x == 1" }]],
+    [
+      "same name twice",
+      [
+        { name: "x", expression: "1" },
+        { name: "x", expression: "'s'" },
+      ],
+      [{ expression: "variables.x == 's'" }],
+    ],
+    ["map field", [{ name: "x", expression: "{'a': 1}" }], [{ expression: "variables.x.a == 1" }]],
+    [
+      "list size",
+      [{ name: "x", expression: "[1, 2]" }],
+      [{ expression: "variables.x.size() == 2" }],
+    ],
+    [
+      "object field",
+      [{ name: "x", expression: "object.metadata" }],
+      [{ expression: "variables.x.name == 'a'" }],
+    ],
+    ["empty name used", [{ name: "", expression: "1" }], [{ expression: "variables.x == 1" }]],
+    ["bad name used", [{ name: "a-b", expression: "1" }], [{ expression: "true" }]],
+    [
+      "int plus string",
+      [{ name: "x", expression: "1" }],
+      [{ expression: "variables.x + 'a' == 'b'" }],
+    ],
+    [
+      "messageExpression reads one",
+      [{ name: "x", expression: "'m'" }],
+      [{ expression: "true", messageExpression: "variables.x" }],
+    ],
   ];
-  for (const [label, v, val] of vars)
-    vapVariant(`variables ${label}`, (s) => {
-      s.variables = v;
+  for (const [label, vs, val] of vars)
+    v(`variables ${label}`, (s) => {
+      s.variables = vs;
       s.validations = val;
     });
   const aas: [string, JsonValue][] = [
@@ -689,39 +740,36 @@ function policyCases(): CorpusCase[] {
     ["empty key", [{ key: "", valueExpression: "'v'" }]],
   ];
   for (const [label, aa] of aas)
-    vapVariant(`auditAnnotations ${label}`, (s) => {
+    v(`auditAnnotations ${label}`, (s) => {
       s.auditAnnotations = aa;
       s.validations = [];
     });
-  vapVariant("matchConditions params with paramKind", (s) => {
+  v("matchConditions params with paramKind", (s) => {
     s.paramKind = { apiVersion: "v1", kind: "ConfigMap" };
     s.matchConditions = [{ name: "a", expression: "params.data.x == 'y'" }];
   });
-  vapVariant(
+  v(
     "matchConditions params without paramKind",
     (s) => (s.matchConditions = [{ name: "a", expression: "params.data.x == 'y'" }]),
   );
-  vapVariant(
-    "matchConditions bad name",
-    (s) => (s.matchConditions = [{ name: "a b", expression: "true" }]),
-  );
-  vapVariant("matchConditions int", (s) => (s.matchConditions = [{ name: "a", expression: "1" }]));
-  vapVariant("unknown spec field", (s) => (s.foo = 1));
-  vapVariant("metadata.name bad", () => undefined, "Bad_Name");
+  v("matchConditions bad name", (s) => (s.matchConditions = [{ name: "a b", expression: "true" }]));
+  v("matchConditions int", (s) => (s.matchConditions = [{ name: "a", expression: "1" }]));
+  v("unknown spec field", (s) => (s.foo = 1));
+  return out;
+}
 
-  const vapb = (spec: JsonObject, name = "oracle-vapb"): JsonObject => ({
-    apiVersion: `${G}/v1`,
-    kind: "ValidatingAdmissionPolicyBinding",
-    metadata: { name },
-    spec,
-  });
-  const bVariant = (label: string, spec: JsonObject) =>
-    add("ValidatingAdmissionPolicyBinding", `${G}/v1`, label, vapb(spec));
-  const okB = (): JsonObject => ({ policyName: "p", validationActions: ["Deny"] });
-  bVariant("valid", okB());
-  bVariant("empty spec", {});
+/** A ValidatingAdmissionPolicyBinding spec that is valid. */
+export const okVapBinding = (): JsonObject => ({ policyName: "p", validationActions: ["Deny"] });
+
+/** ValidatingAdmissionPolicyBinding specs: [label, spec]. */
+export function vapBindingSpecs(): [string, JsonObject][] {
+  const out: [string, JsonObject][] = [];
+  const b = (label: string, spec: JsonObject) => out.push([label, spec]);
+  const okB = okVapBinding;
+  b("valid", okB());
+  b("empty spec", {});
   for (const pn of ["", "Bad_Name", "a.b", "-a"])
-    bVariant(`policyName=${JSON.stringify(pn)}`, { ...okB(), policyName: pn });
+    b(`policyName=${JSON.stringify(pn)}`, { ...okB(), policyName: pn });
   const vas: JsonValue[] = [
     [],
     ["Deny"],
@@ -733,7 +781,7 @@ function policyCases(): CorpusCase[] {
     ["deny"],
   ];
   for (const va of vas)
-    bVariant(`validationActions=${JSON.stringify(va)}`, { ...okB(), validationActions: va });
+    b(`validationActions=${JSON.stringify(va)}`, { ...okB(), validationActions: va });
   const prs: JsonObject[] = [
     { name: "x", parameterNotFoundAction: "Deny" },
     { name: "x" },
@@ -751,162 +799,192 @@ function policyCases(): CorpusCase[] {
     { name: "x", parameterNotFoundAction: "" },
     {},
   ];
-  for (const pr of prs) bVariant(`paramRef=${JSON.stringify(pr)}`, { ...okB(), paramRef: pr });
-  bVariant("matchResources empty rules", { ...okB(), matchResources: {} });
-  bVariant("matchResources bad rule", {
+  for (const pr of prs) b(`paramRef=${JSON.stringify(pr)}`, { ...okB(), paramRef: pr });
+  b("matchResources empty rules", { ...okB(), matchResources: {} });
+  b("matchResources bad rule", {
     ...okB(),
     matchResources: { resourceRules: [{ ...rule(), operations: ["BAD"] }] },
   });
-  bVariant("matchResources DELETE", {
+  b("matchResources DELETE", {
     ...okB(),
     matchResources: { resourceRules: [{ ...rule(), operations: ["DELETE"] }] },
   });
-  bVariant("unknown field", { ...okB(), foo: 1 });
+  b("unknown field", { ...okB(), foo: 1 });
 
-  for (const ver of ["v1", "v1beta1", "v1alpha1"]) {
-    const av = `${G}/${ver}`;
-    const map = (spec: JsonObject, name = "oracle-map"): JsonObject => ({
-      apiVersion: av,
-      kind: "MutatingAdmissionPolicy",
-      metadata: { name },
-      spec,
-    });
-    const okM = (): JsonObject => ({
-      matchConstraints: { resourceRules: [{ ...rule(), operations: ["CREATE", "UPDATE"] }] },
-      reinvocationPolicy: "Never",
-      mutations: [
+  return out;
+}
+
+/** A MutatingAdmissionPolicy spec that is valid. */
+export const okMapSpec = (): JsonObject => ({
+  matchConstraints: { resourceRules: [{ ...rule(), operations: ["CREATE", "UPDATE"] }] },
+  reinvocationPolicy: "Never",
+  mutations: [
+    {
+      patchType: "ApplyConfiguration",
+      applyConfiguration: {
+        expression: "Object{metadata: Object.metadata{labels: {'a': 'b'}}}",
+      },
+    },
+  ],
+});
+
+/** MutatingAdmissionPolicy variants: [label, patch on okMapSpec()]. */
+export function mapVariants(): [string, Patch][] {
+  const out: [string, Patch][] = [];
+  const v = (label: string, patch: Patch) => out.push([label, patch]);
+  v("valid", () => undefined);
+  v("mutations empty", (s) => (s.mutations = []));
+  v("patchType empty", (s) => (s.mutations = [{ patchType: "" }]));
+  v("patchType bogus", (s) => (s.mutations = [{ patchType: "Bogus" }]));
+  v("JSONPatch missing jsonPatch", (s) => (s.mutations = [{ patchType: "JSONPatch" }]));
+  v(
+    "JSONPatch ok",
+    (s) =>
+      (s.mutations = [
         {
-          patchType: "ApplyConfiguration",
-          applyConfiguration: {
-            expression: "Object{metadata: Object.metadata{labels: {'a': 'b'}}}",
+          patchType: "JSONPatch",
+          jsonPatch: {
+            expression: "[JSONPatch{op: 'add', path: '/metadata/labels/a', value: 'b'}]",
           },
         },
-      ],
+      ]),
+  );
+  v(
+    "JSONPatch with applyConfiguration",
+    (s) =>
+      (s.mutations = [
+        {
+          patchType: "JSONPatch",
+          jsonPatch: { expression: "[]" },
+          applyConfiguration: { expression: "Object{}" },
+        },
+      ]),
+  );
+  v("ApplyConfiguration missing", (s) => (s.mutations = [{ patchType: "ApplyConfiguration" }]));
+  v(
+    "ApplyConfiguration with jsonPatch",
+    (s) =>
+      (s.mutations = [
+        {
+          patchType: "ApplyConfiguration",
+          applyConfiguration: { expression: "Object{}" },
+          jsonPatch: { expression: "[]" },
+        },
+      ]),
+  );
+  v(
+    "ApplyConfiguration blank",
+    (s) =>
+      (s.mutations = [
+        { patchType: "ApplyConfiguration", applyConfiguration: { expression: " " } },
+      ]),
+  );
+  // Message construction that does not parse: a plain syntax error the apiserver rejects.
+  for (const [label, expression] of [
+    ["ApplyConfiguration truncated", "Object{ metadata: "],
+    ["ApplyConfiguration unbalanced", "Object{ metadata: Object.metadata{ labels: {'a': 'b'} }"],
+    ["ApplyConfiguration ternary ok", "Object{ spec: Object.spec{ replicas: 1 in [1] ? 2 : 3 } }"],
+  ] as const)
+    v(
+      label,
+      (s) =>
+        (s.mutations = [{ patchType: "ApplyConfiguration", applyConfiguration: { expression } }]),
+    );
+  for (const [label, expression] of [
+    ["JSONPatch missing comma", "[JSONPatch{op: 'add', path: '/metadata/labels' value: {}}]"],
+    [
+      "JSONPatch two ok",
+      "[JSONPatch{op: 'remove', path: '/a'}, JSONPatch{op: 'add', path: '/b', value: 'x{'}]",
+    ],
+  ] as const)
+    v(label, (s) => (s.mutations = [{ patchType: "JSONPatch", jsonPatch: { expression } }]));
+  v("reinvocationPolicy absent", (s) => delete s.reinvocationPolicy);
+  v("reinvocationPolicy bogus", (s) => (s.reinvocationPolicy = "Always"));
+  v("reinvocationPolicy IfNeeded", (s) => (s.reinvocationPolicy = "IfNeeded"));
+  v(
+    "DELETE operation",
+    (s) => (s.matchConstraints = { resourceRules: [{ ...rule(), operations: ["DELETE"] }] }),
+  );
+  v(
+    "* operation",
+    (s) => (s.matchConstraints = { resourceRules: [{ ...rule(), operations: ["*"] }] }),
+  );
+  v("matchConstraints absent", (s) => delete s.matchConstraints);
+  v("failurePolicy bogus", (s) => (s.failurePolicy = "Maybe"));
+  v("variables bad name", (s) => (s.variables = [{ name: "a-b", expression: "1" }]));
+  v("matchConditions undeclared", (s) => (s.matchConditions = [{ name: "a", expression: "foo" }]));
+  v("unknown field", (s) => (s.foo = 1));
+  return out;
+}
+
+/** MutatingAdmissionPolicyBinding specs: [label, spec]. */
+export function mapBindingSpecs(): [string, JsonObject][] {
+  const out: [string, JsonObject][] = [];
+  const b = (label: string, spec: JsonObject) => out.push([label, spec]);
+  b("valid", { policyName: "p" });
+  b("empty spec", {});
+  b("policyName bad", { policyName: "Bad_Name" });
+  b("paramRef no action", { policyName: "p", paramRef: { name: "x" } });
+  b("paramRef both", {
+    policyName: "p",
+    paramRef: { name: "x", selector: {}, parameterNotFoundAction: "Deny" },
+  });
+  b("matchResources DELETE", {
+    policyName: "p",
+    matchResources: { resourceRules: [{ ...rule(), operations: ["DELETE"] }] },
+  });
+  b("matchResources ok", { policyName: "p", matchResources: { resourceRules: [rule()] } });
+  b("validationActions unknown", { policyName: "p", validationActions: ["Deny"] });
+  return out;
+}
+
+function policyCases(): CorpusCase[] {
+  const out: CorpusCase[] = [];
+  let n = 0;
+  const add = (kind: string, apiVersion: string, description: string, object: JsonObject) =>
+    out.push({
+      id: `${kind}-${apiVersion.split("/")[1]}-${n++}`,
+      description: `${kind}: ${description}`,
+      apiVersion,
+      kind,
+      object,
     });
-    const mVariant = (label: string, patch: (s: JsonObject) => void) => {
-      const s = okM();
+  const vapVariant = (label: string, patch: Patch, name?: string) => {
+    const s = baseVapSpec();
+    patch(s);
+    add("ValidatingAdmissionPolicy", `${G}/v1`, label, vap(s, name));
+  };
+  for (const [label, patch] of vapVariants()) vapVariant(label, patch);
+  vapVariant("metadata.name bad", () => undefined, "Bad_Name");
+  for (const [label, spec] of vapBindingSpecs())
+    add("ValidatingAdmissionPolicyBinding", `${G}/v1`, label, vapBinding(spec));
+  for (const ver of ["v1", "v1beta1", "v1alpha1"]) {
+    const av = `${G}/${ver}`;
+    for (const [label, patch] of mapVariants()) {
+      const s = okMapSpec();
       patch(s);
-      add("MutatingAdmissionPolicy", av, label, map(s));
-    };
-    mVariant("valid", () => undefined);
-    mVariant("mutations empty", (s) => (s.mutations = []));
-    mVariant("patchType empty", (s) => (s.mutations = [{ patchType: "" }]));
-    mVariant("patchType bogus", (s) => (s.mutations = [{ patchType: "Bogus" }]));
-    mVariant("JSONPatch missing jsonPatch", (s) => (s.mutations = [{ patchType: "JSONPatch" }]));
-    mVariant(
-      "JSONPatch ok",
-      (s) =>
-        (s.mutations = [
-          {
-            patchType: "JSONPatch",
-            jsonPatch: {
-              expression: "[JSONPatch{op: 'add', path: '/metadata/labels/a', value: 'b'}]",
-            },
-          },
-        ]),
-    );
-    mVariant(
-      "JSONPatch with applyConfiguration",
-      (s) =>
-        (s.mutations = [
-          {
-            patchType: "JSONPatch",
-            jsonPatch: { expression: "[]" },
-            applyConfiguration: { expression: "Object{}" },
-          },
-        ]),
-    );
-    mVariant(
-      "ApplyConfiguration missing",
-      (s) => (s.mutations = [{ patchType: "ApplyConfiguration" }]),
-    );
-    mVariant(
-      "ApplyConfiguration with jsonPatch",
-      (s) =>
-        (s.mutations = [
-          {
-            patchType: "ApplyConfiguration",
-            applyConfiguration: { expression: "Object{}" },
-            jsonPatch: { expression: "[]" },
-          },
-        ]),
-    );
-    mVariant(
-      "ApplyConfiguration blank",
-      (s) =>
-        (s.mutations = [
-          { patchType: "ApplyConfiguration", applyConfiguration: { expression: " " } },
-        ]),
-    );
-    // Message construction that does not parse: a plain syntax error the apiserver rejects.
-    for (const [label, expression] of [
-      ["ApplyConfiguration truncated", "Object{ metadata: "],
-      ["ApplyConfiguration unbalanced", "Object{ metadata: Object.metadata{ labels: {'a': 'b'} }"],
-      [
-        "ApplyConfiguration ternary ok",
-        "Object{ spec: Object.spec{ replicas: 1 in [1] ? 2 : 3 } }",
-      ],
-    ] as const)
-      mVariant(
+      add("MutatingAdmissionPolicy", av, label, policyObject(av, "MutatingAdmissionPolicy", s));
+    }
+    for (const [label, spec] of mapBindingSpecs())
+      add(
+        "MutatingAdmissionPolicyBinding",
+        av,
         label,
-        (s) =>
-          (s.mutations = [{ patchType: "ApplyConfiguration", applyConfiguration: { expression } }]),
+        policyObject(av, "MutatingAdmissionPolicyBinding", spec),
       );
-    for (const [label, expression] of [
-      ["JSONPatch missing comma", "[JSONPatch{op: 'add', path: '/metadata/labels' value: {}}]"],
-      [
-        "JSONPatch two ok",
-        "[JSONPatch{op: 'remove', path: '/a'}, JSONPatch{op: 'add', path: '/b', value: 'x{'}]",
-      ],
-    ] as const)
-      mVariant(
-        label,
-        (s) => (s.mutations = [{ patchType: "JSONPatch", jsonPatch: { expression } }]),
-      );
-    mVariant("reinvocationPolicy absent", (s) => delete s.reinvocationPolicy);
-    mVariant("reinvocationPolicy bogus", (s) => (s.reinvocationPolicy = "Always"));
-    mVariant("reinvocationPolicy IfNeeded", (s) => (s.reinvocationPolicy = "IfNeeded"));
-    mVariant(
-      "DELETE operation",
-      (s) => (s.matchConstraints = { resourceRules: [{ ...rule(), operations: ["DELETE"] }] }),
-    );
-    mVariant(
-      "* operation",
-      (s) => (s.matchConstraints = { resourceRules: [{ ...rule(), operations: ["*"] }] }),
-    );
-    mVariant("matchConstraints absent", (s) => delete s.matchConstraints);
-    mVariant("failurePolicy bogus", (s) => (s.failurePolicy = "Maybe"));
-    mVariant("variables bad name", (s) => (s.variables = [{ name: "a-b", expression: "1" }]));
-    mVariant(
-      "matchConditions undeclared",
-      (s) => (s.matchConditions = [{ name: "a", expression: "foo" }]),
-    );
-    mVariant("unknown field", (s) => (s.foo = 1));
-    const mb = (spec: JsonObject): JsonObject => ({
-      apiVersion: av,
-      kind: "MutatingAdmissionPolicyBinding",
-      metadata: { name: "oracle-mapb" },
-      spec,
-    });
-    const bv = (label: string, spec: JsonObject) =>
-      add("MutatingAdmissionPolicyBinding", av, label, mb(spec));
-    bv("valid", { policyName: "p" });
-    bv("empty spec", {});
-    bv("policyName bad", { policyName: "Bad_Name" });
-    bv("paramRef no action", { policyName: "p", paramRef: { name: "x" } });
-    bv("paramRef both", {
-      policyName: "p",
-      paramRef: { name: "x", selector: {}, parameterNotFoundAction: "Deny" },
-    });
-    bv("matchResources DELETE", {
-      policyName: "p",
-      matchResources: { resourceRules: [{ ...rule(), operations: ["DELETE"] }] },
-    });
-    bv("matchResources ok", { policyName: "p", matchResources: { resourceRules: [rule()] } });
-    bv("validationActions unknown", { policyName: "p", validationActions: ["Deny"] });
   }
   return out;
 }
+
+/** An admission policy or binding object of the given version and kind. */
+export function policyObject(apiVersion: string, kind: string, spec: JsonObject): JsonObject {
+  // oracle-vap, oracle-vapb, oracle-map, oracle-mapb
+  const name = `oracle-${kind.replace(/[a-z]/g, "").toLowerCase()}`;
+  return { apiVersion, kind, metadata: { name }, spec };
+}
+
+const vapBinding = (spec: JsonObject) =>
+  policyObject(`${G}/v1`, "ValidatingAdmissionPolicyBinding", spec);
 
 /** Every corpus case, in a stable order with unique ids. */
 export function validationCorpus(): CorpusCase[] {

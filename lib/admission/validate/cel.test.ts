@@ -62,6 +62,42 @@ describe("checkCel (verdicts confirmed by the oracle against kube-apiserver 1.37
         "compilation failed: ERROR: <input>:1:1: undeclared reference to 'foo' (in container '')\n | foo\n | ^",
     });
   });
+  // Issue texts as kube-apiserver 1.37.2 (cel-go v0.29.2 and its ANTLR parser) printed them.
+  const detail = (expr: string, ret: "bool" | "string" = "bool") => {
+    const v = checkCel(expr, webhook, ret);
+    return v.kind === "error" ? v.detail : v.kind;
+  };
+  const EXPR_START =
+    "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+  it.each([
+    [
+      "the caret line is dots up to the column",
+      "size(1) == 1",
+      "compilation failed: ERROR: <input>:1:5: found no matching overload for 'size' applied to '(int)'\n | size(1) == 1\n | ....^",
+    ],
+    [
+      "columns count code points; a wide one is drawn full-width",
+      "'é' == 1",
+      "compilation failed: ERROR: <input>:1:5: found no matching overload for '_==_' applied to '(string, int)'\n | 'é' == 1\n | .\uff0e..^",
+    ],
+    [
+      "an undefined field is reported at its dot",
+      "request.foo == 'x'",
+      "compilation failed: ERROR: <input>:1:8: undefined field 'foo'\n | request.foo == 'x'\n | .......^",
+    ],
+    [
+      "an operand missing at the end",
+      "a ==",
+      `compilation failed: ERROR: <input>:1:5: Syntax error: mismatched input '<EOF>' expecting ${EXPR_START}\n | a ==\n | ....^`,
+    ],
+    [
+      "a string never closed: the stray text, then the end of input",
+      '"unterminated',
+      `compilation failed: ERROR: <input>:1:1: Syntax error: token recognition error at: '"unterminated'\n | "unterminated\n | ^\nERROR: <input>:1:14: Syntax error: mismatched input '<EOF>' expecting ${EXPR_START}\n | "unterminated\n | .............^`,
+    ],
+    ["null's type is null_type", "null", "must evaluate to bool but got null_type"],
+  ])("%s", (_name, expr, want) => expect(detail(expr)).toBe(want));
+
   it("params are declared for policies with a paramKind", () => {
     expect(checkCel("params.x == 1", { params: true, authorizer: true }, "bool").kind).toBe("ok");
   });

@@ -22,8 +22,12 @@ export type CelReturn = "bool" | "string" | "string-or-null" | "any" | "jsonpatc
 export interface CelDecl {
   params: boolean;
   authorizer: boolean;
-  /** Names of spec.variables when the policy uses composition; undefined when not declared. */
-  variables?: string[];
+  /**
+   * spec.variables an expression sees when the policy uses composition (undefined when `variables`
+   * is not declared): each name with the type cel-go gave its expression (a cel-js type name), or
+   * null where this module cannot tell that type. See declaredVariableType.
+   */
+  variables?: Record<string, string | null>;
 }
 
 /**
@@ -67,7 +71,7 @@ function envFor(decl: CelDecl): Environment {
   env.registerFunction("matches(string, string): bool", () => false);
   if (decl.variables) {
     const schema: Record<string, string> = {};
-    for (const v of decl.variables) schema[v] = "dyn";
+    for (const [name, type] of Object.entries(decl.variables)) schema[name] = type ?? "dyn";
     env.registerVariable({ name: "variables", schema });
   }
   if (envCache.size > 64) envCache.clear();
@@ -99,14 +103,34 @@ function asLibError(e: unknown): CelLibError | undefined {
   return { message: m, code, range };
 }
 
-/** cel-go's issue text: `ERROR: <input>:L:C: msg` plus the source line and a caret. */
+/**
+ * cel-go's issue text (common.Error.ToDisplayString): `ERROR: <input>:L:C: msg`, the source line
+ * (tabs as spaces, left out past 16,384 bytes) and under it a dot per code point before the
+ * column and a caret — full-width (U+FF0E, U+FF3E) for a code point of more than one UTF-8 byte.
+ * Columns count code points, as cel-go's offsets do.
+ */
 function goIssue(expr: string, offset: number, msg: string): string {
   const before = expr.slice(0, offset);
   const line = before.split("\n").length;
   const lineStart = before.lastIndexOf("\n") + 1;
-  const col = offset - lineStart;
-  const srcLine = expr.split("\n")[line - 1] ?? "";
-  return `compilation failed: ERROR: <input>:${line}:${col + 1}: ${msg}\n | ${srcLine}\n | ${" ".repeat(col)}^`;
+  const lead = [...expr.slice(lineStart, offset)];
+  const head = `compilation failed: ERROR: <input>:${line}:${lead.length + 1}: ${msg}`;
+  const snippet = (expr.split("\n")[line - 1] ?? "").replaceAll("\t", " ");
+  if (byteLength(snippet) > 16_384) return head;
+  const wide = (c: string | undefined) => c !== undefined && c.codePointAt(0)! > 0x7f;
+  const dots = lead.map((c) => (wide(c) ? "\uff0e" : ".")).join("");
+  const under = [...snippet][lead.length];
+  return `${head}\n | ${snippet}\n | ${dots}${wide(under) ? "\uff3e" : "^"}`;
+}
+
+/** len(s) in Go: the UTF-8 bytes of `s`. */
+function byteLength(s: string): number {
+  let n = 0;
+  for (const c of s) {
+    const cp = c.codePointAt(0)!;
+    n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+  }
+  return n;
 }
 
 /** String literals blanked to spaces, same length, so offsets still point into the original. */
@@ -157,17 +181,56 @@ function messageSyntaxVerdict(expr: string): CelVerdict {
     const off = le.range?.start ?? 0;
     // `?field:` (optional field initialisers) is CEL that cel-js does not parse either.
     if (mapped[off] === "?") return { kind: "unknown" };
-    return {
-      kind: "error",
-      detail: goIssue(expr, off, "Syntax error: " + (le.message.split("\n")[0] ?? "")),
-    };
+    return { kind: "error", detail: syntaxIssues(expr, off, le.message) };
   }
 }
 
+/** What cel-go's ANTLR parser expects where an expression must start. */
+const EXPR_START =
+  "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+/** Text that ends with a binary or ternary operator, or a field's or entry's colon. */
+const ENDS_WITH_OPERATOR = /(==|!=|<=|>=|<|>|&&|\|\||\+|-|\*|\/|%|\bin|\?|:)\s*$/;
+
+/**
+ * A syntax error as cel-go's ANTLR parser words it, where cel-js's wording is known to stand for
+ * it (checked on the apiserver): an expression missing after an operator or colon, a message or
+ * map literal missing its `}`, a string never closed (ANTLR reports the stray text, then the end
+ * of input). Anything else keeps cel-js's wording.
+ */
+function syntaxIssues(expr: string, off: number, libMessage: string): string {
+  const first = libMessage.split("\n")[0] ?? "";
+  const code = maskStrings(expr);
+  if (first === "Unexpected token: EOF" && ENDS_WITH_OPERATOR.test(code.slice(0, off)))
+    return goIssue(expr, off, `Syntax error: mismatched input '<EOF>' expecting ${EXPR_START}`);
+  const rbrace = /^Expected RBRACE, got (EOF|IDENTIFIER)$/.exec(first);
+  if (rbrace) {
+    const token =
+      rbrace[1] === "EOF" ? "<EOF>" : (/^[A-Za-z_]\w*/.exec(expr.slice(off))?.[0] ?? "");
+    if (token !== "")
+      return goIssue(expr, off, `Syntax error: mismatched input '${token}' expecting {'}', ','}`);
+  }
+  const rest = expr.slice(off);
+  if (
+    first === "Unterminated string" &&
+    !rest.includes("\n") &&
+    (code.slice(0, off).trim() === "" || ENDS_WITH_OPERATOR.test(code.slice(0, off)))
+  )
+    return compileIssues(expr, [
+      { offset: off, message: `Syntax error: token recognition error at: '${rest}'` },
+      {
+        offset: expr.length,
+        message: `Syntax error: mismatched input '<EOF>' expecting ${EXPR_START}`,
+      },
+    ]);
+  return goIssue(expr, off, "Syntax error: " + first);
+}
+
 function goTypeName(t: string): string {
-  // cel-js names unresolved type parameters (`list<T>` for `[]`); cel-go prints them as dyn.
+  // cel-js names unresolved type parameters (`list<T>` for `[]`); cel-go prints them as dyn, and
+  // null's type as null_type.
   return t
     .replace(/\b[A-Z]\b/g, "dyn")
+    .replace(/\bnull\b(?!_)/g, "null_type")
     .replace(/</g, "(")
     .replace(/>/g, ")");
 }
@@ -232,10 +295,7 @@ function libErrorVerdict(expr: string, le: CelLibError): CelVerdict {
   const code = le.code ?? "";
   if (syntaxCodes.test(code)) {
     if (asMapLiterals(expr) !== undefined) return messageSyntaxVerdict(expr);
-    return {
-      kind: "error",
-      detail: goIssue(expr, off, "Syntax error: " + (le.message.split("\n")[0] ?? "")),
-    };
+    return { kind: "error", detail: syntaxIssues(expr, off, le.message) };
   }
   if (code === "unknown_variable") {
     const name = /Unknown variable: ([\w.]+)/.exec(le.message)?.[1] ?? "";
@@ -247,7 +307,15 @@ function libErrorVerdict(expr: string, le: CelLibError): CelVerdict {
   }
   if (code === "no_such_key") {
     const name = /No such key: (\w+)/.exec(le.message)?.[1] ?? "";
-    return { kind: "error", detail: goIssue(expr, off, `undefined field '${name}'`) };
+    // cel-go reports a selection at its dot (`variables.y` at column 10, not 11).
+    let at = off;
+    const code = maskStrings(expr);
+    if (code.startsWith(name, at)) {
+      let j = at - 1;
+      while (j >= 0 && /\s/.test(code[j] ?? "")) j--;
+      if (code[j] === ".") at = j;
+    }
+    return { kind: "error", detail: goIssue(expr, at, `undefined field '${name}'`) };
   }
   if (code === "invalid_macro_argument" && /has\(\)/.test(le.message))
     return { kind: "error", detail: goIssue(expr, off, "invalid argument to has() macro") };
@@ -419,12 +487,48 @@ function typeVerdict(expr: string, decl: CelDecl, ret: CelReturn): CelVerdict {
     const le = asLibError(result.error);
     return le ? libErrorVerdict(expr, le) : { kind: "unknown" };
   }
-  return returnVerdict(expr, result.type ?? "dyn", ret);
+  return returnVerdict(expr, result.type ?? "dyn", ret, decl);
+}
+
+/**
+ * The type a variable's expression declares `variables.<name>` with, as the apiserver's
+ * composition compiler does (CompileAndStoreVariable): the expression's output type, dyn when it
+ * fails to compile; null where this module cannot tell what cel-go would say — a call cel-js may
+ * type differently, a type with parameters it leaves open, a dyn that may come from
+ * `namespaceObject`, `request` or `authorizer` (typed objects in cel-go), or a variable that is
+ * itself null.
+ */
+export function declaredVariableType(expr: string, decl: CelDecl): string | null {
+  const verdict = checkCel(expr, decl, "any");
+  if (verdict.kind === "error") return "dyn";
+  if (verdict.kind !== "ok" || !onlyKnownCalls(expr) || readsUntypedVariable(expr, decl))
+    return null;
+  let type: string | undefined;
+  try {
+    type = (envFor(decl).check(expr) as { type?: string }).type;
+  } catch {
+    return null;
+  }
+  if (type === undefined) return null;
+  if (fullyConcrete(type)) return type;
+  if (type === "dyn" && !/\b(namespaceObject|request|authorizer)\b/.test(maskStrings(expr)))
+    return "dyn";
+  return null;
+}
+
+/** Whether the expression reads a variable whose type this module cannot tell. */
+function readsUntypedVariable(expr: string, decl: CelDecl): boolean {
+  const vars = decl.variables;
+  if (!vars) return false;
+  for (const m of maskStrings(expr).matchAll(/\bvariables\s*\.\s*([A-Za-z_]\w*)/g))
+    if (vars[m[1] ?? ""] === null) return true;
+  return false;
 }
 
 /** Whether the checked type is what the field needs (ExpressionAccessor.ReturnTypes). */
-function returnVerdict(expr: string, type: string, ret: CelReturn): CelVerdict {
+function returnVerdict(expr: string, type: string, ret: CelReturn, decl: CelDecl): CelVerdict {
   if (returnMatches(type, ret)) return { kind: "ok" };
+  if (readsUntypedVariable(expr, decl)) return { kind: "unknown" };
   // cel-go also types these as dyn (oracle: `dyn(1)` and `object.x` give "got dyn").
   if (type === "dyn" && !onlyKnownCalls(expr)) return { kind: "unknown" };
   if (type !== "dyn" && !onlyKnownCalls(expr) && !concrete.test(type)) return { kind: "unknown" };

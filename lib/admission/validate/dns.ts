@@ -14,15 +14,20 @@ export function byteLen(s: string): number {
   return utf8.encode(s).length;
 }
 
-/** MaxLenError. */
+/** util/validation.MaxLenError (the DNS name checks). */
 export function maxLenError(n: number): string {
   return `must be no more than ${n} characters`;
 }
 
-/** RegexError. */
+/** content.MaxLenError (label keys and values, which moved to api/validate/content). */
+function contentMaxLenError(n: number): string {
+  return `must be no more than ${n} bytes`;
+}
+
+/** RegexError: each example is followed by ", " and joined with " or " (so ",  or "). */
 export function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
-  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join("or ")}regex used for validation is '${fmt}')`;
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(" or ")}regex used for validation is '${fmt}')`;
 }
 
 const dns1123LabelFmt = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
@@ -50,10 +55,10 @@ export function isDNS1123Label(v: string): string[] {
   return errs;
 }
 
-/** IsDNS1123Subdomain. */
-export function isDNS1123Subdomain(v: string): string[] {
+/** IsDNS1123Subdomain (content's, inside label keys, says "bytes": `tooLong`). */
+export function isDNS1123Subdomain(v: string, tooLong = maxLenError): string[] {
   const errs: string[] = [];
-  if (byteLen(v) > 253) errs.push(maxLenError(253));
+  if (byteLen(v) > 253) errs.push(tooLong(253));
   if (!dns1123SubdomainRe.test(v))
     errs.push(regexError(dns1123SubdomainErrorMsg, dns1123SubdomainFmt, "example.com"));
   return errs;
@@ -91,7 +96,8 @@ export function isQualifiedName(value: string): string[] {
     const prefix = parts[0]!;
     name = parts[1]!;
     if (prefix.length === 0) errs.push("prefix part must be non-empty");
-    else for (const m of isDNS1123Subdomain(prefix)) errs.push("prefix part " + m);
+    else
+      for (const m of isDNS1123Subdomain(prefix, contentMaxLenError)) errs.push("prefix part " + m);
   } else {
     return [
       "a valid label key " +
@@ -100,7 +106,7 @@ export function isQualifiedName(value: string): string[] {
     ];
   }
   if (name.length === 0) errs.push("name part must be non-empty");
-  else if (byteLen(name) > 63) errs.push("name part " + maxLenError(63));
+  else if (byteLen(name) > 63) errs.push("name part " + contentMaxLenError(63));
   if (!labelKeyRe.test(name))
     errs.push(
       "name part " + regexError(labelKeyErrMsg, labelKeyFmt, "MyName", "my.name", "123-abc"),
@@ -116,7 +122,7 @@ const labelValueRe = new RegExp("^" + labelValueFmt + "$");
 /** content.IsLabelValue (= IsValidLabelValue). */
 export function isValidLabelValue(v: string): string[] {
   const errs: string[] = [];
-  if (byteLen(v) > 63) errs.push(maxLenError(63));
+  if (byteLen(v) > 63) errs.push(contentMaxLenError(63));
   if (!labelValueRe.test(v))
     errs.push(regexError(labelValueErrMsg, labelValueFmt, "MyValue", "my_value", "12345"));
   return errs;

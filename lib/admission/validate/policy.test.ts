@@ -98,6 +98,88 @@ describe("validateValidatingAdmissionPolicySpec", () => {
   ];
   for (const [name, spec, want] of cases) it(name, () => expect(vap(spec)).toEqual(want));
 
+  // The composition compiler declares variables one after another, each with its expression's
+  // type (messages as kube-apiserver 1.37.2 gave them).
+  const withVars = (variables: JsonObject[], validations: JsonObject[]): JsonObject => ({
+    ...ok(),
+    variables,
+    validations,
+  });
+  const variableCases: [string, JsonObject, string[]][] = [
+    [
+      "a variable does not see itself or later ones",
+      withVars(
+        [
+          { name: "a", expression: "variables.b" },
+          { name: "b", expression: "1" },
+        ],
+        [{ expression: "variables.b == 1" }],
+      ),
+      [
+        "spec.variables[0].expression: Invalid value: \"variables.b\": compilation failed: ERROR: <input>:1:10: undefined field 'b'",
+      ],
+    ],
+    [
+      "a variable with a blank expression is never declared",
+      withVars([{ name: "x", expression: " " }], [{ expression: "variables.x == 1" }]),
+      [
+        "spec.variables[0].expression: Required value: expression is not specified",
+        "spec.validations[0].expression: Invalid value: \"variables.x == 1\": compilation failed: ERROR: <input>:1:10: undefined field 'x'",
+      ],
+    ],
+    [
+      "a variable has its expression's type: int compared to string",
+      withVars([{ name: "x", expression: "1" }], [{ expression: "variables.x == 'a'" }]),
+      [
+        "spec.validations[0].expression: Invalid value: \"variables.x == 'a'\": compilation failed: ERROR: <input>:1:13: found no matching overload for '_==_' applied to '(int, string)'",
+      ],
+    ],
+    [
+      "a bool variable is a validation",
+      withVars([{ name: "x", expression: "true" }], [{ expression: "variables.x" }]),
+      [],
+    ],
+    [
+      "a string variable is a messageExpression",
+      withVars(
+        [{ name: "x", expression: "'m'" }],
+        [{ expression: "true", messageExpression: "variables.x" }],
+      ),
+      [],
+    ],
+    [
+      "the later of two variables of one name wins",
+      withVars(
+        [
+          { name: "x", expression: "1" },
+          { name: "x", expression: "'s'" },
+        ],
+        [{ expression: "variables.x == 's'" }],
+      ),
+      [],
+    ],
+    [
+      "a variable whose type cel-go may know better (a typed object) is left undecided",
+      withVars(
+        [{ name: "x", expression: "namespaceObject.metadata.name" }],
+        [{ expression: "true", messageExpression: "variables.x" }],
+      ),
+      [],
+    ],
+  ];
+  for (const [name, spec, want] of variableCases) it(name, () => expect(vap(spec)).toEqual(want));
+
+  it("more than 20 auditAnnotations: the value is printed with Go's field names", () => {
+    const auditAnnotations = Array.from({ length: 21 }, (_, i) => ({
+      key: `k${i}`,
+      valueExpression: "'v'",
+    }));
+    const [first] = vap({ ...ok(), validations: [], auditAnnotations });
+    expect(first).toMatch(
+      /^spec\.auditAnnotations: Invalid value: \[\{"Key":"k0","ValueExpression":"'v'"\},/,
+    );
+  });
+
   it("ignoreValidatingAdmissionPolicyMatchConditions: unchanged matchConditions are not revalidated", () => {
     const spec = { ...ok(), matchConditions: [{ name: "a", expression: "foo" }] };
     expect(vap(spec)).toHaveLength(1);

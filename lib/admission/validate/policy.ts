@@ -3,6 +3,7 @@
  * (k8s.io/kubernetes pkg/apis/admissionregistration/validation, v1.37.2), on the defaulted object.
  */
 import type { CelDecl } from "./cel";
+import { declaredVariableType } from "./cel";
 import type { FieldError } from "./field-error";
 import { duplicate, forbidden, invalid, invalidJson, notSupported, required } from "./field-error";
 import { FieldPath } from "./field-path";
@@ -14,7 +15,7 @@ import {
   validateQualifiedName,
 } from "./dns";
 import type { JsonObject, JsonValue } from "./json";
-import { arr, deepEqual, has, obj, objList, optStr, str, strList } from "./json";
+import { deepEqual, has, obj, objList, optStr, str, strList } from "./json";
 import { validateLabelSelector } from "./label-selector";
 import { celErrors, trimSpace, validateMatchConditions } from "./match-conditions";
 import { validateObjectMeta } from "./object-meta";
@@ -221,11 +222,26 @@ function validateAuditAnnotation(
   return errs;
 }
 
-/** The names declared for `variables.<name>` in composition. */
-function variableNames(spec: JsonObject | undefined): string[] {
-  return objList(spec, "variables")
-    .map((v) => str(v, "name"))
-    .filter((n) => n !== "");
+/**
+ * spec.variables validated in order, as the composition compiler declares them: each expression
+ * sees the variables before it (not itself, not later ones), each declared with its expression's
+ * type; a variable whose expression is blank is never compiled, so never declared. Returns the
+ * errors and the variables every later expression sees.
+ */
+function validateVariables(
+  spec: JsonObject | undefined,
+  params: boolean,
+  p: FieldPath,
+): { errs: FieldError[]; variables: Record<string, string | null> } {
+  const errs: FieldError[] = [];
+  const variables: Record<string, string | null> = {};
+  objList(spec, "variables").forEach((v, i) => {
+    const decl: CelDecl = { params, authorizer: true, variables: { ...variables } };
+    errs.push(...validateVariable(v, decl, p.at(i)));
+    const expr = str(v, "expression");
+    if (trimSpace(expr) !== "") variables[str(v, "name")] = declaredVariableType(expr, decl);
+  });
+  return { errs, variables };
 }
 
 /** validateValidatingAdmissionPolicy. */
@@ -250,10 +266,10 @@ export function validateValidatingAdmissionPolicy(
         p.child("matchConditions"),
       ),
     );
-  const vars = objList(spec, "variables");
-  const composition = vars.length > 0 ? variableNames(spec) : undefined;
+  const vars = validateVariables(spec, params, p.child("variables"));
+  errs.push(...vars.errs);
+  const composition = objList(spec, "variables").length > 0 ? vars.variables : undefined;
   const decl: CelDecl = { params, authorizer: true, variables: composition };
-  vars.forEach((v, i) => errs.push(...validateVariable(v, decl, p.child("variables").at(i))));
   const validations = objList(spec, "validations");
   const annotations = objList(spec, "auditAnnotations");
   if (validations.length === 0 && annotations.length === 0) {
@@ -271,7 +287,11 @@ export function validateValidatingAdmissionPolicy(
       errs.push(
         invalidJson(
           p.child("auditAnnotations"),
-          arr(spec, "auditAnnotations") ?? [],
+          // Go prints the internal type, which has no JSON tags: its field names.
+          annotations.map((a) => ({
+            Key: str(a, "key"),
+            ValueExpression: str(a, "valueExpression"),
+          })),
           `must not have more than ${maxAuditAnnotations} auditAnnotations`,
         ),
       );
@@ -310,10 +330,9 @@ export function validateMutatingAdmissionPolicy(
       ),
     );
   // MAP always uses the composition compiler, so `variables` is declared even when empty.
-  const decl: CelDecl = { params, authorizer: true, variables: variableNames(spec) };
-  objList(spec, "variables").forEach((v, i) =>
-    errs.push(...validateVariable(v, decl, p.child("variables").at(i))),
-  );
+  const vars = validateVariables(spec, params, p.child("variables"));
+  errs.push(...vars.errs);
+  const decl: CelDecl = { params, authorizer: true, variables: vars.variables };
   const mutations = objList(spec, "mutations");
   if (mutations.length === 0)
     errs.push(required(p.child("mutations"), "mutations must contain at least one item"));

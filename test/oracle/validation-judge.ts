@@ -1,0 +1,129 @@
+/**
+ * What the validation oracles share: each case is dry-run created on the real kube-apiserver
+ * (dryRun=All, fieldValidation=Strict) and validated by our validator; they agree when the
+ * outcome (accepted, invalid, decode-error), the set of field paths named and the status message
+ * are the same.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { httpsRequest } from "../../cluster/https-json";
+import { readStack } from "../../cluster/harness/stack";
+import { kindInfoFor } from "../../lib/admission/validate/kinds";
+import { validateObject } from "../../lib/admission/validate/validate-object";
+import type { CorpusCase } from "./validation-corpus";
+import { resourceFor } from "./validation-corpus";
+import { serverVerdict, type ServerVerdict } from "./server-verdict";
+
+/** Our validator's verdict on one case. */
+export interface OurVerdict {
+  outcome: string;
+  fields: string[];
+  message: string;
+}
+
+export interface Judged {
+  c: CorpusCase;
+  server: ServerVerdict;
+  ours: OurVerdict | undefined;
+  /** The same outcome, the same field paths and the same message (see comparableMessage). */
+  agree: boolean;
+}
+
+/**
+ * A status message with what cannot or need not match blanked: the random suffix the apiserver
+ * gives a generateName, and every CEL issue after a field's first (cel-go may report several
+ * where we report the first, e.g. both halves of an undeclared `math.greatest`).
+ */
+export function comparableMessage(message: string, object: CorpusCase["object"]): string {
+  const meta = object.metadata;
+  const gen =
+    meta && typeof meta === "object" && !Array.isArray(meta) && !meta.name
+      ? meta.generateName
+      : undefined;
+  let m = message;
+  if (typeof gen === "string" && gen !== "") {
+    const quoted = gen.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    m = m.replace(new RegExp(`"${quoted}[a-z0-9]{5}"`, "g"), `"${gen}?????"`);
+  }
+  return m.replace(/\nERROR: <input>:[^\n]*(\n \| [^\n]*\n \| [.\uff0e]*[\^\uff3e])?/g, "");
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]!);
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+  return out;
+}
+
+/** Our validator's verdict: the schema's fields for a decode error, else the admission errors'. */
+export function ourVerdict(c: CorpusCase): OurVerdict | undefined {
+  const kindInfo = kindInfoFor(c.apiVersion, c.kind);
+  if (!kindInfo) return undefined;
+  const v = validateObject(kindInfo, c.object);
+  const fields =
+    v.outcome === "decode-error"
+      ? v.issues
+          .filter((i) => i.source === "schema" && i.type !== "FieldValueTypeInvalid")
+          .map((i) => i.field)
+      : v.issues
+          .filter((i) => i.source === "admission" && i.severity === "error")
+          .map((i) => i.field);
+  return { outcome: v.outcome, fields: [...new Set(fields)].sort(), message: v.statusMessage };
+}
+
+/** Every case through the apiserver (four at a time) and through our validator. */
+export async function judge(cases: CorpusCase[]): Promise<Judged[]> {
+  const info = readStack();
+  const ca = readFileSync(info.caFile);
+  return mapLimit(cases, 4, async (c) => {
+    const url = `${info.server}/apis/${c.apiVersion}/${resourceFor(c.kind)}?dryRun=All&fieldValidation=Strict`;
+    const res = await httpsRequest(url, {
+      method: "POST",
+      token: info.tokens.admin,
+      ca,
+      body: c.object,
+      timeoutMs: 30_000,
+    });
+    const server = serverVerdict(res.status, res.body);
+    const ours = ourVerdict(c);
+    const agree =
+      ours !== undefined &&
+      server.outcome === ours.outcome &&
+      JSON.stringify(server.fields) === JSON.stringify(ours.fields) &&
+      (server.outcome === "accepted" ||
+        comparableMessage(server.message, c.object) === comparableMessage(ours.message, c.object));
+    return { c, server, ours, agree };
+  });
+}
+
+/**
+ * Writes the disagreements to `<tmp>/<name>.json` (objects included, to replay them) and prints
+ * the first 40; returns the file's path.
+ */
+export function reportDisagreements(name: string, judged: Judged[]): string {
+  const bad = judged.filter((r) => !r.agree);
+  const file = path.join(os.tmpdir(), `${name}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify(
+      bad.map((r) => ({
+        id: r.c.id,
+        description: r.c.description,
+        object: r.c.object,
+        server: r.server,
+        ours: r.ours,
+      })),
+      null,
+      2,
+    ),
+  );
+  for (const r of bad.slice(0, 40))
+    console.log(
+      `DISAGREE ${r.c.id} ${r.c.description}\n  server ${r.server.status} ${JSON.stringify(r.server.fields)} ${r.server.message.slice(0, 300)}\n  ours   ${r.ours?.outcome} ${JSON.stringify(r.ours?.fields)} ${r.ours?.message.slice(0, 300)}`,
+    );
+  return file;
+}
