@@ -11,7 +11,9 @@ import { httpsRequest } from "../../cluster/https-json";
 import { readStack } from "../../cluster/harness/stack";
 import { kindInfoFor } from "../../lib/admission/validate/kinds";
 import { validateObject } from "../../lib/admission/validate/validate-object";
+import type { JsonObject } from "../../lib/admission/validate/json";
 import type { CorpusCase } from "./validation-corpus";
+import type { UpdateCase } from "./validation-random";
 import { resourceFor } from "./validation-corpus";
 import { serverVerdict, type ServerVerdict } from "./server-verdict";
 
@@ -59,11 +61,14 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R
   return out;
 }
 
-/** Our validator's verdict: the schema's fields for a decode error, else the admission errors'. */
-export function ourVerdict(c: CorpusCase): OurVerdict | undefined {
+/**
+ * Our validator's verdict on a create, or with `old` (the stored object) an update: the schema's
+ * fields for a decode error, else the admission errors'.
+ */
+export function ourVerdict(c: CorpusCase, old?: JsonObject): OurVerdict | undefined {
   const kindInfo = kindInfoFor(c.apiVersion, c.kind);
   if (!kindInfo) return undefined;
-  const v = validateObject(kindInfo, c.object);
+  const v = validateObject(kindInfo, c.object, old);
   const fields =
     v.outcome === "decode-error"
       ? v.issues
@@ -73,6 +78,66 @@ export function ourVerdict(c: CorpusCase): OurVerdict | undefined {
           .filter((i) => i.source === "admission" && i.severity === "error")
           .map((i) => i.field);
   return { outcome: v.outcome, fields: [...new Set(fields)].sort(), message: v.statusMessage };
+}
+
+function agrees(c: CorpusCase, server: ServerVerdict, ours: OurVerdict | undefined): boolean {
+  return (
+    ours !== undefined &&
+    server.outcome === ours.outcome &&
+    JSON.stringify(server.fields) === JSON.stringify(ours.fields) &&
+    (server.outcome === "accepted" ||
+      comparableMessage(server.message, c.object) === comparableMessage(ours.message, c.object))
+  );
+}
+
+/**
+ * Every update through the apiserver (four at a time: the stored object created for real, the
+ * update sent as a dry run with its resourceVersion, the object deleted) and through our
+ * validator, which is given the object as the apiserver stored it.
+ */
+export async function judgeUpdates(cases: UpdateCase[]): Promise<Judged[]> {
+  const info = readStack();
+  const ca = readFileSync(info.caFile);
+  const call = (url: string, method: string, body?: unknown) =>
+    httpsRequest(url, { method, token: info.tokens.admin, ca, body, timeoutMs: 30_000 });
+  return mapLimit(cases, 4, async ({ old, update }) => {
+    const base = `${info.server}/apis/${old.apiVersion}/${resourceFor(old.kind)}`;
+    const created = await call(`${base}?fieldValidation=Strict`, "POST", old.object);
+    if (created.status !== 201)
+      return {
+        c: old,
+        server: serverVerdict(created.status, created.body),
+        ours: ourVerdict(old),
+        agree: false,
+      };
+    let stored = JSON.parse(created.body) as JsonObject;
+    const name = String((stored.metadata as JsonObject).name);
+    try {
+      // A policy's status (type checking) is written after its create: on a conflict, read the
+      // stored object again and resend.
+      for (let attempt = 0; ; attempt++) {
+        const meta = stored.metadata as JsonObject;
+        const object = {
+          ...update.object,
+          metadata: {
+            ...(update.object.metadata as JsonObject),
+            resourceVersion: meta.resourceVersion ?? "",
+          },
+        };
+        const c = { ...update, object };
+        const res = await call(`${base}/${name}?dryRun=All&fieldValidation=Strict`, "PUT", object);
+        if (res.status === 409 && attempt < 5) {
+          stored = JSON.parse((await call(`${base}/${name}`, "GET")).body) as JsonObject;
+          continue;
+        }
+        const server = serverVerdict(res.status, res.body);
+        const ours = ourVerdict(c, stored);
+        return { c, server, ours, agree: agrees(c, server, ours) };
+      }
+    } finally {
+      await call(`${base}/${name}`, "DELETE");
+    }
+  });
 }
 
 /** Every case through the apiserver (four at a time) and through our validator. */
@@ -90,13 +155,7 @@ export async function judge(cases: CorpusCase[]): Promise<Judged[]> {
     });
     const server = serverVerdict(res.status, res.body);
     const ours = ourVerdict(c);
-    const agree =
-      ours !== undefined &&
-      server.outcome === ours.outcome &&
-      JSON.stringify(server.fields) === JSON.stringify(ours.fields) &&
-      (server.outcome === "accepted" ||
-        comparableMessage(server.message, c.object) === comparableMessage(ours.message, c.object));
-    return { c, server, ours, agree };
+    return { c, server, ours, agree: agrees(c, server, ours) };
   });
 }
 

@@ -3,10 +3,12 @@
  * object with several of the corpus's one-field variants applied at once — to several webhooks of
  * a configuration, or to one policy's spec, or merged into one binding's spec — so the validator
  * meets combinations of faults (and of valid oddities) that no corpus case has, and must still
- * name exactly the fields the apiserver names.
+ * name exactly the fields the apiserver names. Updates: a random object the validator accepts (the
+ * stored one) and that object with more variants applied (the update).
  */
 import type { JsonObject } from "../../lib/admission/validate/json";
 import { Rand } from "./random-requests";
+import { ourVerdict } from "./validation-judge";
 import {
   baseHook,
   baseVapSpec,
@@ -52,7 +54,7 @@ function applyAll(o: JsonObject, patches: [string, Patch][]): [JsonObject, strin
 const draws = <T>(rand: Rand, a: readonly T[], min: number, max: number): T[] =>
   Array.from({ length: min + Math.floor(rand.next() * (max - min + 1)) }, () => rand.pick(a));
 
-function webhookCase(rand: Rand, id: string): CorpusCase {
+function webhookCase(rand: Rand, id: string, top = true): CorpusCase {
   const mutating = rand.next() < 0.5;
   const kind = mutating ? "MutatingWebhookConfiguration" : "ValidatingWebhookConfiguration";
   const variants = webhookVariants(mutating);
@@ -66,7 +68,7 @@ function webhookCase(rand: Rand, id: string): CorpusCase {
     return h;
   });
   let object = webhookConfig(kind, hooks);
-  if (rand.next() < 0.2) {
+  if (top && rand.next() < 0.2) {
     // A configuration-level variant, applied after the webhooks' own.
     const [o, applied] = applyAll(object, [rand.pick(topVariants(mutating))]);
     object = o;
@@ -117,4 +119,64 @@ export function randomValidationCases(seed: number, count: number): CorpusCase[]
     const id = `s${seed}-${i}`;
     return rand.next() < 0.5 ? webhookCase(rand, id) : policyCase(rand, id);
   });
+}
+
+/** A stored object and an update of it (same kind and name). */
+export interface UpdateCase {
+  old: CorpusCase;
+  update: CorpusCase;
+}
+
+/** Variants applied to a copy of `o` (of `o`'s kind), as an update would change it. */
+function changed(rand: Rand, c: CorpusCase): [JsonObject, string[]] {
+  const o = c.object;
+  if (c.kind.endsWith("WebhookConfiguration")) {
+    const mutating = c.kind.startsWith("Mutating");
+    const variants = webhookVariants(mutating);
+    const hooks = (o.webhooks as JsonObject[] | undefined) ?? [];
+    let cur = structuredClone(o);
+    const labels: string[] = [];
+    for (const v of draws(rand, variants, 1, 3)) {
+      const i = Math.floor(rand.next() * Math.max(1, hooks.length));
+      const list = (cur.webhooks as JsonObject[] | undefined) ?? [];
+      if (!list[i]) continue;
+      const [h, applied] = applyAll(list[i], [v]);
+      list[i] = h;
+      cur = { ...cur, webhooks: list };
+      labels.push(...applied.map((l) => `webhooks[${i}]: ${l}`));
+    }
+    return [cur, labels];
+  }
+  const spec = o.spec as JsonObject;
+  if (c.kind.endsWith("Binding")) {
+    const specs = c.kind.startsWith("Validating") ? vapBindingSpecs() : mapBindingSpecs();
+    const picked = draws(rand, specs, 1, 2);
+    const next = Object.assign(structuredClone(spec), ...picked.map(([, x]) => structuredClone(x)));
+    return [{ ...structuredClone(o), spec: next }, picked.map(([l]) => l)];
+  }
+  const variants = c.kind.startsWith("Validating") ? vapVariants() : mapVariants();
+  const [next, applied] = applyAll(spec, draws(rand, variants, 1, 3));
+  return [{ ...structuredClone(o), spec: next }, applied];
+}
+
+/**
+ * `count` updates for `seed`: the stored object is a random case our validator accepts (named
+ * `<prefix>-<n>` so cases can run at once), the update that object with one to three variants
+ * more. (No configuration-level variants: they rename the object.)
+ */
+export function randomUpdateCases(seed: number, count: number, prefix: string): UpdateCase[] {
+  const rand = new Rand(seed);
+  const out: UpdateCase[] = [];
+  for (let i = 0; out.length < count && i < count * 50; i++) {
+    const id = `u${seed}-${out.length}`;
+    const old = rand.next() < 0.5 ? webhookCase(rand, id, false) : policyCase(rand, id);
+    (old.object.metadata as JsonObject).name = `${prefix}-${out.length}`;
+    if (ourVerdict(old)?.outcome !== "accepted") continue;
+    const [object, labels] = changed(rand, old);
+    out.push({
+      old,
+      update: { ...old, description: `${old.description} → ${labels.join(", ")}`, object },
+    });
+  }
+  return out;
 }
