@@ -652,7 +652,29 @@ export function vapVariants(): [string, Patch][] {
     ["namespaceObject", [{ expression: "namespaceObject.metadata.name == 'x'" }]],
     ["variables without variables", [{ expression: "variables.x == 1" }]],
     ["request field", [{ expression: "request.operation == 'CREATE'" }]],
+    // Conditionals cel-go's grammar and checker refuse where cel-js does not.
+    ["conditional in a then branch", [{ expression: "true ? true ? true : false : false" }]],
+    ["conditional, missing colon", [{ expression: "true ? true ? true : false" }]],
+    ["conditional in parentheses", [{ expression: "true ? (true ? true : false) : false" }]],
+    ["conditional in an else branch", [{ expression: "false ? true : true ? true : false" }]],
+    ["conditional, int and string", [{ expression: "(true ? 1 : 'a') == 1" }]],
+    ["conditional, int and double", [{ expression: "(true ? 1 : 2.0) == 1" }]],
+    ["conditional, lists", [{ expression: "(true ? [1] : ['a']) == [1]" }]],
+    ["conditional, inner refused", [{ expression: "true ? true : true ? 1 : 2 == 2" }]],
   ];
+  // cel-go's recursion limits (250), just below and at them, for each shape that reaches them.
+  const deep = (n: number): [string, string][] => [
+    ["parentheses", "(".repeat(n) + "true" + ")".repeat(n)],
+    ["lists", "[".repeat(n) + "true" + "]".repeat(n) + " == []"],
+    ["maps", "{'a': ".repeat(n) + "true" + "}".repeat(n) + " == {}"],
+    ["an addition chain", "1" + " + 1".repeat(n) + " > 0"],
+    ["a selection chain", "object" + ".a".repeat(n) + " == 1"],
+    ["an index chain", "object" + "[0]".repeat(n) + " == 1"],
+    ["a member call and additions", "'a'.size()" + " + 1".repeat(n - 1) + " > 0"],
+    ["else branches", "true ? true : ".repeat(n) + "false"],
+  ];
+  for (const n of [249, 250])
+    for (const [shape, expression] of deep(n)) vals.push([`${shape}, ${n} deep`, [{ expression }]]);
   for (const [label, val] of vals) v(`validations ${label}`, (s) => (s.validations = val));
   v("no validations nor auditAnnotations", (s) => (s.validations = []));
   const vars: [string, JsonValue, JsonValue][] = [

@@ -45,6 +45,20 @@ describe("checkCel (verdicts confirmed by the oracle against kube-apiserver 1.37
       "unknown",
     ],
     ["sets.* namespace: undecided", "sets.contains([1], [1])", "unknown"],
+    ["conditional in a then branch (grammar)", "true ? true ? true : false : false", "error"],
+    ["conditional in parentheses", "true ? (true ? true : false) : false", "ok"],
+    ["conditional with int and string branches", "(true ? 1 : 'a') == 1", "error"],
+    ["conditional with dyn branches: undecided", "(true ? object.a : 1) == 1", "ok"],
+    ["249 parentheses", "(".repeat(249) + "true" + ")".repeat(249), "ok"],
+    ["250 parentheses", "(".repeat(250) + "true" + ")".repeat(250), "error"],
+    ["250 additions", "1" + " + 1".repeat(250) + " > 0", "error"],
+    ["249 additions", "1" + " + 1".repeat(249) + " > 0", "ok"],
+    ["250 else branches", "true ? true : ".repeat(250) + "false", "error"],
+    [
+      "125 nested additions: the listener's count is not modelled, undecided",
+      "(1 + ".repeat(125) + "1" + ")".repeat(125) + " > 0",
+      "ok",
+    ],
   ];
   for (const [name, expr, want] of cases)
     it(`${name}: ${expr}`, () => expect(checkCel(expr, webhook, "bool").kind).toBe(want));
@@ -94,6 +108,26 @@ describe("checkCel (verdicts confirmed by the oracle against kube-apiserver 1.37
       "a string never closed: the stray text, then the end of input",
       '"unterminated',
       `compilation failed: ERROR: <input>:1:1: Syntax error: token recognition error at: '"unterminated'\n | "unterminated\n | ^\nERROR: <input>:1:14: Syntax error: mismatched input '<EOF>' expecting ${EXPR_START}\n | "unterminated\n | .............^`,
+    ],
+    [
+      "a conditional's branches of different types, at its ?",
+      "(true ? 1 : 'a') == 1",
+      "compilation failed: ERROR: <input>:1:7: found no matching overload for '_?_:_' applied to '(bool, int, string)'\n | (true ? 1 : 'a') == 1\n | ......^",
+    ],
+    [
+      "a conditional in a then branch, at the inner ?",
+      "true ? true ? 1 : 2 : 3",
+      "compilation failed: ERROR: <input>:1:13: Syntax error: mismatched input '?' expecting ':'\n | true ? true ? 1 : 2 : 3\n | ............^",
+    ],
+    [
+      "the visitor's recursion limit, with no location",
+      "object" + ".a".repeat(250) + " == 1",
+      "compilation failed: ERROR: <input>:-1:0: max recursion depth exceeded",
+    ],
+    [
+      "the listener's recursion limit, with no location",
+      "[".repeat(250) + "true" + "]".repeat(250) + " == []",
+      "compilation failed: ERROR: <input>:-1:0: expression recursion limit exceeded: 250",
     ],
     ["null's type is null_type", "null", "must evaluate to bool but got null_type"],
   ])("%s", (_name, expr, want) => expect(detail(expr)).toBe(want));

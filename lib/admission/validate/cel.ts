@@ -6,7 +6,7 @@
  * is certainly wrong. Anything else is reported as "unknown" and produces no issue.
  */
 import { Environment, parse } from "@marcbachmann/cel-js";
-import { celNodes } from "@/lib/admission/cel-ast";
+import { celNodes, isCelNode, type CelNode } from "@/lib/admission/cel-ast";
 import {
   celAst,
   foldingError,
@@ -452,10 +452,189 @@ function compileIssues(expr: string, issues: Array<{ offset: number; message: st
     .join("\n");
 }
 
+/** cel-go's parser limit (parser.MaxRecursionDepth's default; the apiserver keeps it). */
+const RECURSION_LIMIT = 250;
+/** AST nodes cel-go's parse-tree visitor counts against the limit (Visit in parser.go). */
+const COUNTED = new Set([
+  "?:", // a conditional
+  "==",
+  "!=",
+  "<",
+  "<=",
+  ">",
+  ">=",
+  "in", // a relation
+  "+",
+  "-",
+  "*",
+  "/",
+  "%", // a calculation
+  ".",
+  ".?", // a selection
+  "rcall", // a member call
+  "[]",
+  "[?]", // an index
+]);
+
+/** A parser for measuring depth only: cel-js's own depth limit (250 of its levels) lifted. */
+const deepParser = new Environment({ enableOptionalTypes: true, limits: { maxDepth: 5000 } });
+
+/**
+ * cel-go's two recursion limits, both parse errors reported before any type check (checked on the
+ * apiserver at 247–251 levels of each shape):
+ * - its ANTLR listener refuses a rule nested more than 250 times in itself ("expression recursion
+ *   limit exceeded: 250"): the expression rule is entered once more inside every bracket
+ *   (parentheses, list, map, call arguments, index) and in every conditional's else branch, so
+ *   250 of them on one path are refused; a bracket level can add two to another rule's depth
+ *   (`(1 + (1 + …` is refused at 125 levels), chains without brackets add nothing;
+ * - its visitor refuses more than 250 nested conditionals, relations, calculations, selections,
+ *   member calls and indexes ("max recursion depth exceeded"): a chain of 250 `+ 1` or `.a`.
+ * Decided where the shape leaves no doubt (250 brackets or else branches on a path; a visitor
+ * depth past 250 with fewer than 125 bracket and conditional levels); undefined otherwise.
+ */
+function recursionVerdict(expr: string): CelVerdict | undefined {
+  const code = maskStrings(expr);
+  let depth = 0;
+  let brackets = 0;
+  for (const c of code) {
+    if (c === "(" || c === "[" || c === "{") brackets = Math.max(brackets, ++depth);
+    else if (c === ")" || c === "]" || c === "}") depth--;
+  }
+  const at = (m: string) => ({
+    kind: "error" as const,
+    detail: `compilation failed: ERROR: <input>:-1:0: ${m}`,
+  });
+  const listener = at(`expression recursion limit exceeded: ${RECURSION_LIMIT}`);
+  if (brackets >= RECURSION_LIMIT) return listener;
+  // Every visited node or else branch takes at least two characters (`.a`, `+1`, `:1`).
+  if (code.length <= 2 * RECURSION_LIMIT) return undefined;
+  let ast: unknown;
+  try {
+    ast = (deepParser.parse(expr) as unknown as { ast: unknown }).ast;
+  } catch {
+    return undefined;
+  }
+  // Along any path (an iterative walk): the most visited nodes, conditionals and else branches.
+  let visited = 0;
+  let conditionals = 0;
+  let elses = 0;
+  const stack: Array<[unknown, number, number, number]> = [[ast, 0, 0, 0]];
+  while (stack.length > 0) {
+    const [v, n, q, e] = stack.pop() as [unknown, number, number, number];
+    if (Array.isArray(v)) for (const c of v) stack.push([c, n, q, e]);
+    else if (isCelNode(v)) {
+      const counted = COUNTED.has(v.op) ? n + 1 : n;
+      visited = Math.max(visited, counted);
+      conditionals = Math.max(conditionals, q);
+      elses = Math.max(elses, e);
+      if (v.op === "?:" && Array.isArray(v.args)) {
+        const [cond, then, otherwise] = v.args as unknown[];
+        stack.push([cond, counted, q + 1, e], [then, counted, q + 1, e]);
+        stack.push([otherwise, counted, q + 1, e + 1]);
+      } else stack.push([v.args, counted, q, e]);
+    }
+  }
+  if (elses >= RECURSION_LIMIT) return listener;
+  if (visited > RECURSION_LIMIT && brackets + conditionals < RECURSION_LIMIT / 2)
+    return at("max recursion depth exceeded");
+  return undefined;
+}
+
+/**
+ * Where cel-go's grammar refuses a conditional in a conditional's then branch without parentheses
+ * (`a ? b ? c : d : e`; cel-js accepts it): the offset of the inner `?`, or -1. A `?` after `.`,
+ * `[`, `{` or `,` is an optional selection, index or entry, not a conditional.
+ */
+function nestedConditional(expr: string): number {
+  const code = maskStrings(expr);
+  // Per bracket level: how many `?` still wait for their `:`.
+  const open: number[] = [0];
+  let prev = "";
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i] as string;
+    if (c === "(" || c === "[" || c === "{") open.push(0);
+    else if (c === ")" || c === "]" || c === "}") open.pop();
+    else if (c === "?" && !".[{,".includes(prev)) {
+      if ((open.at(-1) ?? 0) > 0) return i;
+      if (open.length > 0) open[open.length - 1] = (open.at(-1) ?? 0) + 1;
+    } else if (c === ":" && (open.at(-1) ?? 0) > 0) open[open.length - 1] = (open.at(-1) ?? 0) - 1;
+    if (!/\s/.test(c)) prev = c;
+  }
+  return -1;
+}
+
+/**
+ * Conditionals whose branches have different types, which cel-go refuses (`_?_:_` is (bool, A, A))
+ * and cel-js lets through: decided only where the condition's and both branches' types are
+ * concrete and certain. Reported at the `?`, innermost first (a conditional around a refused
+ * one gets no type, so no error of its own), in the order of the text.
+ */
+function conditionalVerdict(expr: string, decl: CelDecl): CelVerdict | undefined {
+  const ast = celAst(expr);
+  if (!ast) return undefined;
+  const code = maskStrings(expr);
+  const env = envFor(decl);
+  const typeOf = (n: CelNode | undefined): string | undefined => {
+    if (!n) return undefined;
+    const text = expr.slice(n.start, n.end);
+    if (!onlyKnownCalls(text) || readsUntypedVariable(text, decl)) return undefined;
+    try {
+      const r = env.check(text) as { valid: boolean; type?: string };
+      const t = r.valid ? r.type : undefined;
+      return t !== undefined && fullyConcrete(t) && !t.includes("null") ? t : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const nodes = celNodes(ast);
+  // Each conditional costs three type checks of its parts: past 32, nothing is decided.
+  if (nodes.filter((n) => n.op === "?:").length > 32) return undefined;
+  const refused: Array<{ start: number; end: number; offset: number; message: string }> = [];
+  // Reversed pre-order: every node after all of its descendants.
+  for (const n of nodes.reverse()) {
+    if (n.op !== "?:" || !Array.isArray(n.args)) continue;
+    if (refused.some((r) => r.start >= n.start && r.end <= n.end)) continue;
+    const [cond, then, otherwise] = n.args as CelNode[];
+    const types = [typeOf(cond), typeOf(then), typeOf(otherwise)];
+    if (types.some((t) => t === undefined)) continue;
+    if (types[0] === "bool" && types[1] === types[2]) continue;
+    const q = code.indexOf("?", cond?.end ?? n.start);
+    if (q < 0) continue;
+    refused.push({
+      start: n.start,
+      end: n.end,
+      offset: q,
+      message: `found no matching overload for '_?_:_' applied to '(${types.map((t) => goTypeName(t as string)).join(", ")})'`,
+    });
+  }
+  if (refused.length === 0) return undefined;
+  refused.sort((a, b) => a.offset - b.offset);
+  return { kind: "error", detail: compileIssues(expr, refused) };
+}
+
 /** Compile-checks one expression. Returns a verdict the apiserver would agree with, or unknown. */
 export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdict {
+  const deep = recursionVerdict(expr);
+  if (deep) return deep;
+  const inner = nestedConditional(expr);
+  if (inner >= 0) {
+    // cel-go reports the first error it meets: cel-js's own, when it comes earlier, stands.
+    let earlier = false;
+    try {
+      parse(expr);
+    } catch (e) {
+      earlier = (asLibError(e)?.range?.start ?? Infinity) < inner;
+    }
+    if (!earlier)
+      return {
+        kind: "error",
+        detail: goIssue(expr, inner, "Syntax error: mismatched input '?' expecting ':'"),
+      };
+  }
   const verdict = typeVerdict(expr, decl, ret);
   if (verdict.kind === "error") return verdict;
+  const conditional = conditionalVerdict(expr, decl);
+  if (conditional) return conditional;
   // What follows fails the field whatever cel-go's type-check says (if that fails, it fails
   // first): so it is reported even where this module cannot decide the types.
   const ast = celAst(expr);
