@@ -338,6 +338,16 @@ function requestType(n: unknown): MessageSchema | undefined {
 /** `request….?field` naming no field of its type: cel-go's "undefined field" (at the dot). */
 export function undefinedRequestField(ast: CelNode): LiteralIssue | undefined {
   for (const n of celNodes(ast)) {
+    // has(request.foo): cel-go's macro tests the field where the call's parenthesis is.
+    if (n.op === "call" && Array.isArray(n.args) && n.args[0] === "has") {
+      const [sel] = (n.args[1] ?? []) as unknown[];
+      if (!isCelNode(sel) || sel.op !== "." || !Array.isArray(sel.args)) continue;
+      const [target, field] = sel.args as [unknown, unknown];
+      const t = requestType(target);
+      if (t !== undefined && typeof field === "string" && !Object.hasOwn(t, field))
+        return { offset: n.start + 3, message: `undefined field '${field}'` };
+      continue;
+    }
     if (n.op !== ".?" || !Array.isArray(n.args)) continue;
     const [target, field] = n.args as [unknown, unknown];
     const t = requestType(target);

@@ -45,6 +45,11 @@ describe("checkCel (verdicts confirmed by the oracle against kube-apiserver 1.37
       "unknown",
     ],
     ["sets.* namespace: undecided", "sets.contains([1], [1])", "unknown"],
+    ["has() of a field request does not have", "has(request.foo)", "error"],
+    ["an index into a uint", "1u[request.kind.kind].size() == -1", "error"],
+    ["an index into a dyn: undecided", "object[0] == 1", "ok"],
+    ["namespaceObject is typed in cel-go: undecided", "!namespaceObject.metadata.name", "unknown"],
+    ["authorizer is typed in cel-go: undecided", "!authorizer", "unknown"],
     ["conditional in a then branch (grammar)", "true ? true ? true : false : false", "error"],
     ["conditional in parentheses", "true ? (true ? true : false) : false", "ok"],
     ["conditional with int and string branches", "(true ? 1 : 'a') == 1", "error"],
@@ -118,6 +123,16 @@ describe("checkCel (verdicts confirmed by the oracle against kube-apiserver 1.37
       "a conditional in a then branch, at the inner ?",
       "true ? true ? 1 : 2 : 3",
       "compilation failed: ERROR: <input>:1:13: Syntax error: mismatched input '?' expecting ':'\n | true ? true ? 1 : 2 : 3\n | ............^",
+    ],
+    [
+      "has() of an undefined request field, at the call's parenthesis",
+      "has(request.foo)",
+      "compilation failed: ERROR: <input>:1:4: undefined field 'foo'\n | has(request.foo)\n | ...^",
+    ],
+    [
+      "an index into a scalar, at the [",
+      "1u[request.kind.kind].size() == -1",
+      "compilation failed: ERROR: <input>:1:3: found no matching overload for '_[_]' applied to '(uint, string)'\n | 1u[request.kind.kind].size() == -1\n | ..^",
     ],
     [
       "the visitor's recursion limit, with no location",

@@ -612,6 +612,50 @@ function conditionalVerdict(expr: string, decl: CelDecl): CelVerdict | undefined
   return { kind: "error", detail: compileIssues(expr, refused) };
 }
 
+const SCALAR = /^(int|uint|double|string|bool|bytes|null_type|null|timestamp|duration)$/;
+
+/**
+ * An index into a value that has none (`1u[x]`), which cel-js lets through as dyn and cel-go
+ * refuses: reported where both types are concrete (at the `[`), undecided where only the
+ * indexed value's is.
+ */
+function indexVerdict(expr: string, decl: CelDecl): CelVerdict | undefined {
+  const ast = celAst(expr);
+  if (!ast) return undefined;
+  const env = envFor(decl);
+  const typeOf = (n: unknown): string | undefined => {
+    if (!isCelNode(n)) return undefined;
+    const text = expr.slice(n.start, n.end);
+    if (!onlyKnownCalls(text) || readsUntypedVariable(text, decl) || readsTypedObject(text))
+      return undefined;
+    try {
+      const r = env.check(text) as { valid: boolean; type?: string };
+      return r.valid ? r.type : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const code = maskStrings(expr);
+  for (const n of celNodes(ast).reverse()) {
+    if (n.op !== "[]" || !Array.isArray(n.args)) continue;
+    const [target, index] = n.args as [CelNode, CelNode];
+    const t = typeOf(target);
+    if (t === undefined || !SCALAR.test(t)) continue;
+    const i = typeOf(index);
+    if (i === undefined || !fullyConcrete(i)) return { kind: "unknown" };
+    const at = code.indexOf("[", target.end);
+    return {
+      kind: "error",
+      detail: goIssue(
+        expr,
+        at < 0 ? n.start : at,
+        `found no matching overload for '_[_]' applied to '(${goTypeName(t)}, ${goTypeName(i)})'`,
+      ),
+    };
+  }
+  return undefined;
+}
+
 /** Compile-checks one expression. Returns a verdict the apiserver would agree with, or unknown. */
 export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdict {
   const deep = recursionVerdict(expr);
@@ -635,6 +679,8 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
   if (verdict.kind === "error") return verdict;
   const conditional = conditionalVerdict(expr, decl);
   if (conditional) return conditional;
+  const index = indexVerdict(expr, decl);
+  if (index) return index;
   // What follows fails the field whatever cel-go's type-check says (if that fails, it fails
   // first): so it is reported even where this module cannot decide the types.
   const ast = celAst(expr);
@@ -704,8 +750,17 @@ function readsUntypedVariable(expr: string, decl: CelDecl): boolean {
   return false;
 }
 
+/**
+ * Whether the expression reads `namespaceObject` or `authorizer`, which cel-go types (a
+ * Namespace's fields, the Authorizer's methods) where this module has only dyn: an "ok" or a
+ * "got dyn" about them cannot be trusted.
+ */
+const readsTypedObject = (expr: string) =>
+  /\b(namespaceObject|authorizer)\b/.test(maskStrings(expr));
+
 /** Whether the checked type is what the field needs (ExpressionAccessor.ReturnTypes). */
 function returnVerdict(expr: string, type: string, ret: CelReturn, decl: CelDecl): CelVerdict {
+  if (readsTypedObject(expr)) return { kind: "unknown" };
   if (returnMatches(type, ret)) return { kind: "ok" };
   if (readsUntypedVariable(expr, decl)) return { kind: "unknown" };
   // cel-go also types these as dyn (oracle: `dyn(1)` and `object.x` give "got dyn").
