@@ -661,6 +661,14 @@ export function vapVariants(): [string, Patch][] {
     ["conditional, int and double", [{ expression: "(true ? 1 : 2.0) == 1" }]],
     ["conditional, lists", [{ expression: "(true ? [1] : ['a']) == [1]" }]],
     ["conditional, inner refused", [{ expression: "true ? true : true ? 1 : 2 == 2" }]],
+    // Where cel-go locates a list element of the wrong type: at its operator, dot or call.
+    ["list of duration and sum", [{ expression: "[duration('1s'), request.name + 'a'] == []" }]],
+    ["list of int and comparison", [{ expression: "[1, 'a'.size() > 0] == []" }]],
+    [
+      "list of timestamp and select",
+      [{ expression: "[timestamp('2024-01-01T00:00:00Z'), request.name] == []" }],
+    ],
+    ["list of int and call", [{ expression: "[1, 'a'.startsWith('b')] == []" }]],
   ];
   // cel-go's recursion limits (250), just below and at them, for each shape that reaches them.
   const deep = (n: number): [string, string][] => [

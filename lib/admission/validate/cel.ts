@@ -225,10 +225,54 @@ function syntaxIssues(expr: string, off: number, libMessage: string): string {
   return goIssue(expr, off, "Syntax error: " + first);
 }
 
+const BINARY_OPS = new Set([
+  "==",
+  "!=",
+  "<",
+  "<=",
+  ">",
+  ">=",
+  "in",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "&&",
+  "||",
+]);
+
+/**
+ * Where cel-go locates the expression that starts at `offset` (cel-js gives its start): its
+ * operator for a binary operation, its dot for a selection, its parenthesis for a call, its
+ * bracket for an index, its `?` for a conditional; its start otherwise.
+ */
+function goLocation(expr: string, offset: number): number {
+  const ast = celAst(expr);
+  if (!ast) return offset;
+  // The outermost node starting there, or a selection cel-js places at its field (parents come
+  // first).
+  const n = celNodes(ast).find((x) => x.start === offset || (x.op === "." && x.pos === offset));
+  if (!n || !Array.isArray(n.args)) return offset;
+  const code = maskStrings(expr);
+  const first = n.args[0] as unknown;
+  const after = isCelNode(first) ? first.end : n.start;
+  let at = -1;
+  if (BINARY_OPS.has(n.op)) at = code.indexOf(n.op, after);
+  else if (n.op === "." || n.op === ".?") at = code.indexOf(".", after);
+  else if (n.op === "[]" || n.op === "[?]") at = code.indexOf("[", after);
+  else if (n.op === "?:") at = code.indexOf("?", after);
+  else if (n.op === "call" || n.op === "rcall")
+    at = code.indexOf("(", n.op === "rcall" ? after : n.start);
+  return at >= 0 && at < n.end ? at : offset;
+}
+
 function goTypeName(t: string): string {
   // cel-js names unresolved type parameters (`list<T>` for `[]`); cel-go prints them as dyn, and
   // null's type as null_type.
   return t
+    .replace(/\bgoogle\.protobuf\.Duration\b/g, "duration")
+    .replace(/\bgoogle\.protobuf\.Timestamp\b/g, "timestamp")
     .replace(/\b[A-Z]\b/g, "dyn")
     .replace(/\bnull\b(?!_)/g, "null_type")
     .replace(/</g, "(")
@@ -328,7 +372,7 @@ function libErrorVerdict(expr: string, le: CelLibError): CelVerdict {
       kind: "error",
       detail: goIssue(
         expr,
-        off,
+        goLocation(expr, off),
         `expected type '${goTypeName(m[1]!)}' but found '${goTypeName(m[2]!)}'`,
       ),
     };
