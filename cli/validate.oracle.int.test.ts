@@ -4,18 +4,16 @@
  * (accept / 400 decode error / 422 invalid, and the field paths) must match what the real
  * kube-apiserver answers to a dry-run create of the same object.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, expect, test } from "vitest";
-import { httpsRequest } from "../cluster/https-json";
-import { readStack } from "../cluster/harness/stack";
-import type { CorpusCase } from "../test/oracle/validation-corpus";
-import { resourceFor, validationCorpus } from "../test/oracle/validation-corpus";
+import { validationCorpus } from "../test/oracle/validation-corpus";
+import { serverVerdicts } from "../test/oracle/validation-judge";
 import { ensureCliBuilt } from "./build";
 import type { DocumentReport, ValidateReport } from "./commands/validate";
 import { runCli } from "./test-helpers";
-import { serverVerdict } from "../test/oracle/server-verdict";
+import type { ServerVerdict } from "../test/oracle/server-verdict";
 
 beforeAll(async () => {
   await ensureCliBuilt();
@@ -30,19 +28,7 @@ function cliVerdict(d: DocumentReport): { outcome: string; fields: string[] } {
   return { outcome: d.outcome, fields: [...new Set(fields.map((i) => i.field))].sort() };
 }
 
-async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i] as T);
-  };
-  await Promise.all(Array.from({ length: limit }, worker));
-  return out;
-}
-
 test("validation oracle via the CLI: portcullis validate agrees with kube-apiserver on every corpus case", async () => {
-  const info = readStack();
-  const ca = readFileSync(info.caFile);
   const cases = validationCorpus();
   const dir = mkdtempSync(path.join(os.tmpdir(), "portcullis-cli-oracle-"));
   const fileOf = (i: number) => path.join(dir, `case-${String(i).padStart(5, "0")}.json`);
@@ -55,26 +41,15 @@ test("validation oracle via the CLI: portcullis validate agrees with kube-apiser
   expect(report.documents).toHaveLength(cases.length);
   expect(run.code).toBe(report.ok ? 0 : 1);
 
-  const results = await mapLimit(
-    cases.map((c, i) => ({ c, i })),
-    4,
-    async ({ c, i }: { c: CorpusCase; i: number }) => {
-      const url = `${info.server}/apis/${c.apiVersion}/${resourceFor(c.kind)}?dryRun=All&fieldValidation=Strict`;
-      const res = await httpsRequest(url, {
-        method: "POST",
-        token: info.tokens.admin,
-        ca,
-        body: c.object,
-        timeoutMs: 30_000,
-      });
-      const { outcome, fields } = serverVerdict(res.status, res.body);
-      const server = { outcome, fields };
-      const doc = bySource.get(fileOf(i));
-      const ours = doc ? cliVerdict(doc) : undefined;
-      const agree = JSON.stringify(server) === JSON.stringify(ours);
-      return { id: c.id, description: c.description, server, ours, agree };
-    },
-  );
+  const verdicts = await serverVerdicts(cases);
+  const results = cases.map((c, i) => {
+    const { outcome, fields } = verdicts[i] as ServerVerdict;
+    const server = { outcome, fields };
+    const doc = bySource.get(fileOf(i));
+    const ours = doc ? cliVerdict(doc) : undefined;
+    const agree = JSON.stringify(server) === JSON.stringify(ours);
+    return { id: c.id, description: c.description, server, ours, agree };
+  });
   const bad = results.filter((r) => !r.agree);
   const agreed = results.length - bad.length;
   console.log(`validation oracle via the CLI: ${agreed}/${results.length} agree`);

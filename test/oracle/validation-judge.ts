@@ -140,8 +140,8 @@ export async function judgeUpdates(cases: UpdateCase[]): Promise<Judged[]> {
   });
 }
 
-/** Every case through the apiserver (four at a time) and through our validator. */
-export async function judge(cases: CorpusCase[]): Promise<Judged[]> {
+/** The apiserver's verdict on a dry-run create of every case (four at a time). */
+export async function serverVerdicts(cases: CorpusCase[]): Promise<ServerVerdict[]> {
   const info = readStack();
   const ca = readFileSync(info.caFile);
   return mapLimit(cases, 4, async (c) => {
@@ -153,7 +153,15 @@ export async function judge(cases: CorpusCase[]): Promise<Judged[]> {
       body: c.object,
       timeoutMs: 30_000,
     });
-    const server = serverVerdict(res.status, res.body);
+    return serverVerdict(res.status, res.body);
+  });
+}
+
+/** Every case through the apiserver and through our validator. */
+export async function judge(cases: CorpusCase[]): Promise<Judged[]> {
+  const verdicts = await serverVerdicts(cases);
+  return cases.map((c, i) => {
+    const server = verdicts[i] as ServerVerdict;
     const ours = ourVerdict(c);
     return { c, server, ours, agree: agrees(c, server, ours) };
   });

@@ -225,22 +225,10 @@ function syntaxIssues(expr: string, off: number, libMessage: string): string {
   return goIssue(expr, off, "Syntax error: " + first);
 }
 
-const BINARY_OPS = new Set([
-  "==",
-  "!=",
-  "<",
-  "<=",
-  ">",
-  ">=",
-  "in",
-  "+",
-  "-",
-  "*",
-  "/",
-  "%",
-  "&&",
-  "||",
-]);
+/** cel-go's relations and calculations (the parser's relation and calc rules). */
+const RELATIONS = ["==", "!=", "<", "<=", ">", ">=", "in"];
+const CALCULATIONS = ["+", "-", "*", "/", "%"];
+const BINARY_OPS = new Set([...RELATIONS, ...CALCULATIONS, "&&", "||"]);
 
 /**
  * Where cel-go locates the expression that starts at `offset` (cel-js gives its start): its
@@ -498,27 +486,11 @@ function compileIssues(expr: string, issues: Array<{ offset: number; message: st
 
 /** cel-go's parser limit (parser.MaxRecursionDepth's default; the apiserver keeps it). */
 const RECURSION_LIMIT = 250;
-/** AST nodes cel-go's parse-tree visitor counts against the limit (Visit in parser.go). */
-const COUNTED = new Set([
-  "?:", // a conditional
-  "==",
-  "!=",
-  "<",
-  "<=",
-  ">",
-  ">=",
-  "in", // a relation
-  "+",
-  "-",
-  "*",
-  "/",
-  "%", // a calculation
-  ".",
-  ".?", // a selection
-  "rcall", // a member call
-  "[]",
-  "[?]", // an index
-]);
+/**
+ * AST nodes cel-go's parse-tree visitor counts against the limit (Visit in parser.go): a
+ * conditional, a relation, a calculation, a selection, a member call, an index.
+ */
+const COUNTED = new Set(["?:", ...RELATIONS, ...CALCULATIONS, ".", ".?", "rcall", "[]", "[?]"]);
 
 /** A parser for measuring depth only: cel-js's own depth limit (250 of its levels) lifted. */
 const deepParser = new Environment({ enableOptionalTypes: true, limits: { maxDepth: 5000 } });
