@@ -580,6 +580,24 @@ function nestedConditional(expr: string): number {
 }
 
 /**
+ * The type cel-js gives the part of `expr` that `n` spans, where cel-go would give the same: not
+ * for a part calling functions cel-js may type differently, or reading an untyped variable or an
+ * object cel-go types (namespaceObject, authorizer).
+ */
+function partType(expr: string, decl: CelDecl, n: unknown): string | undefined {
+  if (!isCelNode(n)) return undefined;
+  const text = expr.slice(n.start, n.end);
+  if (!onlyKnownCalls(text) || readsUntypedVariable(text, decl) || readsTypedObject(text))
+    return undefined;
+  try {
+    const r = envFor(decl).check(text) as { valid: boolean; type?: string };
+    return r.valid ? r.type : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Conditionals whose branches have different types, which cel-go refuses (`_?_:_` is (bool, A, A))
  * and cel-js lets through: decided only where the condition's and both branches' types are
  * concrete and certain. Reported at the `?`, innermost first (a conditional around a refused
@@ -589,18 +607,9 @@ function conditionalVerdict(expr: string, decl: CelDecl): CelVerdict | undefined
   const ast = celAst(expr);
   if (!ast) return undefined;
   const code = maskStrings(expr);
-  const env = envFor(decl);
   const typeOf = (n: CelNode | undefined): string | undefined => {
-    if (!n) return undefined;
-    const text = expr.slice(n.start, n.end);
-    if (!onlyKnownCalls(text) || readsUntypedVariable(text, decl)) return undefined;
-    try {
-      const r = env.check(text) as { valid: boolean; type?: string };
-      const t = r.valid ? r.type : undefined;
-      return t !== undefined && fullyConcrete(t) && !t.includes("null") ? t : undefined;
-    } catch {
-      return undefined;
-    }
+    const t = partType(expr, decl, n);
+    return t !== undefined && fullyConcrete(t) && !t.includes("null") ? t : undefined;
   };
   const nodes = celNodes(ast);
   // Each conditional costs three type checks of its parts: past 32, nothing is decided.
@@ -638,26 +647,13 @@ const SCALAR = /^(int|uint|double|string|bool|bytes|null_type|null|timestamp|dur
 function indexVerdict(expr: string, decl: CelDecl): CelVerdict | undefined {
   const ast = celAst(expr);
   if (!ast) return undefined;
-  const env = envFor(decl);
-  const typeOf = (n: unknown): string | undefined => {
-    if (!isCelNode(n)) return undefined;
-    const text = expr.slice(n.start, n.end);
-    if (!onlyKnownCalls(text) || readsUntypedVariable(text, decl) || readsTypedObject(text))
-      return undefined;
-    try {
-      const r = env.check(text) as { valid: boolean; type?: string };
-      return r.valid ? r.type : undefined;
-    } catch {
-      return undefined;
-    }
-  };
   const code = maskStrings(expr);
   for (const n of celNodes(ast).reverse()) {
     if (n.op !== "[]" || !Array.isArray(n.args)) continue;
     const [target, index] = n.args as [CelNode, CelNode];
-    const t = typeOf(target);
+    const t = partType(expr, decl, target);
     if (t === undefined || !SCALAR.test(t)) continue;
-    const i = typeOf(index);
+    const i = partType(expr, decl, index);
     if (i === undefined || !fullyConcrete(i)) return { kind: "unknown" };
     const at = code.indexOf("[", target.end);
     return {
@@ -691,12 +687,12 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
         detail: goIssue(expr, inner, "Syntax error: mismatched input '?' expecting ':'"),
       };
   }
-  const verdict = typeVerdict(expr, decl, ret);
+  let verdict = typeVerdict(expr, decl, ret);
   if (verdict.kind === "error") return verdict;
-  const conditional = conditionalVerdict(expr, decl);
-  if (conditional) return conditional;
-  const index = indexVerdict(expr, decl);
-  if (index) return index;
+  const typed = conditionalVerdict(expr, decl) ?? indexVerdict(expr, decl);
+  if (typed?.kind === "error") return typed;
+  // (An index into a scalar by a value this module cannot type: undecided, checks below still run.)
+  if (typed) verdict = typed;
   // What follows fails the field whatever cel-go's type-check says (if that fails, it fails
   // first): so it is reported even where this module cannot decide the types.
   const ast = celAst(expr);
