@@ -661,6 +661,7 @@ export function vapVariants(): [string, Patch][] {
     ["conditional, int and double", [{ expression: "(true ? 1 : 2.0) == 1" }]],
     ["conditional, lists", [{ expression: "(true ? [1] : ['a']) == [1]" }]],
     ["conditional, inner refused", [{ expression: "true ? true : true ? 1 : 2 == 2" }]],
+    ["has() of a missing request field", [{ expression: "has (request.foo)" }]],
     // Where cel-go locates a list element of the wrong type: at its operator, dot or call.
     ["list of duration and sum", [{ expression: "[duration('1s'), request.name + 'a'] == []" }]],
     ["list of int and comparison", [{ expression: "[1, 'a'.size() > 0] == []" }]],

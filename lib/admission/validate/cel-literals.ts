@@ -335,8 +335,11 @@ function requestType(n: unknown): MessageSchema | undefined {
   return typeof sub === "object" ? sub : undefined;
 }
 
-/** `request….?field` naming no field of its type: cel-go's "undefined field" (at the dot). */
-export function undefinedRequestField(ast: CelNode): LiteralIssue | undefined {
+/**
+ * `request….?field` or `has(request.….field)` naming no field of its type: cel-go's "undefined
+ * field" (at the dot, or at has's parenthesis; `expr` is the expression's text).
+ */
+export function undefinedRequestField(ast: CelNode, expr = ""): LiteralIssue | undefined {
   for (const n of celNodes(ast)) {
     // has(request.foo): cel-go's macro tests the field where the call's parenthesis is.
     if (n.op === "call" && Array.isArray(n.args) && n.args[0] === "has") {
@@ -344,8 +347,10 @@ export function undefinedRequestField(ast: CelNode): LiteralIssue | undefined {
       if (!isCelNode(sel) || sel.op !== "." || !Array.isArray(sel.args)) continue;
       const [target, field] = sel.args as [unknown, unknown];
       const t = requestType(target);
-      if (t !== undefined && typeof field === "string" && !Object.hasOwn(t, field))
-        return { offset: n.start + 3, message: `undefined field '${field}'` };
+      if (t !== undefined && typeof field === "string" && !Object.hasOwn(t, field)) {
+        const paren = expr.indexOf("(", n.start);
+        return { offset: paren >= 0 ? paren : n.start + 3, message: `undefined field '${field}'` };
+      }
       continue;
     }
     if (n.op !== ".?" || !Array.isArray(n.args)) continue;

@@ -698,7 +698,7 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
   const ast = celAst(expr);
   if (!ast) return verdict;
   try {
-    const undefinedField = undefinedRequestField(ast);
+    const undefinedField = undefinedRequestField(ast, expr);
     if (undefinedField) return { kind: "error", detail: compileIssues(expr, [undefinedField]) };
     const issues = literalIssues(expr, ast);
     if (issues.length > 0) return { kind: "error", detail: compileIssues(expr, issues) };
