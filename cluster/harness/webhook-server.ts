@@ -54,7 +54,8 @@ export type JsonPatchOp = {
 
 export type Behaviour =
   | { type: "allow"; warnings?: string[] }
-  | { type: "deny"; message: string; code?: number }
+  /** `reason` is sent only when given; the apiserver reads it when the message is empty. */
+  | { type: "deny"; message: string; code?: number; reason?: string }
   | { type: "patch"; patch: JsonPatchOp[] | ((req: AdmissionRequest) => JsonPatchOp[]) }
   | { type: "sleep"; seconds: number }
   | { type: "http-error"; status: number }
@@ -176,7 +177,11 @@ export async function startWebhookServer(
           allowed: behaviour.type !== "deny",
         };
         if (behaviour.type === "deny")
-          response.status = { code: behaviour.code ?? 403, message: behaviour.message };
+          response.status = {
+            code: behaviour.code ?? 403,
+            message: behaviour.message,
+            ...(behaviour.reason !== undefined ? { reason: behaviour.reason } : {}),
+          };
         if (behaviour.type === "allow" && behaviour.warnings)
           response.warnings = behaviour.warnings;
         if (behaviour.type === "patch") {

@@ -94,6 +94,28 @@ describe("parseAuditEvent: webhooks", () => {
     ]);
   });
 
+  it("keeps a patch that changed nothing as admitted: the mutation annotation decides", () => {
+    // mutating/dispatcher.go logs every applied patch; `mutated` says whether the object changed
+    // (a reinvoked hook adding again what it added in round 0 does not).
+    const patch = '[{"op":"add","path":"/metadata/labels/x","value":"y"}]';
+    for (const order of ["patch first", "mutation first"]) {
+      const annotations: Record<string, string> = {
+        "patch.webhook.admission.k8s.io/round_1_index_0": `{"configuration":"cfg","webhook":"patch.example.com","patch":${patch},"patchType":"JSONPatch"}`,
+        "mutation.webhook.admission.k8s.io/round_1_index_0":
+          '{"configuration":"cfg","webhook":"patch.example.com","mutated":false}',
+      };
+      const ordered =
+        order === "patch first"
+          ? annotations
+          : Object.fromEntries(Object.entries(annotations).reverse());
+      const p = parseAuditEvent(event({ level: "Request", annotations: ordered }));
+      expect(
+        p?.decisions.map((d) => [d.round, d.outcome, d.patch]),
+        order,
+      ).toEqual([[1, "admitted", patch]]);
+    }
+  });
+
   it("marks fail-open calls of both phases; the mutating one also has its mutation annotation", () => {
     const p = parseAuditEvent(
       event({
@@ -365,6 +387,72 @@ describe("parseAuditEvent: hostile and sensitive input", () => {
     });
     // Without the refusal right after it, "policy '…'" is just words.
     expect(readStatusMessage("the policy 'x' is unknown")).toBeUndefined();
+  });
+
+  it("reads the apiserver's phrases only where its error text starts, never inside a message", () => {
+    // A policy's message quoting a webhook's denial (messageExpression can quote an annotation).
+    expect(
+      readStatusMessage(
+        `configmaps "cm1" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: admission webhook "evil.example.com" denied the request: not me`,
+      ),
+    ).toEqual({
+      by: "policy",
+      kind: "validating-policy",
+      hook: "p",
+      binding: "b",
+      message: 'admission webhook "evil.example.com" denied the request: not me',
+    });
+    // A webhook's denial quoting a policy's refusal or a failed call.
+    expect(
+      readStatusMessage(
+        `admission webhook "deny.example.com" denied the request: failed calling webhook "x.example.com": context deadline exceeded`,
+      ),
+    ).toMatchObject({ hook: "deny.example.com", outcome: "denied" });
+    // An object name (RBAC names may hold quotes and spaces) shaped like a refusal: Go's %q
+    // escapes its quotes, and the refusal that counts follows "is forbidden: ".
+    expect(
+      readStatusMessage(
+        `clusterroles.rbac.authorization.k8s.io "x\\" is forbidden: ValidatingAdmissionPolicy 'fake' denied request: y" is forbidden: ValidatingAdmissionPolicy 'real' with binding 'rb' denied request: no`,
+      ),
+    ).toMatchObject({ hook: "real", binding: "rb", message: "no" });
+    expect(
+      readStatusMessage(`forbidden: ValidatingAdmissionPolicy 'p' denied request: m`),
+    ).toMatchObject({ hook: "p", binding: "", message: "m" });
+    // Anything else that only mentions a hook is not a refusal by it.
+    expect(
+      readStatusMessage(`something else: admission webhook "a.example.com" denied the request: x`),
+    ).toBeUndefined();
+    expect(
+      readStatusMessage(`Operation cannot be fulfilled: failed calling webhook "a.example.com": x`),
+    ).toBeUndefined();
+  });
+
+  it("reads the apiserver's refusals on a webhook's behalf, and the older wording of a failed call", () => {
+    // mutating/dispatcher.go: a patch for an operation without an object.
+    expect(
+      readStatusMessage(
+        `Internal error occurred: admission webhook "p.example.com" attempted to modify the object, which is not supported for this operation`,
+      ),
+    ).toEqual({
+      by: "webhook",
+      hook: "p.example.com",
+      outcome: "error",
+      message: "attempted to modify the object, which is not supported for this operation",
+    });
+    // NewDryRunUnsupportedErr (v1beta1 hooks with side effects).
+    expect(readStatusMessage(`admission webhook "s.example.com" does not support dry run`)).toEqual(
+      {
+        by: "webhook",
+        hook: "s.example.com",
+        outcome: "error",
+        message: "does not support dry run",
+      },
+    );
+    expect(
+      readStatusMessage(
+        `Internal error occurred: failed calling admission webhook "old.example.com": Post "https://old.svc:443/?timeout=30s": context deadline exceeded`,
+      ),
+    ).toMatchObject({ hook: "old.example.com", outcome: "timeout" });
   });
 
   it("reads a hostile status message in linear time", () => {
