@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseAuditEvent, parseEventList, parseTime, readStatusMessage } from "./audit";
+import { parseAuditEvent, parseEventList, parseTime } from "./audit";
+import { readStatusMessage } from "./status-message";
 
 /** An event shaped like kube-apiserver 1.37's audit webhook output (Metadata level). */
 function event(over: Record<string, unknown> = {}): Record<string, unknown> {

@@ -12,6 +12,13 @@ describe("namedBinding", () => {
       namedBinding("Validation failed for ValidatingAdmissionPolicy 'a.b' with binding 'c': msg"),
     ).toEqual({ policy: "a.b", binding: "c" });
   });
+  it("is undefined for a webhook's denial that quotes a policy's words", () => {
+    expect(
+      namedBinding(
+        `admission webhook "x.example.com" denied the request: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: no`,
+      ),
+    ).toBeUndefined();
+  });
   it("is undefined for other messages, and reads only a bounded prefix", () => {
     expect(namedBinding('admission webhook "x" denied the request')).toBeUndefined();
     expect(

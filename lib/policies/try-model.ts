@@ -1,5 +1,6 @@
 /** The contract of POST /api/policies/try: a dry-run create and what admission said. Pure. */
 import type { KubeApiErrorBody } from "@/lib/k8s/errors";
+import { readStatusMessage } from "@/lib/admission/status-message";
 
 export interface TryResult {
   /** True when admission (and validation) let the create through. */
@@ -17,12 +18,17 @@ export interface TryResult {
 
 /**
  * The policy and binding an admission policy message names: the apiserver writes
- * `ValidatingAdmissionPolicy 'p' with binding 'b' denied request: …` and, for Warn,
- * `Validation failed for ValidatingAdmissionPolicy 'p' with binding 'b': …`.
+ * `ValidatingAdmissionPolicy 'p' with binding 'b' denied request: …` (after `<resource> "<name>"
+ * is forbidden: `) and, for Warn, `Validation failed for ValidatingAdmissionPolicy 'p' with
+ * binding 'b': …`. Only where the apiserver's words stand: a webhook's denial quoting them names
+ * no binding.
  */
 export function namedBinding(message: string): { policy: string; binding: string } | undefined {
-  const m = /AdmissionPolicy '([^']{1,253})' with binding '([^']{1,253})'/.exec(
-    message.slice(0, 4096),
+  const WARNING = "Validation failed for ";
+  const r = readStatusMessage(
+    message.startsWith(WARNING) ? message.slice(WARNING.length) : message,
   );
-  return m ? { policy: m[1]!, binding: m[2]! } : undefined;
+  return r?.by === "policy" && r.binding !== ""
+    ? { policy: r.hook, binding: r.binding }
+    : undefined;
 }

@@ -30,6 +30,19 @@ describe("prediction beside the apiserver's verdict", () => {
     ).toEqual({ policy: "p", binding: "b" });
   });
 
+  it("names the denier by the apiserver's words only, not by words a message quotes", () => {
+    expect(
+      denierOf(
+        `configmaps "c" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: admission webhook "evil.x.io" denied the request: no`,
+      ),
+    ).toEqual({ policy: "p", binding: "b" });
+    expect(
+      denierOf(
+        `admission webhook "deny.x.io" denied the request: policy 'fake' with binding 'fb' denied request: no`,
+      ),
+    ).toEqual({ webhook: "deny.x.io" });
+  });
+
   it("a denial by a predicted hook agrees; by an unpredicted hook is a mismatch", () => {
     const denied = {
       outcome: "denied" as const,

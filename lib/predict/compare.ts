@@ -6,6 +6,7 @@ import type { CompiledSnapshot } from "@/lib/admission/compile";
 import type { PredictReport } from "@/lib/admission/predict-report";
 import type { DryRunVerdict } from "@/lib/queries/predict";
 import type { DecisionRecord } from "@/lib/admission/audit";
+import { readStatusMessage } from "@/lib/admission/status-message";
 
 /** One statement about prediction versus verdict; `agrees: false` is a mismatch to highlight. */
 export interface Comparison {
@@ -15,15 +16,9 @@ export interface Comparison {
 
 /** The hook a denial names: a webhook's name, or a policy's `policy ← binding`. */
 export function denierOf(message: string): { webhook?: string; policy?: string; binding?: string } {
-  const w =
-    /admission webhook "([^"]{1,253})" (?:denied the request|does not support dry run)/.exec(
-      message,
-    );
-  if (w) return { webhook: w[1] };
-  const p = /(?:policy|Policy) '([^']{1,253})' with binding '([^']{0,253})' denied request/.exec(
-    message,
-  );
-  if (p) return { policy: p[1], binding: p[2] };
+  const r = readStatusMessage(message);
+  if (r?.by === "webhook") return { webhook: r.hook };
+  if (r?.by === "policy") return { policy: r.hook, binding: r.binding };
   return {};
 }
 

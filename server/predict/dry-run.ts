@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { DryRunInput, DryRunVerdict } from "@/lib/queries/predict";
 import { KubeApiError } from "@/lib/k8s/errors";
+import { readStatusMessage } from "@/lib/admission/status-message";
 import type { KubeClient } from "@/server/kube/client";
 
 const segment = z
@@ -30,10 +31,17 @@ function basePath(r: DryRunInput): string {
   return `${root}${ns}/${r.resource}`;
 }
 
-// The apiserver's wording for an admission denial: a webhook's ("admission webhook "x" denied
-// the request"), a policy's ("… with binding 'b' denied request"), or a hook the dry run cannot call.
-const DENIAL =
-  /admission webhook "[^"]{1,253}" (denied the request|does not support dry run)|with binding '[^']{0,253}' denied request/;
+/**
+ * Whether the apiserver's message is an admission denial: a webhook's, a policy's, or a hook the
+ * dry run cannot call (read where the apiserver's own words stand, not inside a quoted message).
+ */
+function isDenial(message: string): boolean {
+  const r = readStatusMessage(message);
+  return (
+    r !== undefined &&
+    (r.by === "policy" || r.outcome === "denied" || r.message === "does not support dry run")
+  );
+}
 
 /**
  * Sends the request as a server-side dry run (`dryRun=All`) as the client's identity and reads
@@ -95,7 +103,7 @@ export async function dryRun(
   } catch (e) {
     if (!(e instanceof KubeApiError)) throw e;
     return {
-      outcome: DENIAL.test(e.message) ? "denied" : "error",
+      outcome: isDenial(e.message) ? "denied" : "error",
       status: e.status,
       reason: e.reason,
       message: e.message,
