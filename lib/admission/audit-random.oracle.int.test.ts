@@ -41,7 +41,7 @@ import { DecisionStore } from "@/server/decisions/store";
 /** Fixed, so a failure reproduces (PORTCULLIS_ORACLE_SEED tries another). */
 const SEEDS = process.env.PORTCULLIS_ORACLE_SEED
   ? [Number(process.env.PORTCULLIS_ORACLE_SEED)]
-  : [1, 2, 3];
+  : [1, 2, 4];
 const HOOK_COUNT = 8;
 const POLICY_COUNT = 3;
 const REQUESTS = 120;
@@ -49,6 +49,10 @@ const runId = Date.now().toString(36);
 const PLAN = "portcullis.test/plan";
 const DELETE_PLAN = "portcullis.test/delete-plan";
 const failKey = (j: number) => `portcullis.test/fail-${j}`;
+/** The annotation that makes the mutating policy's mutation fail (int() of its text). */
+const MAP_FAIL = "portcullis.test/map-fail";
+const mapName = () => `${id}-mp`;
+const mapBinding = () => `${id}-mb`;
 
 type Answer =
   | { t: "allow" }
@@ -149,14 +153,17 @@ async function setUp(seed: number): Promise<void> {
   rand = new Rand(seed);
   id = `ar${runId}s${seed}`;
   HOOKS = Array.from({ length: HOOK_COUNT }, (_, i): Hook => {
-    const phase = rand.next() < 0.5 ? "mutating" : "validating";
+    // The first four cover both phases with both failure policies; the rest are random.
+    const random = rand.next();
+    const phase = (i < 4 ? i < 2 : random < 0.5) ? "mutating" : "validating";
+    const policy = rand.pick(["Fail", "Ignore"] as const);
     const short = `${id}h${i}`;
     return {
       short,
       name: `h${i}.${id}.portcullis.test`,
       phase,
       config: `${id}-${phase === "mutating" ? "m" : "v"}${i % 2}`,
-      failurePolicy: rand.pick(["Fail", "Ignore"] as const),
+      failurePolicy: i < 4 ? (i % 2 === 0 ? "Fail" : "Ignore") : policy,
       sideEffects: rand.pick(["None", "NoneOnDryRun"] as const),
       reinvocation: rand.pick(["Never", "IfNeeded"] as const),
     };
@@ -239,6 +246,43 @@ async function setUp(seed: number): Promise<void> {
       spec: { policyName: p.name, validationActions: p.actions },
     });
   }
+  // A mutating policy that refuses (its mutation fails) the objects carrying MAP_FAIL.
+  await kubeOk("POST", `${ADM}/mutatingadmissionpolicies`, {
+    metadata: { name: mapName() },
+    spec: {
+      failurePolicy: "Fail",
+      reinvocationPolicy: "Never",
+      matchConstraints: {
+        namespaceSelector: nsSelector,
+        resourceRules: [
+          {
+            operations: ["CREATE", "UPDATE"],
+            apiGroups: [""],
+            apiVersions: ["v1"],
+            resources: ["configmaps"],
+          },
+        ],
+      },
+      matchConditions: [
+        {
+          name: "asked",
+          expression: `has(object.metadata.annotations) && '${MAP_FAIL}' in object.metadata.annotations`,
+        },
+      ],
+      mutations: [
+        {
+          patchType: "ApplyConfiguration",
+          applyConfiguration: {
+            expression: `Object{metadata: Object.metadata{labels: {"m": string(int(object.metadata.annotations['${MAP_FAIL}']))}}}`,
+          },
+        },
+      ],
+    },
+  });
+  await kubeOk("POST", `${ADM}/mutatingadmissionpolicybindings`, {
+    metadata: { name: mapBinding() },
+    spec: { policyName: mapName() },
+  });
   await untilInForce();
 }
 
@@ -277,6 +321,12 @@ async function untilInForce(): Promise<void> {
     if (Date.now() > deadline) throw new Error("the apiserver never called every hook");
     await new Promise((r) => setTimeout(r, 250));
   }
+  for (;;) {
+    const { res } = await probe({ [MAP_FAIL]: "probe" });
+    if (res.status >= 400 && res.body.includes(`'${mapName()}'`)) break;
+    if (Date.now() > deadline) throw new Error(`mutating policy ${mapName()} never took effect`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
   for (const [j, p] of POLICIES.entries()) {
     for (;;) {
       const { name, res } = await probe({ [failKey(j)]: "probe" });
@@ -300,6 +350,8 @@ async function tearDown(): Promise<void> {
     const phase = HOOKS.find((h) => h.config === config)?.phase ?? "mutating";
     await kube("DELETE", `${ADM}/${phase}webhookconfigurations/${config}`);
   }
+  await kube("DELETE", `${ADM}/mutatingadmissionpolicybindings/${mapBinding()}`);
+  await kube("DELETE", `${ADM}/mutatingadmissionpolicies/${mapName()}`);
   for (const p of POLICIES) {
     await kube("DELETE", `${ADM}/validatingadmissionpolicybindings/${p.binding}`);
     await kube("DELETE", `${ADM}/validatingadmissionpolicies/${p.name}`);
@@ -369,6 +421,8 @@ interface Case {
   dryRun: boolean;
   plan: Plan;
   fails: Record<number, string>;
+  /** The text of MAP_FAIL, when the mutating policy is to refuse. */
+  mapFail?: string;
 }
 
 function randomAnswer(h: Hook, sleepy: boolean): Answer {
@@ -412,6 +466,7 @@ function randomCase(i: number): Case {
     dryRun: rand.next() < 0.35,
     plan,
     fails,
+    ...(verb !== "delete" && rand.next() < 0.08 ? { mapFail: hostileText(rand) } : {}),
   };
 }
 
@@ -420,6 +475,7 @@ async function send(c: Case): Promise<{ res: HttpsJsonResponse; from: number }> 
   const dry = c.dryRun ? "?dryRun=All" : "";
   const annotations: Record<string, string> = { [PLAN]: JSON.stringify(c.plan) };
   for (const [j, text] of Object.entries(c.fails)) annotations[failKey(Number(j))] = text;
+  if (c.mapFail !== undefined) annotations[MAP_FAIL] = c.mapFail;
   if (c.verb === "create") {
     const from = recorder.nextSeq();
     const res = await kube("POST", `${cms()}${dry}`, { metadata: { name: c.name, annotations } });
@@ -477,6 +533,20 @@ function expectedOf(c: Case, from: number, problems: string[]): Expected[] {
       return { kind: "webhook", hook: h.name, outcome: "error", code: 500 };
     return undefined;
   };
+
+  // The mutating policy runs before the mutating webhooks; its refusal ends admission.
+  if (c.mapFail !== undefined) {
+    if (calls.length > 0)
+      problems.push(`${c.label}: webhooks called after the mutating policy refused`);
+    return [
+      {
+        kind: "mutating-policy",
+        hook: mapName(),
+        configuration: mapBinding(),
+        outcome: "rejected",
+      },
+    ];
+  }
 
   // Mutating, round 0 as the apiserver orders the hooks, then the reinvocations recorded.
   let stopped: Expected | undefined;
@@ -600,6 +670,8 @@ function compare(
     if (e.message !== undefined && d.message !== e.message) return "message";
     if (e.message === undefined && d.message.length === 0) return "no message";
     if (e.code !== undefined && d.code !== e.code) return `code ${d.code} ≠ ${e.code}`;
+    if (d.code !== undefined && d.code !== status)
+      return `code ${d.code}, the client got ${status}`;
     if (e.code !== undefined && status !== e.code) return `the client got ${status}, not ${e.code}`;
     return undefined;
   };
@@ -672,6 +744,7 @@ async function run(seed: number): Promise<void> {
   );
   const parsed: ParsedAuditEvent[] = [];
   const counts: Record<string, number> = {};
+  const kinds: Record<string, number> = {};
   for (const { c, expected, res } of cases) {
     const line = lines.get(`${c.verb}/${c.name}`);
     if (!line) {
@@ -681,7 +754,10 @@ async function run(seed: number): Promise<void> {
     const event = parseAuditEvent(JSON.parse(line), line);
     const decisions = event?.decisions ?? [];
     if (event && decisions.length > 0) parsed.push(event);
-    for (const d of decisions) counts[d.outcome] = (counts[d.outcome] ?? 0) + 1;
+    for (const d of decisions) {
+      counts[d.outcome] = (counts[d.outcome] ?? 0) + 1;
+      kinds[d.kind] = (kinds[d.kind] ?? 0) + 1;
+    }
     problems.push(...compare(c, expected, decisions, res));
   }
 
@@ -727,11 +803,19 @@ async function run(seed: number): Promise<void> {
   }
 
   console.log(
-    `randomized decision oracle (seed ${seed}): ${cases.length} requests, ${parsed.length} events with decisions ${JSON.stringify(counts)}, ${problems.length} disagreements`,
+    `randomized decision oracle (seed ${seed}): ${cases.length} requests, ${parsed.length} events with decisions ${JSON.stringify(counts)} by ${JSON.stringify(kinds)}, ${problems.length} disagreements`,
   );
   for (const p of problems.slice(0, 30)) console.log(`DISAGREE ${p}`);
   expect(problems).toEqual([]);
   // Every kind of outcome the plan can produce was produced.
   for (const o of ["admitted", "mutated", "denied", "failed-open", "error", "rejected", "audited"])
     expect(counts[o] ?? 0, o).toBeGreaterThan(0);
+  for (const k of [
+    "mutating-webhook",
+    "validating-webhook",
+    "webhook",
+    "validating-policy",
+    "mutating-policy",
+  ])
+    expect(kinds[k] ?? 0, k).toBeGreaterThan(0);
 }
