@@ -12,7 +12,9 @@
  * request's audit event (read from the apiserver's audit log) must be the one that happened — the
  * hook, the round, the outcome, the message and the code — and nothing else; the same events
  * sent as one EventList must parse the same, and stored in a decision store and read back, keep
- * every field to the character.
+ * every field to the character. The apiserver's /metrics over the same requests, folded as the
+ * Health page folds them, must count each hook's calls, rejections (by error type), fail-opens and
+ * codes, and each binding's checks by enforcement action, as they happened.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -35,6 +37,14 @@ import {
   type ParsedAuditEvent,
 } from "./audit";
 import { parseEventListText } from "./audit-batch";
+import {
+  foldAdmissionMetrics,
+  policyDelta,
+  policyKey,
+  webhookDelta,
+  webhookKey,
+  type AdmissionMetrics,
+} from "./metrics";
 import { SqliteDriver } from "@/server/decisions/sqlite";
 import { DecisionStore } from "@/server/decisions/store";
 
@@ -423,6 +433,8 @@ interface Case {
   fails: Record<number, string>;
   /** The text of MAP_FAIL, when the mutating policy is to refuse. */
   mapFail?: string;
+  /** Set by expectedOf: the request reached the validating admission policies. */
+  reachedPolicies?: boolean;
 }
 
 function randomAnswer(h: Hook, sleepy: boolean): Answer {
@@ -591,6 +603,7 @@ function expectedOf(c: Case, from: number, problems: string[]): Expected[] {
   if (stopped) return out;
 
   // Validating admission policies (before the validating webhooks).
+  c.reachedPolicies = true;
   const denying: Expected[] = [];
   for (const [j, p] of POLICIES.entries()) {
     const text = c.fails[j];
@@ -717,6 +730,113 @@ function compare(
   return problems;
 }
 
+async function scrape(): Promise<AdmissionMetrics> {
+  const res = await kube("GET", "/metrics");
+  if (res.status !== 200) throw new Error(`GET /metrics: ${res.status}`);
+  return foldAdmissionMetrics(res.body);
+}
+
+/** What the apiserver's metrics count for one hook, as the Health page reads them. */
+interface HookCounts {
+  calls: number;
+  rejected: number;
+  failOpen: number;
+  rejections: Record<string, number>;
+  byCode: Record<string, number>;
+}
+
+/**
+ * Each hook's counters over the requests (the apiserver's /metrics before and after, folded as
+ * the Health page folds them) against the calls the recorder received and what each answered.
+ */
+function compareMetrics(
+  before: AdmissionMetrics,
+  after: AdmissionMetrics,
+  firstCall: number,
+  cases: Case[],
+): { problems: string[]; calls: number } {
+  const problems: string[] = [];
+  let calls = 0;
+  for (const h of HOOKS) {
+    const type = h.phase === "mutating" ? "admit" : "validating";
+    const key = webhookKey(h.name, type);
+    const got = after.webhooks.get(key);
+    const m = got ? webhookDelta(got, before.webhooks.get(key)) : undefined;
+    const want: HookCounts = { calls: 0, rejected: 0, failOpen: 0, rejections: {}, byCode: {} };
+    const add = (r: Record<string, number>, k: string) => (r[k] = (r[k] ?? 0) + 1);
+    const seen = new Map<string, number>();
+    for (const call of recorder.calls(h.short).filter((x) => x.seq >= firstCall)) {
+      const req = call.request;
+      const round = seen.get(req.name ?? "") ?? 0;
+      seen.set(req.name ?? "", round + 1);
+      const a = planOf(req)[h.short];
+      want.calls++;
+      if (a?.t === "deny") {
+        want.rejected++;
+        add(want.rejections, "no_error");
+        add(want.byCode, String(a.c < 400 ? 400 : a.c));
+      } else if (a?.t === "error" || a?.t === "sleep") {
+        // A transport error or a timeout is labelled 503; the backend's own 500 keeps its code.
+        const code = a.t === "sleep" ? "503" : "500";
+        add(want.byCode, code);
+        if (h.failurePolicy === "Fail") {
+          want.rejected++;
+          add(want.rejections, "calling_webhook_error");
+        } else want.failOpen++;
+      } else if (a?.t === "patch" && req.operation === "DELETE") {
+        want.rejected++;
+        add(want.rejections, "apiserver_internal_error");
+        add(want.byCode, "0");
+      } else add(want.byCode, "200");
+    }
+    const have: HookCounts = {
+      calls: m?.calls ?? 0,
+      rejected: m?.rejected ?? 0,
+      failOpen: m?.failOpen ?? 0,
+      rejections: Object.fromEntries(Object.entries(m?.rejections ?? {}).filter(([, v]) => v > 0)),
+      byCode: Object.fromEntries(Object.entries(m?.byCode ?? {}).filter(([, v]) => v > 0)),
+    };
+    const sorted = (c: HookCounts) =>
+      JSON.stringify({
+        ...c,
+        rejections: Object.fromEntries(Object.entries(c.rejections).sort()),
+        byCode: Object.fromEntries(Object.entries(c.byCode).sort()),
+      });
+    calls += have.calls;
+    if (sorted(have) !== sorted(want))
+      problems.push(
+        `metrics of ${h.short} (${type}, ${h.failurePolicy}): ${sorted(have)} ≠ ${sorted(want)}`,
+      );
+  }
+  // Each failed validation is counted once per action of its binding; the mutating policy once
+  // per evaluation (its matchConditions exclude every other request), each an error.
+  for (const [j, p] of POLICIES.entries()) {
+    const key = policyKey("ValidatingAdmissionPolicy", p.name, p.binding);
+    const got = after.policies.get(key);
+    const m = got ? policyDelta(got, before.policies.get(key)) : undefined;
+    const failed = cases.filter((c) => c.reachedPolicies && c.fails[j] !== undefined).length;
+    const want = Object.fromEntries(
+      p.actions.map((a) => [a.toLowerCase(), failed]).filter(([, n]) => n),
+    );
+    const have = Object.fromEntries(Object.entries(m?.byAction ?? {}).filter(([, n]) => n > 0));
+    const show = (r: Record<string, unknown>) =>
+      JSON.stringify(Object.fromEntries(Object.entries(r).sort()));
+    if (show(have) !== show(want) || (m?.evaluationErrors ?? 0) !== 0)
+      problems.push(
+        `metrics of ${p.name} (${p.actions}): ${show(have)} ≠ ${show(want)}, ${m?.evaluationErrors ?? 0} errors`,
+      );
+  }
+  const mapKey = policyKey("MutatingAdmissionPolicy", mapName(), mapBinding());
+  const mapGot = after.policies.get(mapKey);
+  const map = mapGot ? policyDelta(mapGot, before.policies.get(mapKey)) : undefined;
+  const refused = cases.filter((c) => c.mapFail !== undefined).length;
+  if ((map?.checks ?? 0) !== refused || (map?.evaluationErrors ?? 0) !== refused)
+    problems.push(
+      `metrics of ${mapName()}: ${map?.checks ?? 0} checks, ${map?.evaluationErrors ?? 0} errors ≠ ${refused}`,
+    );
+  return { problems, calls };
+}
+
 test.each(SEEDS)(
   "randomized decision oracle, seed %i: every decision parsed from the audit events is the one that happened",
   async (seed) => {
@@ -733,11 +853,20 @@ test.each(SEEDS)(
 async function run(seed: number): Promise<void> {
   const problems: string[] = [];
   const cases: Array<{ c: Case; expected: Expected[]; res: HttpsJsonResponse }> = [];
+  const metricsBefore = await scrape();
+  const firstCall = recorder.nextSeq();
   for (let i = 0; i < REQUESTS; i++) {
     const c = randomCase(i);
     const { res, from } = await send(c);
     cases.push({ c, expected: expectedOf(c, from, problems), res });
   }
+  const metrics = compareMetrics(
+    metricsBefore,
+    await scrape(),
+    firstCall,
+    cases.map((x) => x.c),
+  );
+  problems.push(...metrics.problems);
   const lines = await auditEvents(
     cases.map((x) => `${x.c.verb}/${x.c.name}`),
     20_000,
@@ -803,7 +932,7 @@ async function run(seed: number): Promise<void> {
   }
 
   console.log(
-    `randomized decision oracle (seed ${seed}): ${cases.length} requests, ${parsed.length} events with decisions ${JSON.stringify(counts)} by ${JSON.stringify(kinds)}, ${problems.length} disagreements`,
+    `randomized decision oracle (seed ${seed}): ${cases.length} requests, ${parsed.length} events with decisions ${JSON.stringify(counts)} by ${JSON.stringify(kinds)}, ${metrics.calls} hook calls counted in /metrics, ${problems.length} disagreements`,
   );
   for (const p of problems.slice(0, 30)) console.log(`DISAGREE ${p}`);
   expect(problems).toEqual([]);
