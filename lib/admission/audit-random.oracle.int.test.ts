@@ -226,22 +226,24 @@ async function setUp(seed: number): Promise<void> {
       })),
     });
   }
+  // Policies are asked about creates and updates of the run's ConfigMaps.
+  const policyConstraints = {
+    namespaceSelector: nsSelector,
+    resourceRules: [
+      {
+        operations: ["CREATE", "UPDATE"],
+        apiGroups: [""],
+        apiVersions: ["v1"],
+        resources: ["configmaps"],
+      },
+    ],
+  };
   for (const [j, p] of POLICIES.entries()) {
     await kubeOk("POST", `${ADM}/validatingadmissionpolicies`, {
       metadata: { name: p.name },
       spec: {
         failurePolicy: "Fail",
-        matchConstraints: {
-          namespaceSelector: nsSelector,
-          resourceRules: [
-            {
-              operations: ["CREATE", "UPDATE"],
-              apiGroups: [""],
-              apiVersions: ["v1"],
-              resources: ["configmaps"],
-            },
-          ],
-        },
+        matchConstraints: policyConstraints,
         validations: [
           {
             expression: `!has(object.metadata.annotations) || !('${failKey(j)}' in object.metadata.annotations)`,
@@ -262,17 +264,7 @@ async function setUp(seed: number): Promise<void> {
     spec: {
       failurePolicy: "Fail",
       reinvocationPolicy: "Never",
-      matchConstraints: {
-        namespaceSelector: nsSelector,
-        resourceRules: [
-          {
-            operations: ["CREATE", "UPDATE"],
-            apiGroups: [""],
-            apiVersions: ["v1"],
-            resources: ["configmaps"],
-          },
-        ],
-      },
+      matchConstraints: policyConstraints,
       matchConditions: [
         {
           name: "asked",
