@@ -20,7 +20,9 @@ export const CASES = [
 ] as const;
 export type Case = (typeof CASES)[number];
 
-export const DENY_MESSAGE = "configmaps labelled deny are refused by the harness";
+/** Markup, quotes and another webhook's wording: the feed must show it as the text it is. */
+export const DENY_MESSAGE =
+  'configmaps labelled deny are refused by the harness: <b>"bold"</b> & <img src=x onerror=alert(1)> 🚀 (not admission webhook "other.example.com" denied the request)';
 export const VAP_DENY_MESSAGE = "vap-deny configmaps are not allowed";
 export const VAP_WARN_MESSAGE = "vap-warn configmaps should carry an owner";
 
@@ -41,6 +43,15 @@ const ADM = "/apis/admissionregistration.k8s.io/v1";
 
 function unique(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+}
+
+/** The message of a Status answer (its JSON escapes markup: compare it decoded). */
+function statusMessage(res: HttpsJsonResponse): string {
+  try {
+    return String((JSON.parse(res.body) as { message?: unknown }).message ?? "");
+  } catch {
+    return "";
+  }
 }
 
 /** Sets up the namespace, the harness webhooks and the policies. */
@@ -159,7 +170,7 @@ export async function startScenario(stack: StackInfo): Promise<Scenario> {
       case "patch":
         return res.status === 201 && res.body.includes("by-harness");
       case "deny":
-        return res.status === 403 && res.body.includes(DENY_MESSAGE);
+        return res.status === 403 && statusMessage(res).endsWith(DENY_MESSAGE);
       case "slow-fail":
         return res.status === 500 && res.body.includes(hookOf[c]);
       case "vap-deny":

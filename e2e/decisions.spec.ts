@@ -59,6 +59,12 @@ function row(page: Page, c: Case) {
 test("every admission outcome appears live in the feed with its hook, outcome and message", async ({
   page,
 }) => {
+  // Markup in a message is text: nothing in it may run (its <img onerror> would alert).
+  const dialogs: string[] = [];
+  page.on("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
   await page.goto(`/decisions?namespace=${scenario.namespace}`);
   await expect(page.locator(".live")).toHaveText("live");
   for (const c of CASES) {
@@ -133,6 +139,7 @@ test("every admission outcome appears live in the feed with its hook, outcome an
   );
   await drawer.getByRole("button", { name: "Close" }).click();
   await expect(drawer).toBeHidden();
+  expect(dialogs).toEqual([]);
 });
 
 test("pause holds new decisions until resume; repeats are grouped; filters live in the URL", async ({

@@ -93,7 +93,7 @@ function webhookStatus(message: string, at: number): StatusReading | undefined {
     if (refusal) return { by: "webhook", hook: named[0], outcome: "error", message: rest.trim() };
     return undefined;
   }
-  // util/webhook ErrCallingWebhook; apiservers before 1.16 wrote "failed calling admission webhook".
+  // util/webhook ErrCallingWebhook; older apiservers wrote "failed calling admission webhook".
   const failed =
     quotedAt(message, at, 'failed calling webhook "', '"') ??
     quotedAt(message, at, 'failed calling admission webhook "', '"');
