@@ -11,8 +11,8 @@
  * what each answered; the apiserver's answer tells the status. Every decision parsed from the
  * request's audit event (read from the apiserver's audit log) must be the one that happened — the
  * hook, the round, the outcome, the message and the code — and nothing else; the same events
- * sent as one EventList must parse the same, and stored in a decision store and read back, keep
- * every field to the character. The apiserver's /metrics over the same requests, folded as the
+ * sent as one EventList must parse the same, and stored in a decision store (SQLite and
+ * PostgreSQL) and read back, keep every field to the character. The apiserver's /metrics over the same requests, folded as the
  * Health page folds them, must count each hook's calls, rejections (by error type), fail-opens and
  * codes, and each binding's checks by enforcement action, as they happened.
  */
@@ -46,6 +46,8 @@ import {
   type AdmissionMetrics,
 } from "./metrics";
 import { SqliteDriver } from "@/server/decisions/sqlite";
+import { PostgresDriver } from "@/server/decisions/postgres";
+import { startPostgres } from "../../test/postgres";
 import { DecisionStore } from "@/server/decisions/store";
 
 /** Fixed, so a failure reproduces (PORTCULLIS_ORACLE_SEED tries another). */
@@ -829,6 +831,51 @@ function compareMetrics(
   return { problems, calls };
 }
 
+/** The decisions of `events` stored in a fresh store and read back: what differs. */
+async function roundTrip(
+  events: ParsedAuditEvent[],
+  engine: "sqlite" | "postgres",
+): Promise<string[]> {
+  const problems: string[] = [];
+  const dir = mkdtempSync(path.join(os.tmpdir(), "portcullis-audit-oracle-"));
+  const pg = engine === "postgres" ? await startPostgres() : undefined;
+  const store = new DecisionStore(
+    pg ? new PostgresDriver(pg.url) : new SqliteDriver(path.join(dir, "d.sqlite")),
+    { maxAgeMs: 365 * 86_400_000, maxRows: 1_000_000 },
+  );
+  const text = (v: string | undefined) =>
+    pg && v !== undefined ? v.replaceAll("\u0000", "\ufffd") : v;
+  const fields = (d: DecisionCall) => [
+    d.kind,
+    d.hook,
+    d.configuration,
+    d.outcome,
+    d.code,
+    text(d.message),
+    text(d.patch),
+    d.round,
+    d.index,
+  ];
+  try {
+    await store.migrate();
+    await store.ingest(events);
+    for (const e of events) {
+      const back = await store.list({ outcome: [], auditID: e.auditID }, { limit: 100 });
+      const want = JSON.stringify(e.decisions.map(fields).sort());
+      const got = JSON.stringify(back.map(fields).sort());
+      if (got !== want)
+        problems.push(
+          `stored on ${engine} ${e.auditID}: ${got.slice(0, 300)} ≠ ${want.slice(0, 300)}`,
+        );
+    }
+  } finally {
+    await store.driver.close();
+    await pg?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return problems;
+}
+
 test.each(SEEDS)(
   "randomized decision oracle, seed %i: every decision parsed from the audit events is the one that happened",
   async (seed) => {
@@ -889,39 +936,9 @@ async function run(seed: number): Promise<void> {
   );
   expect(fromBatch).toEqual(parsed);
 
-  // Stored and read back, every field to the character.
-  const dir = mkdtempSync(path.join(os.tmpdir(), "portcullis-audit-oracle-"));
-  const store = new DecisionStore(new SqliteDriver(path.join(dir, "d.sqlite")), {
-    maxAgeMs: 365 * 86_400_000,
-    maxRows: 1_000_000,
-  });
-  try {
-    await store.migrate();
-    await store.ingest(parsed);
-    for (const e of parsed) {
-      const back = await store.list({ outcome: [], auditID: e.auditID }, { limit: 100 });
-      const fields = (d: DecisionCall) => [
-        d.kind,
-        d.hook,
-        d.configuration,
-        d.outcome,
-        d.code,
-        d.message,
-        d.patch,
-        d.round,
-        d.index,
-      ];
-      const want = e.decisions.map(fields).sort();
-      const got = back.map(fields).sort();
-      if (JSON.stringify(got) !== JSON.stringify(want))
-        problems.push(
-          `stored ${e.auditID}: ${JSON.stringify(got).slice(0, 300)} ≠ ${JSON.stringify(want).slice(0, 300)}`,
-        );
-    }
-  } finally {
-    await store.driver.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  // Stored and read back, every field to the character, on SQLite and on PostgreSQL (which
+  // cannot hold NUL in text: the store writes U+FFFD there).
+  problems.push(...(await roundTrip(parsed, "sqlite")), ...(await roundTrip(parsed, "postgres")));
 
   console.log(
     `randomized decision oracle (seed ${seed}): ${cases.length} requests, ${parsed.length} events with decisions ${JSON.stringify(counts)} by ${JSON.stringify(kinds)}, ${metrics.calls} hook calls counted in /metrics, ${problems.length} disagreements`,
