@@ -1,0 +1,378 @@
+/**
+ * Randomized exemption-matrix oracle: the Namespaces page's cells set against the hooks the real
+ * apiserver calls. From each fixed seed, 10 namespaces with random `runlevel` and `team` labels
+ * (some sharing a label set, so groups hold several) and 24 recorder webhooks with random rules
+ * (wildcards, subresources, scope), matchPolicy, namespaceSelectors (runlevel In / NotIn / Exists
+ * / DoesNotExist, matchLabels, the `kubernetes.io/metadata.name` label, empty) and sometimes an
+ * objectSelector. The matrix is computed from the cluster as the page computes it, for its
+ * default request (pods CREATE); then a Pod is created (dry run) in every namespace. For each
+ * namespace × hook: a cell that reads intercepted must be a call (unless the hook's objectSelector
+ * could skip the object: then the matrix says so, and a call must still read intercepted); a cell
+ * that reads exempt or not matched must be no call.
+ */
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { readFileSync } from "node:fs";
+import { readStack, type StackInfo } from "../../cluster/harness/stack";
+import { startWebhookServer, type WebhookServer } from "../../cluster/harness/webhook-server";
+import { httpsRequest, type HttpsJsonResponse } from "../../cluster/https-json";
+import { KubeClient } from "@/server/kube/client";
+import { kubeConfigFor } from "@/server/kube/config";
+import { readAdmissionState } from "@/server/kube/admission-state";
+import { compileSnapshot } from "@/lib/admission/compile";
+import {
+  EXEMPT,
+  INTERCEPTED,
+  POD_CREATE,
+  exemptionMatrix,
+  type ExemptionMatrix,
+  type MatrixRequest,
+} from "./exemptions";
+import { deployment, Rand, RandomRequests } from "../../test/oracle/random-requests";
+
+/** Fixed, so a failure reproduces (PORTCULLIS_ORACLE_SEED tries another). */
+const SEEDS = process.env.PORTCULLIS_ORACLE_SEED
+  ? [Number(process.env.PORTCULLIS_ORACLE_SEED)]
+  : [1, 2, 3];
+const HOOK_COUNT = 24;
+const NAMESPACE_COUNT = 10;
+const runId = Date.now().toString(36);
+const ADM = "/apis/admissionregistration.k8s.io/v1";
+
+interface Hook {
+  short: string;
+  name: string;
+  phase: "mutating" | "validating";
+  config: string;
+  spec: Record<string, unknown>;
+}
+
+let stack: StackInfo;
+let ca: Buffer;
+let recorder: WebhookServer;
+let rand = new Rand(0);
+let id = "";
+let HOOKS: Hook[] = [];
+let NAMESPACES: string[] = [];
+
+function kube(method: string, p: string, body?: unknown): Promise<HttpsJsonResponse> {
+  return httpsRequest(`${stack.server}${p}`, { method, body, ca, token: stack.tokens.admin });
+}
+
+async function kubeOk(method: string, p: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await kube(method, p, body);
+  if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${res.body.slice(0, 500)}`);
+  return JSON.parse(res.body) as Record<string, unknown>;
+}
+
+beforeAll(async () => {
+  stack = readStack();
+  ca = readFileSync(stack.caFile);
+  recorder = await startWebhookServer({ certFile: stack.caFile, keyFile: stack.caKeyFile });
+});
+
+afterAll(async () => {
+  await recorder?.close();
+});
+
+/**
+ * The matrix's requests checked: its default (pods CREATE), another namespaced one in another
+ * group, a Namespace (judged by its own labels) and a cluster-scoped one (never exempt). `send`
+ * makes the request in one namespace (dry run) and returns the object's name.
+ */
+const REQUESTS: Array<{
+  request: MatrixRequest;
+  send: (ns: string, labels: Record<string, string>, k: number) => Promise<string>;
+}> = [
+  {
+    request: POD_CREATE,
+    send: async (ns, labels, k) => {
+      const name = `pod-${k}`;
+      await kubeOk("POST", `/api/v1/namespaces/${ns}/pods?dryRun=All`, {
+        metadata: { name, labels },
+        spec: { containers: [{ name: "c", image: "registry.invalid/none:1" }] },
+      });
+      return name;
+    },
+  },
+  {
+    request: {
+      group: "apps",
+      version: "v1",
+      resource: "deployments",
+      operation: "CREATE",
+      scope: "Namespaced",
+    },
+    send: async (ns, labels, k) => {
+      const name = `deploy-${k}`;
+      await kubeOk(
+        "POST",
+        `/apis/apps/v1/namespaces/${ns}/deployments?dryRun=All`,
+        deployment(name, labels),
+      );
+      return name;
+    },
+  },
+  {
+    request: {
+      group: "",
+      version: "v1",
+      resource: "namespaces",
+      operation: "UPDATE",
+      scope: "Namespace",
+    },
+    send: async (ns, labels) => {
+      const current = await kubeOk("GET", `/api/v1/namespaces/${ns}`);
+      const meta = current.metadata as { labels?: Record<string, string> };
+      await kubeOk("PUT", `/api/v1/namespaces/${ns}?dryRun=All`, {
+        ...current,
+        metadata: { ...meta, labels: { ...meta.labels, ...labels } },
+      });
+      return ns;
+    },
+  },
+  {
+    request: {
+      group: "rbac.authorization.k8s.io",
+      version: "v1",
+      resource: "clusterroles",
+      operation: "CREATE",
+      scope: "Cluster",
+    },
+    send: async (ns, labels, k) => {
+      const name = `${ns}-role-${k}`;
+      await kubeOk("POST", `/apis/rbac.authorization.k8s.io/v1/clusterroles?dryRun=All`, {
+        metadata: { name, labels },
+        rules: [],
+      });
+      return name;
+    },
+  },
+];
+
+/** Each request is made twice: with no labels, and with the label some objectSelectors want. */
+const OBJECT_LABELS: Array<Record<string, string>> = [{}, { app: "x" }];
+
+/** A namespace's name in this run. */
+const nsName = (k: number) => `${id}-n${k}`;
+
+/** Namespace selectors as runlevel conventions write them, and a few others. */
+function namespaceSelectors(): Array<Record<string, unknown> | undefined> {
+  return [
+    undefined,
+    {},
+    { matchExpressions: [{ key: "runlevel", operator: "NotIn", values: ["0", "1"] }] },
+    { matchExpressions: [{ key: "runlevel", operator: "In", values: ["0"] }] },
+    { matchExpressions: [{ key: "runlevel", operator: "DoesNotExist" }] },
+    { matchExpressions: [{ key: "runlevel", operator: "Exists" }] },
+    { matchLabels: { team: "a" } },
+    {
+      matchLabels: { team: "b" },
+      matchExpressions: [{ key: "runlevel", operator: "NotIn", values: ["0"] }],
+    },
+    {
+      matchExpressions: [
+        { key: "kubernetes.io/metadata.name", operator: "NotIn", values: [nsName(0), nsName(3)] },
+      ],
+    },
+    {
+      matchExpressions: [
+        { key: "kubernetes.io/metadata.name", operator: "In", values: [nsName(1), nsName(2)] },
+        { key: "runlevel", operator: "Exists" },
+      ],
+    },
+  ];
+}
+
+async function setUp(seed: number): Promise<void> {
+  rand = new Rand(seed);
+  id = `xr${runId}s${seed}`;
+  const requests = new RandomRequests(rand, id, kubeOk);
+  NAMESPACES = Array.from({ length: NAMESPACE_COUNT }, (_, k) => nsName(k));
+  for (const ns of NAMESPACES) {
+    const labels: Record<string, string> = { oracle: id };
+    const runlevel = rand.pick(["0", "1", "2", undefined, undefined]);
+    if (runlevel !== undefined) labels.runlevel = runlevel;
+    const team = rand.pick(["a", "b", undefined]);
+    if (team !== undefined) labels.team = team;
+    await kubeOk("POST", "/api/v1/namespaces", { metadata: { name: ns, labels } });
+  }
+  HOOKS = Array.from({ length: HOOK_COUNT }, (_, i): Hook => {
+    const phase = rand.next() < 0.5 ? "mutating" : "validating";
+    // Rules that reach the matrix's requests often enough to matter, random ones otherwise.
+    const target = rand.pick(REQUESTS);
+    const rules =
+      rand.next() < 0.6
+        ? [
+            {
+              operations: [rand.pick([target.request.operation, "*"])],
+              apiGroups: [rand.pick([target.request.group, "*"])],
+              apiVersions: [rand.pick([target.request.version, "*"])],
+              resources: [
+                rand.pick([target.request.resource, "*", `${target.request.resource}/*`, "*/*"]),
+              ],
+              ...(rand.next() < 0.3 ? { scope: rand.pick(["Namespaced", "Cluster", "*"]) } : {}),
+            },
+          ]
+        : requests.rules();
+    const spec: Record<string, unknown> = {
+      rules,
+      matchPolicy: rand.pick(["Exact", "Equivalent"]),
+    };
+    const ns = rand.pick(namespaceSelectors());
+    // Every hook stays inside this run's namespaces (besides its own selector).
+    const own = { key: "oracle", operator: "In", values: [id] };
+    spec.namespaceSelector = {
+      ...(ns ?? {}),
+      matchExpressions: [
+        ...(((ns ?? {}) as { matchExpressions?: unknown[] }).matchExpressions ?? []),
+        own,
+      ],
+    };
+    if (rand.next() < 0.2) spec.objectSelector = { matchLabels: { app: "x" } };
+    return {
+      short: `${id}h${i}`,
+      name: `h${i}.${id}.portcullis.test`,
+      phase,
+      config: `${id}-${phase === "mutating" ? "m" : "v"}${i % 2}`,
+      spec,
+    };
+  });
+  for (const h of HOOKS) recorder.program(h.short, { type: "allow" });
+  for (const config of [...new Set(HOOKS.map((h) => h.config))]) {
+    const hooks = HOOKS.filter((h) => h.config === config);
+    const phase = hooks[0]?.phase ?? "mutating";
+    const sentinel = `${config}-sentinel`;
+    recorder.program(sentinel, { type: "allow" });
+    await kubeOk("POST", `${ADM}/${phase}webhookconfigurations`, {
+      metadata: { name: config },
+      webhooks: [
+        ...hooks.map((h) => ({
+          name: h.name,
+          clientConfig: { url: recorder.url(h.short), caBundle: recorder.caBundle },
+          sideEffects: "None",
+          admissionReviewVersions: ["v1"],
+          timeoutSeconds: 5,
+          failurePolicy: "Fail",
+          ...h.spec,
+        })),
+        // Called only by the probe: the configuration is in force once it is.
+        {
+          name: `sentinel.${config}.portcullis.test`,
+          clientConfig: { url: recorder.url(sentinel), caBundle: recorder.caBundle },
+          sideEffects: "None",
+          admissionReviewVersions: ["v1"],
+          timeoutSeconds: 5,
+          failurePolicy: "Fail",
+          rules: [
+            {
+              operations: ["CREATE"],
+              apiGroups: [""],
+              apiVersions: ["v1"],
+              resources: ["configmaps"],
+            },
+          ],
+          namespaceSelector: { matchLabels: { oracle: id } },
+          objectSelector: { matchLabels: { probe: id } },
+        },
+      ],
+    });
+  }
+  const deadline = Date.now() + 20_000;
+  const sentinels = [...new Set(HOOKS.map((h) => `${h.config}-sentinel`))];
+  while (!sentinels.every((s) => recorder.calls(s).length > 0)) {
+    if (Date.now() > deadline) throw new Error("the apiserver never called every sentinel");
+    await kube("POST", `/api/v1/namespaces/${nsName(0)}/configmaps?dryRun=All`, {
+      metadata: { name: "probe", labels: { probe: id } },
+    });
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function tearDown(): Promise<void> {
+  for (const config of new Set(HOOKS.map((h) => h.config))) {
+    const phase = HOOKS.find((h) => h.config === config)?.phase ?? "mutating";
+    await kube("DELETE", `${ADM}/${phase}webhookconfigurations/${config}`);
+  }
+  for (const ns of NAMESPACES) await kube("DELETE", `/api/v1/namespaces/${ns}`);
+}
+
+/** A cell for one namespace: a group's value, or, in a mixed group, whether it is listed. */
+function cellOf(m: ExemptionMatrix, ns: string, h: number): number {
+  const g = m.labelSets.findIndex((s) => s.namespaces.includes(ns));
+  if (g < 0) throw new Error(`${ns} is in no label set`);
+  const mixed = m.partial.find((p) => p.g === g && p.h === h);
+  if (mixed) return mixed.intercepted.includes(ns) ? INTERCEPTED : EXEMPT;
+  return m.cells[g * m.hooks.length + h] as number;
+}
+
+test.each(SEEDS)(
+  "randomized exemption-matrix oracle, seed %i: every cell agrees with the apiserver's calls",
+  async (seed) => {
+    try {
+      await setUp(seed);
+      const client = new KubeClient(
+        stack.contexts.admin,
+        kubeConfigFor(stack.contexts.admin, [stack.kubeconfig]),
+      );
+      const snapshot = compileSnapshot((await readAdmissionState(client)).snapshot);
+      const column = new Map(HOOKS.map((h) => [h.name, h]));
+      const problems: string[] = [];
+      const tally = { intercepted: 0, exempt: 0, notMatched: 0, conditional: 0 };
+      for (const { request, send } of REQUESTS) {
+        const matrix = exemptionMatrix(snapshot, "runlevel", request);
+        const ours = matrix.hooks
+          .map((mh, index) => ({
+            index,
+            hook: column.get(mh.hook.name),
+            conditional: mh.conditional,
+          }))
+          .filter((x) => x.hook !== undefined);
+        expect(ours.length).toBe(HOOK_COUNT);
+        for (const ns of NAMESPACES) {
+          for (const [k, labels] of OBJECT_LABELS.entries()) {
+            const from = recorder.nextSeq();
+            const name = await send(ns, labels, k);
+            const called = new Set(
+              recorder
+                .calls()
+                .filter(
+                  (c) =>
+                    c.seq >= from &&
+                    c.request.resource.resource === request.resource &&
+                    c.request.name === name,
+                )
+                .map((c) => c.hook),
+            );
+            for (const { index, hook, conditional } of ours) {
+              const h = hook as Hook;
+              const cell = cellOf(matrix, ns, index);
+              const wasCalled = called.has(h.short);
+              const where = `${request.resource} ${request.operation} in ${ns} (${JSON.stringify(labels)}) × ${h.short} ${JSON.stringify(h.spec).slice(0, 240)}`;
+              if (cell === INTERCEPTED) {
+                tally.intercepted++;
+                if (conditional) tally.conditional++;
+                // An objectSelector may skip this object: the matrix says "intercepted unless…".
+                if (!wasCalled && !conditional) problems.push(`${where}: intercepted, not called`);
+              } else {
+                if (cell === EXEMPT) tally.exempt++;
+                else tally.notMatched++;
+                if (wasCalled) problems.push(`${where}: cell ${cell}, but called`);
+              }
+            }
+          }
+        }
+      }
+      console.log(
+        `randomized exemption-matrix oracle (seed ${seed}): ${NAMESPACES.length} namespaces × ${HOOK_COUNT} hooks × ${REQUESTS.length} requests, ${JSON.stringify(tally)}, ${problems.length} disagreements`,
+      );
+      for (const p of problems.slice(0, 20)) console.log(`DISAGREE ${p}`);
+      expect(problems).toEqual([]);
+      expect(tally.intercepted).toBeGreaterThan(0);
+      expect(tally.exempt).toBeGreaterThan(0);
+      expect(tally.notMatched).toBeGreaterThan(0);
+    } finally {
+      await tearDown();
+    }
+  },
+  300_000,
+);
