@@ -1,7 +1,7 @@
 import "server-only";
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import type { X509Certificate } from "node:crypto";
+import { X509Certificate } from "node:crypto";
 import tls from "node:tls";
 import { certificateSignatureAlgorithm } from "@/lib/admission/pem";
 import type { ProbeResult, ServedCertificate } from "@/lib/admission/health";
@@ -65,6 +65,84 @@ export function probeTls(t: ProbeTarget): Promise<ProbeResult> {
   return result;
 }
 
+/**
+ * OpenSSL's verdicts when the chain does not end at a self-signed certificate of the bundle. Go's
+ * crypto/x509 (the apiserver's) takes every certificate in the caBundle as a trust anchor, an
+ * intermediate CA included: such a chain is checked again as Go would (anchoredInBundle).
+ */
+const PARTIAL_CHAIN = new Set([
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+]);
+
+const SERVER_AUTH = "1.3.6.1.5.5.7.3.1";
+const ANY_EKU = "2.5.29.37.0";
+
+/**
+ * The peer's chain as OpenSSL built it (the certificates the backend sent, and any of the bundle
+ * it reached), the backend's own first.
+ */
+function presentedChain(socket: tls.TLSSocket): X509Certificate[] {
+  const out: X509Certificate[] = [];
+  let c: tls.DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
+  while (c?.raw && out.length < 10) {
+    out.push(new X509Certificate(c.raw));
+    if (c.issuerCertificate === c) break;
+    c = c.issuerCertificate;
+  }
+  return out;
+}
+
+/** The certificates of a PEM bundle (blocks that do not parse are skipped, as Go skips them). */
+function bundleCertificates(pem: string): X509Certificate[] {
+  const out: X509Certificate[] = [];
+  for (const block of pem.split("-----END CERTIFICATE-----")) {
+    const at = block.indexOf("-----BEGIN CERTIFICATE-----");
+    if (at < 0) continue;
+    try {
+      out.push(new X509Certificate(`${block.slice(at)}-----END CERTIFICATE-----\n`));
+    } catch {
+      // not a certificate
+    }
+  }
+  return out;
+}
+
+const timeValid = (c: X509Certificate, now: number) =>
+  Date.parse(c.validFrom) <= now && now <= Date.parse(c.validTo);
+
+/** `issuer` is a CA, in its validity, and signed `c` — not with SHA-1, which Go refuses. */
+const issued = (issuer: X509Certificate, c: X509Certificate, now: number) =>
+  issuer.ca &&
+  timeValid(issuer, now) &&
+  c.checkIssued(issuer) &&
+  !/sha1/i.test(certificateSignatureAlgorithm(new Uint8Array(c.raw)) ?? "") &&
+  c.verify(issuer.publicKey);
+
+/**
+ * Whether Go would verify the chain: from the leaf through the certificates sent to any CA
+ * certificate of the bundle (self-signed or not), each link a CA that signed the one below, all
+ * within their validity, the leaf good for server authentication.
+ */
+function anchoredInBundle(chain: X509Certificate[], caPem: string | undefined): boolean {
+  const leaf = chain[0];
+  if (!leaf || !caPem) return false;
+  const now = Date.now();
+  const eku = leaf.keyUsage;
+  if (!timeValid(leaf, now) || (eku && !eku.includes(SERVER_AUTH) && !eku.includes(ANY_EKU)))
+    return false;
+  const anchors = bundleCertificates(caPem);
+  let current = leaf;
+  for (let depth = 0; depth < 10; depth++) {
+    if (anchors.some((a) => issued(a, current, now))) return true;
+    const next = chain.find((c) => c !== current && issued(c, current, now));
+    if (!next) return false;
+    current = next;
+  }
+  return false;
+}
+
 async function handshake(t: ProbeTarget): Promise<ProbeResult> {
   let address = t.host;
   if (!isIP(t.host.replace(/^\[|\]$/g, ""))) {
@@ -100,14 +178,21 @@ async function handshake(t: ProbeTarget): Promise<ProbeResult> {
     );
     socket.once("secureConnect", () => {
       const latencyMs = performance.now() - started;
-      // Read once: a second read of the peer certificate may come back empty.
-      const x509 = socket.getPeerX509Certificate();
+      // Read once (a second read of the peer certificate may come back empty): the chain as
+      // OpenSSL built it, the backend's own certificate first.
+      const chain = presentedChain(socket);
+      const x509 = chain[0];
       const cert = served(x509);
       // Node reports a failed host name check as the bare string code, after a chain that
       // verified: that case falls through to the name check below, which says which names.
       const err = socket.authorizationError as Error | string | undefined;
       const code = typeof err === "string" ? err : (err as NodeJS.ErrnoException | undefined)?.code;
-      if (!socket.authorized && code !== "ERR_TLS_CERT_ALTNAME_INVALID") {
+      const anchored =
+        !socket.authorized &&
+        code !== undefined &&
+        PARTIAL_CHAIN.has(code) &&
+        anchoredInBundle(chain, t.caPem);
+      if (!socket.authorized && code !== "ERR_TLS_CERT_ALTNAME_INVALID" && !anchored) {
         finish({
           status: "tls-failed",
           latencyMs,
@@ -117,9 +202,12 @@ async function handshake(t: ProbeTarget): Promise<ProbeResult> {
         });
         return;
       }
-      // The name the apiserver verifies: an IP against IP SANs, a host name against DNS SANs.
+      // The name the apiserver verifies: an IP against IP SANs, a host name against DNS SANs —
+      // never the subject's CN, which Go stopped reading (a CN-only certificate fails there).
       const name = t.serverName.replace(/^\[|\]$/g, "");
-      const matches = isIP(name) ? x509?.checkIP(name) : x509?.checkHost(name);
+      const matches = isIP(name)
+        ? x509?.checkIP(name)
+        : x509?.checkHost(name, { subject: "never" });
       if (!matches) {
         finish({
           status: "tls-failed",
