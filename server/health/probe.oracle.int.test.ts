@@ -212,6 +212,18 @@ function variants(): Variant[] {
     v("rsa-1024", "127.0.0.1", [rsa1024], root.pem),
     v("rsa-2048", "127.0.0.1", [rsa2048], root.pem),
     v("sha1-signed", "127.0.0.1", [sha1], root.pem),
+    // Bundles as people paste them: text around the block, a key block beside it, CRLF line
+    // ends, a broken block before the good one, no PEM at all.
+    v("bundle-with-text-around", "127.0.0.1", [good], `my CA:\n${root.pem}\n(end)\n`),
+    v("bundle-with-key-block", "127.0.0.1", [good], readFileSync(root.key, "utf8") + root.pem),
+    v("bundle-crlf", "127.0.0.1", [good], root.pem.replaceAll("\n", "\r\n")),
+    v(
+      "bundle-broken-block-first",
+      "127.0.0.1",
+      [good],
+      "-----BEGIN CERTIFICATE-----\nnot base64 at all\n-----END CERTIFICATE-----\n" + root.pem,
+    ),
+    v("bundle-not-pem", "127.0.0.1", [good], "this is not a certificate\n"),
     v("sha1-signed-bundle-intermediate-only", "127.0.0.1", [sha1ViaInter, inter], inter.pem),
   ];
 }
