@@ -53,7 +53,7 @@ import { DecisionStore } from "@/server/decisions/store";
 /** Fixed, so a failure reproduces (PORTCULLIS_ORACLE_SEED tries another). */
 const SEEDS = process.env.PORTCULLIS_ORACLE_SEED
   ? [Number(process.env.PORTCULLIS_ORACLE_SEED)]
-  : [1, 2, 4];
+  : [1, 2, 3];
 const HOOK_COUNT = 8;
 const POLICY_COUNT = 3;
 const REQUESTS = 120;
@@ -451,7 +451,10 @@ function randomAnswer(h: Hook, sleepy: boolean): Answer {
 }
 
 function randomCase(i: number): Case {
-  const verb = rand.pick(["create", "create", "create", "update", "delete"] as const);
+  const verb =
+    i % 20 === 10
+      ? "create"
+      : rand.pick(["create", "create", "create", "update", "delete"] as const);
   const sleepy = rand.next() < 0.3;
   const plan: Plan = {};
   for (const h of HOOKS) plan[h.short] = randomAnswer(h, sleepy);
@@ -462,8 +465,14 @@ function randomCase(i: number): Case {
       if (sleeping) plan[h.short] = { t: "allow" };
       sleeping = true;
     }
+  // Every twentieth request reaches the validating hooks surely (every other hook allows, no
+  // policy fails), and those with failurePolicy Ignore err: they fail open.
+  if (i % 20 === 15)
+    for (const h of HOOKS)
+      plan[h.short] =
+        h.phase === "validating" && h.failurePolicy === "Ignore" ? { t: "error" } : { t: "allow" };
   const fails: Record<number, string> = {};
-  if (verb !== "delete")
+  if (verb !== "delete" && i % 20 !== 15)
     for (const j of POLICIES.keys()) if (rand.next() < 0.35) fails[j] = hostileText(rand);
   return {
     label: `#${i} ${verb}`,
@@ -472,7 +481,10 @@ function randomCase(i: number): Case {
     dryRun: rand.next() < 0.35,
     plan,
     fails,
-    ...(verb !== "delete" && rand.next() < 0.08 ? { mapFail: hostileText(rand) } : {}),
+    // The mutating policy refuses now and then, and surely in every twentieth request.
+    ...(verb !== "delete" && (rand.next() < 0.08 || i % 20 === 10)
+      ? { mapFail: hostileText(rand) }
+      : {}),
   };
 }
 
