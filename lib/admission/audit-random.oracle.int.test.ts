@@ -27,8 +27,9 @@ import {
   type Behaviour,
   type WebhookServer,
 } from "../../cluster/harness/webhook-server";
-import { httpsRequest, type HttpsJsonResponse } from "../../cluster/https-json";
-import { Rand } from "../../test/oracle/random-requests";
+import type { HttpsJsonResponse } from "../../cluster/https-json";
+import { adminKube, type AdminKube } from "../../test/oracle/admin-kube";
+import { oracleSeeds, Rand } from "../../test/oracle/random-requests";
 import { asGoReadsIt, goTrimSpace, hostileText } from "../../test/oracle/hostile-text";
 import {
   MAX_DECISION_TEXT,
@@ -51,9 +52,7 @@ import { startPostgres } from "../../test/postgres";
 import { DecisionStore } from "@/server/decisions/store";
 
 /** Fixed, so a failure reproduces (PORTCULLIS_ORACLE_SEED tries another). */
-const SEEDS = process.env.PORTCULLIS_ORACLE_SEED
-  ? [Number(process.env.PORTCULLIS_ORACLE_SEED)]
-  : [1, 2, 3];
+const SEEDS = oracleSeeds([1, 2, 3]);
 const HOOK_COUNT = 8;
 const POLICY_COUNT = 3;
 const REQUESTS = 120;
@@ -94,26 +93,19 @@ interface Policy {
 }
 
 let stack: StackInfo;
-let ca: Buffer;
 let recorder: WebhookServer;
 let rand = new Rand(0);
 let id = "";
 let HOOKS: Hook[] = [];
 let POLICIES: Policy[] = [];
 
-function kube(method: string, p: string, body?: unknown): Promise<HttpsJsonResponse> {
-  return httpsRequest(`${stack.server}${p}`, { method, body, ca, token: stack.tokens.admin });
-}
-
-async function kubeOk(method: string, p: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await kube(method, p, body);
-  if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${res.body.slice(0, 500)}`);
-  return JSON.parse(res.body) as Record<string, unknown>;
-}
+let admin: AdminKube;
+const kube = (method: string, p: string, body?: unknown) => admin.kube(method, p, body);
+const kubeOk = (method: string, p: string, body?: unknown) => admin.kubeOk(method, p, body);
 
 beforeAll(async () => {
   stack = readStack();
-  ca = readFileSync(stack.caFile);
+  admin = adminKube(stack);
   recorder = await startWebhookServer({ certFile: stack.caFile, keyFile: stack.caKeyFile });
 });
 

@@ -13,10 +13,9 @@
  * still read intercepted); a cell that reads exempt or not matched must be no call.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { readFileSync } from "node:fs";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
+import { adminKube, type AdminKube } from "../../test/oracle/admin-kube";
 import { startWebhookServer, type WebhookServer } from "../../cluster/harness/webhook-server";
-import { httpsRequest, type HttpsJsonResponse } from "../../cluster/https-json";
 import { KubeClient } from "@/server/kube/client";
 import { kubeConfigFor } from "@/server/kube/config";
 import { readAdmissionState } from "@/server/kube/admission-state";
@@ -29,12 +28,10 @@ import {
   type ExemptionMatrix,
   type MatrixRequest,
 } from "./exemptions";
-import { deployment, Rand, RandomRequests } from "../../test/oracle/random-requests";
+import { deployment, oracleSeeds, Rand, RandomRequests } from "../../test/oracle/random-requests";
 
 /** Fixed, so a failure reproduces (PORTCULLIS_ORACLE_SEED tries another). */
-const SEEDS = process.env.PORTCULLIS_ORACLE_SEED
-  ? [Number(process.env.PORTCULLIS_ORACLE_SEED)]
-  : [1, 2, 3];
+const SEEDS = oracleSeeds([1, 2, 3]);
 const HOOK_COUNT = 24;
 const POLICY_COUNT = 8;
 const NAMESPACE_COUNT = 10;
@@ -50,7 +47,6 @@ interface Hook {
 }
 
 let stack: StackInfo;
-let ca: Buffer;
 let recorder: WebhookServer;
 let rand = new Rand(0);
 let id = "";
@@ -66,19 +62,13 @@ interface Policy {
 }
 let NAMESPACES: string[] = [];
 
-function kube(method: string, p: string, body?: unknown): Promise<HttpsJsonResponse> {
-  return httpsRequest(`${stack.server}${p}`, { method, body, ca, token: stack.tokens.admin });
-}
-
-async function kubeOk(method: string, p: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await kube(method, p, body);
-  if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${res.body.slice(0, 500)}`);
-  return JSON.parse(res.body) as Record<string, unknown>;
-}
+let admin: AdminKube;
+const kube = (method: string, p: string, body?: unknown) => admin.kube(method, p, body);
+const kubeOk = (method: string, p: string, body?: unknown) => admin.kubeOk(method, p, body);
 
 beforeAll(async () => {
   stack = readStack();
-  ca = readFileSync(stack.caFile);
+  admin = adminKube(stack);
   recorder = await startWebhookServer({ certFile: stack.caFile, keyFile: stack.caKeyFile });
 });
 
