@@ -8,13 +8,13 @@
 import type { RecordedCall } from "../../cluster/harness/webhook-server";
 import type { AdmissionRequest, JsonObject, RequestUserInfo } from "../../lib/admission/request";
 
-/** A seeded linear congruential source: the same seed draws the same hooks and requests. */
-/** The seeds an oracle runs: PORTCULLIS_ORACLE_SEED alone when set (to try another), else its fixed ones. */
+/** The seeds an oracle runs: PORTCULLIS_ORACLE_SEED alone when set, else its fixed ones. */
 export function oracleSeeds(fixed: number[]): number[] {
   const one = process.env.PORTCULLIS_ORACLE_SEED;
   return one ? [Number(one)] : fixed;
 }
 
+/** A seeded linear congruential source: the same seed draws the same hooks and requests. */
 export class Rand {
   constructor(private state: number) {}
   next(): number {
