@@ -1,11 +1,14 @@
 /**
- * Runs once when a dashboard server process starts: begins following the apiserver's audit log
+ * Runs once when a dashboard server process starts: ends open event streams on SIGTERM and
+ * SIGINT (so the server can stop), begins following the apiserver's audit log
  * file when PORTCULLIS_AUDIT_LOG is set (file mode, for clusters without the audit webhook), and
  * starts the OTLP trace receiver when PORTCULLIS_OTLP_LISTEN names an address (README, "Per-call
  * webhook latency from your apiserver's traces").
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { endOpenStreamsOnSignals } = await import("@/server/http/shutdown");
+  endOpenStreamsOnSignals();
   if (process.env.PORTCULLIS_AUDIT_LOG) {
     const { startAuditFileMode } = await import("@/server/audit/file-mode");
     startAuditFileMode();

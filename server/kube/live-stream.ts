@@ -1,6 +1,7 @@
 import "server-only";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { collectionPath, refToString, type ResourceRef } from "@/lib/k8s/resources";
+import { endOnShutdown } from "@/server/http/shutdown";
 import { servesCollection } from "./served-collections";
 import { watchHub, type HubEvent } from "./watch-hub";
 
@@ -66,9 +67,11 @@ export async function openLiveStream(
   let heartbeat: NodeJS.Timeout | undefined;
   let rechecking: NodeJS.Timeout | undefined;
   let closed = false;
+  let unregister = () => undefined as void;
   const close = () => {
     if (closed) return;
     closed = true;
+    unregister();
     clearInterval(heartbeat);
     clearInterval(rechecking);
     for (const u of unsubscribes) u();
@@ -110,6 +113,14 @@ export async function openLiveStream(
           close();
           controller.close();
         };
+        unregister = endOnShutdown(() => {
+          close();
+          try {
+            controller.close();
+          } catch {
+            // Already closed.
+          }
+        });
         send(`retry: 1000\n: connected as ${context}\n\n`);
         try {
           refs.forEach((ref, i) => {

@@ -6,6 +6,7 @@ import { matchesDecisionFilter, parseDecisionFilter } from "@/lib/decisions/filt
 import type { DecisionRecord } from "@/lib/admission/audit";
 import type { DecisionStreamMessage } from "@/lib/queries/decisions";
 import { streamOwnerOf } from "@/server/kube/identity";
+import { endOnShutdown } from "@/server/http/shutdown";
 import {
   claimStreamSlot,
   eventStreamResponse,
@@ -93,8 +94,10 @@ export async function GET(request: Request): Promise<Response> {
               close();
             });
           }, RECHECK_MS);
+          const unregister = endOnShutdown(close);
           cleanup = () => {
             release();
+            unregister();
             unsubscribe();
             clearInterval(heartbeat);
             clearInterval(recheck);

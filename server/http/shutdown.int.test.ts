@@ -1,0 +1,94 @@
+/**
+ * A dashboard asked to stop stops, even while browsers hold its live streams open: a second
+ * dashboard process on the stack's control plane (started as `npm start` starts it, with its own
+ * data directory and no trace receiver) gets a resource stream and a decision feed opened, then
+ * SIGTERM (what Kubernetes and container runtimes send) or SIGINT (Ctrl-C in a terminal). Both
+ * streams must end and the process exit with Next's code for that signal, well within
+ * Kubernetes' default 30 s grace period. Before open streams were ended on these signals, the
+ * process was still running 30 s after SIGTERM.
+ */
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { freePorts } from "../../cluster/ports";
+import { dashboardEnv, readStack, spawnDashboard, waitForHttp } from "../../cluster/harness/stack";
+import { policyHeaders } from "../../e2e/api-headers";
+
+/** How long the process may take to exit once signalled. */
+const EXIT_WITHIN_MS = 10_000;
+
+/** Reads a stream until it ends; resolves with what it carried. */
+async function drain(body: ReadableStream<Uint8Array>): Promise<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+    if (done) return text;
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+function exited(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null)
+      resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+}
+
+describe.each([
+  ["SIGTERM", 143],
+  ["SIGINT", 130],
+] as const)("on %s", (signal, exitCode) => {
+  it("ends the open live streams and exits", async () => {
+    const stack = readStack();
+    const [port] = (await freePorts(1)) as [number];
+    const env = dashboardEnv(stack);
+    delete env.PORTCULLIS_OTLP_LISTEN; // the stack's dashboard holds that address
+    env.PORTCULLIS_DATA_DIR = path.join(mkdtempSync(path.join(stack.dir, "shutdown-")), "data");
+    const child = spawnDashboard(env, port);
+    const gone = exited(child);
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      await waitForHttp(`${base}/api/health`, child, 60_000);
+      const headers = policyHeaders(stack.contexts.admin);
+      const watch = await fetch(
+        `${base}/api/watch?r=admissionregistration.k8s.io/v1/validatingwebhookconfigurations`,
+        { headers },
+      );
+      const feed = await fetch(`${base}/api/decisions/stream`, { headers });
+      expect(watch.status).toBe(200);
+      expect(feed.status).toBe(200);
+      const watchText = drain(watch.body as ReadableStream<Uint8Array>);
+      const feedText = drain(feed.body as ReadableStream<Uint8Array>);
+      // Both are open and serving before the signal.
+      await expect.poll(() => health(base), { timeout: 10_000 }).toBe(2);
+
+      const signalled = Date.now();
+      child.kill(signal);
+      const result = await Promise.race([
+        gone,
+        new Promise<undefined>((r) => setTimeout(() => r(undefined), EXIT_WITHIN_MS)),
+      ]);
+      expect(result, `still running ${EXIT_WITHIN_MS / 1000} s after ${signal}`).toEqual({
+        code: exitCode,
+        signal: null,
+      });
+      console.info(`dashboard exited ${Date.now() - signalled} ms after ${signal}`);
+      // Each stream ended (rather than broke off) after its greeting.
+      expect(await watchText).toContain('"type":"SYNC"');
+      expect(await feedText).toContain(": connected");
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await gone;
+    }
+  }, 90_000);
+});
+
+/** The event streams the dashboard reports open. */
+async function health(base: string): Promise<number> {
+  const res = await fetch(`${base}/api/health`);
+  return ((await res.json()) as { liveStreams?: number }).liveStreams ?? -1;
+}
