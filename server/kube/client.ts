@@ -236,6 +236,7 @@ export class KubeClient {
   /**
    * Streams a watch: calls `onEvent` for each event until the server ends the stream, the signal
    * aborts, or an error occurs (thrown as KubeApiError). Resolves when the stream ends normally.
+   * With `timeoutMs`, a stream on which nothing arrives for that long fails with ETIMEDOUT.
    */
   async watch<T>(
     req: Omit<KubeRequest, "method" | "body" | "contentType">,
@@ -282,6 +283,16 @@ export class KubeClient {
           res.on("end", () => resolve());
           res.on("error", reject);
         });
+        r.on("timeout", () =>
+          r.destroy(
+            Object.assign(
+              new Error(
+                `nothing arrived on the watch for ${Math.round(opts.timeout ?? 0) / 1000} s`,
+              ),
+              { code: "ETIMEDOUT" },
+            ),
+          ),
+        );
         r.on("error", reject);
         r.end();
       });

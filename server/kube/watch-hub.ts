@@ -30,6 +30,15 @@ const IDLE_STOP_MS = positiveEnv("PORTCULLIS_WATCH_IDLE_MS") ?? 30_000;
 /** Each upstream watch request ends after this long and is renewed from its resourceVersion. */
 const WATCH_TIMEOUT_SECONDS = positiveEnv("PORTCULLIS_WATCH_TIMEOUT_SECONDS") ?? 300;
 
+/**
+ * A watch request on which nothing arrives for this long past its timeoutSeconds is given up and
+ * the collection relisted. The apiserver ends each watch at timeoutSeconds, so one that stays
+ * silent longer rides a connection that died without closing (a half-open TCP connection after a
+ * node, load balancer or network failure), and would otherwise hold stale objects, without an
+ * error, for as long as the process lives.
+ */
+const WATCH_SILENCE_GRACE_MS = 10_000;
+
 function positiveEnv(name: string): number | undefined {
   const n = Number(process.env[name]);
   return Number.isFinite(n) && n > 0 ? n : undefined;
@@ -118,6 +127,7 @@ class SharedWatch {
                 timeoutSeconds: WATCH_TIMEOUT_SECONDS,
               },
               signal: abort.signal,
+              timeoutMs: WATCH_TIMEOUT_SECONDS * 1000 + WATCH_SILENCE_GRACE_MS,
             },
             (e) => this.apply(e),
           );

@@ -1,0 +1,59 @@
+/**
+ * A TCP relay in front of a real server, for tests of a network that fails the way real ones do:
+ * `freezeNewest` makes the most recently opened connection go silent in both directions without
+ * closing it (a half-open connection, as a crashed node or a dropped load-balancer entry leaves
+ * behind): nothing sent on it arrives, not even the server's close. Bytes pass through untouched
+ * (TLS included), so the client still talks to the real server.
+ */
+import net from "node:net";
+
+export interface TcpRelay {
+  port: number;
+  /** Freezes the newest open connection; returns false when none is open. */
+  freezeNewest(): boolean;
+  close(): Promise<void>;
+}
+
+export async function startTcpRelay(host: string, port: number): Promise<TcpRelay> {
+  const open: Array<{ client: net.Socket; upstream: net.Socket; frozen: boolean }> = [];
+  const server = net.createServer((client) => {
+    const upstream = net.connect(port, host);
+    const pair = { client, upstream, frozen: false };
+    open.push(pair);
+    const forward = (from: net.Socket, to: net.Socket) => {
+      from.on("data", (chunk) => {
+        if (!pair.frozen) to.write(chunk);
+      });
+      from.on("end", () => {
+        if (!pair.frozen) to.end();
+      });
+      from.on("error", () => {
+        if (!pair.frozen) to.destroy();
+      });
+      from.on("close", () => {
+        const i = open.indexOf(pair);
+        if (!pair.frozen && i >= 0) open.splice(i, 1);
+      });
+    };
+    forward(client, upstream);
+    forward(upstream, client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    freezeNewest() {
+      const live = open.filter((p) => !p.frozen && !p.client.destroyed && !p.upstream.destroyed);
+      const newest = live[live.length - 1];
+      if (!newest) return false;
+      newest.frozen = true;
+      return true;
+    },
+    close: async () => {
+      for (const p of open) {
+        p.client.destroy();
+        p.upstream.destroy();
+      }
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
