@@ -1,7 +1,10 @@
 /** Starts an extra dashboard (`next start` on the production build) for tests that need their own. */
 import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { freePorts } from "../cluster/ports";
-import { spawnDashboard } from "../cluster/harness/stack";
+import { dashboardEnv, spawnDashboard, type StackInfo } from "../cluster/harness/stack";
+import { startTcpRelay, type TcpRelay } from "../test/tcp-relay";
 
 export interface DashboardProcess {
   url: string;
@@ -40,4 +43,43 @@ export async function startDashboard(env: NodeJS.ProcessEnv): Promise<DashboardP
         child.kill(signal);
       }),
   };
+}
+
+/**
+ * A dashboard of its own on the stack's control plane that reaches the apiserver through a TCP
+ * relay (test/tcp-relay.ts: freeze a connection, cut the network and restore it), with its own
+ * data directory and no trace receiver (the stack's dashboard holds that address).
+ */
+export async function startRelayedDashboard(
+  stack: StackInfo,
+  env: Record<string, string> = {},
+): Promise<{ dashboard: DashboardProcess; relay: TcpRelay }> {
+  const server = new URL(stack.server);
+  const relay = await startTcpRelay(server.hostname, Number(server.port));
+  // The stack's kubeconfig with the relay as the apiserver's address (its certificate names
+  // 127.0.0.1, whatever the port).
+  const dir = mkdtempSync(path.join(stack.dir, "relayed-"));
+  const kubeconfig = path.join(dir, "kubeconfig");
+  writeFileSync(
+    kubeconfig,
+    readFileSync(stack.kubeconfig, "utf8").replace(
+      `server: ${stack.server}`,
+      `server: https://127.0.0.1:${relay.port}`,
+    ),
+    { mode: 0o600 },
+  );
+  const base = dashboardEnv(stack);
+  delete base.PORTCULLIS_OTLP_LISTEN;
+  try {
+    const dashboard = await startDashboard({
+      ...base,
+      KUBECONFIG: kubeconfig,
+      PORTCULLIS_DATA_DIR: path.join(dir, "data"),
+      ...env,
+    });
+    return { dashboard, relay };
+  } catch (e) {
+    await relay.close();
+    throw e;
+  }
 }

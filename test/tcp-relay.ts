@@ -2,8 +2,9 @@
  * A TCP relay in front of a real server, for tests of a network that fails the way real ones do:
  * `freezeNewest` makes the most recently opened connection go silent in both directions without
  * closing it (a half-open connection, as a crashed node or a dropped load-balancer entry leaves
- * behind): nothing sent on it arrives, not even the server's close. Bytes pass through untouched
- * (TLS included), so the client still talks to the real server.
+ * behind): nothing sent on it arrives, not even the server's close. `cut` drops every connection
+ * and refuses new ones until `restore` (the server's network gone, then back). Bytes pass through
+ * untouched (TLS included), so the client still talks to the real server.
  */
 import net from "node:net";
 
@@ -11,12 +12,19 @@ export interface TcpRelay {
   port: number;
   /** Freezes the newest open connection; returns false when none is open. */
   freezeNewest(): boolean;
+  cut(): void;
+  restore(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpRelay(host: string, port: number): Promise<TcpRelay> {
   const open: Array<{ client: net.Socket; upstream: net.Socket; frozen: boolean }> = [];
+  let refusing = false;
   const server = net.createServer((client) => {
+    if (refusing) {
+      client.destroy();
+      return;
+    }
     const upstream = net.connect(port, host);
     const pair = { client, upstream, frozen: false };
     open.push(pair);
@@ -47,6 +55,16 @@ export async function startTcpRelay(host: string, port: number): Promise<TcpRela
       if (!newest) return false;
       newest.frozen = true;
       return true;
+    },
+    cut() {
+      refusing = true;
+      for (const p of open.splice(0)) {
+        p.client.destroy();
+        p.upstream.destroy();
+      }
+    },
+    restore() {
+      refusing = false;
     },
     close: async () => {
       for (const p of open) {

@@ -15,6 +15,7 @@ import { DecisionFilters } from "./decision-filters";
 import { DecisionTable } from "./decision-table";
 import { DecisionDrawer } from "./decision-drawer";
 import { OutcomeChart } from "./outcome-chart";
+import { LiveIndicator } from "@/components/live/live-indicator";
 
 const LIMIT = 500;
 const SHOWN_GROUPS = 300;
@@ -49,9 +50,7 @@ export function DecisionsPage() {
       <div className="stack">
         <div className="page-head">
           <h1>Admission decisions</h1>
-          <span className="live" data-state={feed.paused ? "paused" : feed.live}>
-            {feed.paused ? "paused" : feed.live}
-          </span>
+          <LiveIndicator state={feed.paused ? "paused" : feed.live} />
           <button
             type="button"
             aria-pressed={feed.paused}

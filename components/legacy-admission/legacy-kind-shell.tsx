@@ -10,6 +10,7 @@ import type { KindCollection, WebhookConfigs } from "@/components/webhooks/use-w
 import { ErrorBox } from "@/components/ui/error-box";
 import { DeleteButton } from "@/components/webhooks/delete-button";
 import { useLegacyAccess } from "./use-legacy-access";
+import { LiveIndicator } from "@/components/live/live-indicator";
 // The editor (YAML, lib/admission's validator, the diff) loads only when one is opened.
 const LegacyConfigEditor = dynamic(
   () => import("./config-editor").then((m) => m.LegacyConfigEditor),
@@ -114,11 +115,7 @@ export function LegacyKindShell({
     <div className="stack">
       <div className="page-head">
         <h1>{title}</h1>
-        {first ? (
-          <span className="live" data-state={state.live}>
-            {state.live}
-          </span>
-        ) : null}
+        {first ? <LiveIndicator {...state.live} /> : null}
         <span className="spacer" />
         {all.map((k) => (
           <NewButton

@@ -1,26 +1,42 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { refToString, parseRef, type ResourceRef } from "@/lib/k8s/resources";
 import {
   applyLiveMessages,
+  nextLiveProblems,
   type CollectionData,
   type LiveMessage,
+  type LiveProblem,
 } from "@/lib/queries/collections";
 import { queryKeys } from "@/lib/queries/keys";
 import { liveBatcher } from "@/lib/queries/live-batch";
 import { withContext } from "@/lib/queries/fetch";
 
-export type LiveState = "connecting" | "live" | "reconnecting";
+/**
+ * A live stream's state: `stale` when the stream is open but the dashboard's own watch of a
+ * collection is failing (the cluster is unreachable, the watch was refused): what the page shows
+ * is what was last seen.
+ */
+export type LiveState = "connecting" | "live" | "reconnecting" | "stale";
+
+/** A live stream's state for its indicator, with the failing watch's error when `stale`. */
+export interface LiveStatus {
+  state: LiveState;
+  problem?: LiveProblem;
+}
+
+const NO_PROBLEMS: ReadonlyMap<string, LiveProblem> = new Map();
 
 /**
  * Keeps the named collections in the query cache current from /api/watch (Server-Sent Events):
- * no polling. Returns the stream's state for a small indicator.
+ * no polling. Returns the stream's state for a small indicator (see LiveIndicator).
  */
-export function useLiveCollections(context: string | undefined, refs: ResourceRef[]): LiveState {
+export function useLiveCollections(context: string | undefined, refs: ResourceRef[]): LiveStatus {
   const queryClient = useQueryClient();
   const [state, setState] = useState<LiveState>("connecting");
+  const [problems, setProblems] = useState(NO_PROBLEMS);
   const param = refs.map((r) => `r=${encodeURIComponent(refToString(r))}`).join("&");
 
   useEffect(() => {
@@ -38,11 +54,17 @@ export function useLiveCollections(context: string | undefined, refs: ResourceRe
       })
       .join("&");
     const source = new EventSource(withContext(`/api/watch?${param}&${held}`, context));
-    source.onopen = () => setState("live");
+    // Each (re)connection starts from the hub's word on every collection (a snapshot, or the
+    // error its watch is failing with).
+    source.onopen = () => {
+      setState("live");
+      setProblems(NO_PROBLEMS);
+    };
     source.onerror = () => setState("reconnecting");
     // Applied about once a frame, one cache write per collection (see live-batch.ts).
     const batcher = liveBatcher((batch) => {
       for (const [collection, msgs] of batch) {
+        setProblems((p) => nextLiveProblems(p, collection, msgs));
         const ref = parseRef(collection);
         if (!ref) continue;
         queryClient.setQueryData<CollectionData>(queryKeys.collection(context, ref), (old) =>
@@ -65,5 +87,8 @@ export function useLiveCollections(context: string | undefined, refs: ResourceRe
     };
   }, [context, param, queryClient]);
 
-  return state;
+  return useMemo(() => {
+    const problem = problems.values().next().value;
+    return state === "live" && problem ? { state: "stale", problem } : { state };
+  }, [state, problems]);
 }

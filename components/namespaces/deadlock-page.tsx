@@ -10,6 +10,7 @@ import { HookFindings } from "@/components/webhooks/hook-findings";
 import { useAdmissionState } from "./use-admission-state";
 import { useMatrixModel } from "./use-matrix-model";
 import { DeadlockSvg } from "./deadlock-svg";
+import { LiveIndicator } from "@/components/live/live-indicator";
 
 /**
  * The bootstrap-deadlock map: each webhook → its backend → the hooks that intercept the creation
@@ -41,9 +42,7 @@ export function DeadlockPage() {
     <div className="stack">
       <div className="page-head">
         <h1>Bootstrap deadlock map</h1>
-        <span className="live" data-state={state.live}>
-          {state.live}
-        </span>
+        <LiveIndicator {...state.live} />
         <span className="spacer" />
         <Link href="/namespaces">Exemption matrix</Link>
       </div>

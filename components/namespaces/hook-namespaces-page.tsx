@@ -8,6 +8,7 @@ import { configurationHref, namespaceHref } from "@/lib/namespaces/links";
 import { ErrorBox } from "@/components/ui/error-box";
 import { useLiveMatrix } from "./use-live-matrix";
 import { RequestPicker } from "./request-picker";
+import { LiveIndicator } from "@/components/live/live-indicator";
 
 const SHOWN = 200;
 
@@ -58,9 +59,7 @@ export function HookNamespacesPage({
         <span className="muted">
           {source} {cfg ? <Link href={cfg}>{configuration}</Link> : configuration}
         </span>
-        <span className="live" data-state={state.live}>
-          {state.live}
-        </span>
+        <LiveIndicator {...state.live} />
         <span className="spacer" />
         <Link href={`/namespaces?hook=${encodeURIComponent(name)}`}>In the matrix</Link>
       </div>

@@ -11,6 +11,7 @@ import { configurationHref, hookHref } from "@/lib/namespaces/links";
 import { ErrorBox } from "@/components/ui/error-box";
 import { useLiveMatrix } from "./use-live-matrix";
 import { RequestPicker } from "./request-picker";
+import { LiveIndicator } from "@/components/live/live-indicator";
 
 const STAGE: Record<string, string> = {
   "mutating-policy": "mutating policy",
@@ -86,9 +87,7 @@ export function NamespaceDetailPage({ name }: { name: string }) {
         <h1>
           Namespace <span className="mono">{name}</span>
         </h1>
-        <span className="live" data-state={state.live}>
-          {state.live}
-        </span>
+        <LiveIndicator {...state.live} />
         <span className="spacer" />
         <Link href={`/namespaces?ns=${encodeURIComponent(name)}`}>In the matrix</Link>
         <Link href="/deadlocks">Deadlock map</Link>

@@ -24,6 +24,7 @@ import { MatrixGrid, type CellRef } from "./matrix-grid";
 import { PreviewGrid } from "./preview-grid";
 import { RequestPicker } from "./request-picker";
 import { useLiveMatrix } from "./use-live-matrix";
+import { LiveIndicator } from "@/components/live/live-indicator";
 
 const withCollections = (head: AdmissionStateSeedHead, json: string) => ({
   ...head,
@@ -105,9 +106,7 @@ export function NamespacesPage({
     <>
       <div className="page-head">
         <h1>Namespaces and exemptions</h1>
-        <span className="live" data-state={state.live}>
-          {state.live}
-        </span>
+        <LiveIndicator {...state.live} />
         <span className="spacer" />
         <Link href="/deadlocks">Deadlock map</Link>
       </div>

@@ -19,7 +19,7 @@ import {
   unpackNamespaces,
   type PackedNamespaces,
 } from "@/lib/namespaces/collections";
-import { useLiveCollections, type LiveState } from "@/components/live/use-live-collections";
+import { useLiveCollections, type LiveStatus } from "@/components/live/use-live-collections";
 import { useTabContext } from "@/components/layout/tab-context";
 
 /** Whose view the server read and what the cluster serves: small, sent first. */
@@ -62,7 +62,7 @@ export interface AdmissionState {
   /** Services and EndpointSlices (only when asked for: the deadlock map). */
   services: KubeObjectLike[] | undefined;
   endpointSlices: KubeObjectLike[] | undefined;
-  live: LiveState;
+  live: LiveStatus;
   error: Error | null;
 }
 

@@ -35,6 +35,7 @@ import type {
 import { servedV1beta1HookKinds } from "@/lib/k8s/v1beta1-hooks";
 import { servedKinds } from "@/lib/k8s/served-kinds";
 import type { OverviewData } from "@/lib/queries/overview";
+import { LiveIndicator } from "@/components/live/live-indicator";
 
 const MUTATING = webhookRef("mutatingwebhookconfigurations");
 const VALIDATING = webhookRef("validatingwebhookconfigurations");
@@ -214,9 +215,7 @@ export function OrderPage() {
     <div className="stack">
       <div className="page-head">
         <h1>Call order</h1>
-        <span className="live" data-state={live}>
-          {live}
-        </span>
+        <LiveIndicator {...live} />
         <span className="hint">
           Configurations run in name order, hooks in list order. Drag a hook, or focus it and press
           Alt+↑/↓, to reorder within its configuration; rename a configuration to move it.

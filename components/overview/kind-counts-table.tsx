@@ -6,6 +6,7 @@ import type { ServedKind } from "@/lib/k8s/served-kinds";
 import type { ResourceRef } from "@/lib/k8s/resources";
 import { collectionQuery } from "@/lib/queries/collections";
 import { useLiveCollections } from "@/components/live/use-live-collections";
+import { LiveIndicator } from "@/components/live/live-indicator";
 
 function CountCell({ context, ref_ }: { context: string; ref_: ResourceRef }) {
   const { data, error } = useQuery(collectionQuery(context, ref_));
@@ -25,10 +26,7 @@ export function KindCountsTable({ context, kinds }: { context: string; kinds: Se
   return (
     <section className="panel" aria-labelledby="kinds-h">
       <h2 id="kinds-h">
-        Configuration kinds{" "}
-        <span className="live" data-state={live}>
-          {live}
-        </span>
+        Configuration kinds <LiveIndicator {...live} />
       </h2>
       <table className="data">
         <thead>

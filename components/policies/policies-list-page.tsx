@@ -12,6 +12,7 @@ import { useWebhookConfigs } from "@/components/webhooks/use-webhook-configs";
 import { CreateMenu, type TemplateEntry } from "@/components/webhooks/create-menu";
 import { ErrorBox } from "@/components/ui/error-box";
 import { usePolicyParams } from "./use-policy-params";
+import { LiveIndicator } from "@/components/live/live-indicator";
 
 function Actions({ actions }: { actions: string[] }) {
   if (actions.length === 0) return <span className="muted">—</span>;
@@ -41,10 +42,7 @@ export function PoliciesListPage({ templates }: { templates: readonly TemplateEn
     <div className="stack">
       <div className="page-head">
         <h1>
-          Admission policies{" "}
-          <span className="live" data-state={live}>
-            {live}
-          </span>
+          Admission policies <LiveIndicator {...live} />
         </h1>
         <span className="muted">
           {kinds.map((k) => `${k.items?.length ?? "…"} ${k.kind}`).join(" · ") ||

@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { objectPagePath, type AdmissionResource, type AccessVerb } from "@/lib/webhooks/kinds";
-import type { LiveState } from "@/components/live/use-live-collections";
+import type { LiveStatus } from "@/components/live/use-live-collections";
 import { DeleteButton } from "./delete-button";
+import { LiveIndicator } from "@/components/live/live-indicator";
 
 /**
  * Edit / Duplicate / Delete for one admission object, each enabled by what the identity may do
@@ -73,7 +74,7 @@ export function ObjectHead({
   kind: string;
   uid: string;
   resourceVersion: string;
-  live: LiveState;
+  live: LiveStatus;
   /** Undefined while the access review is pending. */
   can: Record<AccessVerb, boolean> | undefined;
 }) {
@@ -83,9 +84,7 @@ export function ObjectHead({
         <h1>
           <span className="muted">{kind}</span> <span className="mono">{name}</span>
         </h1>
-        <span className="live" data-state={live}>
-          {live}
-        </span>
+        <LiveIndicator {...live} />
         <span className="muted mono">rv {resourceVersion}</span>
         <span className="spacer" />
         <ObjectActions

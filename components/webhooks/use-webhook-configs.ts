@@ -10,7 +10,7 @@ import type { ServedKind } from "@/lib/k8s/served-kinds";
 import { refToString, type ResourceRef } from "@/lib/k8s/resources";
 import type { ConfigLike } from "@/lib/webhooks/summary";
 import type { WebhookListSeed, WebhookListSeedHead } from "@/lib/queries/webhooks";
-import { useLiveCollections, type LiveState } from "@/components/live/use-live-collections";
+import { useLiveCollections, type LiveStatus } from "@/components/live/use-live-collections";
 
 const NONE: ResourceRef[] = [];
 
@@ -28,7 +28,7 @@ export interface KindCollection {
 export interface WebhookConfigs {
   context: string | undefined;
   kinds: KindCollection[];
-  live: LiveState;
+  live: LiveStatus;
   error: Error | null;
   loading: boolean;
 }

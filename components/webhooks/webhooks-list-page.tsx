@@ -31,6 +31,7 @@ import { useFindings } from "./use-findings";
 import { ListToolbar } from "./list-toolbar";
 import { HookTable } from "./hook-table";
 import { CreateMenu, type TemplateEntry } from "./create-menu";
+import { LiveIndicator } from "@/components/live/live-indicator";
 
 // Only shown when the cluster cannot be read: kept out of the page's first-load JavaScript.
 const ClusterUnreachable = lazy(() =>
@@ -157,10 +158,7 @@ export function WebhooksListPage({
     <>
       <div className="page-head">
         <h1>
-          Webhooks{" "}
-          <span className="live" data-state={live}>
-            {live}
-          </span>
+          Webhooks <LiveIndicator {...live} />
         </h1>
         <span className="muted">
           {kinds

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   applyLiveMessage,
   applyLiveMessages,
+  nextLiveProblems,
   type CollectionData,
   type LiveMessage,
 } from "./collections";
@@ -174,5 +175,39 @@ describe("applyLiveMessages", () => {
     expect(
       applyLiveMessages(undefined, [{ collection: "c", type: "ADDED", object: obj("a", "2") }]),
     ).toBeUndefined();
+  });
+});
+
+describe("nextLiveProblems", () => {
+  const error = (message: string): LiveMessage => ({
+    collection: "c",
+    type: "ERROR",
+    error: { status: 503, reason: "Unreachable", message },
+  });
+  const sync: LiveMessage = { collection: "c", type: "SYNC", resourceVersion: "2", items: [] };
+
+  it("marks a collection on ERROR and clears it once the hub lists again", () => {
+    const none = new Map();
+    const failing = nextLiveProblems(none, "c", [error("cannot reach the apiserver")]);
+    expect(failing.get("c")).toEqual({
+      status: 503,
+      reason: "Unreachable",
+      message: "cannot reach the apiserver",
+    });
+    // Events of other collections, and the same error again, change nothing.
+    expect(nextLiveProblems(failing, "c", [error("cannot reach the apiserver")])).toBe(failing);
+    expect(nextLiveProblems(failing, "d", [sync])).toBe(failing);
+    expect(nextLiveProblems(failing, "c", [sync]).size).toBe(0);
+    expect(
+      nextLiveProblems(failing, "c", [{ collection: "c", type: "CURRENT", resourceVersion: "2" }])
+        .size,
+    ).toBe(0);
+    // Within one batch, the last word counts.
+    expect(nextLiveProblems(none, "c", [sync, error("x")]).get("c")?.message).toBe("x");
+    expect(nextLiveProblems(none, "c", [error("x"), sync]).size).toBe(0);
+    // An object event alone does not clear it (only a fresh snapshot proves the data current).
+    const added: LiveMessage = { collection: "c", type: "ADDED", object: obj("a", "3") };
+    expect(nextLiveProblems(failing, "c", [added])).toBe(failing);
+    expect(none.size).toBe(0);
   });
 });

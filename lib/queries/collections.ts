@@ -125,3 +125,37 @@ export function applyLiveMessages<T extends KubeObjectLike>(
   for (const [k, next] of latest) if (next !== null && !placed.has(k)) items.push(next);
   return { resourceVersion, items };
 }
+
+/** Why a collection's live stream is not keeping it current: the hub's upstream watch failed. */
+export interface LiveProblem {
+  status: number;
+  reason: string;
+  message: string;
+}
+
+/**
+ * The collections whose upstream watch is failing, after these messages of one collection (pure):
+ * an ERROR marks it with the apiserver's status, reason and message (the data the browser holds
+ * stays as last seen, and no event reaches it until the watch recovers); a SYNC or CURRENT
+ * clears it (the hub listed again: the data is current). Returns `problems` itself when nothing
+ * changed.
+ */
+export function nextLiveProblems(
+  problems: ReadonlyMap<string, LiveProblem>,
+  collection: string,
+  msgs: readonly LiveMessage[],
+): ReadonlyMap<string, LiveProblem> {
+  let out = problems;
+  for (const m of msgs) {
+    if (m.type === "ERROR") {
+      const was = out.get(collection);
+      if (was && was.message === m.error.message && was.status === m.error.status) continue;
+      out = new Map(out).set(collection, m.error);
+    } else if ((m.type === "SYNC" || m.type === "CURRENT") && out.has(collection)) {
+      const next = new Map(out);
+      next.delete(collection);
+      out = next;
+    }
+  }
+  return out;
+}

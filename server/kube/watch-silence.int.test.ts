@@ -9,14 +9,13 @@
  * that slipped past the freeze) and well before the test's own limit. Without the deadline the
  * watch waited forever and the page kept stale objects without an error.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { dashboardEnv, readStack, type StackInfo } from "../../cluster/harness/stack";
+import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { httpsRequest } from "../../cluster/https-json";
-import { startDashboard, type DashboardProcess } from "../../e2e/dashboard-process";
+import { startRelayedDashboard, type DashboardProcess } from "../../e2e/dashboard-process";
 import { policyHeaders } from "../../e2e/api-headers";
-import { startTcpRelay, type TcpRelay } from "../../test/tcp-relay";
+import type { TcpRelay } from "../../test/tcp-relay";
 
 const HOOKS = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
 const TIMEOUT_SECONDS = 5;
@@ -30,27 +29,9 @@ const name = `watch-silence-${Date.now().toString(36)}`;
 
 beforeAll(async () => {
   stack = readStack();
-  const server = new URL(stack.server);
-  relay = await startTcpRelay(server.hostname, Number(server.port));
-  // The stack's kubeconfig, with the relay as the apiserver's address (its certificate names
-  // 127.0.0.1, whatever the port).
-  const dir = mkdtempSync(path.join(stack.dir, "watch-silence-"));
-  const kubeconfig = path.join(dir, "kubeconfig");
-  writeFileSync(
-    kubeconfig,
-    readFileSync(stack.kubeconfig, "utf8").replace(
-      `server: ${stack.server}`,
-      `server: https://127.0.0.1:${relay.port}`,
-    ),
-  );
-  const env = dashboardEnv(stack);
-  delete env.PORTCULLIS_OTLP_LISTEN; // the stack's dashboard holds that address
-  dashboard = await startDashboard({
-    ...env,
-    KUBECONFIG: kubeconfig,
-    PORTCULLIS_DATA_DIR: path.join(dir, "data"),
+  ({ dashboard, relay } = await startRelayedDashboard(stack, {
     PORTCULLIS_WATCH_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS),
-  });
+  }));
 }, 90_000);
 
 afterAll(async () => {

@@ -1,0 +1,29 @@
+import type { LiveState } from "./use-live-collections";
+import type { LiveProblem } from "@/lib/queries/collections";
+
+/**
+ * The small state mark beside a page's title: `live`, `connecting`, `reconnecting`, `paused`, or,
+ * when the dashboard's own watch is failing, "not current" with the apiserver's reason and
+ * message (announced to screen readers; the page keeps what was last seen).
+ */
+export function LiveIndicator({
+  state,
+  problem,
+}: {
+  state: LiveState | "paused";
+  problem?: LiveProblem;
+}) {
+  if (state === "stale" && problem) {
+    return (
+      <span className="live" data-state="stale" role="status" title={problem.message}>
+        not current · {problem.reason || problem.status}:{" "}
+        <span className="live-problem">{problem.message}</span>
+      </span>
+    );
+  }
+  return (
+    <span className="live" data-state={state}>
+      {state}
+    </span>
+  );
+}
