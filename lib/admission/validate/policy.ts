@@ -244,19 +244,24 @@ function validateVariables(
   return { errs, variables };
 }
 
-/** validateValidatingAdmissionPolicy. */
-export function validateValidatingAdmissionPolicy(
-  o: JsonObject,
+/**
+ * What both policy kinds validate first, in the apiserver's order: metadata, then the spec's
+ * failurePolicy, paramKind, matchConstraints (`mutating`: MutatingAdmissionPolicy's), matchConditions
+ * and variables. Returns the errors, whether params are declared, and the variables later
+ * expressions see.
+ */
+function validatePolicyHead(
+  meta: JsonObject | undefined,
+  spec: JsonObject | undefined,
+  p: FieldPath,
   opts: PolicyValidationOptions,
-): FieldError[] {
-  const meta = obj(o, "metadata");
+  mutating: boolean,
+): { errs: FieldError[]; params: boolean; variables: Record<string, string | null> } {
   const errs = validateObjectMeta(meta);
-  const spec = obj(o, "spec");
-  const p = FieldPath.root("spec");
   errs.push(...validateFailurePolicy(spec, p.child("failurePolicy")));
   const pk = obj(spec, "paramKind");
   if (pk) errs.push(...validateParamKind(pk, p.child("paramKind")));
-  errs.push(...validateMatchConstraints(spec, p.child("matchConstraints"), false));
+  errs.push(...validateMatchConstraints(spec, p.child("matchConstraints"), mutating));
   const params = pk !== undefined;
   if (!opts.ignoreMatchConditions)
     errs.push(
@@ -268,7 +273,19 @@ export function validateValidatingAdmissionPolicy(
     );
   const vars = validateVariables(spec, params, p.child("variables"));
   errs.push(...vars.errs);
-  const composition = objList(spec, "variables").length > 0 ? vars.variables : undefined;
+  return { errs, params, variables: vars.variables };
+}
+
+/** validateValidatingAdmissionPolicy. */
+export function validateValidatingAdmissionPolicy(
+  o: JsonObject,
+  opts: PolicyValidationOptions,
+): FieldError[] {
+  const meta = obj(o, "metadata");
+  const spec = obj(o, "spec");
+  const p = FieldPath.root("spec");
+  const { errs, params, variables } = validatePolicyHead(meta, spec, p, opts, false);
+  const composition = objList(spec, "variables").length > 0 ? variables : undefined;
   const decl: CelDecl = { params, authorizer: true, variables: composition };
   const validations = objList(spec, "validations");
   const annotations = objList(spec, "auditAnnotations");
@@ -313,26 +330,11 @@ export function validateMutatingAdmissionPolicy(
   o: JsonObject,
   opts: PolicyValidationOptions,
 ): FieldError[] {
-  const errs = validateObjectMeta(obj(o, "metadata"));
   const spec = obj(o, "spec");
   const p = FieldPath.root("spec");
-  errs.push(...validateFailurePolicy(spec, p.child("failurePolicy")));
-  const pk = obj(spec, "paramKind");
-  if (pk) errs.push(...validateParamKind(pk, p.child("paramKind")));
-  errs.push(...validateMatchConstraints(spec, p.child("matchConstraints"), true));
-  const params = pk !== undefined;
-  if (!opts.ignoreMatchConditions)
-    errs.push(
-      ...validateMatchConditions(
-        objList(spec, "matchConditions"),
-        params,
-        p.child("matchConditions"),
-      ),
-    );
+  const { errs, params, variables } = validatePolicyHead(obj(o, "metadata"), spec, p, opts, true);
   // MAP always uses the composition compiler, so `variables` is declared even when empty.
-  const vars = validateVariables(spec, params, p.child("variables"));
-  errs.push(...vars.errs);
-  const decl: CelDecl = { params, authorizer: true, variables: vars.variables };
+  const decl: CelDecl = { params, authorizer: true, variables };
   const mutations = objList(spec, "mutations");
   if (mutations.length === 0)
     errs.push(required(p.child("mutations"), "mutations must contain at least one item"));
