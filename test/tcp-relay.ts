@@ -3,7 +3,10 @@
  * `freezeNewest` makes the most recently opened connection go silent in both directions without
  * closing it (a half-open connection, as a crashed node or a dropped load-balancer entry leaves
  * behind): nothing sent on it arrives, not even the server's close. `cut` drops every connection
- * and refuses new ones until `restore` (the server's network gone, then back). Bytes pass through
+ * and refuses new ones until `restore` (the server's network gone, then back). `resetNextReuse`
+ * closes the first of the connections open (and answered on) now that the client writes on again
+ * — a kept-alive connection the server (or a load balancer in between) dropped while it sat idle,
+ * which the client learns of only when it reuses it. Bytes pass through
  * untouched (TLS included), so the client still talks to the real server.
  */
 import net from "node:net";
@@ -14,11 +17,19 @@ export interface TcpRelay {
   freezeNewest(): boolean;
   cut(): void;
   restore(): void;
+  resetNextReuse(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpRelay(host: string, port: number): Promise<TcpRelay> {
-  const open: Array<{ client: net.Socket; upstream: net.Socket; frozen: boolean }> = [];
+  const open: Array<{
+    client: net.Socket;
+    upstream: net.Socket;
+    frozen: boolean;
+    answered: boolean;
+  }> = [];
+  /** Connections that `resetNextReuse` armed: the first the client writes on again is closed. */
+  let armed = new Set<object>();
   let refusing = false;
   const server = net.createServer((client) => {
     if (refusing) {
@@ -26,7 +37,15 @@ export async function startTcpRelay(host: string, port: number): Promise<TcpRela
       return;
     }
     const upstream = net.connect(port, host);
-    const pair = { client, upstream, frozen: false };
+    const pair = { client, upstream, frozen: false, answered: false };
+    upstream.on("data", () => (pair.answered = true));
+    client.on("data", () => {
+      if (!armed.has(pair)) return;
+      armed = new Set();
+      pair.frozen = true; // nothing more passes
+      client.destroy();
+      upstream.destroy();
+    });
     open.push(pair);
     const forward = (from: net.Socket, to: net.Socket) => {
       from.on("data", (chunk) => {
@@ -65,6 +84,9 @@ export async function startTcpRelay(host: string, port: number): Promise<TcpRela
     },
     restore() {
       refusing = false;
+    },
+    resetNextReuse() {
+      armed = new Set(open.filter((p) => p.answered && !p.frozen && !p.client.destroyed));
     },
     close: async () => {
       for (const p of open) {

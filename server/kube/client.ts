@@ -37,6 +37,12 @@ const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
  */
 const agents = new Map<string, https.Agent>();
 const MAX_AGENTS = 64;
+/**
+ * A kept-alive connection idle this long is closed: before the apiserver closes it (at 90 s) or
+ * a load balancer in between drops it, so a request is seldom written on one that is gone.
+ * (Requests set their own timeout while they use a connection.)
+ */
+const IDLE_SOCKET_MS = 30_000;
 
 function material(v: unknown): string {
   if (v === undefined || v === null) return "";
@@ -65,10 +71,24 @@ function pooledAgent(server: string, opts: https.RequestOptions): https.Agent | 
       for (const a of agents.values()) a.destroy();
       agents.clear();
     }
-    agent = new https.Agent({ ...o, keepAlive: true, timeout: undefined });
+    agent = new https.Agent({ ...o, keepAlive: true, timeout: IDLE_SOCKET_MS });
     agents.set(k, agent);
   }
   return agent;
+}
+
+/** Marks an error of a request written on a reused kept-alive connection before any answer. */
+const REUSED_SOCKET = Symbol("reusedSocket");
+
+/** A reset or closed connection, on a reused kept-alive connection, before any answer. */
+function isReusedSocketReset(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return (
+    typeof e === "object" &&
+    e !== null &&
+    REUSED_SOCKET in e &&
+    (code === "ECONNRESET" || code === "EPIPE")
+  );
 }
 
 function buildUrl(server: string, req: Pick<KubeRequest, "path" | "query">): URL {
@@ -179,6 +199,8 @@ export class KubeClient {
     const url = buildUrl(this.server, req);
     try {
       const opts = await this.options(req);
+      // The agent the kubeconfig made for this request alone: a connection of its own.
+      const ownAgent = opts.agent;
       if (url.protocol === "https:") opts.agent = pooledAgent(this.server, opts) ?? opts.agent;
       const payload =
         req.body === undefined
@@ -193,39 +215,55 @@ export class KubeClient {
           "Content-Length": Buffer.byteLength(payload),
         };
       }
-      const { status, text, warnings } = await new Promise<{
-        status: number;
-        text: string;
-        warnings: string[];
-      }>((resolve, reject) => {
-        const r = this.open(url, opts);
-        r.on("response", (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on("data", (c: Buffer) => {
-            size += c.length;
-            if (size > MAX_RESPONSE_BYTES) {
-              r.destroy(new Error(`response larger than ${MAX_RESPONSE_BYTES} bytes`));
-              return;
-            }
-            chunks.push(c);
+      const attempt = (o: https.RequestOptions) =>
+        new Promise<{
+          status: number;
+          text: string;
+          warnings: string[];
+        }>((resolve, reject) => {
+          const r = this.open(url, o);
+          let answered = false;
+          r.on("response", (res) => {
+            answered = true;
+            const chunks: Buffer[] = [];
+            let size = 0;
+            res.on("data", (c: Buffer) => {
+              size += c.length;
+              if (size > MAX_RESPONSE_BYTES) {
+                r.destroy(new Error(`response larger than ${MAX_RESPONSE_BYTES} bytes`));
+                return;
+              }
+              chunks.push(c);
+            });
+            res.on("end", () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                text: Buffer.concat(chunks).toString("utf8"),
+                warnings: warningTexts(res.headersDistinct.warning),
+              }),
+            );
+            res.on("error", reject);
           });
-          res.on("end", () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              text: Buffer.concat(chunks).toString("utf8"),
-              warnings: warningTexts(res.headersDistinct.warning),
-            }),
+          r.on("timeout", () =>
+            r.destroy(Object.assign(new Error("request timed out"), { code: "ETIMEDOUT" })),
           );
-          res.on("error", reject);
+          r.on("error", (e) =>
+            reject(answered || !r.reusedSocket ? e : Object.assign(e, { [REUSED_SOCKET]: true })),
+          );
+          if (payload !== undefined) r.write(payload);
+          r.end();
         });
-        r.on("timeout", () =>
-          r.destroy(Object.assign(new Error("request timed out"), { code: "ETIMEDOUT" })),
-        );
-        r.on("error", reject);
-        if (payload !== undefined) r.write(payload);
-        r.end();
-      });
+      let answer;
+      try {
+        answer = await attempt(opts);
+      } catch (e) {
+        // A kept-alive connection the server (or a load balancer) closed while it sat idle fails
+        // the request written on it before any answer. A GET is sent again, on a connection of
+        // its own; a write is not (the server may have acted on it before the reset).
+        if (!isReusedSocketReset(e) || (req.method ?? "GET") !== "GET") throw e;
+        answer = await attempt({ ...opts, agent: ownAgent });
+      }
+      const { status, text, warnings } = answer;
       if (status < 200 || status >= 300) throw errorFromResponse(status, text, this.server);
       return { text, warnings };
     } catch (e) {
