@@ -2,6 +2,8 @@
 
 import { YamlDiff } from "./yaml-diff";
 import { ErrorBox } from "@/components/ui/error-box";
+import { KubeApiError } from "@/lib/k8s/errors";
+import { isApiserverVerdict } from "@/lib/webhooks/editor-markers";
 
 export type DryRun = { ok: true; submitted: string; stored: string } | { ok: false; error: Error };
 
@@ -10,7 +12,14 @@ export function DryRunResult({ result }: { result: DryRun }) {
   if (!result.ok)
     return (
       <section className="panel" aria-label="Dry run result">
-        <h2>Dry run: rejected by the apiserver</h2>
+        <h2>
+          Dry run:{" "}
+          {!(result.error instanceof KubeApiError)
+            ? "not sent"
+            : isApiserverVerdict(result.error)
+              ? "rejected by the apiserver"
+              : "no answer from the apiserver"}
+        </h2>
         <ErrorBox error={result.error} />
       </section>
     );

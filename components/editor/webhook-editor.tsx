@@ -5,7 +5,12 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import { useRouter } from "next/navigation";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { validateDocument } from "@/lib/admission/validate/validate-document";
-import { apiErrorMarkers, issueMarkers, type MarkerData } from "@/lib/webhooks/editor-markers";
+import {
+  apiErrorMarkers,
+  isApiserverVerdict,
+  issueMarkers,
+  type MarkerData,
+} from "@/lib/webhooks/editor-markers";
 import { parseEditorYaml, setYamlPath, toEditorYaml } from "@/lib/webhooks/yaml-text";
 import { merge3 } from "@/lib/webhooks/merge3";
 import {
@@ -113,7 +118,9 @@ export function WebhookEditor({
   }, []);
 
   const showApiError = useCallback((e: unknown, forText: string) => {
-    if (e instanceof ApiError && e.status !== 409) {
+    // Only an answer about the document goes on its lines; a cluster that did not answer is said
+    // beside the result (the text is as good as it was).
+    if (e instanceof ApiError && e.status !== 409 && isApiserverVerdict(e)) {
       const ms = apiErrorMarkers(forText, e);
       setApiserver(ms);
       setTab("yaml");

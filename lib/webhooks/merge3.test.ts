@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { merge3 } from "./merge3";
 import { parseSelectorText, selectorText } from "./selector-text";
-import { apiErrorMarkers } from "./editor-markers";
+import { apiErrorMarkers, isApiserverVerdict } from "./editor-markers";
 
 const base = {
   metadata: { name: "x", resourceVersion: "1" },
@@ -93,5 +93,26 @@ describe("apiErrorMarkers", () => {
       cluster: "",
     });
     expect(m).toEqual([expect.objectContaining({ startLineNumber: 4, startColumn: 5 })]);
+  });
+});
+
+describe("isApiserverVerdict", () => {
+  const body = (status: number, reason: string) => ({ status, reason, message: "m", cluster: "" });
+  it("tells the apiserver's answers from failures to get one", () => {
+    for (const [status, reason] of [
+      [422, "Invalid"],
+      [400, "BadRequest"],
+      [403, "Forbidden"],
+      [500, "InternalError"],
+      [503, "ServiceUnavailable"],
+    ] as const)
+      expect(isApiserverVerdict(body(status, reason)), reason).toBe(true);
+    for (const [status, reason] of [
+      [503, "Unreachable"],
+      [503, "DashboardUnreachable"],
+      [499, "Aborted"],
+      [502, "BadResponse"],
+    ] as const)
+      expect(isApiserverVerdict(body(status, reason)), reason).toBe(false);
   });
 });

@@ -1,0 +1,116 @@
+/**
+ * Open pages while the cluster goes away and comes back. A dashboard of its own reaches the real
+ * apiserver through a TCP relay, which cuts every connection and refuses new ones (the
+ * apiserver's network gone), then lets them through again.
+ * - The webhook list keeps what it last saw and its live mark turns to "not current" with the
+ *   reason; a configuration created meanwhile appears once the network is back, and the mark says
+ *   live again. (Before, the mark stayed "live" while nothing reached the page.)
+ * - An edit survives: Apply fails with the reason beside the result, the text stays as typed with
+ *   no error marked on it (the document is fine; the cluster did not answer), and Apply stores it
+ *   once the cluster is back.
+ */
+import { test, expect } from "./fixtures";
+import { startRelayedDashboard } from "./dashboard-process";
+import {
+  createConfig,
+  deleteConfig,
+  editorMarkers,
+  editorText,
+  getConfig,
+  hook,
+  setEditorText,
+  uniqueName,
+} from "./webhooks-helpers";
+
+test("an open page says its data is not current while the cluster is unreachable, then catches up", async ({
+  page,
+  stack,
+  kube,
+}) => {
+  test.setTimeout(120_000);
+  const before = uniqueName("e2e-stale-a");
+  const during = uniqueName("e2e-stale-b");
+  const { dashboard, relay } = await startRelayedDashboard(stack);
+  try {
+    await createConfig(kube, "validatingwebhookconfigurations", before, [
+      hook(`a.${before}.example.com`),
+    ]);
+    await page.goto(`${dashboard.url}webhooks?q=e2e-stale`);
+    const mark = page.locator(".live");
+    await expect(mark).toHaveText("live");
+    const rowBefore = page.locator(`[data-row-id="ValidatingWebhookConfiguration/${before}/0"]`);
+    await expect(rowBefore).toBeVisible();
+
+    relay.cut();
+    const stale = page.getByRole("status").filter({ hasText: "not current" });
+    await expect(stale).toBeVisible();
+    await expect(stale).toContainText("Unreachable");
+    await expect(stale).toContainText(
+      `cannot reach the apiserver at https://127.0.0.1:${relay.port}`,
+    );
+    await expect(mark).toHaveAttribute("data-state", "stale");
+    // What was last seen stays on the page.
+    await expect(rowBefore).toBeVisible();
+    await page.screenshot({ path: "e2e/artifacts/webhooks-not-current.png" });
+
+    await createConfig(kube, "validatingwebhookconfigurations", during, [
+      hook(`a.${during}.example.com`),
+    ]);
+    relay.restore();
+    // The hub retries with backoff (1 s, 2 s, 4 s … while it keeps failing).
+    await expect(mark).toHaveText("live", { timeout: 30_000 });
+    await expect(
+      page.locator(`[data-row-id="ValidatingWebhookConfiguration/${during}/0"]`),
+    ).toBeVisible();
+    await expect(rowBefore).toBeVisible();
+  } finally {
+    dashboard.stop();
+    await relay.close();
+    await deleteConfig(kube, "validatingwebhookconfigurations", before);
+    await deleteConfig(kube, "validatingwebhookconfigurations", during);
+  }
+});
+
+test("an edit survives a cluster that does not answer, and is applied once it is back", async ({
+  page,
+  stack,
+  kube,
+}) => {
+  test.setTimeout(120_000);
+  const R = "validatingwebhookconfigurations";
+  const name = uniqueName("e2e-away-edit");
+  const { dashboard, relay } = await startRelayedDashboard(stack);
+  try {
+    await createConfig(kube, R, name, [hook(`a.${name}.example.com`)]);
+    await page.goto(`${dashboard.url}webhooks/${R}/${name}/edit`);
+    const edited = (await editorText(page, R)).replace("timeoutSeconds: 10", "timeoutSeconds: 7");
+    await setEditorText(page, R, edited);
+    await expect(page.getByTestId("error-count")).toHaveText("0 errors");
+
+    relay.cut();
+    await page.getByRole("button", { name: "Dry run" }).click();
+    const result = page.getByRole("region", { name: "Dry run result" });
+    await expect(result).toContainText("Dry run: no answer from the apiserver");
+    await expect(result).toContainText(
+      `cannot reach the apiserver at https://127.0.0.1:${relay.port}`,
+    );
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Unreachable" }).first()).toBeVisible();
+    // The document is as typed and nothing is marked on it.
+    expect(await editorText(page, R)).toBe(edited);
+    expect((await editorMarkers(page, R)).filter((m) => m.owner === "apiserver")).toEqual([]);
+    await expect(page.getByTestId("error-count")).toHaveText("0 errors");
+    expect((await getConfig(kube, R, name))?.webhooks?.[0]?.timeoutSeconds).toBe(10);
+
+    relay.restore();
+    await expect(async () => {
+      await page.getByRole("button", { name: "Apply" }).click();
+      await expect(page.getByRole("status")).toContainText("Applied", { timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    expect((await getConfig(kube, R, name))?.webhooks?.[0]?.timeoutSeconds).toBe(7);
+  } finally {
+    dashboard.stop();
+    await relay.close();
+    await deleteConfig(kube, R, name);
+  }
+});
