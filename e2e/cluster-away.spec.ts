@@ -95,7 +95,9 @@ test("an edit survives a cluster that does not answer, and is applied once it is
       `cannot reach the apiserver at https://127.0.0.1:${relay.port}`,
     );
     await page.getByRole("button", { name: "Apply" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "Unreachable" }).first()).toBeVisible();
+    const failed = page.getByRole("alert").filter({ hasText: "Unreachable" }).first();
+    await expect(failed).toBeVisible();
+    await expect(failed).toContainText("No answer");
     // The document is as typed and nothing is marked on it.
     expect(await editorText(page, R)).toBe(edited);
     expect((await editorMarkers(page, R)).filter((m) => m.owner === "apiserver")).toEqual([]);

@@ -2,8 +2,7 @@
 
 import { YamlDiff } from "./yaml-diff";
 import { ErrorBox } from "@/components/ui/error-box";
-import { KubeApiError } from "@/lib/k8s/errors";
-import { isApiserverVerdict } from "@/lib/webhooks/editor-markers";
+import { isApiserverVerdict, KubeApiError } from "@/lib/k8s/errors";
 
 export type DryRun = { ok: true; submitted: string; stored: string } | { ok: false; error: Error };
 

@@ -5,12 +5,8 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import { useRouter } from "next/navigation";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { validateDocument } from "@/lib/admission/validate/validate-document";
-import {
-  apiErrorMarkers,
-  isApiserverVerdict,
-  issueMarkers,
-  type MarkerData,
-} from "@/lib/webhooks/editor-markers";
+import { apiErrorMarkers, issueMarkers, type MarkerData } from "@/lib/webhooks/editor-markers";
+import { isApiserverVerdict } from "@/lib/k8s/errors";
 import { parseEditorYaml, setYamlPath, toEditorYaml } from "@/lib/webhooks/yaml-text";
 import { merge3 } from "@/lib/webhooks/merge3";
 import {

@@ -1,4 +1,5 @@
 import { ApiError } from "@/lib/queries/fetch";
+import { isNoAnswer } from "@/lib/k8s/errors";
 import { INVALID_TOKEN, SESSION_REQUIRED } from "@/lib/auth/session-cookie";
 
 /** What an admin can do next about a failure with this HTTP status (0: no answer at all). */
@@ -25,7 +26,7 @@ export function nextStep(status: number | undefined, reason?: string): string {
 
 /**
  * An API failure as the apiserver put it: status, reason, message — and what to do next.
- * 403 is named as such.
+ * 403 is named as such, and a cluster that did not answer as "No answer".
  */
 export function ErrorBox({ error }: { error: Error }) {
   const status = error instanceof ApiError ? error.status : undefined;
@@ -33,7 +34,13 @@ export function ErrorBox({ error }: { error: Error }) {
   return (
     <div className="alert" role="alert">
       <strong>
-        {status === 403 ? "Forbidden by the apiserver" : status === 409 ? "Conflict" : "Refused"}
+        {status === 403
+          ? "Forbidden by the apiserver"
+          : status === 409
+            ? "Conflict"
+            : error instanceof ApiError && isNoAnswer(error)
+              ? "No answer"
+              : "Refused"}
       </strong>{" "}
       <span className="badge">{status ?? "—"}</span>
       <span className="badge">{reason}</span> {error.message}

@@ -87,3 +87,26 @@ export function isKubeApiErrorBody(value: unknown): value is KubeApiErrorBody {
     typeof v.status === "number" && typeof v.reason === "string" && typeof v.message === "string"
   );
 }
+
+/**
+ * Reasons of failures in which no apiserver answered the request: the dashboard could not reach
+ * the apiserver (or the browser the dashboard), the request was cancelled, the answer was not the
+ * apiserver's, or no cluster is configured.
+ */
+const NOT_A_VERDICT = new Set([
+  "Unreachable",
+  "DashboardUnreachable",
+  "Aborted",
+  "BadResponse",
+  "NoCluster",
+]);
+
+/** Whether an error is an apiserver's answer to the request (not a failure to get one). */
+export function isApiserverVerdict(err: KubeApiErrorBody): boolean {
+  return !NOT_A_VERDICT.has(err.reason);
+}
+
+/** Whether an error says the cluster (or the dashboard) did not answer at all. */
+export function isNoAnswer(err: KubeApiErrorBody): boolean {
+  return err.reason === "Unreachable" || err.reason === "DashboardUnreachable";
+}

@@ -37,24 +37,6 @@ export function issueMarkers(issues: readonly ValidationIssue[]): MarkerData[] {
 const STRICT_FIELD = /(unknown|duplicate) field "([^"]+)"/g;
 
 /**
- * Reasons of failures in which no apiserver judged the document: the dashboard could not reach
- * the apiserver (or the browser the dashboard), the request was cancelled, or the answer was not
- * the apiserver's. They are said beside the result, not marked on the document's lines.
- */
-const NOT_A_VERDICT = new Set([
-  "Unreachable",
-  "DashboardUnreachable",
-  "Aborted",
-  "BadResponse",
-  "NoCluster",
-]);
-
-/** Whether an error is an apiserver's answer to the request (not a failure to get one). */
-export function isApiserverVerdict(err: KubeApiErrorBody): boolean {
-  return !NOT_A_VERDICT.has(err.reason);
-}
-
-/**
  * The apiserver's rejection placed in the text: each cause at the token its field names (the
  * apiserver's own message), strict-decoding field names at their keys, anything unplaceable on
  * line 1 with the whole message.

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { merge3 } from "./merge3";
 import { parseSelectorText, selectorText } from "./selector-text";
-import { apiErrorMarkers, isApiserverVerdict } from "./editor-markers";
+import { apiErrorMarkers } from "./editor-markers";
+import { isApiserverVerdict } from "@/lib/k8s/errors";
 
 const base = {
   metadata: { name: "x", resourceVersion: "1" },
