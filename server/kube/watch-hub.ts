@@ -113,11 +113,12 @@ class SharedWatch {
     void (async () => {
       let retryMs = RETRY_MS;
       while (!abort.signal.aborted) {
+        // The pause grows while the watch keeps failing, and starts over once a watch has worked:
+        // a list that succeeds does not reset it, or a watch refused after every list (RBAC
+        // granting list but not watch, a proxy that does not pass watches) relisted every second.
+        let delivered = false;
         try {
-          if (!this.synced) {
-            await this.relist(abort.signal);
-            retryMs = RETRY_MS;
-          }
+          if (!this.synced) await this.relist(abort.signal);
           await this.client.watch<KubeObject>(
             {
               path: this.path,
@@ -129,10 +130,15 @@ class SharedWatch {
               signal: abort.signal,
               timeoutMs: WATCH_TIMEOUT_SECONDS * 1000 + WATCH_SILENCE_GRACE_MS,
             },
-            (e) => this.apply(e),
+            (e) => {
+              delivered = true;
+              this.apply(e);
+            },
           );
+          retryMs = RETRY_MS;
         } catch (e) {
           if (abort.signal.aborted) return;
+          if (delivered) retryMs = RETRY_MS;
           if (e instanceof KubeApiError) {
             this.lastError = {
               type: "ERROR",
