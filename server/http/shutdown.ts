@@ -5,9 +5,9 @@ import "server-only";
  * on its own, and a server told to stop (SIGTERM from Kubernetes or a container runtime, Ctrl-C in
  * a terminal) first waits for every open response: one browser tab left open kept the dashboard
  * running until it was killed. Each open stream registers how to end itself; `endOpenStreams`
- * (run on SIGTERM and SIGINT once `endOpenStreamsOnSignals` has run, at server start) ends them all, so the server finishes the
- * requests in flight and exits. A browser's EventSource then reconnects on its own, to whatever
- * serves the dashboard next.
+ * (run on SIGTERM and SIGINT once `endOpenStreamsOnSignals` has run, at server start) ends them
+ * all, so the server finishes the requests in flight and exits. A browser's EventSource then
+ * reconnects on its own, to whatever serves the dashboard next.
  */
 
 interface Streams {
