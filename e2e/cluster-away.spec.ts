@@ -8,6 +8,8 @@
  * - An edit survives: Apply fails with the reason beside the result, the text stays as typed with
  *   no error marked on it (the document is fine; the cluster did not answer), and Apply stores it
  *   once the cluster is back.
+ * - The decision feed, whose reads the apiserver authorises, says it got no answer, and comes
+ *   back by itself once the cluster answers (before, it stayed on the error until a reload).
  */
 import { test, expect } from "./fixtures";
 import { startRelayedDashboard } from "./dashboard-process";
@@ -114,5 +116,31 @@ test("an edit survives a cluster that does not answer, and is applied once it is
     dashboard.stop();
     await relay.close();
     await deleteConfig(kube, R, name);
+  }
+});
+
+test("the decision feed comes back by itself once the cluster answers again", async ({
+  page,
+  stack,
+}) => {
+  test.setTimeout(120_000);
+  const { dashboard, relay } = await startRelayedDashboard(stack);
+  try {
+    await page.goto(`${dashboard.url}decisions`);
+    const mark = page.locator(".live");
+    await expect(mark).toHaveText("live");
+    relay.cut();
+    // Another filter reads the store again, which the apiserver must authorise first.
+    await page.getByRole("button", { name: "denied", exact: true }).click();
+    const noAnswer = page.getByRole("alert").filter({ hasText: "No answer" });
+    await expect(noAnswer).toContainText("Unreachable");
+    relay.restore();
+    // Asked again with a growing pause (1, 2, 4 … s): no reload needed.
+    await expect(noAnswer).toBeHidden({ timeout: 30_000 });
+    await expect(mark).toHaveText("live");
+    await expect(page).toHaveURL(/outcome=denied/);
+  } finally {
+    dashboard.stop();
+    await relay.close();
   }
 });

@@ -115,5 +115,7 @@ export function useDecisionFeed(
     [apply, queryClient, keyText],
   );
 
-  return { data: list.data, error: list.error, live, paused, held, setPaused };
+  // While a cluster that did not answer is asked again, its last answer is the page's error.
+  const error = list.error ?? list.failureReason;
+  return { data: list.data, error, live, paused, held, setPaused };
 }
