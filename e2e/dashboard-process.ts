@@ -56,18 +56,8 @@ export async function startRelayedDashboard(
 ): Promise<{ dashboard: DashboardProcess; relay: TcpRelay }> {
   const server = new URL(stack.server);
   const relay = await startTcpRelay(server.hostname, Number(server.port));
-  // The stack's kubeconfig with the relay as the apiserver's address (its certificate names
-  // 127.0.0.1, whatever the port).
   const dir = mkdtempSync(path.join(stack.dir, "relayed-"));
-  const kubeconfig = path.join(dir, "kubeconfig");
-  writeFileSync(
-    kubeconfig,
-    readFileSync(stack.kubeconfig, "utf8").replace(
-      `server: ${stack.server}`,
-      `server: https://127.0.0.1:${relay.port}`,
-    ),
-    { mode: 0o600 },
-  );
+  const kubeconfig = kubeconfigThroughRelay(stack, relay, dir);
   const base = dashboardEnv(stack);
   delete base.PORTCULLIS_OTLP_LISTEN;
   try {
@@ -82,4 +72,21 @@ export async function startRelayedDashboard(
     await relay.close();
     throw e;
   }
+}
+
+/**
+ * Writes the stack's kubeconfig into `dir` with the relay as the apiserver's address (its
+ * certificate names 127.0.0.1, whatever the port); returns the file.
+ */
+export function kubeconfigThroughRelay(stack: StackInfo, relay: TcpRelay, dir: string): string {
+  const file = path.join(dir, "kubeconfig");
+  writeFileSync(
+    file,
+    readFileSync(stack.kubeconfig, "utf8").replace(
+      `server: ${stack.server}`,
+      `server: https://127.0.0.1:${relay.port}`,
+    ),
+    { mode: 0o600 },
+  );
+  return file;
 }

@@ -14,21 +14,10 @@ import { describe, expect, it } from "vitest";
 import { freePorts } from "../../cluster/ports";
 import { dashboardEnv, readStack, spawnDashboard, waitForHttp } from "../../cluster/harness/stack";
 import { policyHeaders } from "../../e2e/api-headers";
+import { readEventStream } from "../../test/event-stream";
 
 /** How long the process may take to exit once signalled. */
 const EXIT_WITHIN_MS = 10_000;
-
-/** Reads a stream until it ends; resolves with what it carried. */
-async function drain(body: ReadableStream<Uint8Array>): Promise<string> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  for (;;) {
-    const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-    if (done) return text;
-    text += decoder.decode(value, { stream: true });
-  }
-}
 
 function exited(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
   return new Promise((resolve) => {
@@ -61,8 +50,8 @@ describe.each([
       const feed = await fetch(`${base}/api/decisions/stream`, { headers });
       expect(watch.status).toBe(200);
       expect(feed.status).toBe(200);
-      const watchText = drain(watch.body as ReadableStream<Uint8Array>);
-      const feedText = drain(feed.body as ReadableStream<Uint8Array>);
+      const watchText = readEventStream(watch.body as ReadableStream<Uint8Array>).ended;
+      const feedText = readEventStream(feed.body as ReadableStream<Uint8Array>).ended;
       // Both are open and serving before the signal.
       await expect.poll(() => health(base), { timeout: 10_000 }).toBe(2);
 

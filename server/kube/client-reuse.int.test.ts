@@ -6,12 +6,13 @@
  * sent again on a new connection and answered; a write is not sent twice (the apiserver may have
  * acted on it) and fails with the reset.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import path from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { startTcpRelay, type TcpRelay } from "../../test/tcp-relay";
+import { kubeconfigThroughRelay } from "../../e2e/dashboard-process";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { KubeClient } from "./client";
 
@@ -24,17 +25,10 @@ beforeAll(async () => {
   stack = readStack();
   const server = new URL(stack.server);
   relay = await startTcpRelay(server.hostname, Number(server.port));
-  const dir = mkdtempSync(path.join(stack.dir, "client-reuse-"));
-  const file = path.join(dir, "kubeconfig");
-  writeFileSync(
-    file,
-    readFileSync(stack.kubeconfig, "utf8").replace(
-      `server: ${stack.server}`,
-      `server: https://127.0.0.1:${relay.port}`,
-    ),
-  );
   const kc = new KubeConfig();
-  kc.loadFromFile(file);
+  kc.loadFromFile(
+    kubeconfigThroughRelay(stack, relay, mkdtempSync(path.join(stack.dir, "client-reuse-"))),
+  );
   kc.setCurrentContext(stack.contexts.admin);
   client = new KubeClient(stack.contexts.admin, kc);
 });

@@ -14,6 +14,7 @@ import { dashboardEnv, readStack, type StackInfo } from "../../cluster/harness/s
 import { admin } from "../../cluster/harness/shared-dashboard";
 import { startDashboard, type DashboardProcess } from "../../e2e/dashboard-process";
 import { policyHeaders } from "../../e2e/api-headers";
+import { readEventStream } from "../../test/event-stream";
 
 const NS = "default";
 const SA = "portcullis-list-only";
@@ -103,19 +104,10 @@ it("retries a refused watch with a growing pause instead of relisting every seco
     { headers: policyHeaders(CONTEXT), signal: abort.signal },
   );
   expect(res.status).toBe(200);
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  const reading = (async () => {
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (done) return;
-      text += decoder.decode(value, { stream: true });
-    }
-  })();
+  const stream = readEventStream(res.body as ReadableStream<Uint8Array>);
   await new Promise((r) => setTimeout(r, 12_000));
   abort.abort();
-  await reading;
+  const text = await stream.ended;
   const syncs = text.split('"type":"SYNC"').length - 1;
   const errors = text.split('"type":"ERROR"').length - 1;
   console.info(`in 12 s: ${syncs} snapshots, ${errors} watch errors`);

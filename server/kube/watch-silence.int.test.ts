@@ -16,6 +16,7 @@ import { httpsRequest } from "../../cluster/https-json";
 import { startRelayedDashboard, type DashboardProcess } from "../../e2e/dashboard-process";
 import { policyHeaders } from "../../e2e/api-headers";
 import type { TcpRelay } from "../../test/tcp-relay";
+import { readEventStream } from "../../test/event-stream";
 
 const HOOKS = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
 const TIMEOUT_SECONDS = 5;
@@ -54,18 +55,9 @@ it("a watch whose connection goes silent without closing is given up and the col
     },
   );
   expect(res.status).toBe(200);
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  const reading = (async () => {
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (done) return;
-      text += decoder.decode(value, { stream: true });
-    }
-  })();
+  const stream = readEventStream(res.body as ReadableStream<Uint8Array>);
   try {
-    await expect.poll(() => text.includes('"type":"SYNC"'), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => stream.text.includes('"type":"SYNC"'), { timeout: 20_000 }).toBe(true);
     // The hub sends the snapshot once listed, then opens its watch on a connection of its own:
     // the newest one.
     await new Promise((r) => setTimeout(r, 300));
@@ -81,7 +73,7 @@ it("a watch whose connection goes silent without closing is given up and the col
     expect(created.status).toBe(201);
 
     await expect
-      .poll(() => text.includes(`"name":"${name}"`), {
+      .poll(() => stream.text.includes(`"name":"${name}"`), {
         timeout: DEADLINE_MS + 20_000,
         interval: 200,
       })
@@ -92,9 +84,9 @@ it("a watch whose connection goes silent without closing is given up and the col
     // freeze) ended it.
     expect(after).toBeGreaterThan(DEADLINE_MS - 3_000);
     // The stream told the browser why it resynced.
-    expect(text).toContain("nothing arrived on the watch");
+    expect(stream.text).toContain("nothing arrived on the watch");
   } finally {
     abort.abort();
-    await reading;
+    await stream.ended;
   }
 }, 90_000);
