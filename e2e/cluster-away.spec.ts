@@ -10,6 +10,8 @@
  *   once the cluster is back.
  * - The decision feed, whose reads the apiserver authorises, says it got no answer, and comes
  *   back by itself once the cluster answers (before, it stayed on the error until a reload).
+ * - A page opened while the cluster does not answer says so, and fills in by itself once it does
+ *   (before, it stayed on the error until a reload).
  */
 import { test, expect } from "./fixtures";
 import { startRelayedDashboard } from "./dashboard-process";
@@ -139,6 +141,29 @@ test("the decision feed comes back by itself once the cluster answers again", as
     await expect(noAnswer).toBeHidden({ timeout: 30_000 });
     await expect(mark).toHaveText("live");
     await expect(page).toHaveURL(/outcome=denied/);
+  } finally {
+    dashboard.stop();
+    await relay.close();
+  }
+});
+
+test("a page opened while the cluster does not answer fills in by itself once it does", async ({
+  page,
+  stack,
+}) => {
+  test.setTimeout(150_000);
+  const { dashboard, relay } = await startRelayedDashboard(stack);
+  try {
+    for (const path of ["webhooks", "namespaces", "policies"]) {
+      relay.cut();
+      await page.goto(`${dashboard.url}${path}`);
+      const down = page.getByRole("alert").filter({ hasText: "Unreachable" }).first();
+      await expect(down, path).toBeVisible();
+      relay.restore();
+      // Asked again after 2 s, then twice as long each time (lib/queries/no-answer.ts).
+      await expect(down, path).toBeHidden({ timeout: 30_000 });
+      await expect(page.locator(".live"), path).toHaveText("live");
+    }
   } finally {
     dashboard.stop();
     await relay.close();
