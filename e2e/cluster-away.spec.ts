@@ -159,6 +159,7 @@ test("a page opened while the cluster does not answer fills in by itself once it
       await page.goto(`${dashboard.url}${path}`);
       const down = page.getByRole("alert").filter({ hasText: "Unreachable" }).first();
       await expect(down, path).toBeVisible();
+      await expect(down, path).toContainText("asks again by itself");
       relay.restore();
       // Asked again after 2 s, then twice as long each time (lib/queries/no-answer.ts).
       await expect(down, path).toBeHidden({ timeout: 30_000 });

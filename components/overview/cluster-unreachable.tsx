@@ -1,4 +1,5 @@
 import type { ApiError } from "@/lib/queries/fetch";
+import { isNoAnswer } from "@/lib/k8s/errors";
 
 /** What went wrong reaching the cluster, and what to check, in plain words. */
 export function ClusterUnreachable({ error, context }: { error: ApiError; context?: string }) {
@@ -62,6 +63,9 @@ export function ClusterUnreachable({ error, context }: { error: ApiError; contex
             <li>
               Does the kubeconfig&apos;s certificate-authority match the server&apos;s certificate?
             </li>
+            {isNoAnswer(error) ? (
+              <li>This page asks again by itself, and fills in once the cluster answers.</li>
+            ) : null}
           </>
         )}
       </ul>
