@@ -115,7 +115,5 @@ export function useDecisionFeed(
     [apply, queryClient, keyText],
   );
 
-  // While a cluster that did not answer is asked again, its last answer is the page's error.
-  const error = list.error ?? list.failureReason;
-  return { data: list.data, error, live, paused, held, setPaused };
+  return { data: list.data, error: list.error, live, paused, held, setPaused };
 }

@@ -21,7 +21,7 @@ export function nextStep(status: number | undefined, reason?: string): string {
     return "The request was refused as invalid: the message above names the field.";
   if (status !== undefined && status !== 0 && status !== 502 && status !== 503 && status !== 504)
     return "The apiserver reported a failure (the message above says where, often an admission webhook): retry, and read the apiserver's log if it persists.";
-  if (reason === "Unreachable" || reason === "DashboardUnreachable")
+  if (isNoAnswer({ reason }))
     return "The cluster did not answer: check that it runs and that the kubeconfig points at it (kubectl cluster-info). The page asks again by itself, and fills in once it answers.";
   return "The cluster did not answer: check that it runs and that the kubeconfig points at it (kubectl cluster-info), then reload. Live pages reconnect by themselves.";
 }

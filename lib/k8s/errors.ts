@@ -107,6 +107,6 @@ export function isApiserverVerdict(err: KubeApiErrorBody): boolean {
 }
 
 /** Whether an error says the cluster (or the dashboard) did not answer at all. */
-export function isNoAnswer(err: KubeApiErrorBody): boolean {
+export function isNoAnswer(err: { reason?: string }): boolean {
   return err.reason === "Unreachable" || err.reason === "DashboardUnreachable";
 }

@@ -3,7 +3,6 @@ import { queryOptions } from "@tanstack/react-query";
 import type { DecisionRecord } from "@/lib/admission/audit";
 import { decisionFilterParams, type DecisionFilter } from "@/lib/decisions/filter";
 import type { DecisionHistogram } from "@/lib/decisions/histogram";
-import { isNoAnswer, KubeApiError } from "@/lib/k8s/errors";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
 
@@ -44,10 +43,9 @@ export const decisionListQuery = (context: string, filter: DecisionFilter, limit
         { signal },
       ),
     staleTime: Infinity,
-    // A cluster that did not answer (the read is authorised by the apiserver) is asked again,
-    // with a growing pause, until it does: the feed comes back by itself. Other failures stand.
-    retry: (_, error) => error instanceof KubeApiError && isNoAnswer(error),
-    retryDelay: (attempt) => Math.min(1000 * 2 ** attempt, 30_000),
+    // (A read the apiserver could not authorise because it did not answer is asked again by the
+    // QueryClient's default refetch interval, lib/queries/no-answer.ts.)
+    retry: false,
   });
 
 export const decisionDetailQuery = (context: string, id: number) =>
