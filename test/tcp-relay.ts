@@ -6,8 +6,8 @@
  * and refuses new ones until `restore` (the server's network gone, then back). `resetNextReuse`
  * closes the first of the connections open (and answered on) now that the client writes on again
  * — a kept-alive connection the server (or a load balancer in between) dropped while it sat idle,
- * which the client learns of only when it reuses it. Bytes pass through
- * untouched (TLS included), so the client still talks to the real server.
+ * which the client learns of only when it reuses it. Bytes pass through untouched (TLS included),
+ * so the client still talks to the real server.
  */
 import net from "node:net";
 
