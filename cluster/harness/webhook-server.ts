@@ -68,6 +68,11 @@ export interface WebhookServer {
   caBundle: string;
   /** The url clientConfig for hook `name`. */
   url(name: string): string;
+  /**
+   * A webhook configuration's entry `name` calling hook `hook` here: sideEffects None, v1
+   * reviews, a 5 s timeout and failurePolicy Fail, then whatever `spec` sets.
+   */
+  webhook(name: string, hook: string, spec?: Record<string, unknown>): Record<string, unknown>;
   program(name: string, behaviour: Behaviour): void;
   /** Every call received so far, in arrival order (optionally only for one hook). */
   calls(hook?: string): RecordedCall[];
@@ -212,10 +217,21 @@ export async function startWebhookServer(
   const addr = server.address();
   if (addr === null || typeof addr === "string") throw new Error("unexpected listen address");
   const port = addr.port;
+  const caBundle = caBundleOf(ca.certFile);
+  const url = (name: string) => `https://127.0.0.1:${port}/hooks/${encodeURIComponent(name)}`;
   return {
     port,
-    caBundle: caBundleOf(ca.certFile),
-    url: (name) => `https://127.0.0.1:${port}/hooks/${encodeURIComponent(name)}`,
+    caBundle,
+    url,
+    webhook: (name, hook, spec = {}) => ({
+      name,
+      clientConfig: { url: url(hook), caBundle },
+      sideEffects: "None",
+      admissionReviewVersions: ["v1"],
+      timeoutSeconds: 5,
+      failurePolicy: "Fail",
+      ...spec,
+    }),
     program: (name, behaviour) => behaviours.set(name, behaviour),
     calls: (hook) => (hook === undefined ? [...recorded] : recorded.filter((c) => c.hook === hook)),
     nextSeq: () => seq,

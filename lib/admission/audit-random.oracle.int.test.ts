@@ -200,24 +200,23 @@ async function setUp(seed: number): Promise<void> {
     const phase = hooks[0]?.phase ?? "mutating";
     await kubeOk("POST", `${ADM}/${phase}webhookconfigurations`, {
       metadata: { name: config },
-      webhooks: hooks.map((h) => ({
-        name: h.name,
-        clientConfig: { url: recorder.url(h.short), caBundle: recorder.caBundle },
-        rules: [
-          {
-            operations: ["CREATE", "UPDATE", "DELETE"],
-            apiGroups: [""],
-            apiVersions: ["v1"],
-            resources: ["configmaps"],
-          },
-        ],
-        namespaceSelector: nsSelector,
-        sideEffects: h.sideEffects,
-        admissionReviewVersions: ["v1"],
-        timeoutSeconds: 1,
-        failurePolicy: h.failurePolicy,
-        ...(phase === "mutating" ? { reinvocationPolicy: h.reinvocation } : {}),
-      })),
+      webhooks: hooks.map((h) =>
+        recorder.webhook(h.name, h.short, {
+          rules: [
+            {
+              operations: ["CREATE", "UPDATE", "DELETE"],
+              apiGroups: [""],
+              apiVersions: ["v1"],
+              resources: ["configmaps"],
+            },
+          ],
+          namespaceSelector: nsSelector,
+          sideEffects: h.sideEffects,
+          timeoutSeconds: 1,
+          failurePolicy: h.failurePolicy,
+          ...(phase === "mutating" ? { reinvocationPolicy: h.reinvocation } : {}),
+        }),
+      ),
     });
   }
   // Policies are asked about creates and updates of the run's ConfigMaps.

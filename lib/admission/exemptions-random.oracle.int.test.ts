@@ -261,23 +261,9 @@ async function setUp(seed: number): Promise<void> {
     await kubeOk("POST", `${ADM}/${phase}webhookconfigurations`, {
       metadata: { name: config },
       webhooks: [
-        ...hooks.map((h) => ({
-          name: h.name,
-          clientConfig: { url: recorder.url(h.short), caBundle: recorder.caBundle },
-          sideEffects: "None",
-          admissionReviewVersions: ["v1"],
-          timeoutSeconds: 5,
-          failurePolicy: "Fail",
-          ...h.spec,
-        })),
+        ...hooks.map((h) => recorder.webhook(h.name, h.short, h.spec)),
         // Called only by the probe: the configuration is in force once it is.
-        {
-          name: `sentinel.${config}.portcullis.test`,
-          clientConfig: { url: recorder.url(sentinel), caBundle: recorder.caBundle },
-          sideEffects: "None",
-          admissionReviewVersions: ["v1"],
-          timeoutSeconds: 5,
-          failurePolicy: "Fail",
+        recorder.webhook(`sentinel.${config}.portcullis.test`, sentinel, {
           rules: [
             {
               operations: ["CREATE"],
@@ -288,7 +274,7 @@ async function setUp(seed: number): Promise<void> {
           ],
           namespaceSelector: { matchLabels: { oracle: id } },
           objectSelector: { matchLabels: { probe: id } },
-        },
+        }),
       ],
     });
   }

@@ -127,35 +127,25 @@ async function setUp(seed: number): Promise<void> {
   for (const key of configs) {
     const [phase, config] = key.split("/") as [string, string];
     recorder.program(`${id}sentinel-${config}`, { type: "allow" });
-    const webhooks = HOOKS.filter((h) => `${h.phase}/${h.config}` === key).map((h) => ({
-      name: `${h.short}${SUFFIX}`,
-      clientConfig: { url: recorder.url(h.short), caBundle: recorder.caBundle },
-      sideEffects: "None",
-      admissionReviewVersions: ["v1"],
-      timeoutSeconds: 5,
-      failurePolicy: "Fail",
-      ...h.spec,
-    }));
+    const webhooks = HOOKS.filter((h) => `${h.phase}/${h.config}` === key).map((h) =>
+      recorder.webhook(`${h.short}${SUFFIX}`, h.short, h.spec),
+    );
     // One more hook per configuration, called only by the probe below: the configuration is in
     // the apiserver's informer once its sentinel is called.
-    webhooks.push({
-      name: `sentinel-${config}${SUFFIX}`,
-      clientConfig: { url: recorder.url(`${id}sentinel-${config}`), caBundle: recorder.caBundle },
-      sideEffects: "None",
-      admissionReviewVersions: ["v1"],
-      timeoutSeconds: 5,
-      failurePolicy: "Fail",
-      // A status update: no random hook's condition fails on it (request.subResource is set).
-      rules: [
-        {
-          operations: ["UPDATE"],
-          apiGroups: [""],
-          apiVersions: ["v1"],
-          resources: ["services/status"],
-        },
-      ],
-      objectSelector: { matchLabels: { probe: id } },
-    } as (typeof webhooks)[number]);
+    webhooks.push(
+      recorder.webhook(`sentinel-${config}${SUFFIX}`, `${id}sentinel-${config}`, {
+        // A status update: no random hook's condition fails on it (request.subResource is set).
+        rules: [
+          {
+            operations: ["UPDATE"],
+            apiGroups: [""],
+            apiVersions: ["v1"],
+            resources: ["services/status"],
+          },
+        ],
+        objectSelector: { matchLabels: { probe: id } },
+      }),
+    );
     await kubeOk("POST", `/apis/admissionregistration.k8s.io/v1/${phase}webhookconfigurations`, {
       metadata: { name: `${id}-${config}` },
       webhooks,
