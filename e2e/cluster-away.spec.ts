@@ -14,6 +14,7 @@
  *   (before, it stayed on the error until a reload).
  */
 import { test, expect } from "./fixtures";
+import { serious } from "./axe";
 import { startRelayedDashboard } from "./dashboard-process";
 import {
   createConfig,
@@ -55,6 +56,7 @@ test("an open page says its data is not current while the cluster is unreachable
     await expect(mark).toHaveAttribute("data-state", "stale");
     // What was last seen stays on the page.
     await expect(rowBefore).toBeVisible();
+    expect(await serious(page)).toEqual([]);
     await page.screenshot({ path: "e2e/artifacts/webhooks-not-current.png" });
 
     await createConfig(kube, "validatingwebhookconfigurations", during, [
@@ -106,6 +108,7 @@ test("an edit survives a cluster that does not answer, and is applied once it is
     expect(await editorText(page, R)).toBe(edited);
     expect((await editorMarkers(page, R)).filter((m) => m.owner === "apiserver")).toEqual([]);
     await expect(page.getByTestId("error-count")).toHaveText("0 errors");
+    expect(await serious(page)).toEqual([]);
     expect((await getConfig(kube, R, name))?.webhooks?.[0]?.timeoutSeconds).toBe(10);
 
     relay.restore();
@@ -160,6 +163,7 @@ test("a page opened while the cluster does not answer fills in by itself once it
       const down = page.getByRole("alert").filter({ hasText: "Unreachable" }).first();
       await expect(down, path).toBeVisible();
       await expect(down, path).toContainText("asks again by itself");
+      expect(await serious(page), path).toEqual([]);
       relay.restore();
       // Asked again after 2 s, then twice as long each time (lib/queries/no-answer.ts).
       await expect(down, path).toBeHidden({ timeout: 30_000 });
