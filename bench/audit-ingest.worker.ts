@@ -2,7 +2,7 @@
  * One measurement of bench/audit-ingest.bench.ts in its own process (started with the
  * react-server condition so server modules load outside Next, pinned to one core by the bench):
  * prints one JSON line. Every timed pass starts from the batch bodies' bytes and reads them as the
- * sink does (UTF-8 text, then parseEventListText).
+ * sink does (parseEventListBody: UTF-8 text, then the parse).
  * Modes:
  * - pair: parse-only over every batch, then ingestion of the same batches into SQLite
  *   (SQLITE_SYNC=full|normal, IN_FLIGHT batches at once), in this one process;
@@ -14,7 +14,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseEventListText } from "@/lib/admission/audit-batch";
+import { parseEventListBody } from "@/lib/admission/audit-batch";
 import { SqliteDriver, type SqliteSync } from "@/server/decisions/sqlite";
 import { DecisionStore } from "@/server/decisions/store";
 import type { SqlDriver } from "@/server/decisions/sql";
@@ -91,7 +91,7 @@ async function timed(work: () => Promise<number> | number): Promise<Pass> {
 
 function parseOnly(bodies: Buffer[]): number {
   let n = 0;
-  for (const b of bodies) n += parseEventListText(b.toString("utf8")).length;
+  for (const b of bodies) n += parseEventListBody(b).length;
   return n;
 }
 
@@ -102,7 +102,7 @@ async function ingest(store: DecisionStore, bodies: Buffer[]): Promise<number> {
   let next = 0;
   const sender = async () => {
     for (let i = next++; i < bodies.length; i = next++) {
-      const r = await store.ingest(parseEventListText(bodies[i]?.toString("utf8") ?? ""));
+      const r = await store.ingest(parseEventListBody(bodies[i] ?? Buffer.alloc(0)));
       n += r.stored;
     }
   };
@@ -137,7 +137,7 @@ try {
     const start = Date.now();
     while (decisions < 1_000_000) {
       for (const t of batches(BATCH * 10, `r${i}`, start + i++ * 200)) {
-        const r = await store.ingest(parseEventListText(t));
+        const r = await store.ingest(parseEventListBody(Buffer.from(t, "utf8")));
         decisions += r.decisions.length;
       }
     }

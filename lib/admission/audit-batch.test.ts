@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseEventList } from "./audit";
-import { eventListItemSpans, parseEventListText } from "./audit-batch";
+import { eventListItemSpans, parseEventListBody, parseEventListText } from "./audit-batch";
 
 const MUTATION = "mutation.webhook.admission.k8s.io/round_0_index_0";
 
@@ -178,5 +178,69 @@ describe("parseEventListText", () => {
     const got = parseEventListText(text);
     expect(got).toHaveLength(20);
     expect(got[19]?.raw).toBe(JSON.stringify(nasty));
+  });
+});
+
+describe("parseEventListBody", () => {
+  /** Each event's text as its bytes in the body, where the parse marked them ("-" where not). */
+  function ownBytes(body: Buffer): string[] {
+    return parseEventListBody(body).map((e) => {
+      const start = e.rawItem === undefined ? -1 : (e.rawSource?.start(e.rawItem) ?? -1);
+      if (start < 0) return "-";
+      const end = e.rawSource?.end(e.rawItem as number, e.raw) ?? -1;
+      expect(body.subarray(start, end).toString("utf8")).toBe(e.raw);
+      return e.auditID;
+    });
+  }
+
+  it("gives what the text's parse gives, and where every sender's text is in the bytes", () => {
+    const fixture = readFileSync(
+      path.join(import.meta.dirname, "../../bench/fixtures/audit-events.jsonl"),
+      "utf8",
+    )
+      .trim()
+      .split("\n");
+    // The apiserver's latency annotations hold "µs": the text is shorter than its bytes.
+    const text = `{"kind":"EventList","apiVersion":"audit.k8s.io/v1","metadata":{},"items":[${fixture.join(",")}]}`;
+    const body = Buffer.from(text);
+    expect(body.length).toBeGreaterThan(text.length);
+    const strip = (es: ReturnType<typeof parseEventListText>) =>
+      es.map(({ rawSource: _s, rawItem: _i, ...e }) => e);
+    expect(strip(parseEventListBody(body))).toEqual(strip(parseEventListText(text)));
+    const marked = ownBytes(body);
+    expect(marked.filter((m) => m !== "-").length).toBeGreaterThan(marked.length / 2);
+  });
+
+  it("marks the bytes of ASCII, multi-byte and broken bodies; not those of redacted texts", () => {
+    const secret = event("s1", {
+      objectRef: { resource: "secrets", namespace: "a", name: "creds", apiVersion: "v1" },
+      requestObject: { data: { password: "c2VjcmV0LXZhbHVl" } },
+    });
+    const items = [
+      event("a1"),
+      event("u1", { user: { username: "zoë 👩‍💻", groups: [] } }),
+      event("n1", { annotations: {} }), // no decision
+      secret,
+      event("a2", { userAgent: "µ" }),
+    ];
+    expect(ownBytes(Buffer.from(JSON.stringify(list([event("a1"), event("a2")]))))).toEqual([
+      "a1",
+      "a2",
+    ]);
+    expect(ownBytes(Buffer.from(JSON.stringify(list(items))))).toEqual(["a1", "u1", "-", "a2"]);
+    // A lone byte that is not UTF-8 decodes to one character, U+FFFD, wherever its bytes go.
+    const broken = Buffer.from(JSON.stringify(list([event("b1", { userAgent: "AB" })])));
+    broken[broken.indexOf("AB")] = 0xff;
+    expect(ownBytes(broken)).toEqual(["b1"]);
+    expect(parseEventListBody(broken)[0]?.raw).toContain("\ufffdB");
+    // Items found by the general scanner: marked when every character is a byte, else not.
+    expect(
+      ownBytes(Buffer.from(JSON.stringify(list([event("p1"), event("p2")]), null, 2))),
+    ).toEqual(["p1", "p2"]);
+    expect(
+      ownBytes(
+        Buffer.from(JSON.stringify(list([event("p1", { userAgent: "µ" }), event("p2")]), null, 2)),
+      ),
+    ).toEqual(["-", "-"]);
   });
 });

@@ -10,7 +10,7 @@
  * `"items"` key, stray characters) falls back to parsing the whole body. Strings are skipped with
  * indexOf; no regular expression runs over the body.
  */
-import { parseAuditEvent, parseEventList, type ParsedAuditEvent } from "./audit";
+import { parseAuditEvent, parseEventList, type ItemBytes, type ParsedAuditEvent } from "./audit";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -160,21 +160,80 @@ function arraySpans(s: string, open: number): ItemSpans | undefined {
  * own text as the raw event (unless redacted). Throws a SyntaxError for text that is not JSON and
  * a plain Error for JSON that is not an EventList, as parseEventList(JSON.parse(text)) does.
  */
-export function parseEventListText(text: string): ParsedAuditEvent[] {
+export function parseEventListText(text: string, bytes?: Uint8Array): ParsedAuditEvent[] {
   const fast = eventListItemSpans(text, true);
   if (fast) {
     try {
-      return parseItems(text, fast);
+      return parseItems(text, fast, bytes && new EventListBytes(bytes, text, fast, true));
     } catch (e) {
       if (!(e instanceof SyntaxError)) throw e;
       // A seam inside an item, or not JSON at all: the general scanner tells which.
     }
   }
   const spans = eventListItemSpans(text);
-  return spans ? parseItems(text, spans) : parseEventList(JSON.parse(text));
+  return spans
+    ? parseItems(text, spans, bytes && new EventListBytes(bytes, text, spans, false))
+    : parseEventList(JSON.parse(text));
 }
 
-function parseItems(text: string, spans: ItemSpans): ParsedAuditEvent[] {
+/** parseEventListText of a body as the apiserver sends it: UTF-8 bytes. */
+export function parseEventListBody(bytes: Uint8Array): ParsedAuditEvent[] {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  return parseEventListText(text, bytes);
+}
+
+/**
+ * The bytes of an EventList body and where its items are in them, found when first asked: at the
+ * same offsets as in the text when the text is as long as the bytes (UTF-8 decoding never yields
+ * more characters than bytes, so then every character is one byte); else, for items found by
+ * ITEM_SEAM, by the same seams in the bytes (ASCII, which no multi-byte character contains, so the
+ * bytes hold them in the same order); else not at all.
+ */
+class EventListBytes implements ItemBytes {
+  private starts?: number[] | null;
+
+  constructor(
+    readonly bytes: Uint8Array,
+    private readonly text: string,
+    private readonly spans: ItemSpans,
+    private readonly bySeams: boolean,
+  ) {}
+
+  start(k: number): number {
+    if (this.text.length === this.bytes.length) return this.spans.items[k]?.[0] ?? -1;
+    return this.byteStarts()?.[k] ?? -1;
+  }
+
+  end(k: number, text: string): number {
+    if (this.text.length === this.bytes.length) return this.spans.items[k]?.[1] ?? -1;
+    const starts = this.byteStarts();
+    const start = starts?.[k];
+    if (starts === undefined || start === undefined) return -1;
+    // An item ends just before the comma of the next one's seam; the last one, where its text does.
+    return k + 1 < starts.length
+      ? (starts[k + 1] as number) - 1
+      : start + Buffer.byteLength(text, "utf8");
+  }
+
+  private byteStarts(): number[] | undefined {
+    if (this.starts === undefined) this.starts = this.findStarts();
+    return this.starts ?? undefined;
+  }
+
+  private findStarts(): number[] | null {
+    const first = this.spans.items[0];
+    if (!this.bySeams || !first) return null;
+    const buf = Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
+    const starts = [Buffer.byteLength(this.text.slice(0, first[0]), "utf8")];
+    for (let at = buf.indexOf(ITEM_SEAM, starts[0]); at >= 0; at = buf.indexOf(ITEM_SEAM, at + 2)) {
+      if (starts.length === this.spans.items.length) break;
+      starts.push(at + 2);
+    }
+    return starts.length === this.spans.items.length ? starts : null;
+  }
+}
+
+function parseItems(text: string, spans: ItemSpans, bytes?: ItemBytes): ParsedAuditEvent[] {
   // The envelope with its items cut out: valid JSON exactly when the whole body is (every item
   // is parsed below), and its `items` must be the array found, or another key shadowed it.
   const envelope = JSON.parse(`${text.slice(0, spans.start)}[]${text.slice(spans.end)}`) as {
@@ -187,8 +246,16 @@ function parseItems(text: string, spans: ItemSpans): ParsedAuditEvent[] {
   const out: ParsedAuditEvent[] = [];
   values.forEach((v, k) => {
     const [a, b] = spans.items[k] as [number, number];
-    const p = parseAuditEvent(v, text.slice(a, b));
-    if (p && p.decisions.length > 0) out.push(p);
+    const source = text.slice(a, b);
+    const p = parseAuditEvent(v, source);
+    if (p && p.decisions.length > 0) {
+      // The sender's own text (not a redacted one): where it is in the bytes, if they hold it.
+      if (bytes && p.raw === source) {
+        p.rawSource = bytes;
+        p.rawItem = k;
+      }
+      out.push(p);
+    }
   });
   return out;
 }

@@ -106,6 +106,23 @@ export interface ParsedAuditEvent {
    * for an event without decisions: nothing stores those.
    */
   raw: string;
+  /**
+   * When `raw` is the sender's own text of item `rawItem` of a body received as bytes: that body,
+   * whose bytes of the text a store can copy as they are instead of encoding the string again.
+   */
+  rawSource?: ItemBytes;
+  rawItem?: number;
+}
+
+/** A body's items as bytes. */
+export interface ItemBytes {
+  readonly bytes: Uint8Array;
+  /**
+   * Where the bytes of item `k`, whose text is `text`, start in `bytes` (they end at `end`), or -1
+   * when they cannot be told apart.
+   */
+  start(k: number): number;
+  end(k: number, text: string): number;
 }
 
 /** A stored decision as the API returns it. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { timingSafeEqual } from "node:crypto";
-import { parseEventListText } from "@/lib/admission/audit-batch";
+import { parseEventListBody } from "@/lib/admission/audit-batch";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { RequestBodyError } from "@/server/http/body";
 import { storeDecisions } from "@/server/decisions/instance";
@@ -33,16 +33,16 @@ export function authorizeAuditSender(authorization: string | null): AuditAuthRes
 }
 
 /**
- * Parses one EventList body and stores its decisions durably before returning. Bad input throws
- * a 400 RequestBodyError (nothing stored); a storage failure throws a 503 so the apiserver
- * retries the batch.
+ * Parses one EventList body (its UTF-8 bytes, as sent) and stores its decisions durably before
+ * returning. Bad input throws a 400 RequestBodyError (nothing stored); a storage failure throws a
+ * 503 so the apiserver retries the batch.
  */
 export async function ingestAuditBatch(
-  text: string,
+  body: Uint8Array,
 ): Promise<{ accepted: number; stored: number; duplicates: number }> {
   let events;
   try {
-    events = parseEventListText(text);
+    events = parseEventListBody(body);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     throw new RequestBodyError(

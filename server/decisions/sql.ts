@@ -1,7 +1,7 @@
 import "server-only";
 
-/** A value a statement binds. */
-export type SqlValue = string | number | null;
+/** A value a statement binds (bytes: a BLOB, on SQLite only). */
+export type SqlValue = string | number | null | Uint8Array;
 
 /** A statement written once with `?` placeholders; each driver renders it for its database. */
 export interface Sql {
@@ -28,11 +28,6 @@ export interface InsertRows {
   columns: readonly string[];
   /** The columns of a unique constraint on `table` (a subset of `columns`). */
   conflict: readonly string[];
-  /**
-   * TEXT columns whose values are long (kilobytes), which a driver may pass to its database in a
-   * cheaper form than a string, stored as the same text.
-   */
-  longText?: readonly string[];
   rows: SqlValue[][];
 }
 

@@ -7,25 +7,6 @@ import type { InsertRows, Sql, SqlDriver, SqlTx } from "./sql";
 
 type Statement = Database.Statement<unknown[], unknown>;
 
-/** Reused for every long text bound as bytes (a statement copies what it binds). */
-let scratch = Buffer.allocUnsafe(64 * 1024);
-
-/**
- * A string of ASCII characters as its bytes (which are its UTF-8), written into `scratch` from
- * `at`, else undefined. Bound as a BLOB and cast to TEXT by the statement, a 16 KB text costs two
- * passes at memory speed instead of better-sqlite3's UTF-8 conversion (measuring the length
- * character by character, then writing it); the stored value is the same TEXT.
- */
-function asciiBytes(v: unknown, at: number): Buffer | undefined {
-  if (typeof v !== "string" || Buffer.byteLength(v, "utf8") !== v.length) return undefined;
-  if (scratch.length < at + v.length) {
-    // Values placed earlier keep the old buffer.
-    scratch = Buffer.allocUnsafe(Math.max(scratch.length, v.length) * 2);
-    at = 0;
-  }
-  return scratch.subarray(at, at + scratch.write(v, at, "latin1"));
-}
-
 /**
  * Checkpoints the WAL into the database file on a thread of its own, on its own connection:
  * a checkpoint writes and fsyncs megabytes, and run inside a commit (SQLite's automatic
@@ -127,25 +108,12 @@ export class SqliteDriver implements SqlDriver {
    * 16 per statement measured slower: about a third more per row.)
    */
   private insertRows(q: InsertRows): Array<number | undefined> {
-    const long = q.longText ?? [];
     const s = this.prepare(
-      `INSERT INTO ${q.table} (${q.columns.join(", ")}) VALUES (${q.columns.map((c) => (long.includes(c) ? "CAST(? AS TEXT)" : "?")).join(", ")}) ON CONFLICT (${q.conflict.join(", ")}) DO NOTHING`,
+      `INSERT INTO ${q.table} (${q.columns.join(", ")}) VALUES (${q.columns.map(() => "?").join(", ")}) ON CONFLICT (${q.conflict.join(", ")}) DO NOTHING`,
     );
-    const longAt = long.map((c) => q.columns.indexOf(c));
     const ids: Array<number | undefined> = new Array(q.rows.length);
     for (let i = 0; i < q.rows.length; i++) {
-      let row: unknown[] = q.rows[i] ?? [];
-      if (longAt.length > 0) {
-        row = row.slice();
-        let at = 0;
-        for (const k of longAt) {
-          const bytes = asciiBytes(row[k], at);
-          if (bytes) {
-            row[k] = bytes;
-            at = bytes.byteOffset + bytes.length - scratch.byteOffset;
-          }
-        }
-      }
+      const row = q.rows[i] ?? [];
       // Spread, not an array: better-sqlite3 then reads each value from the call's arguments
       // instead of a property lookup per element (a fifth less per row, measured).
       const r = s.run(...row);

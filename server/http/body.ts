@@ -17,11 +17,16 @@ export class RequestBodyError extends Error {
 
 /** Reads the body as text, refusing (413) more than `limit` bytes without buffering them. */
 export async function readBodyText(request: Request, limit: number): Promise<string> {
+  return (await readBodyBytes(request, limit)).toString("utf8");
+}
+
+/** Reads the body's bytes, refusing (413) more than `limit` without buffering them. */
+export async function readBodyBytes(request: Request, limit: number): Promise<Buffer> {
   const tooLarge = () =>
     new RequestBodyError(413, "RequestEntityTooLarge", `request body larger than ${limit} bytes`);
   if (Number(request.headers.get("content-length") ?? "0") > limit) throw tooLarge();
   const reader = request.body?.getReader();
-  if (!reader) return "";
+  if (!reader) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -34,7 +39,7 @@ export async function readBodyText(request: Request, limit: number): Promise<str
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 /** Reads and parses a JSON body (400 when it is not JSON, 413 when it is too large). */

@@ -1,4 +1,4 @@
-import { readBodyText } from "@/server/http/body";
+import { readBodyBytes } from "@/server/http/body";
 import { errorResponse, handle, json } from "@/server/http/respond";
 import { authorizeAuditSender, ingestAuditBatch, MAX_AUDIT_BODY_BYTES } from "@/server/audit/sink";
 
@@ -20,7 +20,7 @@ export async function POST(request: Request): Promise<Response> {
     });
   }
   return handle(async () => {
-    const text = await readBodyText(request, MAX_AUDIT_BODY_BYTES);
-    return json(await ingestAuditBatch(text));
+    const body = await readBodyBytes(request, MAX_AUDIT_BODY_BYTES);
+    return json(await ingestAuditBatch(body));
   });
 }
