@@ -24,7 +24,8 @@
  *   apiserver's buffered webhook backend sends batches concurrently): they share commits;
  * - audit-ingest-postgres-events-per-s: the same into PostgreSQL (DATABASE_URL, or a throwaway
  *   server started from Debian's package; that server is not pinned);
- * - rss-1m-decisions-mb: resident memory after storing 1,000,000 decisions (budget < 250);
+ * - rss-1m-decisions-mb: resident memory after storing 1,000,000 decisions (budget < 250), and
+ *   decisions-1m-db-mb: what the SQLite database takes on disk for them;
  * - decisions-hook-query-ms: at that size, the newest decisions of a hook that has none (the
  *   worst case of a webhook page's recent decisions: every span of the store is read);
  *   decisions-hook-page-ms: a 200-row page of the feed filtered to the busiest hook;
@@ -50,6 +51,7 @@ export const benches = [
   "audit-ingest-sqlite-4-in-flight-events-per-s",
   "audit-ingest-postgres-events-per-s",
   "rss-1m-decisions-mb",
+  "decisions-1m-db-mb",
   "decisions-hook-query-ms",
   "decisions-hook-page-ms",
   "decisions-hook-chart-ms",
@@ -165,6 +167,7 @@ export async function run(): Promise<Measurement[]> {
   }
   const rss = worker("rss-1m", undefined, {}, false);
   put("rss-1m-decisions-mb", rss.rssMb ?? NaN, "MB");
+  put("decisions-1m-db-mb", rss.dbMb ?? NaN, "MB");
   for (const [bench, ms] of [
     ["decisions-hook-query-ms", rss.hookQueryMs],
     ["decisions-hook-page-ms", rss.hookPageMs],

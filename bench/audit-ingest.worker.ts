@@ -11,7 +11,7 @@
  * Each pass reports wall seconds and CPU seconds of the whole process (every thread: the main
  * one, SQLite's checkpointer, the garbage collector's helpers).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseEventListBody } from "@/lib/admission/audit-batch";
@@ -160,7 +160,12 @@ try {
     await store.histogram({ ...all, hook: busiest, from: 0, to: Date.now() + 86_400_000 }, 60_000);
     const hookChartMs = performance.now() - q2;
     await store.driver.close();
-    console.log(JSON.stringify({ decisions, rssMb: rss, hookQueryMs, hookPageMs, hookChartMs }));
+    // What the database takes on disk for them (the WAL is checkpointed into it on close).
+    const dbMb =
+      readdirSync(dir).reduce((n, f) => n + statSync(path.join(dir, f)).size, 0) / 1024 / 1024;
+    console.log(
+      JSON.stringify({ decisions, rssMb: rss, hookQueryMs, hookPageMs, hookChartMs, dbMb }),
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -82,6 +82,7 @@ interface ItemSpans {
  * does not parse and the general scanner is used instead.
  */
 const ITEM_SEAM = '},{"kind":"Event"';
+const SEAM_BYTES = Buffer.from(ITEM_SEAM);
 
 /**
  * The spans of the top-level `items` array and its elements, or undefined if unexpected. `seams`
@@ -224,12 +225,19 @@ class EventListBytes implements ItemBytes {
     const first = this.spans.items[0];
     if (!this.bySeams || !first) return null;
     const buf = Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
+    const items = this.spans.items;
     const starts = [Buffer.byteLength(this.text.slice(0, first[0]), "utf8")];
-    for (let at = buf.indexOf(ITEM_SEAM, starts[0]); at >= 0; at = buf.indexOf(ITEM_SEAM, at + 2)) {
-      if (starts.length === this.spans.items.length) break;
+    // Item k starts in the bytes at its offset in the text plus the extra bytes of the multi-byte
+    // characters before it: at least as many as before item k - 1, so its seam is the first one
+    // from there (found at once unless item k - 1 holds such characters).
+    for (let k = 1; k < items.length; k++) {
+      const prev = starts[k - 1] as number;
+      const extra = prev - (items[k - 1] as [number, number])[0];
+      const at = buf.indexOf(SEAM_BYTES, (items[k] as [number, number])[0] + extra - 2);
+      if (at < prev) return null;
       starts.push(at + 2);
     }
-    return starts.length === this.spans.items.length ? starts : null;
+    return starts;
   }
 }
 

@@ -199,11 +199,14 @@ export function packedTextRows(
   return rows;
 }
 
+let packScratch = Buffer.alloc(0);
+
 /**
  * RS + the events' texts joined by RS, `bytes` long: each text copied from the bytes it came
  * with where it has them (neighbouring items of a body at once: what separates them becomes the
  * RS), else encoded. No JSON text holds the byte RS (0x1E, a control character JSON allows only
  * escaped, and which UTF-8 never uses inside another character), so nothing else splits a row.
+ * The bytes are a view of a buffer the next call reuses.
  */
 function packRow(
   events: ParsedAuditEvent[],
@@ -211,7 +214,10 @@ function packRow(
   sizes: number[],
   bytes: number,
 ): Buffer {
-  const out = Buffer.allocUnsafe(bytes);
+  // One buffer for every row, as only the compressed copy is kept.
+  if (packScratch.length < bytes)
+    packScratch = Buffer.allocUnsafe(Math.max(bytes, PACKED_ROW_BYTES));
+  const out = packScratch.subarray(0, bytes);
   let run: { source: Uint8Array; start: number; end: number; at: number } | undefined;
   const copy = () => {
     if (run) {
