@@ -160,6 +160,8 @@ function arraySpans(s: string, open: number): ItemSpans | undefined {
  * Every event of an EventList body that records at least one admission decision, each with its
  * own text as the raw event (unless redacted). Throws a SyntaxError for text that is not JSON and
  * a plain Error for JSON that is not an EventList, as parseEventList(JSON.parse(text)) does.
+ * `bytes`, when given, are the UTF-8 bytes `text` was decoded from: each event keeping its own
+ * text is told where that text is in them (see parseEventListBody).
  */
 export function parseEventListText(text: string, bytes?: Uint8Array): ParsedAuditEvent[] {
   const fast = eventListItemSpans(text, true);
