@@ -26,6 +26,12 @@ function event(auditID: string, over: Record<string, unknown> = {}): Record<stri
 
 const list = (items: unknown[]) => ({ kind: "EventList", apiVersion: "audit.k8s.io/v1", items });
 
+/** The events recorded from the apiserver for the benchmarks, one JSON text each. */
+const recordedEvents = () =>
+  readFileSync(path.join(import.meta.dirname, "../../bench/fixtures/audit-events.jsonl"), "utf8")
+    .trim()
+    .split("\n");
+
 /** What parsing the whole body gives, with the raw events compared as values. */
 function viaJsonParse(text: string) {
   return parseEventList(JSON.parse(text)).map((e) => ({ ...e, raw: JSON.parse(e.raw) }));
@@ -36,12 +42,7 @@ function viaText(text: string) {
 
 describe("parseEventListText", () => {
   it("gives what parsing the whole body gives, on batches recorded from the apiserver", () => {
-    const fixture = readFileSync(
-      path.join(import.meta.dirname, "../../bench/fixtures/audit-events.jsonl"),
-      "utf8",
-    )
-      .trim()
-      .split("\n");
+    const fixture = recordedEvents();
     const text = `{"kind":"EventList","apiVersion":"audit.k8s.io/v1","metadata":{},"items":[${fixture.join(",")}]}`;
     const got = parseEventListText(text);
     expect(got.length).toBeGreaterThan(100);
@@ -52,13 +53,7 @@ describe("parseEventListText", () => {
   });
 
   it("gives what parsing the whole body gives on recorded events with fields mutated at random", () => {
-    const fixture = readFileSync(
-      path.join(import.meta.dirname, "../../bench/fixtures/audit-events.jsonl"),
-      "utf8",
-    )
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as unknown);
+    const fixture = recordedEvents().map((l) => JSON.parse(l) as unknown);
     // A seeded generator: the same bodies on every run.
     let seed = 20261126;
     const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) / 0x7fffffff;
@@ -194,12 +189,7 @@ describe("parseEventListBody", () => {
   }
 
   it("gives what the text's parse gives, and where every sender's text is in the bytes", () => {
-    const fixture = readFileSync(
-      path.join(import.meta.dirname, "../../bench/fixtures/audit-events.jsonl"),
-      "utf8",
-    )
-      .trim()
-      .split("\n");
+    const fixture = recordedEvents();
     // The apiserver's latency annotations hold "µs": the text is shorter than its bytes.
     const text = `{"kind":"EventList","apiVersion":"audit.k8s.io/v1","metadata":{},"items":[${fixture.join(",")}]}`;
     const body = Buffer.from(text);
