@@ -1,6 +1,6 @@
 import "server-only";
 
-/** A value a statement binds (bytes: a BLOB, on SQLite only). */
+/** A value a statement binds (bytes: a BLOB on SQLite, a bytea on PostgreSQL). */
 export type SqlValue = string | number | null | Uint8Array;
 
 /** A statement written once with `?` placeholders; each driver renders it for its database. */

@@ -81,31 +81,21 @@ type Dialect = SqlDriver["dialect"];
  * on, so an index growing at several places costs it little, and the index reads fewer rows).
  */
 const spansServeHooks = (dialect: Dialect) => dialect === "sqlite";
-const EVENT_COLUMNS = ["id", "raw"] as const;
-
 /**
- * Most characters of event texts stored in one admission_events row. A row holding several starts
- * with a newline and joins the texts with newlines, the first being the text of the event whose
- * first decision has the row's id, the next that of id + 1, and so on (events stored together get
- * consecutive ids; a row ends where they stop being consecutive). A text holds no newline: JSON
- * allows one only as whitespace between tokens, where a space means the same. A row without the
- * leading newline holds one event's text (as earlier versions stored every event). Sharing rows
- * measured about 2 µs less per event on SQLite than a row per event. The limit keeps a row of
- * one-byte characters within one 16 KB page (SQLite keeps up to 16,349 bytes of a row on its
- * page): rows up to twice that spilled their last kilobytes into an overflow page of their own,
- * mostly empty, which the WAL and the checkpoint wrote whole (the texts took 1.13 KB a stored
- * event for 0.97 KB of text). A text longer than this gets a row of its own.
+ * An admission_events row holds the texts of events whose first decisions have consecutive ids
+ * from the row's own: `packed` (see packRow), and `raw` empty. Rows written by earlier versions
+ * have no `packed` and hold their texts in `raw`: one text, or a newline and the texts joined by
+ * newlines (each newline inside a text written as a space).
  */
-export const EVENT_TEXT_ROW_CHARS = 16_300;
+const EVENT_COLUMNS = ["id", "raw", "packed"] as const;
 
 /** Where each text of a packed row starts: it holds RS + the texts joined by RS (see packRow). */
 const RS = 0x1e;
 
 /**
- * The texts at `offsets` (from the row's id) of an admission_events row, by offset. A packed row
- * (bytes, SQLite) is decompressed, and only the texts asked for are copied out of it; a text row
- * that starts with a newline holds texts joined by newlines (see EVENT_TEXT_ROW_CHARS); any
- * other holds one text.
+ * The texts at `offsets` (from the row's id) of an admission_events row, by offset, from its
+ * packed bytes (decompressed; only the texts asked for are copied out) or, for a row written
+ * before, its text (see EVENT_COLUMNS).
  */
 export function rowTexts(
   row: string | Uint8Array,
@@ -131,17 +121,13 @@ export function rowTexts(
 }
 
 /**
- * Whether a batch's event texts are stored as one compressed row (SQLite), else as rows of text
- * (PostgreSQL, which compresses long values itself). On SQLite, storing 200,000 recorded events
- * one batch of 400 a commit, the WAL took 0.75 KB a stored event instead of 1.9 KB, and the
- * checkpoints wrote 0.3 KB instead of 1.0 KB; copying texts from the body's own bytes spares
- * encoding every string again.
- */
-const packsTexts = (dialect: Dialect) => dialect === "sqlite";
-
-/**
  * Most bytes of event texts (uncompressed) in one packed row: a whole batch of the apiserver's
  * (400 events of about 1 KB) fits, and reading one event decompresses at most this much.
+ * Storing 200,000 recorded events one batch of 400 a commit, packing took SQLite's WAL from 1.9 KB
+ * a stored event to 0.75 KB, its checkpoints from 1.0 KB to 0.3 KB, and the database for 1,000,000
+ * decisions from 1,212 MB to 290 MB; PostgreSQL, which compressed long texts itself (on the
+ * server, slowly), ingests a fifth more a second. Copying each text from the body's own bytes
+ * spares encoding every string again.
  */
 export const PACKED_ROW_BYTES = 512 * 1024;
 
@@ -256,36 +242,12 @@ function packRow(
   return out;
 }
 
-/** Rows of admission_events for events stored in this order with these first-decision ids. */
-export function eventTextRows(ids: number[], texts: string[]): Array<[number, string]> {
-  const rows: Array<[number, string]> = [];
-  let first = 0;
-  let row = "";
-  let n = 0;
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i] as number;
-    let text = texts[i] as string;
-    if (text.includes("\n")) text = text.replaceAll("\n", " ");
-    if (n > 0 && (id !== first + n || row.length + 1 + text.length > EVENT_TEXT_ROW_CHARS)) {
-      rows.push([first, row]);
-      n = 0;
-    }
-    if (n === 0) {
-      first = id;
-      row = "\n" + text;
-    } else row += "\n" + text;
-    n++;
-  }
-  if (n > 0) rows.push([first, row]);
-  return rows;
-}
-
 /**
  * One row per decision; an event's first decision (seq 0) stands for the event: its id keys the
  * event's raw JSON text in admission_events (kept apart so the decision rows stay narrow and
- * scans over them cheap), from which the request facts are read back. The texts of events stored
- * together share a row (see EVENT_TEXT_ROW_CHARS), so nearly every event costs one decision row
- * plus its share of a text row (about sixteen 1 KB events fill one), all appended at the end.
+ * scans over them cheap), from which the request facts are read back. The texts of a batch's
+ * events share a row (see PACKED_ROW_BYTES), so nearly every event costs one decision row plus
+ * its share of a compressed row, all appended at the end.
  * Rows are unique by (time, auditID, stage, seq): a retried event carries the same
  * stageTimestamp, and leading with the time makes the unique index grow at its end instead of at
  * random places (auditIDs are random) — and lets it serve time ranges, so no separate time index
@@ -329,7 +291,8 @@ CREATE TABLE IF NOT EXISTS ${TABLE} (
 );
 CREATE TABLE IF NOT EXISTS admission_events (
   id ${dialect === "sqlite" ? "INTEGER" : "BIGINT"} PRIMARY KEY,
-  raw TEXT NOT NULL
+  raw TEXT NOT NULL,
+  packed ${dialect === "sqlite" ? "BLOB" : "BYTEA"}
 );
 CREATE TABLE IF NOT EXISTS audit_log_cursor (
   name TEXT PRIMARY KEY,
@@ -686,7 +649,6 @@ async function insertBatch(
   events: ParsedAuditEvent[],
   dialect: Dialect,
 ): Promise<IngestResult> {
-  const packed = packsTexts(dialect);
   const stored: ParsedAuditEvent[] = [];
   const firsts: SqlValue[][] = [];
   for (const e of events) {
@@ -719,12 +681,7 @@ async function insertBatch(
     table: EVENTS,
     columns: EVENT_COLUMNS,
     conflict: ["id"],
-    rows: packed
-      ? packedTextRows(ids, withText)
-      : eventTextRows(
-          ids,
-          withText.map((e) => e.raw),
-        ),
+    rows: packedTextRows(ids, withText).map(([id, packed]) => [id, "", packed]),
   });
   if (more.length > 0) {
     // Later decisions were inserted after every first one: their ids follow, in this order.
@@ -792,6 +749,7 @@ export class DecisionStore {
    */
   async migrate(): Promise<void> {
     await this.driver.exec(schema(this.driver.dialect));
+    await this.addPackedColumn();
     const moved = (await this.hasOldTables()) ? await this.moveOldTables() : 0;
     if (spansServeHooks(this.driver.dialect) && (moved > 0 || (await this.hasHookIndex()))) {
       await this.driver.transaction(async (tx) => {
@@ -807,6 +765,19 @@ export class DecisionStore {
         `portcullis: decision store: the hook and policy filters now read ${SPANS}, built for the decisions already stored`,
       );
     }
+  }
+
+  /** Gives admission_events of a database written before packing its `packed` column. */
+  private async addPackedColumn(): Promise<void> {
+    if (this.driver.dialect === "postgres") {
+      await this.driver.exec(`ALTER TABLE ${EVENTS} ADD COLUMN IF NOT EXISTS packed BYTEA`);
+      return;
+    }
+    const [has] = await this.driver.query<{ n: number | string }>(
+      sql`SELECT COUNT(*) AS n FROM pragma_table_info('admission_events') WHERE name = 'packed'`,
+    );
+    if (Number(has?.n) === 0)
+      await this.driver.exec(`ALTER TABLE ${EVENTS} ADD COLUMN packed BLOB`);
   }
 
   /** Whether a SQLite store still has the index on the hook that spans replaced. */
@@ -972,13 +943,17 @@ export class DecisionStore {
     const texts = new Map<number, string>();
     for (let i = 0; i < ids.length; i += TEXT_ROWS_PER_READ) {
       const part = ids.slice(i, i + TEXT_ROWS_PER_READ);
-      const got = await this.driver.query<{ id: number | string; raw: string | Uint8Array }>({
-        text: `SELECT id, raw FROM ${EVENTS} WHERE id IN (${part.map(() => "?").join(", ")})`,
+      const got = await this.driver.query<{
+        id: number | string;
+        raw: string;
+        packed: Uint8Array | null;
+      }>({
+        text: `SELECT id, raw, packed FROM ${EVENTS} WHERE id IN (${part.map(() => "?").join(", ")})`,
         params: part,
       });
       for (const t of got) {
         const rowId = Number(t.id);
-        for (const [k, text] of rowTexts(t.raw, wanted.get(rowId) ?? new Set()))
+        for (const [k, text] of rowTexts(t.packed ?? t.raw, wanted.get(rowId) ?? new Set()))
           texts.set(rowId + k, text);
       }
     }
