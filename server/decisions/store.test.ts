@@ -498,6 +498,18 @@ describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
     expect(rowTexts(row, new Set([0]))).toEqual(new Map([[0, '{"a":"x y"}']]));
   });
 
+  it("lists the decisions of a damaged packed row from their own rows, without their texts", async () => {
+    const r = await store.ingest([parsed("k1", { deny: "d.example.com", ns: "b" })]);
+    await store.driver.query(
+      sql`UPDATE admission_events SET packed = ${Buffer.from("not brotli")}`,
+    );
+    const listed = await store.list(all, { limit: 10 });
+    expect(listed.map((d) => [d.id, d.outcome, d.request.namespace])).toEqual(
+      [...r.decisions].reverse().map((d) => [d.id, d.outcome, "b"]),
+    );
+    expect((await store.detail(r.decisions[0]!.id))?.rawEvent).toBe("");
+  });
+
   it("counts decisions by outcome over time", async () => {
     await store.ingest([
       parsed("e1", { t: T0 }),

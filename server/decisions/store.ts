@@ -95,7 +95,7 @@ const RS = 0x1e;
 /**
  * The texts at `offsets` (from the row's id) of an admission_events row, by offset, from its
  * packed bytes (decompressed; only the texts asked for are copied out) or, for a row written
- * before, its text (see EVENT_COLUMNS).
+ * before, its text (see EVENT_COLUMNS). None from bytes that do not decompress.
  */
 export function rowTexts(
   row: string | Uint8Array,
@@ -110,7 +110,13 @@ export function rowTexts(
     }
     return out;
   }
-  const bytes = brotliDecompressSync(row);
+  let bytes: Buffer;
+  try {
+    bytes = brotliDecompressSync(row);
+  } catch {
+    // A damaged row: its events are listed from their decision rows, without their texts.
+    return out;
+  }
   const last = Math.max(...offsets);
   for (let k = 0, at = 0; k <= last && at >= 0 && at < bytes.length; k++) {
     const next = bytes.indexOf(RS, at + 1);
