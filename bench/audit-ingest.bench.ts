@@ -29,7 +29,9 @@
  * - decisions-hook-query-ms: at that size, the newest decisions of a hook that has none (the
  *   worst case of a webhook page's recent decisions: every span of the store is read);
  *   decisions-hook-page-ms: a 200-row page of the feed filtered to the busiest hook;
- *   decisions-hook-chart-ms: that hook's chart over everything stored.
+ *   decisions-hook-chart-ms: that hook's chart over everything stored; decisions-tally-1m-ms:
+ *   the overview's count by webhook or policy and outcome, over every stored decision (its
+ *   15-minute window holding all of them).
  */
 import { execFileSync } from "node:child_process";
 import os from "node:os";
@@ -55,6 +57,7 @@ export const benches = [
   "decisions-hook-query-ms",
   "decisions-hook-page-ms",
   "decisions-hook-chart-ms",
+  "decisions-tally-1m-ms",
 ];
 
 interface Pass {
@@ -172,6 +175,7 @@ export async function run(): Promise<Measurement[]> {
     ["decisions-hook-query-ms", rss.hookQueryMs],
     ["decisions-hook-page-ms", rss.hookPageMs],
     ["decisions-hook-chart-ms", rss.hookChartMs],
+    ["decisions-tally-1m-ms", rss.tallyMs],
   ] as const)
     out.push({ bench, value: Math.round((ms ?? NaN) * 100) / 100, unit: "ms" });
   return out;

@@ -159,12 +159,24 @@ try {
     const q2 = performance.now();
     await store.histogram({ ...all, hook: busiest, from: 0, to: Date.now() + 86_400_000 }, 60_000);
     const hookChartMs = performance.now() - q2;
+    // The overview's tally over everything stored (its 15-minute window at its fullest).
+    const q3 = performance.now();
+    await store.tally({ ...all, from: 0, to: Date.now() + 86_400_000 }, 1_000);
+    const tallyMs = performance.now() - q3;
     await store.driver.close();
     // What the database takes on disk for them (the WAL is checkpointed into it on close).
     const dbMb =
       readdirSync(dir).reduce((n, f) => n + statSync(path.join(dir, f)).size, 0) / 1024 / 1024;
     console.log(
-      JSON.stringify({ decisions, rssMb: rss, hookQueryMs, hookPageMs, hookChartMs, dbMb }),
+      JSON.stringify({
+        decisions,
+        rssMb: rss,
+        hookQueryMs,
+        hookPageMs,
+        hookChartMs,
+        tallyMs,
+        dbMb,
+      }),
     );
   }
 } finally {

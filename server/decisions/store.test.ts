@@ -21,6 +21,7 @@ import {
   PACKED_ROW_BYTES,
   packedTextRows,
   rowTexts,
+  tallyStatement,
 } from "./store";
 
 const T0 = Date.parse("2026-11-23T10:00:00Z");
@@ -520,6 +521,40 @@ describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
       { start: T0, counts: { mutated: 2, denied: 1 } },
       { start: T0 + 60_000, counts: { mutated: 1 } },
     ]);
+  });
+
+  it("counts decisions by decider and outcome within a time range, largest first", async () => {
+    await store.ingest([
+      parsed("e1", { t: T0 - 1 }),
+      parsed("e2", { t: T0, deny: "d.example.com", ns: "b" }),
+      parsed("e3", { t: T0 + 5_000, deny: "d.example.com" }),
+      parsed("e4", { t: T0 + 6_000, hook: "other.example.com" }),
+      parsed("e5", { t: T0 + 60_000 }),
+    ]);
+    const window = { ...all, from: T0, to: T0 + 60_000 };
+    const tallies = await store.tally(window, 10);
+    expect(tallies.map(({ kind: _, ...t }) => t)).toEqual([
+      { hook: "d.example.com", outcome: "denied", count: 2, last: T0 + 5_000 },
+      { hook: "m.example.com", outcome: "mutated", count: 2, last: T0 + 5_000 },
+      { hook: "other.example.com", outcome: "mutated", count: 1, last: T0 + 6_000 },
+    ]);
+    expect(tallies[1]?.kind).toBe("mutating-webhook");
+    expect(await store.tally(window, 1)).toHaveLength(1);
+    expect(await store.tally({ ...window, namespace: "b" }, 10)).toMatchObject([
+      { hook: "d.example.com", count: 1 },
+      { hook: "m.example.com", count: 1 },
+    ]);
+    expect(await store.tally({ ...all, from: T0 + 60_001, to: T0 + 120_000 }, 10)).toEqual([]);
+    if (store.driver.dialect === "sqlite") {
+      // Only the window's decisions are read: by the unique index, which leads with the time.
+      const plan = await store.driver.query<{ detail: string }>({
+        text: `EXPLAIN QUERY PLAN ${tallyStatement(window, 10, "sqlite").text}`,
+        params: tallyStatement(window, 10, "sqlite").params,
+      });
+      expect(plan.map((r) => r.detail).join("\n")).toMatch(
+        /SEARCH d USING INDEX \S+ \(time>\? AND time<\?\)/,
+      );
+    }
   });
 
   it("returns a decision with its raw event", async () => {

@@ -12,6 +12,7 @@ import {
   type ParsedAuditEvent,
 } from "@/lib/admission/audit";
 import { deciderKinds, type DecisionFilter } from "@/lib/decisions/filter";
+import type { DecisionTally } from "@/lib/decisions/tally";
 import {
   joinSql,
   sql,
@@ -537,6 +538,19 @@ export function histogramStatement(f: DecisionFilter, bucketMs: number, dialect:
   );
 }
 
+/**
+ * The statement of DecisionStore.tally (exported for query plan tests): the filter's decisions
+ * counted by decider and outcome, the largest counts first, at most `limit` of them.
+ */
+export function tallyStatement(f: DecisionFilter, limit: number, dialect: Dialect): Sql {
+  return concat(
+    sql`SELECT d.kind AS kind, d.hook AS hook, d.outcome AS outcome, COUNT(*) AS n, MAX(d.time) AS last`,
+    source(f, dialect),
+    where(f, dialect),
+    sql` GROUP BY d.kind, d.hook, d.outcome ORDER BY n DESC, d.hook ASC LIMIT ${limit}`,
+  );
+}
+
 /** Most batches stored in one group commit. */
 const MAX_GROUP = 32;
 
@@ -1031,6 +1045,27 @@ export class DecisionStore {
       b.counts[r.outcome as DecisionOutcome] = Number(r.n);
     }
     return [...buckets.values()];
+  }
+
+  /**
+   * The filter's decisions counted by decider and outcome (give it a time range: every decision
+   * in it is read), the largest counts first, at most `limit` pairs.
+   */
+  async tally(f: DecisionFilter, limit: number): Promise<DecisionTally[]> {
+    const rows = await this.driver.query<{
+      kind: string;
+      hook: string;
+      outcome: string;
+      n: number | string;
+      last: number | string;
+    }>(tallyStatement(f, limit, this.driver.dialect));
+    return rows.map((r) => ({
+      kind: r.kind as DeciderKind,
+      hook: r.hook,
+      outcome: r.outcome as DecisionOutcome,
+      count: Number(r.n),
+      last: Number(r.last),
+    }));
   }
 
   /** Total stored events and decisions. */
