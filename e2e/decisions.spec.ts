@@ -211,6 +211,43 @@ test("a webhook's detail page lists its recent decisions and links to the filter
   ).toBeVisible();
 });
 
+test("the overview lists the hooks that did not let requests through lately, each linked to those decisions", async ({
+  page,
+}) => {
+  await scenario.produce("slow-fail");
+  await scenario.produce("deny");
+  await page.goto("/");
+  const panel = page.getByRole("region", { name: "Recent admission decisions" });
+  const table = panel.getByRole("table", {
+    name: "Webhooks and policies that did not let requests through",
+  });
+  // Hooks that failed to do their job come before those that refused as designed.
+  const slow = table.locator(`tr[data-decider="${scenario.hookOf["slow-fail"]}"]`);
+  const deny = table.locator(`tr[data-decider="${scenario.hookOf.deny}"]`);
+  await expect(slow).toBeVisible({ timeout: 20_000 });
+  await expect(deny).toBeVisible({ timeout: 20_000 });
+  await expect(panel.getByTestId("tally-line")).toContainText("failed to do their job");
+  const rows = await table
+    .locator("tbody tr")
+    .evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-decider")));
+  expect(rows.indexOf(scenario.hookOf["slow-fail"])).toBeLessThan(
+    rows.indexOf(scenario.hookOf.deny),
+  );
+  await expect(slow.locator(".outcome")).toHaveText(["timeout"]);
+  await expect(deny.locator(".outcome").first()).toHaveText("denied");
+  // A count leads to exactly those decisions in the feed, since the window began.
+  await slow.getByRole("link", { name: /timeout of/ }).click();
+  await expect(page).toHaveURL(
+    new RegExp(
+      `/decisions\\?hook=${scenario.hookOf["slow-fail"].replace(/\./g, "\\.")}&from=\\d+&outcome=timeout$`,
+    ),
+  );
+  await expect(row(page, "slow-fail").first()).toBeVisible();
+  await expect(page.locator("table.decisions tbody tr:not([data-outcome='timeout'])")).toHaveCount(
+    0,
+  );
+});
+
 test("the viewer may not read decisions (403 from RBAC); the editor, granted the URL, may", async ({
   page,
   stack,
@@ -227,6 +264,10 @@ test("the viewer may not read decisions (403 from RBAC); the editor, granted the
     headers: policyHeaders(stack.contexts.viewer),
   });
   expect(stream.status()).toBe(403);
+  const tally = await page.request.get("/api/decisions/tally", {
+    headers: policyHeaders(stack.contexts.viewer),
+  });
+  expect(tally.status()).toBe(403);
   const editor = await page.request.get(`/api/decisions?namespace=${scenario.namespace}`, {
     headers: policyHeaders(stack.contexts.editor),
   });
@@ -238,4 +279,10 @@ test("the viewer may not read decisions (403 from RBAC); the editor, granted the
   await page.goto("/decisions");
   await expect(page.locator(".alert")).toContainText("Forbidden by the apiserver");
   await expect(page.locator("table.decisions")).toHaveCount(0);
+  // The overview says so in place of the tally, and shows the rest.
+  await page.goto("/");
+  await expect(page.getByRole("region", { name: "Recent admission decisions" })).toContainText(
+    "Your identity may not read admission decisions.",
+  );
+  await expect(page.getByTestId("server-version")).toBeVisible();
 });

@@ -11,8 +11,12 @@ import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import { AdmissionApisTable } from "./admission-apis-table";
 import { ClusterUnreachable } from "./cluster-unreachable";
 import { KindCountsTable } from "./kind-counts-table";
+import { RecentTrouble } from "./recent-trouble";
 
-/** Overview: the cluster's version, the admission APIs it serves, and live counts per kind. */
+/**
+ * Overview: the cluster's version, the admission APIs it serves, the webhooks and policies that
+ * did not let requests through lately, and live counts per kind.
+ */
 export function OverviewPage() {
   const { context, error: contextError } = useTabContext();
   const contexts = useQuery(contextsQuery());
@@ -69,6 +73,9 @@ export function OverviewPage() {
           </dl>
         </section>
         <AdmissionApisTable apis={o.apis} />
+      </div>
+      <div style={{ marginTop: 12 }}>
+        <RecentTrouble context={context} />
       </div>
       <div style={{ marginTop: 12 }}>
         <KindCountsTable

@@ -3,6 +3,7 @@ import { queryOptions } from "@tanstack/react-query";
 import type { DecisionRecord } from "@/lib/admission/audit";
 import { decisionFilterParams, type DecisionFilter } from "@/lib/decisions/filter";
 import type { DecisionHistogram } from "@/lib/decisions/histogram";
+import type { DecisionTallyResponse } from "@/lib/decisions/tally";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
 
@@ -53,5 +54,21 @@ export const decisionDetailQuery = (context: string, id: number) =>
     queryKey: queryKeys.decisionDetail(context, id),
     queryFn: ({ signal }) => apiFetch<DecisionDetailResponse>(`/api/decisions/${id}`, { signal }),
     staleTime: Infinity,
+    retry: false,
+  });
+
+/** How often the overview counts the recent decisions again. */
+export const TALLY_REFRESH_MS = 15_000;
+
+/** The decisions of the last `windowMs` counted by webhook or policy and outcome. */
+export const decisionTallyQuery = (context: string, windowMs: number) =>
+  queryOptions({
+    queryKey: queryKeys.decisionTally(context, windowMs),
+    queryFn: ({ signal }) =>
+      apiFetch<DecisionTallyResponse>(
+        `/api/decisions/tally?${new URLSearchParams({ from: String(Date.now() - windowMs) }).toString()}`,
+        { signal },
+      ),
+    refetchInterval: TALLY_REFRESH_MS,
     retry: false,
   });

@@ -32,4 +32,6 @@ export const queryKeys = {
   decisions: (context: string, filterQuery: string, limit: number) =>
     ["decisions", context, "list", filterQuery, limit] as const,
   decisionDetail: (context: string, id: number) => ["decisions", context, "detail", id] as const,
+  decisionTally: (context: string, windowMs: number) =>
+    ["decision-tally", context, windowMs] as const,
 };
