@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { DecisionOutcome } from "@/lib/admission/audit";
 import type { DecisionFilter } from "@/lib/decisions/filter";
 import { OUTCOME_TONES, type OutcomeTone } from "@/lib/decisions/outcomes";
-import { summarizeTallies, TALLY_WINDOW_MS, type DeciderTally } from "@/lib/decisions/tally";
+import { summarizeTallies, type DeciderTally } from "@/lib/decisions/tally";
 import { decisionTallyQuery, filterQuery } from "@/lib/queries/decisions";
 import { ApiError } from "@/lib/queries/fetch";
 import { OutcomeBadge } from "@/components/decisions/outcome-badge";
@@ -19,9 +19,9 @@ const OUTCOMES_BY_TONE = (tone: OutcomeTone) =>
   (Object.keys(OUTCOME_TONES) as DecisionOutcome[]).filter((o) => OUTCOME_TONES[o] === tone);
 
 const TONE_WORDS: Record<Exclude<OutcomeTone, "ok">, string> = {
-  alarm: "failed to do their job (timeouts, errors, fail-opens)",
-  refused: "refused the request",
-  note: "warned or audited",
+  alarm: "calls failed (timeouts, errors, fail-opens)",
+  refused: "refusals",
+  note: "warnings or audits",
 };
 
 const time = (ms: number) => new Date(ms).toLocaleTimeString([], { hour12: false });
@@ -66,7 +66,7 @@ function DeciderRow({ d, from }: { d: DeciderTally; from: number }) {
  * those that timed out, erred or failed open first — each linked to its decisions in the feed.
  */
 export function RecentTrouble({ context }: { context: string }) {
-  const q = useQuery(decisionTallyQuery(context, TALLY_WINDOW_MS));
+  const q = useQuery(decisionTallyQuery(context));
   let body: ReactNode;
   if (q.error) {
     body = (

@@ -60,15 +60,14 @@ export const decisionDetailQuery = (context: string, id: number) =>
 /** How often the overview counts the recent decisions again. */
 export const TALLY_REFRESH_MS = 15_000;
 
-/** The decisions of the last `windowMs` counted by webhook or policy and outcome. */
-export const decisionTallyQuery = (context: string, windowMs: number) =>
+/**
+ * The decisions of the last 15 minutes (by the server's clock: a browser's may be off) counted
+ * by webhook or policy and outcome.
+ */
+export const decisionTallyQuery = (context: string) =>
   queryOptions({
-    queryKey: queryKeys.decisionTally(context, windowMs),
-    queryFn: ({ signal }) =>
-      apiFetch<DecisionTallyResponse>(
-        `/api/decisions/tally?${new URLSearchParams({ from: String(Date.now() - windowMs) }).toString()}`,
-        { signal },
-      ),
+    queryKey: queryKeys.decisionTally(context),
+    queryFn: ({ signal }) => apiFetch<DecisionTallyResponse>("/api/decisions/tally", { signal }),
     refetchInterval: TALLY_REFRESH_MS,
     retry: false,
   });

@@ -32,6 +32,5 @@ export const queryKeys = {
   decisions: (context: string, filterQuery: string, limit: number) =>
     ["decisions", context, "list", filterQuery, limit] as const,
   decisionDetail: (context: string, id: number) => ["decisions", context, "detail", id] as const,
-  decisionTally: (context: string, windowMs: number) =>
-    ["decision-tally", context, windowMs] as const,
+  decisionTally: (context: string) => ["decision-tally", context] as const,
 };
