@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 import { useQuery } from "@tanstack/react-query";
 import type { DecisionOutcome } from "@/lib/admission/audit";
 import type { DecisionFilter } from "@/lib/decisions/filter";
-import { OUTCOME_TONES, type OutcomeTone } from "@/lib/decisions/outcomes";
+import { OUTCOME_LABELS, OUTCOME_TONES, type OutcomeTone } from "@/lib/decisions/outcomes";
 import { summarizeTallies, type DeciderTally } from "@/lib/decisions/tally";
 import { decisionTallyQuery, filterQuery } from "@/lib/queries/decisions";
 import { ApiError } from "@/lib/queries/fetch";
@@ -49,7 +49,7 @@ function DeciderRow({ d, from }: { d: DeciderTally; from: number }) {
             key={o}
             className="tally-outcome"
             href={feedHref(from, { ...who, outcome: [o] })}
-            aria-label={`${count(d.counts[o] ?? 0)} ${o} of ${d.name}`}
+            title={`the ${OUTCOME_LABELS[o]} decisions of ${d.name}`}
           >
             <OutcomeBadge outcome={o} /> <span className="num">×{count(d.counts[o] ?? 0)}</span>
           </Link>
