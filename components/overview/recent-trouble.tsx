@@ -89,7 +89,7 @@ export function RecentTrouble({ context }: { context: string }) {
         </p>
       ) : (
         <>
-          <p data-testid="tally-line">
+          <p className="tally-line" data-testid="tally-line">
             <Link href={feedHref(from)}>{count(s.total)} decisions</Link> since {time(from)}
             {TONE_ORDER.map((tone) =>
               s.byTone[tone] > 0 ? (
