@@ -4,11 +4,8 @@ import { isPolicyKind, KIND_LABELS, OUTCOME_TONES } from "@/lib/decisions/outcom
 import { userLabel } from "@/lib/decisions/user-label";
 import { objectRefText } from "@/lib/decisions/object-ref";
 import { messageGist } from "@/lib/decisions/message";
+import { clockTime } from "@/lib/decisions/clock";
 import { OutcomeBadge } from "./outcome-badge";
-
-function time(ms: number): string {
-  return new Date(ms).toLocaleTimeString([], { hour12: false });
-}
 
 function target(d: DecisionRecord): string {
   const r = d.request;
@@ -51,7 +48,7 @@ export function DecisionTable({
             data-outcome={d.outcome}
           >
             <td className="mono" title={new Date(d.time).toISOString()}>
-              {time(d.time)}
+              {clockTime(d.time)}
             </td>
             <td>
               <OutcomeBadge outcome={d.outcome} />

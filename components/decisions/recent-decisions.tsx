@@ -7,6 +7,7 @@ import type { DecisionFilter } from "@/lib/decisions/filter";
 import { objectRefText } from "@/lib/decisions/object-ref";
 import { messageGist } from "@/lib/decisions/message";
 import { ApiError } from "@/lib/queries/fetch";
+import { clockTime } from "@/lib/decisions/clock";
 import { OutcomeBadge } from "./outcome-badge";
 
 const SHOWN = 8;
@@ -46,9 +47,7 @@ export function RecentDecisions({
           <tbody>
             {q.data.items.map((d) => (
               <tr key={d.id}>
-                <td className="mono">
-                  {new Date(d.time).toLocaleTimeString([], { hour12: false })}
-                </td>
+                <td className="mono">{clockTime(d.time)}</td>
                 <td>
                   <OutcomeBadge outcome={d.outcome} />
                 </td>

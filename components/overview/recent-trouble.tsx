@@ -10,6 +10,7 @@ import { summarizeTallies, type DeciderTally } from "@/lib/decisions/tally";
 import { decisionTallyQuery, filterQuery } from "@/lib/queries/decisions";
 import { ApiError } from "@/lib/queries/fetch";
 import { OutcomeBadge } from "@/components/decisions/outcome-badge";
+import { clockTime } from "@/lib/decisions/clock";
 
 /** Most webhooks and policies listed; the rest are in the feed. */
 const LISTED = 10;
@@ -24,7 +25,6 @@ const TONE_WORDS: Record<Exclude<OutcomeTone, "ok">, string> = {
   note: "warnings or audits",
 };
 
-const time = (ms: number) => new Date(ms).toLocaleTimeString([], { hour12: false });
 const count = (n: number) => n.toLocaleString("en-US");
 
 /** The feed from the window's start, optionally narrowed. */
@@ -56,7 +56,7 @@ function DeciderRow({ d, from }: { d: DeciderTally; from: number }) {
         ))}
       </td>
       <td className="num">{count(d.total)}</td>
-      <td className="mono">{time(d.lastTrouble)}</td>
+      <td className="mono">{clockTime(d.lastTrouble)}</td>
     </tr>
   );
 }
@@ -84,13 +84,13 @@ export function RecentTrouble({ context }: { context: string }) {
     body =
       s.total === 0 ? (
         <p className="muted">
-          No admission decisions stored since {time(from)}. They arrive from the apiserver&apos;s
-          audit webhook (see the README on pointing an apiserver at Portcullis).
+          No admission decisions stored since {clockTime(from)}. They arrive from the
+          apiserver&apos;s audit webhook (see the README on pointing an apiserver at Portcullis).
         </p>
       ) : (
         <>
           <p className="tally-line" data-testid="tally-line">
-            <Link href={feedHref(from)}>{count(s.total)} decisions</Link> since {time(from)}
+            <Link href={feedHref(from)}>{count(s.total)} decisions</Link> since {clockTime(from)}
             {TONE_ORDER.map((tone) =>
               s.byTone[tone] > 0 ? (
                 <span key={tone}>

@@ -4,8 +4,7 @@
  * ones that failed to do their job first. Pure.
  */
 import type { DecisionOutcome, DeciderKind } from "@/lib/admission/audit";
-import { deciderKinds } from "./filter";
-import { OUTCOME_TONES, type OutcomeTone } from "./outcomes";
+import { isPolicyKind, OUTCOME_TONES, type OutcomeTone } from "./outcomes";
 
 /** How many decisions one webhook or policy made with one outcome in the window. */
 export interface DecisionTally {
@@ -60,9 +59,6 @@ export interface TallySummary {
 
 const noTones = (): Record<OutcomeTone, number> => ({ ok: 0, note: 0, refused: 0, alarm: 0 });
 
-const fieldOf = (kind: DeciderKind): DeciderTally["field"] =>
-  (deciderKinds.policy as readonly DeciderKind[]).includes(kind) ? "policy" : "hook";
-
 export function summarizeTallies(tallies: readonly DecisionTally[]): TallySummary {
   const byTone = noTones();
   const deciders = new Map<string, DeciderTally>();
@@ -70,7 +66,7 @@ export function summarizeTallies(tallies: readonly DecisionTally[]): TallySummar
   for (const t of tallies) {
     const tone = OUTCOME_TONES[t.outcome];
     if (tone === undefined || !(t.count > 0)) continue;
-    const field = fieldOf(t.kind);
+    const field = isPolicyKind(t.kind) ? "policy" : "hook";
     // A webhook and a policy may share a name: they are different deciders.
     const key = `${field}\u0000${t.hook}`;
     let d = deciders.get(key);
