@@ -203,6 +203,21 @@ describe("explicit identity", () => {
     expect(api.status).toBe(200);
     expect((JSON.parse(api.body) as { start: string }).start).toBe(stack.contexts.admin);
   });
+
+  it("answers a path with a malformed %-escape 400 with a reason, page and API alike", async () => {
+    for (const p of ["/namespaces/%E0%A4%A", "/webhooks/validatingwebhookconfigurations/%FF"]) {
+      const page = await raw(p);
+      expect(page.status).toBe(400);
+      expect(page.body).toContain("%-escape");
+    }
+    const api = await raw("/api/webhooks/validatingwebhookconfigurations/%C3", {
+      headers: policyHeaders(stack.contexts.admin),
+    });
+    expect(api.status).toBe(400);
+    expect(JSON.parse(api.body)).toMatchObject({ status: 400, reason: "BadRequest" });
+    // A well-formed name with a multi-byte character is still a page (here: no such namespace).
+    expect((await raw("/namespaces/%E0%A4%A4")).status).toBe(200);
+  });
 });
 
 describe("headers", () => {

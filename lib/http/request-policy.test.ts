@@ -106,6 +106,24 @@ describe("decide", () => {
     );
   });
 
+  it("refuses a path whose %-escapes are not UTF-8 with 400, pages and API alike", () => {
+    for (const pathname of [
+      "/webhooks/validatingwebhookconfigurations/%E0%A4%A",
+      "/namespaces/%FF",
+      "/api/webhooks/validatingwebhookconfigurations/%C3",
+      "/api/audit/%",
+    ]) {
+      const d = decide(
+        { ...api, method: pathname.includes("audit") ? "POST" : "GET", pathname },
+        config,
+      );
+      expect(d).toMatchObject({ allow: false, status: 400, reason: "BadRequest" });
+    }
+    // Well-formed escapes, multi-byte characters and escaped slashes are names like any other.
+    for (const pathname of ["/namespaces/%E0%A4%A4", "/webhooks/x/a%2Fb", "/namespaces/%25"])
+      expect(decide({ ...page, pathname }, config).allow).toBe(true);
+  });
+
   it("answers 4xx, never 5xx", () => {
     const d = decide({ ...api, host: null }, config);
     expect(d.allow).toBe(false);

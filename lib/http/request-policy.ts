@@ -2,6 +2,7 @@
  * The dashboard's one request policy, applied by proxy.ts to every page, API route and stream
  * before any handler runs. Portcullis acts with cluster credentials, so a request is served only
  * when all of these hold:
+ * - its path is well-formed (every %-escape valid UTF-8), else 400;
  * - its Host is one the dashboard answers to: the loopback names on the port it serves, plus
  *   names the operator configures (PORTCULLIS_ALLOWED_HOSTS). Without this, a page on any site
  *   that rebinds its DNS name to 127.0.0.1 would be "same-origin" with the dashboard;
@@ -149,6 +150,19 @@ function originHost(origin: string): string | null {
   }
 }
 
+/**
+ * Whether a path's %-escapes decode (as UTF-8): route parameters are decoded from them, and a
+ * malformed one would otherwise fail inside the framework as a bare 500.
+ */
+export function wellFormedPath(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Decides whether the dashboard serves a request. */
 export function decide(r: RequestFacts, config: PolicyConfig): PolicyDecision {
   const method = r.method.toUpperCase();
@@ -158,6 +172,15 @@ export function decide(r: RequestFacts, config: PolicyConfig): PolicyDecision {
       status: 421,
       reason: "HostNotAllowed",
       message: `the dashboard does not answer to the host name "${(r.host ?? "").slice(0, 100)}"; it serves the loopback names on its port and the names in PORTCULLIS_ALLOWED_HOSTS`,
+    };
+  }
+  if (!wellFormedPath(r.pathname)) {
+    return {
+      allow: false,
+      status: 400,
+      reason: "BadRequest",
+      message:
+        "the URL path is malformed: a %-escape in it is not valid UTF-8 (names in paths are percent-encoded UTF-8)",
     };
   }
   const api = r.pathname === "/api" || r.pathname.startsWith("/api/");
