@@ -8,7 +8,8 @@ import { isSharedMode } from "@/server/kube/config";
 import "./globals.css";
 
 export const metadata: Metadata = {
-  title: "Portcullis",
+  // Each page names itself first, so tabs and history tell pages apart.
+  title: { default: "Portcullis", template: "%s · Portcullis" },
   description: "Kubernetes admission control dashboard",
   // Files in public/ (drawn once in favicon.svg; scripts/icons.ts renders the rest).
   icons: {

@@ -1,5 +1,7 @@
 import Link from "next/link";
 
+export const metadata = { title: "Not found · Portcullis" };
+
 /** Any address the dashboard has no page for, including one naming a kind of object it does not show. */
 export default function NotFound() {
   return (

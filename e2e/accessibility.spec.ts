@@ -118,15 +118,26 @@ test.describe("Accessibility", () => {
         ]),
       );
       const found: string[] = [];
+      // Each page is titled by what it shows (WCAG 2.4.2), so tabs and history tell them apart:
+      // "<page or object> · Portcullis", one title per path.
+      const titles = new Map<string, string>();
       for (const scheme of ["light", "dark"] as const) {
         await page.emulateMedia({ colorScheme: scheme });
         for (const path of pages) {
           await page.goto(path);
           await settled(page);
           for (const f of await serious(page)) found.push(`${scheme} ${path}: ${f}`);
+          titles.set(path.split("?")[0] ?? path, await page.title());
         }
       }
       expect(found, found.join("\n")).toEqual([]);
+      for (const [path, title] of titles) expect(title, path).toMatch(/^\S.* · Portcullis$/);
+      const byTitle = new Map<string, string[]>();
+      for (const [path, title] of titles) byTitle.set(title, [...(byTitle.get(title) ?? []), path]);
+      expect([...byTitle].filter(([, paths]) => paths.length > 1)).toEqual([]);
+      expect(titles.get(`/webhooks/validatingwebhookconfigurations/${v}`)).toBe(
+        `${v} · ValidatingWebhookConfiguration · Portcullis`,
+      );
     } finally {
       await deleteConfig(kube, "mutatingwebhookconfigurations", m);
       await deleteConfig(kube, "validatingwebhookconfigurations", v);

@@ -1,7 +1,7 @@
 import { Suspense } from "react";
 import { DecisionsPage } from "@/components/decisions/decisions-page";
 
-export const metadata = { title: "Decisions · Portcullis" };
+export const metadata = { title: "Decisions" };
 
 export default function Page() {
   return (

@@ -3,6 +3,8 @@ import { NamespacesPage } from "@/components/namespaces/namespaces-page";
 import { matrixSeedCollectionsJson, readMatrixLists } from "@/server/namespaces/matrix-seed";
 import { matrixPreviewSeed } from "@/server/namespaces/matrix-preview-seed";
 
+export const metadata = { title: "Namespaces" };
+
 type Search = Record<string, string | string[] | undefined>;
 
 /**

@@ -1,5 +1,7 @@
 import { PredictPage } from "@/components/predict/predict-page";
 
+export const metadata = { title: "Predict" };
+
 export const dynamic = "force-dynamic";
 
 export default async function Page({

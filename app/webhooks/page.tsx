@@ -7,6 +7,8 @@ import {
   webhookSeedCollectionsJson,
 } from "@/server/webhooks/list-seed";
 
+export const metadata = { title: "Webhooks" };
+
 const TEMPLATE_MENU = TEMPLATES.map(({ id, title, description }) => ({ id, title, description }));
 
 type Search = Record<string, string | string[] | undefined>;

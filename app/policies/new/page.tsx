@@ -2,6 +2,8 @@ import { notFound } from "next/navigation";
 import { isPolicyResource } from "@/lib/webhooks/kinds";
 import { EditRoute } from "@/components/editor/edit-route";
 
+export const metadata = { title: "New admission policy" };
+
 /**
  * New policy or binding: `?template=<id>` (with `&policy=<name>` for a binding template, which
  * then binds that policy) or `?from=<resource>/<name>` (duplicate).

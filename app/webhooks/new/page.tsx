@@ -2,6 +2,8 @@ import { notFound } from "next/navigation";
 import { isWebhookResource } from "@/lib/webhooks/kinds";
 import { EditRoute } from "@/components/editor/edit-route";
 
+export const metadata = { title: "New webhook configuration" };
+
 /** New configuration: `?template=<id>` or `?from=<resource>/<name>` (duplicate). */
 export default async function Page({
   searchParams,

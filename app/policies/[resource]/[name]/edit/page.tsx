@@ -1,6 +1,15 @@
+import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { isPolicyResource } from "@/lib/webhooks/kinds";
 import { EditRoute } from "@/components/editor/edit-route";
+
+export async function generateMetadata({
+  params,
+}: {
+  params: Promise<{ name: string }>;
+}): Promise<Metadata> {
+  return { title: `Edit ${decodeURIComponent((await params).name)}` };
+}
 
 export default async function Page({
   params,

@@ -1,7 +1,16 @@
+import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { isWebhookResource } from "@/lib/webhooks/kinds";
 import { parseProposedPatch } from "@/lib/webhooks/proposed-patch";
 import { EditRoute } from "@/components/editor/edit-route";
+
+export async function generateMetadata({
+  params,
+}: {
+  params: Promise<{ name: string }>;
+}): Promise<Metadata> {
+  return { title: `Edit ${decodeURIComponent((await params).name)}` };
+}
 
 export default async function Page({
   params,
