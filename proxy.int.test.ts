@@ -218,6 +218,23 @@ describe("explicit identity", () => {
     // A well-formed name with a multi-byte character is still a page (here: no such namespace).
     expect((await raw("/namespaces/%E0%A4%A4")).status).toBe(200);
   });
+
+  it("answers an API path no route serves with the API's JSON 404, whatever the method", async () => {
+    const headers = policyHeaders(stack.contexts.admin);
+    for (const [method, p] of [
+      ["GET", "/api/no-such-route"],
+      ["POST", "/api/decisions/1/2/3"],
+      ["DELETE", "/api/webhooks/validatingwebhookconfigurations/x/y/z"],
+    ] as const) {
+      const res = await raw(p, { method, headers });
+      expect(res.status, `${method} ${p}`).toBe(404);
+      expect(res.headers["content-type"]).toContain("application/json");
+      expect(JSON.parse(res.body)).toMatchObject({ status: 404, reason: "NotFound" });
+    }
+    // The policy still comes first: another site gets its 403, not a map of the API.
+    const cross = await raw("/api/no-such-route", { headers: { "sec-fetch-site": "cross-site" } });
+    expect(cross.status).toBe(403);
+  });
 });
 
 describe("headers", () => {

@@ -1,0 +1,36 @@
+import { errorResponse } from "@/server/http/respond";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Any /api path no route serves: the API's own error shape (JSON), not the pages' HTML
+ * "not found", so a script or a page's fetch reads why.
+ */
+function notFound(request: Request): Response {
+  const path = new URL(request.url).pathname;
+  return errorResponse({
+    status: 404,
+    reason: "NotFound",
+    message: `the dashboard's API has no route at ${path.slice(0, 200)}`,
+    cluster: "",
+  });
+}
+
+export async function GET(request: Request): Promise<Response> {
+  return notFound(request);
+}
+export async function HEAD(request: Request): Promise<Response> {
+  return notFound(request);
+}
+export async function POST(request: Request): Promise<Response> {
+  return notFound(request);
+}
+export async function PUT(request: Request): Promise<Response> {
+  return notFound(request);
+}
+export async function PATCH(request: Request): Promise<Response> {
+  return notFound(request);
+}
+export async function DELETE(request: Request): Promise<Response> {
+  return notFound(request);
+}
