@@ -31,7 +31,9 @@
  *   decisions-hook-page-ms: a 200-row page of the feed filtered to the busiest hook;
  *   decisions-hook-chart-ms: that hook's chart over everything stored; decisions-tally-1m-ms:
  *   the overview's count by webhook or policy and outcome, over every stored decision (its
- *   15-minute window holding all of them).
+ *   15-minute window holding all of them); decisions-tally-1m-event-loop-stall-ms: the longest
+ *   the event loop waited meanwhile (the feed's reads run on SQLite's reader thread: the audit
+ *   sink and the live streams go on).
  */
 import { execFileSync } from "node:child_process";
 import os from "node:os";
@@ -58,6 +60,7 @@ export const benches = [
   "decisions-hook-page-ms",
   "decisions-hook-chart-ms",
   "decisions-tally-1m-ms",
+  "decisions-tally-1m-event-loop-stall-ms",
 ];
 
 interface Pass {
@@ -176,6 +179,7 @@ export async function run(): Promise<Measurement[]> {
     ["decisions-hook-page-ms", rss.hookPageMs],
     ["decisions-hook-chart-ms", rss.hookChartMs],
     ["decisions-tally-1m-ms", rss.tallyMs],
+    ["decisions-tally-1m-event-loop-stall-ms", rss.tallyStallMs],
   ] as const)
     out.push({ bench, value: Math.round((ms ?? NaN) * 100) / 100, unit: "ms" });
   return out;

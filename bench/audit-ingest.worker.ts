@@ -159,10 +159,21 @@ try {
     const q2 = performance.now();
     await store.histogram({ ...all, hook: busiest, from: 0, to: Date.now() + 86_400_000 }, 60_000);
     const hookChartMs = performance.now() - q2;
-    // The overview's tally over everything stored (its 15-minute window at its fullest).
+    // The overview's tally over everything stored (its 15-minute window at its fullest), and
+    // the longest the event loop (the audit sink, the live streams) waited meanwhile: a timer
+    // due every millisecond, late by that much.
+    let stallMs = 0;
+    let due = performance.now() + 1;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      stallMs = Math.max(stallMs, now - due);
+      due = now + 1;
+    }, 1);
     const q3 = performance.now();
     await store.tally({ ...all, from: 0, to: Date.now() + 86_400_000 }, 1_000);
     const tallyMs = performance.now() - q3;
+    stallMs = Math.max(stallMs, performance.now() - due);
+    clearInterval(timer);
     await store.driver.close();
     // What the database takes on disk for them (the WAL is checkpointed into it on close).
     const dbMb =
@@ -175,6 +186,7 @@ try {
         hookPageMs,
         hookChartMs,
         tallyMs,
+        tallyStallMs: stallMs,
         dbMb,
       }),
     );

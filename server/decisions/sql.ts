@@ -59,6 +59,13 @@ export interface SqlDriver extends SqlTx {
   /** Runs schema statements (no parameters). */
   exec(statements: string): Promise<void>;
   /**
+   * Where the database has one (SQLite: a reader thread with its own connection), runs a
+   * read-only statement where it does not hold up the process: a count over a million decisions
+   * takes most of a second, which on the writer's connection (synchronous) would stall the audit
+   * sink and every live stream meanwhile. It sees what is committed. Without it, `query`.
+   */
+  read?<R>(q: Sql): Promise<R[]>;
+  /**
    * Where the database can tell other processes sharing it (PostgreSQL's LISTEN): calls `fn`
    * with each payload sent on `channel` by any connection, and `onGap` after a lost listening
    * connection is back (payloads sent meanwhile are lost). `ready` settles once the first

@@ -25,6 +25,31 @@ parentPort.on("message", () => { clearInterval(timer); db.close(); parentPort.cl
 `;
 
 /**
+ * Runs read-only statements for SqliteDriver.read on a thread of its own, on its own connection
+ * (query_only): { id, text, params } in, { id, rows } or { id, error } out, in order.
+ */
+const READER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require("better-sqlite3");
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma("busy_timeout = 5000");
+db.pragma("query_only = ON");
+db.pragma("cache_size = -8000");
+db.pragma("automatic_index = OFF");
+const statements = new Map();
+parentPort.on("message", (m) => {
+  if (m === "close") { db.close(); parentPort.close(); return; }
+  try {
+    let s = statements.get(m.text);
+    if (!s) { s = db.prepare(m.text); statements.set(m.text, s); }
+    parentPort.postMessage({ id: m.id, rows: s.all(...m.params) });
+  } catch (e) {
+    parentPort.postMessage({ id: m.id, error: String(e && e.message || e) });
+  }
+});
+`;
+
+/**
  * How a commit reaches the disk. `full` (the default, the sink's promise that an acknowledged
  * batch is never lost): every commit fsyncs the WAL before the batch is acknowledged, so it
  * survives a power cut too. `normal` (opt-in): the commit is written to the WAL file before the
@@ -45,7 +70,10 @@ export class SqliteDriver implements SqlDriver {
   private readonly statements = new Map<string, Statement>();
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(file: string, sync: SqliteSync = "full") {
+  constructor(
+    private readonly file: string,
+    sync: SqliteSync = "full",
+  ) {
     mkdirSync(path.dirname(file), { recursive: true });
     this.db = new Database(file);
     // 16 KB pages (applies when the file is created): a commit writes a quarter as many WAL frames,
@@ -82,6 +110,47 @@ export class SqliteDriver implements SqlDriver {
   }
 
   private readonly checkpointer: Worker;
+  private reader?: {
+    worker: Worker;
+    next: number;
+    waiting: Map<number, { resolve: (rows: unknown[]) => void; reject: (e: Error) => void }>;
+  };
+
+  /** The reader thread, started on first use (again after it stopped). */
+  private readerThread(): NonNullable<SqliteDriver["reader"]> {
+    if (this.reader) return this.reader;
+    const worker = new Worker(READER, { eval: true, workerData: { file: this.file } });
+    const reader = { worker, next: 0, waiting: new Map() };
+    const fail = (e: Error) => {
+      if (this.reader === reader) this.reader = undefined;
+      for (const w of reader.waiting.values()) w.reject(e);
+      reader.waiting.clear();
+    };
+    worker.on("message", (m: { id: number; rows?: unknown[]; error?: string }) => {
+      const w = reader.waiting.get(m.id);
+      reader.waiting.delete(m.id);
+      if (reader.waiting.size === 0) worker.unref();
+      if (m.error !== undefined) w?.reject(new Error(m.error));
+      else w?.resolve(m.rows ?? []);
+    });
+    worker.on("error", fail);
+    worker.on("exit", () => fail(new Error("the SQLite reader thread stopped")));
+    worker.unref();
+    this.reader = reader;
+    return reader;
+  }
+
+  async read<R>(q: Sql): Promise<R[]> {
+    const reader = this.readerThread();
+    const id = reader.next++;
+    return new Promise<R[]>((resolve, reject) => {
+      reader.waiting.set(id, { resolve: resolve as (rows: unknown[]) => void, reject });
+      // Held open while a read is out, so its answer is awaited even in a process with nothing
+      // else to do; unreferenced again when none is.
+      reader.worker.ref();
+      reader.worker.postMessage({ id, text: q.text, params: q.params });
+    });
+  }
 
   private prepare(text: string): Statement {
     let s = this.statements.get(text);
@@ -152,6 +221,13 @@ export class SqliteDriver implements SqlDriver {
 
   async close(): Promise<void> {
     await this.queue;
+    const reader = this.reader;
+    if (reader) {
+      this.reader = undefined;
+      const done = new Promise((r) => reader.worker.once("exit", r));
+      reader.worker.postMessage("close");
+      await Promise.race([done, new Promise((r) => setTimeout(r, 2000))]);
+    }
     const stopped = new Promise((r) => this.checkpointer.once("exit", r));
     this.checkpointer.postMessage("close");
     await Promise.race([stopped, new Promise((r) => setTimeout(r, 2000))]);

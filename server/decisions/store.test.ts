@@ -748,6 +748,83 @@ describe("DecisionStore on SQLite under sustained ingestion", { timeout: 60_000 
   });
 });
 
+describe("DecisionStore on SQLite: the feed's reads", { timeout: 60_000 }, () => {
+  it("run on the reader thread, on its own connection: the event loop turns while one runs, the answers are the writer's, each commit is seen and nothing uncommitted", async () => {
+    const d = mkdtempSync(path.join(os.tmpdir(), "portcullis-reader-"));
+    const driver = new SqliteDriver(path.join(d, "decisions.sqlite"));
+    const s = new DecisionStore(driver, { maxAgeMs: 7 * 86_400_000, maxRows: 10_000_000 });
+    try {
+      await s.migrate();
+      for (let b = 0; b < 10; b++)
+        await s.ingest(
+          Array.from({ length: 400 }, (_, i) =>
+            parsed(`r${b}-${i}`, {
+              t: T0 + b * 400 + i,
+              ...(i % 3 === 0 ? { deny: "d.example.com" } : {}),
+            }),
+          ),
+        );
+      const window = { ...all, from: T0, to: T0 + 60_000 };
+      // On the writer's connection a read is synchronous: it is over before the loop turns.
+      let turns = 0;
+      setImmediate(() => turns++);
+      const onWriter = await driver.query(tallyStatement(window, 10, "sqlite"));
+      expect(turns).toBe(0);
+      await new Promise((r) => setImmediate(r));
+      turns = 0;
+      // The store's reads answer on a later turn: the loop (the audit sink, the live streams) ran
+      // meanwhile.
+      setImmediate(() => turns++);
+      const tallies = await s.tally(window, 10);
+      expect(turns).toBe(1);
+      expect(tallies.map((t) => [t.hook, t.outcome, t.count])).toEqual(
+        (onWriter as Array<{ hook: string; outcome: string; n: number }>).map((r) => [
+          r.hook,
+          r.outcome,
+          r.n,
+        ]),
+      );
+      expect(tallies.reduce((n, t) => n + t.count, 0)).toBe(4_000 + 1_340);
+      // Every read of the feed is on the reader's own connection: it sees what is committed, not
+      // a write the writer's connection has in progress.
+      const before = {
+        list: await s.list(all, { limit: 5 }),
+        histogram: await s.histogram(window, 60_000),
+        counts: await s.counts(),
+      };
+      const rollback = new Error("roll back");
+      await expect(
+        driver.transaction(async (tx) => {
+          await tx.query(sql`UPDATE admission_decisions SET hook = 'uncommitted.example.com'`);
+          await tx.query(sql`DELETE FROM admission_decisions WHERE id % 2 = 0`);
+          const [mine] = await tx.query<{ n: number }>(
+            sql`SELECT COUNT(*) AS n FROM admission_decisions WHERE hook = 'uncommitted.example.com'`,
+          );
+          expect(mine?.n).toBeGreaterThan(0);
+          expect(await s.tally(window, 10)).toEqual(tallies);
+          expect(await s.list(all, { limit: 5 })).toEqual(before.list);
+          expect(await s.histogram(window, 60_000)).toEqual(before.histogram);
+          expect(await s.counts()).toEqual(before.counts);
+          throw rollback;
+        }),
+      ).rejects.toBe(rollback);
+      // A read after a commit sees it, with its text.
+      const stored = await s.ingest([parsed("after-commit", { t: T0 + 50_000 })]);
+      const [newest] = await s.list(all, { limit: 1 });
+      expect(newest?.id).toBe(stored.decisions[0]?.id);
+      expect((await s.detail(newest?.id ?? 0))?.rawEvent).toContain("after-commit");
+      // A statement the reader refuses fails that read only.
+      await expect(
+        driver.read({ text: "DELETE FROM admission_decisions", params: [] }),
+      ).rejects.toThrow();
+      expect((await s.counts()).events).toBe(4_001);
+    } finally {
+      await driver.close();
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("DecisionStore replicas sharing PostgreSQL", { timeout: 30_000 }, () => {
   const opened: DecisionStore[] = [];
   const stops: Array<() => Promise<void>> = [];

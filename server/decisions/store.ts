@@ -762,6 +762,11 @@ export class DecisionStore {
     readonly retention: Retention,
   ) {}
 
+  /** The feed's reads: off the writer's connection where the driver can (see SqlDriver.read). */
+  private read<R>(q: Sql): Promise<R[]> {
+    return this.driver.read ? this.driver.read<R>(q) : this.driver.query<R>(q);
+  }
+
   /**
    * Creates the tables when missing, and moves the decisions of the earlier two-table schema
    * (decision_events + decisions) into the one table, keeping their ids (a stream's cursor holds);
@@ -963,7 +968,7 @@ export class DecisionStore {
     const texts = new Map<number, string>();
     for (let i = 0; i < ids.length; i += TEXT_ROWS_PER_READ) {
       const part = ids.slice(i, i + TEXT_ROWS_PER_READ);
-      const got = await this.driver.query<{
+      const got = await this.read<{
         id: number | string;
         raw: string;
         packed: Uint8Array | null;
@@ -998,14 +1003,12 @@ export class DecisionStore {
     f: DecisionFilter,
     opts: { limit: number; before?: number },
   ): Promise<DecisionRecord[]> {
-    return this.records(
-      await this.driver.query<DecisionRow>(listStatement(f, opts, this.driver.dialect)),
-    );
+    return this.records(await this.read<DecisionRow>(listStatement(f, opts, this.driver.dialect)));
   }
 
   /** Oldest first: decisions stored after the given id (a stream catching up after a reconnect). */
   async after(f: DecisionFilter, id: number, limit: number): Promise<DecisionRecord[]> {
-    const rows = await this.driver.query<DecisionRow>(
+    const rows = await this.read<DecisionRow>(
       concat(
         { text: DECISION_COLUMNS, params: [] },
         source(f, this.driver.dialect),
@@ -1019,7 +1022,7 @@ export class DecisionStore {
 
   /** One decision and its (redacted) audit event as JSON text. */
   async detail(id: number): Promise<DecisionDetail | undefined> {
-    const [row] = await this.driver.query<DecisionRow>(
+    const [row] = await this.read<DecisionRow>(
       concat({ text: SELECT_DECISIONS, params: [] }, sql` WHERE d.id = ${id}`),
     );
     if (!row) return undefined;
@@ -1029,7 +1032,7 @@ export class DecisionStore {
 
   /** Counts by outcome in buckets of `bucketMs` within [from, to). */
   async histogram(f: DecisionFilter, bucketMs: number): Promise<DecisionBucket[]> {
-    const rows = await this.driver.query<{
+    const rows = await this.read<{
       bucket: number | string;
       outcome: string;
       n: number | string;
@@ -1052,7 +1055,7 @@ export class DecisionStore {
    * in it is read), the largest counts first, at most `limit` pairs.
    */
   async tally(f: DecisionFilter, limit: number): Promise<DecisionTally[]> {
-    const rows = await this.driver.query<{
+    const rows = await this.read<{
       kind: string;
       hook: string;
       outcome: string;
@@ -1070,7 +1073,7 @@ export class DecisionStore {
 
   /** Total stored events and decisions. */
   async counts(): Promise<{ events: number; decisions: number }> {
-    const [row] = await this.driver.query<{ events: number | string; decisions: number | string }>(
+    const [row] = await this.read<{ events: number | string; decisions: number | string }>(
       sql`SELECT (SELECT COUNT(*) FROM admission_decisions WHERE seq = 0) AS events, (SELECT COUNT(*) FROM admission_decisions) AS decisions`,
     );
     return { events: Number(row?.events ?? 0), decisions: Number(row?.decisions ?? 0) };
