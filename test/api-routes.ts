@@ -34,7 +34,7 @@ export function apiRoutes(): ApiRoute[] {
         .map((seg) => seg.replace(/^\[(.+)\]$/, "x-$1"))
         .join("/");
     const methods = [
-      ...text.matchAll(/export (?:async )?function (GET|HEAD|POST|PUT|PATCH|DELETE)\b/g),
+      ...text.matchAll(/export (?:(?:async )?function|const) (GET|HEAD|POST|PUT|PATCH|DELETE)\b/g),
     ].map((m) => m[1] as string);
     return methods.map((method) => ({ file: path.relative(ROOT, file), text, urlPath, method }));
   });

@@ -16,21 +16,9 @@ function notFound(request: Request): Response {
   });
 }
 
-export async function GET(request: Request): Promise<Response> {
-  return notFound(request);
-}
-export async function HEAD(request: Request): Promise<Response> {
-  return notFound(request);
-}
-export async function POST(request: Request): Promise<Response> {
-  return notFound(request);
-}
-export async function PUT(request: Request): Promise<Response> {
-  return notFound(request);
-}
-export async function PATCH(request: Request): Promise<Response> {
-  return notFound(request);
-}
-export async function DELETE(request: Request): Promise<Response> {
-  return notFound(request);
-}
+export const GET = notFound;
+export const HEAD = notFound;
+export const POST = notFound;
+export const PUT = notFound;
+export const PATCH = notFound;
+export const DELETE = notFound;
