@@ -49,6 +49,13 @@ parentPort.on("message", (m) => {
 });
 `;
 
+/** The reader thread and the reads it has not answered yet, by id. */
+interface ReaderThread {
+  worker: Worker;
+  next: number;
+  waiting: Map<number, { resolve: (rows: unknown[]) => void; reject: (e: Error) => void }>;
+}
+
 /**
  * How a commit reaches the disk. `full` (the default, the sink's promise that an acknowledged
  * batch is never lost): every commit fsyncs the WAL before the batch is acknowledged, so it
@@ -110,17 +117,13 @@ export class SqliteDriver implements SqlDriver {
   }
 
   private readonly checkpointer: Worker;
-  private reader?: {
-    worker: Worker;
-    next: number;
-    waiting: Map<number, { resolve: (rows: unknown[]) => void; reject: (e: Error) => void }>;
-  };
+  private reader?: ReaderThread;
 
   /** The reader thread, started on first use (again after it stopped). */
-  private readerThread(): NonNullable<SqliteDriver["reader"]> {
+  private readerThread(): ReaderThread {
     if (this.reader) return this.reader;
     const worker = new Worker(READER, { eval: true, workerData: { file: this.file } });
-    const reader = { worker, next: 0, waiting: new Map() };
+    const reader: ReaderThread = { worker, next: 0, waiting: new Map() };
     const fail = (e: Error) => {
       if (this.reader === reader) this.reader = undefined;
       for (const w of reader.waiting.values()) w.reject(e);
