@@ -1,14 +1,8 @@
-import type { Metadata } from "next";
 import { Suspense } from "react";
 import { NamespaceDetailPage } from "@/components/namespaces/namespace-detail-page";
+import { titleFromName } from "@/lib/page-title";
 
-export async function generateMetadata({
-  params,
-}: {
-  params: Promise<{ name: string }>;
-}): Promise<Metadata> {
-  return { title: `Namespace ${decodeURIComponent((await params).name)}` };
-}
+export const generateMetadata = titleFromName((name) => `Namespace ${name}`);
 
 export default async function Page({ params }: { params: Promise<{ name: string }> }) {
   const { name } = await params;

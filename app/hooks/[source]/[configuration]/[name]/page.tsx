@@ -1,16 +1,10 @@
-import type { Metadata } from "next";
 import { Suspense } from "react";
 import { notFound } from "next/navigation";
 import { HookNamespacesPage } from "@/components/namespaces/hook-namespaces-page";
 import { HOOK_SOURCES } from "@/lib/namespaces/links";
+import { titleFromName } from "@/lib/page-title";
 
-export async function generateMetadata({
-  params,
-}: {
-  params: Promise<{ name: string }>;
-}): Promise<Metadata> {
-  return { title: `${decodeURIComponent((await params).name)} · namespaces` };
-}
+export const generateMetadata = titleFromName((name) => `${name} · namespaces`);
 
 export default async function Page({
   params,

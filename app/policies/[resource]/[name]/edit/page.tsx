@@ -1,15 +1,9 @@
-import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { isPolicyResource } from "@/lib/webhooks/kinds";
 import { EditRoute } from "@/components/editor/edit-route";
+import { titleFromName } from "@/lib/page-title";
 
-export async function generateMetadata({
-  params,
-}: {
-  params: Promise<{ name: string }>;
-}): Promise<Metadata> {
-  return { title: `Edit ${decodeURIComponent((await params).name)}` };
-}
+export const generateMetadata = titleFromName((name) => `Edit ${name}`);
 
 export default async function Page({
   params,
