@@ -3,9 +3,8 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { useQuery } from "@tanstack/react-query";
-import type { DecisionOutcome } from "@/lib/admission/audit";
 import type { DecisionFilter } from "@/lib/decisions/filter";
-import { OUTCOME_LABELS, OUTCOME_TONES, type OutcomeTone } from "@/lib/decisions/outcomes";
+import { OUTCOME_LABELS, outcomesOfTone, type OutcomeTone } from "@/lib/decisions/outcomes";
 import { summarizeTallies, type DeciderTally } from "@/lib/decisions/tally";
 import { decisionTallyQuery, filterQuery } from "@/lib/queries/decisions";
 import { ApiError } from "@/lib/queries/fetch";
@@ -15,11 +14,15 @@ import { clockTime } from "@/lib/decisions/clock";
 /** Most webhooks and policies listed; the rest are in the feed. */
 const LISTED = 10;
 
-const TONE_ORDER: OutcomeTone[] = ["alarm", "refused", "note"];
-const OUTCOMES_BY_TONE = (tone: OutcomeTone) =>
-  (Object.keys(OUTCOME_TONES) as DecisionOutcome[]).filter((o) => OUTCOME_TONES[o] === tone);
+type TroubleTone = Exclude<OutcomeTone, "ok">;
 
-const TONE_WORDS: Record<Exclude<OutcomeTone, "ok">, string> = {
+/** Worst first. */
+const TONE_ORDER: TroubleTone[] = ["alarm", "refused", "note"];
+
+/** Every outcome other than letting the request through, worst first. */
+const TROUBLE_OUTCOMES = TONE_ORDER.flatMap(outcomesOfTone);
+
+const TONE_WORDS: Record<TroubleTone, string> = {
   alarm: "calls failed (timeouts, errors, fail-opens)",
   refused: "refusals",
   note: "warnings or audits",
@@ -34,7 +37,7 @@ function feedHref(from: number, f: Partial<DecisionFilter> = {}): string {
 
 function DeciderRow({ d, from }: { d: DeciderTally; from: number }) {
   const who = { [d.field]: d.name };
-  const outcomes = TONE_ORDER.flatMap(OUTCOMES_BY_TONE).filter((o) => (d.counts[o] ?? 0) > 0);
+  const outcomes = TROUBLE_OUTCOMES.filter((o) => (d.counts[o] ?? 0) > 0);
   return (
     <tr data-decider={d.name} data-field={d.field}>
       <td>
@@ -95,10 +98,10 @@ export function RecentTrouble({ context }: { context: string }) {
               s.byTone[tone] > 0 ? (
                 <span key={tone}>
                   {" · "}
-                  <Link href={feedHref(from, { outcome: OUTCOMES_BY_TONE(tone) })}>
+                  <Link href={feedHref(from, { outcome: outcomesOfTone(tone) })}>
                     {count(s.byTone[tone])}
                   </Link>{" "}
-                  {TONE_WORDS[tone as Exclude<OutcomeTone, "ok">]}
+                  {TONE_WORDS[tone]}
                 </span>
               ) : null,
             )}
@@ -133,10 +136,7 @@ export function RecentTrouble({ context }: { context: string }) {
           {s.troubled.length > LISTED ? (
             <p className="hint">
               {s.troubled.length - LISTED} more in{" "}
-              <Link href={feedHref(from, { outcome: TONE_ORDER.flatMap(OUTCOMES_BY_TONE) })}>
-                the feed
-              </Link>
-              .
+              <Link href={feedHref(from, { outcome: TROUBLE_OUTCOMES })}>the feed</Link>.
             </p>
           ) : s.troubled.length > 0 && s.quiet > 0 ? (
             <p className="hint">{s.quiet} more webhooks and policies let every request through.</p>

@@ -32,6 +32,11 @@ export const OUTCOME_TONES: Record<DecisionOutcome, OutcomeTone> = {
   timeout: "alarm",
 };
 
+/** The outcomes of one tone, in OUTCOME_TONES's order. */
+export function outcomesOfTone(tone: OutcomeTone): DecisionOutcome[] {
+  return (Object.keys(OUTCOME_TONES) as DecisionOutcome[]).filter((o) => OUTCOME_TONES[o] === tone);
+}
+
 /** Chart colours, one per outcome (the same hues as the tones). */
 export const OUTCOME_COLOURS: Record<DecisionOutcome, string> = {
   admitted: "#7fb08e",

@@ -154,7 +154,7 @@ function originHost(origin: string): string | null {
  * Whether a path's %-escapes decode (as UTF-8): route parameters are decoded from them, and a
  * malformed one would otherwise fail inside the framework as a bare 500.
  */
-export function wellFormedPath(pathname: string): boolean {
+function wellFormedPath(pathname: string): boolean {
   try {
     decodeURIComponent(pathname);
     return true;

@@ -49,6 +49,15 @@ parentPort.on("message", (m) => {
 });
 `;
 
+/** Asks one of the driver's threads to close its connection; waits for it (2 s at most). */
+async function stopThread(worker: Worker): Promise<void> {
+  const exited = new Promise((r) => worker.once("exit", r));
+  worker.postMessage("close");
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 2000)))]);
+  clearTimeout(timer);
+}
+
 /** The reader thread and the reads it has not answered yet, by id. */
 interface ReaderThread {
   worker: Worker;
@@ -225,15 +234,9 @@ export class SqliteDriver implements SqlDriver {
   async close(): Promise<void> {
     await this.queue;
     const reader = this.reader;
-    if (reader) {
-      this.reader = undefined;
-      const done = new Promise((r) => reader.worker.once("exit", r));
-      reader.worker.postMessage("close");
-      await Promise.race([done, new Promise((r) => setTimeout(r, 2000))]);
-    }
-    const stopped = new Promise((r) => this.checkpointer.once("exit", r));
-    this.checkpointer.postMessage("close");
-    await Promise.race([stopped, new Promise((r) => setTimeout(r, 2000))]);
+    this.reader = undefined;
+    if (reader) await stopThread(reader.worker);
+    await stopThread(this.checkpointer);
     this.db.close();
   }
 }
