@@ -33,7 +33,10 @@
  *   the overview's count by webhook or policy and outcome, over every stored decision (its
  *   15-minute window holding all of them); decisions-tally-1m-event-loop-stall-ms: the longest
  *   the event loop waited meanwhile (the feed's reads run on SQLite's reader thread: the audit
- *   sink and the live streams go on).
+ *   sink and the live streams go on);
+ * - decisions-prune-1m-to-100k-ms: retention cutting those 1,000,000 decisions to the newest
+ *   100,000 (as after lowering the row limit), and decisions-prune-1m-to-100k-event-loop-stall-ms:
+ *   the longest the event loop waited meanwhile (retention deletes a chunk a transaction).
  */
 import { execFileSync } from "node:child_process";
 import os from "node:os";
@@ -61,6 +64,8 @@ export const benches = [
   "decisions-hook-chart-ms",
   "decisions-tally-1m-ms",
   "decisions-tally-1m-event-loop-stall-ms",
+  "decisions-prune-1m-to-100k-ms",
+  "decisions-prune-1m-to-100k-event-loop-stall-ms",
 ];
 
 interface Pass {
@@ -180,6 +185,8 @@ export async function run(): Promise<Measurement[]> {
     ["decisions-hook-chart-ms", rss.hookChartMs],
     ["decisions-tally-1m-ms", rss.tallyMs],
     ["decisions-tally-1m-event-loop-stall-ms", rss.tallyStallMs],
+    ["decisions-prune-1m-to-100k-ms", rss.pruneMs],
+    ["decisions-prune-1m-to-100k-event-loop-stall-ms", rss.pruneStallMs],
   ] as const)
     out.push({ bench, value: Math.round((ms ?? NaN) * 100) / 100, unit: "ms" });
   return out;

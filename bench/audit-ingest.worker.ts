@@ -110,6 +110,28 @@ async function ingest(store: DecisionStore, bodies: Buffer[]): Promise<number> {
   return n;
 }
 
+/**
+ * Runs `work`; returns its result, how long it took, and the longest the event loop waited
+ * meanwhile: a timer due every millisecond, late by that much.
+ */
+async function stalled<T>(
+  work: () => Promise<T>,
+): Promise<{ value: T; ms: number; stallMs: number }> {
+  let stallMs = 0;
+  let due = performance.now() + 1;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    stallMs = Math.max(stallMs, now - due);
+    due = now + 1;
+  }, 1);
+  const t0 = performance.now();
+  const value = await work();
+  const ms = performance.now() - t0;
+  stallMs = Math.max(stallMs, performance.now() - due);
+  clearInterval(timer);
+  return { value, ms, stallMs };
+}
+
 const dir = mkdtempSync(path.join(os.tmpdir(), "portcullis-bench-"));
 try {
   // (Not for rss-1m: its bodies are made as it goes, so they are not counted in its memory.)
@@ -160,20 +182,14 @@ try {
     await store.histogram({ ...all, hook: busiest, from: 0, to: Date.now() + 86_400_000 }, 60_000);
     const hookChartMs = performance.now() - q2;
     // The overview's tally over everything stored (its 15-minute window at its fullest), and
-    // the longest the event loop (the audit sink, the live streams) waited meanwhile: a timer
-    // due every millisecond, late by that much.
-    let stallMs = 0;
-    let due = performance.now() + 1;
-    const timer = setInterval(() => {
-      const now = performance.now();
-      stallMs = Math.max(stallMs, now - due);
-      due = now + 1;
-    }, 1);
-    const q3 = performance.now();
-    await store.tally({ ...all, from: 0, to: Date.now() + 86_400_000 }, 1_000);
-    const tallyMs = performance.now() - q3;
-    stallMs = Math.max(stallMs, performance.now() - due);
-    clearInterval(timer);
+    // the longest the event loop (the audit sink, the live streams) waited meanwhile.
+    const tally = await stalled(() =>
+      store.tally({ ...all, from: 0, to: Date.now() + 86_400_000 }, 1_000),
+    );
+    // Retention cutting the store to a tenth (as after lowering the row limit): how long, and
+    // the longest the event loop waited meanwhile.
+    const cut = new DecisionStore(store.driver, { maxAgeMs: 365 * 86_400_000, maxRows: 100_000 });
+    const prune = await stalled(() => cut.prune());
     await store.driver.close();
     // What the database takes on disk for them (the WAL is checkpointed into it on close).
     const dbMb =
@@ -185,8 +201,11 @@ try {
         hookQueryMs,
         hookPageMs,
         hookChartMs,
-        tallyMs,
-        tallyStallMs: stallMs,
+        tallyMs: tally.ms,
+        tallyStallMs: tally.stallMs,
+        pruneMs: prune.ms,
+        pruneStallMs: prune.stallMs,
+        pruneDeleted: prune.value,
         dbMb,
       }),
     );

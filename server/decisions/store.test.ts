@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseAuditEvent, type ParsedAuditEvent } from "@/lib/admission/audit";
 import { parseEventListBody } from "@/lib/admission/audit-batch";
 import { parseDecisionFilter } from "@/lib/decisions/filter";
@@ -717,6 +717,39 @@ CREATE INDEX decisions_hook ON decisions (hook, id);`);
     }
     expect(await store.list(filter("hook=m.example.com"), { limit: 2000 })).toHaveLength(1000);
   });
+
+  it("prunes a few decisions a transaction, leaving whole events, to the same end as at once", async () => {
+    await store.driver.close();
+    store = open(1000, 3_600_000);
+    await store.migrate();
+    // Every third event has a later decision (stored after the batch's first ones).
+    const event = (id: string, i: number, t: number) =>
+      i % 3 === 0 ? parsed(id, { deny: "d.example.com", t }) : parsed(id, { t });
+    await store.ingest(
+      Array.from({ length: 300 }, (_, i) => event(`old${i}`, i, T0 - 7_200_000 - i)),
+    );
+    await store.ingest(Array.from({ length: 1500 }, (_, i) => event(`new${i}`, i, T0 + i)));
+    const transactions = vi.spyOn(store.driver, "transaction");
+    // Ids: old firsts 1–300, their later decisions 301–400; new firsts 401–1900, later 1901–2400.
+    // Age takes all 400 old rows; the 1,001st newest row is id 1400 (new999): new0–new999 go,
+    // with the 334 later decisions among them. Left: new1000–new1499 and 166 later decisions.
+    expect(await store.prune(T0, 50)).toBe(400 + 1000 + 334);
+    // Age: 50 rows or 51 (an event's two) a transaction; the cut: 50 ids of first decisions.
+    expect(transactions.mock.calls.length).toBeGreaterThanOrEqual(Math.ceil(400 / 51) + 1000 / 50);
+    expect(await store.counts()).toEqual({ events: 500, decisions: 666 });
+    const rows = await store.driver.query<{ audit_id: string; n: number | string }>(
+      sql`SELECT audit_id, COUNT(*) AS n FROM admission_decisions GROUP BY audit_id`,
+    );
+    const kept = new Map(rows.map((r) => [r.audit_id, Number(r.n)]));
+    for (let i = 0; i < 1500; i++)
+      expect(kept.get(`new${i}`), `new${i}`).toBe(i < 1000 ? undefined : i % 3 === 0 ? 2 : 1);
+    // The oldest kept event still reads its text; nothing more to prune.
+    const [first] = await store.list(filter("auditID=new1000"), { limit: 1 });
+    expect(JSON.parse((await store.detail(first!.id))?.rawEvent ?? "{}")).toMatchObject({
+      auditID: "new1000",
+    });
+    expect(await store.prune(T0, 50)).toBe(0);
+  });
 });
 
 describe("DecisionStore on SQLite under sustained ingestion", { timeout: 60_000 }, () => {
@@ -741,6 +774,38 @@ describe("DecisionStore on SQLite under sustained ingestion", { timeout: 60_000 
       // 1,000 pages of 16 KB, plus the commit that crossed the mark.
       expect(most).toBeLessThan(24 * 1024 * 1024);
       expect((await s.counts()).events).toBe(24_000);
+    } finally {
+      await s.driver.close();
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("DecisionStore on SQLite: retention", { timeout: 60_000 }, () => {
+  it("lets a batch be stored between a prune's transactions instead of holding it until the end", async () => {
+    const d = mkdtempSync(path.join(os.tmpdir(), "portcullis-prune-"));
+    const s = new DecisionStore(new SqliteDriver(path.join(d, "decisions.sqlite")), {
+      maxAgeMs: 7 * 86_400_000,
+      maxRows: 100,
+    });
+    try {
+      await s.migrate();
+      await s.ingest(Array.from({ length: 2000 }, (_, i) => parsed(`p${i}`, { t: T0 + i })));
+      const done: string[] = [];
+      const pruning = s.prune(T0, 100).then((n) => (done.push("prune"), n));
+      // Asked for while the prune runs: joins it.
+      const again = s.prune(T0, 100);
+      const late = s
+        .ingest([parsed("late", { t: T0 + 5000 })])
+        .then((r) => (done.push("batch"), r));
+      const [deleted, joined, r] = await Promise.all([pruning, again, late]);
+      expect(r.stored).toBe(1);
+      expect(done).toEqual(["batch", "prune"]);
+      expect(joined).toBe(deleted);
+      // The batch landed before the cut was found: it is among the newest 100 rows, which stay.
+      expect(deleted).toBe(1901);
+      expect(await s.counts()).toEqual({ events: 100, decisions: 100 });
+      expect(await s.hasEvent("late", "ResponseComplete")).toBe(true);
     } finally {
       await s.driver.close();
       rmSync(d, { recursive: true, force: true });

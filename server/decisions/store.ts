@@ -746,6 +746,100 @@ async function saveCursor(tx: SqlTx, c: LogCursor): Promise<void> {
  * The typed query layer over SQLite or PostgreSQL: the same statements run on both. Events are
  * stored once per (auditID, stage); each holds the decisions parsed from it.
  */
+/** Most decisions one transaction of retention deletes (see DecisionStore.prune). */
+export const PRUNE_CHUNK = 20_000;
+
+/** What one transaction of retention did, and whether there is more to delete. */
+interface PruneStep {
+  deleted: number;
+  more: boolean;
+}
+
+const countOf = async (tx: SqlTx, q: Sql) =>
+  Number((await tx.query<{ n: number | string }>(q))[0]?.n ?? 0);
+
+/** The newest decision and its event's first: they always stay, so a stream's cursor holds. */
+async function newestRow(tx: SqlTx): Promise<{ id: number; event: number } | undefined> {
+  const [newest] = await tx.query<{ id: number | string; ev: number | string }>(
+    sql`SELECT id, COALESCE(event_id, id) AS ev FROM admission_decisions ORDER BY id DESC LIMIT 1`,
+  );
+  return newest && { id: Number(newest.id), event: Number(newest.ev) };
+}
+
+/** Spans that no stored decision falls in any more (SQLite's hook spans). */
+async function dropSpansBelowOldest(tx: SqlTx, dialect: Dialect): Promise<void> {
+  if (spansServeHooks(dialect))
+    await tx.query(
+      sql`DELETE FROM admission_hook_spans WHERE first_id < (SELECT MIN(id) FROM admission_decisions) AND last_id < (SELECT MIN(id) FROM admission_decisions)`,
+    );
+}
+
+/**
+ * Deletes the oldest decisions stored before `cutoff`, about `chunk` of them: up to the time of
+ * the chunk-th oldest, so an event's decisions (which share its time) go together.
+ */
+async function pruneAged(
+  tx: SqlTx,
+  cutoff: number,
+  chunk: number,
+  dialect: Dialect,
+): Promise<PruneStep> {
+  const newest = await newestRow(tx);
+  if (!newest) return { deleted: 0, more: false };
+  const [bound] = await tx.query<{ time: number | string }>(
+    sql`SELECT time FROM admission_decisions WHERE time < ${cutoff} ORDER BY time LIMIT 1 OFFSET ${chunk - 1}`,
+  );
+  const upToTime = bound ? Number(bound.time) : cutoff - 1;
+  const aged = sql`time < ${cutoff} AND time <= ${upToTime} AND id <> ${newest.id} AND id <> ${newest.event} AND (event_id IS NULL OR event_id <> ${newest.event})`;
+  const deleted = await countOf(
+    tx,
+    concat(sql`SELECT COUNT(*) AS n FROM admission_decisions WHERE `, aged),
+  );
+  if (deleted > 0) {
+    const [top] = await tx.query<{ id: number | string | null }>(
+      concat(sql`SELECT MAX(id) AS id FROM admission_decisions WHERE seq = 0 AND `, aged),
+    );
+    await tx.query(concat(sql`DELETE FROM admission_decisions WHERE `, aged));
+    if (top?.id !== null && top?.id !== undefined)
+      await dropEventTexts(tx, Number(top.id), newest.id);
+    await dropSpansBelowOldest(tx, dialect);
+  }
+  return { deleted, more: bound !== undefined && deleted > 0 };
+}
+
+/**
+ * Deletes the events whose first decision has an id up to `upTo`, the oldest first, about
+ * `chunk` decisions of them.
+ */
+async function pruneOldest(
+  tx: SqlTx,
+  upTo: number,
+  chunk: number,
+  dialect: Dialect,
+): Promise<PruneStep> {
+  const newest = await newestRow(tx);
+  const [oldest] = await tx.query<{ id: number | string | null }>(
+    sql`SELECT MIN(id) AS id FROM admission_decisions`,
+  );
+  if (!newest || oldest?.id === null || oldest?.id === undefined || Number(oldest.id) > upTo)
+    return { deleted: 0, more: false };
+  const to = Math.min(upTo, Number(oldest.id) + chunk - 1);
+  let deleted = 0;
+  // The first decisions up to `to`, and with them later decisions of their events (stored after
+  // the batch's first ones, so with higher ids).
+  for (const over of [sql`id <= ${to}`, sql`event_id <= ${to}`]) {
+    const n = await countOf(
+      tx,
+      concat(sql`SELECT COUNT(*) AS n FROM admission_decisions WHERE `, over),
+    );
+    if (n > 0) await tx.query(concat(sql`DELETE FROM admission_decisions WHERE `, over));
+    deleted += n;
+  }
+  await dropEventTexts(tx, to, newest.id);
+  if (deleted > 0) await dropSpansBelowOldest(tx, dialect);
+  return { deleted, more: to < upTo };
+}
+
 export class DecisionStore {
   private readonly pending: Array<{
     events: ParsedAuditEvent[];
@@ -1090,52 +1184,45 @@ export class DecisionStore {
   /**
    * Applies retention: deletes the decisions (and their events) older than the age limit, then
    * the oldest beyond the row limit, events whole. Returns how many decisions were deleted.
+   * It deletes about `chunk` rows a transaction (with the later decisions of the events they
+   * begin) and lets the event loop turn between them: a transaction holds the writer (on SQLite,
+   * the whole process) while it runs, and cutting a million decisions at once held it for over a
+   * second, the audit sink unanswered meanwhile. Every transaction leaves whole events, so readers
+   * never see half of one. A prune asked for while one runs joins it.
    */
-  async prune(now = Date.now()): Promise<number> {
-    return this.driver.transaction(async (tx) => {
-      const cutoff = now - this.retention.maxAgeMs;
-      const count = async (q: Sql) =>
-        Number((await tx.query<{ n: number | string }>(q))[0]?.n ?? 0);
-      // The newest row and its event always stay: ids keep growing, so a stream's cursor holds.
-      const [newest] = await tx.query<{ id: number | string; ev: number | string }>(
-        sql`SELECT id, COALESCE(event_id, id) AS ev FROM admission_decisions ORDER BY id DESC LIMIT 1`,
-      );
-      if (!newest) return 0;
-      const keep = Number(newest.id);
-      const keepEvent = Number(newest.ev);
-      // An event's rows share its time: they age out together.
-      const aged = sql`time < ${cutoff} AND id <> ${keep} AND id <> ${keepEvent} AND (event_id IS NULL OR event_id <> ${keepEvent})`;
-      let deleted = await count(
-        concat(sql`SELECT COUNT(*) AS n FROM admission_decisions WHERE `, aged),
-      );
-      if (deleted > 0) {
-        const [top] = await tx.query<{ id: number | string | null }>(
-          concat(sql`SELECT MAX(id) AS id FROM admission_decisions WHERE seq = 0 AND `, aged),
-        );
-        await tx.query(concat(sql`DELETE FROM admission_decisions WHERE `, aged));
-        if (top?.id !== null && top?.id !== undefined)
-          await dropEventTexts(tx, Number(top.id), keep);
-      }
-      const [cut] = await tx.query<{ id: number | string }>(
-        sql`SELECT id FROM admission_decisions ORDER BY id DESC LIMIT 1 OFFSET ${this.retention.maxRows}`,
-      );
-      if (cut) {
-        const upTo = Number(cut.id);
-        // …then the later decisions of the events cut (stored after the batch's first ones).
-        for (const over of [sql`id <= ${upTo}`, sql`event_id <= ${upTo}`]) {
-          const n = await count(
-            concat(sql`SELECT COUNT(*) AS n FROM admission_decisions WHERE `, over),
-          );
-          if (n > 0) await tx.query(concat(sql`DELETE FROM admission_decisions WHERE `, over));
-          deleted += n;
-        }
-        await dropEventTexts(tx, upTo, keep);
-      }
-      if (deleted > 0 && spansServeHooks(this.driver.dialect))
-        await tx.query(
-          sql`DELETE FROM admission_hook_spans WHERE first_id < (SELECT MIN(id) FROM admission_decisions) AND last_id < (SELECT MIN(id) FROM admission_decisions)`,
-        );
-      return deleted;
+  prune(now = Date.now(), chunk = PRUNE_CHUNK): Promise<number> {
+    this.pruning ??= this.pruneInChunks(now, Math.max(1, chunk)).finally(() => {
+      this.pruning = undefined;
     });
+    return this.pruning;
+  }
+
+  private pruning?: Promise<number>;
+
+  private async pruneInChunks(now: number, chunk: number): Promise<number> {
+    const turn = () => new Promise((r) => setImmediate(r));
+    let deleted = 0;
+    for (let more = true; more; await turn()) {
+      const step = await this.driver.transaction((tx) =>
+        pruneAged(tx, now - this.retention.maxAgeMs, chunk, this.driver.dialect),
+      );
+      deleted += step.deleted;
+      more = step.more;
+    }
+    // Where the row limit cuts, found once: rows stored meanwhile only move it later, and the
+    // next prune takes those.
+    const [cut] = await this.driver.query<{ id: number | string }>(
+      sql`SELECT id FROM admission_decisions ORDER BY id DESC LIMIT 1 OFFSET ${this.retention.maxRows}`,
+    );
+    if (!cut) return deleted;
+    const upTo = Number(cut.id);
+    for (let more = true; more; await turn()) {
+      const step = await this.driver.transaction((tx) =>
+        pruneOldest(tx, upTo, chunk, this.driver.dialect),
+      );
+      deleted += step.deleted;
+      more = step.more;
+    }
+    return deleted;
   }
 }
