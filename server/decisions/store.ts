@@ -742,12 +742,8 @@ async function saveCursor(tx: SqlTx, c: LogCursor): Promise<void> {
   );
 }
 
-/**
- * The typed query layer over SQLite or PostgreSQL: the same statements run on both. Events are
- * stored once per (auditID, stage); each holds the decisions parsed from it.
- */
-/** Most decisions one transaction of retention deletes (see DecisionStore.prune). */
-export const PRUNE_CHUNK = 20_000;
+/** About how many rows one transaction of retention deletes (see DecisionStore.prune). */
+const PRUNE_CHUNK = 20_000;
 
 /** What one transaction of retention did, and whether there is more to delete. */
 interface PruneStep {
@@ -840,6 +836,10 @@ async function pruneOldest(
   return { deleted, more: to < upTo };
 }
 
+/**
+ * The typed query layer over SQLite or PostgreSQL: the same statements run on both. Events are
+ * stored once per (auditID, stage); each holds the decisions parsed from it.
+ */
 export class DecisionStore {
   private readonly pending: Array<{
     events: ParsedAuditEvent[];
