@@ -743,7 +743,7 @@ async function saveCursor(tx: SqlTx, c: LogCursor): Promise<void> {
 }
 
 /** About how many rows one transaction of retention deletes (see DecisionStore.prune). */
-const PRUNE_CHUNK = 20_000;
+const PRUNE_CHUNK = 10_000;
 
 /** What one transaction of retention did, and whether there is more to delete. */
 interface PruneStep {
