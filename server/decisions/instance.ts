@@ -60,6 +60,7 @@ export function decisionStore(): Promise<DecisionStore> {
         await driver.close().catch(() => undefined);
         throw e;
       }
+      keepPruning(store);
       // Replicas sharing PostgreSQL: what the others store reaches this one's live feeds too.
       // A feed opened right after start must not miss any: wait (briefly) for LISTEN.
       const listening = store.watchOthers(tell);
@@ -83,6 +84,28 @@ export function subscribeDecisions(listener: Listener): () => void {
 }
 
 const PRUNE_EVERY_MS = 30_000;
+/**
+ * How often a store that receives no batches is pruned (by age: its row count does not grow).
+ * Without it, decisions past the age limit stayed in the feed until the next batch arrived.
+ */
+const IDLE_PRUNE_EVERY_MS = 5 * 60_000;
+
+/** Applies retention soon (after the current turn of the event loop), in the background. */
+function pruneSoon(store: DecisionStore, now: number): void {
+  const s = state();
+  s.lastPrune = now;
+  s.sincePrune = 0;
+  setImmediate(() => void store.prune(now).catch(() => undefined));
+}
+
+/** Prunes a store once it is open, and again whenever it has gone a while without a prune. */
+function keepPruning(store: DecisionStore): void {
+  pruneSoon(store, Date.now());
+  setInterval(() => {
+    const now = Date.now();
+    if (now - state().lastPrune >= IDLE_PRUNE_EVERY_MS) pruneSoon(store, now);
+  }, IDLE_PRUNE_EVERY_MS).unref();
+}
 
 /** Tells live subscribers of newly stored decisions, each decision once. */
 function tell(decisions: DecisionRecord[]): void {
@@ -119,10 +142,7 @@ export async function storeDecisions(
   tell(result.decisions);
   s.sincePrune += result.decisions.length;
   const now = Date.now();
-  if (now - s.lastPrune > PRUNE_EVERY_MS || s.sincePrune > store.retention.maxRows / 10) {
-    s.lastPrune = now;
-    s.sincePrune = 0;
-    setImmediate(() => void store.prune(now).catch(() => undefined));
-  }
+  if (now - s.lastPrune > PRUNE_EVERY_MS || s.sincePrune > store.retention.maxRows / 10)
+    pruneSoon(store, now);
   return result;
 }
