@@ -6,20 +6,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseAuditEvent, type ParsedAuditEvent } from "@/lib/admission/audit";
+import type { ParsedAuditEvent } from "@/lib/admission/audit";
+import { parsedEvent } from "../../test/parsed-event";
 import { decisionStore } from "./instance";
 import { SqliteDriver } from "./sqlite";
 import { DecisionStore } from "./store";
 
 function event(auditID: string, time: number): ParsedAuditEvent {
-  const p = parseAuditEvent({
-    auditID,
-    stage: "ResponseComplete",
-    verb: "create",
-    requestURI: "/api/v1/namespaces/a/configmaps",
-    user: { username: "alice" },
-    objectRef: { resource: "configmaps", namespace: "a", name: auditID, apiVersion: "v1" },
-    stageTimestamp: new Date(time).toISOString(),
+  return parsedEvent(auditID, time, {
     responseStatus: { code: 201 },
     annotations: {
       "mutation.webhook.admission.k8s.io/round_0_index_0": JSON.stringify({
@@ -29,8 +23,6 @@ function event(auditID: string, time: number): ParsedAuditEvent {
       }),
     },
   });
-  if (!p) throw new Error("fixture did not parse");
-  return p;
 }
 
 const ENV = ["PORTCULLIS_DATA_DIR", "PORTCULLIS_DECISIONS_MAX_AGE_HOURS", "DATABASE_URL"] as const;

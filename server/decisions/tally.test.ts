@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { parseAuditEvent, type ParsedAuditEvent } from "@/lib/admission/audit";
+import type { ParsedAuditEvent } from "@/lib/admission/audit";
+import { parsedEvent } from "../../test/parsed-event";
 import { TALLY_WINDOW_MS } from "@/lib/decisions/tally";
 import { SqliteDriver } from "./sqlite";
 import { DecisionStore } from "./store";
@@ -15,22 +16,13 @@ import { sharedTally, TALLY_SHARED_MS } from "./tally";
 const NOW = Date.parse("2026-11-23T10:00:02.500Z");
 
 function timedOut(auditID: string, t: number): ParsedAuditEvent {
-  const p = parseAuditEvent({
-    auditID,
-    stage: "ResponseComplete",
-    verb: "create",
-    requestURI: "/api/v1/namespaces/a/configmaps",
-    user: { username: "alice" },
-    objectRef: { resource: "configmaps", namespace: "a", name: auditID, apiVersion: "v1" },
-    stageTimestamp: new Date(t).toISOString(),
+  return parsedEvent(auditID, t, {
     responseStatus: {
       code: 500,
       message:
         'Internal error occurred: failed calling webhook "slow.example.com": failed to call webhook: Post "https://x/": context deadline exceeded',
     },
   });
-  if (!p) throw new Error("fixture did not parse");
-  return p;
 }
 
 const none = { outcome: [] };
