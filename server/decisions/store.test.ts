@@ -752,15 +752,29 @@ CREATE INDEX decisions_hook ON decisions (hook, id);`);
   });
 });
 
+/**
+ * Runs `fn` on a store over a fresh SQLite file (decisions kept 7 days, at most `maxRows`), then
+ * closes it and removes its folder.
+ */
+async function onSqlite(
+  maxRows: number,
+  fn: (s: DecisionStore, driver: SqliteDriver, folder: string) => Promise<void>,
+): Promise<void> {
+  const folder = mkdtempSync(path.join(os.tmpdir(), "portcullis-sqlite-"));
+  const driver = new SqliteDriver(path.join(folder, "decisions.sqlite"));
+  const s = new DecisionStore(driver, { maxAgeMs: 7 * 86_400_000, maxRows });
+  try {
+    await s.migrate();
+    await fn(s, driver, folder);
+  } finally {
+    await driver.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 describe("DecisionStore on SQLite under sustained ingestion", { timeout: 60_000 }, () => {
   it("keeps the WAL bounded: the writer's checkpoint lets the WAL start over", async () => {
-    const d = mkdtempSync(path.join(os.tmpdir(), "portcullis-wal-"));
-    const s = new DecisionStore(new SqliteDriver(path.join(d, "decisions.sqlite")), {
-      maxAgeMs: 7 * 86_400_000,
-      maxRows: 10_000_000,
-    });
-    try {
-      await s.migrate();
+    await onSqlite(10_000_000, async (s, _driver, folder) => {
       const pad = "x".repeat(2000);
       let most = 0;
       // Batches back to back, as a busy apiserver sends them: about 60 MB through the WAL.
@@ -769,27 +783,18 @@ describe("DecisionStore on SQLite under sustained ingestion", { timeout: 60_000 
           parsed(`w${b}-${i}`, { ns: `ns-${pad}`, t: T0 + b * 400 + i }),
         );
         expect((await s.ingest(events)).stored).toBe(400);
-        most = Math.max(most, statSync(path.join(d, "decisions.sqlite-wal")).size);
+        most = Math.max(most, statSync(path.join(folder, "decisions.sqlite-wal")).size);
       }
       // 1,000 pages of 16 KB, plus the commit that crossed the mark.
       expect(most).toBeLessThan(24 * 1024 * 1024);
       expect((await s.counts()).events).toBe(24_000);
-    } finally {
-      await s.driver.close();
-      rmSync(d, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe("DecisionStore on SQLite: retention", { timeout: 60_000 }, () => {
   it("lets a batch be stored between a prune's transactions instead of holding it until the end", async () => {
-    const d = mkdtempSync(path.join(os.tmpdir(), "portcullis-prune-"));
-    const s = new DecisionStore(new SqliteDriver(path.join(d, "decisions.sqlite")), {
-      maxAgeMs: 7 * 86_400_000,
-      maxRows: 100,
-    });
-    try {
-      await s.migrate();
+    await onSqlite(100, async (s) => {
       await s.ingest(Array.from({ length: 2000 }, (_, i) => parsed(`p${i}`, { t: T0 + i })));
       const done: string[] = [];
       const pruning = s.prune(T0, 100).then((n) => (done.push("prune"), n));
@@ -806,20 +811,13 @@ describe("DecisionStore on SQLite: retention", { timeout: 60_000 }, () => {
       expect(deleted).toBe(1901);
       expect(await s.counts()).toEqual({ events: 100, decisions: 100 });
       expect(await s.hasEvent("late", "ResponseComplete")).toBe(true);
-    } finally {
-      await s.driver.close();
-      rmSync(d, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe("DecisionStore on SQLite: the feed's reads", { timeout: 60_000 }, () => {
   it("run on the reader thread, on its own connection: the event loop turns while one runs, the answers are the writer's, each commit is seen and nothing uncommitted", async () => {
-    const d = mkdtempSync(path.join(os.tmpdir(), "portcullis-reader-"));
-    const driver = new SqliteDriver(path.join(d, "decisions.sqlite"));
-    const s = new DecisionStore(driver, { maxAgeMs: 7 * 86_400_000, maxRows: 10_000_000 });
-    try {
-      await s.migrate();
+    await onSqlite(10_000_000, async (s, driver) => {
       for (let b = 0; b < 10; b++)
         await s.ingest(
           Array.from({ length: 400 }, (_, i) =>
@@ -883,10 +881,7 @@ describe("DecisionStore on SQLite: the feed's reads", { timeout: 60_000 }, () =>
         driver.read({ text: "DELETE FROM admission_decisions", params: [] }),
       ).rejects.toThrow();
       expect((await s.counts()).events).toBe(4_001);
-    } finally {
-      await driver.close();
-      rmSync(d, { recursive: true, force: true });
-    }
+    });
   });
 });
 
