@@ -213,6 +213,35 @@ test("calls, reinvocation and every skip reason match what the apiserver called"
   expect(await tryForReal(page)).toEqual({ mutating: q.mutating, validating: q.validating });
 });
 
+test("a hook's predict link opens on a request the apiserver calls that hook for", async ({
+  page,
+}) => {
+  // From the webhook's page: its health card links its prediction.
+  await page.goto(`/webhooks/validatingwebhookconfigurations/${id}-v`);
+  await page
+    .getByRole("group", { name: `Health of vns${SUFFIX}` })
+    .getByRole("link", { name: "predict" })
+    .click();
+  const note = page.getByTestId("hook-example");
+  await expect(note).toHaveAttribute("data-called", "true");
+  // Only the prod namespace satisfies its namespaceSelector (env=prod and this test's label).
+  await expect(note).toContainText(`CREATE configmaps in namespace ${PROD}`);
+  const p = await predicted(page);
+  expect(p.validating).toContain("vns");
+  // The link now holds the request itself.
+  await expect.poll(() => new URL(page.url()).searchParams.get("for")).toBeNull();
+  await expect.poll(() => new URL(page.url()).searchParams.get("object")).toContain(PROD);
+  // The apiserver calls the hook for it, and exactly what was predicted.
+  const seen = await tryForReal(page);
+  expect(seen.validating).toContain("vns");
+  expect(seen).toEqual({ mutating: p.mutating, validating: p.validating });
+
+  // A hook no request reaches: said so, with the prediction of why.
+  await page.goto(`/predict?for=ValidatingWebhookConfiguration/${id}-v/vcond${SUFFIX}`);
+  await expect(page.getByTestId("hook-example")).toHaveAttribute("data-called", "false");
+  expect((await predicted(page)).skips.vcond).toBe("match-condition-false");
+});
+
 test("a namespace what-if: the prediction for the edited labels is what the apiserver does once they are real", async ({
   page,
   kube,

@@ -7,7 +7,8 @@ import { ErrorBox } from "@/components/ui/error-box";
 import { healthQuery, type HealthReport, type HealthRow } from "@/lib/queries/health";
 import { hookHref } from "@/lib/namespaces/links";
 import type { HookSourceKind } from "@/lib/admission/hook-identity";
-import { healthRowId, hookDecisionsHref, PREDICT_HREF } from "@/lib/health/links";
+import { healthRowId, hookDecisionsHref } from "@/lib/health/links";
+import { predictHref } from "@/lib/predict/links";
 import { LatencySpark } from "./latency-spark";
 import { msText as ms, probeText } from "./probe-text";
 import { ReasonList } from "./reason-list";
@@ -48,7 +49,15 @@ function HookCell({ row }: { row: HealthRow }) {
           >
             matrix
           </Link>
-          <Link href={PREDICT_HREF}>predict</Link>
+          <Link
+            href={predictHref({
+              source: row.source,
+              configuration: row.configuration,
+              name: row.hook,
+            })}
+          >
+            predict
+          </Link>
         </div>
       ) : null}
     </>

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { HealthRow } from "@/lib/queries/health";
-import { healthHref, healthRowId, hookDecisionsHref, PREDICT_HREF } from "@/lib/health/links";
+import { healthHref, healthRowId, hookDecisionsHref } from "@/lib/health/links";
+import { predictHref } from "@/lib/predict/links";
 import { LatencySpark } from "./latency-spark";
 import { probeText, msText } from "./probe-text";
 import { ReasonList } from "./reason-list";
@@ -46,7 +47,15 @@ export function HookHealthCard({
           <Link href={hookDecisionsHref(row.hook)}>decisions</Link>
         ) : null}
         {exemptionsHref ? <Link href={exemptionsHref}>matrix</Link> : null}
-        <Link href={PREDICT_HREF}>predict</Link>
+        <Link
+          href={predictHref({
+            source: row.source,
+            configuration: row.configuration,
+            name: row.hook,
+          })}
+        >
+          predict
+        </Link>
       </div>
       <dl className="facts">
         <dt>Latency p50 / p90 / p99</dt>

@@ -1,7 +1,8 @@
 import Link from "next/link";
 import type { PolicyKind } from "@/lib/admission/metrics";
 import type { PolicyHealthRow } from "@/lib/queries/health";
-import { policyDecisionsHref, PREDICT_HREF } from "@/lib/health/links";
+import { policyDecisionsHref } from "@/lib/health/links";
+import { predictHref } from "@/lib/predict/links";
 import { PolicyChecksTable } from "./policy-checks-table";
 
 /**
@@ -25,7 +26,7 @@ export function PolicyHealthCard({
         <h2 id="policy-health-h">Health</h2>
         <span className="spacer" />
         <Link href={policyDecisionsHref(policy)}>decisions</Link>
-        <Link href={PREDICT_HREF}>predict</Link>
+        <Link href={predictHref({ source: kind, configuration: policy, name: "" })}>predict</Link>
       </div>
       {metricsError ? <p className="bad">{metricsError}</p> : null}
       {rows.length === 0 ? (

@@ -1,6 +1,8 @@
 "use client";
 
 import Link from "next/link";
+import { hookDecisionsHref, policyDecisionsHref } from "@/lib/health/links";
+import { predictHref } from "@/lib/predict/links";
 import { useMemo } from "react";
 import { describeRequest, hookView } from "@/lib/admission/exemption-views";
 import type { HookSourceKind } from "@/lib/admission/hook-identity";
@@ -61,7 +63,19 @@ export function HookNamespacesPage({
         </span>
         <LiveIndicator {...state.live} />
         <span className="spacer" />
-        <Link href={`/namespaces?hook=${encodeURIComponent(name)}`}>In the matrix</Link>
+        <span className="links">
+          <Link href={`/namespaces?hook=${encodeURIComponent(name)}`}>In the matrix</Link>
+          <Link
+            href={
+              source === "MutatingAdmissionPolicy" || source === "ValidatingAdmissionPolicy"
+                ? policyDecisionsHref(configuration)
+                : hookDecisionsHref(name)
+            }
+          >
+            Decisions
+          </Link>
+          <Link href={predictHref({ source, configuration, name })}>Predict</Link>
+        </span>
       </div>
       <div className="toolbar">
         <RequestPicker params={params} onChange={setParams} />

@@ -9,6 +9,8 @@ import { useTabContext } from "@/components/layout/tab-context";
 import { predictStateQuery } from "@/lib/queries/predict";
 import { predictPage, type LiveInputs } from "@/lib/predict/page-request";
 import { stateFromQuery, stateToQuery, type PredictPageState } from "@/lib/predict/page-state";
+import { exampleFor, type HookExample } from "@/lib/predict/hook-example";
+import { parseHookTarget, type HookTarget } from "@/lib/predict/links";
 import { ErrorBox } from "@/components/ui/error-box";
 import { RequestForm } from "./request-form";
 import { PredictionView } from "./prediction-view";
@@ -25,6 +27,12 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
   const { context = "", error: contextError } = useTabContext();
   const live = useQuery({ ...predictStateQuery(context), enabled: context !== "" });
   const [state, setState] = useState<PredictPageState>(() => stateFromQuery(initialQuery));
+  // `for`: open on a request that hook is called for, found once the live state is read.
+  const target = useMemo(
+    () => parseHookTarget(new URLSearchParams(initialQuery).get("for")),
+    [initialQuery],
+  );
+  const [example, setExample] = useState<HookExample | undefined>();
 
   useEffect(() => {
     const t = setTimeout(() => {
@@ -49,7 +57,19 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
     };
   }, [live.data]);
 
-  const result = useMemo(() => (inputs ? predictPage(state, inputs) : undefined), [state, inputs]);
+  // Once, when the live state first arrives (state adjusted while rendering, as React advises
+  // for state derived from what just changed).
+  if (target && !example && inputs) {
+    const found = exampleFor(target, inputs);
+    setExample(found);
+    if (found.found) setState(found.state);
+  }
+
+  const waiting = target !== undefined && example === undefined;
+  const result = useMemo(
+    () => (inputs && !waiting ? predictPage(state, inputs) : undefined),
+    [state, inputs, waiting],
+  );
   const error = contextError ?? live.error;
 
   return (
@@ -70,6 +90,7 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
           ))}
         </ul>
       ) : null}
+      {target ? <ExampleNote target={target} example={example} /> : null}
       <div className="predict-grid">
         <RequestForm
           state={state}
@@ -94,5 +115,46 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
         </div>
       </div>
     </div>
+  );
+}
+
+function targetLabel(t: HookTarget): string {
+  switch (t.source) {
+    case "MutatingWebhookConfiguration":
+    case "ValidatingWebhookConfiguration":
+      return `webhook ${t.name} (${t.source} ${t.configuration})`;
+    default:
+      return t.name
+        ? `${t.source} ${t.configuration} with binding ${t.name}`
+        : `${t.source} ${t.configuration}`;
+  }
+}
+
+/** What the page opened on for a hook's link, and how much of it is real. */
+function ExampleNote({
+  target,
+  example,
+}: {
+  target: HookTarget;
+  example: HookExample | undefined;
+}) {
+  const who = targetLabel(target);
+  let text: string;
+  if (!example) text = `Finding a request the ${who} is called for…`;
+  else if (!example.found) text = `No request to show for the ${who}: ${example.reason}.`;
+  else if (!example.called)
+    text = `No request found that the ${who} is called for. Shown: ${example.summary}, the first its rules allow; the prediction says why it is skipped.`;
+  else if (example.whatIfNamespace)
+    text = `A request the ${who} is called for: ${example.summary}, with that namespace's labels changed (what-if) to satisfy its namespaceSelector, as no live namespace does. Edit the request to try others.`;
+  else
+    text = `A request the ${who} is called for: ${example.summary}. Edit the request to try others.`;
+  return (
+    <p
+      className="hint"
+      data-testid="hook-example"
+      data-called={example?.found ? String(example.called) : undefined}
+    >
+      {text}
+    </p>
   );
 }

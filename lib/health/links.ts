@@ -46,6 +46,3 @@ export function hookDecisionsHref(hook: string): string {
 export function policyDecisionsHref(policy: string): string {
   return `/decisions?${new URLSearchParams({ policy }).toString()}`;
 }
-
-/** Where to ask which hooks a request would call. */
-export const PREDICT_HREF = "/predict";
