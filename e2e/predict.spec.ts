@@ -228,6 +228,11 @@ test("a hook's predict link opens on a request the apiserver calls that hook for
   await expect(note).toContainText(`CREATE configmaps in namespace ${PROD}`);
   const p = await predicted(page);
   expect(p.validating).toContain("vns");
+  // The hook is marked among the calls.
+  await expect(page.locator("[data-testid=call][data-focus]")).toHaveAttribute(
+    "data-hook",
+    `vns${SUFFIX}`,
+  );
   // The link now holds the request itself.
   await expect.poll(() => new URL(page.url()).searchParams.get("for")).toBeNull();
   await expect.poll(() => new URL(page.url()).searchParams.get("object")).toContain(PROD);
@@ -240,6 +245,10 @@ test("a hook's predict link opens on a request the apiserver calls that hook for
   await page.goto(`/predict?for=ValidatingWebhookConfiguration/${id}-v/vcond${SUFFIX}`);
   await expect(page.getByTestId("hook-example")).toHaveAttribute("data-called", "false");
   expect((await predicted(page)).skips.vcond).toBe("match-condition-false");
+  await expect(page.locator("[data-testid=skip][data-focus]")).toHaveAttribute(
+    "data-code",
+    "match-condition-false",
+  );
 });
 
 test("a namespace what-if: the prediction for the edited labels is what the apiserver does once they are real", async ({

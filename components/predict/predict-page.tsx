@@ -102,7 +102,7 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
         />
         <div className="stack">
           {!live.data && !error ? <p className="muted">Reading the cluster…</p> : null}
-          {result ? <PredictionView result={result} /> : null}
+          {result ? <PredictionView result={result} focus={target} /> : null}
           {result?.ok && inputs ? (
             <TryForReal
               key={context}
@@ -141,7 +141,7 @@ function ExampleNote({
   const who = targetLabel(target);
   let text: string;
   if (!example) text = `Finding a request the ${who} is called for…`;
-  else if (!example.found) text = `No request to show for the ${who}: ${example.reason}.`;
+  else if (!example.found) text = `No request to show: ${example.reason}.`;
   else if (!example.called)
     text = `No request found that the ${who} is called for. Shown: ${example.summary}, the first its rules allow; the prediction says why it is skipped.`;
   else if (example.whatIfNamespace)

@@ -9,6 +9,7 @@ import type {
   SkipReport,
 } from "@/lib/admission/predict-report";
 import type { PagePrediction } from "@/lib/predict/page-request";
+import type { HookTarget } from "@/lib/predict/links";
 import { LegacySections } from "./legacy-sections";
 
 const STAGE: Record<string, string> = {
@@ -80,9 +81,21 @@ function onFailure(c: CallReport): string {
     : `an error or no answer within ${c.timeoutSeconds}s is ignored (fail-open)`;
 }
 
-function CallRow({ c, n }: { c: CallReport; n: number }) {
+/** Whether a row is the hook the page was opened for (see lib/predict/links.ts). */
+function isFocus(hook: HookRef, focus: HookTarget | undefined): boolean {
+  return (
+    focus !== undefined &&
+    hook.source === focus.source &&
+    hook.configuration === focus.configuration &&
+    (focus.name === "" || hook.name === focus.name)
+  );
+}
+
+function CallRow({ c, n, focus }: { c: CallReport; n: number; focus?: HookTarget }) {
   return (
     <tr
+      className={isFocus(c.hook, focus) ? "focus" : undefined}
+      data-focus={isFocus(c.hook, focus) || undefined}
       data-testid="call"
       data-key={c.key}
       data-hook={c.hook.name}
@@ -131,7 +144,15 @@ function CallRow({ c, n }: { c: CallReport; n: number }) {
 
 const ROWS_PER_GROUP = 25;
 
-function SkipGroup({ code, skips }: { code: string; skips: SkipReport[] }) {
+function SkipGroup({
+  code,
+  skips,
+  focus,
+}: {
+  code: string;
+  skips: SkipReport[];
+  focus?: HookTarget;
+}) {
   const [all, setAll] = useState(false);
   const shown = all ? skips : skips.slice(0, ROWS_PER_GROUP);
   return (
@@ -143,6 +164,8 @@ function SkipGroup({ code, skips }: { code: string; skips: SkipReport[] }) {
         {shown.map((s) => (
           <li
             key={`${s.stage}/${s.key}`}
+            className={isFocus(s.hook, focus) ? "focus" : undefined}
+            data-focus={isFocus(s.hook, focus) || undefined}
             data-testid="skip"
             data-key={s.key}
             data-hook={s.hook.name}
@@ -280,7 +303,8 @@ function Summary({ r }: { r: PredictReport }) {
 }
 
 /** The prediction: summary, ordered calls, undecided hooks, and every hook not called with why. */
-export function PredictionView({ result }: { result: PagePrediction }) {
+/** The prediction; `focus` marks the hook the page was opened for, wherever it is listed. */
+export function PredictionView({ result, focus }: { result: PagePrediction; focus?: HookTarget }) {
   if (!result.ok)
     return (
       <section className="panel" aria-label="Answer">
@@ -325,7 +349,7 @@ export function PredictionView({ result }: { result: PagePrediction }) {
               </thead>
               <tbody>
                 {calls.map((c) => (
-                  <CallRow key={`${c.round}/${c.key}`} c={c} n={++n} />
+                  <CallRow key={`${c.round}/${c.key}`} c={c} n={++n} focus={focus} />
                 ))}
               </tbody>
             </table>
@@ -348,7 +372,7 @@ export function PredictionView({ result }: { result: PagePrediction }) {
         <h2>Not called</h2>
         {r.skips.length === 0 ? <p className="muted">Every hook is called.</p> : null}
         {groupSkips(r.skips).map(([code, skips]) => (
-          <SkipGroup key={code} code={code} skips={skips} />
+          <SkipGroup key={code} code={code} skips={skips} focus={focus} />
         ))}
       </section>
       <LegacySections sections={r.legacy} />

@@ -229,7 +229,7 @@ describe("a hook's example request", () => {
     expect(exampleFor(target("missing.example.com"), live)).toEqual({
       found: false,
       reason:
-        "ValidatingWebhookConfiguration cfg / missing.example.com is not in the cluster's admission state",
+        "ValidatingWebhookConfiguration cfg / missing.example.com is not in the cluster's admission state (deleted, renamed, or not readable as this context)",
     });
     expect(exampleFor(target("ghost.example.com"), live)).toMatchObject({
       found: false,

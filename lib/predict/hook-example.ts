@@ -266,7 +266,10 @@ export function exampleFor(target: HookTarget, live: LiveInputs): HookExample {
   const matchers = matchersOf(target, live.compiled);
   const what = `${target.source} ${target.configuration}${target.name ? ` / ${target.name}` : ""}`;
   if (matchers.length === 0)
-    return { found: false, reason: `${what} is not in the cluster's admission state` };
+    return {
+      found: false,
+      reason: `${what} is not in the cluster's admission state (deleted, renamed, or not readable as this context)`,
+    };
   const plans = matchers.flatMap((m) => {
     const objectLabels = labelsSatisfying(m.all.map((x) => x.objectSelector)) ?? {};
     const nsSelectors = m.all.map((x) => x.namespaceSelector);
