@@ -17,7 +17,9 @@ import type { CompiledSelector, Labels } from "@/lib/admission/selectors";
 import { selectorMatches } from "@/lib/admission/selectors";
 import type { DiscoveryResource } from "@/lib/admission/snapshot";
 import type { AdmissionOperation } from "@/lib/k8s/types";
-import { predictPage, type LiveInputs } from "./page-request";
+import { predictCompiled } from "@/lib/admission/predict";
+import type { JsonObject } from "@/lib/admission/validate/json";
+import { pageRequest, type LiveInputs } from "./page-request";
 import { DEFAULT_STATE, type PredictPageState } from "./page-state";
 import type { HookTarget } from "./links";
 
@@ -37,6 +39,8 @@ export type HookExample =
 
 /** Most predictions one search runs (each is a whole prediction against the live state). */
 const MAX_TRIES = 160;
+/** Most requests (operation and resource) drawn from the rules. */
+const MAX_PLANS = 64;
 /** Most namespaces tried for one resource and operation. */
 const MAX_NAMESPACES = 40;
 const OPERATION_ORDER: readonly AdmissionOperation[] = ["CREATE", "UPDATE", "DELETE", "CONNECT"];
@@ -197,26 +201,27 @@ function candidatesOf(m: Matchers, discovery: readonly DiscoveryResource[]): Can
   return out;
 }
 
+/** The page's state for a candidate, with the object it holds as text. */
 function stateOf(
   c: Candidate,
   namespace: string | undefined,
   objectLabels: Record<string, string>,
   namespaceLabels: Record<string, string> | undefined,
-): PredictPageState {
+): { state: PredictPageState; object: JsonObject } {
   // A Namespace's subresource is reached through the namespace itself, looked up by name.
   const ownNamespace = isNamespaces(c.resource) && c.subresource !== "";
-  const metadata: Record<string, unknown> = {
+  const metadata: JsonObject = {
     name: ownNamespace && namespace !== undefined ? namespace : c.name,
   };
   if (namespace !== undefined && c.resource.namespaced) metadata.namespace = namespace;
   if (Object.keys(objectLabels).length > 0) metadata.labels = objectLabels;
-  const object = {
+  const object: JsonObject = {
     apiVersion: apiVersionOf(c.kind.group, c.kind.version),
     kind: c.kind.kind,
     metadata,
   };
   const r = c.resource;
-  return {
+  const state: PredictPageState = {
     ...DEFAULT_STATE,
     object: stringify(object),
     operation: c.operation,
@@ -224,6 +229,7 @@ function stateOf(
     resource: `${r.group === "" ? "core" : r.group}/${r.version}/${r.resource}`,
     namespaceLabels,
   };
+  return { state, object };
 }
 
 function isNamespaces(d: DiscoveryResource): boolean {
@@ -243,16 +249,30 @@ function summaryOf(c: Candidate, namespace: string | undefined): string {
     : `${c.operation} ${what} of namespace ${namespace}`;
 }
 
-function calls(state: PredictPageState, live: LiveInputs, target: HookTarget): boolean {
-  const r = predictPage(state, live);
-  if (!r.ok) return false;
-  const is = (h: { source: string; configuration: string; name: string }) =>
-    h.source === target.source &&
-    h.configuration === target.configuration &&
-    (target.name === "" || h.name === target.name);
+/**
+ * Whether the page's prediction of `state` calls the target: the same request the page builds
+ * (from the object the state's text holds), predicted without the page's report.
+ */
+function calls(
+  state: PredictPageState,
+  object: JsonObject,
+  live: LiveInputs,
+  target: HookTarget,
+): boolean {
+  let request;
+  try {
+    request = pageRequest(state, object, undefined, live).request;
+  } catch {
+    return false;
+  }
   // A failure at the hook (its namespace not found, a binding's params missing) rejects the
   // request before the hook is called.
-  return r.report.calls.some((c) => is(c.hook));
+  return predictCompiled(request, live.compiled).calls.some(
+    ({ hook: h }) =>
+      h.source === target.source &&
+      h.configuration === target.configuration &&
+      (target.name === "" || h.name === target.name),
+  );
 }
 
 /** Live namespaces in the order an example tries them: `default` first, then by name. */
@@ -270,20 +290,28 @@ export function exampleFor(target: HookTarget, live: LiveInputs): HookExample {
       found: false,
       reason: `${what} is not in the cluster's admission state (deleted, renamed, or not readable as this context)`,
     };
-  const plans = matchers.flatMap((m) => {
-    const objectLabels = labelsSatisfying(m.all.map((x) => x.objectSelector)) ?? {};
-    const nsSelectors = m.all.map((x) => x.namespaceSelector);
-    return candidatesOf(m, live.discovery).map((c) => {
-      // A Namespace is matched by its own labels against the namespaceSelector.
-      const labels = isNamespaces(c.resource)
-        ? (labelsSatisfying(nsSelectors, objectLabels) ?? objectLabels)
-        : objectLabels;
-      return { c, labels, nsSelectors };
-    });
-  });
+  const spaces = namespaceOrder(live.namespaces);
+  const plans = matchers
+    .flatMap((m) => {
+      const objectLabels = labelsSatisfying(m.all.map((x) => x.objectSelector)) ?? {};
+      const nsSelectors = m.all.map((x) => x.namespaceSelector);
+      // The live namespaces the selectors accept, read once per matcher, when first needed.
+      let accepted: string[] | undefined;
+      const inScope = () =>
+        (accepted ??= spaces
+          .filter((n) => nsSelectors.every((s) => selectorMatches(s, live.namespaces[n])))
+          .slice(0, MAX_NAMESPACES));
+      return candidatesOf(m, live.discovery).map((c) => {
+        // A Namespace is matched by its own labels against the namespaceSelector.
+        const labels = isNamespaces(c.resource)
+          ? (labelsSatisfying(nsSelectors, objectLabels) ?? objectLabels)
+          : objectLabels;
+        return { c, labels, nsSelectors, inScope };
+      });
+    })
+    .slice(0, MAX_PLANS);
   const first = plans[0];
   if (!first) return { found: false, reason: `no served resource matches the rules of ${what}` };
-  const spaces = namespaceOrder(live.namespaces);
   let tries = 0;
   // The first request tried: the fallback, as close to being called as the search came.
   let fallback: HookExample | undefined;
@@ -292,34 +320,34 @@ export function exampleFor(target: HookTarget, live: LiveInputs): HookExample {
     ns: string | undefined,
     nsLabels?: Record<string, string>,
   ): HookExample | undefined => {
-    if (tries++ >= MAX_TRIES) return undefined;
-    const state = stateOf(p.c, ns, p.labels, nsLabels);
+    tries++;
+    const { state, object } = stateOf(p.c, ns, p.labels, nsLabels);
     const summary = summaryOf(p.c, ns);
-    const called = calls(state, live, target);
+    const called = calls(state, object, live, target);
     const example: HookExample = nsLabels
       ? { found: true, state, called, summary, whatIfNamespace: ns }
       : { found: true, state, called, summary };
     fallback ??= example;
     return called ? example : undefined;
   };
-  // Real requests first: each resource in the live namespaces its namespaceSelector accepts.
-  for (const p of plans) {
-    const inScope = inNamespace(p.c)
-      ? spaces
-          .filter((n) => p.nsSelectors.every((s) => selectorMatches(s, live.namespaces[n])))
-          .slice(0, MAX_NAMESPACES)
-      : [undefined];
-    for (const ns of inScope) {
-      const hit = attempt(p, ns);
-      if (hit) return hit;
+  // Real requests first: every resource in the first live namespace its selector accepts, then
+  // in the others (a matchCondition may look at the namespace).
+  for (const pass of [0, 1])
+    for (const p of plans) {
+      const where = inNamespace(p.c) ? p.inScope() : [undefined];
+      for (const ns of pass === 0 ? where.slice(0, 1) : where.slice(1)) {
+        if (tries >= MAX_TRIES) break;
+        const hit = attempt(p, ns);
+        if (hit) return hit;
+      }
     }
-  }
   // Then a what-if: the first namespace's labels changed to satisfy the namespaceSelector.
   const whatIf = spaces[0] ?? "default";
   for (const p of plans) {
     if (!inNamespace(p.c)) continue;
     const nsLabels = labelsSatisfying(p.nsSelectors, live.namespaces[whatIf] ?? {});
-    const hit = nsLabels && attempt(p, whatIf, nsLabels);
+    if (!nsLabels || tries >= MAX_TRIES) continue;
+    const hit = attempt(p, whatIf, nsLabels);
     if (hit) return hit;
   }
   // Nothing calls it: the prediction of the first request says why the hook is skipped.
@@ -327,7 +355,7 @@ export function exampleFor(target: HookTarget, live: LiveInputs): HookExample {
   const ns = inNamespace(first.c) ? whatIf : undefined;
   return {
     found: true,
-    state: stateOf(first.c, ns, first.labels, undefined),
+    state: stateOf(first.c, ns, first.labels, undefined).state,
     called: false,
     summary: summaryOf(first.c, ns),
   };

@@ -91,6 +91,26 @@ export function requestSpec(s: PredictPageState): RequestSpec {
   };
 }
 
+/**
+ * The admission request the page's state describes, for its object already parsed (throws a
+ * RequestSpecError when the fields do not make a request).
+ */
+export function pageRequest(
+  s: PredictPageState,
+  object: JsonObject,
+  oldObject: JsonObject | undefined,
+  live: LiveInputs,
+): ReturnType<typeof buildRequest> {
+  return buildRequest(requestSpec(s), {
+    object,
+    oldObject,
+    discovery: live.discovery,
+    namespaces: live.namespaces,
+    namespacesFrom: "cluster",
+    identity: live.identity,
+  });
+}
+
 /** Predicts what the page's state describes against the live state. */
 export function predictPage(s: PredictPageState, live: LiveInputs): PagePrediction {
   const parsed = parseObject(s.object, "object");
@@ -103,14 +123,7 @@ export function predictPage(s: PredictPageState, live: LiveInputs): PagePredicti
   }
   let built: ReturnType<typeof buildRequest>;
   try {
-    built = buildRequest(requestSpec(s), {
-      object: parsed.object,
-      oldObject,
-      discovery: live.discovery,
-      namespaces: live.namespaces,
-      namespacesFrom: "cluster",
-      identity: live.identity,
-    });
+    built = pageRequest(s, parsed.object, oldObject, live);
   } catch (e) {
     return {
       ok: false,
