@@ -174,9 +174,10 @@ test.describe("Health", () => {
         "href",
         `/hooks/ValidatingWebhookConfiguration/${name}/${encodeURIComponent(hookName("fail-open"))}`,
       );
+      // The prediction opens on a request this hook is called for (e2e/predict.spec.ts).
       await expect(slowCard.getByRole("link", { name: "predict" })).toHaveAttribute(
         "href",
-        "/predict",
+        `/predict?${new URLSearchParams({ for: `ValidatingWebhookConfiguration/${name}/${hookName("fail-open")}` }).toString()}`,
       );
       await page.screenshot({ path: "e2e/artifacts/health-card.png", fullPage: false });
 
@@ -193,6 +194,20 @@ test.describe("Health", () => {
       await row.getByRole("link", { name }).click();
       await expect(page).toHaveURL(`/webhooks/validatingwebhookconfigurations/${name}`);
       await expect(slowCard).toBeVisible();
+
+      // The hook's matrix column page leads on to its decisions, prediction and Health row.
+      await slowCard.getByRole("link", { name: "matrix" }).click();
+      const head = page.locator(".page-head");
+      await expect(head.getByRole("link", { name: "Health" })).toHaveAttribute(
+        "href",
+        `/health#health-ValidatingWebhookConfiguration-${name}-1`,
+      );
+      await expect(head.getByRole("link", { name: "Decisions" })).toHaveAttribute(
+        "href",
+        `/decisions?hook=${encodeURIComponent(hookName("fail-open"))}`,
+      );
+      await head.getByRole("link", { name: "Predict" }).click();
+      await expect(page.getByTestId("hook-example")).toContainText(hookName("fail-open"));
     } finally {
       await seeded.cleanup();
     }
@@ -284,6 +299,20 @@ test.describe("Health", () => {
       const row = page.locator(`[id="health-policy-ValidatingAdmissionPolicy-${name}-${name}-b"]`);
       await expect(row).toHaveAttribute("aria-current", "location");
       await expect(row.getByTestId("policy-checks")).toHaveText(String(checks));
+
+      // The policy's prediction: a request its binding applies to, in the one namespace it selects.
+      await page.goto(`/policies/validatingadmissionpolicies/${name}`);
+      await page
+        .getByRole("region", { name: "Health" })
+        .getByRole("link", { name: "predict" })
+        .click();
+      const note = page.getByTestId("hook-example");
+      await expect(note).toHaveAttribute("data-called", "true");
+      await expect(note).toContainText(`CREATE configmaps in namespace ${ns}`);
+      await expect(page.locator("[data-testid=call][data-focus]")).toHaveAttribute(
+        "data-key",
+        `ValidatingAdmissionPolicy:${name}/${name}-b`,
+      );
     } finally {
       await kube.request("DELETE", `${group}/validatingadmissionpolicybindings/${name}-b`);
       await kube.request("DELETE", `${group}/validatingadmissionpolicies/${name}`);

@@ -1,11 +1,17 @@
 "use client";
 
 import Link from "next/link";
-import { hookDecisionsHref, policyDecisionsHref } from "@/lib/health/links";
+import {
+  healthHref,
+  healthRowId,
+  hookDecisionsHref,
+  policyDecisionsHref,
+  policyHealthRowId,
+} from "@/lib/health/links";
 import { predictHref } from "@/lib/predict/links";
 import { useMemo } from "react";
 import { describeRequest, hookView } from "@/lib/admission/exemption-views";
-import type { HookSourceKind } from "@/lib/admission/hook-identity";
+import type { HookIdentity, HookSourceKind } from "@/lib/admission/hook-identity";
 import { configurationHref, namespaceHref } from "@/lib/namespaces/links";
 import { ErrorBox } from "@/components/ui/error-box";
 import { useLiveMatrix } from "./use-live-matrix";
@@ -27,6 +33,15 @@ function Names({ names }: { names: string[] }) {
       ))}
       {names.length > SHOWN && <span className="muted"> and {names.length - SHOWN} more</span>}
     </>
+  );
+}
+
+/** The Health page's row of a webhook or policy binding. */
+function hookHealthHref(h: HookIdentity): string {
+  return healthHref(
+    h.source === "MutatingAdmissionPolicy" || h.source === "ValidatingAdmissionPolicy"
+      ? policyHealthRowId(h.source, h.configuration, h.name)
+      : healthRowId(h.source, h.configuration, h.position),
   );
 }
 
@@ -75,6 +90,7 @@ export function HookNamespacesPage({
             Decisions
           </Link>
           <Link href={predictHref({ source, configuration, name })}>Predict</Link>
+          {view ? <Link href={hookHealthHref(view.hook.hook)}>Health</Link> : null}
         </span>
       </div>
       <div className="toolbar">
