@@ -233,9 +233,18 @@ test("a hook's predict link opens on a request the apiserver calls that hook for
     "data-hook",
     `vns${SUFFIX}`,
   );
-  // The link now holds the request itself.
-  await expect.poll(() => new URL(page.url()).searchParams.get("for")).toBeNull();
+  // The link now holds the request itself beside the hook: a reload shows the same, marked.
   await expect.poll(() => new URL(page.url()).searchParams.get("object")).toContain(PROD);
+  expect(new URL(page.url()).searchParams.get("for")).toBe(
+    `ValidatingWebhookConfiguration/${id}-v/vns${SUFFIX}`,
+  );
+  await page.reload();
+  await expect(page.getByTestId("hook-example")).toHaveCount(0);
+  expect((await predicted(page)).validating).toEqual(p.validating);
+  await expect(page.locator("[data-testid=call][data-focus]")).toHaveAttribute(
+    "data-hook",
+    `vns${SUFFIX}`,
+  );
   // The apiserver calls the hook for it, and exactly what was predicted.
   const seen = await tryForReal(page);
   expect(seen.validating).toContain("vns");

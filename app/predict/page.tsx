@@ -14,5 +14,6 @@ export default async function Page({
     if (typeof v === "string") q.append(k, v);
     else for (const x of v ?? []) q.append(k, x);
   }
-  return <PredictPage initialQuery={q.toString()} />;
+  // Keyed by the query: a link to another request (another hook's `for`) opens afresh.
+  return <PredictPage key={q.toString()} initialQuery={q.toString()} />;
 }

@@ -10,7 +10,7 @@ import { predictStateQuery } from "@/lib/queries/predict";
 import { predictPage, type LiveInputs } from "@/lib/predict/page-request";
 import { stateFromQuery, stateToQuery, type PredictPageState } from "@/lib/predict/page-state";
 import { exampleFor, type HookExample } from "@/lib/predict/hook-example";
-import { parseHookTarget, type HookTarget } from "@/lib/predict/links";
+import { hookTargetParam, parseHookTarget, type HookTarget } from "@/lib/predict/links";
 import { ErrorBox } from "@/components/ui/error-box";
 import { RequestForm } from "./request-form";
 import { PredictionView } from "./prediction-view";
@@ -27,22 +27,24 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
   const { context = "", error: contextError } = useTabContext();
   const live = useQuery({ ...predictStateQuery(context), enabled: context !== "" });
   const [state, setState] = useState<PredictPageState>(() => stateFromQuery(initialQuery));
-  // `for`: open on a request that hook is called for, found once the live state is read.
-  const target = useMemo(
-    () => parseHookTarget(new URLSearchParams(initialQuery).get("for")),
-    [initialQuery],
-  );
+  // `for`: the hook the page is opened for, marked in the prediction. Without a request in the
+  // link, the page opens on one that hook is called for, found once the live state is read; the
+  // URL then holds both, so a reload or a shared link shows the same request.
+  const { target, searched } = useMemo(() => {
+    const q = new URLSearchParams(initialQuery);
+    return { target: parseHookTarget(q.get("for")), searched: !q.has("object") };
+  }, [initialQuery]);
   const [example, setExample] = useState<HookExample | undefined>();
 
   useEffect(() => {
     const t = setTimeout(() => {
-      const q = stateToQuery(state);
+      const q = withTarget(stateToQuery(state), target);
       const url = `${window.location.pathname}${q ? `?${q}` : ""}`;
       if (url !== `${window.location.pathname}${window.location.search}`)
         window.history.replaceState(window.history.state, "", url);
     }, URL_DELAY_MS);
     return () => clearTimeout(t);
-  }, [state]);
+  }, [state, target]);
 
   const inputs = useMemo<LiveInputs | undefined>(() => {
     const d = live.data;
@@ -59,13 +61,13 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
 
   // Once, when the live state first arrives (state adjusted while rendering, as React advises
   // for state derived from what just changed).
-  if (target && !example && inputs) {
+  if (target && searched && !example && inputs) {
     const found = exampleFor(target, inputs);
     setExample(found);
     if (found.found) setState(found.state);
   }
 
-  const waiting = target !== undefined && example === undefined;
+  const waiting = target !== undefined && searched && example === undefined;
   const result = useMemo(
     () => (inputs && !waiting ? predictPage(state, inputs) : undefined),
     [state, inputs, waiting],
@@ -90,7 +92,7 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
           ))}
         </ul>
       ) : null}
-      {target ? <ExampleNote target={target} example={example} /> : null}
+      {target && searched ? <ExampleNote target={target} example={example} /> : null}
       <div className="predict-grid">
         <RequestForm
           state={state}
@@ -116,6 +118,13 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
       </div>
     </div>
   );
+}
+
+/** The page's query with `for` kept first, so the marked hook survives a reload. */
+function withTarget(query: string, target: HookTarget | undefined): string {
+  if (!target) return query;
+  const q = new URLSearchParams({ for: hookTargetParam(target) }).toString();
+  return query ? `${q}&${query}` : q;
 }
 
 function targetLabel(t: HookTarget): string {
@@ -145,9 +154,9 @@ function ExampleNote({
   else if (!example.called)
     text = `No request found that the ${who} is called for. Shown: ${example.summary}, the first its rules allow; the prediction says why it is skipped.`;
   else if (example.whatIfNamespace)
-    text = `A request the ${who} is called for: ${example.summary}, with that namespace's labels changed (what-if) to satisfy its namespaceSelector, as no live namespace does. Edit the request to try others.`;
+    text = `Opened on a request the ${who} is called for: ${example.summary}, with that namespace's labels changed (what-if) to satisfy its namespaceSelector, as no live namespace does. Edit the request to try others.`;
   else
-    text = `A request the ${who} is called for: ${example.summary}. Edit the request to try others.`;
+    text = `Opened on a request the ${who} is called for: ${example.summary}. Edit the request to try others.`;
   return (
     <p
       className="hint"
