@@ -258,6 +258,20 @@ test("a hook's predict link opens on a request the apiserver calls that hook for
     "data-code",
     "match-condition-false",
   );
+
+  // A link with its own request keeps it; the hook is marked where it is skipped, in sight even
+  // in the group of rule mismatches, which is otherwise folded.
+  const q = new URLSearchParams({
+    for: `ValidatingWebhookConfiguration/${id}-v/vsecret${SUFFIX}`,
+    object: configMap("keep-e", PROD, {}),
+  });
+  await page.goto(`/predict?${q.toString()}`);
+  await expect(page.getByTestId("verdict")).toBeVisible();
+  await expect(page.getByTestId("hook-example")).toHaveCount(0);
+  await expect(page.getByLabel("Object", { exact: true })).toHaveValue(/keep-e/);
+  const marked = page.locator("[data-testid=skip][data-focus]");
+  await expect(marked).toHaveAttribute("data-code", "rules");
+  await expect(marked).toBeVisible();
 });
 
 test("a namespace what-if: the prediction for the edited labels is what the apiserver does once they are real", async ({

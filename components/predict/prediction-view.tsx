@@ -154,9 +154,16 @@ function SkipGroup({
   focus?: HookTarget;
 }) {
   const [all, setAll] = useState(false);
-  const shown = all ? skips : skips.slice(0, ROWS_PER_GROUP);
+  // The marked hook first, and its group open, so it is in sight.
+  const marked = skips.filter((x) => isFocus(x.hook, focus));
+  const ordered = marked.length ? [...marked, ...skips.filter((x) => !marked.includes(x))] : skips;
+  const shown = all ? ordered : ordered.slice(0, ROWS_PER_GROUP);
   return (
-    <details className="skip-group" open={code !== "rules"} data-testid={`skips-${code}`}>
+    <details
+      className="skip-group"
+      open={code !== "rules" || marked.length > 0}
+      data-testid={`skips-${code}`}
+    >
       <summary>
         {SKIP_TITLE[code] ?? code} <span className="badge">{skips.length}</span>
       </summary>
@@ -302,8 +309,10 @@ function Summary({ r }: { r: PredictReport }) {
   );
 }
 
-/** The prediction: summary, ordered calls, undecided hooks, and every hook not called with why. */
-/** The prediction; `focus` marks the hook the page was opened for, wherever it is listed. */
+/**
+ * The prediction: summary, ordered calls, undecided hooks, and every hook not called with why;
+ * `focus` marks the hook the page was opened for, wherever it is listed.
+ */
 export function PredictionView({ result, focus }: { result: PagePrediction; focus?: HookTarget }) {
   if (!result.ok)
     return (

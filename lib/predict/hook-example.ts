@@ -259,11 +259,11 @@ function calls(
   live: LiveInputs,
   target: HookTarget,
 ): boolean {
-  let request;
+  let request: ReturnType<typeof pageRequest>["request"];
   try {
     request = pageRequest(state, object, undefined, live).request;
   } catch {
-    return false;
+    return false; // fields that make no request (the page says why)
   }
   // A failure at the hook (its namespace not found, a binding's params missing) rejects the
   // request before the hook is called.
