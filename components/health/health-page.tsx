@@ -49,15 +49,7 @@ function HookCell({ row }: { row: HealthRow }) {
           >
             matrix
           </Link>
-          <Link
-            href={predictHref({
-              source: row.source,
-              configuration: row.configuration,
-              name: row.hook,
-            })}
-          >
-            predict
-          </Link>
+          <Link href={predictHref({ ...row, name: row.hook })}>predict</Link>
         </div>
       ) : null}
     </>

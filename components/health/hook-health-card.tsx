@@ -47,15 +47,7 @@ export function HookHealthCard({
           <Link href={hookDecisionsHref(row.hook)}>decisions</Link>
         ) : null}
         {exemptionsHref ? <Link href={exemptionsHref}>matrix</Link> : null}
-        <Link
-          href={predictHref({
-            source: row.source,
-            configuration: row.configuration,
-            name: row.hook,
-          })}
-        >
-          predict
-        </Link>
+        <Link href={predictHref({ ...row, name: row.hook })}>predict</Link>
       </div>
       <dl className="facts">
         <dt>Latency p50 / p90 / p99</dt>

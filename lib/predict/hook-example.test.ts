@@ -18,6 +18,13 @@ function liveOf(snapshot: AdmissionSnapshot): LiveInputs {
   };
 }
 
+const createPods = {
+  operations: ["CREATE"],
+  apiGroups: [""],
+  apiVersions: ["v1"],
+  resources: ["pods"],
+};
+
 const target = (name: string): HookTarget => ({
   source: "ValidatingWebhookConfiguration",
   configuration: "cfg",
@@ -149,9 +156,7 @@ describe("a hook's example request", () => {
     const live = liveOf(
       validatingSnapshot([
         hook("gated.example.com", {
-          rules: [
-            { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] },
-          ],
+          rules: [createPods],
           namespaceSelector: { matchLabels: { "injection.example.com": "enabled" } },
         }),
       ]),
@@ -169,9 +174,7 @@ describe("a hook's example request", () => {
     const live = liveOf(
       validatingSnapshot([
         hook("never.example.com", {
-          rules: [
-            { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] },
-          ],
+          rules: [createPods],
           namespaceSelector: {
             matchExpressions: [
               { key: "a", operator: "Exists" },
@@ -197,9 +200,7 @@ describe("a hook's example request", () => {
     const live = liveOf(
       validatingSnapshot([
         hook("cond.example.com", {
-          rules: [
-            { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] },
-          ],
+          rules: [createPods],
           namespaceSelector: { matchLabels: { env: "prod" } },
           matchConditions: [{ name: "never", expression: "object.metadata.name == 'nope'" }],
         }),
