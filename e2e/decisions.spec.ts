@@ -204,6 +204,8 @@ test("a webhook's detail page lists its recent decisions and links to the filter
     "href",
     `/webhooks?q=${encodeURIComponent(scenario.hookOf.deny)}`,
   );
+  // A denial names only the webhook: no configuration to predict it in.
+  await expect(context.getByRole("link", { name: "its prediction" })).toHaveCount(0);
   await context.getByRole("link", { name: "its column in the exemption matrix" }).click();
   await expect(
     page
@@ -211,6 +213,31 @@ test("a webhook's detail page lists its recent decisions and links to the filter
       .getByRole("columnheader")
       .getByRole("link", { name: scenario.hookOf.deny }),
   ).toBeVisible();
+  // A mutating call names its configuration, so the feed filtered to that webhook can open its
+  // prediction: a request the webhook is called for.
+  await scenario.produce("patch");
+  await page.goto(`/decisions?hook=${encodeURIComponent(scenario.hookOf.patch)}`);
+  await page.getByTestId("hook-context").getByRole("link", { name: "its prediction" }).click();
+  const note = page.getByTestId("hook-example");
+  await expect(note).toHaveAttribute("data-called", "true");
+  await expect(note).toContainText(`CREATE configmaps in namespace ${scenario.namespace}`);
+  await expect(page.locator("[data-testid=call][data-focus]")).toHaveAttribute(
+    "data-key",
+    new RegExp(`^MutatingWebhookConfiguration:${scenario.namespace}-mutating/`),
+  );
+  // Filtered to a policy: its page and its prediction (with any of its bindings).
+  const vap = scenario.hookOf["vap-deny"];
+  await scenario.produce("vap-deny");
+  await page.goto(`/decisions?policy=${encodeURIComponent(vap)}`);
+  const policy = page.getByTestId("policy-context");
+  await expect(policy.getByRole("link", { name: "its page" })).toHaveAttribute(
+    "href",
+    `/policies/validatingadmissionpolicies/${vap}`,
+  );
+  await expect(policy.getByRole("link", { name: "its prediction" })).toHaveAttribute(
+    "href",
+    `/predict?${new URLSearchParams({ for: `ValidatingAdmissionPolicy/${vap}/` }).toString()}`,
+  );
 });
 
 test("the overview lists the hooks that did not let requests through lately, worst first, each linked to those decisions", async ({

@@ -7,7 +7,9 @@ import { useTabContext } from "@/components/layout/tab-context";
 import { filterQuery } from "@/lib/queries/decisions";
 import { readDecisionFilterLoosely, type DecisionFilter } from "@/lib/decisions/filter";
 import { groupRepeats } from "@/lib/decisions/group";
-import { hookContextLinks } from "@/lib/decisions/links";
+import { hookContextLinks, predictTargets } from "@/lib/decisions/links";
+import { policyHref } from "@/lib/health/links";
+import { hookTargetParam, predictHref, type HookTarget } from "@/lib/predict/links";
 import { ErrorBox } from "@/components/ui/error-box";
 import { ApiError } from "@/lib/queries/fetch";
 import { useDecisionFeed } from "./use-decision-feed";
@@ -42,6 +44,10 @@ export function DecisionsPage() {
     [router, pathname],
   );
   const groups = useMemo(() => groupRepeats(feed.data?.items ?? []), [feed.data]);
+  const predict = useMemo(
+    () => predictTargets(feed.data?.items ?? [], filter),
+    [feed.data, filter],
+  );
   const shown = showAll ? groups : groups.slice(0, SHOWN_GROUPS);
   const forbidden = feed.error instanceof ApiError && feed.error.status === 403;
 
@@ -67,7 +73,8 @@ export function DecisionsPage() {
           ) : null}
         </div>
         <DecisionFilters filter={filter} onChange={(f) => navigate(f)} />
-        {filter.hook ? <HookContext hook={filter.hook} /> : null}
+        {filter.hook ? <HookContext hook={filter.hook} predict={predict} /> : null}
+        {filter.policy ? <PolicyContext policy={filter.policy} predict={predict} /> : null}
         {feed.error ? (
           <>
             <ErrorBox error={feed.error} />
@@ -110,14 +117,54 @@ export function DecisionsPage() {
   );
 }
 
+/** Links to predict the hooks in `targets` (see predictTargets). */
+function PredictLinks({ targets, named }: { targets: HookTarget[]; named: boolean }) {
+  return targets.map((t) => (
+    <span key={hookTargetParam(t)}>
+      {" · "}
+      <Link href={predictHref(t)}>
+        {named ? `its prediction (in ${t.configuration})` : "its prediction"}
+      </Link>
+    </span>
+  ));
+}
+
 /** Where the webhook the feed is filtered to is found in the rest of the dashboard. */
-function HookContext({ hook }: { hook: string }) {
+function HookContext({ hook, predict }: { hook: string; predict: HookTarget[] }) {
   const links = hookContextLinks(hook);
   return (
     <p className="hint" data-testid="hook-context">
       Webhook <span className="mono">{hook}</span>:{" "}
       <Link href={links.list}>in the webhook list</Link> ·{" "}
       <Link href={links.matrix}>its column in the exemption matrix</Link>
+      <PredictLinks
+        targets={predict.filter((t) => t.name === hook)}
+        named={predict.filter((t) => t.name === hook).length > 1}
+      />
+    </p>
+  );
+}
+
+/** The policy the feed is filtered to: its page and its prediction, as its decisions name it. */
+function PolicyContext({ policy, predict }: { policy: string; predict: HookTarget[] }) {
+  const kinds = predict.flatMap((t) =>
+    t.name === "" &&
+    t.configuration === policy &&
+    (t.source === "ValidatingAdmissionPolicy" || t.source === "MutatingAdmissionPolicy")
+      ? [{ ...t, source: t.source }]
+      : [],
+  );
+  if (kinds.length === 0) return null;
+  return (
+    <p className="hint" data-testid="policy-context">
+      Policy <span className="mono">{policy}</span>:{" "}
+      {kinds.map((t, i) => (
+        <span key={t.source}>
+          {i > 0 ? " · " : null}
+          <Link href={policyHref(t.source, policy)}>its page</Link>
+        </span>
+      ))}
+      <PredictLinks targets={kinds} named={false} />
     </p>
   );
 }

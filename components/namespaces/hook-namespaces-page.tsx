@@ -80,17 +80,22 @@ export function HookNamespacesPage({
         <span className="spacer" />
         <span className="links">
           <Link href={`/namespaces?hook=${encodeURIComponent(name)}`}>In the matrix</Link>
-          <Link
-            href={
-              source === "MutatingAdmissionPolicy" || source === "ValidatingAdmissionPolicy"
-                ? policyDecisionsHref(configuration)
-                : hookDecisionsHref(name)
-            }
-          >
-            Decisions
-          </Link>
-          <Link href={predictHref({ source, configuration, name })}>Predict</Link>
-          {view ? <Link href={hookHealthHref(view.hook.hook)}>Health</Link> : null}
+          {/* Initializers (1.7–1.13) leave no audit decisions or metrics; `for` names webhooks and policies. */}
+          {source !== "InitializerConfiguration" ? (
+            <>
+              <Link
+                href={
+                  source === "MutatingAdmissionPolicy" || source === "ValidatingAdmissionPolicy"
+                    ? policyDecisionsHref(configuration)
+                    : hookDecisionsHref(name)
+                }
+              >
+                Decisions
+              </Link>
+              <Link href={predictHref({ source, configuration, name })}>Predict</Link>
+              {view ? <Link href={hookHealthHref(view.hook.hook)}>Health</Link> : null}
+            </>
+          ) : null}
         </span>
       </div>
       <div className="toolbar">

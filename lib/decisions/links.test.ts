@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { deciderLinks, hookContextLinks } from "./links";
+import type { DeciderKind } from "@/lib/admission/audit";
+import { deciderLinks, hookContextLinks, predictTargets } from "./links";
 
 describe("deciderLinks", () => {
   it("links a webhook call to its configuration and to its decisions", () => {
@@ -48,5 +49,50 @@ describe("hookContextLinks", () => {
       list: "/webhooks?q=a.b%26c+d",
       matrix: "/namespaces?hook=a.b%26c+d&all=1",
     });
+  });
+});
+
+describe("predictTargets", () => {
+  const d = (kind: DeciderKind, hook: string, configuration: string) => ({
+    kind,
+    hook,
+    configuration,
+  });
+
+  it("a webhook is predicted in each configuration its decisions name, a denial names none", () => {
+    const items = [
+      d("webhook", "w.example.com", ""),
+      d("mutating-webhook", "w.example.com", "inject"),
+      d("mutating-webhook", "w.example.com", "inject"),
+      d("validating-webhook", "w.example.com", "guard"),
+      d("mutating-webhook", "other.example.com", "inject"),
+      d("validating-policy", "w.example.com", "binding"),
+    ];
+    expect(predictTargets(items, { hook: "w.example.com" })).toEqual([
+      { source: "MutatingWebhookConfiguration", configuration: "inject", name: "w.example.com" },
+      { source: "ValidatingWebhookConfiguration", configuration: "guard", name: "w.example.com" },
+    ]);
+    expect(predictTargets([d("webhook", "w.example.com", "")], { hook: "w.example.com" })).toEqual(
+      [],
+    );
+  });
+
+  it("a policy is predicted with any binding, once per kind; at most three targets", () => {
+    expect(
+      predictTargets(
+        [
+          d("validating-policy", "require-team", "teams"),
+          d("validating-policy", "require-team", "audit"),
+          d("mutating-webhook", "require-team", "cfg"),
+        ],
+        { policy: "require-team" },
+      ),
+    ).toEqual([{ source: "ValidatingAdmissionPolicy", configuration: "require-team", name: "" }]);
+    const many = ["a", "b", "c", "d"].map((c) => d("mutating-webhook", "w", c));
+    expect(predictTargets(many, { hook: "w" }).map((t) => t.configuration)).toEqual([
+      "a",
+      "b",
+      "c",
+    ]);
   });
 });

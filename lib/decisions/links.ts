@@ -1,5 +1,7 @@
 /** Where a decision's webhook or policy lives in the dashboard (pure). */
 import type { DeciderKind } from "@/lib/admission/audit";
+import type { HookSourceKind } from "@/lib/admission/hook-identity";
+import { hookTargetParam, type HookTarget } from "@/lib/predict/links";
 import { objectPagePath } from "@/lib/webhooks/kinds";
 import { listStateQuery, parseListState } from "@/lib/webhooks/list-filter";
 import {
@@ -78,4 +80,40 @@ export function hookContextLinks(hook: string): { list: string; matrix: string }
     // whatever request the matrix is set to.
     matrix: `/namespaces?${new URLSearchParams({ hook, all: "1" }).toString()}`,
   };
+}
+
+const SOURCE_OF_KIND: Partial<Record<DeciderKind, HookSourceKind>> = {
+  "mutating-webhook": "MutatingWebhookConfiguration",
+  "validating-webhook": "ValidatingWebhookConfiguration",
+  "mutating-policy": "MutatingAdmissionPolicy",
+  "validating-policy": "ValidatingAdmissionPolicy",
+};
+
+/** Most prediction links the feed offers for one webhook (a name may be in several places). */
+const MAX_PREDICT_TARGETS = 3;
+
+/**
+ * For the feed filtered to a webhook or a policy: the hooks to predict, as its decisions name
+ * them. A webhook's configuration is known only from its mutating calls and fail-opens (a denial
+ * or error names just the webhook), so a webhook with none of those in sight gets none; a policy
+ * is predicted with any of its bindings.
+ */
+export function predictTargets(
+  items: ReadonlyArray<{ kind: DeciderKind; hook: string; configuration: string }>,
+  filter: { hook?: string; policy?: string },
+): HookTarget[] {
+  const out = new Map<string, HookTarget>();
+  for (const d of items) {
+    if (out.size >= MAX_PREDICT_TARGETS) break;
+    const source = SOURCE_OF_KIND[d.kind];
+    if (!source) continue;
+    const policy = d.kind === "mutating-policy" || d.kind === "validating-policy";
+    let t: HookTarget | undefined;
+    if (policy && filter.policy !== undefined && d.hook === filter.policy)
+      t = { source, configuration: d.hook, name: "" };
+    else if (!policy && filter.hook !== undefined && d.hook === filter.hook && d.configuration)
+      t = { source, configuration: d.configuration, name: d.hook };
+    if (t) out.set(hookTargetParam(t), t);
+  }
+  return [...out.values()];
 }
