@@ -294,6 +294,44 @@ describe("a hook's example request", () => {
     }
   });
 
+  it("a mutating policy with a binding that has no matchResources: the policy's own constraints", () => {
+    const live = liveOf({
+      ...validatingSnapshot([]),
+      mutatingAdmissionPolicies: [
+        {
+          metadata: { name: "owner" },
+          spec: {
+            failurePolicy: "Fail",
+            matchConstraints: {
+              resourceRules: [
+                {
+                  operations: ["CREATE"],
+                  apiGroups: ["batch"],
+                  apiVersions: ["v1"],
+                  resources: ["cronjobs"],
+                },
+              ],
+              objectSelector: { matchLabels: { tier: "batch" } },
+            },
+            reinvocationPolicy: "Never",
+            mutations: [],
+          },
+        } as never,
+      ],
+      mutatingAdmissionPolicyBindings: [
+        { metadata: { name: "owner-b" }, spec: { policyName: "owner" } } as never,
+      ],
+    });
+    const ex = exampleFor(
+      { source: "MutatingAdmissionPolicy", configuration: "owner", name: "" },
+      live,
+    );
+    expect(ex).toMatchObject({ called: true, summary: "CREATE cronjobs in namespace default" });
+    expect(ex.found && ex.state.object).toContain("kind: CronJob");
+    expect(ex.found && ex.state.object).toContain("tier: batch");
+    expect(calledBy(live, ex)).toEqual(["owner-b"]);
+  });
+
   it("finds a called request for every satisfiable random hook", () => {
     let seed = 7;
     const rnd = (n: number) => {
