@@ -240,6 +240,28 @@ test("a webhook's detail page lists its recent decisions and links to the filter
   );
 });
 
+test("a decision's request opens on the predict page as the audit event records it", async ({
+  page,
+}) => {
+  await scenario.produce("deny");
+  await page.goto(`/decisions?hook=${encodeURIComponent(scenario.hookOf.deny)}`);
+  await row(page, "deny").first().getByRole("button").click();
+  const drawer = page.getByRole("dialog", { name: "Decision detail" });
+  await expect(drawer.getByRole("link", { name: "predict this request" })).toBeVisible();
+  // The suggested audit policy logs a ConfigMap at Metadata level: said beside the link.
+  await expect(drawer).toContainText("the audit event holds no object (Metadata level)");
+  const user = (await drawer.locator("dt:text-is('User') + dd").innerText()).split(" (")[0] ?? "";
+  await drawer.getByRole("link", { name: "predict this request" }).click();
+  await expect(page.getByTestId("request-line")).toContainText(
+    new RegExp(`^CREATE core/v1/configmaps in ${scenario.namespace} named `),
+  );
+  await expect(page.getByTestId("request-user")).toContainText(user);
+  // Without the object's labels, the hooks that select objects by label are not predicted called.
+  await expect(
+    page.locator(`[data-testid=skip][data-hook="${scenario.hookOf.deny}"]`),
+  ).toHaveAttribute("data-code", "object-selector");
+});
+
 test("the overview lists the hooks that did not let requests through lately, worst first, each linked to those decisions", async ({
   page,
   stack,

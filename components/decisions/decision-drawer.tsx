@@ -1,12 +1,13 @@
 "use client";
 
-import { useEffect } from "react";
+import { useEffect, useMemo } from "react";
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { decisionDetailQuery } from "@/lib/queries/decisions";
 import { isPolicyKind, KIND_LABELS } from "@/lib/decisions/outcomes";
 import { deciderLinks, type DeciderLinks } from "@/lib/decisions/links";
 import { objectRefText } from "@/lib/decisions/object-ref";
+import { requestPrediction } from "@/lib/decisions/predict-request";
 import { ErrorBox } from "@/components/ui/error-box";
 import { OutcomeBadge } from "./outcome-badge";
 
@@ -69,6 +70,8 @@ export function DecisionDrawer({
   }, [onClose]);
   const d = detail.data?.decision;
   const links: DeciderLinks = d ? deciderLinks(d) : { decisions: "" };
+  const raw = detail.data?.rawEvent;
+  const prediction = useMemo(() => (d ? requestPrediction(d.request, raw) : undefined), [d, raw]);
   return (
     <aside className="drawer panel" role="dialog" aria-label="Decision detail">
       <div className="page-head">
@@ -149,6 +152,14 @@ export function DecisionDrawer({
             <dd className="mono">
               {d.request.verb} {d.request.requestURI}
               {d.request.dryRun ? " (dry run)" : ""}
+              {prediction ? (
+                <div className="hint">
+                  <Link href={prediction.href}>predict this request</Link>
+                  {prediction.objectKnown
+                    ? " — as this user, with the object the audit event holds"
+                    : " — as this user; the audit event holds no object (Metadata level), so its labels are not known to the prediction"}
+                </div>
+              ) : null}
             </dd>
             <dt>Object</dt>
             <dd className="mono">

@@ -257,7 +257,7 @@ function Summary({ r }: { r: PredictReport }) {
           {r.request.dryRun ? " (dry run)" : ""}
         </dd>
         <dt>As</dt>
-        <dd className="mono">
+        <dd className="mono" data-testid="request-user">
           {r.request.userInfo.username}{" "}
           <span className="hint">groups {r.request.userInfo.groups.join(", ") || "none"}</span>
         </dd>
