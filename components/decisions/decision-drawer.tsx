@@ -152,14 +152,6 @@ export function DecisionDrawer({
             <dd className="mono">
               {d.request.verb} {d.request.requestURI}
               {d.request.dryRun ? " (dry run)" : ""}
-              {prediction ? (
-                <div className="hint">
-                  <Link href={prediction.href}>predict this request</Link>
-                  {prediction.objectKnown
-                    ? " — as this user, with the object the audit event holds"
-                    : " — as this user; the audit event holds no object (Metadata level), so its labels are not known to the prediction"}
-                </div>
-              ) : null}
             </dd>
             <dt>Object</dt>
             <dd className="mono">
@@ -175,6 +167,19 @@ export function DecisionDrawer({
                 <span className="muted"> ({d.request.groups.join(", ")})</span>
               ) : null}
             </dd>
+            {prediction ? (
+              <>
+                <dt>Predict</dt>
+                <dd>
+                  <Link href={prediction.href}>predict this request</Link>{" "}
+                  <span className="muted">
+                    {prediction.objectKnown
+                      ? "as this user, with the object the audit event holds"
+                      : "as this user; the audit event holds no object (Metadata level), so its labels are not known to the prediction"}
+                  </span>
+                </dd>
+              </>
+            ) : null}
             <dt>Response</dt>
             <dd>{d.request.code ?? "—"}</dd>
             {d.kind.endsWith("webhook") ? (
