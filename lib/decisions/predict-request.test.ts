@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { AuditRequestFacts } from "@/lib/admission/audit";
-import { compileSnapshot } from "@/lib/admission/compile";
-import { builtinDiscovery } from "@/lib/admission/resources";
 import { hook, validatingSnapshot } from "@/lib/admission/test-helpers";
-import { predictPage, type LiveInputs } from "@/lib/predict/page-request";
+import { predictPage } from "@/lib/predict/page-request";
+import { liveOf } from "@/lib/predict/test-live";
 import { stateFromQuery } from "@/lib/predict/page-state";
 import { requestPrediction } from "./predict-request";
 
@@ -40,12 +39,7 @@ const snapshot = validatingSnapshot([
     objectSelector: { matchLabels: { app: "web" } },
   }),
 ]);
-const live: LiveInputs = {
-  compiled: compileSnapshot(snapshot),
-  discovery: builtinDiscovery(),
-  namespaces: snapshot.namespaces ?? {},
-  identity: { username: "me", groups: ["system:authenticated"] },
-};
+const live = liveOf(snapshot);
 
 describe("a decision's request on the predict page", () => {
   it("at Metadata level: the request's facts, the object known by name only", () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { compileSnapshot } from "@/lib/admission/compile";
 import { builtinDiscovery } from "@/lib/admission/resources";
 import { compileSelector } from "@/lib/admission/selectors";
 import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
@@ -8,15 +7,7 @@ import type { V1ValidatingWebhook } from "@kubernetes/client-node";
 import { exampleFor, labelsSatisfying } from "./hook-example";
 import { hookTargetParam, parseHookTarget, predictHref, type HookTarget } from "./links";
 import { predictPage, type LiveInputs } from "./page-request";
-
-function liveOf(snapshot: AdmissionSnapshot): LiveInputs {
-  return {
-    compiled: compileSnapshot(snapshot),
-    discovery: builtinDiscovery(),
-    namespaces: snapshot.namespaces ?? {},
-    identity: { username: "me", groups: ["system:authenticated"] },
-  };
-}
+import { liveOf } from "./test-live";
 
 const createPods = {
   operations: ["CREATE"],

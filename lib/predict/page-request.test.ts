@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { compileSnapshot } from "@/lib/admission/compile";
-import { builtinDiscovery } from "@/lib/admission/resources";
 import { hook, validatingSnapshot } from "@/lib/admission/test-helpers";
-import { predictPage, type LiveInputs } from "@/lib/predict/page-request";
+import { predictPage } from "@/lib/predict/page-request";
+import { liveOf } from "@/lib/predict/test-live";
 import { DEFAULT_STATE } from "@/lib/predict/page-state";
 
 const snapshot = validatingSnapshot([
@@ -13,12 +12,7 @@ const snapshot = validatingSnapshot([
     namespaceSelector: { matchLabels: { env: "prod" } },
   }),
 ]);
-const live: LiveInputs = {
-  compiled: compileSnapshot(snapshot),
-  discovery: builtinDiscovery(),
-  namespaces: snapshot.namespaces ?? {},
-  identity: { username: "me", groups: ["system:authenticated"] },
-};
+const live = liveOf(snapshot);
 
 describe("predict page request", () => {
   it("a YAML error is reported at its line and column", () => {
