@@ -92,7 +92,7 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
           ))}
         </ul>
       ) : null}
-      {target && searched ? <ExampleNote target={target} example={example} /> : null}
+      {target && searched && !error ? <ExampleNote target={target} example={example} /> : null}
       <div className="predict-grid">
         <RequestForm
           state={state}
