@@ -145,6 +145,27 @@ test.describe("Accessibility", () => {
     }
   });
 
+  // The crawl reaches a page only through a link to an object that exists; a link kept from
+  // before a deletion (a bookmark, a policy the apiserver's metrics still name) leads here.
+  test("pages for an object that is gone have zero serious or critical axe violations", async ({
+    page,
+  }) => {
+    const found: string[] = [];
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const path of [
+        "/webhooks/validatingwebhookconfigurations/portcullis-gone",
+        "/policies/mutatingadmissionpolicies/portcullis-gone",
+        "/hooks/ValidatingWebhookConfiguration/portcullis-gone/gone.example.com",
+      ]) {
+        await page.goto(path);
+        await expect(page.getByRole("alert").or(page.locator(".alert")).first()).toBeVisible();
+        for (const f of await serious(page)) found.push(`${scheme} ${path}: ${f}`);
+      }
+    }
+    expect(found, found.join("\n")).toEqual([]);
+  });
+
   test("the main pages can be operated from the keyboard with a visible focus", async ({
     page,
   }) => {
