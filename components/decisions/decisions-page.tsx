@@ -9,6 +9,7 @@ import { readDecisionFilterLoosely, type DecisionFilter } from "@/lib/decisions/
 import { groupRepeats } from "@/lib/decisions/group";
 import { hookContextLinks, predictTargets } from "@/lib/decisions/links";
 import { policyHref } from "@/lib/health/links";
+import { isPolicySource } from "@/lib/admission/hook-identity";
 import { hookTargetParam, predictHref, type HookTarget } from "@/lib/predict/links";
 import { ErrorBox } from "@/components/ui/error-box";
 import { ApiError } from "@/lib/queries/fetch";
@@ -132,28 +133,21 @@ function PredictLinks({ targets, named }: { targets: HookTarget[]; named: boolea
 /** Where the webhook the feed is filtered to is found in the rest of the dashboard. */
 function HookContext({ hook, predict }: { hook: string; predict: HookTarget[] }) {
   const links = hookContextLinks(hook);
+  const mine = predict.filter((t) => t.name === hook);
   return (
     <p className="hint" data-testid="hook-context">
       Webhook <span className="mono">{hook}</span>:{" "}
       <Link href={links.list}>in the webhook list</Link> ·{" "}
       <Link href={links.matrix}>its column in the exemption matrix</Link>
-      <PredictLinks
-        targets={predict.filter((t) => t.name === hook)}
-        named={predict.filter((t) => t.name === hook).length > 1}
-      />
+      {/* Named by configuration when the webhook's name stands in several. */}
+      <PredictLinks targets={mine} named={mine.length > 1} />
     </p>
   );
 }
 
 /** The policy the feed is filtered to: its page and its prediction, as its decisions name it. */
 function PolicyContext({ policy, predict }: { policy: string; predict: HookTarget[] }) {
-  const kinds = predict.flatMap((t) =>
-    t.name === "" &&
-    t.configuration === policy &&
-    (t.source === "ValidatingAdmissionPolicy" || t.source === "MutatingAdmissionPolicy")
-      ? [{ ...t, source: t.source }]
-      : [],
-  );
+  const kinds = predict.filter((t) => t.name === "" && t.configuration === policy);
   if (kinds.length === 0) return null;
   return (
     <p className="hint" data-testid="policy-context">
@@ -161,7 +155,9 @@ function PolicyContext({ policy, predict }: { policy: string; predict: HookTarge
       {kinds.map((t, i) => (
         <span key={t.source}>
           {i > 0 ? " · " : null}
-          <Link href={policyHref(t.source, policy)}>its page</Link>
+          {isPolicySource(t.source) ? (
+            <Link href={policyHref(t.source, policy)}>its page</Link>
+          ) : null}
         </span>
       ))}
       <PredictLinks targets={kinds} named={false} />

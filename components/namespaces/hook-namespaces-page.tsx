@@ -11,7 +11,11 @@ import {
 import { predictHref } from "@/lib/predict/links";
 import { useMemo } from "react";
 import { describeRequest, hookView } from "@/lib/admission/exemption-views";
-import type { HookIdentity, HookSourceKind } from "@/lib/admission/hook-identity";
+import {
+  isPolicySource,
+  type HookIdentity,
+  type HookSourceKind,
+} from "@/lib/admission/hook-identity";
 import { configurationHref, namespaceHref } from "@/lib/namespaces/links";
 import { ErrorBox } from "@/components/ui/error-box";
 import { useLiveMatrix } from "./use-live-matrix";
@@ -39,7 +43,7 @@ function Names({ names }: { names: string[] }) {
 /** The Health page's row of a webhook or policy binding. */
 function hookHealthHref(h: HookIdentity): string {
   return healthHref(
-    h.source === "MutatingAdmissionPolicy" || h.source === "ValidatingAdmissionPolicy"
+    isPolicySource(h.source)
       ? policyHealthRowId(h.source, h.configuration, h.name)
       : healthRowId(h.source, h.configuration, h.position),
   );
@@ -85,7 +89,7 @@ export function HookNamespacesPage({
             <>
               <Link
                 href={
-                  source === "MutatingAdmissionPolicy" || source === "ValidatingAdmissionPolicy"
+                  isPolicySource(source)
                     ? policyDecisionsHref(configuration)
                     : hookDecisionsHref(name)
                 }

@@ -9,7 +9,7 @@ import type {
   SkipReport,
 } from "@/lib/admission/predict-report";
 import type { PagePrediction } from "@/lib/predict/page-request";
-import type { HookTarget } from "@/lib/predict/links";
+import { isTarget, type HookTarget } from "@/lib/predict/links";
 import { LegacySections } from "./legacy-sections";
 
 const STAGE: Record<string, string> = {
@@ -83,12 +83,7 @@ function onFailure(c: CallReport): string {
 
 /** Whether a row is the hook the page was opened for (see lib/predict/links.ts). */
 function isFocus(hook: HookRef, focus: HookTarget | undefined): boolean {
-  return (
-    focus !== undefined &&
-    hook.source === focus.source &&
-    hook.configuration === focus.configuration &&
-    (focus.name === "" || hook.name === focus.name)
-  );
+  return focus !== undefined && isTarget(hook, focus);
 }
 
 function CallRow({ c, n, focus }: { c: CallReport; n: number; focus?: HookTarget }) {

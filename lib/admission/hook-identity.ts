@@ -25,6 +25,13 @@ export interface HookIdentity {
   readonly key: string;
 }
 
+/** Whether a source is an admission policy's (its hooks are bindings). */
+export function isPolicySource(
+  s: string,
+): s is "MutatingAdmissionPolicy" | "ValidatingAdmissionPolicy" {
+  return s === "MutatingAdmissionPolicy" || s === "ValidatingAdmissionPolicy";
+}
+
 /** `mutating:<key>` etc.: a key unique across all hook sources. */
 export function hookKey(id: HookIdentity): string {
   return `${id.source}:${id.key}`;

@@ -21,7 +21,7 @@ import { predictCompiled } from "@/lib/admission/predict";
 import type { JsonObject } from "@/lib/admission/validate/json";
 import { pageRequest, type LiveInputs } from "./page-request";
 import { DEFAULT_STATE, type PredictPageState } from "./page-state";
-import type { HookTarget } from "./links";
+import { isTarget, type HookTarget } from "./links";
 
 /** What the predict page opens with for a target. */
 export type HookExample =
@@ -154,6 +154,7 @@ function candidatesOf(m: Matchers, discovery: readonly DiscoveryResource[]): Can
   const out: Candidate[] = [];
   const seen = new Set<string>();
   for (const rule of first.rules) {
+    const ranked = [...discovery].sort((a, b) => rank(rule, a) - rank(rule, b));
     const ops = OPERATION_ORDER.filter((o) => rule.allOperations || rule.operations.includes(o));
     for (const operation of ops) {
       const matches = (d: DiscoveryResource, subresource: string) => {
@@ -173,7 +174,7 @@ function candidatesOf(m: Matchers, discovery: readonly DiscoveryResource[]): Can
       };
       const named = rule.resourceNames[0] ?? "example";
       const found: Candidate[] = [];
-      for (const d of [...discovery].sort((a, b) => rank(rule, a) - rank(rule, b))) {
+      for (const d of ranked) {
         const kind = { group: d.group, version: d.version, kind: d.kind };
         // CONNECT reaches only subresources (exec, attach, portforward, proxy).
         if (operation !== "CONNECT" && matches(d, ""))
@@ -267,12 +268,7 @@ function calls(
   }
   // A failure at the hook (its namespace not found, a binding's params missing) rejects the
   // request before the hook is called.
-  return predictCompiled(request, live.compiled).calls.some(
-    ({ hook: h }) =>
-      h.source === target.source &&
-      h.configuration === target.configuration &&
-      (target.name === "" || h.name === target.name),
-  );
+  return predictCompiled(request, live.compiled).calls.some((c) => isTarget(c.hook, target));
 }
 
 /** Live namespaces in the order an example tries them: `default` first, then by name. */

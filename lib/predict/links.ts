@@ -2,7 +2,7 @@
  * Links to the predict page opened on a request one hook is called for (see hook-example.ts):
  * `/predict?for=SOURCE/CONFIGURATION/NAME`. Pure and light, for every page that links a hook.
  */
-import type { HookSourceKind } from "@/lib/admission/hook-identity";
+import { isPolicySource, type HookSourceKind } from "@/lib/admission/hook-identity";
 
 /** A webhook, or a policy binding (`name` "" for any binding of the policy). */
 export interface HookTarget {
@@ -20,8 +20,16 @@ const SOURCES: readonly HookSourceKind[] = [
   "ValidatingAdmissionPolicy",
 ];
 
-function isPolicySource(s: HookSourceKind): boolean {
-  return s === "MutatingAdmissionPolicy" || s === "ValidatingAdmissionPolicy";
+/** Whether a hook (as a prediction names it) is the target; any binding for a policy's. */
+export function isTarget(
+  hook: { source: string; configuration: string; name: string },
+  target: HookTarget,
+): boolean {
+  return (
+    hook.source === target.source &&
+    hook.configuration === target.configuration &&
+    (target.name === "" || hook.name === target.name)
+  );
 }
 
 /** The predict page's `for` parameter naming a target: `SOURCE/CONFIGURATION/NAME`. */
