@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { DECISION_OUTCOMES, type DecisionOutcome } from "@/lib/admission/audit";
 import type { DecisionFilter } from "@/lib/decisions/filter";
 import { OUTCOME_LABELS, OUTCOME_TONES } from "@/lib/decisions/outcomes";
+import { dateTime } from "@/lib/clock";
 
 const TEXT_FIELDS = [
   ["hook", "Webhook"],
@@ -111,7 +112,7 @@ export function DecisionFilters({
           ))}
           {rangeValue === "custom" ? (
             <option value="custom" disabled>
-              since {new Date(filter.from ?? 0).toLocaleString()}
+              since {dateTime(filter.from ?? 0)}
             </option>
           ) : null}
         </select>

@@ -4,7 +4,7 @@ import { isPolicyKind, KIND_LABELS, OUTCOME_TONES } from "@/lib/decisions/outcom
 import { userLabel } from "@/lib/decisions/user-label";
 import { objectRefText } from "@/lib/decisions/object-ref";
 import { messageGist } from "@/lib/decisions/message";
-import { clockTime } from "@/lib/decisions/clock";
+import { clockTime } from "@/lib/clock";
 import { OutcomeBadge } from "./outcome-badge";
 
 function target(d: DecisionRecord): string {
@@ -78,9 +78,7 @@ export function DecisionTable({
             </td>
             <td className="num">
               {count > 1 ? (
-                <span title={`${count} alike since ${new Date(oldest).toLocaleTimeString()}`}>
-                  ×{count}
-                </span>
+                <span title={`${count} alike since ${clockTime(oldest)}`}>×{count}</span>
               ) : null}
             </td>
           </tr>

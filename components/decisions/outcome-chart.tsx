@@ -1,13 +1,10 @@
 import { DECISION_OUTCOMES } from "@/lib/admission/audit";
 import type { DecisionHistogram } from "@/lib/decisions/histogram";
 import { OUTCOME_COLOURS, OUTCOME_LABELS } from "@/lib/decisions/outcomes";
+import { clockMinute } from "@/lib/clock";
 
 const W = 720;
 const H = 80;
-
-function clock(ms: number): string {
-  return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-}
 
 /** Decisions over time, stacked by outcome: plain SVG, one bar per bucket. */
 export function OutcomeChart({ histogram }: { histogram: DecisionHistogram }) {
@@ -42,7 +39,7 @@ export function OutcomeChart({ histogram }: { histogram: DecisionHistogram }) {
           return (
             <g key={b.start}>
               <title>
-                {`${clock(b.start)}: ${DECISION_OUTCOMES.filter((o) => b.counts[o])
+                {`${clockMinute(b.start)}: ${DECISION_OUTCOMES.filter((o) => b.counts[o])
                   .map((o) => `${b.counts[o]} ${OUTCOME_LABELS[o]}`)
                   .join(", ")}`}
               </title>
@@ -67,11 +64,11 @@ export function OutcomeChart({ histogram }: { histogram: DecisionHistogram }) {
         })}
       </svg>
       <div className="axis">
-        <span>{clock(first)}</span>
+        <span>{clockMinute(first)}</span>
         <span>
           {total} decisions · tallest bar {max} per {step}
         </span>
-        <span>{clock(to)}</span>
+        <span>{clockMinute(to)}</span>
       </div>
       <figcaption className="legend">
         {present.length === 0 ? <span className="muted">no decisions in this window</span> : null}

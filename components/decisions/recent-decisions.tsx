@@ -7,7 +7,7 @@ import type { DecisionFilter } from "@/lib/decisions/filter";
 import { objectRefText } from "@/lib/decisions/object-ref";
 import { messageGist } from "@/lib/decisions/message";
 import { ApiError } from "@/lib/queries/fetch";
-import { clockTime } from "@/lib/decisions/clock";
+import { clockTime } from "@/lib/clock";
 import { OutcomeBadge } from "./outcome-badge";
 
 const SHOWN = 8;

@@ -15,6 +15,7 @@ import { ReasonList } from "./reason-list";
 import { TracedCalls } from "./traced-calls";
 import { PolicyChecksTable } from "./policy-checks-table";
 import { useScrollToHash } from "./use-scroll-to-hash";
+import { clockTime } from "@/lib/clock";
 
 const RESOURCE_OF: Record<string, string> = {
   MutatingWebhookConfiguration: "mutatingwebhookconfigurations",
@@ -71,7 +72,7 @@ function TraceStatus({ status }: { status: HealthReport["traces"] }) {
       Traces: receiving on {status.listening} · {status.spans} webhook calls in {status.exports}{" "}
       exports
       {status.lastExportAt
-        ? `, the last ${new Date(status.lastExportAt).toLocaleTimeString()}`
+        ? `, the last ${clockTime(status.lastExportAt)}`
         : " · nothing received yet"}
       {status.instances.length > 0 ? ` · from ${status.instances.join(", ")}` : ""}
     </p>
@@ -112,7 +113,7 @@ export function HealthPage() {
         <h1>Health</h1>
         <span className="muted">
           {r.rows.length} hooks · {flagged} flagged · {r.policies.length} policy bindings ·{" "}
-          {policiesFlagged} flagged · metrics read {new Date(r.scrapedAt).toLocaleTimeString()}
+          {policiesFlagged} flagged · metrics read {clockTime(r.scrapedAt)}
           {r.windowSeconds > 0
             ? ` · window ${r.windowSeconds < 90 ? `${r.windowSeconds} s` : `${Math.round(r.windowSeconds / 60)} min`}`
             : " · window starts with the next scrape"}

@@ -1,6 +1,7 @@
 import { spanResourceLabel } from "@/lib/traces/resource-label";
 import type { TraceSummary } from "@/lib/traces/summary";
 import { TraceHistogram } from "./trace-histogram";
+import { clockTime } from "@/lib/clock";
 
 const ms = (x: number) => (x >= 100 ? Math.round(x).toString() : x.toFixed(1));
 
@@ -46,7 +47,7 @@ export function TracedCalls({
           <tbody>
             {traces.recent.map((c) => (
               <tr key={`${c.uid}-${c.startMs}`} data-uid={c.uid}>
-                <td>{new Date(c.startMs).toLocaleTimeString()}</td>
+                <td>{clockTime(c.startMs)}</td>
                 <td>{c.operation}</td>
                 <td className="mono" title={c.resource}>
                   {spanResourceLabel(c.resource, c.subresource)}

@@ -9,7 +9,7 @@ import { summarizeTallies, type DeciderTally } from "@/lib/decisions/tally";
 import { decisionTallyQuery, filterQuery } from "@/lib/queries/decisions";
 import { ApiError } from "@/lib/queries/fetch";
 import { OutcomeBadge } from "@/components/decisions/outcome-badge";
-import { clockTime } from "@/lib/decisions/clock";
+import { clockTime } from "@/lib/clock";
 
 /** Most webhooks and policies listed; the rest are in the feed. */
 const LISTED = 10;
