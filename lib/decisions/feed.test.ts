@@ -98,7 +98,17 @@ describe("grouping repeats", () => {
     const list = [rec(3), rec(2)];
     expect(mergeNewest(list, [rec(3), rec(5), rec(4)], 10).map((d) => d.id)).toEqual([5, 4, 3, 2]);
     expect(mergeNewest(list, [rec(5), rec(4)], 3).map((d) => d.id)).toEqual([5, 4, 3]);
-    expect(mergeNewest(list, [rec(1)], 10)).toBe(list);
+    expect(mergeNewest(list, [rec(3), rec(2)], 10)).toBe(list);
+  });
+
+  it("merges decisions told after newer ones into their place (replicas commit concurrently)", () => {
+    const list = mergeNewest([], [rec(111), rec(120)], 10);
+    expect(mergeNewest(list, [rec(100), rec(110)], 10).map((d) => d.id)).toEqual([
+      120, 111, 110, 100,
+    ]);
+    expect(mergeNewest(list, [rec(115), rec(115)], 10).map((d) => d.id)).toEqual([120, 115, 111]);
+    // Older than everything a full list keeps: nothing to show.
+    expect(mergeNewest(list, [rec(100)], 2).map((d) => d.id)).toEqual([120, 111]);
   });
 });
 

@@ -47,14 +47,24 @@ export function groupRepeats(items: readonly DecisionRecord[]): DecisionGroup[] 
   return out;
 }
 
-/** Newest-first merge of incoming decisions into a list, without duplicates, capped in length. */
+/**
+ * Newest-first merge of incoming decisions into a list, without duplicates, capped in length.
+ * Incoming decisions may be older than the newest listed: dashboards sharing PostgreSQL commit
+ * concurrently, so a batch with lower ids can be told after one with higher ids. Those are merged
+ * into their place, not dropped.
+ */
 export function mergeNewest(
   list: readonly DecisionRecord[],
   incoming: readonly DecisionRecord[],
   cap: number,
 ): DecisionRecord[] {
-  const newestKnown = list[0]?.id ?? 0;
-  const fresh = incoming.filter((d) => d.id > newestKnown).sort((a, b) => b.id - a.id);
+  const known = new Set(list.map((d) => d.id));
+  const fresh: DecisionRecord[] = [];
+  for (const d of incoming) {
+    if (known.has(d.id)) continue;
+    known.add(d.id);
+    fresh.push(d);
+  }
   if (fresh.length === 0) return list as DecisionRecord[];
-  return [...fresh, ...list].slice(0, cap);
+  return [...fresh, ...list].sort((a, b) => b.id - a.id).slice(0, cap);
 }
