@@ -1,8 +1,16 @@
 "use client";
 
-import { MATRIX_RESOURCES, OPERATIONS, type MatrixParams } from "@/lib/namespaces/matrix-params";
+import {
+  changeRequest,
+  MATRIX_RESOURCES,
+  OPERATIONS,
+  type MatrixParams,
+} from "@/lib/namespaces/matrix-params";
 
-/** The request (resource and operation) an exemption view is for. */
+/**
+ * The request (resource and operation) an exemption view is for. CONNECT goes with the
+ * subresources it reaches: choosing one half moves the other along (see changeRequest).
+ */
 export function RequestPicker({
   params,
   onChange,
@@ -14,7 +22,10 @@ export function RequestPicker({
     <>
       <label>
         Request
-        <select value={params.resource} onChange={(e) => onChange({ resource: e.target.value })}>
+        <select
+          value={params.resource}
+          onChange={(e) => onChange(changeRequest(params, { resource: e.target.value }))}
+        >
           {MATRIX_RESOURCES.map((r) => (
             <option key={r.key} value={r.key}>
               {r.label}
@@ -26,7 +37,11 @@ export function RequestPicker({
         Operation
         <select
           value={params.operation}
-          onChange={(e) => onChange({ operation: e.target.value as MatrixParams["operation"] })}
+          onChange={(e) =>
+            onChange(
+              changeRequest(params, { operation: e.target.value as MatrixParams["operation"] }),
+            )
+          }
         >
           {OPERATIONS.map((o) => (
             <option key={o}>{o}</option>

@@ -212,3 +212,85 @@ describe("per-namespace and per-hook views", () => {
     ]);
   });
 });
+
+describe("requests that reach few objects", () => {
+  const podsRule = (operations: string[], resources: string[]) => ({
+    operations,
+    apiGroups: [""],
+    apiVersions: ["v1"],
+    resources,
+  });
+  const connectSnapshot: AdmissionSnapshot = {
+    validatingWebhookConfigurations: [
+      {
+        metadata: { name: "connect" },
+        webhooks: [
+          hook("exec.x.io", {
+            namespaceSelector: runlevel,
+            rules: [podsRule(["CONNECT"], ["pods/exec"])],
+          }),
+          hook("pods-any-op.x.io", { rules: [podsRule(["*"], ["pods"])] }),
+          hook("all-pod-subresources.x.io", { rules: [podsRule(["*"], ["pods/*"])] }),
+        ],
+      },
+    ],
+    namespaces,
+  };
+  const EXEC: MatrixRequest = {
+    ...NAMESPACES,
+    resource: "pods",
+    subresource: "exec",
+    operation: "CONNECT",
+    scope: "Namespaced",
+  };
+
+  it("CONNECT reaches a pod's exec subresource, not the pod: hooks on pods/exec match, on pods do not", () => {
+    const c = compileSnapshot(connectSnapshot);
+    const m = exemptionMatrix(c, "runlevel", EXEC);
+    expect(m.hooks.map((h) => [h.hook.name, h.applies])).toEqual([
+      ["exec.x.io", true],
+      ["pods-any-op.x.io", false],
+      ["all-pod-subresources.x.io", true],
+    ]);
+    expect(grid(m)).toMatchObject({ "kube-system": "E-X", addons: "E-X", team: "X-X" });
+    // Creating a pod does not reach the exec hook ("pods/*" covers the pod itself too).
+    const create = exemptionMatrix(c);
+    expect(create.hooks.map((h) => h.applies)).toEqual([false, true, true]);
+  });
+
+  it("a binding's exclusion that names objects leaves the rest of them intercepted", () => {
+    const policyOnPods = (exclude: Record<string, unknown>): AdmissionSnapshot => ({
+      validatingAdmissionPolicies: [
+        {
+          metadata: { name: "p" },
+          spec: {
+            failurePolicy: "Fail",
+            matchConstraints: { resourceRules: [podsRule(["CREATE"], ["pods"])] },
+            validations: [{ expression: "false" }],
+          },
+        },
+      ],
+      validatingAdmissionPolicyBindings: [
+        {
+          metadata: { name: "b" },
+          spec: {
+            policyName: "p",
+            validationActions: ["Deny"],
+            matchResources: {
+              excludeResourceRules: [{ ...podsRule(["CREATE"], ["pods"]), ...exclude }],
+            },
+          },
+        },
+      ],
+      namespaces,
+    });
+    const named = exemptionMatrix(
+      compileSnapshot(policyOnPods({ resourceNames: ["only-this-one"] })),
+    );
+    expect(named.hooks.map((h) => [h.applies, h.conditional])).toEqual([[true, true]]);
+    expect(new Set(Object.values(grid(named)))).toEqual(new Set(["X"]));
+    // Without names, the exclusion leaves out every pod.
+    const all = exemptionMatrix(compileSnapshot(policyOnPods({})));
+    expect(all.hooks.map((h) => h.applies)).toEqual([false]);
+  });
+});

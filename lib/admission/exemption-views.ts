@@ -79,9 +79,10 @@ export interface CellExplanation {
   readonly detail: string;
 }
 
-/** `pods CREATE`, `deployments.apps UPDATE`. */
+/** `pods CREATE`, `deployments.apps UPDATE`, `pods/exec CONNECT`. */
 export function describeRequest(r: MatrixRequest): string {
-  return `${r.group === "" ? r.resource : `${r.resource}.${r.group}`} ${r.operation}`;
+  const resource = r.subresource ? `${r.resource}/${r.subresource}` : r.resource;
+  return `${r.group === "" ? resource : `${resource}.${r.group}`} ${r.operation}`;
 }
 
 function holds(key: string, operator: string, actual: string | undefined): string {

@@ -33,6 +33,8 @@ export interface MatrixRequest {
   readonly version: string;
   readonly resource: string;
   readonly operation: "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
+  /** A CONNECT's subresource (`exec`, `proxy`, …): CONNECT reaches only subresources. */
+  readonly subresource?: string;
   /**
    * Namespaced resource (the selector sees the containing namespace), `namespaces` (the selector
    * sees the Namespace object's own labels), or cluster-scoped (the selector never applies).
@@ -146,7 +148,7 @@ function attributesOf(r: MatrixRequest): RuleAttributes {
     group: r.group,
     version: r.version,
     resource: r.resource,
-    subresource: "",
+    subresource: r.subresource ?? "",
     // Only emptiness matters to the scope test; a Namespace request names itself.
     namespace: r.scope === "Cluster" ? "" : "x",
     name: "",
@@ -172,14 +174,19 @@ function anyRule(
   return false;
 }
 
-/** Webhook rules, or a policy's constraints / binding resources (no rules: everything). */
+/**
+ * Webhook rules, or a policy's constraints / binding resources (no rules: everything). An
+ * exclusion that names objects (resourceNames) leaves out only those: the hook still applies to
+ * the rest (the column is conditional, see namesObjects).
+ */
 function resourcesApply(
   m: CompiledMatchResources,
   a: RuleAttributes,
   s: CompiledSnapshot,
   policy: boolean,
 ): boolean {
-  if (m.excludeRules.length > 0 && anyRule(m.excludeRules, a, s, m)) return false;
+  const excludeAll = m.excludeRules.filter((r) => r.resourceNames.length === 0);
+  if (excludeAll.length > 0 && anyRule(excludeAll, a, s, m)) return false;
   if (policy && m.rules.length === 0) return true;
   return anyRule(m.rules, a, s, m);
 }
@@ -208,8 +215,11 @@ export function matrixHooks(
       if (!p.constraints) continue;
       const sels = [p.constraints.namespaceSelector];
       if (p.bindingMatch) sels.push(p.bindingMatch.namespaceSelector);
+      // Rules or exclusions that name objects decide per object: the cell may not hold for all.
       const named = (m: CompiledMatchResources | undefined) =>
-        m?.rules.some((r) => r.resourceNames.length > 0) ?? false;
+        m !== undefined &&
+        (m.rules.some((r) => r.resourceNames.length > 0) ||
+          m.excludeRules.some((r) => r.resourceNames.length > 0 && ruleMatches(r, a)));
       out.push({
         hook: p.id,
         stage,

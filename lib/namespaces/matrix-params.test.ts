@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PARAMS, readParams, requestOf, writeParams } from "@/lib/namespaces/matrix-params";
+import {
+  changeRequest,
+  DEFAULT_PARAMS,
+  readParams,
+  requestOf,
+  writeParams,
+} from "@/lib/namespaces/matrix-params";
 
 describe("matrix parameters in the URL", () => {
   it("round-trips every parameter and leaves defaults out", () => {
@@ -50,6 +56,49 @@ describe("matrix parameters in the URL", () => {
       group: "apps",
       resource: "deployments",
       scope: "Namespaced",
+    });
+  });
+  it("pairs CONNECT with the subresources it reaches, whichever half changes", () => {
+    const podCreate = { resource: "pods", operation: "CREATE" as const };
+    expect(changeRequest(podCreate, { operation: "CONNECT" })).toEqual({
+      resource: "pods/exec",
+      operation: "CONNECT",
+    });
+    expect(changeRequest(podCreate, { resource: "services/proxy" })).toEqual({
+      resource: "services/proxy",
+      operation: "CONNECT",
+    });
+    const exec = { resource: "services/proxy", operation: "CONNECT" as const };
+    expect(changeRequest(exec, { operation: "DELETE" })).toEqual({
+      resource: "services",
+      operation: "DELETE",
+    });
+    expect(changeRequest(exec, { resource: "configmaps" })).toEqual({
+      resource: "configmaps",
+      operation: "CREATE",
+    });
+    expect(
+      changeRequest({ resource: "configmaps", operation: "UPDATE" }, { resource: "pods" }),
+    ).toEqual({
+      resource: "pods",
+      operation: "UPDATE",
+    });
+    // An address that pairs them wrongly: the resource decides, else the operation.
+    expect(readParams(new URLSearchParams("op=CONNECT"))).toMatchObject({
+      resource: "pods/exec",
+      operation: "CONNECT",
+    });
+    expect(readParams(new URLSearchParams("resource=pods/attach&op=UPDATE"))).toMatchObject({
+      resource: "pods/attach",
+      operation: "CONNECT",
+    });
+    expect(requestOf(readParams(new URLSearchParams("resource=nodes/proxy")))).toEqual({
+      group: "",
+      version: "v1",
+      resource: "nodes",
+      subresource: "proxy",
+      operation: "CONNECT",
+      scope: "Cluster",
     });
   });
 });

@@ -45,7 +45,29 @@ export const MATRIX_RESOURCES: ReadonlyArray<{
     label: `${group ? `${resource}.${group}` : resource} (cluster-scoped)`,
     request: { group, version: "v1", resource, scope: "Cluster" as const },
   })),
+  // CONNECT reaches only these subresources (kubectl exec, attach, port-forward; the proxies).
+  ...(
+    [
+      ["pods", "exec", "Namespaced"],
+      ["pods", "attach", "Namespaced"],
+      ["pods", "portforward", "Namespaced"],
+      ["pods", "proxy", "Namespaced"],
+      ["services", "proxy", "Namespaced"],
+      ["nodes", "proxy", "Cluster"],
+    ] as const
+  ).map(([resource, subresource, scope]) => ({
+    key: `${resource}/${subresource}`,
+    label: `${resource}/${subresource}${scope === "Cluster" ? " (cluster-scoped)" : ""}`,
+    request: { group: "", version: "v1", resource, subresource, scope },
+  })),
 ];
+
+/** Whether a matrix resource is one CONNECT reaches (a subresource), and only CONNECT. */
+export function isConnectResource(key: string): boolean {
+  return MATRIX_RESOURCES.find((r) => r.key === key)?.request.subresource !== undefined;
+}
+
+const CONNECT_DEFAULT = "pods/exec";
 
 export const OPERATIONS = ["CREATE", "UPDATE", "DELETE", "CONNECT"] as const;
 
@@ -76,17 +98,54 @@ export const DEFAULT_PARAMS: MatrixParams = {
 const LABEL_KEY =
   /^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 
+/**
+ * A change of the request: CONNECT reaches only subresources, and a subresource only CONNECT, so
+ * the other half follows the half that changed (CONNECT picks pods/exec; leaving CONNECT picks the
+ * subresource's resource, or pods).
+ */
+export function changeRequest(
+  p: Pick<MatrixParams, "resource" | "operation">,
+  change: Partial<Pick<MatrixParams, "resource" | "operation">>,
+): Pick<MatrixParams, "resource" | "operation"> {
+  if (change.resource !== undefined) {
+    const connect = isConnectResource(change.resource);
+    const operation =
+      connect !== (p.operation === "CONNECT") ? (connect ? "CONNECT" : "CREATE") : p.operation;
+    return { resource: change.resource, operation };
+  }
+  if (change.operation !== undefined) {
+    const connect = change.operation === "CONNECT";
+    let resource = p.resource;
+    if (connect && !isConnectResource(resource)) resource = CONNECT_DEFAULT;
+    if (!connect && isConnectResource(resource)) {
+      const main = resource.split("/")[0] ?? "";
+      resource = MATRIX_RESOURCES.some((r) => r.key === main) ? main : DEFAULT_PARAMS.resource;
+    }
+    return { resource, operation: change.operation };
+  }
+  return { resource: p.resource, operation: p.operation };
+}
+
 /** Reads the parameters (hostile input: bounded, validated, defaulted). */
 export function readParams(q: { get(name: string): string | null }): MatrixParams {
   const resource = q.get("resource") ?? "";
   const operation = q.get("op") ?? "";
   const groupBy = (q.get("group") ?? "").slice(0, 317);
   const fp = q.get("fp") ?? "";
+  const known = MATRIX_RESOURCES.some((r) => r.key === resource) ? resource : undefined;
+  const op = (OPERATIONS as readonly string[]).includes(operation)
+    ? (operation as MatrixParams["operation"])
+    : undefined;
+  // A resource and operation that cannot go together: the resource decides, else the operation.
+  const request = known
+    ? changeRequest(
+        { resource: DEFAULT_PARAMS.resource, operation: op ?? "CREATE" },
+        { resource: known },
+      )
+    : changeRequest(DEFAULT_PARAMS, { operation: op ?? DEFAULT_PARAMS.operation });
   return {
-    resource: MATRIX_RESOURCES.some((r) => r.key === resource) ? resource : DEFAULT_PARAMS.resource,
-    operation: (OPERATIONS as readonly string[]).includes(operation)
-      ? (operation as MatrixParams["operation"])
-      : DEFAULT_PARAMS.operation,
+    resource: request.resource,
+    operation: request.operation,
     groupBy: LABEL_KEY.test(groupBy) ? groupBy : DEFAULT_PARAMS.groupBy,
     hook: (q.get("hook") ?? "").slice(0, 253),
     namespace: (q.get("ns") ?? "").slice(0, 63),
