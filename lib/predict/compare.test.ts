@@ -56,6 +56,29 @@ describe("prediction beside the apiserver's verdict", () => {
     expect(compareVerdict(report(["other.x.io"]), denied)[0]?.agrees).toBe(false);
   });
 
+  it("an error naming a webhook is that webhook's: it agrees only when the prediction calls it", () => {
+    const failed = {
+      outcome: "error" as const,
+      status: 500,
+      reason: "InternalError",
+      message:
+        'Internal error occurred: failed calling webhook "down.x.io": failed to call webhook: Post "https://down.invalid/": dial tcp: lookup down.invalid: no such host',
+      warnings: [],
+      auditID: "a",
+    };
+    expect(compareVerdict(report(["down.x.io"]), failed)[0]).toMatchObject({
+      agrees: true,
+      message: expect.stringContaining("failed at down.x.io, which the prediction calls"),
+    });
+    expect(compareVerdict(report(["other.x.io"]), failed)[0]).toMatchObject({
+      agrees: false,
+      message: "failed at down.x.io, which the prediction does not call",
+    });
+    // An error that names no hook is outside admission matching.
+    const quota = { ...failed, message: "etcdserver: request timed out" };
+    expect(compareVerdict(report([]), quota)[0]?.agrees).toBe(true);
+  });
+
   it("a policy stage's rejection may name any of its failing bindings: each agrees", () => {
     const policyRef = (policy: string, binding: string) => ({
       source: "ValidatingAdmissionPolicy" as const,

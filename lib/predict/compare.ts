@@ -66,15 +66,18 @@ export function compareVerdict(dry: PredictReport, verdict: DryRunVerdict): Comp
     );
     return out;
   }
-  if (verdict.outcome === "error") {
+  const d = denierOf(verdict.message);
+  const denier = d.webhook ?? (d.policy !== undefined ? `${d.policy} ← ${d.binding}` : undefined);
+  if (denier === undefined) {
     out.push({
       agrees: true,
       message:
-        "the apiserver refused the request for a reason outside admission matching (see its message)",
+        verdict.outcome === "error"
+          ? "the apiserver refused the request for a reason outside admission matching (see its message)"
+          : "denied; the message names no hook",
     });
     return out;
   }
-  const d = denierOf(verdict.message);
   const called = dry.calls.some((c) =>
     d.webhook !== undefined
       ? c.stage.endsWith("webhook") && c.hook.name === d.webhook
@@ -82,20 +85,17 @@ export function compareVerdict(dry: PredictReport, verdict: DryRunVerdict): Comp
         c.hook.configuration === d.policy &&
         c.hook.name === d.binding,
   );
-  if (d.webhook === undefined && d.policy === undefined)
-    out.push({ agrees: true, message: "denied; the message names no hook" });
-  else
-    out.push(
-      called
-        ? {
-            agrees: true,
-            message: `denied by ${d.webhook ?? `${d.policy} ← ${d.binding}`}, which the prediction calls (a hook's answer cannot be predicted)`,
-          }
-        : {
-            agrees: false,
-            message: `denied by ${d.webhook ?? `${d.policy} ← ${d.binding}`}, which the prediction does not call`,
-          },
-    );
+  // An error that names a hook (a webhook that could not be called, timed out or answered
+  // wrongly) is that hook's: the prediction must call it, as for a denial.
+  const what = verdict.outcome === "error" ? `failed at ${denier}` : `denied by ${denier}`;
+  out.push(
+    called
+      ? {
+          agrees: true,
+          message: `${what}, which the prediction calls (a hook's answer cannot be predicted)`,
+        }
+      : { agrees: false, message: `${what}, which the prediction does not call` },
+  );
   return out;
 }
 
