@@ -468,6 +468,67 @@ describe("parseAuditEvent: hostile and sensitive input", () => {
   });
 });
 
+describe("parseAuditEvent: stages", () => {
+  /** An exec refused by a validating webhook after a mutating call, at one stage. */
+  const exec = (stage: string, over: Record<string, unknown> = {}) =>
+    event({
+      stage,
+      requestURI: "/api/v1/namespaces/team-a/pods/p/exec?command=sh&stdin=true",
+      objectRef: {
+        resource: "pods",
+        namespace: "team-a",
+        name: "p",
+        apiVersion: "v1",
+        subresource: "exec",
+      },
+      responseStatus: {
+        metadata: {},
+        status: "Failure",
+        code: 403,
+        message: 'admission webhook "deny-exec.example.com" denied the request: no exec',
+      },
+      annotations: {
+        "mutation.webhook.admission.k8s.io/round_0_index_0":
+          '{"configuration":"c","webhook":"m.example.com","mutated":false}',
+      },
+      ...over,
+    });
+
+  // endpoints/filters/audit.go: a long-running request's ResponseStarted carries what its
+  // ResponseComplete (or Panic) carries again, from the same event object.
+  it("reads a long-running request's decisions once, from its last event", () => {
+    const out = parseEventList({
+      kind: "EventList",
+      items: [exec("RequestReceived"), exec("ResponseStarted"), exec("ResponseComplete")],
+    });
+    expect(out.map((e) => e.stage)).toEqual(["ResponseComplete"]);
+    expect(out[0]?.request.operation).toBe("CONNECT");
+    expect(out[0]?.decisions.map((d) => [d.kind, d.hook, d.outcome])).toEqual([
+      ["mutating-webhook", "m.example.com", "admitted"],
+      ["webhook", "deny-exec.example.com", "denied"],
+    ]);
+    const started = parseAuditEvent(exec("ResponseStarted"));
+    expect(started?.decisions).toEqual([]);
+    expect(started?.raw).toBe("");
+  });
+
+  it("reads the decisions of a request whose handler panicked", () => {
+    const panicked = parseAuditEvent(
+      exec("Panic", {
+        responseStatus: {
+          code: 500,
+          status: "Failure",
+          reason: "InternalError",
+          message: "APIServer panic'd: boom",
+        },
+      }),
+    );
+    expect(panicked?.decisions.map((d) => [d.hook, d.outcome])).toEqual([
+      ["m.example.com", "admitted"],
+    ]);
+  });
+});
+
 describe("parseEventList", () => {
   it("refuses anything that is not an EventList", () => {
     expect(() => parseEventList(null)).toThrow(/EventList/);

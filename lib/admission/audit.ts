@@ -478,6 +478,21 @@ export function requestFactsOfRaw(raw: string): AuditRequestFacts | undefined {
 }
 
 /**
+ * The stages whose event is not read for decisions: a request's admission is told once, by its
+ * last event. RequestReceived is written before admission runs. A long-running request
+ * (exec, attach, portforward, proxy, watch) also gets a ResponseStarted event when its response
+ * starts, already with the annotations and response status, and then, from the same event
+ * object, its ResponseComplete, or Panic if the handler panics (endpoints/filters/audit.go
+ * WithAudit: the deferred ProcessEventStage, which also fakes the ResponseStarted of a request
+ * that never wrote one before its ResponseComplete). Annotations are only ever added, never
+ * changed (audit/context.go addAuditAnnotationLocked), so the last event holds all the first
+ * one did. Taking both would store and count the request twice. The cost: an allowed exec's
+ * decisions reach the feed when its session ends. (An audit policy that omits ResponseComplete
+ * leaves nothing to read for any request, long-running or not.)
+ */
+const UNDECIDED_STAGES = new Set(["RequestReceived", "ResponseStarted"]);
+
+/**
  * Decodes one audit event; undefined for anything that is not one. `source`, when given, must be
  * the JSON text `event` was parsed from: it is kept as the raw event when nothing is redacted.
  */
@@ -488,6 +503,9 @@ export function parseAuditEvent(event: unknown, source?: string): ParsedAuditEve
   if (!auditID || auditID.length > 128) return undefined;
   const annotations = annotationsOf(e);
   const { facts, statusMessage } = requestFacts(e, annotations);
+  const stage = str(e.stage).slice(0, 32);
+  if (UNDECIDED_STAGES.has(stage))
+    return { auditID, stage, time: timeOf(e), request: facts, decisions: [], raw: "" };
   const sensitive = isSensitiveResource(facts.group, facts.resource, facts.subresource);
   const decisions: DecisionCall[] = [];
   const status = statusMessage ? readStatusMessage(statusMessage) : undefined;
@@ -567,7 +585,7 @@ export function parseAuditEvent(event: unknown, source?: string): ParsedAuditEve
 
   return {
     auditID,
-    stage: str(e.stage).slice(0, 32),
+    stage,
     time: timeOf(e),
     request: facts,
     decisions,
