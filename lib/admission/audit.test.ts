@@ -192,6 +192,143 @@ describe("parseAuditEvent: webhooks", () => {
     ]);
   });
 
+  // mutating/dispatcher.go: every call is annotated (deferred, the refusing one with mutated
+  // false and no patch) and the phase stops at a refusal: only the last call can be it.
+  describe("a refusal by a name both phases have", () => {
+    const denial = (hook: string, code = 400) => ({
+      code,
+      message: `admission webhook "${hook}" denied the request: spec.dnsNames: invalid`,
+    });
+    const mutation = (configuration: string, webhook: string, mutated: boolean) =>
+      JSON.stringify({ configuration, webhook, mutated });
+    const rows = (p: ReturnType<typeof parseAuditEvent>) =>
+      p?.decisions.map((d) => [d.kind, d.hook, d.round, d.index, d.outcome]);
+
+    it("is not a call that mutated: the mutation stays, the refusal is a validating webhook's", () => {
+      const p = parseAuditEvent(
+        event({
+          responseStatus: denial("webhook.cert-manager.io"),
+          annotations: {
+            "mutation.webhook.admission.k8s.io/round_0_index_0": mutation(
+              "cert-manager-webhook",
+              "webhook.cert-manager.io",
+              true,
+            ),
+          },
+        }),
+      );
+      expect(rows(p)).toEqual([
+        ["mutating-webhook", "webhook.cert-manager.io", 0, 0, "mutated"],
+        ["webhook", "webhook.cert-manager.io", undefined, undefined, "denied"],
+      ]);
+      expect(p?.decisions[1]).toMatchObject({ code: 400, message: "spec.dnsNames: invalid" });
+    });
+
+    it("is not a call the phase went on after", () => {
+      const p = parseAuditEvent(
+        event({
+          responseStatus: denial("policy.example.com", 403),
+          annotations: {
+            "mutation.webhook.admission.k8s.io/round_0_index_0": mutation(
+              "a-cfg",
+              "policy.example.com",
+              false,
+            ),
+            "mutation.webhook.admission.k8s.io/round_0_index_1": mutation(
+              "b-cfg",
+              "sidecar.example.com",
+              true,
+            ),
+          },
+        }),
+      );
+      expect(rows(p)).toEqual([
+        ["mutating-webhook", "policy.example.com", 0, 0, "admitted"],
+        ["mutating-webhook", "sidecar.example.com", 0, 1, "mutated"],
+        ["webhook", "policy.example.com", undefined, undefined, "denied"],
+      ]);
+    });
+
+    it("is not a call whose patch was applied, even one that changed nothing", () => {
+      const p = parseAuditEvent(
+        event({
+          level: "Request",
+          responseStatus: denial("p.example.com"),
+          annotations: {
+            "mutation.webhook.admission.k8s.io/round_0_index_0": mutation(
+              "c",
+              "p.example.com",
+              false,
+            ),
+            "patch.webhook.admission.k8s.io/round_0_index_0":
+              '{"configuration":"c","webhook":"p.example.com","patch":[],"patchType":"JSONPatch"}',
+          },
+        }),
+      );
+      expect(rows(p)).toEqual([
+        ["mutating-webhook", "p.example.com", 0, 0, "admitted"],
+        ["webhook", "p.example.com", undefined, undefined, "denied"],
+      ]);
+    });
+
+    it("is not a mutating call once the validating phase has begun", () => {
+      const validating = {
+        "failed-open.validating.webhook.admission.k8s.io/round_0_index_0": "v.example.com",
+      };
+      const audited = {
+        "validation.policy.admission.k8s.io/validation_failure":
+          '[{"message":"m","policy":"p","binding":"b","expressionIndex":0,"validationActions":["Audit"]}]',
+      };
+      for (const extra of [validating, audited]) {
+        const p = parseAuditEvent(
+          event({
+            responseStatus: denial("w.example.com"),
+            annotations: {
+              "mutation.webhook.admission.k8s.io/round_0_index_0": mutation(
+                "c",
+                "w.example.com",
+                false,
+              ),
+              ...extra,
+            },
+          }),
+        );
+        expect(p?.decisions.find((d) => d.outcome === "denied")?.kind).toBe("webhook");
+        expect(p?.decisions[0]).toMatchObject({ hook: "w.example.com", outcome: "admitted" });
+      }
+    });
+
+    it("is the last call of the reinvocation round when it made one", () => {
+      const p = parseAuditEvent(
+        event({
+          responseStatus: denial("m.example.com"),
+          annotations: {
+            "mutation.webhook.admission.k8s.io/round_0_index_0": mutation(
+              "c",
+              "m.example.com",
+              true,
+            ),
+            "mutation.webhook.admission.k8s.io/round_0_index_1": mutation(
+              "c",
+              "n.example.com",
+              true,
+            ),
+            "mutation.webhook.admission.k8s.io/round_1_index_0": mutation(
+              "c",
+              "m.example.com",
+              false,
+            ),
+          },
+        }),
+      );
+      expect(rows(p)).toEqual([
+        ["mutating-webhook", "m.example.com", 0, 0, "mutated"],
+        ["mutating-webhook", "n.example.com", 0, 1, "mutated"],
+        ["mutating-webhook", "m.example.com", 1, 0, "denied"],
+      ]);
+    });
+  });
+
   // A fail-closed call that times out: apierrors.NewInternalError(ErrCallingWebhook) → 500.
   it("tells a fail-closed timeout from another calling error", () => {
     const timeout = parseAuditEvent(

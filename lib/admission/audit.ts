@@ -222,6 +222,35 @@ const FAILED_OPEN_VALIDATING = "failed-open.validating.webhook.admission.k8s.io/
 const VALIDATION_FAILURE = "validation.policy.admission.k8s.io/validation_failure";
 const LATENCY = "apiserver.latency.k8s.io/";
 
+/**
+ * Where in `calls` (sorted by byCallOrder) the mutating call is that refused the request on behalf
+ * of `hook` (a denial or a fail-closed error), or -1 when no recorded call can be it: then a
+ * validating webhook of that name refused. The mutating dispatcher annotates every call it makes,
+ * the refusing one too (the mutation annotation is deferred: `mutated` false, and no patch
+ * annotation, which is written only once a patch was applied), and stops at a refusal, so the
+ * refusing call is the last mutating call recorded (mutating/dispatcher.go Dispatch,
+ * callAttrMutatingHook). A webhook name is often in a mutating and a validating configuration
+ * alike (cert-manager's): an earlier call, or one that mutated or failed open, is not the
+ * refusal. Nor is any mutating call when the validating phase has begun, which a validating
+ * fail-open or a policy's validation failure shows. When the last call has the name and did not
+ * mutate, the event cannot tell the two apart; it is read as that call's.
+ */
+function refusingMutatingCall(
+  calls: CallDraft[],
+  hook: string,
+  validationFailure: boolean,
+): number {
+  if (validationFailure) return -1;
+  let last = -1;
+  for (let i = 0; i < calls.length; i++) {
+    const c = calls[i] as CallDraft;
+    if (c.kind !== "mutating-webhook") return -1; // a validating webhook failed open
+    last = i;
+  }
+  const c = calls[last];
+  return c && c.hook === hook && !c.failedOpen && c.mutated !== true && !c.patched ? last : -1;
+}
+
 /** `round_R_index_I` → [R, I], or undefined. */
 function roundIndex(suffix: string): [number, number] | undefined {
   if (!suffix.startsWith("round_")) return undefined;
@@ -242,6 +271,8 @@ interface CallDraft {
   round: number;
   index: number;
   mutated?: boolean;
+  /** A patch annotation was written for the call (its text is in `patch` when readable). */
+  patched?: boolean;
   patch?: string;
   failedOpen?: boolean;
 }
@@ -302,6 +333,7 @@ function webhookCalls(annotations: Record<string, string>): CallDraft[] {
         // A patch that changed nothing (a reinvoked hook adding what it added before) is logged
         // too: the mutation annotation's own word decides, the patch only where it is missing.
         d.mutated ??= true;
+        d.patched = true;
         if (parsed && parsed.patch !== undefined) d.patch = clip(JSON.stringify(parsed.patch));
       } else if (typeof parsed?.mutated === "boolean") {
         d.mutated = parsed.mutated;
@@ -512,17 +544,10 @@ export function parseAuditEvent(event: unknown, source?: string): ParsedAuditEve
   let statusUsed = false;
 
   const calls = webhookCalls(annotations);
-  // The call that refused the request is the last one made to that webhook (processing stops there).
-  let refusedAt = -1;
-  if (status?.by === "webhook") {
-    for (let i = calls.length - 1; i >= 0; i--) {
-      const c = calls[i];
-      if (c && c.kind === "mutating-webhook" && c.hook === status.hook && !c.failedOpen) {
-        refusedAt = i;
-        break;
-      }
-    }
-  }
+  const refusedAt =
+    status?.by === "webhook"
+      ? refusingMutatingCall(calls, status.hook, annotations[VALIDATION_FAILURE] !== undefined)
+      : -1;
   for (let i = 0; i < calls.length; i++) {
     const c = calls[i] as CallDraft;
     let d: DecisionCall;
