@@ -486,6 +486,31 @@ describe("parseAuditEvent: hostile and sensitive input", () => {
     expect(p?.request.name).toBe("cm1");
   });
 
+  // endpoints/filters/audit_init.go keeps a client's Audit-ID header as it is, however long.
+  it("reads an event whatever its audit ID's length, keeping the ID bounded and distinct", () => {
+    const denied = (auditID: string) =>
+      parseAuditEvent(
+        event({
+          auditID,
+          responseStatus: {
+            code: 400,
+            message: 'admission webhook "deny.example.com" denied the request: nope',
+          },
+        }),
+      );
+    const long = `trace-${"a".repeat(130)}`;
+    const a = denied(long);
+    const b = denied(`${long}b`);
+    expect(a?.decisions.map((d) => [d.hook, d.outcome])).toEqual([["deny.example.com", "denied"]]);
+    expect(a?.auditID.startsWith(long.slice(0, 100))).toBe(true);
+    expect(a?.auditID.length).toBeLessThanOrEqual(172);
+    expect(a?.auditID).not.toBe(b?.auditID);
+    expect(denied("x".repeat(100_000))?.auditID.length).toBeLessThanOrEqual(172);
+    expect(denied("7e0cbcc6-8f1b-4b8f-a7b4-2f1f8a1d9f00")?.auditID).toBe(
+      "7e0cbcc6-8f1b-4b8f-a7b4-2f1f8a1d9f00",
+    );
+  });
+
   it("ignores malformed annotations and non-events without throwing", () => {
     const p = parseAuditEvent(
       event({

@@ -20,6 +20,7 @@
  *   together), only for requests slower than 500 ms — request facts, never one hook's latency.
  */
 
+import { storedAuditID } from "./audit-id";
 import { readStatusMessage } from "./status-message";
 
 export type DecisionOutcome =
@@ -94,6 +95,7 @@ export interface DecisionCall {
 
 /** One audit event with its decisions. */
 export interface ParsedAuditEvent {
+  /** The request's audit ID, bounded (see storedAuditID). */
   auditID: string;
   stage: string;
   /** Milliseconds since the epoch (stageTimestamp, else requestReceivedTimestamp, else 0). */
@@ -531,8 +533,9 @@ const UNDECIDED_STAGES = new Set(["RequestReceived", "ResponseStarted"]);
 export function parseAuditEvent(event: unknown, source?: string): ParsedAuditEvent | undefined {
   const e = obj(event);
   if (!e) return undefined;
-  const auditID = str(e.auditID);
-  if (!auditID || auditID.length > 128) return undefined;
+  const id = str(e.auditID);
+  if (!id) return undefined;
+  const auditID = storedAuditID(id);
   const annotations = annotationsOf(e);
   const { facts, statusMessage } = requestFacts(e, annotations);
   const stage = str(e.stage).slice(0, 32);

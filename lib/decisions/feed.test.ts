@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DecisionRecord } from "@/lib/admission/audit";
+import { storedAuditID } from "@/lib/admission/audit-id";
 import {
   decisionFilterParams,
   matchesDecisionFilter,
@@ -79,6 +80,15 @@ describe("decision filter", () => {
     expect(matchesDecisionFilter(d, f(`to=${d.time}`))).toBe(false);
     expect(matchesDecisionFilter(d, f(`auditID=${d.auditID}`))).toBe(true);
     expect(matchesDecisionFilter(d, f("auditID=another"))).toBe(false);
+  });
+
+  it("finds a request with a long Audit-ID by the ID its client sent and by the form shown", () => {
+    const sent = `trace-${"a".repeat(130)}`;
+    const d = rec(1, { auditID: storedAuditID(sent) });
+    const f = (id: string) => parseDecisionFilter(new URLSearchParams({ auditID: id }));
+    expect(matchesDecisionFilter(d, f(sent))).toBe(true);
+    expect(matchesDecisionFilter(d, f(d.auditID))).toBe(true);
+    expect(matchesDecisionFilter(d, f(`${sent}b`))).toBe(false);
   });
 });
 

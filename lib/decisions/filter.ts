@@ -8,6 +8,7 @@ import {
   type DecisionRecord,
   type DeciderKind,
 } from "@/lib/admission/audit";
+import { auditIDToFind } from "@/lib/admission/audit-id";
 import { KubeApiError } from "@/lib/k8s/errors";
 
 const OPERATIONS = ["CREATE", "UPDATE", "DELETE", "CONNECT"] as const;
@@ -25,7 +26,7 @@ export interface DecisionFilter {
   user?: string;
   resource?: string;
   operation?: (typeof OPERATIONS)[number];
-  /** One request's decisions (the Audit-ID the apiserver gave it). */
+  /** One request's decisions (the Audit-ID the apiserver gave it, in its stored form). */
   auditID?: string;
   /** Inclusive lower and exclusive upper bound of the decision time, ms since the epoch. */
   from?: number;
@@ -59,7 +60,7 @@ function readField(field: Field, raw: string): { value: string | number } | { er
       : { error: `operation: one of ${OPERATIONS.join(", ")}` };
   }
   if (v.length === 0 || v.length > 253) return { error: `${field}: 1 to 253 characters` };
-  return { value: v };
+  return { value: field === "auditID" ? auditIDToFind(v) : v };
 }
 
 function isOutcome(o: string): o is DecisionOutcome {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { storedAuditID } from "@/lib/admission/audit-id";
 import { decodeWebhookSpans, OtlpDecodeError } from "./otlp";
 
 /** A minimal protobuf writer for the tests: fields as [number, wireType, value]. */
@@ -127,6 +128,14 @@ describe("decodeWebhookSpans", () => {
     ]);
     expect(out.spans[0]?.traceId).toBe("abcd");
     expect(out.otherSpans).toBe(2);
+  });
+
+  it("bounds a long audit-id as the decisions' are, so the trace finds them", () => {
+    const long = `trace-${"a".repeat(130)}`;
+    const handler = [...bytes(1, [0xab, 0xcd]), ...str(5, "Create"), ...kv("audit-id", long)];
+    expect(decodeWebhookSpans(request([handler])).requests).toEqual([
+      { traceId: "abcd", auditID: storedAuditID(long) },
+    ]);
   });
 
   it("keeps at most maxSpans and counts the rest", () => {

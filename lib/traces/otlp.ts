@@ -14,6 +14,8 @@
  * Field numbers from opentelemetry/proto/{collector/trace,trace,common,resource}/v1.
  */
 
+import { storedAuditID } from "@/lib/admission/audit-id";
+
 const WEBHOOK_SPAN_NAMES: Readonly<Record<string, "mutating" | "validating">> = {
   "Call mutating webhook": "mutating",
   "Call validating webhook": "validating",
@@ -230,7 +232,12 @@ function span(r: Reader): WebhookSpan | { name: string; traceId: string; auditID
     return true;
   });
   const kind = WEBHOOK_SPAN_NAMES[name];
-  if (!kind) return { name, traceId, auditID: attrs["audit-id"] || undefined };
+  if (!kind) {
+    const id = attrs["audit-id"];
+    // Bounded as the decisions' are, so a request with a long Audit-ID still finds its calls (one
+    // longer than MAX_STRING is cut here first, and finds none).
+    return { name, traceId, auditID: id ? storedAuditID(id) : undefined };
+  }
   // Exact in the difference even where the absolute nanoseconds are not.
   const durationNs = (end[1] - start[1]) * 4294967296 + (end[0] - start[0]);
   return {

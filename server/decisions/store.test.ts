@@ -250,6 +250,18 @@ describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
     expect((await store.after(all, page[1]!.id, 10)).map((d) => d.id)).toEqual([page[0]!.id]);
   });
 
+  it("stores requests whose long Audit-IDs share their first characters apart, each found by the ID its client sent", async () => {
+    const long = `trace-${"a".repeat(130)}`;
+    const r = await store.ingest([parsed(long), parsed(`${long}b`, { deny: "d.example.com" })]);
+    expect(r).toMatchObject({ stored: 2, duplicates: 0 });
+    const found = await store.list(filter(`auditID=${encodeURIComponent(long)}`), { limit: 10 });
+    expect(found.map((d) => d.outcome)).toEqual(["mutated"]);
+    const again = await store.list(filter(`auditID=${encodeURIComponent(found[0]!.auditID)}`), {
+      limit: 10,
+    });
+    expect(again.map((d) => d.id)).toEqual(found.map((d) => d.id));
+  });
+
   it("serves the hook and policy filters, of the list and of the chart, through the hook's spans (SQLite) or index (PostgreSQL)", async () => {
     // What the planner would choose: PostgreSQL costs a tiny table as a sequential scan anyway,
     // so there it is told to avoid one; SQLite plans without statistics, as in use.
