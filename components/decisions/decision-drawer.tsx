@@ -8,6 +8,7 @@ import { isPolicyKind, KIND_LABELS } from "@/lib/decisions/outcomes";
 import { deciderLinks, type DeciderLinks } from "@/lib/decisions/links";
 import { objectRefText } from "@/lib/decisions/object-ref";
 import { requestPrediction } from "@/lib/decisions/predict-request";
+import { impersonationNote } from "@/lib/decisions/user-label";
 import { ErrorBox } from "@/components/ui/error-box";
 import { OutcomeBadge } from "./outcome-badge";
 
@@ -72,6 +73,7 @@ export function DecisionDrawer({
   const links: DeciderLinks = d ? deciderLinks(d) : { decisions: "" };
   const raw = detail.data?.rawEvent;
   const prediction = useMemo(() => (d ? requestPrediction(d.request, raw) : undefined), [d, raw]);
+  const impersonation = d ? impersonationNote(d.request) : undefined;
   return (
     <aside className="drawer panel" role="dialog" aria-label="Decision detail">
       <div className="page-head">
@@ -165,6 +167,9 @@ export function DecisionDrawer({
               {d.request.user}
               {d.request.groups.length > 0 ? (
                 <span className="muted"> ({d.request.groups.join(", ")})</span>
+              ) : null}
+              {impersonation !== undefined ? (
+                <span data-testid="impersonated-by"> {impersonation}</span>
               ) : null}
             </dd>
             {prediction ? (

@@ -63,6 +63,29 @@ describe("parseAuditEvent: webhooks", () => {
     ]);
   });
 
+  // endpoints/filters/impersonation: admission sees the impersonated user; the event's user is
+  // the one who authenticated.
+  it("reads an impersonated request as its impersonated user, keeping who impersonated", () => {
+    const p = parseAuditEvent(
+      event({
+        user: { username: "admin", groups: ["system:masters", "system:authenticated"] },
+        impersonatedUser: { username: "jane", groups: ["devs", "system:authenticated"] },
+        responseStatus: {
+          code: 400,
+          message: 'admission webhook "deny.example.com" denied the request: nope',
+        },
+      }),
+    );
+    expect(p?.request).toMatchObject({
+      user: "jane",
+      groups: ["devs", "system:authenticated"],
+      impersonatedBy: "admin",
+    });
+    const own = parseAuditEvent(event());
+    expect(own?.request.user).toBe("editor");
+    expect(own?.request).not.toHaveProperty("impersonatedBy");
+  });
+
   // mutating/dispatcher.go: the mutation annotation for every call, the patch one (Request level) when applied.
   it("gives one decision per mutating call, mutated with its patch, in round/index order", () => {
     const p = parseAuditEvent(

@@ -57,8 +57,15 @@ export type AdmissionOperation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT" | ""
 
 /** What the request was, as the audit event records it. */
 export interface AuditRequestFacts {
+  /**
+   * The user admission saw: the impersonated user when the request impersonated one (the
+   * impersonation filter puts it in the request's context before admission runs), else the
+   * authenticated user.
+   */
   user: string;
   groups: string[];
+  /** The authenticated user, when it impersonated `user` (absent otherwise). */
+  impersonatedBy?: string;
   verb: string;
   operation: AdmissionOperation;
   requestURI: string;
@@ -360,7 +367,12 @@ function webhookCalls(annotations: Record<string, string>): CallDraft[] {
 }
 
 function requestFacts(e: Record<string, unknown>, annotations: Record<string, string>) {
-  const user = obj(e.user);
+  // endpoints/filters/impersonation: the impersonated user (the event's impersonatedUser, with
+  // the groups it was given, system:authenticated among them) is the one webhooks, their
+  // matchConditions and policies see; the event's user is who authenticated.
+  const authenticated = obj(e.user);
+  const impersonated = obj(e.impersonatedUser);
+  const user = impersonated ?? authenticated;
   const ref = obj(e.objectRef);
   const status = obj(e.responseStatus);
   const requestURI = str(e.requestURI);
@@ -386,6 +398,7 @@ function requestFacts(e: Record<string, unknown>, annotations: Record<string, st
     code: typeof status?.code === "number" ? status.code : undefined,
     latencies,
   };
+  if (impersonated) facts.impersonatedBy = str(authenticated?.username);
   return { facts, statusMessage: str(status?.message) };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AuditRequestFacts } from "@/lib/admission/audit";
+import { parseAuditEvent, type AuditRequestFacts } from "@/lib/admission/audit";
 import { hook, validatingSnapshot } from "@/lib/admission/test-helpers";
 import { predictPage } from "@/lib/predict/page-request";
 import { liveOf } from "@/lib/predict/test-live";
@@ -69,6 +69,24 @@ describe("a decision's request on the predict page", () => {
     expect(r.ok && r.report.skips.map((x) => [x.hook.name, x.code])).toEqual([
       ["labelled.example.com", "object-selector"],
     ]);
+  });
+
+  it("predicts an impersonated request as the user admission saw, not the impersonator", () => {
+    const event = parseAuditEvent({
+      auditID: "imp",
+      stage: "ResponseComplete",
+      verb: "create",
+      requestURI: "/api/v1/namespaces/team/configmaps",
+      user: { username: "admin", groups: ["system:masters", "system:authenticated"] },
+      impersonatedUser: { username: "jane", groups: ["devs", "system:authenticated"] },
+      objectRef: { resource: "configmaps", namespace: "team", name: "x", apiVersion: "v1" },
+      responseStatus: {
+        code: 400,
+        message: 'admission webhook "deny.example.com" denied the request: nope',
+      },
+    });
+    const p = event && requestPrediction(event.request, event.raw);
+    expect(stateOf(p?.href ?? "")).toMatchObject({ user: "jane", groups: ["devs"] });
   });
 
   it("at Request level: the object as the event holds it, without managedFields", () => {

@@ -1,9 +1,9 @@
 /**
  * The predict page opened on the request a decision was made for: its operation, resource,
- * namespace, user and groups as the audit event records them, and its object when the event
- * holds it (Request level and above, as the suggested policy logs admission configuration);
- * at Metadata level only the object's name and namespace are known, so selectors on its labels
- * are predicted without them. Pure and light (the decision feed's first load): JSON text, no YAML.
+ * namespace, user and groups as admission saw them (the impersonated user's, when the request
+ * impersonated one), and its object when the event holds it (Request level and above, as the
+ * suggested policy logs admission configuration); at Metadata level only the object's name and
+ * namespace are known, so selectors on its labels are predicted without them. Pure and light (the decision feed's first load): JSON text, no YAML.
  */
 import type { AuditRequestFacts } from "@/lib/admission/audit";
 import {

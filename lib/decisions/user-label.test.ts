@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { userLabel } from "./user-label";
+import { impersonationNote, userLabel } from "./user-label";
 
 describe("userLabel", () => {
   it("leads a ServiceAccount with its name, then its namespace", () => {
@@ -20,5 +20,12 @@ describe("userLabel", () => {
       "",
     ])
       expect(userLabel(u)).toBe(u);
+  });
+});
+
+describe("impersonationNote", () => {
+  it("names who impersonated the request's user, and nothing for a request that did not", () => {
+    expect(impersonationNote({ impersonatedBy: "admin" })).toBe("impersonated by admin");
+    expect(impersonationNote({})).toBeUndefined();
   });
 });

@@ -1,3 +1,5 @@
+import type { AuditRequestFacts } from "@/lib/admission/audit";
+
 /**
  * A request's user as the feed's narrow User column shows it (pure). A ServiceAccount's user name
  * (`system:serviceaccount:<namespace>:<name>`) starts with the same 21 characters for every
@@ -7,4 +9,14 @@
 export function userLabel(user: string): string {
   const m = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(user);
   return m ? `${m[2]} (SA, ${m[1]})` : user;
+}
+
+/**
+ * What the decision drawer adds after a request's user when another user sent it impersonating
+ * that one (admission saw the impersonated user), or undefined.
+ */
+export function impersonationNote(
+  req: Pick<AuditRequestFacts, "impersonatedBy">,
+): string | undefined {
+  return req.impersonatedBy === undefined ? undefined : `impersonated by ${req.impersonatedBy}`;
 }

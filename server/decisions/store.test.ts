@@ -28,7 +28,15 @@ const T0 = Date.parse("2026-11-23T10:00:00Z");
 
 function parsed(
   auditID: string,
-  opts: { ns?: string; user?: string; hook?: string; deny?: string; t?: number } = {},
+  opts: {
+    ns?: string;
+    user?: string;
+    /** The user the request impersonated. */
+    as?: string;
+    hook?: string;
+    deny?: string;
+    t?: number;
+  } = {},
 ): ParsedAuditEvent {
   const p = parseAuditEvent({
     auditID,
@@ -36,6 +44,7 @@ function parsed(
     verb: "create",
     requestURI: `/api/v1/namespaces/${opts.ns ?? "a"}/configmaps`,
     user: { username: opts.user ?? "alice", groups: ["g"] },
+    ...(opts.as ? { impersonatedUser: { username: opts.as, groups: ["devs"] } } : {}),
     objectRef: {
       resource: "configmaps",
       namespace: opts.ns ?? "a",
@@ -260,6 +269,20 @@ describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
       limit: 10,
     });
     expect(again.map((d) => d.id)).toEqual(found.map((d) => d.id));
+  });
+
+  it("files an impersonated request under the user admission saw, shown with who impersonated", async () => {
+    await store.ingest([parsed("imp", { user: "admin", as: "jane" }), parsed("own")]);
+    const jane = await store.list(filter("user=jane"), { limit: 10 });
+    expect(jane.map((d) => d.auditID)).toEqual(["imp"]);
+    expect(jane[0]?.request).toMatchObject({
+      user: "jane",
+      groups: ["devs"],
+      impersonatedBy: "admin",
+    });
+    expect(await store.list(filter("user=admin"), { limit: 10 })).toEqual([]);
+    const detail = await store.detail(jane[0]!.id);
+    expect(detail?.decision.request).toMatchObject({ user: "jane", impersonatedBy: "admin" });
   });
 
   it("serves the hook and policy filters, of the list and of the chart, through the hook's spans (SQLite) or index (PostgreSQL)", async () => {
