@@ -86,12 +86,34 @@ describe("parseAuditEvent: webhooks", () => {
     expect(own?.request).not.toHaveProperty("impersonatedBy");
   });
 
+  // endpoints/handlers/patch.go, update.go: an apply or update that creates runs admission as
+  // CREATE and answers 201.
+  it("reads an apply or update that created its object as a CREATE", () => {
+    const op = (verb: string, code: number) =>
+      parseAuditEvent(
+        event({
+          verb,
+          requestURI: "/api/v1/namespaces/team-a/configmaps/cm1?fieldManager=kubectl",
+          responseStatus: { metadata: {}, code },
+        }),
+      )?.request.operation;
+    expect(op("patch", 201)).toBe("CREATE");
+    expect(op("update", 201)).toBe("CREATE");
+    expect(op("patch", 200)).toBe("UPDATE");
+    expect(op("update", 200)).toBe("UPDATE");
+    // A refused apply of a new object: the code is the refusal's, so it reads as an update.
+    expect(op("patch", 403)).toBe("UPDATE");
+    expect(op("create", 201)).toBe("CREATE");
+  });
+
   // mutating/dispatcher.go: the mutation annotation for every call, the patch one (Request level) when applied.
   it("gives one decision per mutating call, mutated with its patch, in round/index order", () => {
     const p = parseAuditEvent(
       event({
         level: "Request",
         verb: "patch",
+        requestURI: "/api/v1/namespaces/team-a/configmaps/cm1",
+        responseStatus: { metadata: {}, code: 200 },
         annotations: {
           "mutation.webhook.admission.k8s.io/round_1_index_0":
             '{"configuration":"cfg","webhook":"patch.example.com","mutated":false}',

@@ -199,14 +199,21 @@ export function isSensitiveResource(group: string, resource: string, subresource
 
 const CONNECT_SUBRESOURCES = new Set(["exec", "attach", "portforward", "proxy"]);
 
-function operationOf(verb: string, subresource: string): AdmissionOperation {
+/**
+ * The admission operation of a request. An update or patch that created its object (a
+ * server-side apply of a new object, or an update where the resource allows create on update)
+ * ran admission as CREATE and answers 201 (endpoints/handlers/patch.go, update.go: admission.Create
+ * when the object is not found, StatusCreated when wasCreated). One refused by admission cannot
+ * be told apart from a refused update: its code is the refusal's, so it reads as UPDATE.
+ */
+function operationOf(verb: string, subresource: string, code: unknown): AdmissionOperation {
   if (CONNECT_SUBRESOURCES.has(subresource)) return "CONNECT";
   switch (verb) {
     case "create":
       return "CREATE";
     case "update":
     case "patch":
-      return "UPDATE";
+      return code === 201 ? "CREATE" : "UPDATE";
     case "delete":
     case "deletecollection":
       return "DELETE";
@@ -386,7 +393,7 @@ function requestFacts(e: Record<string, unknown>, annotations: Record<string, st
     user: str(user?.username),
     groups: Array.isArray(user?.groups) ? firstStrings(user.groups, 64) : [],
     verb,
-    operation: operationOf(verb, subresource),
+    operation: operationOf(verb, subresource, status?.code),
     requestURI: requestURI.slice(0, 2048),
     group: str(ref?.apiGroup),
     version: str(ref?.apiVersion),
