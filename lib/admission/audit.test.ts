@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { parseAuditEvent, parseEventList, parseTime } from "./audit";
+import {
+  MAX_RAW_EVENT_CHARS,
+  parseAuditEvent,
+  parseEventList,
+  parseTime,
+  requestFactsOfRaw,
+} from "./audit";
 import { readStatusMessage } from "./status-message";
 
 /** An event shaped like kube-apiserver 1.37's audit webhook output (Metadata level). */
@@ -554,6 +560,77 @@ describe("parseAuditEvent: hostile and sensitive input", () => {
     expect(denied("7e0cbcc6-8f1b-4b8f-a7b4-2f1f8a1d9f00")?.auditID).toBe(
       "7e0cbcc6-8f1b-4b8f-a7b4-2f1f8a1d9f00",
     );
+  });
+
+  it("bounds the raw event of one without objects: oversized annotation values are cut, marked", () => {
+    const p = parseAuditEvent(
+      event({
+        annotations: {
+          "w.example.com/k": "x".repeat(2_000_000),
+          "mutation.webhook.admission.k8s.io/round_0_index_0":
+            '{"configuration":"c","webhook":"m.example.com","mutated":false}',
+        },
+      }),
+    );
+    expect(p?.raw.length).toBeLessThanOrEqual(MAX_RAW_EVENT_CHARS);
+    const raw = JSON.parse(p?.raw ?? "{}") as {
+      annotations: Record<string, string>;
+      portcullisNote: string;
+    };
+    expect(raw.portcullisNote).toMatch(
+      /annotation values longer than \d+ characters cut.*too large/,
+    );
+    expect(raw.annotations["w.example.com/k"]).toMatch(/^x+… \(\d+ characters cut\)$/);
+    expect(raw.annotations["mutation.webhook.admission.k8s.io/round_0_index_0"]).toBe(
+      '{"configuration":"c","webhook":"m.example.com","mutated":false}',
+    );
+    expect(requestFactsOfRaw(p?.raw ?? "")).toEqual(p?.request);
+  });
+
+  it("bounds a raw event with objects and oversized annotations, saying what was left out", () => {
+    const p = parseAuditEvent(
+      event({
+        level: "Request",
+        requestObject: { data: { big: "y".repeat(200_000) } },
+        annotations: {
+          "w.example.com/k": "x".repeat(200_000),
+          "mutation.webhook.admission.k8s.io/round_0_index_0":
+            '{"configuration":"c","webhook":"m.example.com","mutated":false}',
+        },
+      }),
+    );
+    expect(p?.raw.length).toBeLessThanOrEqual(MAX_RAW_EVENT_CHARS);
+    const raw = JSON.parse(p?.raw ?? "{}") as Record<string, unknown>;
+    expect(raw.requestObject).toBeUndefined();
+    expect(raw.portcullisNote).toMatch(
+      /objects removed; annotation values .* cut: event too large/,
+    );
+  });
+
+  it("keeps only the request facts of an event too large for any other cut", () => {
+    const decided = {
+      responseStatus: {
+        code: 400,
+        message: 'admission webhook "deny.example.com" denied the request: nope',
+      },
+    };
+    const longURI = parseAuditEvent(
+      event({
+        ...decided,
+        requestURI: `/api/v1/namespaces/team-a/configmaps?x=${"u".repeat(1_000_000)}`,
+        impersonatedUser: { username: "jane", groups: ["devs"] },
+        annotations: { "apiserver.latency.k8s.io/total": "1.2s" },
+      }),
+    );
+    const longID = parseAuditEvent(event({ ...decided, auditID: "i".repeat(1_000_000) }));
+    for (const p of [longURI, longID]) {
+      expect(p?.raw.length).toBeLessThanOrEqual(MAX_RAW_EVENT_CHARS);
+      expect(JSON.parse(p?.raw ?? "{}")).toMatchObject({
+        portcullisNote: "only the request facts kept: event too large",
+      });
+      expect(requestFactsOfRaw(p?.raw ?? "")).toEqual(p?.request);
+    }
+    expect(longURI?.request).toMatchObject({ user: "jane", impersonatedBy: "editor" });
   });
 
   it("ignores malformed annotations and non-events without throwing", () => {

@@ -150,7 +150,11 @@ export interface DecisionRecord extends DecisionCall {
 
 /** Longest message or patch text kept per decision. */
 export const MAX_DECISION_TEXT = 8 * 1024;
-/** Raw events larger than this lose their request/response objects (the facts stay). */
+/**
+ * Longest raw event kept, in characters: a larger one loses its request/response objects, then
+ * has its annotation values cut, and, when even that is not enough, is kept as its request facts
+ * only (see rawWithinBounds).
+ */
 export const MAX_RAW_EVENT_CHARS = 64 * 1024;
 
 function str(v: unknown): string {
@@ -485,13 +489,122 @@ function hasObjects(raw: Record<string, unknown>): boolean {
   return raw.requestObject !== undefined || raw.responseObject !== undefined;
 }
 
+/** `s` cut to `limit` characters (never between the halves of a surrogate pair), saying so. */
+function cutText(s: string, limit: number): string {
+  if (s.length <= limit) return s;
+  const high = s.charCodeAt(limit - 1);
+  const end = high >= 0xd800 && high <= 0xdbff ? limit - 1 : limit;
+  return `${s.slice(0, end)}… (${s.length - end} characters cut)`;
+}
+
+/** Longest annotation value a too-large event keeps at first, halved until the event fits. */
+const FIRST_ANNOTATION_CUT = 8 * 1024;
+const LAST_ANNOTATION_CUT = 64;
+
+const withNote = (e: Record<string, unknown>, notes: string[]) =>
+  JSON.stringify({ ...e, portcullisNote: `${notes.join("; ")}: event too large` });
+
+/**
+ * `text` (the event `raw`'s JSON) when within MAX_RAW_EVENT_CHARS, else valid JSON that is, with
+ * a `portcullisNote` saying what was left out: first the request and response objects; then
+ * annotation values (a webhook's auditAnnotations, a policy's, can be megabytes) are cut, each
+ * marked where it was; and when the event is still too large (a huge request URI, user or
+ * Audit-ID), only what the request facts are read from is kept, cut likewise.
+ */
 function rawWithinBounds(raw: Record<string, unknown>, text: string): string {
-  if (!hasObjects(raw) || text.length <= MAX_RAW_EVENT_CHARS) return text;
-  const { requestObject: _req, responseObject: _res, ...rest } = raw;
-  return JSON.stringify({
-    ...rest,
-    portcullisNote: "request and response objects removed: event too large",
-  });
+  if (text.length <= MAX_RAW_EVENT_CHARS) return text;
+  try {
+    const notes: string[] = [];
+    let rest = raw;
+    if (hasObjects(raw)) {
+      const { requestObject: _req, responseObject: _res, ...others } = raw;
+      rest = others;
+      notes.push("request and response objects removed");
+      const t = withNote(rest, notes);
+      if (t.length <= MAX_RAW_EVENT_CHARS) return t;
+    }
+    const annotations = obj(rest.annotations);
+    for (
+      let limit = FIRST_ANNOTATION_CUT;
+      annotations && limit >= LAST_ANNOTATION_CUT;
+      limit /= 2
+    ) {
+      const cut: Record<string, unknown> = {};
+      let any = false;
+      for (const k in annotations) {
+        const v = annotations[k];
+        any ||= typeof v === "string" && v.length > limit;
+        cut[k] = typeof v === "string" ? cutText(v, limit) : v;
+      }
+      if (!any) continue;
+      const t = withNote({ ...rest, annotations: cut }, [
+        ...notes,
+        `annotation values longer than ${limit} characters cut`,
+      ]);
+      if (t.length <= MAX_RAW_EVENT_CHARS) return t;
+    }
+  } catch {
+    // Nested too deeply to be written again: the facts alone.
+  }
+  return factsOnly(raw);
+}
+
+/**
+ * What requestFacts reads of an event, every string cut to at most `limit` characters (halved
+ * until it fits; the request URI to no less than the 2048 the facts keep), the groups to their
+ * first 64 and the latency annotations to their first 16. Read back, the facts are the event's
+ * unless one of those strings was itself that long (a `dryRun=All` past a URI's first 2048
+ * characters is cut with the rest).
+ */
+function factsOnly(e: Record<string, unknown>): string {
+  for (let limit = 1024; ; limit /= 2) {
+    const cut = (v: unknown) => cutText(str(v), limit);
+    const who = (v: unknown) => {
+      const u = obj(v);
+      if (!u) return undefined;
+      const groups = Array.isArray(u.groups) ? firstStrings(u.groups, 64).map(cut) : [];
+      return { username: cut(u.username), groups };
+    };
+    const ref = obj(e.objectRef) ?? {};
+    const status = obj(e.responseStatus);
+    const annotations = obj(e.annotations) ?? {};
+    const latencies: Record<string, string> = {};
+    let n = 0;
+    for (const k in annotations) {
+      const v = annotations[k];
+      if (k.startsWith(LATENCY) && k.length <= 128 && typeof v === "string" && n++ < 16)
+        latencies[k] = cut(v);
+    }
+    const out: Record<string, unknown> = {
+      kind: cut(e.kind),
+      apiVersion: cut(e.apiVersion),
+      level: cut(e.level),
+      auditID: cut(e.auditID),
+      stage: cut(e.stage),
+      requestURI: cutText(str(e.requestURI), Math.max(limit, 2048)),
+      verb: cut(e.verb),
+      user: who(e.user),
+      impersonatedUser: who(e.impersonatedUser),
+      objectRef: {
+        apiGroup: cut(ref.apiGroup),
+        apiVersion: cut(ref.apiVersion),
+        resource: cut(ref.resource),
+        subresource: cut(ref.subresource),
+        namespace: cut(ref.namespace),
+        name: cut(ref.name),
+      },
+      responseStatus: status && {
+        code: typeof status.code === "number" ? status.code : undefined,
+        message: cut(status.message),
+      },
+      requestReceivedTimestamp: cut(e.requestReceivedTimestamp),
+      stageTimestamp: cut(e.stageTimestamp),
+      annotations: latencies,
+      portcullisNote: "only the request facts kept: event too large",
+    };
+    const t = JSON.stringify(out);
+    if (t.length <= MAX_RAW_EVENT_CHARS || limit <= 16) return t;
+  }
 }
 
 /**
