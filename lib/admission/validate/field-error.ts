@@ -30,12 +30,14 @@ const typeText: Record<CauseType, string> = {
 
 /**
  * How Go printed the bad value: a Go `string` with %q, int/bool with %v, anything else
- * (slices, structs, named string types) through json.Marshal.
+ * (slices, structs, named string types) through json.Marshal. `marshalled` is json.Marshal's text
+ * made by the caller, for Go structs whose fields print in declaration order, not sorted.
  */
 export type BadValue =
   | { kind: "string"; value: string }
   | { kind: "scalar"; value: number | boolean }
   | { kind: "json"; value: JsonValue }
+  | { kind: "marshalled"; text: string }
   | { kind: "omit" };
 
 /** One field.Error, as validation produced it. */
@@ -60,6 +62,7 @@ export function errorBody(e: FieldError): string {
       if (e.badValue.kind === "string") s += ": " + goQuote(e.badValue.value);
       else if (e.badValue.kind === "scalar") s += ": " + String(e.badValue.value);
       else if (e.badValue.kind === "json") s += ": " + goJson(e.badValue.value);
+      else if (e.badValue.kind === "marshalled") s += ": " + e.badValue.text;
       break;
     default:
       break;
@@ -101,6 +104,16 @@ export function invalidJson(p: FieldPath, value: JsonValue, detail: string): Fie
     type: "FieldValueInvalid",
     field: p.toString(),
     badValue: { kind: "json", value },
+    detail,
+  };
+}
+
+/** field.Invalid with a bad value already rendered as Go's json.Marshal renders it. */
+export function invalidMarshalled(p: FieldPath, text: string, detail: string): FieldError {
+  return {
+    type: "FieldValueInvalid",
+    field: p.toString(),
+    badValue: { kind: "marshalled", text },
     detail,
   };
 }

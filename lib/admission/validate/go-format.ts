@@ -60,6 +60,16 @@ function goJsonString(s: string): string {
   return out + '"';
 }
 
+/**
+ * Go's json.Marshal of a struct: fields in the given (declaration) order; an undefined value is an
+ * omitted field (a nil pointer with omitempty).
+ */
+export function goJsonStruct(fields: readonly [string, JsonValue | undefined][]): string {
+  const parts: string[] = [];
+  for (const [k, v] of fields) if (v !== undefined) parts.push(goJsonString(k) + ":" + goJson(v));
+  return "{" + parts.join(",") + "}";
+}
+
 /** Go's json.Marshal of a decoded JSON value (map keys sorted, as Go sorts map keys). */
 export function goJson(v: JsonValue): string {
   if (v === null) return "null";

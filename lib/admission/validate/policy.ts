@@ -7,6 +7,7 @@ import { declaredVariableType } from "./cel";
 import type { FieldError } from "./field-error";
 import { duplicate, forbidden, invalid, invalidJson, notSupported, required } from "./field-error";
 import { FieldPath } from "./field-path";
+import { parseGroupVersion } from "./group-version";
 import {
   isDNS1035Label,
   isDNS1123Subdomain,
@@ -52,18 +53,6 @@ function validateFailurePolicy(spec: JsonObject | undefined, p: FieldPath): Fiel
   if (!supportedFailurePolicies.includes(fp))
     return [notSupported(p, fp, supportedFailurePolicies)];
   return [];
-}
-
-/** parseGroupVersion (the local copy in validation.go). */
-function parseGroupVersion(gv: string): { group: string; version: string } | { error: string } {
-  if (gv.length === 0 || gv === "/") return { group: "", version: "" };
-  const n = gv.split("/").length - 1;
-  if (n === 0) return { group: "", version: gv };
-  if (n === 1) {
-    const i = gv.indexOf("/");
-    return { group: gv.slice(0, i), version: gv.slice(i + 1) };
-  }
-  return { error: `unexpected GroupVersion string: ${gv}` };
 }
 
 /** validateParamKind. */
