@@ -511,6 +511,59 @@ export function topVariants(mutating: boolean): [string, Patch][] {
           },
         ]),
     ],
+    ...ownerReferenceVariants(),
+  ];
+}
+
+const owner = (over: JsonObject = {}, without?: string): JsonObject => {
+  const r: JsonObject = {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    name: "owner",
+    uid: "6b0e7f5c-0000-4000-8000-000000000001",
+    ...over,
+  };
+  if (without) delete r[without];
+  return r;
+};
+
+/**
+ * metadata.ownerReferences (ValidateOwnerReferences): a valid reference, then each rule broken once.
+ * Seen on v1.37.2: a reference without uid, name or apiVersion, an apiVersion `a/b/c`, a core Event
+ * as owner and two controllers are all 422.
+ */
+export function ownerReferenceVariants(): [string, Patch][] {
+  const refs = (label: string, r: JsonValue[]): [string, Patch] => [
+    `ownerReferences ${label}`,
+    (o) => ((o.metadata as JsonObject).ownerReferences = r),
+  ];
+  return [
+    refs("valid", [owner({ controller: true, blockOwnerDeletion: false })]),
+    refs("no uid", [owner({}, "uid")]),
+    refs("no name", [owner({ name: "" })]),
+    refs("no apiVersion", [owner({}, "apiVersion")]),
+    refs("empty reference", [{}]),
+    refs("null reference", [null]),
+    refs("apiVersion a/b/c", [owner({ apiVersion: "a/b/c" })]),
+    refs("apiVersion group/ (no version)", [owner({ apiVersion: "apps/" })]),
+    refs("apiVersion /", [owner({ apiVersion: "/" })]),
+    refs("owner Event v1", [owner({ kind: "Event" })]),
+    refs("owner Event /v1", [owner({ apiVersion: "/v1", kind: "Event" })]),
+    refs("owner Event events.k8s.io/v1", [
+      owner({ apiVersion: "events.k8s.io/v1", kind: "Event" }),
+    ]),
+    refs("two controllers", [
+      owner({ controller: true }),
+      owner({ name: "second", controller: true }),
+    ]),
+    refs("three controllers", [
+      owner({ controller: true }),
+      owner({ name: "second", controller: true }),
+      owner({ name: "third", controller: true }),
+    ]),
+    refs("one controller of two", [owner({ controller: true }), owner({ name: "second" })]),
+    refs("unknown field", [owner({ Controller: true })]),
+    refs("controller string", [owner({ controller: "true" })]),
   ];
 }
 
@@ -1003,6 +1056,13 @@ function policyCases(): CorpusCase[] {
         label,
         policyObject(av, "MutatingAdmissionPolicyBinding", spec),
       );
+  }
+  // Owner references on a binding: errors upstream marks covered by declarative validation, which
+  // the binding's declarative rules (policyName, validationActions) must not drop.
+  for (const [label, patch] of ownerReferenceVariants()) {
+    const o = vapBinding(okVapBinding());
+    patch(o);
+    add("ValidatingAdmissionPolicyBinding", `${G}/v1`, label, o);
   }
   return out;
 }
