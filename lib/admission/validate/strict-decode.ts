@@ -5,6 +5,9 @@
  * - duplicate fields: `duplicate field "metadata.name"`;
  * - wrong JSON types: Go's first UnmarshalTypeError only, e.g.
  *   `json: cannot unmarshal string into Go struct field ValidatingWebhook.webhooks.timeoutSeconds of type int32`.
+ * - a time it cannot parse: metav1.Time's UnmarshalJSON returns time.Parse's error, e.g.
+ *   `parsing time "2024-02-30T00:00:00Z": day out of range`. That error stops the decoder at once, so
+ *   it wins over any type error before it and over every strict error.
  * The apiserver answers 400 BadRequest with
  * `<Kind> in version "<v>" cannot be handled as a <Kind>: strict decoding error: <e1>, <e2>` (or the
  * type error) and no status.details.causes, so `field` here is our own pointer for the editor: the
@@ -13,6 +16,7 @@
  * Uncertain: a YAML body is converted to JSON by sigs.k8s.io/yaml first, whose duplicate-key error
  * text (`key "x" already set in map`) differs; we report the JSON form for both.
  */
+import { rfc3339ParseError } from "./go-time";
 import type { Schema } from "./schema";
 import type { JsonValue } from "./json";
 import { isObject } from "./json";
@@ -82,8 +86,6 @@ export function base64ErrorOffset(text: string): number {
   return Math.floor(cleaned.length / 4) * 4;
 }
 
-const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-
 /** Strict-decodes `value` against `schema`; returns the errors the apiserver's decoder reports. */
 export function strictDecode(
   value: JsonValue,
@@ -91,6 +93,8 @@ export function strictDecode(
   duplicates: (string | number)[][] = [],
 ): DecodeError[] {
   let typeError: DecodeError | undefined;
+  // An error returned by a field's UnmarshalJSON, which ends decoding.
+  let fatal: DecodeError | undefined;
   const strict: DecodeError[] = [];
   const seen = new Set<string>();
   const addStrict = (kind: DecodeErrorKind, segs: (string | number)[]) => {
@@ -102,6 +106,9 @@ export function strictDecode(
   };
   const setType = (segs: (string | number)[], message: string) => {
     typeError ??= { kind: "type", field: pathString(segs), segments: segs, message };
+  };
+  const setFatal = (segs: (string | number)[], message: string) => {
+    fatal ??= { kind: "type", field: pathString(segs), segments: segs, message };
   };
 
   // structName and names: Go's errorContext (innermost struct, JSON field names without indexes).
@@ -142,14 +149,13 @@ export function strictDecode(
           if (off >= 0) setType(segs, `illegal base64 data at input byte ${off}`);
         }
         return;
-      case "time":
+      case "time": {
         if (typeof v !== "string") return typeErr(jsonKind(v));
-        if (v !== "" && !rfc3339.test(v))
-          setType(
-            segs,
-            `parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as "2006"`,
-          );
+        // Only JSON null is the zero time: "" goes to time.Parse and fails there.
+        const err = rfc3339ParseError(v);
+        if (err !== undefined) setFatal(segs, err);
         return;
+      }
       case "list":
         if (!Array.isArray(v)) return typeErr(jsonKind(v));
         v.forEach((x, i) => walk(x, sc.of, [...segs, i], structName, names));
@@ -172,6 +178,7 @@ export function strictDecode(
     }
   };
   walk(value, schema, [], "", []);
+  if (fatal) return [fatal];
   if (typeError) return [typeError];
   for (const d of duplicates) addStrict("duplicate", d);
   return strict;
