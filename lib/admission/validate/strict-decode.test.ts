@@ -88,4 +88,22 @@ describe("strict decoding of metav1.Time fields", () => {
       'metadata.creationTimestamp: parsing time "2024-13-01T00:00:00Z": month out of range',
     ]);
   });
+
+  it("a value that is not a string fails inside UnmarshalJSON, as a Go string, and ends decoding", () => {
+    expect(decode(vwc({ creationTimestamp: 5 }))).toEqual([
+      "metadata.creationTimestamp: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.creationTimestamp of type string",
+    ]);
+    expect(decode(vwc({ managedFields: [{ time: [] }] }))).toEqual([
+      "metadata.managedFields[0].time: json: cannot unmarshal array into Go struct field ManagedFieldsEntry.metadata.managedFields.time of type string",
+    ]);
+    const o: JsonObject = {
+      apiVersion: G,
+      kind: "ValidatingWebhookConfiguration",
+      webhooks: [{ timeoutSeconds: "x" }],
+      metadata: { name: "cfg", creationTimestamp: true },
+    };
+    expect(decode(o)).toEqual([
+      "metadata.creationTimestamp: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.creationTimestamp of type string",
+    ]);
+  });
 });

@@ -6,8 +6,10 @@
  * - wrong JSON types: Go's first UnmarshalTypeError only, e.g.
  *   `json: cannot unmarshal string into Go struct field ValidatingWebhook.webhooks.timeoutSeconds of type int32`.
  * - a time it cannot parse: metav1.Time's UnmarshalJSON returns time.Parse's error, e.g.
- *   `parsing time "2024-02-30T00:00:00Z": day out of range`. That error stops the decoder at once, so
- *   it wins over any type error before it and over every strict error.
+ *   `parsing time "2024-02-30T00:00:00Z": day out of range`, or for a value that is not a JSON
+ *   string `json: cannot unmarshal number into Go struct field ObjectMeta.metadata.creationTimestamp
+ *   of type string`. Such an error stops the decoder at once, so it wins over any type error before
+ *   it and over every strict error.
  * The apiserver answers 400 BadRequest with
  * `<Kind> in version "<v>" cannot be handled as a <Kind>: strict decoding error: <e1>, <e2>` (or the
  * type error) and no status.details.causes, so `field` here is our own pointer for the editor: the
@@ -57,7 +59,8 @@ function goTypeOf(sc: Schema): string {
     case "bytes":
       return "[]uint8";
     case "time":
-      return "v1.Time";
+      // metav1.Time's UnmarshalJSON decodes the value into a Go string first.
+      return "string";
     case "any":
       return "interface {}";
     case "list":
@@ -120,13 +123,11 @@ export function strictDecode(
     names: string[],
   ): void => {
     if (v === null) return;
-    const typeErr = (what: string) =>
-      setType(
-        segs,
-        structName
-          ? `json: cannot unmarshal ${what} into Go struct field ${structName}.${names.join(".")} of type ${goTypeOf(sc)}`
-          : `json: cannot unmarshal ${what} into Go value of type ${goTypeOf(sc)}`,
-      );
+    const typeMessage = (what: string) =>
+      structName
+        ? `json: cannot unmarshal ${what} into Go struct field ${structName}.${names.join(".")} of type ${goTypeOf(sc)}`
+        : `json: cannot unmarshal ${what} into Go value of type ${goTypeOf(sc)}`;
+    const typeErr = (what: string) => setType(segs, typeMessage(what));
     switch (sc.t) {
       case "any":
         return;
@@ -150,7 +151,8 @@ export function strictDecode(
         }
         return;
       case "time": {
-        if (typeof v !== "string") return typeErr(jsonKind(v));
+        // A type error from inside UnmarshalJSON is returned, not saved: it ends decoding too.
+        if (typeof v !== "string") return setFatal(segs, typeMessage(jsonKind(v)));
         // Only JSON null is the zero time: "" goes to time.Parse and fails there.
         const err = rfc3339ParseError(v);
         if (err !== undefined) setFatal(segs, err);
