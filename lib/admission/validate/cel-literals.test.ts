@@ -36,6 +36,20 @@ describe("Go's literal parsers", () => {
     ["2024-01-01t00:00:00Z", false],
     ["2024-01-01T24:00:00Z", false],
     ["0000-01-01T00:00:00Z", false],
+    // Go's layout parser: a one-digit hour passes, zone offsets up to 24 hours and 60 minutes too
+    ["2024-01-01T9:00:00Z", true],
+    ["2024-01-01T00:00:00+24:00", true],
+    ["2024-01-01T00:00:00-23:60", true],
+    ["2024-01-01T00:00:00+25:00", false],
+    ["2024-01-01T00:00:00+23:61", false],
+    ["2024-01-01T23:59:60Z", false],
+    // cel-go's range is of the instant, after the offset
+    ["0001-01-01T00:00:00-01:00", true],
+    ["0001-01-01T00:30:00+01:00", false],
+    ["0000-12-31T23:00:00-01:00", true],
+    ["9999-12-31T23:59:59.999999999Z", true],
+    ["9999-12-31T23:59:59-00:01", false],
+    ["10000-01-01T00:00:00Z", false],
   ])("timestamp %j: %s", (s, ok) => expect(goParseRfc3339Ok(s)).toBe(ok));
 });
 

@@ -12,6 +12,7 @@ import { Environment } from "@marcbachmann/cel-js";
 import { celNodes, isCelNode, isCelUint, type CelNode } from "@/lib/admission/cel-ast";
 import { goFormatDouble } from "@/lib/admission/cel-go-compat";
 import { translateRe2 } from "@/lib/admission/re2";
+import { parseRFC3339 } from "./go-time";
 
 const parser = new Environment({ enableOptionalTypes: true });
 
@@ -116,20 +117,14 @@ export function goParseDurationOk(s: string): boolean {
   return total <= 2 ** 63;
 }
 
-/** Go's time.Parse(time.RFC3339, s) within cel-go's years 0001–9999. */
+// cel-go's Timestamp range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z, in Unix seconds.
+const minUnixTime = -62135596800;
+const maxUnixTime = 253402300799;
+
+/** cel-go's string-to-timestamp conversion: Go's time.Parse(time.RFC3339, s), then the range. */
 export function goParseRfc3339Ok(s: string): boolean {
-  // Go also reads a fractional second after a comma.
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})([.,]\d+)?(Z|[+-]\d{2}:\d{2})$/.exec(
-    s,
-  );
-  if (!m) return false;
-  const [year, month, day, hour, min, sec] = m.slice(1, 7).map(Number) as number[];
-  const days = [31, year! % 4 === 0 && (year! % 100 !== 0 || year! % 400 === 0) ? 29 : 28, 31];
-  const monthDays = [...days, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-  if (month! < 1 || month! > 12 || day! < 1 || day! > monthDays[month! - 1]!) return false;
-  if (hour! > 23 || min! > 59 || sec! > 59) return false;
-  // cel-go refuses instants before year 1 (offsets near its ends are left undecided).
-  return year !== 0;
+  const t = parseRFC3339(s);
+  return !("error" in t) && t.unix >= minUnixTime && t.unix <= maxUnixTime;
 }
 
 /** Whether an RE2 pattern is certainly refused by Go's regexp.Compile. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rfc3339ParseError } from "./go-time";
+import { parseRFC3339, rfc3339ParseError } from "./go-time";
 
 // Expected texts are Go's time.Parse(time.RFC3339, s) errors (go1.26, the apiserver's parser).
 const L = '"2006-01-02T15:04:05Z07:00"';
@@ -66,5 +66,15 @@ describe("rfc3339ParseError: Go's time.Parse(time.RFC3339)", () => {
     expect(rfc3339ParseError("2024-01-01T00:00:00\u00e9")).toBe(
       `parsing time "2024-01-01T00:00:00\\xc3\\xa9" as ${L}: cannot parse "\\xc3\\xa9" as "Z07:00"`,
     );
+  });
+
+  it.each([
+    ["1970-01-01T00:00:00Z", 0],
+    ["2024-01-01T00:00:00-23:60", 1704153600],
+    ["0001-01-01T00:00:00Z", -62135596800],
+    ["0000-12-31T23:00:00-01:00", -62135596800],
+    ["9999-12-31T23:59:59.999999999Z", 253402300799],
+  ])("%s is Unix second %d", (s, unix) => {
+    expect(parseRFC3339(s)).toEqual({ unix });
   });
 });

@@ -35,11 +35,34 @@ function daysIn(month: number, year: number): number {
   return daysBefore[month - 1]!;
 }
 
+/** Days from 1970-01-01 to a proleptic Gregorian date (any year, unlike Date.UTC's 0–99). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  return era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468;
+}
+
 /**
  * The error time.Parse(time.RFC3339, value) returns, as its Error() text, or undefined when the
  * value parses. E.g. `parsing time "2024-13-01T00:00:00Z": month out of range`.
  */
 export function rfc3339ParseError(value: string): string | undefined {
+  const r = parseRFC3339(value);
+  return "error" in r ? r.error : undefined;
+}
+
+/**
+ * time.Parse(time.RFC3339, value): its error text, or the instant's Time.Unix() (whole seconds,
+ * the zone offset applied; the fraction does not change it).
+ */
+export function parseRFC3339(value: string): { error: string } | { unix: number } {
+  const res = parseOrError(value);
+  return typeof res === "string" ? { error: res } : res;
+}
+
+function parseOrError(value: string): string | { unix: number } {
   const v = new TextEncoder().encode(value);
   let i = 0;
   const whole = timeQuote(v);
@@ -114,6 +137,7 @@ export function rfc3339ParseError(value: string): string | undefined {
   }
   // Z07:00: `Z`, or a sign, two digits, `:` and two digits
   hold = i;
+  let offset = 0;
   if (v[i] === 0x5a) i++;
   else {
     if (v.length - i < 6 || v[i + 3] !== 0x3a) return cannotParse(hold, "Z07:00");
@@ -131,8 +155,9 @@ export function rfc3339ParseError(value: string): string | undefined {
     if (range) return outOfRange(range);
     if (hr === undefined || mm === undefined || (sign !== 0x2b && sign !== 0x2d))
       return cannotParse(hold, "Z07:00");
+    offset = (sign === 0x2d ? -1 : 1) * (hr * 60 + mm) * 60;
   }
   if (i < v.length) return `parsing time ${whole}: extra text: ${timeQuote(v.subarray(i))}`;
   if (day < 1 || day > daysIn(month, year)) return outOfRange("day");
-  return undefined;
+  return { unix: daysFromCivil(year, month, day) * 86400 + hour * 3600 + min * 60 + sec - offset };
 }
