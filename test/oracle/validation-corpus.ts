@@ -395,6 +395,10 @@ export function webhookVariants(mutating: boolean): [string, (h: JsonObject) => 
     "duration('.5s') > duration('0s')",
     "timestamp('2024-02-30T00:00:00Z') > timestamp('2024-01-01T00:00:00Z')",
     "timestamp('2024-02-29T23:59:59.5+01:00') > timestamp('2024-01-01T00:00:00Z')",
+    "timestamp('2024-01-01T00:00:00+25:00') > timestamp('2024-01-01T00:00:00Z')",
+    "timestamp('2024-01-01T00:00:00+24:00') > timestamp('2024-01-01T00:00:00Z')",
+    "timestamp('2024-01-01T9:00:00Z') > timestamp('2024-01-01T00:00:00Z')",
+    "timestamp('0001-01-01T00:30:00+01:00') < timestamp('2024-01-01T00:00:00Z')",
     "int('+12') == 12",
     "uint('+1') == 1u",
     "double('1e400') > 0.0",
@@ -512,6 +516,70 @@ export function topVariants(mutating: boolean): [string, Patch][] {
         ]),
     ],
     ...ownerReferenceVariants(),
+    ...timeVariants(),
+  ];
+}
+
+/**
+ * metav1.Time fields, decoded with Go's time.Parse(time.RFC3339): seen on v1.37.2, a month 13,
+ * February 30, hour 25 and offset +25:00 are 400 `parsing time "…": … out of range`.
+ */
+export function timeVariants(): [string, Patch][] {
+  const meta = (o: JsonObject) => o.metadata as JsonObject;
+  const created = (t: JsonValue): [string, Patch] => [
+    `creationTimestamp ${JSON.stringify(t)}`,
+    (o) => (meta(o).creationTimestamp = t),
+  ];
+  return [
+    ...[
+      "2024-02-29T00:00:00Z",
+      "2024-13-01T00:00:00Z",
+      "2024-00-01T00:00:00Z",
+      "2024-02-30T00:00:00Z",
+      "2023-02-29T00:00:00Z",
+      "1900-02-29T00:00:00Z",
+      "2024-01-01T25:00:00Z",
+      "2024-01-01T24:00:00Z",
+      "2024-01-01T00:60:00Z",
+      "2024-01-01T23:59:60Z",
+      "2024-01-01T00:00:00+25:00",
+      "2024-01-01T00:00:00+23:61",
+      "2024-01-01T00:00:00+24:00",
+      "2024-01-01T9:00:00Z",
+      "2024-01-01T00:00:00,5Z",
+      "2024-01-01T00:00:00.123456789123Z",
+      "2024-1-01T00:00:00Z",
+      "2024-01-01 00:00:00Z",
+      "2024-01-01T00:00:00",
+      "2024-01-01T00:00:00Zjunk",
+      "2024-01-01T00:00:00\u00e9",
+      "",
+      null,
+      5,
+    ].map(created),
+    ["deletionTimestamp 2023-02-29", (o) => (meta(o).deletionTimestamp = "2023-02-29T00:00:00Z")],
+    [
+      "managedFields time second 60",
+      (o) =>
+        (meta(o).managedFields = [
+          {
+            manager: "m",
+            operation: "Update",
+            apiVersion: `${G}/v1`,
+            time: "2024-01-01T23:59:60Z",
+          },
+        ]),
+    ],
+    [
+      "bad creationTimestamp after a type error and an unknown field",
+      (o) => {
+        (o.webhooks as JsonObject[])[0]!.timeoutSeconds = "10";
+        // metadata last in the body, so the decoder meets the type error first
+        const m = meta(o);
+        delete o.metadata;
+        o.metadata = { ...m, foo: 1, creationTimestamp: "2024-13-01T00:00:00Z" };
+      },
+    ],
   ];
 }
 
@@ -1056,6 +1124,15 @@ function policyCases(): CorpusCase[] {
         label,
         policyObject(av, "MutatingAdmissionPolicyBinding", spec),
       );
+  }
+  const conditionTimes: [string, string][] = [
+    ["ok", "2024-02-29T00:00:00Z"],
+    ["day out of range", "2024-02-30T00:00:00Z"],
+  ];
+  for (const [label, t] of conditionTimes) {
+    const o = vap(baseVapSpec());
+    o.status = { conditions: [{ type: "Ready", status: "True", lastTransitionTime: t }] };
+    add("ValidatingAdmissionPolicy", `${G}/v1`, `status.conditions lastTransitionTime ${label}`, o);
   }
   // Owner references on a binding: errors upstream marks covered by declarative validation, which
   // the binding's declarative rules (policyName, validationActions) must not drop.
