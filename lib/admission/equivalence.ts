@@ -8,12 +8,16 @@ import type { DiscoveryResource } from "@/lib/admission/snapshot";
 /** An equivalent resource and the kind the object is converted to for it. */
 export interface Equivalent {
   readonly gvr: GroupVersionResource;
-  /** Undefined when the subresource is unknown for it (the apiserver then fails with 500). */
-  readonly kind: GroupVersionKind | undefined;
+  readonly kind: GroupVersionKind;
 }
 
 /** Lookup of equivalents by request GVR + subresource. */
 export interface EquivalenceIndex {
+  /**
+   * The versions of the same stored resource that serve `subresource` (`""`: the resource
+   * itself), the request's own included: `EquivalentResourcesFor` lists only resources registered
+   * with that subresource, so a version without it is never matched or converted to.
+   */
   equivalentsFor(gvr: GroupVersionResource, subresource: string): readonly Equivalent[];
   /** Discovery entry for a GVR, when known. */
   resourceInfo(gvr: GroupVersionResource): DiscoveryResource | undefined;
@@ -47,14 +51,11 @@ export function buildEquivalenceIndex(discovery: readonly DiscoveryResource[]): 
         : [];
       const out: Equivalent[] = [];
       for (const m of members) {
-        let kind: GroupVersionKind | undefined = {
-          group: m.group,
-          version: m.version,
-          kind: m.kind,
-        };
+        let kind: GroupVersionKind = { group: m.group, version: m.version, kind: m.kind };
         if (subresource !== "") {
           const sub = m.subresources?.find((s) => s.name === subresource);
-          kind = sub ? (sub.kind ?? kind) : undefined;
+          if (!sub) continue;
+          kind = sub.kind ?? kind;
         }
         out.push({ gvr: { group: m.group, version: m.version, resource: m.resource }, kind });
       }

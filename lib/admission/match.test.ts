@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { compileSnapshot } from "@/lib/admission/compile";
 import { createMatchContext } from "@/lib/admission/match-context";
-import { matchPolicyBinding, matchWebhook, type HookMatch } from "@/lib/admission/match";
+import {
+  explainRules,
+  matchPolicyBinding,
+  matchWebhook,
+  type HookMatch,
+} from "@/lib/admission/match";
 import { makeRequest, type AdmissionRequest } from "@/lib/admission/request";
 import { hook, validatingSnapshot } from "@/lib/admission/test-helpers";
 import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
@@ -324,6 +329,89 @@ describe("matchPolicy Equivalent (ShouldCallHook equivalent loop)", () => {
       match: { matchPolicy: "Exact" },
     });
     expect(matchWebhook(s.validating[0]!, createMatchContext(req, s)).kind).toBe("skip");
+  });
+
+  describe("a subresource only some versions serve (EquivalentResourcesFor(resource, subresource))", () => {
+    // v1 serves status, v2 serves no subresources: v2 is not an equivalent of v1 …/status.
+    const crd = [
+      {
+        group: "example.com",
+        version: "v1",
+        resource: "widgets",
+        kind: "Widget",
+        namespaced: true,
+        subresources: [{ name: "status" }],
+      },
+      {
+        group: "example.com",
+        version: "v2",
+        resource: "widgets",
+        kind: "Widget",
+        namespaced: true,
+      },
+    ];
+    const update = (subresource: string) =>
+      makeRequest({
+        group: "example.com",
+        version: "v1",
+        resource: "widgets",
+        subresource,
+        operation: "UPDATE",
+        namespace: "default",
+        name: "w",
+        kind: { kind: "Widget" },
+        object: { metadata: { name: "w" } },
+        oldObject: { metadata: { name: "w" } },
+      });
+    const v2 = [
+      {
+        operations: ["UPDATE"],
+        apiGroups: ["example.com"],
+        apiVersions: ["v2"],
+        resources: ["*/*"],
+      },
+    ];
+    it("a webhook whose rules name only the version without it is not called", () => {
+      expect(run(hook("h", { rules: v2 }), update("status"), { discovery: crd })).toEqual({
+        kind: "skip",
+        reason: { code: "rules" },
+      });
+    });
+    it("the resource itself still converts to that version", () => {
+      expect(run(hook("h", { rules: v2 }), update(""), { discovery: crd })).toMatchObject({
+        kind: "call",
+        via: { converted: true, resource: { version: "v2" }, kind: { version: "v2" } },
+      });
+    });
+    it("a policy whose constraints name only that version does not match", () => {
+      const s = compileSnapshot({
+        validatingAdmissionPolicies: [
+          {
+            metadata: { name: "p" },
+            spec: {
+              matchConstraints: { resourceRules: v2 },
+              validations: [{ expression: "false" }],
+            },
+          },
+        ],
+        validatingAdmissionPolicyBindings: [
+          { metadata: { name: "b" }, spec: { policyName: "p", validationActions: ["Deny"] } },
+        ],
+        namespaces: { default: {} },
+        discovery: crd,
+      });
+      const ctx = createMatchContext(update("status"), s);
+      expect(matchPolicyBinding(s.validatingPolicies[0]!, ctx)).toMatchObject({
+        kind: "skip",
+        reason: { code: "rules" },
+      });
+    });
+    it("the skip names no equivalent for the subresource", () => {
+      const s = compileSnapshot(validatingSnapshot([hook("h", { rules: v2 })], { discovery: crd }));
+      const ctx = createMatchContext(update("status"), s);
+      expect(ctx.equivalents.map((e) => e.gvr.version)).toEqual(["v1"]);
+      expect(explainRules(s.validating[0]!.match.rules, "Equivalent", ctx)).toHaveLength(1);
+    });
   });
 });
 

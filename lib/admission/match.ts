@@ -49,10 +49,7 @@ import type { FailurePolicy } from "@/lib/k8s/types";
 export { RULES_REASON };
 export type { HookFailure, HookMatch, MatchedVia, SkipEntry, SkipReason };
 
-type RulesResult =
-  | { readonly kind: "match"; readonly via: MatchedVia }
-  | { readonly kind: "none" }
-  | { readonly kind: "error"; readonly message: string };
+type RulesResult = { readonly kind: "match"; readonly via: MatchedVia } | { readonly kind: "none" };
 
 const RULES_SKIP: HookMatch = Object.freeze({ kind: "skip", reason: RULES_REASON });
 const NO_RULE: RulesResult = Object.freeze({ kind: "none" });
@@ -92,11 +89,6 @@ function matchRules(
         continue;
       const ea = { ...a, group: g.group, version: g.version, resource: g.resource };
       if (!ruleMatches(rule, ea)) continue;
-      if (!eq.kind)
-        return {
-          kind: "error",
-          message: `unable to convert to ${describeResource(g)}: unknown kind`,
-        };
       if (withNames && !resourceNameMatches(rule, a.name)) continue;
       return {
         kind: "match",
@@ -372,29 +364,19 @@ export function matchWebhook(
   ownRuleIndex?: number,
 ): HookMatch {
   const m = hook.match;
-  let call: OwnCall | undefined;
-  let rulesError: string | undefined;
+  let call: OwnCall;
   if (ownRuleIndex === undefined) {
     const rules = matchRules(m.rules, m.matchPolicy, ctx, false);
     if (rules.kind === "none") return RULES_SKIP;
-    if (rules.kind === "error") rulesError = rules.message;
-    else
-      call =
-        rules.via.converted || rules.via.ruleIndex < 0
-          ? { kind: "call", via: rules.via }
-          : ownCall(ctx, rules.via.ruleIndex);
+    call =
+      rules.via.converted || rules.via.ruleIndex < 0
+        ? { kind: "call", via: rules.via }
+        : ownCall(ctx, rules.via.ruleIndex);
   } else call = ownCall(ctx, ownRuleIndex);
   const ns = matchNamespace(m.namespaceSelector, m.namespaceSelectorSlot, ctx);
   if (ns.kind === "skip") return ns;
   const obj = matchObject(m.objectSelector, m.objectSelectorSlot, ctx);
   if (obj.kind === "skip") return obj;
-  if (!call) {
-    return {
-      kind: "fail",
-      via: undefined,
-      failure: { status: 500, message: `Internal error occurred: ${rulesError ?? ""}` },
-    };
-  }
   const via = call.via;
   if (ns.kind === "error")
     return { kind: "fail", via, failure: { status: ns.status, message: ns.message } };
@@ -461,7 +443,6 @@ export function matchResources(m: CompiledMatchResources, ctx: MatchContext): Re
   const obj = matchObject(m.objectSelector, m.objectSelectorSlot, ctx);
   if (obj.kind === "skip") return obj;
   const excluded = matchRules(m.excludeRules, m.matchPolicy, ctx, true);
-  if (excluded.kind === "error") return excluded;
   if (excluded.kind === "match")
     return { kind: "skip", reason: { code: "exclude-rule", ruleIndex: excluded.via.ruleIndex } };
   let via: MatchedVia;
@@ -476,7 +457,6 @@ export function matchResources(m: CompiledMatchResources, ctx: MatchContext): Re
     };
   } else {
     const res = matchRules(m.rules, m.matchPolicy, ctx, true);
-    if (res.kind === "error") return res;
     if (res.kind === "none") return { kind: "skip", reason: { code: "rules" } };
     via = res.via;
   }

@@ -31,6 +31,9 @@ import type { AdmissionOperation } from "@/lib/k8s/types";
 
 const id = `mo${Date.now().toString(36)}`;
 const SUFFIX = `.${id}.portcullis.test`;
+/** A custom resource whose v1 serves status and whose v2 serves no subresources. */
+const CRD_GROUP = `${id}.portcullis.test`;
+const CRD_PATH = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/oraclewidgets.${CRD_GROUP}`;
 const ANNOTATION_PREFIX = "portcullis.test/mutated-";
 const USER = { username: "admin", groups: ["system:masters", "system:authenticated"] };
 
@@ -307,6 +310,17 @@ const HOOKS: HookDef[] = [
     spec: {
       rules: [rule(["CREATE", "UPDATE", "DELETE"], ["*"], ["*"], ["*"], "Cluster")],
       objectSelector: { matchExpressions: [{ key: "app", operator: "NotIn", values: ["x"] }] },
+    },
+  },
+  {
+    config: "val-2",
+    phase: "validating",
+    short: "v12",
+    patch: false,
+    spec: {
+      // v2 serves no status: an update of v1 widgets/status has no equivalent it names.
+      rules: [rule(["UPDATE"], [CRD_GROUP], ["v2"], ["*/*"])],
+      matchPolicy: "Equivalent",
     },
   },
 ];
@@ -706,6 +720,48 @@ function plan(): Prep[] {
     }
   });
 
+  // A custom resource through v1, its status too: v12 names v2, which serves no status.
+  const widgetNs = nsName("d");
+  const widget = uniq("widget");
+  const widgets = `/apis/${CRD_GROUP}/v1/namespaces/${widgetNs}/oraclewidgets`;
+  const widgetReq = (subresource: string) => ({
+    group: CRD_GROUP,
+    version: "v1",
+    resource: "oraclewidgets",
+    subresource,
+    kind: { group: CRD_GROUP, version: "v1", kind: "OracleWidget" },
+    namespace: widgetNs,
+    name: widget,
+  });
+  const widgetBody = {
+    apiVersion: `${CRD_GROUP}/v1`,
+    kind: "OracleWidget",
+    metadata: { name: widget, namespace: widgetNs },
+    spec: { a: 1 },
+  };
+  preps.push(async () => ({
+    label: `create oraclewidget ${widgetNs}/${widget}`,
+    method: "POST",
+    path: widgets,
+    body: widgetBody,
+    dryRun: false,
+    request: { ...widgetReq(""), operation: "CREATE", object: widgetBody, oldObject: null },
+  }));
+  for (const sub of ["", "status"]) {
+    preps.push(async () => {
+      const old = await getJson(`${widgets}/${widget}`);
+      const next = { ...old, spec: { a: 2 }, status: { s: 1 } };
+      return {
+        label: `update oraclewidget ${widgetNs}/${widget}${sub ? `/${sub}` : ""}`,
+        method: "PUT",
+        path: `${widgets}/${widget}${sub ? `/${sub}` : ""}`,
+        body: next,
+        dryRun: false,
+        request: { ...widgetReq(sub), operation: "UPDATE", object: next, oldObject: old },
+      };
+    });
+  }
+
   // Cluster-scoped ClusterRoles: the namespaceSelector does not apply.
   OBJECT_LABELS.forEach((labels) => {
     for (const dryRun of [false, true]) {
@@ -804,6 +860,30 @@ beforeAll(async () => {
   for (const [k, labels] of Object.entries(NAMESPACES)) {
     await kubeOk("POST", "/api/v1/namespaces", { metadata: { name: nsName(k), labels } });
   }
+  const schema = {
+    openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+  };
+  await kubeOk("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", {
+    metadata: { name: `oraclewidgets.${CRD_GROUP}` },
+    spec: {
+      group: CRD_GROUP,
+      scope: "Namespaced",
+      names: { plural: "oraclewidgets", singular: "oraclewidget", kind: "OracleWidget" },
+      versions: [
+        { name: "v1", served: true, storage: true, schema, subresources: { status: {} } },
+        { name: "v2", served: true, storage: false, schema },
+      ],
+    },
+  });
+  // Served once discovery lists both versions (equivalents come from discovery).
+  const served = Date.now() + 30_000;
+  while (
+    (await kube("GET", `/apis/${CRD_GROUP}/v1`)).status !== 200 ||
+    (await kube("GET", `/apis/${CRD_GROUP}/v2`)).status !== 200
+  ) {
+    if (Date.now() > served) throw new Error(`${CRD_GROUP} is never served`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
   const configs = new Map<string, HookDef[]>();
   for (const h of HOOKS)
     configs.set(`${h.phase}/${h.config}`, [...(configs.get(`${h.phase}/${h.config}`) ?? []), h]);
@@ -853,6 +933,7 @@ afterAll(async () => {
     }
   }
   for (const k of Object.keys(NAMESPACES)) await kube("DELETE", `/api/v1/namespaces/${nsName(k)}`);
+  await kube("DELETE", CRD_PATH);
   await hooks?.close();
 });
 
