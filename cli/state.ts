@@ -26,6 +26,8 @@ export interface State {
   discovery: DiscoveryResource[];
   /** The param objects policies name (live only; offline they are unknown). */
   params: readonly ParamObjects[] | undefined;
+  /** The paramKinds policies name that the cluster does not serve (live only). */
+  unservedParamKinds: readonly string[] | undefined;
   /** The context's identity (live only). */
   identity: RequestUserInfo | undefined;
   live: Live | undefined;
@@ -59,6 +61,7 @@ export async function loadState(opts: {
   let discovery = builtinDiscovery();
   let live: Live | undefined;
   let params: readonly ParamObjects[] | undefined;
+  let unservedParamKinds: readonly string[] | undefined;
   let identity: RequestUserInfo | undefined;
   let result: Collected = collected ?? {
     lists: emptyLists(),
@@ -97,6 +100,7 @@ export async function loadState(opts: {
     namespacesKnown = true;
     discovery = [...(state.snapshot.discovery ?? [])];
     params = state.snapshot.params;
+    unservedParamKinds = state.snapshot.unservedParamKinds;
     identity = state.identity;
   }
   if (opts.namespacesFile !== undefined) {
@@ -120,5 +124,14 @@ export async function loadState(opts: {
       at: opts.inputs.join(", "),
       message: "no admission configurations found",
     });
-  return { collected: result, namespaces, namespacesKnown, discovery, params, identity, live };
+  return {
+    collected: result,
+    namespaces,
+    namespacesKnown,
+    discovery,
+    params,
+    unservedParamKinds,
+    identity,
+    live,
+  };
 }

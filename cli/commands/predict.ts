@@ -54,6 +54,7 @@ export async function runPredict(cmd: PredictCommand): Promise<PredictReport> {
     namespaces: state.namespaces,
     discovery: state.discovery,
     ...(state.params ? { params: state.params } : {}),
+    ...(state.unservedParamKinds ? { unservedParamKinds: state.unservedParamKinds } : {}),
   };
   return predictReport(built.request, built.report, snapshot, [
     ...state.collected.notices,

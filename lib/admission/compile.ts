@@ -35,7 +35,7 @@ import {
   type WebhookTable,
 } from "@/lib/admission/hook-index";
 import { webhookDefaults } from "@/lib/admission/webhook-defaults";
-import { compileParamRef, paramKindKey } from "@/lib/admission/params";
+import { compileParamRef, paramKindKey, paramKindNotServed } from "@/lib/admission/params";
 
 export type {
   CompiledInitializer,
@@ -234,6 +234,7 @@ function compilePolicies(
   bindings: readonly BindingLike[],
   type: "mutating" | "validating",
   slots: SlotInterner,
+  unservedParamKinds: ReadonlySet<string>,
 ): CompiledPolicyBinding[] {
   const byPolicy = new Map<string, PolicyLike>();
   for (const p of policies) byPolicy.set(p.metadata?.name ?? "", p);
@@ -260,6 +261,9 @@ function compilePolicies(
     }
     const pr = b.spec?.paramRef;
     const paramKind = policy?.spec?.paramKind;
+    const paramKindKeyOf = paramKind
+      ? paramKindKey(paramKind.apiVersion ?? "", paramKind.kind ?? "")
+      : undefined;
     const policyConditions = conditions.get(policyName) ?? [];
     const id: HookIdentity = {
       source: type === "mutating" ? "MutatingAdmissionPolicy" : "ValidatingAdmissionPolicy",
@@ -283,9 +287,11 @@ function compilePolicies(
       conditions: policyConditions,
       conditionsSlot: slots.conditions(policyConditions),
       hasParamKind: paramKind !== undefined && paramKind !== null,
-      paramKind: paramKind
-        ? paramKindKey(paramKind.apiVersion ?? "", paramKind.kind ?? "")
-        : undefined,
+      paramKind: paramKindKeyOf,
+      paramKindError:
+        paramKind && paramKindKeyOf !== undefined && unservedParamKinds.has(paramKindKeyOf)
+          ? paramKindNotServed(paramKind.apiVersion ?? "", paramKind.kind ?? "")
+          : undefined,
       paramRef: pr ? compileParamRef(pr) : undefined,
       validationActions: b.spec?.validationActions ?? [],
       reinvocationPolicy: policy?.spec?.reinvocationPolicy === "IfNeeded" ? "IfNeeded" : "Never",
@@ -302,17 +308,20 @@ export function compileSnapshot(s: AdmissionSnapshot): CompiledSnapshot {
   const slots = new SlotInterner();
   const mutating = compileWebhooks(s.mutatingWebhookConfigurations ?? [], "mutating", slots);
   const validating = compileWebhooks(s.validatingWebhookConfigurations ?? [], "validating", slots);
+  const unservedParamKinds = new Set(s.unservedParamKinds ?? []);
   const mutatingPolicies = compilePolicies(
     s.mutatingAdmissionPolicies ?? [],
     s.mutatingAdmissionPolicyBindings ?? [],
     "mutating",
     slots,
+    unservedParamKinds,
   );
   const validatingPolicies = compilePolicies(
     s.validatingAdmissionPolicies ?? [],
     s.validatingAdmissionPolicyBindings ?? [],
     "validating",
     slots,
+    unservedParamKinds,
   );
   const initializers: CompiledInitializer[] = [];
   for (const cfg of byName(s.initializerConfigurations ?? [])) {

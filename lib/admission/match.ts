@@ -487,6 +487,16 @@ export function matchPolicyBinding(pb: CompiledPolicyBinding, ctx: MatchContext)
   if (def.kind === "skip") return def;
   if (def.kind === "error")
     return configError(pb, ctx, `failed to configure policy: ${def.message}`, undefined, "policy");
+  // A policy the apiserver could not configure fails every request it matches, before any of
+  // its bindings is looked at (the dispatchers' hook.ConfigurationError).
+  if (pb.paramKindError !== undefined)
+    return configError(
+      pb,
+      ctx,
+      `failed to configure policy: ${pb.paramKindError}`,
+      def.via,
+      "policy",
+    );
   if (pb.bindingMatch) {
     const b = matchResources(pb.bindingMatch, ctx);
     if (b.kind === "skip") return { kind: "skip", reason: { code: "binding", inner: b.reason } };

@@ -75,6 +75,11 @@ export interface CompiledPolicyBinding {
   readonly hasParamKind: boolean;
   /** `paramKindKey` of the policy's paramKind, when it has one. */
   readonly paramKind: string | undefined;
+  /**
+   * Why the apiserver cannot configure the policy, when its paramKind is not served (`failed to
+   * find resource referenced by paramKind: …`): a policy-level error for every request it matches.
+   */
+  readonly paramKindError: string | undefined;
   readonly paramRef: CompiledParamRef | undefined;
   readonly validationActions: readonly string[];
   readonly reinvocationPolicy: ReinvocationPolicy;

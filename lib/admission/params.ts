@@ -24,6 +24,17 @@ export function paramKindKey(apiVersion: string, kind: string): string {
   return `${apiVersion}/${kind}`;
 }
 
+/**
+ * The error the apiserver configures a policy with when its paramKind is not served
+ * (ensureParamsForPolicyLocked), the kind printed as a schema.GroupVersionKind is.
+ */
+export function paramKindNotServed(apiVersion: string, kind: string): string {
+  // schema.ParseGroupVersion: no slash is a core version; "/" is empty.
+  const slash = apiVersion.indexOf("/");
+  const gv = apiVersion === "/" ? "/" : slash < 0 ? `/${apiVersion}` : apiVersion;
+  return `failed to find resource referenced by paramKind: '${gv}, Kind=${kind}'`;
+}
+
 /** A binding's paramRef, compiled. */
 export interface CompiledParamRef {
   readonly name?: string;

@@ -4,7 +4,8 @@ import { predict } from "@/lib/admission/predict";
 import { serializeSkipReason } from "@/lib/admission/explain";
 import { makeRequest } from "@/lib/admission/request";
 import { hook, validatingSnapshot } from "@/lib/admission/test-helpers";
-import type { ParamObjects } from "@/lib/admission/params";
+import { paramKindKey, type ParamObjects } from "@/lib/admission/params";
+import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
 
 const any = [{ operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*/*"] }];
 
@@ -315,6 +316,128 @@ describe("params from live state (policy_dispatcher.go CollectParams)", () => {
     expect(p.failure?.message).toContain(
       "cannot use namespaced paramRef in policy binding that matches cluster-scoped resources",
     );
+  });
+});
+
+describe("a paramKind the cluster does not serve (policy_source.go ensureParamsForPolicyLocked, Dispatch)", () => {
+  const constraints = (resources: string[]) => ({
+    resourceRules: [{ operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources }],
+  });
+  const snap = (
+    type: "validating" | "mutating",
+    opts: {
+      apiVersion?: string;
+      failurePolicy?: string;
+      resources?: string[];
+      bindings?: Array<Record<string, unknown>>;
+    } = {},
+  ): AdmissionSnapshot => {
+    const apiVersion = opts.apiVersion ?? "example.com/v1";
+    const policy = {
+      metadata: { name: "pk" },
+      spec: {
+        failurePolicy: opts.failurePolicy ?? "Fail",
+        paramKind: { apiVersion, kind: "Nope" },
+        matchConstraints: constraints(opts.resources ?? ["configmaps"]),
+        ...(type === "validating"
+          ? { validations: [{ expression: "true" }] }
+          : {
+              mutations: [{ patchType: "JSONPatch", jsonPatch: { expression: "[]" } }],
+            }),
+      },
+    };
+    const bindings = (opts.bindings ?? [{}]).map((spec, i) => ({
+      metadata: { name: `b${i}` },
+      spec: {
+        policyName: "pk",
+        paramRef: { name: "x", parameterNotFoundAction: "Allow" },
+        ...(type === "validating" ? { validationActions: ["Deny"] } : {}),
+        ...spec,
+      },
+    }));
+    return validatingSnapshot([], {
+      ...(type === "validating"
+        ? {
+            validatingAdmissionPolicies: [policy as never],
+            validatingAdmissionPolicyBindings: bindings as never,
+          }
+        : {
+            mutatingAdmissionPolicies: [policy as never],
+            mutatingAdmissionPolicyBindings: bindings as never,
+          }),
+      params: [],
+      unservedParamKinds: [paramKindKey(apiVersion, "Nope")],
+    });
+  };
+  const cm = makeRequest({
+    resource: "configmaps",
+    operation: "CREATE",
+    namespace: "team",
+    name: "c",
+    kind: { kind: "ConfigMap" },
+    object: { metadata: { name: "c" } },
+  });
+
+  it("validating: every request the policy matches is rejected at policy level (422), whatever the bindings say", () => {
+    const p = predict(
+      cm,
+      snap("validating", {
+        // A binding that matches nothing: the policy fails before bindings are looked at.
+        bindings: [{ matchResources: { namespaceSelector: { matchLabels: { none: "x" } } } }],
+      }),
+    ).prediction;
+    expect(p.calls).toEqual([]);
+    expect(p.failure).toMatchObject({
+      stage: "validating-policy",
+      status: 422,
+      message:
+        "configmaps \"c\" is forbidden: ValidatingAdmissionPolicy 'pk' denied request: failed to configure policy: failed to find resource referenced by paramKind: 'example.com/v1, Kind=Nope'",
+    });
+  });
+
+  it("is one error of the policy, however many bindings it has", () => {
+    const p = predict(cm, snap("validating", { bindings: [{}, {}] })).prediction;
+    expect(p.failure?.hook.name).toBe("b0");
+    expect(p.alsoFailing).toEqual([]);
+  });
+
+  it("names a core-group paramKind as a GroupVersionKind prints it ('/v1, Kind=…')", () => {
+    const p = predict(cm, snap("validating", { apiVersion: "v1" })).prediction;
+    expect(p.failure?.message).toContain(
+      "failed to find resource referenced by paramKind: '/v1, Kind=Nope'",
+    );
+  });
+
+  it("mutating: worded by the generic dispatcher (403)", () => {
+    const p = predict(cm, snap("mutating")).prediction;
+    expect(p.failure).toMatchObject({
+      stage: "mutating-policy",
+      status: 403,
+      message:
+        "policy \"pk\" denied request: failed to configure policy: failed to find resource referenced by paramKind: 'example.com/v1, Kind=Nope'",
+    });
+  });
+
+  it("failurePolicy Ignore drops the error: not called, and admitted", () => {
+    const { prediction: p, explainer } = predict(
+      cm,
+      snap("validating", { failurePolicy: "Ignore" }),
+    );
+    expect(p.failure).toBeUndefined();
+    expect(p.calls).toEqual([]);
+    const skip = p.skips.find((s) => s.hook.configuration === "pk");
+    expect(skip?.reason).toEqual({
+      code: "configuration-error-ignored",
+      message:
+        "failed to configure policy: failed to find resource referenced by paramKind: 'example.com/v1, Kind=Nope'",
+    });
+    expect(explainer.skip(skip as never).message).toContain("failed to find resource");
+  });
+
+  it("a request the policy's constraints do not match is not affected", () => {
+    const p = predict(cm, snap("validating", { resources: ["secrets"] })).prediction;
+    expect(p.failure).toBeUndefined();
+    expect(p.skips.find((s) => s.hook.configuration === "pk")?.reason.code).toBe("rules");
   });
 });
 

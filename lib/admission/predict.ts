@@ -236,11 +236,20 @@ function materialiseSkips(segments: readonly SkipSegment[]): PredictedSkip[] {
   return out;
 }
 
-/** The request's failure at `h`: the first, or another of the same policy stage. */
+/**
+ * The request's failure at `h`: the first, or another of the same policy stage. A policy-level
+ * error is one error however many bindings the policy has: its other bindings add nothing.
+ */
 function fail(acc: Acc, stage: Stage, h: Hook, f: HookFailure): void {
   const failure = { stage, hook: h.id, key: h.key, status: f.status, message: f.message };
   if (!acc.failure) acc.failure = failure;
-  else if (acc.failure.stage === stage && !isWebhook(h)) acc.alsoFailing.push(failure);
+  else if (
+    acc.failure.stage === stage &&
+    !isWebhook(h) &&
+    acc.failure.message !== f.message &&
+    !acc.alsoFailing.some((x) => x.message === f.message)
+  )
+    acc.alsoFailing.push(failure);
 }
 
 /** Records a call, indeterminate hook or failure; returns the reason when skipped. */

@@ -112,6 +112,12 @@ export interface AdmissionSnapshot {
    */
   readonly params?: readonly ParamObjects[];
   /**
+   * The paramKinds (`paramKindKey`) policies name that the cluster does not serve. The apiserver
+   * cannot configure such a policy (policy_source.go ensureParamsForPolicyLocked): every request
+   * its matchConstraints match fails it, under its failurePolicy. Absent: none known.
+   */
+  readonly unservedParamKinds?: readonly string[];
+  /**
    * `ExcludeAdmissionWebhookVirtualResources` (on in 1.37): webhooks skip the virtual auth
    * resources. Policies always skip them. Default true.
    */
@@ -123,7 +129,7 @@ export type SnapshotLists = {
   -readonly [
     K in Exclude<
       keyof AdmissionSnapshot,
-      "namespaces" | "discovery" | "excludeVirtualResources" | "params"
+      "namespaces" | "discovery" | "excludeVirtualResources" | "params" | "unservedParamKinds"
     >
   ]-?: NonNullable<AdmissionSnapshot[K]> extends ReadonlyArray<infer T> ? T[] : never;
 };

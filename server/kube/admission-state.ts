@@ -13,7 +13,7 @@ import {
   type DiscoveryResource,
   type SnapshotLists,
 } from "@/lib/admission/snapshot";
-import type { ParamObjects } from "@/lib/admission/params";
+import { paramKindKey, type ParamObjects } from "@/lib/admission/params";
 import type { RequestUserInfo } from "@/lib/admission/request";
 import type { Labels } from "@/lib/admission/selectors";
 import { discoveryResources, type GroupVersionResources } from "@/lib/k8s/discovery";
@@ -76,6 +76,16 @@ export async function readDiscovery(
   notices: string[],
   signal?: AbortSignal,
 ): Promise<DiscoveryResource[]> {
+  return (await discover(client, notices, signal)).resources;
+}
+
+/** Discovery, and the group versions (`group/version`) whose discovery failed. */
+async function discover(
+  client: KubeClient,
+  notices: string[],
+  signal?: AbortSignal,
+): Promise<{ resources: DiscoveryResource[]; unread: ReadonlySet<string> }> {
+  const unread = new Set<string>();
   const groups = await client.request<{
     groups?: { name: string; versions?: { version: string }[] }[];
   }>({ path: "/apis", signal });
@@ -90,10 +100,14 @@ export async function readDiscovery(
     } catch (e) {
       if (signal?.aborted) throw e;
       notices.push(`discovery of ${path} failed (${messageOf(e)}): its resources are unknown`);
+      unread.add(`${group}/${version}`);
       return undefined;
     }
   });
-  return discoveryResources(docs.filter((d): d is GroupVersionResources => d !== undefined));
+  return {
+    resources: discoveryResources(docs.filter((d): d is GroupVersionResources => d !== undefined)),
+    unread,
+  };
 }
 
 /**
@@ -186,8 +200,9 @@ export async function readNamespaces(
 }
 
 /**
- * The objects of every paramKind the policies name, found through discovery. A kind that is not
- * served, or that the identity may not list, stays unknown (a notice says so).
+ * The objects of every paramKind the policies name, found through discovery, and the paramKinds
+ * (`paramKindKey`) the cluster does not serve. A kind whose group version's discovery failed
+ * (`unread`), or that the identity may not list, stays unknown (a notice says so).
  */
 export async function readParams(
   client: KubeClient,
@@ -195,7 +210,9 @@ export async function readParams(
   discovery: readonly DiscoveryResource[],
   notices: string[],
   signal?: AbortSignal,
-): Promise<ParamObjects[]> {
+  unread: ReadonlySet<string> = new Set(),
+): Promise<{ params: ParamObjects[]; unserved: string[] }> {
+  const unserved: string[] = [];
   const kinds = new Map<string, { apiVersion: string; kind: string }>();
   for (const p of [...objects.validatingAdmissionPolicies, ...objects.mutatingAdmissionPolicies]) {
     const pk = (p as { spec?: { paramKind?: { apiVersion?: unknown; kind?: unknown } } }).spec
@@ -212,8 +229,15 @@ export async function readParams(
         (r) => r.group === group && r.version === version && r.kind === kind,
       );
       if (!d) {
+        if (unread.has(`${group}/${version}`)) {
+          notices.push(
+            `paramKind ${apiVersion} ${kind} is unknown (its discovery failed): its bindings' params are unknown`,
+          );
+          return undefined;
+        }
+        unserved.push(paramKindKey(apiVersion, kind));
         notices.push(
-          `paramKind ${apiVersion} ${kind} is not served: its bindings' params are unknown`,
+          `paramKind ${apiVersion} ${kind} is not served: the apiserver rejects every request its policies match (failed to configure policy), unless their failurePolicy is Ignore`,
         );
         return undefined;
       }
@@ -247,7 +271,7 @@ export async function readParams(
       }
     }),
   );
-  return out.filter((p): p is ParamObjects => p !== undefined);
+  return { params: out.filter((p): p is ParamObjects => p !== undefined), unserved };
 }
 
 /** Who the client is, as the apiserver sees it (SelfSubjectReview); undefined if it will not say. */
@@ -291,8 +315,8 @@ export async function readAdmissionState(
   // One signal serves discovery and every list read in parallel: more than the default ten.
   if (signal) setMaxListeners(64, signal);
   const notices: string[] = [];
-  const [discovery, namespaces, identity] = await Promise.all([
-    readDiscovery(client, notices, signal),
+  const [{ resources: discovery, unread }, namespaces, identity] = await Promise.all([
+    discover(client, notices, signal),
     readNamespaces(client, signal),
     whoAmI(client, signal),
   ]);
@@ -302,8 +326,21 @@ export async function readAdmissionState(
       : await readAdmissionObjects(client, discovery, notices, signal);
   const policies = objects ??
     opts.policies ?? { validatingAdmissionPolicies: [], mutatingAdmissionPolicies: [] };
-  const params = await readParams(client, policies, discovery, notices, signal);
-  const snapshot: AdmissionSnapshot = { ...(objects ?? {}), namespaces, discovery, params };
+  const { params, unserved } = await readParams(
+    client,
+    policies,
+    discovery,
+    notices,
+    signal,
+    unread,
+  );
+  const snapshot: AdmissionSnapshot = {
+    ...(objects ?? {}),
+    namespaces,
+    discovery,
+    params,
+    ...(unserved.length > 0 ? { unservedParamKinds: unserved } : {}),
+  };
   return { snapshot, identity, notices };
 }
 
