@@ -3,6 +3,7 @@
  * namespace labels (resolved as `GetNamespaceLabels` would), object labels and CEL variables.
  */
 import {
+  generatedNamespaceBase,
   hasObjectMeta,
   namespaceLabelSource,
   objectLabels,
@@ -40,6 +41,11 @@ export interface MatchContext {
   readonly oldObjectHasMeta: boolean;
   /** The request resource's equivalents (itself included) from discovery. */
   readonly equivalents: readonly Equivalent[];
+  /**
+   * For a Namespace CREATE named by generateName, the generated name's base: its validating
+   * phase sees the label `kubernetes.io/metadata.name` with a value unknown beforehand.
+   */
+  readonly generatedNamespace: string | undefined;
   /** CEL variables for the request's own kind, built on first use. */
   celVariables(): CelVariables;
   /**
@@ -67,6 +73,7 @@ class RequestMatchContext implements MatchContext {
   readonly objectHasMeta: boolean;
   readonly oldObjectHasMeta: boolean;
   readonly equivalents: readonly Equivalent[];
+  readonly generatedNamespace: string | undefined;
   #vars: CelVariables | undefined;
   #selectors: Int8Array | undefined;
   #conditions: Array<ConditionVerdict | undefined> | undefined;
@@ -98,6 +105,7 @@ class RequestMatchContext implements MatchContext {
     this.objectHasMeta = hasObjectMeta(request.object);
     this.oldObjectHasMeta = hasObjectMeta(request.oldObject);
     this.equivalents = snapshot.equivalence.equivalentsFor(request, request.subresource);
+    this.generatedNamespace = generatedNamespaceBase(request);
   }
 
   celVariables(): CelVariables {

@@ -8,10 +8,16 @@
  * mismatch skips the hook and a selector error is discarded when no rule matches.
  */
 import { lookupParams, type ParamLookup } from "@/lib/admission/params";
-import { describeResource } from "@/lib/admission/request";
+import {
+  NAMESPACE_NAME_LABEL,
+  couldBeGeneratedName,
+  describeResource,
+} from "@/lib/admission/request";
 import {
   explainSelectorMismatch,
+  requirementText,
   selectorMatches,
+  selectorMatchesUnknownValue,
   type CompiledSelector,
   type Labels,
   type RequirementMismatch,
@@ -129,12 +135,88 @@ function ownCall(ctx: MatchContext, ruleIndex: number): OwnCall {
   return call;
 }
 
+/** A selector whose outcome depends on a label value not known before the request. */
+interface Undecided {
+  readonly kind: "unknown";
+  readonly dependsOn: "namespaceSelector" | "objectSelector";
+  /** The requirement it depends on, as text. */
+  readonly condition: string;
+}
+
 type SelectorResult =
   | { readonly kind: "match" }
   | { readonly kind: "skip"; readonly reason: SkipReason }
-  | { readonly kind: "error"; readonly status: 404 | 500; readonly message: string };
+  | { readonly kind: "error"; readonly status: 404 | 500; readonly message: string }
+  | Undecided;
 
 const SELECTOR_MATCH: SelectorResult = Object.freeze({ kind: "match" });
+
+type Phase = "mutating" | "validating";
+
+const GENERATED_NAME_LABEL_REASON = `the apiserver labels the Namespace ${NAMESPACE_NAME_LABEL} with the name it generates (generateName) after mutating and before validating admission`;
+
+/** An undecided selector leaves the hook undecided, unless the hook is skipped whatever it says. */
+function undecidedUnlessSkipped(
+  u: Undecided | undefined,
+  via: MatchedVia,
+  outcome: HookMatch,
+): HookMatch {
+  if (u === undefined || outcome.kind === "skip") return outcome;
+  return {
+    kind: "indeterminate",
+    via,
+    dependsOn: u.dependsOn,
+    condition: u.condition,
+    reason: GENERATED_NAME_LABEL_REASON,
+  };
+}
+
+function undecidedOf(a: SelectorResult, b: SelectorResult): Undecided | undefined {
+  return a.kind === "unknown" ? a : b.kind === "unknown" ? b : undefined;
+}
+
+/**
+ * A selector in the validating phase of a Namespace CREATE named by generateName: the Namespace
+ * then carries `kubernetes.io/metadata.name` with the generated name (the strategy's
+ * Canonicalize), known only as `base` and five generated characters. Skips show that part as
+ * `?????`.
+ */
+function generatedNameSelector(
+  sel: CompiledSelector,
+  labels: Labels | undefined,
+  base: string,
+  ctx: MatchContext,
+  dependsOn: Undecided["dependsOn"],
+): SelectorResult {
+  const v = selectorMatchesUnknownValue(sel, labels, NAMESPACE_NAME_LABEL, (x) =>
+    couldBeGeneratedName(x, base),
+  );
+  if (v === true) return SELECTOR_MATCH;
+  if (v !== false) return { kind: "unknown", dependsOn, condition: requirementText(v) };
+  const name = `${base}?????`;
+  const named: Labels = { ...labels, [NAMESPACE_NAME_LABEL]: name };
+  if (dependsOn === "namespaceSelector")
+    return {
+      kind: "skip",
+      reason: {
+        code: "namespace-selector",
+        namespace: ctx.attrs.namespace || name,
+        selector: sel.text,
+        compiled: sel,
+        labels: named,
+      },
+    };
+  return {
+    kind: "skip",
+    reason: {
+      code: "object-selector",
+      selector: sel.text,
+      compiled: sel,
+      object: named,
+      oldObject: "absent",
+    },
+  };
+}
 
 /** A selector outcome memoised for this request by slot (`i`: 2·slot + side); 0 unknown. */
 function memoGet(ctx: MatchContext, slot: number, side: 0 | 1): number {
@@ -154,7 +236,12 @@ function objectSelectorMatches(sel: CompiledSelector, ctx: MatchContext): boolea
 }
 
 /** `MatchNamespaceSelector`. */
-function matchNamespace(sel: CompiledSelector, slot: number, ctx: MatchContext): SelectorResult {
+function matchNamespace(
+  sel: CompiledSelector,
+  slot: number,
+  ctx: MatchContext,
+  phase: Phase,
+): SelectorResult {
   if (ctx.nsSource.kind === "cluster-scoped" || sel.empty) return SELECTOR_MATCH;
   if (sel.error !== undefined)
     return { kind: "error", status: 500, message: `Internal error occurred: ${sel.error}` };
@@ -162,6 +249,9 @@ function matchNamespace(sel: CompiledSelector, slot: number, ctx: MatchContext):
   const ns = ctx.attrs.namespace;
   if (labels === null)
     return { kind: "error", status: 404, message: `namespaces "${ns}" not found` };
+  const base = ctx.generatedNamespace;
+  if (phase === "validating" && base !== undefined)
+    return generatedNameSelector(sel, labels, base, ctx, "namespaceSelector");
   const known = memoGet(ctx, slot, 0);
   if (known === 0 ? memoSet(ctx, slot, 0, selectorMatches(sel, labels)) : known === 1)
     return SELECTOR_MATCH;
@@ -183,11 +273,20 @@ function matchNamespace(sel: CompiledSelector, slot: number, ctx: MatchContext):
 }
 
 /** `MatchObjectSelector`: the new or the old object may match; no object or no metadata never does. */
-function matchObject(sel: CompiledSelector, slot: number, ctx: MatchContext): SelectorResult {
+function matchObject(
+  sel: CompiledSelector,
+  slot: number,
+  ctx: MatchContext,
+  phase: Phase,
+): SelectorResult {
   if (sel.empty) return SELECTOR_MATCH;
   if (sel.error !== undefined) {
     return { kind: "error", status: 500, message: `Internal error occurred: ${sel.error}` };
   }
+  // The created Namespace is the object (there is no old one).
+  const base = ctx.generatedNamespace;
+  if (phase === "validating" && base !== undefined)
+    return generatedNameSelector(sel, ctx.objectLabels, base, ctx, "objectSelector");
   const known = memoGet(ctx, slot, 1);
   if (known === 0 ? memoSet(ctx, slot, 1, objectSelectorMatches(sel, ctx)) : known === 1)
     return SELECTOR_MATCH;
@@ -291,6 +390,7 @@ function conditionsOutcome(
       return {
         kind: "indeterminate",
         via,
+        dependsOn: "matchCondition",
         condition: reads.name,
         reason: labelled
           ? "reads the name (or the label naming it) the apiserver generates (generateName) before validating admission"
@@ -307,7 +407,13 @@ function conditionsOutcome(
         reason: { code: "match-condition-false", condition: verdict.condition },
       };
     case "indeterminate":
-      return { kind: "indeterminate", via, condition: verdict.condition, reason: verdict.reason };
+      return {
+        kind: "indeterminate",
+        via,
+        dependsOn: "matchCondition",
+        condition: verdict.condition,
+        reason: verdict.reason,
+      };
     case "error":
       if (failurePolicy === "Ignore") {
         return {
@@ -334,6 +440,8 @@ export function simpleOwnCall(
 ): OwnCall | undefined {
   const f = table.flags[i] ?? 0;
   if ((f & SIMPLE) === 0 || (ctx.request.dryRun && (f & DRY_RUN_SAFE) === 0)) return undefined;
+  // Selectors see a label not known beforehand there (see matchNamespace).
+  if (hook.type === "validating" && ctx.generatedNamespace !== undefined) return undefined;
   const nsSlot = table.namespaceSlot[i] ?? -1;
   if (nsSlot >= 0 && ctx.nsSource.kind !== "cluster-scoped") {
     const labels = ctx.nsLabels;
@@ -373,10 +481,23 @@ export function matchWebhook(
         ? { kind: "call", via: rules.via }
         : ownCall(ctx, rules.via.ruleIndex);
   } else call = ownCall(ctx, ownRuleIndex);
-  const ns = matchNamespace(m.namespaceSelector, m.namespaceSelectorSlot, ctx);
+  const ns = matchNamespace(m.namespaceSelector, m.namespaceSelectorSlot, ctx, hook.type);
   if (ns.kind === "skip") return ns;
-  const obj = matchObject(m.objectSelector, m.objectSelectorSlot, ctx);
+  const obj = matchObject(m.objectSelector, m.objectSelectorSlot, ctx, hook.type);
   if (obj.kind === "skip") return obj;
+  const undecided = undecidedOf(ns, obj);
+  if (undecided === undefined) return selectedWebhook(hook, ctx, call, ns, obj);
+  return undecidedUnlessSkipped(undecided, call.via, selectedWebhook(hook, ctx, call, ns, obj));
+}
+
+/** The rest of `matchWebhook` once its selectors did not skip it. */
+function selectedWebhook(
+  hook: CompiledWebhook,
+  ctx: MatchContext,
+  call: OwnCall,
+  ns: SelectorResult,
+  obj: SelectorResult,
+): HookMatch {
   const via = call.via;
   if (ns.kind === "error")
     return { kind: "fail", via, failure: { status: ns.status, message: ns.message } };
@@ -432,15 +553,24 @@ export function matchWebhook(
 }
 
 type ResourcesResult =
-  | { readonly kind: "match"; readonly via: MatchedVia }
+  | {
+      readonly kind: "match";
+      readonly via: MatchedVia;
+      /** Set when a selector may or may not match (see `Undecided`). */
+      readonly undecided?: Undecided;
+    }
   | { readonly kind: "skip"; readonly reason: SkipReason }
   | { readonly kind: "error"; readonly message: string };
 
 /** `matching.Matcher.Matches` for a policy's matchConstraints or a binding's matchResources. */
-export function matchResources(m: CompiledMatchResources, ctx: MatchContext): ResourcesResult {
-  const ns = matchNamespace(m.namespaceSelector, m.namespaceSelectorSlot, ctx);
+export function matchResources(
+  m: CompiledMatchResources,
+  ctx: MatchContext,
+  phase: Phase,
+): ResourcesResult {
+  const ns = matchNamespace(m.namespaceSelector, m.namespaceSelectorSlot, ctx, phase);
   if (ns.kind === "skip") return ns;
-  const obj = matchObject(m.objectSelector, m.objectSelectorSlot, ctx);
+  const obj = matchObject(m.objectSelector, m.objectSelectorSlot, ctx, phase);
   if (obj.kind === "skip") return obj;
   const excluded = matchRules(m.excludeRules, m.matchPolicy, ctx, true);
   if (excluded.kind === "match")
@@ -462,7 +592,8 @@ export function matchResources(m: CompiledMatchResources, ctx: MatchContext): Re
   }
   if (ns.kind === "error") return { kind: "error", message: ns.message };
   if (obj.kind === "error") return { kind: "error", message: obj.message };
-  return { kind: "match", via };
+  const undecided = undecidedOf(ns, obj);
+  return undecided === undefined ? { kind: "match", via } : { kind: "match", via, undecided };
 }
 
 /**
@@ -483,36 +614,35 @@ export function matchPolicyBinding(pb: CompiledPolicyBinding, ctx: MatchContext)
       "policy",
     );
   }
-  const def = matchResources(pb.constraints, ctx);
+  const def = matchResources(pb.constraints, ctx, pb.type);
   if (def.kind === "skip") return def;
   if (def.kind === "error")
     return configError(pb, ctx, `failed to configure policy: ${def.message}`, undefined, "policy");
+  const outcome = matchedPolicy(pb, ctx, def.via);
+  return def.undecided ? undecidedUnlessSkipped(def.undecided, def.via, outcome) : outcome;
+}
+
+/** The rest of `matchPolicyBinding` once the policy's matchConstraints matched (through `via`). */
+function matchedPolicy(pb: CompiledPolicyBinding, ctx: MatchContext, via: MatchedVia): HookMatch {
   // A policy the apiserver could not configure fails every request it matches, before any of
   // its bindings is looked at (the dispatchers' hook.ConfigurationError).
   if (pb.paramKindError !== undefined)
-    return configError(
-      pb,
-      ctx,
-      `failed to configure policy: ${pb.paramKindError}`,
-      def.via,
-      "policy",
-    );
-  if (pb.bindingMatch) {
-    const b = matchResources(pb.bindingMatch, ctx);
-    if (b.kind === "skip") return { kind: "skip", reason: { code: "binding", inner: b.reason } };
-    if (b.kind === "error")
-      return configError(pb, ctx, `failed to configure binding: ${b.message}`, def.via, "binding");
-  }
+    return configError(pb, ctx, `failed to configure policy: ${pb.paramKindError}`, via, "policy");
+  if (!pb.bindingMatch) return boundPolicy(pb, ctx, via);
+  const b = matchResources(pb.bindingMatch, ctx, pb.type);
+  if (b.kind === "skip") return { kind: "skip", reason: { code: "binding", inner: b.reason } };
+  if (b.kind === "error")
+    return configError(pb, ctx, `failed to configure binding: ${b.message}`, via, "binding");
+  const outcome = boundPolicy(pb, ctx, via);
+  return b.undecided ? undecidedUnlessSkipped(b.undecided, via, outcome) : outcome;
+}
+
+/** The rest of `matchPolicyBinding` once the binding's matchResources matched too. */
+function boundPolicy(pb: CompiledPolicyBinding, ctx: MatchContext, via: MatchedVia): HookMatch {
   // CollectParams runs before any evaluation (matchConditions included).
   const params = bindingParams(pb, ctx);
   if (params.kind === "error")
-    return configError(
-      pb,
-      ctx,
-      `failed to configure binding: ${params.message}`,
-      def.via,
-      "binding",
-    );
+    return configError(pb, ctx, `failed to configure binding: ${params.message}`, via, "binding");
   if (params.kind === "found" && params.names.length === 0) {
     if (pb.paramRef?.notFoundAction === "Allow")
       return { kind: "skip", reason: { code: "params-not-found", where: params.where } };
@@ -520,26 +650,26 @@ export function matchPolicyBinding(pb: CompiledPolicyBinding, ctx: MatchContext)
       pb,
       ctx,
       "failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction",
-      def.via,
+      via,
       "binding",
     );
   }
   return conditionsOutcome(
     pb.conditions,
     pb.conditionsSlot,
-    untypedApply(pb, ctx, def.via) ?? { kind: "call", via: def.via },
+    untypedApply(pb, ctx, via) ?? { kind: "call", via },
     ctx,
     pb.failurePolicy,
     (errors) => {
       const text = conditionErrorText(pb, errors);
       // A mutating policy's failed matchConditions are a configuration error; a validating
       // policy's are its decision, acted on by the binding's validationActions.
-      if (pb.type === "mutating") return configError(pb, ctx, text, def.via, "binding");
+      if (pb.type === "mutating") return configError(pb, ctx, text, via, "binding");
       if (!pb.validationActions.includes("Deny"))
-        return { kind: "call", via: def.via, conditionError: text };
+        return { kind: "call", via, conditionError: text };
       return {
         kind: "call",
-        via: def.via,
+        via,
         conditionError: text,
         failure: policyFailure(pb, ctx, text, "binding"),
       };

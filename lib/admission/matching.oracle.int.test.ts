@@ -194,6 +194,19 @@ const HOOKS: HookDef[] = [
       reinvocationPolicy: "Never",
     },
   },
+  {
+    config: "mut-b",
+    phase: "mutating",
+    short: "mb4",
+    patch: false,
+    spec: {
+      // A Namespace named by generateName has no name, so no label naming it, while mutating.
+      rules: [rule(["CREATE"], [""], ["v1"], ["namespaces"])],
+      namespaceSelector: {
+        matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "DoesNotExist" }],
+      },
+    },
+  },
   // validating
   {
     config: "val-1",
@@ -321,6 +334,43 @@ const HOOKS: HookDef[] = [
       // v2 serves no status: an update of v1 widgets/status has no equivalent it names.
       rules: [rule(["UPDATE"], [CRD_GROUP], ["v2"], ["*/*"])],
       matchPolicy: "Equivalent",
+    },
+  },
+  // Before validating, a Namespace named by generateName is labelled with the name generated.
+  {
+    config: "val-2",
+    phase: "validating",
+    short: "v13",
+    patch: false,
+    spec: {
+      rules: [rule(["CREATE"], [""], ["v1"], ["namespaces"])],
+      namespaceSelector: {
+        matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "Exists" }],
+      },
+    },
+  },
+  {
+    config: "val-2",
+    phase: "validating",
+    short: "v14",
+    patch: false,
+    spec: {
+      rules: [rule(["CREATE"], [""], ["v1"], ["namespaces"])],
+      objectSelector: {
+        matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "Exists" }],
+      },
+    },
+  },
+  {
+    config: "val-2",
+    phase: "validating",
+    short: "v15",
+    patch: false,
+    spec: {
+      rules: [rule(["CREATE"], [""], ["v1"], ["namespaces"])],
+      namespaceSelector: {
+        matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "DoesNotExist" }],
+      },
     },
   },
 ];
@@ -720,6 +770,25 @@ function plan(): Prep[] {
     }
   });
 
+  // A Namespace named by generateName (dry run): mb4 sees it unlabelled, v13 and v14 labelled.
+  const generateName = `${id}-gen-`;
+  const generatedBody = { apiVersion: "v1", kind: "Namespace", metadata: { generateName } };
+  preps.push(async () => ({
+    label: `create namespace ${generateName}* dry-run`,
+    method: "POST",
+    path: "/api/v1/namespaces",
+    body: generatedBody,
+    dryRun: true,
+    request: {
+      ...core("namespaces", "Namespace"),
+      operation: "CREATE",
+      namespace: "",
+      name: "",
+      object: generatedBody,
+      oldObject: null,
+    },
+  }));
+
   // A custom resource through v1, its status too: v12 names v2, which serves no status.
   const widgetNs = nsName("d");
   const widget = uniq("widget");
@@ -947,11 +1016,17 @@ function shortOf(webhookName: string): string | undefined {
 
 function belongsTo(call: RecordedCall, a: Action): boolean {
   const r = call.request;
+  // A create named by generateName is validated with the name generated.
+  const meta = a.request.object?.metadata as { generateName?: string } | undefined;
+  const generated =
+    meta?.generateName !== undefined &&
+    (a.request.name ?? "") === "" &&
+    (r.name ?? "").startsWith(meta.generateName);
   return (
     r.operation === a.request.operation &&
     r.resource.resource === a.request.resource &&
     (r.subResource ?? "") === a.request.subresource &&
-    (r.name ?? "") === (a.request.name ?? "") &&
+    ((r.name ?? "") === (a.request.name ?? "") || generated) &&
     (a.request.namespace === undefined ||
       a.request.resource === "namespaces" ||
       r.namespace === a.request.namespace)

@@ -196,6 +196,9 @@ export type HookMatch =
   | {
       readonly kind: "indeterminate";
       readonly via: MatchedVia;
+      /** What the call depends on: a matchCondition, or a selector requirement. */
+      readonly dependsOn: "matchCondition" | "namespaceSelector" | "objectSelector";
+      /** The matchCondition's name, or the requirement's text (e.g. `key in (a,b)`). */
       readonly condition: string;
       readonly reason: string;
     }

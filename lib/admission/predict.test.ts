@@ -601,6 +601,123 @@ describe("a Namespace as the apiserver decodes it (SetDefaults_Namespace)", () =
     // The generated name is never "fresh".
     expect(p.skips.find((x) => x.hook.name === "by-name")?.reason.code).toBe("namespace-selector");
   });
+
+  describe("selectors on the label naming it (store.go create: named, then Canonicalize, then validating admission)", () => {
+    const nsRules = [
+      { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["namespaces"] },
+    ];
+    const req = (key: string, operator: string, ...values: string[]) => ({
+      matchExpressions: [{ key, operator, ...(values.length > 0 ? { values } : {}) }],
+    });
+    const L = "kubernetes.io/metadata.name";
+    const labelled = (name: string, extra: Record<string, unknown> = {}) =>
+      hook(name, { rules: nsRules, ...extra });
+    const snapshot = validatingSnapshot(
+      [
+        labelled("v-nsexists", { namespaceSelector: req(L, "Exists") }),
+        labelled("v-objexists", { objectSelector: req(L, "Exists") }),
+        labelled("v-nsabsent", { namespaceSelector: req(L, "DoesNotExist") }),
+        // Values the generated name could be, and values it cannot be.
+        labelled("v-in-maybe", { namespaceSelector: req(L, "In", "fresh-bcd2f") }),
+        labelled("v-in-never", { objectSelector: req(L, "In", "fresh-x") }),
+        labelled("v-notin-never", { namespaceSelector: req(L, "NotIn", "default") }),
+        labelled("v-notin-maybe", { objectSelector: req(L, "NotIn", "fresh-bcd2f") }),
+        // Undecided on the label, but skipped by another requirement whatever the name is.
+        labelled("v-in-maybe-but-team", {
+          namespaceSelector: {
+            matchLabels: { [L]: "fresh-bcd2f", team: "a" },
+          },
+        }),
+      ],
+      {
+        mutatingWebhookConfigurations: [
+          {
+            metadata: { name: "m" },
+            webhooks: [
+              labelled("m-nsexists", { namespaceSelector: req(L, "Exists") }),
+              labelled("m-nsabsent", { namespaceSelector: req(L, "DoesNotExist") }),
+            ],
+          },
+        ],
+        validatingAdmissionPolicies: [
+          {
+            metadata: { name: "vap" },
+            spec: {
+              matchConstraints: { resourceRules: nsRules, namespaceSelector: req(L, "Exists") },
+              validations: [{ expression: "true" }],
+            },
+          },
+        ],
+        validatingAdmissionPolicyBindings: [
+          {
+            metadata: { name: "maybe" },
+            spec: {
+              policyName: "vap",
+              validationActions: ["Deny"],
+              matchResources: { objectSelector: req(L, "In", "fresh-bcd2f") },
+            },
+          },
+          {
+            metadata: { name: "sure" },
+            spec: { policyName: "vap", validationActions: ["Deny"] },
+          },
+        ],
+      },
+    );
+    const generated = makeRequest({
+      resource: "namespaces",
+      operation: "CREATE",
+      kind: { kind: "Namespace" },
+      object: { apiVersion: "v1", kind: "Namespace", metadata: { generateName: "fresh-" } },
+    });
+
+    it("generateName: mutating hooks see no label, validating ones a label with the name to come", () => {
+      const { prediction: p, explainer } = predict(generated, snapshot);
+      expect(p.calls.map((c) => c.hook.name).sort()).toEqual(
+        ["m-nsabsent", "sure", "v-nsexists", "v-objexists", "v-notin-never"].sort(),
+      );
+      expect(p.indeterminate.map((x) => [x.hook.name, x.dependsOn, x.condition])).toEqual([
+        ["maybe", "objectSelector", `${L} in (fresh-bcd2f)`],
+        ["v-in-maybe", "namespaceSelector", `${L} in (fresh-bcd2f)`],
+        ["v-notin-maybe", "objectSelector", `${L} notin (fresh-bcd2f)`],
+      ]);
+      expect(p.indeterminate[1]?.message).toBe(
+        `depends on namespaceSelector ${L} in (fresh-bcd2f): the apiserver labels the Namespace ${L} with the name it generates (generateName) after mutating and before validating admission`,
+      );
+      const skip = (n: string) => p.skips.find((s) => s.hook.name === n);
+      expect(skip("m-nsexists")?.reason.code).toBe("namespace-selector");
+      expect(skip("v-in-maybe-but-team")?.reason.code).toBe("namespace-selector");
+      expect(explainer.skip(skip("v-nsabsent") as never).message).toBe(
+        `namespaceSelector {!${L}} does not match namespace fresh-?????: label ${L} is "fresh-?????", but the selector requires it to be absent`,
+      );
+      expect(skip("v-in-never")?.reason.code).toBe("object-selector");
+      expect(p.failure).toBeUndefined();
+    });
+
+    it("an explicit name: labelled before mutating admission already, every phase sees it", () => {
+      const named = makeRequest({
+        resource: "namespaces",
+        operation: "CREATE",
+        namespace: "fresh-bcd2f",
+        name: "fresh-bcd2f",
+        kind: { kind: "Namespace" },
+        object: { apiVersion: "v1", kind: "Namespace", metadata: { name: "fresh-bcd2f" } },
+      });
+      const p = predict(named, snapshot).prediction;
+      expect(p.indeterminate).toEqual([]);
+      expect(p.calls.map((c) => c.hook.name).sort()).toEqual(
+        [
+          "m-nsexists",
+          "maybe",
+          "sure",
+          "v-in-maybe",
+          "v-nsexists",
+          "v-objexists",
+          "v-notin-never",
+        ].sort(),
+      );
+    });
+  });
 });
 
 describe("mutating admission policies and DELETE (policy/mutating/plugin.go NewHandler)", () => {

@@ -109,6 +109,9 @@ export interface PredictedIndeterminate {
   readonly hook: HookIdentity;
   readonly key: string;
   readonly via: MatchedVia;
+  /** What the call depends on: a matchCondition, or a selector requirement. */
+  readonly dependsOn: "matchCondition" | "namespaceSelector" | "objectSelector";
+  /** The matchCondition's name, or the selector requirement's text. */
   readonly condition: string;
   readonly reason: string;
   readonly message: string;
@@ -271,9 +274,10 @@ function record(
         hook: h.id,
         key: h.key,
         via: m.via,
+        dependsOn: m.dependsOn,
         condition: m.condition,
         reason: m.reason,
-        message: `depends on matchCondition ${m.condition}: ${m.reason}`,
+        message: `depends on ${m.dependsOn} ${m.condition}: ${m.reason}`,
         timeoutSeconds: timeout,
       });
       return undefined;

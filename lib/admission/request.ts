@@ -75,8 +75,9 @@ export const NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
  * defaulted with the label `kubernetes.io/metadata.name: <its name>` (SetDefaults_Namespace),
  * before mutating admission, whenever the body names it. A generateName create is labelled once
  * named (the strategy's Canonicalize), after mutating admission and before validating: with a
- * name not known beforehand, so it is left unlabelled here. Other requests are returned as they
- * are.
+ * name not known beforehand, so it is left unlabelled here, and matching gives its validating
+ * phase the label with that unknown value (`generatedNamespaceBase`). Other requests are
+ * returned as they are.
  */
 export function withDecodeDefaults(r: AdmissionRequest): AdmissionRequest {
   const obj = r.object;
@@ -98,6 +99,36 @@ export function withDecodeDefaults(r: AdmissionRequest): AdmissionRequest {
     ...r,
     object: { ...obj, metadata: { ...m, labels: { ...own, [NAMESPACE_NAME_LABEL]: name } } },
   };
+}
+
+/** apiserver storage/names: a generated name is the base cut to 58 characters, then 5 of these. */
+const MAX_GENERATED_BASE = 58;
+const GENERATED_SUFFIX = /^[bcdfghjklmnpqrstvwxz2456789]{5}$/;
+
+/**
+ * For a v1 Namespace CREATE whose name the apiserver generates (generateName, no name), the base
+ * of that name (generateName cut as SimpleNameGenerator cuts it); undefined for anything else.
+ * Such a Namespace is named, and labelled `kubernetes.io/metadata.name` with the name, after
+ * mutating admission and before validating (store.go create, then the strategy's Canonicalize).
+ */
+export function generatedNamespaceBase(r: AdmissionRequest): string | undefined {
+  const k = r.kind;
+  if (r.operation !== "CREATE" || k.group !== "" || k.version !== "v1" || k.kind !== "Namespace")
+    return undefined;
+  if (r.resource !== "namespaces" || r.subresource !== "") return undefined;
+  const meta = r.object?.["metadata"];
+  if (typeof meta !== "object" || meta === null || Array.isArray(meta)) return undefined;
+  const m = meta as Record<string, unknown>;
+  const name = m["name"];
+  const base = m["generateName"];
+  if ((typeof name === "string" && name !== "") || typeof base !== "string" || base === "")
+    return undefined;
+  return base.slice(0, MAX_GENERATED_BASE);
+}
+
+/** Could the apiserver generate `name` from `base` (`generatedNamespaceBase`)? */
+export function couldBeGeneratedName(name: string, base: string): boolean {
+  return name.startsWith(base) && GENERATED_SUFFIX.test(name.slice(base.length));
 }
 
 /** `metadata.labels` of a JSON object, or undefined when it has no metadata (never matches a selector). */

@@ -3,7 +3,9 @@ import {
   compileSelector,
   explainSelectorMismatch,
   selectorMatches,
+  selectorMatchesUnknownValue,
 } from "@/lib/admission/selectors";
+import { couldBeGeneratedName, generatedNamespaceBase, makeRequest } from "@/lib/admission/request";
 import type { V1LabelSelector } from "@/lib/k8s/types";
 
 // Mirrors k8s.io/apimachinery pkg/labels (internalSelector.Matches, Requirement.Matches) and
@@ -167,5 +169,53 @@ describe("explainSelectorMismatch", () => {
     expect(
       explainSelectorMismatch(compileSelector({ matchLabels: { a: "b" } }), { a: "b" }),
     ).toEqual([]);
+  });
+});
+
+describe("a label whose value is known only by its shape (a name generateName gives)", () => {
+  const K = "kubernetes.io/metadata.name";
+  const could = (v: string) => couldBeGeneratedName(v, "web-");
+  const m = (selector: V1LabelSelector, labels: Record<string, string> = {}) => {
+    const v = selectorMatchesUnknownValue(compileSelector(selector), labels, K, could);
+    return typeof v === "boolean" ? v : `depends on ${v.operator} (${v.values.join(",")})`;
+  };
+  const ex = (operator: string, ...values: string[]) => ({
+    matchExpressions: [{ key: K, operator, ...(values.length > 0 ? { values } : {}) }],
+  });
+  it.each([
+    { selector: ex("Exists"), want: true },
+    { selector: ex("DoesNotExist"), want: false },
+    { selector: ex("In", "web-bcd2f"), want: "depends on In (web-bcd2f)" },
+    { selector: ex("In", "web", "web-abcde", "web-bcd2"), want: false },
+    { selector: ex("NotIn", "default"), want: true },
+    { selector: ex("NotIn", "web-zz999"), want: "depends on NotIn (web-zz999)" },
+    { selector: { matchLabels: { [K]: "web-bcd2f", team: "a" } }, want: false },
+    {
+      selector: { matchLabels: { [K]: "web-bcd2f", team: "a" } },
+      labels: { team: "a" },
+      want: "depends on In (web-bcd2f)",
+    },
+    { selector: {}, want: true },
+  ])("$selector with $labels → $want", ({ selector, labels, want }) => {
+    expect(m(selector, labels)).toBe(want);
+  });
+
+  it("the base is generateName cut to 58 characters (storage/names SimpleNameGenerator)", () => {
+    const long = "a".repeat(70);
+    const r = (metadata: Record<string, unknown>) =>
+      generatedNamespaceBase(
+        makeRequest({
+          resource: "namespaces",
+          operation: "CREATE",
+          kind: { kind: "Namespace" },
+          object: { metadata },
+        }),
+      );
+    expect(r({ generateName: long })).toBe("a".repeat(58));
+    expect(r({ generateName: "web-" })).toBe("web-");
+    // A name given wins over generateName (store.go generates only without one).
+    expect(r({ generateName: "web-", name: "web" })).toBeUndefined();
+    expect(r({ name: "web" })).toBeUndefined();
+    expect(couldBeGeneratedName(`${"a".repeat(58)}bcdfg`, "a".repeat(58))).toBe(true);
   });
 });

@@ -165,6 +165,42 @@ export function selectorMatches(
   return true;
 }
 
+/**
+ * `selectorMatches` when the label `key` is present with a value known only as one `could`
+ * accept: true or false when that value cannot change the outcome, else the first requirement
+ * on `key` the outcome depends on.
+ */
+export function selectorMatchesUnknownValue(
+  selector: CompiledSelector,
+  labels: Labels | undefined | null,
+  key: string,
+  could: (value: string) => boolean,
+): boolean | CompiledRequirement {
+  if (selector.empty) return true;
+  if (selector.nothing) return false;
+  let depends: CompiledRequirement | undefined;
+  for (const r of selector.requirements) {
+    if (r.key !== key) {
+      if (!requirementMatches(r, labels)) return false;
+      continue;
+    }
+    switch (r.operator) {
+      case "Exists":
+        break;
+      case "DoesNotExist":
+        return false;
+      case "In":
+        if (!r.values.some(could)) return false;
+        depends ??= r;
+        break;
+      case "NotIn":
+        if (r.values.some(could)) depends ??= r;
+        break;
+    }
+  }
+  return depends ?? true;
+}
+
 function mismatchMessage(r: CompiledRequirement, actual: string | undefined): string {
   const shown = actual === undefined ? "absent" : `"${actual}"`;
   switch (r.operator) {
