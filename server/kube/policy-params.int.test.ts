@@ -1,12 +1,15 @@
 /**
  * What bindings' params resolve to, read from the real apiserver: found by name and by selector,
  * missing (with parameterNotFoundAction), per request namespace, a kind the cluster does not
- * serve, no paramRef, a missing policy — and the viewer, who may not read ConfigMaps.
+ * serve, no paramRef, a missing policy — and the viewer, who may not read ConfigMaps; and the
+ * paramKinds the admission state lists as not served.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readStack } from "../../cluster/harness/stack";
 import type { KubeClient } from "./client";
 import { kubeClientFor } from "./client";
+import { paramKindKey } from "@/lib/admission/params";
+import { readAdmissionState } from "./admission-state";
 import { policyParamsReport } from "./policy-params";
 import { dryRunCreate } from "./try-request";
 
@@ -62,6 +65,7 @@ beforeAll(async () => {
   await policy(`${P}-cm`, cm);
   await policy(`${P}-plain`);
   await policy(`${P}-crd`, { apiVersion: "example.invalid/v1", kind: "Nothing" });
+  await policy(`${P}-nokind`, { apiVersion: "v1", kind: "Nope" });
   await binding(`${P}-byname`, `${P}-cm`, {
     name: `${P}-p1`,
     namespace: "default",
@@ -114,6 +118,19 @@ describe("policyParamsReport", () => {
     const r = (await policyParamsReport(viewer)).bindings;
     expect(r[key("byname")]?.state).toBe("error");
     expect(r[key("byname")]?.message).toContain("forbidden");
+  });
+});
+
+describe("readAdmissionState", () => {
+  it("lists the paramKinds the cluster does not serve (a group, or a kind of a served group)", async () => {
+    const { snapshot } = await readAdmissionState(admin);
+    expect(snapshot.unservedParamKinds).toEqual(
+      expect.arrayContaining([
+        paramKindKey("example.invalid/v1", "Nothing"),
+        paramKindKey("v1", "Nope"),
+      ]),
+    );
+    expect(snapshot.unservedParamKinds).not.toContain(paramKindKey("v1", "ConfigMap"));
   });
 });
 
