@@ -5,7 +5,16 @@
  * limit), a node budget so alias bombs cannot explode, and a nesting depth limit.
  */
 import type { Document, Node, ParsedNode } from "yaml";
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments } from "yaml";
+import {
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  Scalar,
+} from "yaml";
 import type { SourceRange } from "./issue";
 import type { JsonObject, JsonValue } from "./json";
 
@@ -28,10 +37,17 @@ export interface TextProblem {
   range: SourceRange;
 }
 
-/** A key that repeats in its mapping: the path and the repeated key's range. */
+/**
+ * A key set twice in its mapping: the path and the range of the key that set it again. go-yaml v2
+ * in strict mode (what the apiserver runs on YAML with fieldValidation=Strict) refuses a key set
+ * twice however it was set, so a key both written and brought in by a merge key (`<<: *anchor`),
+ * or brought in by two merged mappings, counts too: `merge` is then true and the range is the
+ * later of the explicit key and the `<<`.
+ */
 export interface DuplicateKey {
   segments: (string | number)[];
   range: SourceRange;
+  merge?: boolean;
 }
 
 /** One parsed document: its value, the source map and what went wrong while reading it. */
@@ -50,6 +66,32 @@ const pathKey = (segs: readonly (string | number)[]): string =>
   segs.map((s) => (typeof s === "number" ? `#${s}` : `.${s}`)).join("\u0000");
 
 class BudgetError extends Error {}
+
+/** A document go-yaml refuses, at the node it refuses. */
+class NodeError extends Error {
+  constructor(
+    message: string,
+    readonly at: [number, number] | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** Sets an own property, `__proto__` included (a plain assignment would set the prototype). */
+function put(o: JsonObject, k: string, v: JsonValue): void {
+  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+}
+
+const mergeTag = "tag:yaml.org,2002:merge";
+
+/**
+ * go-yaml v2's isMerge: a `<<` key that is plain and untagged (or tagged `!`), or tagged !!merge.
+ * A quoted '<<' is an ordinary key.
+ */
+function isMergeKey(k: unknown): boolean {
+  if (!isScalar(k) || k.source !== "<<") return false;
+  return k.tag === mergeTag || k.tag === "!" || (!k.tag && k.type === Scalar.PLAIN);
+}
 
 function toRange(lc: LineCounter, start: number, end: number): SourceRange {
   const a = lc.linePos(start);
@@ -87,11 +129,32 @@ function convertDocument(
   let budget = maxNodes;
   let aliasBudget = maxAliasNodes;
 
+  const nodeRange = (n: Node | null | undefined): [number, number] | undefined =>
+    n?.range ? [n.range[0], n.range[1]] : undefined;
+
+  // The mappings a merge key's value brings in, in the order go-yaml sets their keys: one
+  // mapping, or a sequence of mappings walked from its last item so that earlier ones win.
+  const mergeSources = (v: Node | null | undefined): Node[] => {
+    const isMapping = (n: Node | null | undefined): boolean =>
+      !!n && (isMap(n) || (isAlias(n) && isMap(n.resolve(doc))));
+    if (v && isMapping(v)) return [v];
+    if (isSeq(v) && v.items.every((it) => isMapping(it as Node)))
+      return [...v.items].reverse() as Node[];
+    throw new NodeError(
+      "yaml: map merge requires map or sequence of maps as the value",
+      nodeRange(v),
+    );
+  };
+
+  // `record`: the node is written at this path (not reached through an alias), so its positions
+  // are remembered. `own`: the node is written in the text here or is a merge key's inline
+  // mapping, so a key it sets twice is reported (through an alias, it was where the anchor is).
   const walk = (
     node: Node | null | undefined,
     segs: (string | number)[],
     depth: number,
     record: boolean,
+    own: boolean,
   ): JsonValue => {
     if (--budget < 0 || (!record && --aliasBudget < 0))
       throw new BudgetError("document contains excessive aliasing");
@@ -104,48 +167,50 @@ function convertDocument(
     }
     if (isAlias(node)) {
       const target = node.resolve(doc);
-      return walk(target as Node | undefined, segs, depth + 1, false);
+      return walk(target as Node | undefined, segs, depth + 1, false, false);
     }
     if (isScalar(node)) return scalarValue(node.value);
     if (isSeq(node))
-      return node.items.map((it, i) => walk(it as Node, [...segs, i], depth + 1, record));
+      return node.items.map((it, i) => walk(it as Node, [...segs, i], depth + 1, record, own));
     if (isMap(node)) {
+      // go-yaml v2 sets the keys in the order they are written, a merge key's mappings at the
+      // merge key's place: a later setting overwrites an earlier one, whichever way each came.
       const out: JsonObject = {};
-      const seen = new Set<string>();
-      const merges: Node[] = [];
+      const merged = new Set<string>();
+      const setAgain = (k: string, at: [number, number] | undefined, merge: boolean) => {
+        if (own)
+          duplicates.push({
+            segments: [...segs, k],
+            range: toRange(lc, at?.[0] ?? 0, at?.[1] ?? 0),
+            ...(merge ? { merge } : {}),
+          });
+      };
       for (const pair of node.items) {
         if (!isPair(pair)) continue;
-        const k = keyString(pair.key);
-        if (k === "<<" && isScalar(pair.key) && pair.key.source === "<<") {
-          merges.push(pair.value as Node);
+        const keyNode = pair.key as Node | null;
+        const keyRange = nodeRange(keyNode);
+        if (isMergeKey(keyNode)) {
+          for (const src of mergeSources(pair.value as Node | null)) {
+            const v = walk(src, segs, depth + 1, false, own && !isAlias(src));
+            if (!v || typeof v !== "object" || Array.isArray(v)) continue;
+            for (const [k, val] of Object.entries(v)) {
+              if (Object.hasOwn(out, k)) setAgain(k, keyRange, true);
+              put(out, k, val);
+              merged.add(k);
+            }
+          }
           continue;
         }
-        const childSegs = record ? [...segs, k] : segs;
-        const keyNode = pair.key as Node | null;
-        const keyRange: [number, number] | undefined = keyNode?.range
-          ? [keyNode.range[0], keyNode.range[1]]
-          : undefined;
-        if (seen.has(k)) {
-          if (record)
-            duplicates.push({
-              segments: childSegs,
-              range: toRange(lc, keyRange?.[0] ?? 0, keyRange?.[1] ?? 0),
-            });
-        } else if (record && keyRange) {
+        const k = keyString(pair.key);
+        const childSegs = [...segs, k];
+        if (Object.hasOwn(out, k)) setAgain(k, keyRange, merged.has(k));
+        else if (record && keyRange) {
           const loc = locs.get(pathKey(childSegs)) ?? {};
           loc.key = keyRange;
           locs.set(pathKey(childSegs), loc);
         }
-        seen.add(k);
-        out[k] = walk(pair.value as Node, childSegs, depth + 1, record);
-      }
-      for (const m of merges) {
-        const sources = isSeq(m) ? (m.items as Node[]) : [m];
-        for (const src of sources) {
-          const v = walk(src, segs, depth + 1, false);
-          if (v && typeof v === "object" && !Array.isArray(v))
-            for (const [k, val] of Object.entries(v)) if (!(k in out)) out[k] = val;
-        }
+        merged.delete(k);
+        put(out, k, walk(pair.value as Node, childSegs, depth + 1, record, own));
       }
       return out;
     }
@@ -161,16 +226,18 @@ function convertDocument(
   }
   if (problems.length === 0) {
     try {
-      value = walk(doc.contents as ParsedNode | null, [], 0, true);
+      value = walk(doc.contents as ParsedNode | null, [], 0, true, true);
     } catch (e) {
       const msg =
-        e instanceof BudgetError
+        e instanceof BudgetError || e instanceof NodeError
           ? e.message
           : e instanceof RangeError
             ? "document nesting is too deep"
             : String(e);
-      const start = doc.range[0];
-      problems.push({ message: msg, range: toRange(lc, start, Math.min(textLen, start + 1)) });
+      const at = e instanceof NodeError ? e.at : undefined;
+      const start = at?.[0] ?? doc.range[0];
+      const end = at?.[1] ?? Math.min(textLen, start + 1);
+      problems.push({ message: msg, range: toRange(lc, start, end) });
       value = null;
     }
   }

@@ -99,6 +99,29 @@ describe("validateDocument: positions", () => {
     });
   });
 
+  it("merge keys are read like sigs.k8s.io/yaml: a merged clientConfig is accepted", () => {
+    const text =
+      good.replace("  clientConfig:\n", "  clientConfig: &cc\n") +
+      "- name: other.example.com\n  clientConfig:\n    <<: *cc\n  sideEffects: None\n  admissionReviewVersions: [v1]\n";
+    const r = validateDocument(text);
+    expect(r.issues).toEqual([]);
+  });
+
+  it("a key both merged and written is refused like the apiserver's strict YAML decoding", () => {
+    const text =
+      good.replace("- name: hook.example.com", "- &h\n  name: hook.example.com") +
+      "- <<: *h\n  name: other.example.com\n";
+    const r = validateDocument(text);
+    expect(r.issues).toEqual([
+      expect.objectContaining({
+        field: "webhooks[1].name",
+        type: "FieldValueDuplicate",
+        source: "schema",
+        range: expect.objectContaining({ startLine: 18, startCol: 3 }),
+      }),
+    ]);
+  });
+
   it("JSON input is accepted and positioned", () => {
     const json = JSON.stringify(
       {
