@@ -1,6 +1,6 @@
 /**
  * Parses YAML or JSON text into JSON values the way the apiserver's YAML path sees them
- * (YAML 1.1 scalars, merge keys, aliases expanded), remembering where every value and key sits in
+ * (sigs.k8s.io/yaml: go-yaml v2's scalars, merge keys, aliases expanded), remembering where every value and key sits in
  * the text and which keys repeat. Work is capped: 3 MiB of text (the apiserver's request body
  * limit), a node budget so alias bombs cannot explode, and a nesting depth limit.
  */
@@ -15,6 +15,8 @@ import {
   parseAllDocuments,
   Scalar,
 } from "yaml";
+import type { GoScalar } from "./go-yaml-scalar";
+import { goMapKey, goScalar, goScalarJson, GoYamlError } from "./go-yaml-scalar";
 import type { SourceRange } from "./issue";
 import type { JsonObject, JsonValue } from "./json";
 
@@ -99,22 +101,9 @@ function toRange(lc: LineCounter, start: number, end: number): SourceRange {
   return { startLine: a.line, startCol: a.col, endLine: b.line, endCol: b.col };
 }
 
-function scalarValue(v: unknown): JsonValue {
-  if (v === null || v === undefined) return null;
-  if (typeof v === "string" || typeof v === "boolean") return v;
-  if (typeof v === "number") return Number.isFinite(v) ? v : String(v);
-  if (typeof v === "bigint") return Number(v);
-  if (v instanceof Date) return v.toISOString().replace(".000Z", "Z");
-  if (v instanceof Uint8Array) return btoa(String.fromCharCode(...v));
-  return String(v);
-}
-
-function keyString(k: unknown): string {
-  if (isScalar(k)) {
-    const v = scalarValue(k.value);
-    return v === null ? "null" : String(v);
-  }
-  return String(k);
+/** A scalar node as go-yaml v2 decodes it (its text, explicit tag and style). */
+function goScalarOf(n: Scalar): GoScalar {
+  return goScalar(n.source ?? "", n.tag ?? "", n.type === Scalar.PLAIN || n.type === undefined);
 }
 
 function convertDocument(
@@ -131,6 +120,27 @@ function convertDocument(
 
   const nodeRange = (n: Node | null | undefined): [number, number] | undefined =>
     n?.range ? [n.range[0], n.range[1]] : undefined;
+
+  // go-yaml's refusal of a scalar, placed on it.
+  const goRead = <T>(n: Node | null | undefined, read: () => T): T => {
+    try {
+      return read();
+    } catch (e) {
+      if (e instanceof GoYamlError) throw new NodeError(e.message, nodeRange(n));
+      throw e;
+    }
+  };
+
+  // A key as sigs.k8s.io/yaml writes it in JSON; `pair` places a missing key.
+  const keyOf = (k: Node | null, pair: Node | null): string => {
+    const n = isAlias(k) ? k.resolve(doc) : k;
+    if (n && !isScalar(n))
+      throw new NodeError(
+        `yaml: invalid map key: ${isSeq(n) ? "[]interface {}" : "map[interface {}]interface {}"}`,
+        nodeRange(k),
+      );
+    return goRead(k ?? pair, () => goMapKey(n ? goScalarOf(n) : { kind: "null" }));
+  };
 
   // The mappings a merge key's value brings in, in the order go-yaml sets their keys: one
   // mapping, or a sequence of mappings walked from its last item so that earlier ones win.
@@ -167,9 +177,11 @@ function convertDocument(
     }
     if (isAlias(node)) {
       const target = node.resolve(doc);
-      return walk(target as Node | undefined, segs, depth + 1, false, false);
+      if (!target)
+        throw new NodeError(`yaml: unknown anchor '${node.source}' referenced`, nodeRange(node));
+      return walk(target as Node, segs, depth + 1, false, false);
     }
-    if (isScalar(node)) return scalarValue(node.value);
+    if (isScalar(node)) return goRead(node, () => goScalarJson(goScalarOf(node)));
     if (isSeq(node))
       return node.items.map((it, i) => walk(it as Node, [...segs, i], depth + 1, record, own));
     if (isMap(node)) {
@@ -201,7 +213,7 @@ function convertDocument(
           }
           continue;
         }
-        const k = keyString(pair.key);
+        const k = keyOf(keyNode, pair.value as Node | null);
         const childSegs = [...segs, k];
         if (Object.hasOwn(out, k)) setAgain(k, keyRange, merged.has(k));
         else if (record && keyRange) {
@@ -279,8 +291,13 @@ export function parseDocuments(text: string): ParsedDocument[] {
     const parsed = parseAllDocuments(text, {
       lineCounter: lc,
       version: "1.1",
+      // Every scalar is resolved here as go-yaml v2 resolves it (goScalar), from its text, tag
+      // and style: the library resolves nothing (no Date for a timestamp, no base-60 number),
+      // knows no tag and no merge key.
+      schema: "failsafe",
+      resolveKnownTags: false,
+      merge: false,
       uniqueKeys: false,
-      merge: true,
     });
     docs = Array.isArray(parsed) ? parsed : [];
   } catch (e) {

@@ -122,6 +122,41 @@ describe("validateDocument: positions", () => {
     ]);
   });
 
+  it("no timestamps and no base 60, like sigs.k8s.io/yaml: dates and times stay strings", () => {
+    const meta =
+      "  name: 2024-01-01\n  annotations:\n    at: 12:30\n    since: 2024-01-01\n  labels:\n    day: 2024-01-01\n";
+    const r = validateDocument(good.replace("  name: cfg\n", meta));
+    expect(r.issues).toEqual([]);
+    expect(r.name).toBe("2024-01-01");
+    expect(r.defaulted).toMatchObject({
+      metadata: {
+        annotations: { at: "12:30", since: "2024-01-01" },
+        labels: { day: "2024-01-01" },
+      },
+    });
+  });
+
+  it("`timeoutSeconds: 0:10` is a string to the apiserver, not 10", () => {
+    const r = validateDocument(good + "  timeoutSeconds: 0:10\n");
+    expect(r.issues[0]).toMatchObject({
+      field: "webhooks[0].timeoutSeconds",
+      type: "FieldValueTypeInvalid",
+      message:
+        "json: cannot unmarshal string into Go struct field ValidatingWebhook.webhooks.timeoutSeconds of type int32",
+    });
+  });
+
+  it("`.inf` cannot be sent as JSON: a YAML error on its token", () => {
+    const r = validateDocument(good + "  timeoutSeconds: .inf\n");
+    expect(r.issues).toEqual([
+      expect.objectContaining({
+        source: "yaml",
+        message: "json: unsupported value: +Inf",
+        range: expect.objectContaining({ startLine: 16, startCol: 19 }),
+      }),
+    ]);
+  });
+
   it("JSON input is accepted and positioned", () => {
     const json = JSON.stringify(
       {
