@@ -7,7 +7,12 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { validateDocument } from "@/lib/admission/validate/validate-document";
 import { apiErrorMarkers, issueMarkers, type MarkerData } from "@/lib/webhooks/editor-markers";
 import { isApiserverVerdict } from "@/lib/k8s/errors";
-import { parseEditorYaml, setYamlPath, toEditorYaml } from "@/lib/webhooks/yaml-text";
+import {
+  parseEditorYaml,
+  readEditorYaml,
+  setYamlPath,
+  toEditorYaml,
+} from "@/lib/webhooks/yaml-text";
 import { merge3 } from "@/lib/webhooks/merge3";
 import {
   isWebhookResource,
@@ -129,17 +134,30 @@ export function WebhookEditor({
       writeConfiguration(resource, name, object, dry),
   });
 
+  // The object to send, or why the text cannot be sent.
+  const readObject = (t: string): { object: ConfigObject } | { error: string } => {
+    const r = readEditorYaml(t);
+    if (!r.ok) return { error: r.error };
+    const v = r.value;
+    return v && typeof v === "object" && !Array.isArray(v)
+      ? { object: v as ConfigObject }
+      : { error: "the document is not an object" };
+  };
   const objectOf = (t: string): ConfigObject | undefined => {
-    const v = parseEditorYaml(t);
-    return v && typeof v === "object" && !Array.isArray(v) ? (v as ConfigObject) : undefined;
+    const r = readObject(t);
+    return "object" in r ? r.object : undefined;
   };
 
   const runDryRun = async () => {
-    const object = objectOf(text);
-    if (!object) {
-      setDryRun({ ok: false, error: new Error("The YAML does not parse: nothing was sent.") });
+    const read = readObject(text);
+    if (!("object" in read)) {
+      setDryRun({
+        ok: false,
+        error: new Error(`The YAML cannot be sent (${read.error}): nothing was sent.`),
+      });
       return;
     }
+    const { object } = read;
     try {
       const stored = await submit.mutateAsync({ dry: true, object });
       setApiserver([]);
@@ -164,11 +182,12 @@ export function WebhookEditor({
   };
 
   const apply = async (applyText: string) => {
-    const object = objectOf(applyText);
-    if (!object) {
-      setNotice("The YAML does not parse: nothing was applied.");
+    const read = readObject(applyText);
+    if (!("object" in read)) {
+      setNotice(`The YAML cannot be sent (${read.error}): nothing was applied.`);
       return;
     }
+    const { object } = read;
     try {
       const stored = await submit.mutateAsync({ dry: false, object });
       setDryRun(undefined);

@@ -6,7 +6,7 @@ import { useMutation } from "@tanstack/react-query";
 import { kindInfoFor } from "@/lib/admission/validate/kinds";
 import { validateObject } from "@/lib/admission/validate/validate-object";
 import { isObject, type JsonValue } from "@/lib/admission/validate/json";
-import { parseEditorYaml, toEditorYaml } from "@/lib/webhooks/yaml-text";
+import { readEditorYaml, toEditorYaml } from "@/lib/webhooks/yaml-text";
 import { writeConfiguration, type ConfigObject } from "@/lib/queries/webhooks";
 import { ErrorBox } from "@/components/ui/error-box";
 import { LEGACY_KIND_OF, type LegacyResource } from "@/lib/k8s/legacy-kinds";
@@ -100,7 +100,8 @@ export function LegacyConfigEditor({
     [stored, apiVersion, resource],
   );
   const [text, setText] = useState(original);
-  const parsed = useMemo(() => parseEditorYaml(text), [text]);
+  const read = useMemo(() => readEditorYaml(text), [text]);
+  const parsed = read.ok ? read.value : undefined;
   const { kind: kindName, version } = LEGACY_KIND_OF[resource];
   const validation = useMemo(() => {
     const admissionVersion = `admissionregistration.k8s.io/${version}`;
@@ -145,7 +146,7 @@ export function LegacyConfigEditor({
       />
       {!parsed ? (
         <p className="bad" role="status">
-          The YAML does not parse.
+          The YAML cannot be sent{read.ok ? "" : ` (${read.error})`}.
         </p>
       ) : errors.length > 0 ? (
         <ul className="problems" aria-label="Validation errors">

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { parseEditorYaml } from "@/lib/webhooks/yaml-text";
+import { readEditorYaml } from "@/lib/webhooks/yaml-text";
 import { objectChanges } from "@/lib/policies/object-changes";
 import { namedBinding, type TryResult } from "@/lib/policies/try-model";
 import { tryRequest } from "@/lib/queries/policies";
@@ -29,9 +29,12 @@ export function TryPanel({
   const run = useMutation({ mutationFn: (o: unknown) => tryRequest(o) });
 
   const submit = () => {
-    const o = parseEditorYaml(text);
+    const r = readEditorYaml(text);
+    const o = r.ok ? r.value : undefined;
     if (!o || typeof o !== "object" || Array.isArray(o)) {
-      setParseError("The YAML does not parse to an object: nothing was sent.");
+      setParseError(
+        `The YAML cannot be sent (${r.ok ? "the document is not an object" : r.error}): nothing was sent.`,
+      );
       return;
     }
     setParseError("");

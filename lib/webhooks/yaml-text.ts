@@ -1,5 +1,6 @@
 /** Objects ↔ the editor's YAML text. Pure. */
 import { isMap, isSeq, parseDocument, stringify } from "yaml";
+import type { DuplicateKey } from "@/lib/admission/validate/source-map";
 import { parseDocuments } from "@/lib/admission/validate/source-map";
 import type { JsonValue } from "@/lib/admission/validate/json";
 
@@ -17,11 +18,45 @@ export function toEditorYaml(obj: unknown): string {
   return stringify(o, { version: "1.1", lineWidth: 0, aliasDuplicateObjects: false });
 }
 
-/** The first document of the text as JSON, read the way the apiserver reads YAML; undefined if it does not parse. */
-export function parseEditorYaml(text: string): JsonValue | undefined {
+/** The editor's text read for sending: the value, or why nothing may be sent. */
+export type EditorRead = { ok: true; value: JsonValue } | { ok: false; error: string };
+
+const pathText = (segs: readonly (string | number)[]): string =>
+  segs.map((s, i) => (typeof s === "number" ? `[${s}]` : i === 0 ? s : `.${s}`)).join("");
+
+function duplicateText(d: DuplicateKey): string {
+  const what = d.merge
+    ? `${pathText(d.segments)} is set both by a merge key (<<) and another setting`
+    : `${pathText(d.segments)} is set twice`;
+  return `${what} (line ${d.range.startLine})`;
+}
+
+/**
+ * The first document of the text as JSON, read the way the apiserver reads YAML; refused when
+ * it does not parse, or when a key is set twice: JSON carries one value per key, so only the
+ * last would be sent (and the apiserver's strict decoding refuses such YAML).
+ */
+export function readEditorYaml(text: string): EditorRead {
   const doc = parseDocuments(text).find((d) => d.problems.length > 0 || d.value !== null);
-  if (!doc || doc.problems.length > 0) return undefined;
-  return doc.value;
+  if (!doc) return { ok: false, error: "the document is empty" };
+  const p = doc.problems[0];
+  if (p) return { ok: false, error: `line ${p.range.startLine}: ${p.message}` };
+  const [d, ...more] = doc.duplicates;
+  if (d)
+    return {
+      ok: false,
+      error:
+        duplicateText(d) +
+        (more.length > 0 ? ` and ${more.length} more key${more.length > 1 ? "s" : ""}` : "") +
+        ": a key may be given once",
+    };
+  return { ok: true, value: doc.value };
+}
+
+/** readEditorYaml's value; undefined when it refuses the text. */
+export function parseEditorYaml(text: string): JsonValue | undefined {
+  const r = readEditorYaml(text);
+  return r.ok ? r.value : undefined;
 }
 
 /**
