@@ -18,6 +18,8 @@ import {
   isWebhookResource,
   KIND_OF,
   objectPagePath,
+  WEBHOOK_GROUP,
+  WEBHOOK_VERSION,
   type AdmissionResource,
 } from "@/lib/webhooks/kinds";
 import { ApiError, apiFetch } from "@/lib/queries/fetch";
@@ -101,12 +103,19 @@ export function WebhookEditor({
   // The validator from lib/admission, as you type: the same errors the apiserver would return.
   useEffect(() => {
     const t = setTimeout(() => {
-      const res = validateDocument(text, creating ? {} : { oldText: base });
+      // What Apply writes to: a document naming another apiVersion, kind or (for an update)
+      // name is refused with 400, so it is marked here.
+      const expected = {
+        apiVersion: `${WEBHOOK_GROUP}/${WEBHOOK_VERSION}`,
+        kind,
+        ...(creating ? {} : { name }),
+      };
+      const res = validateDocument(text, creating ? { expected } : { oldText: base, expected });
       // YAML syntax is monaco-yaml's marker owner ("yaml"); the rest is ours.
       setAdmission(issueMarkers(res.issues.filter((i) => i.source !== "yaml")));
     }, VALIDATE_DEBOUNCE_MS);
     return () => clearTimeout(t);
-  }, [text, base, creating]);
+  }, [text, base, creating, kind, name]);
 
   const markers: OwnedMarkers = useMemo(() => ({ admission, apiserver }), [admission, apiserver]);
   const parsed = useMemo(() => parseEditorYaml(text), [text]);

@@ -183,6 +183,73 @@ describe("validateDocument: positions", () => {
   });
 });
 
+describe("validateDocument: the target the document is written to", () => {
+  const expected = {
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: "ValidatingWebhookConfiguration",
+    name: "cfg",
+  };
+
+  it("a document matching its target has no issues", () => {
+    expect(validateDocument(good, { oldText: good, expected }).issues).toEqual([]);
+  });
+
+  it("a changed name of a stored object is marked on metadata.name", () => {
+    const r = validateDocument(good.replace("name: cfg", "name: other"), {
+      oldText: good,
+      expected,
+    });
+    expect(r.issues).toEqual([
+      expect.objectContaining({
+        field: "metadata.name",
+        message: 'metadata.name "other" does not match "cfg": use rename to change the name',
+        severity: "error",
+        range: expect.objectContaining({ startLine: 4, startCol: 9 }),
+      }),
+    ]);
+  });
+
+  it("another apiVersion is marked with the apiserver's message", () => {
+    const r = validateDocument(
+      good.replace("admissionregistration.k8s.io/v1", "admissionregistration.k8s.io/v1beta1"),
+      { oldText: good, expected },
+    );
+    expect(r.issues).toContainEqual(
+      expect.objectContaining({
+        field: "apiVersion",
+        message:
+          "the API version in the data (admissionregistration.k8s.io/v1beta1) does not match the expected API version (admissionregistration.k8s.io/v1)",
+        range: expect.objectContaining({ startLine: 1, startCol: 13 }),
+      }),
+    );
+  });
+
+  it("another kind is marked on kind", () => {
+    const r = validateDocument(
+      good.replace("kind: ValidatingWebhookConfiguration", "kind: MutatingWebhookConfiguration"),
+      { oldText: good, expected },
+    );
+    expect(r.issues).toContainEqual(
+      expect.objectContaining({
+        field: "kind",
+        message: "kind MutatingWebhookConfiguration does not match ValidatingWebhookConfiguration",
+        range: expect.objectContaining({ startLine: 2 }),
+      }),
+    );
+  });
+
+  it("a new object may take any name; absent fields are filled from the URL", () => {
+    const create = { apiVersion: expected.apiVersion, kind: expected.kind };
+    expect(
+      validateDocument(good.replace("name: cfg", "name: fresh"), { expected: create }).issues,
+    ).toEqual([]);
+    expect(
+      validateDocument(good.replace("  name: cfg\n", "  generateName: cfg-\n"), { expected })
+        .issues,
+    ).toEqual([]);
+  });
+});
+
 describe("validateDocument: malformed and hostile input", () => {
   it("malformed YAML gives a yaml-source issue at the parser's position", () => {
     const r = validateDocument("apiVersion: v1\nkind: [unclosed\n");

@@ -25,7 +25,57 @@ export interface DocumentResult {
 
 const wholeDoc = (d: ParsedDocument): SourceRange => d.docRange;
 
-function validateParsed(doc: ParsedDocument, old: JsonValue | undefined): DocumentResult {
+/**
+ * What the document is written to: the apiVersion and kind of the URL it is sent to and, for
+ * an update, the name in that URL. A document that says otherwise is refused with 400 before
+ * validation (the apiserver's "the API version in the data (…) does not match the expected API
+ * version (…)"; Portcullis' own checks for kind and name, server/kube/webhooks.ts).
+ */
+export interface ExpectedTarget {
+  apiVersion?: string;
+  kind?: string;
+  name?: string;
+}
+
+/**
+ * Where a document does not match its target: one issue per mismatched field (a field left
+ * out is filled from the URL and matches).
+ */
+export function targetIssues(
+  doc: ParsedDocument,
+  found: { apiVersion: string; kind: string; name: string },
+  expected: ExpectedTarget,
+): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  const add = (field: string, message: string) =>
+    out.push({
+      field,
+      type: "FieldValueInvalid",
+      message,
+      severity: "error",
+      source: "schema",
+      range: doc.rangeOf(fieldSegments(field)),
+    });
+  if (expected.apiVersion && found.apiVersion && found.apiVersion !== expected.apiVersion)
+    add(
+      "apiVersion",
+      `the API version in the data (${found.apiVersion}) does not match the expected API version (${expected.apiVersion})`,
+    );
+  if (expected.kind && found.kind && found.kind !== expected.kind)
+    add("kind", `kind ${found.kind} does not match ${expected.kind}`);
+  if (expected.name !== undefined && found.name && found.name !== expected.name)
+    add(
+      "metadata.name",
+      `metadata.name ${JSON.stringify(found.name)} does not match ${JSON.stringify(expected.name)}: use rename to change the name`,
+    );
+  return out;
+}
+
+function validateParsed(
+  doc: ParsedDocument,
+  old: JsonValue | undefined,
+  expected: ExpectedTarget = {},
+): DocumentResult {
   const base = { index: doc.index, kind: "", apiVersion: "", name: "" };
   if (doc.problems.length > 0)
     return {
@@ -46,6 +96,7 @@ function validateParsed(doc: ParsedDocument, old: JsonValue | undefined): Docume
   const kind = isObject(v) ? str(v, "kind") : "";
   const name = str(obj(isObject(v) ? v : undefined, "metadata"), "name");
   const info = kindInfoFor(apiVersion, kind);
+  const mismatches = isObject(v) ? targetIssues(doc, { apiVersion, kind, name }, expected) : [];
   if (!isObject(v) || !info) {
     const field = !isObject(v) ? "" : !kind ? "kind" : "apiVersion";
     const message = !isObject(v)
@@ -57,6 +108,7 @@ function validateParsed(doc: ParsedDocument, old: JsonValue | undefined): Docume
       apiVersion,
       name,
       issues: [
+        ...mismatches.filter((m) => m.field !== field),
         {
           field,
           type: "FieldValueNotSupported",
@@ -80,7 +132,14 @@ function validateParsed(doc: ParsedDocument, old: JsonValue | undefined): Docume
           : doc.rangeOf(segs);
     return { ...i, range };
   });
-  return { index: doc.index, kind, apiVersion, name: res.name, issues, defaulted: res.defaulted };
+  return {
+    index: doc.index,
+    kind,
+    apiVersion,
+    name: res.name,
+    issues: [...mismatches, ...issues],
+    defaulted: res.defaulted,
+  };
 }
 
 /**
@@ -95,9 +154,13 @@ export function validateDocuments(text: string): DocumentResult[] {
 
 /**
  * Validates the first document of `text` as a create, or as an update of `opts.oldText` (the
- * stored object) so that upstream's ratcheting applies.
+ * stored object) so that upstream's ratcheting applies; with `opts.expected`, a document that
+ * does not match what it is written to (apiVersion, kind, an update's name) is refused too.
  */
-export function validateDocument(text: string, opts: { oldText?: string } = {}): DocumentResult {
+export function validateDocument(
+  text: string,
+  opts: { oldText?: string; expected?: ExpectedTarget } = {},
+): DocumentResult {
   const docs = parseDocuments(text);
   const doc = docs.find((d) => d.problems.length > 0 || d.value !== null) ?? docs[0];
   let old: JsonValue | undefined;
@@ -122,5 +185,5 @@ export function validateDocument(text: string, opts: { oldText?: string } = {}):
         },
       ],
     };
-  return validateParsed(doc, old);
+  return validateParsed(doc, old, opts.expected);
 }
