@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import { useRouter } from "next/navigation";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { validateDocument } from "@/lib/admission/validate/validate-document";
-import { apiErrorMarkers, issueMarkers, type MarkerData } from "@/lib/webhooks/editor-markers";
+import { apiErrorMarkers, validatorMarkers, type MarkerData } from "@/lib/webhooks/editor-markers";
 import { isApiserverVerdict } from "@/lib/k8s/errors";
 import {
   parseEditorYaml,
@@ -111,8 +111,7 @@ export function WebhookEditor({
         ...(creating ? {} : { name }),
       };
       const res = validateDocument(text, creating ? { expected } : { oldText: base, expected });
-      // YAML syntax is monaco-yaml's marker owner ("yaml"); the rest is ours.
-      setAdmission(issueMarkers(res.issues.filter((i) => i.source !== "yaml")));
+      setAdmission(validatorMarkers(res.issues));
     }, VALIDATE_DEBOUNCE_MS);
     return () => clearTimeout(t);
   }, [text, base, creating, kind, name]);

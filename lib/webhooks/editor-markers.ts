@@ -18,6 +18,14 @@ export interface MarkerData {
   field?: string;
 }
 
+/**
+ * The validator's issues the editor marks itself: all but YAML syntax errors, which
+ * monaco-yaml marks (YAML it parses but the apiserver's YAML path refuses is marked here).
+ */
+export function validatorMarkers(issues: readonly ValidationIssue[]): MarkerData[] {
+  return issueMarkers(issues.filter((i) => i.type !== "YAMLSyntax"));
+}
+
 /** Validator issues as markers (issues without a place land on line 1). */
 export function issueMarkers(issues: readonly ValidationIssue[]): MarkerData[] {
   return issues.map((i) => {

@@ -15,8 +15,12 @@ export type IssueSource = "yaml" | "schema" | "admission";
 export interface ValidationIssue {
   /** The field path exactly as the apiserver prints it (`webhooks[0].rules[1].resources[2]`). */
   field: string;
-  /** The cause reason (status.details.causes[].reason), or a decode category for schema issues. */
-  type: CauseType | "YAMLSyntax" | "RequestEntityTooLarge";
+  /**
+   * The cause reason (status.details.causes[].reason), or a decode category for schema issues;
+   * for yaml issues, YAMLSyntax (the text is not YAML) or YAMLDecode (YAML that
+   * sigs.k8s.io/yaml refuses to turn into JSON).
+   */
+  type: CauseType | "YAMLSyntax" | "YAMLDecode" | "RequestEntityTooLarge";
   /** The message without the field path, as in status.details.causes[].message. */
   message: string;
   severity: "error" | "warning";

@@ -37,6 +37,12 @@ interface Located {
 export interface TextProblem {
   message: string;
   range: SourceRange;
+  /**
+   * The text parses as YAML but sigs.k8s.io/yaml refuses it (go-yaml's decoder or
+   * encoding/json: `.inf`, `!!int foo`, a merge of a scalar, an unknown anchor, a null key,
+   * excessive aliasing); unset for a syntax error.
+   */
+  decode?: boolean;
 }
 
 /**
@@ -249,7 +255,7 @@ function convertDocument(
       const at = e instanceof NodeError ? e.at : undefined;
       const start = at?.[0] ?? doc.range[0];
       const end = at?.[1] ?? Math.min(textLen, start + 1);
-      problems.push({ message: msg, range: toRange(lc, start, end) });
+      problems.push({ message: msg, range: toRange(lc, start, end), decode: true });
       value = null;
     }
   }

@@ -151,6 +151,7 @@ describe("validateDocument: positions", () => {
     expect(r.issues).toEqual([
       expect.objectContaining({
         source: "yaml",
+        type: "YAMLDecode",
         message: "json: unsupported value: +Inf",
         range: expect.objectContaining({ startLine: 16, startCol: 19 }),
       }),

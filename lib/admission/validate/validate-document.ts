@@ -84,7 +84,9 @@ function validateParsed(
         field: "",
         type: p.message.startsWith("Request entity too large")
           ? "RequestEntityTooLarge"
-          : "YAMLSyntax",
+          : p.decode
+            ? "YAMLDecode"
+            : "YAMLSyntax",
         message: p.message,
         severity: "error",
         source: "yaml",
