@@ -1,8 +1,75 @@
 /** Objects ↔ the editor's YAML text. Pure. */
+import type {
+  CreateNodeOptions,
+  DocumentOptions,
+  ParseOptions,
+  ScalarTag,
+  SchemaOptions,
+  ToStringOptions,
+} from "yaml";
 import { isMap, isSeq, parseDocument, stringify } from "yaml";
 import type { DuplicateKey } from "@/lib/admission/validate/source-map";
 import { parseDocuments } from "@/lib/admission/validate/source-map";
+import { goScalar } from "@/lib/admission/validate/go-yaml-scalar";
 import type { JsonValue } from "@/lib/admission/validate/json";
+
+/** Would go-yaml v2 read `s`, written plain, as anything but the string `s`? */
+function goMisreads(s: string): boolean {
+  // A plain << key is a merge key.
+  if (s === "<<") return true;
+  try {
+    const v = goScalar(s, "", true);
+    return v.kind !== "str" || v.value !== s;
+  } catch {
+    return true;
+  }
+}
+
+/** A RegExp whose test() is goMisreads: the yaml library asks a tag's `test` whether to quote. */
+class GoMisreads extends RegExp {
+  constructor() {
+    super("(?!)");
+  }
+  override test(s: string): boolean {
+    return goMisreads(s);
+  }
+}
+
+/**
+ * Written with this tag, a string is quoted wherever go-yaml v2 would not read it back as that
+ * string: the YAML 1.1 schema alone writes 0o17, 0B11 and << plain, which the apiserver's YAML
+ * path reads as 15, 3 and a merge key.
+ */
+const goQuoted: ScalarTag = {
+  tag: "tag:portcullis.dev,2024:go-yaml-string",
+  default: true,
+  test: new GoMisreads(),
+  resolve: (s: string) => s,
+};
+
+const writeOptions: DocumentOptions & SchemaOptions & CreateNodeOptions & ToStringOptions = {
+  version: "1.1",
+  // A "<<" string is a string (quoted by goQuoted), not the YAML 1.1 schema's merge key.
+  customTags: (tags) => [
+    ...tags.filter((t) => typeof t === "string" || t.tag !== "tag:yaml.org,2002:merge"),
+    goQuoted,
+  ],
+  lineWidth: 0,
+  aliasDuplicateObjects: false,
+};
+
+/**
+ * Reading the editor's text to change it: every scalar stays as written (a string, whatever
+ * it looks like), so a form edit rewrites nothing else — the YAML 1.1 schema turned a
+ * timestamp annotation into another string and `0:10` into `00:10`.
+ */
+const editOptions: DocumentOptions & ParseOptions & SchemaOptions = {
+  version: "1.1",
+  schema: "failsafe",
+  resolveKnownTags: false,
+  merge: false,
+  uniqueKeys: false,
+};
 
 /** The object as the editor shows it: managedFields left out (server bookkeeping, noise). */
 export function toEditorYaml(obj: unknown): string {
@@ -15,7 +82,7 @@ export function toEditorYaml(obj: unknown): string {
   // apiVersion and kind first, as kubectl prints them.
   const { apiVersion, kind, ...rest } = src;
   const o = { apiVersion, kind, ...rest };
-  return stringify(o, { version: "1.1", lineWidth: 0, aliasDuplicateObjects: false });
+  return stringify(o, writeOptions);
 }
 
 /** The editor's text read for sending: the value, or why nothing may be sent. */
@@ -68,12 +135,14 @@ export function setYamlPath(
   path: ReadonlyArray<string | number>,
   value: unknown,
 ): string {
-  const doc = parseDocument(text, { version: "1.1" });
+  const doc = parseDocument(text, editOptions);
   if (doc.errors.length > 0) return text;
   if (value === undefined) {
     if (doc.hasIn(path)) doc.deleteIn(path);
   } else {
-    doc.setIn(path, doc.createNode(value));
+    // The value written as toEditorYaml writes it, then read as the text is: its strings
+    // quoted where go-yaml would read them otherwise.
+    doc.setIn(path, parseDocument(stringify(value, writeOptions), editOptions).contents);
   }
   return doc.toString({ lineWidth: 0 });
 }
@@ -85,7 +154,7 @@ export function moveYamlItem(
   from: number,
   to: number,
 ): string {
-  const doc = parseDocument(text, { version: "1.1" });
+  const doc = parseDocument(text, editOptions);
   const seq = doc.getIn(path, true);
   if (!isSeq(seq) || from === to) return text;
   const [item] = seq.items.splice(from, 1);
@@ -96,6 +165,6 @@ export function moveYamlItem(
 
 /** True when the text's root is a mapping (the form view needs one). */
 export function isYamlMapping(text: string): boolean {
-  const doc = parseDocument(text, { version: "1.1" });
+  const doc = parseDocument(text, editOptions);
   return doc.errors.length === 0 && isMap(doc.contents);
 }
