@@ -85,6 +85,13 @@ describe("parseDocuments: merge keys like go-yaml v2", () => {
     expect(r.duplicates).toEqual([{ path: "a", line: 2, merge: false }]);
   });
 
+  it("an inline merged mapping is not aliasing: a large one is read", () => {
+    const items = Array.from({ length: 110_000 }, (_, i) => `k${i}: 1`).join(", ");
+    const r = read(`b:\n  <<: {${items}}\n`);
+    expect(r.problems).toEqual([]);
+    expect(Object.keys((r.value as { b: object }).b)).toHaveLength(110_000);
+  });
+
   it("a key named __proto__ is an own key", () => {
     const v = read("__proto__: {x: 1}\n").value;
     expect(Object.keys(v as object)).toEqual(["__proto__"]);

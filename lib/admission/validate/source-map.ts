@@ -172,7 +172,7 @@ function convertDocument(
     record: boolean,
     own: boolean,
   ): JsonValue => {
-    if (--budget < 0 || (!record && --aliasBudget < 0))
+    if (--budget < 0 || (!own && --aliasBudget < 0))
       throw new BudgetError("document contains excessive aliasing");
     if (depth > maxDepth) throw new BudgetError(`exceeded max depth of ${maxDepth}`);
     if (!node) return null;
