@@ -127,6 +127,64 @@ test.describe("namespaces and exemptions", () => {
     }
   });
 
+  test("CONNECT is drawn for the subresources it reaches: a hook on pods/exec shows, one on pods does not", async ({
+    page,
+    kube,
+  }) => {
+    const run = uniqueName("cx");
+    const ns = `${run}-app`;
+    const cfg = uniqueName("e2e-connect");
+    const exec = `exec.${cfg}.example.com`;
+    const pods = `pods.${cfg}.example.com`;
+    await createNamespace(kube, ns, { "e2e-run": run });
+    await createConfig(kube, "validatingwebhookconfigurations", cfg, [
+      podHook(exec, run, {
+        failurePolicy: "Ignore",
+        rules: [
+          {
+            operations: ["CONNECT"],
+            apiGroups: [""],
+            apiVersions: ["v1"],
+            resources: ["pods/exec"],
+          },
+        ],
+      }),
+      podHook(pods, run, {
+        failurePolicy: "Ignore",
+        rules: [{ operations: ["*"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] }],
+      }),
+    ]);
+    try {
+      await page.goto(`/namespaces?hook=${cfg}&ns=${run}`);
+      const grid = page.getByRole("grid", { name: /Exemption matrix/ });
+      await expect(
+        grid.getByRole("gridcell", { name: `${ns} × ${pods}: intercepted` }),
+      ).toBeVisible();
+      await expect(
+        grid.getByRole("gridcell", { name: new RegExp(`× ${exec.replace(/\./g, "\\.")}`) }),
+      ).toHaveCount(0);
+
+      // Choosing CONNECT moves the request to pods/exec, and the URL keeps it.
+      await page.getByRole("combobox", { name: "Operation" }).selectOption("CONNECT");
+      await expect(page.getByRole("combobox", { name: "Request" })).toHaveValue("pods/exec");
+      await expect(page).toHaveURL(/resource=pods%2Fexec|resource=pods\/exec/);
+      await expect(
+        grid.getByRole("gridcell", { name: `${ns} × ${exec}: intercepted` }),
+      ).toBeVisible();
+      await expect(
+        grid.getByRole("gridcell", { name: new RegExp(`× ${pods.replace(/\./g, "\\.")}`) }),
+      ).toHaveCount(0);
+      await expect(page.getByText(/for pods\/exec CONNECT/)).toBeVisible();
+
+      // Back to a resource: the operation leaves CONNECT with it.
+      await page.getByRole("combobox", { name: "Request" }).selectOption("configmaps");
+      await expect(page.getByRole("combobox", { name: "Operation" })).toHaveValue("CREATE");
+    } finally {
+      await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
+      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+    }
+  });
+
   test("arrow keys move between cells and skip group headings", async ({ page, kube }) => {
     const run = uniqueName("kb");
     const cfg = uniqueName("e2e-keys");
