@@ -239,4 +239,12 @@ export const RUNTIME_EXPRESSIONS = [
   "request.options.kind == 'CreateOptions'",
   "request.requestKind.kind == 'ConfigMap'",
   "request.uid != ''",
+  // Two-variable comprehensions (ext.TwoVarComprehensions), index or key and value.
+  "object.data.all(k, v, v.size() < 100)",
+  "object.data.exists(k, v, k == 'k2' && v == '10')",
+  "object.data.existsOne(k, v, v.contains(','))",
+  "object.data.transformList(k, v, k.startsWith('k'), v).size() == 2",
+  "object.data.transformMap(k, v, v.size()).k2 == 2",
+  "[1, 2].transformMapEntry(i, v, {string(v): i}) == {'1': 0, '2': 1}",
+  "[10, 20].all(i, v, v == (i + 1) * 10)",
 ];

@@ -424,6 +424,20 @@ export function webhookVariants(mutating: boolean): [string, (h: JsonObject) => 
     "'a' in ['a', 'b']",
     "size(true) == 1",
     "size('abc') == 3",
+    // Two-variable comprehensions (ext.TwoVarComprehensions): accepted, and cel-go's errors for
+    // iteration variables that are not simple names, the same name twice, the accumulator's name.
+    "[1].all(i, v, v > 0)",
+    "[1].exists(i, v, v > 0)",
+    "[1].existsOne(i, v, v > 0)",
+    "{'a': 1}.all(k, v, v > 0)",
+    "[1].transformList(i, v, v + 1) == [2]",
+    "[1].transformList(i, v, v > 0, v + 1) == [2]",
+    "{'a': 1}.transformMap(k, v, v + 1) == {'a': 2}",
+    "{'a': 1}.transformMapEntry(k, v, {k: v}) == {'a': 1}",
+    "[1].all(a.b, v, true)",
+    "[1].all(i, i, true)",
+    "[1].exists(__result__, v, true)",
+    "[1].all(i, v, true, true)",
   ];
   for (const e of exprs)
     mcs.push([`expr ${JSON.stringify(e).slice(0, 60)}`, [{ name: "a", expression: e }]]);
@@ -773,6 +787,7 @@ export function vapVariants(): [string, Patch][] {
     ["namespaceObject", [{ expression: "namespaceObject.metadata.name == 'x'" }]],
     ["variables without variables", [{ expression: "variables.x == 1" }]],
     ["request field", [{ expression: "request.operation == 'CREATE'" }]],
+    ["two-variable comprehension", [{ expression: "object.data.all(k, v, v.size() < 100)" }]],
     // Conditionals cel-go's grammar and checker refuse where cel-js does not.
     ["conditional in a then branch", [{ expression: "true ? true ? true : false : false" }]],
     ["conditional, missing colon", [{ expression: "true ? true ? true : false" }]],

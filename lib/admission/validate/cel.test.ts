@@ -68,6 +68,42 @@ describe("checkCel (verdicts confirmed by the oracle against kube-apiserver 1.37
   for (const [name, expr, want] of cases)
     it(`${name}: ${expr}`, () => expect(checkCel(expr, webhook, "bool").kind).toBe(want));
 
+  // ext.TwoVarComprehensions is in the apiserver's environment (since 1.32); cel-js does not know
+  // these macros, so what it says about them (an unknown variable) is no verdict.
+  it.each([
+    "[1].all(i, v, v > 0)",
+    "[1].exists(i, v, v > 0)",
+    "[1].existsOne(i, v, v > 0)",
+    "[1].exists_one(i, v, v > 0)",
+    "{'a': 1}.all(k, v, v > 0)",
+    "[1].transformList(i, v, v + 1) == [2]",
+    "[1].transformList(i, v, v > 0, v + 1) == [2]",
+    "{'a': 1}.transformMap(k, v, v + 1) == {'a': 2}",
+    "{'a': 1}.transformMap(k, v, v > 0, v + 1) == {'a': 2}",
+    "{'a': 1}.transformMapEntry(k, v, {k: v}) == {'a': 1}",
+    "{'a': 1}.transformMapEntry(k, v, v > 0, {k: v}) == {'a': 1}",
+    "object.data.all(k, v, v.size() < 100)",
+    // Iteration variables that shadow declared ones: cel-js's reading of `request.foo` is not cel-go's.
+    "[1].all(object, request, request.foo == 1)",
+    "[1].all(i, request, request.?foo.hasValue())",
+    // An undeclared name after the comprehension: cel-js stops at the comprehension first.
+    "[1].all(i, v, true) && foo == 1",
+  ])("a two-variable comprehension is not refused: %s", (expr) =>
+    expect(checkCel(expr, webhook, "bool").kind).toBe("unknown"),
+  );
+
+  it.each([
+    // Reported whatever the comprehension: an undeclared name outside it, a conditional that reads
+    // no iteration variable.
+    "foo == 1 && [1].all(i, v, true)",
+    "[1].all(i, v, (true ? 1 : 'a') == 1)",
+    // Not a macro (all takes three arguments): an ordinary call of an undeclared function.
+    "[1].all(i, v, true, true)",
+    "[1].transformList(i, v)",
+  ])("around a two-variable comprehension, still refused: %s", (expr) =>
+    expect(checkCel(expr, webhook, "bool").kind).toBe("error"),
+  );
+
   it("a hostile expression is answered, not a crash", () => {
     const flat = Array.from({ length: 5000 }, () => "'a' == 'a'").join(" && ");
     expect(() => checkCel(flat, webhook, "bool")).not.toThrow();
@@ -145,6 +181,26 @@ describe("checkCel (verdicts confirmed by the oracle against kube-apiserver 1.37
       "compilation failed: ERROR: <input>:-1:0: expression recursion limit exceeded: 250",
     ],
     ["null's type is null_type", "null", "must evaluate to bool but got null_type"],
+    [
+      "a comprehension's iteration variable that is not a simple name, at that argument",
+      "[1].all(a.b, v, true)",
+      "compilation failed: ERROR: <input>:1:10: argument must be a simple name\n | [1].all(a.b, v, true)\n | .........^",
+    ],
+    [
+      "both iteration variables the same name, at the second",
+      "[1].all(i, i, true)",
+      "compilation failed: ERROR: <input>:1:12: duplicate variable name: i\n | [1].all(i, i, true)\n | ...........^",
+    ],
+    [
+      "an iteration variable named as the accumulator",
+      "[1].exists(__result__, v, true)",
+      "compilation failed: ERROR: <input>:1:12: iteration variable overwrites accumulator variable\n | [1].exists(__result__, v, true)\n | ...........^",
+    ],
+    [
+      "every comprehension's error, in the order of the text",
+      "[1].all(1, v, true) && [1].transformMap(i, i, v > 0, v)",
+      "compilation failed: ERROR: <input>:1:9: argument must be a simple name\n | [1].all(1, v, true) && [1].transformMap(i, i, v > 0, v)\n | ........^\nERROR: <input>:1:44: duplicate variable name: i\n | [1].all(1, v, true) && [1].transformMap(i, i, v > 0, v)\n | ...........................................^",
+    ],
   ])("%s", (_name, expr, want) => expect(detail(expr)).toBe(want));
 
   it("params are declared for policies with a paramKind", () => {

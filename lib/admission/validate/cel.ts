@@ -8,6 +8,12 @@
 import { Environment, parse } from "@marcbachmann/cel-js";
 import { celNodes, isCelNode, type CelNode } from "@/lib/admission/cel-ast";
 import {
+  readsIterationVariable,
+  twoVarComprehensions,
+  twoVarMacroIssues,
+  type TwoVarComprehension,
+} from "./cel-macros";
+import {
   celAst,
   foldingError,
   literalIssues,
@@ -495,6 +501,15 @@ const COUNTED = new Set(["?:", ...RELATIONS, ...CALCULATIONS, ".", ".?", "rcall"
 /** A parser for measuring depth only: cel-js's own depth limit (250 of its levels) lifted. */
 const deepParser = new Environment({ enableOptionalTypes: true, limits: { maxDepth: 5000 } });
 
+/** The syntax tree of an expression however deep (for iterative walks), or undefined. */
+function deepAst(expr: string): unknown {
+  try {
+    return (deepParser.parse(expr) as unknown as { ast: unknown }).ast;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * cel-go's two recursion limits, both parse errors reported before any type check (checked on the
  * apiserver at 247–251 levels of each shape):
@@ -524,12 +539,8 @@ function recursionVerdict(expr: string): CelVerdict | undefined {
   if (brackets >= RECURSION_LIMIT) return listener;
   // Every visited node or else branch takes at least two characters (`.a`, `+1`, `:1`).
   if (code.length <= 2 * RECURSION_LIMIT) return undefined;
-  let ast: unknown;
-  try {
-    ast = (deepParser.parse(expr) as unknown as { ast: unknown }).ast;
-  } catch {
-    return undefined;
-  }
+  const ast = deepAst(expr);
+  if (ast === undefined) return undefined;
   // Along any path (an iterative walk): the most visited nodes, conditionals and else branches.
   let visited = 0;
   let conditionals = 0;
@@ -584,8 +595,13 @@ function nestedConditional(expr: string): number {
  * for a part calling functions cel-js may type differently, or reading an untyped variable or an
  * object cel-go types (namespaceObject, authorizer).
  */
-function partType(expr: string, decl: CelDecl, n: unknown): string | undefined {
-  if (!isCelNode(n)) return undefined;
+function partType(
+  expr: string,
+  decl: CelDecl,
+  n: unknown,
+  comprehensions: readonly TwoVarComprehension[],
+): string | undefined {
+  if (!isCelNode(n) || readsIterationVariable(expr, n, comprehensions)) return undefined;
   const text = expr.slice(n.start, n.end);
   if (!onlyKnownCalls(text) || readsUntypedVariable(text, decl) || readsTypedObject(text))
     return undefined;
@@ -603,12 +619,16 @@ function partType(expr: string, decl: CelDecl, n: unknown): string | undefined {
  * concrete and certain. Reported at the `?`, innermost first (a conditional around a refused
  * one gets no type, so no error of its own), in the order of the text.
  */
-function conditionalVerdict(expr: string, decl: CelDecl): CelVerdict | undefined {
+function conditionalVerdict(
+  expr: string,
+  decl: CelDecl,
+  comprehensions: readonly TwoVarComprehension[],
+): CelVerdict | undefined {
   const ast = celAst(expr);
   if (!ast) return undefined;
   const code = maskStrings(expr);
   const typeOf = (n: CelNode | undefined): string | undefined => {
-    const t = partType(expr, decl, n);
+    const t = partType(expr, decl, n, comprehensions);
     return t !== undefined && fullyConcrete(t) && !t.includes("null") ? t : undefined;
   };
   const nodes = celNodes(ast);
@@ -644,16 +664,20 @@ const SCALAR = /^(int|uint|double|string|bool|bytes|null_type|null|timestamp|dur
  * refuses: reported where both types are concrete (at the `[`), undecided where only the
  * indexed value's is.
  */
-function indexVerdict(expr: string, decl: CelDecl): CelVerdict | undefined {
+function indexVerdict(
+  expr: string,
+  decl: CelDecl,
+  comprehensions: readonly TwoVarComprehension[],
+): CelVerdict | undefined {
   const ast = celAst(expr);
   if (!ast) return undefined;
   const code = maskStrings(expr);
   for (const n of celNodes(ast).reverse()) {
     if (n.op !== "[]" || !Array.isArray(n.args)) continue;
     const [target, index] = n.args as [CelNode, CelNode];
-    const t = partType(expr, decl, target);
+    const t = partType(expr, decl, target, comprehensions);
     if (t === undefined || !SCALAR.test(t)) continue;
-    const i = partType(expr, decl, index);
+    const i = partType(expr, decl, index, comprehensions);
     if (i === undefined || !fullyConcrete(i)) return { kind: "unknown" };
     const at = code.indexOf("[", target.end);
     return {
@@ -687,18 +711,28 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
         detail: goIssue(expr, inner, "Syntax error: mismatched input '?' expecting ':'"),
       };
   }
-  let verdict = typeVerdict(expr, decl, ret);
+  const ast = celAst(expr);
+  const comprehensions = twoVarComprehensions(ast ?? deepAst(expr));
+  // Parse errors, reported before any type check.
+  const macroIssues = twoVarMacroIssues(comprehensions).map((i) => ({
+    offset: goLocation(expr, i.at.start),
+    message: i.message,
+  }));
+  if (macroIssues.length > 0) return { kind: "error", detail: compileIssues(expr, macroIssues) };
+  let verdict = typeVerdict(expr, decl, ret, comprehensions);
   if (verdict.kind === "error") return verdict;
-  const typed = conditionalVerdict(expr, decl) ?? indexVerdict(expr, decl);
+  const typed =
+    conditionalVerdict(expr, decl, comprehensions) ?? indexVerdict(expr, decl, comprehensions);
   if (typed?.kind === "error") return typed;
   // (An index into a scalar by a value this module cannot type: undecided, checks below still run.)
   if (typed) verdict = typed;
   // What follows fails the field whatever cel-go's type-check says (if that fails, it fails
   // first): so it is reported even where this module cannot decide the types.
-  const ast = celAst(expr);
   if (!ast) return verdict;
   try {
-    const undefinedField = undefinedRequestField(ast, expr);
+    // (Unless a comprehension's iteration variable hides `request`.)
+    const hidden = comprehensions.some((c) => c.vars?.includes("request"));
+    const undefinedField = hidden ? undefined : undefinedRequestField(ast, expr);
     if (undefinedField) return { kind: "error", detail: compileIssues(expr, [undefinedField]) };
     const issues = literalIssues(expr, ast);
     if (issues.length > 0) return { kind: "error", detail: compileIssues(expr, issues) };
@@ -710,20 +744,35 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
   return verdict;
 }
 
-/** The type-checker's verdict: a compile error both compilers give, ok, or unknown. */
-function typeVerdict(expr: string, decl: CelDecl, ret: CelReturn): CelVerdict {
+/**
+ * The type-checker's verdict: a compile error both compilers give, ok, or unknown. cel-js cannot
+ * check two-variable comprehensions: where the expression has one, only an undeclared name outside
+ * every comprehension is decided (cel-go reports it whatever the comprehension's types).
+ */
+function typeVerdict(
+  expr: string,
+  decl: CelDecl,
+  ret: CelReturn,
+  comprehensions: readonly TwoVarComprehension[],
+): CelVerdict {
   const env = envFor(decl);
   let result: { valid: boolean; type?: string; error?: unknown };
   try {
     result = env.check(expr) as { valid: boolean; type?: string; error?: unknown };
   } catch (e) {
-    const le = asLibError(e);
-    return le ? libErrorVerdict(expr, le) : { kind: "unknown" };
+    result = { valid: false, error: e };
   }
   if (!result.valid) {
     const le = asLibError(result.error);
-    return le ? libErrorVerdict(expr, le) : { kind: "unknown" };
+    if (!le) return { kind: "unknown" };
+    if (comprehensions.length > 0) {
+      const at = le.range?.start ?? -1;
+      const outside = comprehensions.every((c) => at < c.node.start || at >= c.node.end);
+      if (le.code !== "unknown_variable" || !outside) return { kind: "unknown" };
+    }
+    return libErrorVerdict(expr, le);
   }
+  if (comprehensions.length > 0) return { kind: "unknown" };
   return returnVerdict(expr, result.type ?? "dyn", ret, decl);
 }
 

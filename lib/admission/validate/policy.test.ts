@@ -87,6 +87,11 @@ describe("validateValidatingAdmissionPolicySpec", () => {
       ],
     ],
     [
+      "a two-variable comprehension over object.data (ext.TwoVarComprehensions)",
+      { ...ok(), validations: [{ expression: "object.data.all(k, v, v.size() < 100)" }] },
+      [],
+    ],
+    [
       "matchConditions may use params when paramKind is set",
       {
         ...ok(),
