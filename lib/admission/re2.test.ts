@@ -41,11 +41,15 @@ describe("translateRe2", () => {
     ["a\\", "invalid"],
     ["[z-a]", "invalid"],
     ["a{1001}", "invalid"],
-    ["\\1", "unsupported"], // back-reference or octal: not guessed
+    ["\\1", "invalid"], // a back-reference: Go has none
+    ["\\q", "invalid"], // an escaped letter Go gives no meaning
     ["(?i:a)b", "unsupported"], // scoped flags
     ["(?m)^b", "unsupported"],
     ["[[:^alpha:]]", "unsupported"],
-    ["\\q", "unsupported"],
+    ["a*(?i)*", "unsupported"], // past a flag group, Go repeats the repetition
+    // Valid in Go, so not invalid, even where untranslatable: Go's own checks run to the end.
+    ["(?i:a)\\8", "invalid"],
+    ["(?U)a\\Z", "invalid"],
   ])("%j is %s", (pattern, kind) => {
     expect(translateRe2(pattern).kind).toBe(kind);
   });
@@ -120,10 +124,63 @@ describe("refused as Go's regexp.Compile refuses it, with its message", () => {
     ["[\\pL-z]", ""],
     ["[[:alpha:]", "error parsing regexp: missing closing ]: `[[:alpha:]`"],
     ["a{1000}", ""],
+    // Escapes (parseEscape): back-references, letters and digits Go gives no meaning, \C (any
+    // byte), escaped non-ASCII characters; octal escapes are characters.
+    ["(a)\\1", "error parsing regexp: invalid escape sequence: `\\1`"],
+    ["\\8", "error parsing regexp: invalid escape sequence: `\\8`"],
+    ["\\18", "error parsing regexp: invalid escape sequence: `\\1`"],
+    ["\\Z", "error parsing regexp: invalid escape sequence: `\\Z`"],
+    ["\\C", "error parsing regexp: invalid escape sequence: `\\C`"],
+    ["\\cA", "error parsing regexp: invalid escape sequence: `\\c`"],
+    ["\\e", "error parsing regexp: invalid escape sequence: `\\e`"],
+    ["\\é", "error parsing regexp: invalid escape sequence: `\\é`"],
+    ["[\\b]", "error parsing regexp: invalid escape sequence: `\\b`"],
+    ["[\\Q]", "error parsing regexp: invalid escape sequence: `\\Q`"],
+    ["\\0", ""],
+    ["\\12", ""],
+    ["\\0123", ""],
+    ["[\\0-\\07]", ""],
+    ["\\ \\_", ""],
+    // Unicode classes (parseUnicodeClass): names as Go looks them up, by canonical form.
+    ["\\pX", "error parsing regexp: invalid character class range: `\\pX`"],
+    ["\\p", "error parsing regexp: invalid character class range: `\\p`"],
+    ["\\p{}", "error parsing regexp: invalid character class range: `\\p{}`"],
+    ["\\p{Zzzz}", "error parsing regexp: invalid character class range: `\\p{Zzzz}`"],
+    ["\\p{Old_Italic}", "error parsing regexp: invalid character class range: `\\p{Old_Italic}`"],
+    ["[\\p{Foo}]", "error parsing regexp: invalid character class range: `\\p{Foo}`"],
+    ["\\p{greek}", ""],
+    ["\\pl", ""],
+    ["\\p{Letter}", ""],
+    ["\\p{Cased_Letter}", ""],
+    ["\\P{Assigned}", ""],
+    ["\\p{ascii}", ""],
+    // Named groups and flags (parsePerlFlags).
+    ["(?P<n>a)(?P=n)", "error parsing regexp: invalid or unsupported Perl syntax: `(?P`"],
+    ["(?P<>a)", "error parsing regexp: invalid named capture: `(?P<>`"],
+    ["(?<n-x>a)", "error parsing regexp: invalid named capture: `(?<n-x>`"],
+    ["(?P<n", "error parsing regexp: invalid named capture: `(?P<n`"],
+    ["(?<1a>a)", ""],
+    ["(?i-)", "error parsing regexp: invalid or unsupported Perl syntax: `(?i-)`"],
+    ["(?--i)", "error parsing regexp: invalid or unsupported Perl syntax: `(?--`"],
+    ["(?i", "error parsing regexp: invalid or unsupported Perl syntax: `(?i`"],
+    ["(?z)", "error parsing regexp: invalid or unsupported Perl syntax: `(?z`"],
+    // Repeat counts are decimal without leading zeros; anything else is a literal `{`.
+    ["a{01}", ""],
   ])("%j", (pattern, goMessage) => {
     const r = translateRe2(pattern);
     if (goMessage === "") expect(r.kind).toBe("ok");
     else expect(r.kind === "invalid" ? `error parsing regexp: ${r.reason}` : r).toBe(goMessage);
+  });
+  test("what Go reads as characters matches as in Go", () => {
+    expect(re2Matches("A", "^\\101$")).toBe(true); // octal
+    expect(re2Matches("\u0000", "^[\\0-\\07]$")).toBe(true);
+    expect(re2Matches("a{01}", "^a{01}$")).toBe(true); // not a repetition
+    expect(re2Matches("a", "^a{01}$")).toBe(false);
+    // A repetition after \Q…\E repeats its last character only.
+    expect(re2Matches("xya", "\\Qab\\E*")).toBe(true);
+    expect(re2Matches("xyz", "\\Qab\\E*")).toBe(false);
+    expect(re2Matches("é", "^\\p{Letter}$")).toBe(true);
+    expect(re2Matches("α", "^\\p{greek}$")).toBe(true);
   });
   test("a repeated anchor, which Go compiles and JavaScript refuses, is not decided", () => {
     expect(translateRe2("^*").kind).toBe("unsupported");

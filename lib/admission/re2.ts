@@ -4,7 +4,9 @@
  * and either translates it to an equivalent JavaScript RegExp (flag `u`, so it matches code
  * points as Go does), or says the pattern is invalid in RE2 (what `regexp.Compile` refuses, so the
  * apiserver refuses it too), or says it cannot translate it faithfully — then the caller must not
- * guess. Only constructs whose RE2 meaning is certain are translated.
+ * guess. Only constructs whose RE2 meaning is certain are translated. Validity follows Go's
+ * regexp/syntax parser rule by rule (escapes, Unicode class names, named groups, flags), read to
+ * the end even past an untranslatable construct: "unsupported" is only ever a pattern Go accepts.
  */
 
 export type Re2Result =
@@ -16,13 +18,122 @@ export type Re2Result =
   | { kind: "invalid"; reason: string }
   | { kind: "unsupported"; reason: string };
 
-/** Unicode general categories RE2 knows by name (`\pL`, `\p{Lu}`); other names are scripts. */
-const CATEGORIES = new Set(
+/**
+ * The Unicode class names Go's regexp/syntax knows (unicodeTable in parse.go, with the tables of
+ * Go 1.26's package unicode, Unicode 15.0.0, as the apiserver is built): general categories,
+ * scripts, and the categories' long aliases. Go looks a name up by its canonical form (see
+ * canonicalName), so a script whose name has an underscore or a second capital (`Old_Italic`,
+ * `SignWriting`) is never found: Go refuses it, and so is it refused here.
+ */
+const GO_CATEGORIES = new Set(
   (
-    "C Cc Cf Co Cs L Ll Lm Lo Lt Lu M Mc Me Mn N Nd Nl No P Pc Pd Pe Pf Pi Po Ps " +
+    "C Cc Cf Cn Co Cs L LC Ll Lm Lo Lt Lu M Mc Me Mn N Nd Nl No P Pc Pd Pe Pf Pi Po Ps " +
     "S Sc Sk Sm So Z Zl Zp Zs"
   ).split(" "),
 );
+const GO_SCRIPTS = new Set(
+  (
+    "Adlam Ahom Anatolian_Hieroglyphs Arabic Armenian Avestan Balinese Bamum Bassa_Vah Batak " +
+    "Bengali Bhaiksuki Bopomofo Brahmi Braille Buginese Buhid Canadian_Aboriginal Carian " +
+    "Caucasian_Albanian Chakma Cham Cherokee Chorasmian Common Coptic Cuneiform Cypriot " +
+    "Cypro_Minoan Cyrillic Deseret Devanagari Dives_Akuru Dogra Duployan Egyptian_Hieroglyphs " +
+    "Elbasan Elymaic Ethiopic Georgian Glagolitic Gothic Grantha Greek Gujarati Gunjala_Gondi " +
+    "Gurmukhi Han Hangul Hanifi_Rohingya Hanunoo Hatran Hebrew Hiragana Imperial_Aramaic " +
+    "Inherited Inscriptional_Pahlavi Inscriptional_Parthian Javanese Kaithi Kannada Katakana " +
+    "Kawi Kayah_Li Kharoshthi Khitan_Small_Script Khmer Khojki Khudawadi Lao Latin Lepcha Limbu " +
+    "Linear_A Linear_B Lisu Lycian Lydian Mahajani Makasar Malayalam Mandaic Manichaean Marchen " +
+    "Masaram_Gondi Medefaidrin Meetei_Mayek Mende_Kikakui Meroitic_Cursive Meroitic_Hieroglyphs " +
+    "Miao Modi Mongolian Mro Multani Myanmar Nabataean Nag_Mundari Nandinagari New_Tai_Lue Newa " +
+    "Nko Nushu Nyiakeng_Puachue_Hmong Ogham Ol_Chiki Old_Hungarian Old_Italic Old_North_Arabian " +
+    "Old_Permic Old_Persian Old_Sogdian Old_South_Arabian Old_Turkic Old_Uyghur Oriya Osage " +
+    "Osmanya Pahawh_Hmong Palmyrene Pau_Cin_Hau Phags_Pa Phoenician Psalter_Pahlavi Rejang " +
+    "Runic Samaritan Saurashtra Sharada Shavian Siddham SignWriting Sinhala Sogdian " +
+    "Sora_Sompeng Soyombo Sundanese Syloti_Nagri Syriac Tagalog Tagbanwa Tai_Le Tai_Tham " +
+    "Tai_Viet Takri Tamil Tangsa Tangut Telugu Thaana Thai Tibetan Tifinagh Tirhuta Toto " +
+    "Ugaritic Vai Vithkuqi Wancho Warang_Citi Yezidi Yi Zanabazar_Square"
+  ).split(" "),
+);
+/** unicode.CategoryAliases, keyed by canonical name as Go keys them. */
+const GO_CATEGORY_ALIASES = new Map(
+  Object.entries({
+    Cased_Letter: "LC",
+    Close_Punctuation: "Pe",
+    Combining_Mark: "M",
+    Connector_Punctuation: "Pc",
+    Control: "Cc",
+    Currency_Symbol: "Sc",
+    Dash_Punctuation: "Pd",
+    Decimal_Number: "Nd",
+    Enclosing_Mark: "Me",
+    Final_Punctuation: "Pf",
+    Format: "Cf",
+    Initial_Punctuation: "Pi",
+    Letter: "L",
+    Letter_Number: "Nl",
+    Line_Separator: "Zl",
+    Lowercase_Letter: "Ll",
+    Mark: "M",
+    Math_Symbol: "Sm",
+    Modifier_Letter: "Lm",
+    Modifier_Symbol: "Sk",
+    Nonspacing_Mark: "Mn",
+    Number: "N",
+    Open_Punctuation: "Ps",
+    Other: "C",
+    Other_Letter: "Lo",
+    Other_Number: "No",
+    Other_Punctuation: "Po",
+    Other_Symbol: "So",
+    Paragraph_Separator: "Zp",
+    Private_Use: "Co",
+    Punctuation: "P",
+    Separator: "Z",
+    Space_Separator: "Zs",
+    Spacing_Mark: "Mc",
+    Surrogate: "Cs",
+    Symbol: "S",
+    Titlecase_Letter: "Lt",
+    Unassigned: "Cn",
+    Uppercase_Letter: "Lu",
+    cntrl: "Cc",
+    digit: "Nd",
+    punct: "P",
+  }).map(([name, category]) => [canonicalName(name), category]),
+);
+
+/**
+ * Go's canonicalName: underscores, spaces and hyphens dropped, the first letter upper case and
+ * every later one lower case (byte by byte: other characters are kept as they are).
+ */
+function canonicalName(name: string): string {
+  let out = "";
+  let first = true;
+  for (const c of name) {
+    if (c === "_" || c === "-" || c === " ") continue;
+    if (first) {
+      first = false;
+      out += c >= "a" && c <= "z" ? c.toUpperCase() : c;
+    } else out += c >= "A" && c <= "Z" ? c.toLowerCase() : c;
+  }
+  return out;
+}
+
+/**
+ * What a `\p` name means to Go (unicodeTable): the JavaScript property for it (undefined for
+ * Any, which has none), whether Go negates the table (Assigned is "not Cn"), or null when Go does
+ * not know the name.
+ */
+function goUnicodeClass(name: string): { property: string | undefined; negated: boolean } | null {
+  const c = canonicalName(name);
+  if (c === "Any") return { property: undefined, negated: false };
+  if (c === "Assigned") return { property: "Cn", negated: true };
+  if (c === "Ascii") return { property: "ASCII", negated: false };
+  if (c === "Lc") return { property: "LC", negated: false };
+  if (GO_CATEGORIES.has(c)) return { property: c, negated: false };
+  if (GO_SCRIPTS.has(c)) return { property: `Script=${c}`, negated: false };
+  const alias = GO_CATEGORY_ALIASES.get(c);
+  return alias === undefined ? null : { property: alias, negated: false };
+}
 
 /** RE2's ASCII classes (`[[:alpha:]]`), as JavaScript class contents. */
 const POSIX: Record<string, string> = {
@@ -49,7 +160,6 @@ const PERL: Record<string, string> = {
   w: "0-9A-Za-z_",
 };
 
-class Unsupported extends Error {}
 /** What regexp.Compile refuses: Go's error code and the part of the pattern it quotes. */
 class Invalid extends Error {
   constructor(code: string, expr: string) {
@@ -57,8 +167,8 @@ class Invalid extends Error {
   }
 }
 
-const isDigit = (c: string) => c >= "0" && c <= "9";
-const isAsciiPunct = (c: string) => /^[!-/:-@[-`{-~]$/.test(c);
+const isOctal = (c: string | undefined) => c !== undefined && c >= "0" && c <= "7";
+const isAlnum = (c: string) => /^[0-9A-Za-z]$/.test(c);
 
 /** A literal code point written so it means itself inside or outside a class (flag u). */
 function literal(cp: number): string {
@@ -69,12 +179,24 @@ function literal(cp: number): string {
       : String.fromCodePoint(cp);
 }
 
+/**
+ * What stands on top of Go's parse stack, which a repetition operator repeats: nothing (the
+ * pattern's or a group's start, or after `|`), a character, class or group, an anchor (`^`, `\b`),
+ * or a repetition (reached again only past a flag group, `a*(?i)*`).
+ */
+type Top = "none" | "atom" | "anchor" | "repeat";
+
+/**
+ * Reads a pattern left to right as Go's regexp/syntax parser does (parse in parse.go) and writes
+ * the JavaScript equivalent. Go's errors are thrown as Invalid, the first one met, as Go stops
+ * there. A construct Go accepts but this module cannot translate is noted (`unsupported`) and
+ * reading goes on, so that a later error Go refuses the pattern for is still found.
+ */
 class Translator {
   private i = 0;
   private out = "";
   private depth = 0;
-  /** Whether the last thing written can take a repetition operator. */
-  private repeatable = false;
+  private top: Top = "none";
   /** Per open group: whether it repeats or alternates inside. */
   private readonly groups: boolean[] = [];
   /** Whether the last thing written is a group that repeats or alternates inside. */
@@ -82,6 +204,8 @@ class Translator {
   repetitions = 0;
   /** Whether an alternation `|` stands outside every group. */
   topLevelAlternation = false;
+  /** Why the pattern, valid in Go, cannot be translated: the first such construct. */
+  unsupported: string | undefined;
   private readonly chars: string[];
   /** Where the repetition operator just read starts, when the last token was one. */
   private lastRepeat: number | undefined;
@@ -103,6 +227,10 @@ class Translator {
     return this.chars[this.i + k];
   }
 
+  private unsupportedBecause(reason: string): void {
+    this.unsupported ??= reason;
+  }
+
   run(): string {
     while (this.i < this.chars.length) this.step();
     if (this.depth > 0) throw new Invalid("missing closing )", this.whole);
@@ -117,12 +245,11 @@ class Translator {
     }
     switch (c) {
       case "\\":
-        this.out += this.escape(false);
-        this.repeatable = true;
+        this.escape();
         return;
       case "[":
         this.out += this.charClass();
-        this.repeatable = true;
+        this.top = "atom";
         return;
       case "(":
         this.group();
@@ -134,13 +261,13 @@ class Translator {
         // What a group holds, its enclosing group holds too: ((a|aa))* is as risky as (a|aa)*.
         if (this.riskyGroup && this.groups.length > 0) this.groups[this.groups.length - 1] = true;
         this.out += ")";
-        this.repeatable = true;
+        this.top = "atom";
         return;
       case "|":
         if (this.groups.length > 0) this.groups[this.groups.length - 1] = true;
         else this.topLevelAlternation = true;
         this.out += "|";
-        this.repeatable = false;
+        this.top = "none";
         return;
       case "*":
       case "+":
@@ -148,18 +275,18 @@ class Translator {
         this.repeat(c, this.i - 1);
         return;
       case "{": {
-        const m = /^\{(\d+)(,(\d*))?\}/.exec(this.chars.slice(this.i - 1, this.i + 24).join(""));
+        // Go's parseRepeat: decimal numbers without leading zeros; anything else is a literal `{`.
+        const m = /^\{(0|[1-9]\d*)(,(0|[1-9]\d*)?)?\}/.exec(this.text(this.i - 1));
         if (!m) {
-          // Not a repetition: RE2 reads `{` as a literal.
           this.out += "\\{";
-          this.repeatable = true;
+          this.top = "atom";
           this.riskyGroup = false;
           this.lastRepeat = undefined;
           return;
         }
         const min = Number(m[1]);
-        const max = m[3] === undefined || m[3] === "" ? min : Number(m[3]);
-        if (min > 1000 || max > 1000 || (m[3] !== "" && m[3] !== undefined && max < min))
+        const max = m[3] === undefined ? (m[2] === undefined ? min : -1) : Number(m[3]);
+        if (min > 1000 || max > 1000 || (max >= 0 && min > max))
           throw new Invalid("invalid repeat count", m[0]);
         this.i += m[0].length - 1;
         this.repeat(m[0], this.i - m[0].length);
@@ -167,16 +294,16 @@ class Translator {
       }
       case ".":
         this.out += this.dotAll ? "[\\s\\S]" : "[^\\n]";
-        this.repeatable = true;
+        this.top = "atom";
         return;
       case "^":
       case "$":
         this.out += c;
-        this.repeatable = false;
+        this.top = "anchor";
         return;
       default:
         this.out += literal(c.codePointAt(0) as number);
-        this.repeatable = true;
+        this.top = "atom";
     }
   }
 
@@ -186,18 +313,17 @@ class Translator {
     // Go quotes from the previous operator (`a**`: "**"), or the operator with its `?`.
     if (this.lastRepeat !== undefined)
       throw new Invalid("invalid nested repetition operator", this.text(this.lastRepeat, end));
-    if (!this.repeatable) {
-      // Go repeats an anchor (`^*` compiles); JavaScript refuses it: not translated.
-      const prev = this.out.at(-1);
-      if (start > 0 && (prev === "^" || prev === "$")) throw new Unsupported("a repeated anchor");
+    if (this.top === "none")
       throw new Invalid("missing argument to repetition operator", this.text(start, end));
-    }
+    // Go repeats an anchor (`^*`) or, past a flag group, a repetition; JavaScript refuses both.
+    if (this.top === "anchor") this.unsupportedBecause("a repeated anchor");
+    if (this.top === "repeat") this.unsupportedBecause("a repeated repetition");
     // RE2 runs in linear time; JavaScript backtracks, exponentially for a repeated group that
     // itself repeats or alternates (`(a+)+`, `(a|aa)*`) on a long enough subject: not translated.
     // (`?`, `{0,1}` and `{1}` repeat nothing: `(-[a-z]+)?` is safe.)
     const once = op === "?" || /^\{[01](,1)?\}$/.test(op);
     if (this.riskyGroup && !once)
-      throw new Unsupported("a repeated group that repeats or alternates inside (backtracking)");
+      this.unsupportedBecause("a repeated group that repeats or alternates inside (backtracking)");
     if (this.groups.length > 0) this.groups[this.groups.length - 1] = true;
     this.repetitions++;
     this.out += op;
@@ -205,113 +331,162 @@ class Translator {
       this.out += "?";
       this.i++;
     }
-    this.repeatable = false;
+    this.top = "repeat";
     this.lastRepeat = start;
   }
 
-  private group(): void {
+  private openGroup(js: string): void {
     this.groups.push(false);
-    if (this.peek() !== "?") {
-      this.out += "(";
-      this.depth++;
-      this.repeatable = false;
-      return;
-    }
-    const rest = this.chars.slice(this.i, this.i + 4).join("");
-    if (rest.startsWith("?:")) {
-      this.i += 2;
-      this.out += "(?:";
-      this.depth++;
-      this.repeatable = false;
-      return;
-    }
-    const named = /^\?P?<([A-Za-z0-9_]+)>/.exec(this.chars.slice(this.i, this.i + 64).join(""));
-    if (named) {
-      this.i += named[0].length;
-      this.out += `(?<${named[1]}>`;
-      this.depth++;
-      this.repeatable = false;
-      return;
-    }
-    // `(?<` starts a named capture in Go, so `(?<=…` is a name Go refuses, quoted to its `>`.
-    if (/^\?<[=!]/.test(rest)) {
-      const close = this.chars.indexOf(">", this.i);
-      throw new Invalid(
-        "invalid named capture",
-        close < 0 ? this.text(this.i - 1) : this.text(this.i - 1, close + 1),
-      );
-    }
-    if (/^\?[=!]/.test(rest))
-      throw new Invalid("invalid or unsupported Perl syntax", this.text(this.i - 1, this.i + 2));
-    // Inline flags inside the pattern: JavaScript has no equivalent here.
-    throw new Unsupported("inline flags inside the pattern");
+    this.out += js;
+    this.depth++;
+    this.top = "none";
   }
 
-  /** After a backslash. In a class, returns class contents. */
-  private escape(inClass: boolean): string {
+  /** After `(`: a group, or Go's parsePerlFlags for `(?`. */
+  private group(): void {
+    if (this.peek() !== "?") {
+      this.openGroup("(");
+      return;
+    }
+    const open = this.i - 1;
+    // Named captures: `(?P<name>` and `(?<name>`, the name up to the first `>` anywhere after.
+    const p = this.peek(1) === "P" && this.peek(2) === "<" && this.peek(3) !== undefined;
+    if (p || (this.peek(1) === "<" && this.peek(2) !== undefined)) {
+      const close = this.chars.indexOf(">", this.i);
+      if (close < 0) throw new Invalid("invalid named capture", this.text(open));
+      const name = this.text(this.i + (p ? 3 : 2), close);
+      if (!/^[0-9A-Za-z_]+$/.test(name))
+        throw new Invalid("invalid named capture", this.text(open, close + 1));
+      this.i = close + 1;
+      // Captured under no name: JavaScript's rules for names (no leading digit, no duplicate)
+      // are not Go's, and a match needs no name.
+      this.openGroup("(");
+      return;
+    }
+    // Flags, then `:` (a group) or `)` (for the rest of the enclosing group); a `-` negates the
+    // flags after it, and must be followed by one.
+    this.i++;
+    let flags = "";
+    let negated = false;
+    let sawFlag = false;
+    for (;;) {
+      const c = this.chars[this.i++];
+      if (c === "i" || c === "m" || c === "s" || c === "U") {
+        flags += c;
+        sawFlag = true;
+      } else if (c === "-" && !negated) {
+        flags += c;
+        negated = true;
+        sawFlag = false;
+      } else if ((c === ":" || c === ")") && !(negated && !sawFlag)) {
+        if (c === ":" && flags === "") this.openGroup("(?:");
+        else if (c === ":") {
+          this.unsupportedBecause("flags scoped to a group");
+          this.openGroup("(?:");
+        } else this.unsupportedBecause("flags inside the pattern");
+        return;
+      } else
+        throw new Invalid(
+          "invalid or unsupported Perl syntax",
+          this.text(open, Math.min(this.i, this.chars.length)),
+        );
+    }
+  }
+
+  /** After a backslash outside a class (the parse loop's `\` case). */
+  private escape(): void {
     const start = this.i - 1;
-    const c = this.chars[this.i++];
-    if (c === undefined) throw new Invalid("trailing backslash at end of expression", "");
-    // Octal escapes, or a back-reference (which RE2 refuses): not translated.
-    if (isDigit(c)) throw new Unsupported("octal or back-reference escape");
-    if (isAsciiPunct(c)) return literal(c.codePointAt(0) as number);
+    const c = this.peek();
     switch (c) {
-      case "a":
-        return "\\x07";
-      case "f":
-        return "\\f";
-      case "t":
-        return "\\t";
-      case "n":
-        return "\\n";
-      case "r":
-        return "\\r";
-      case "v":
-        return "\\v";
-      case "x":
-        return literal(this.hexEscape(start));
-      case "d":
-      case "s":
-      case "w": {
-        const set = PERL[c] as string;
-        return inClass ? set : `[${set}]`;
-      }
-      case "D":
-      case "S":
-      case "W": {
-        const set = PERL[c.toLowerCase()] as string;
-        if (inClass) throw new Unsupported("negated Perl class inside a class");
-        return `[^${set}]`;
+      case "A":
+      case "z":
+      case "b":
+      case "B":
+        this.i++;
+        this.out += c === "A" ? "^" : c === "z" ? "$" : `\\${c}`;
+        this.top = "anchor";
+        return;
+      case "C":
+        // Any byte: Go refuses it.
+        throw new Invalid("invalid escape sequence", "\\C");
+      case "Q": {
+        // Literal text up to `\E` or the end; a repetition after it repeats its last character.
+        this.i++;
+        let end = this.i;
+        while (
+          end < this.chars.length &&
+          !(this.chars[end] === "\\" && this.chars[end + 1] === "E")
+        )
+          end++;
+        for (const ch of this.chars.slice(this.i, end)) {
+          this.out += literal(ch.codePointAt(0) as number);
+          this.top = "atom";
+        }
+        this.i = Math.min(end + 2, this.chars.length);
+        return;
       }
       case "p":
       case "P":
-        return this.property(c === "P", inClass);
-      case "b":
-      case "B":
-        if (inClass) throw new Unsupported(`\\${c} inside a class`);
-        return `\\${c}`;
-      case "A":
-        if (inClass) throw new Unsupported("\\A inside a class");
-        return "^";
-      case "z":
-        if (inClass) throw new Unsupported("\\z inside a class");
-        return "$";
-      case "Q": {
-        let lit = "";
-        while (this.i < this.chars.length) {
-          if (this.chars[this.i] === "\\" && this.chars[this.i + 1] === "E") {
-            this.i += 2;
-            break;
-          }
-          lit += literal((this.chars[this.i++] as string).codePointAt(0) as number);
-        }
-        if (inClass) throw new Unsupported("\\Q inside a class");
-        return lit.length > 0 ? `(?:${lit})` : "(?:)";
-      }
+        this.i++;
+        this.out += this.property(c === "P", false, start);
+        this.top = "atom";
+        return;
+      case "d":
+      case "s":
+      case "w":
+        this.i++;
+        this.out += `[${PERL[c] as string}]`;
+        this.top = "atom";
+        return;
+      case "D":
+      case "S":
+      case "W":
+        this.i++;
+        this.out += `[^${PERL[c.toLowerCase()] as string}]`;
+        this.top = "atom";
+        return;
+    }
+    this.out += literal(this.parseEscape(start));
+    this.top = "atom";
+  }
+
+  /**
+   * Go's parseEscape, from the backslash at `start` (this.i is after it): the code point of a
+   * single-character escape. Refused as Go refuses it, quoting from the backslash to the character
+   * it stopped at: a back-reference (`\1` to `\9` not followed by an octal digit), an escaped
+   * letter or digit Go gives no meaning (`\Z`, `\e`, `\c`, `\8`), any escaped non-ASCII character.
+   */
+  private parseEscape(start: number): number {
+    const c = this.chars[this.i++];
+    if (c === undefined) throw new Invalid("trailing backslash at end of expression", "");
+    const bad = () => new Invalid("invalid escape sequence", this.text(start, this.i));
+    const cp = c.codePointAt(0) as number;
+    // Escaped non-word ASCII characters are themselves (`\.`, `\ `, `\_`).
+    if (cp < 0x80 && !isAlnum(c)) return cp;
+    if ((c >= "1" && c <= "7" && isOctal(this.peek())) || c === "0") {
+      // Octal: up to three digits.
+      let v = cp - 0x30;
+      for (let k = 1; k < 3 && isOctal(this.peek()); k++)
+        v = v * 8 + ((this.chars[this.i++] as string).codePointAt(0) as number) - 0x30;
+      return v;
+    }
+    switch (c) {
+      case "x":
+        return this.hexEscape(start);
+      case "a":
+        return 7;
+      case "f":
+        return 12;
+      case "n":
+        return 10;
+      case "r":
+        return 13;
+      case "t":
+        return 9;
+      case "v":
+        return 11;
       default:
-        // Other letters (RE2 refuses most, `\q`, and knows a few, `\C`) and escaped non-ASCII
-        // characters (which it refuses): not decided here.
-        throw new Unsupported(`escape \\${c}`);
+        throw bad();
     }
   }
 
@@ -347,39 +522,45 @@ class Translator {
     return parseInt(`${x}${y}`, 16);
   }
 
-  private property(negated: boolean, inClass: boolean): string {
-    // From the backslash: Go quotes `\p{Name}`, or all that follows when the brace never closes.
-    const start = this.i - 2;
+  /**
+   * After `\p` or `\P` (the backslash at `start`): Go's parseUnicodeClass. The name is one
+   * character, or what stands in braces; a leading `^` negates it. Refused when the brace never
+   * closes or Go does not know the name, quoting the whole `\p…`.
+   */
+  private property(negated: boolean, inClass: boolean, start: number): string {
     let name: string;
     if (this.peek() === "{") {
       const end = this.chars.indexOf("}", this.i);
       if (end < 0) throw new Invalid("invalid character class range", this.text(start));
-      name = this.chars.slice(this.i + 1, end).join("");
+      name = this.text(this.i + 1, end);
       this.i = end + 1;
     } else {
-      name = this.chars[this.i++] ?? "";
+      name = this.chars[this.i] ?? "";
+      if (this.i < this.chars.length) this.i++;
     }
     if (name.startsWith("^")) {
       negated = !negated;
       name = name.slice(1);
     }
-    if (name === "Any") {
-      if (negated) throw new Unsupported("\\P{Any}");
+    const cls = goUnicodeClass(name);
+    if (cls === null) throw new Invalid("invalid character class range", this.text(start, this.i));
+    if (cls.negated) negated = !negated;
+    if (cls.property === undefined) {
+      if (negated) {
+        this.unsupportedBecause("\\P{Any}");
+        return inClass ? "" : "[]";
+      }
       return inClass ? "\\u{0}-\\u{10ffff}" : "[\\u{0}-\\u{10ffff}]";
     }
-    if (!/^[A-Za-z_]+$/.test(name))
-      throw new Invalid("invalid character class range", this.text(start, this.i));
-    const inner = CATEGORIES.has(name) ? name : `Script=${name}`;
     try {
-      new RegExp(`\\p{${inner}}`, "u");
+      new RegExp(`\\p{${cls.property}}`, "u");
     } catch {
-      // A name JavaScript does not know; RE2 may know it (or refuse it): do not guess.
-      throw new Unsupported(`Unicode class ${name}`);
+      this.unsupportedBecause(`Unicode class ${name} (unknown to JavaScript)`);
     }
-    return `\\${negated ? "P" : "p"}{${inner}}`;
+    return `\\${negated ? "P" : "p"}{${cls.property}}`;
   }
 
-  /** After `[`: the whole class. */
+  /** After `[`: the whole class (Go's parseClass). */
   private charClass(): string {
     // Go quotes a class that never closes from its `[` to the pattern's end.
     const open = this.i - 1;
@@ -390,7 +571,6 @@ class Translator {
     }
     // RE2: a `]` right after `[` or `[^` is a literal.
     let first = true;
-    let items = 0;
     for (;;) {
       const c = this.chars[this.i];
       if (c === undefined) throw new Invalid("missing closing ]", this.text(open));
@@ -409,58 +589,46 @@ class Translator {
           const m = /^\[:(\^?)([a-z]+):\]$/.exec(name);
           const set = m ? POSIX[m[2] as string] : undefined;
           if (set === undefined) throw new Invalid("invalid character class range", name);
-          if (m?.[1]) throw new Unsupported("negated POSIX class");
+          if (m?.[1]) this.unsupportedBecause("negated POSIX class");
           this.i = k + 2;
           out += set;
-          items++;
           continue;
         }
       }
+      if (c === "\\" && (this.peek(1) === "p" || this.peek(1) === "P")) {
+        const start = this.i;
+        this.i += 2;
+        out += this.property(this.chars[start + 1] === "P", true, start);
+        continue;
+      }
+      const perl = c === "\\" ? this.peek(1) : undefined;
+      if (perl !== undefined && "dswDSW".includes(perl)) {
+        // A class escape is read before ranges: `[\d-z]` is \d, `-` and z.
+        this.i += 2;
+        const set = PERL[perl.toLowerCase()] as string;
+        if (perl !== perl.toLowerCase())
+          this.unsupportedBecause("negated Perl class inside a class");
+        out += set;
+        continue;
+      }
       const loStart = this.i;
-      const lo = this.classAtom();
-      // A class escape (`\d`, `\pL`) is read before ranges: `[\d-z]` is \d, `-` and z.
-      if (
-        lo.cp !== undefined &&
-        this.peek() === "-" &&
-        this.peek(1) !== "]" &&
-        this.peek(1) !== undefined
-      ) {
+      const lo = this.classChar(open);
+      if (this.peek() === "-" && this.peek(1) !== "]" && this.peek(1) !== undefined) {
         this.i++;
-        const hiStart = this.i;
-        const hi = this.classAtom();
-        // Go reads a range's end as one character: a class escape there is an invalid escape.
-        if (hi.cp === undefined)
-          throw new Invalid("invalid escape sequence", this.text(hiStart, hiStart + 2));
-        if (hi.cp < lo.cp)
-          throw new Invalid("invalid character class range", this.text(loStart, this.i));
-        out += `${lo.text}-${hi.text}`;
-      } else out += lo.text;
-      items++;
+        const hi = this.classChar(open);
+        if (hi < lo) throw new Invalid("invalid character class range", this.text(loStart, this.i));
+        out += `${literal(lo)}-${literal(hi)}`;
+      } else out += literal(lo);
     }
-    if (items === 0) throw new Invalid("missing closing ]", this.text(open));
     return out + "]";
   }
 
-  /** One class member: its text for JavaScript and, when it is one code point, that code point. */
-  private classAtom(): { text: string; cp: number | undefined } {
-    const c = this.chars[this.i++] as string;
-    if (c !== "\\") return { text: literal(c.codePointAt(0) as number), cp: c.codePointAt(0) };
-    const next = this.chars[this.i];
-    const before = this.i;
-    const text = this.escape(true);
-    const single = next !== undefined && (isAsciiPunct(next) || "aftnrvx".includes(next));
-    if (!single) return { text, cp: undefined };
-    const raw = this.chars.slice(before, this.i).join("");
-    const cp = decodeEscape(raw);
-    return { text, cp };
+  /** Go's parseClassChar: one character of a class, or an escape for one (never a class). */
+  private classChar(open: number): number {
+    const c = this.chars[this.i++];
+    if (c === undefined) throw new Invalid("missing closing ]", this.text(open));
+    return c === "\\" ? this.parseEscape(this.i - 1) : (c.codePointAt(0) as number);
   }
-}
-
-function decodeEscape(raw: string): number | undefined {
-  const simple: Record<string, number> = { a: 7, f: 12, t: 9, n: 10, r: 13, v: 11 };
-  if (raw.length === 1) return simple[raw] ?? raw.codePointAt(0);
-  const m = /^x\{?([0-9A-Fa-f]+)\}?$/.exec(raw);
-  return m ? parseInt(m[1] as string, 16) : undefined;
 }
 
 /** Steps of backtracking allowed for one match (about 0.1 s). */
@@ -482,30 +650,40 @@ function translate(pattern: string): Re2Result {
   let body = pattern;
   let flags = "u";
   let dotAll = false;
+  let unsupported: string | undefined;
   // Flags set at the very start apply to the whole pattern, as JavaScript's flags do.
   const lead = /^\(\?([imsU]+)\)/.exec(body);
   if (lead) {
     const f = lead[1] as string;
-    if (f.includes("U")) return { kind: "unsupported", reason: "ungreedy flag U" };
-    if (f.includes("m")) return { kind: "unsupported", reason: "multi-line flag m" };
+    if (f.includes("U")) unsupported = "ungreedy flag U";
+    else if (f.includes("m")) unsupported = "multi-line flag m";
     if (f.includes("i")) flags += "i";
     dotAll = f.includes("s");
     body = body.slice(lead[0].length);
   }
+  let t: Translator;
+  let source: string;
   try {
-    const t = new Translator(body, dotAll, pattern);
-    const source = t.run();
-    return {
-      kind: "ok",
-      regex: new RegExp(source, flags),
-      repetitions: t.repetitions,
-      anchored: source.startsWith("^") && !t.topLevelAlternation,
-    };
+    t = new Translator(body, dotAll, pattern);
+    source = t.run();
   } catch (e) {
     if (e instanceof Invalid) return { kind: "invalid", reason: e.message };
-    if (e instanceof Unsupported) return { kind: "unsupported", reason: e.message };
+    throw e;
+  }
+  unsupported ??= t.unsupported;
+  if (unsupported !== undefined) return { kind: "unsupported", reason: unsupported };
+  let regex: RegExp;
+  try {
+    regex = new RegExp(source, flags);
+  } catch (e) {
     return { kind: "unsupported", reason: e instanceof Error ? e.message : String(e) };
   }
+  return {
+    kind: "ok",
+    regex,
+    repetitions: t.repetitions,
+    anchored: source.startsWith("^") && !t.topLevelAlternation,
+  };
 }
 
 /** `s.matches(pattern)` as cel-go computes it, or throws when this module cannot decide. */

@@ -54,6 +54,16 @@ export const REGEX_PATTERNS = [
   "[\\x{1F600}-\\x{1F64F}]",
   "\\v",
   "^\\$",
+  // Escapes Go reads as characters (octal, escaped punctuation), \Q…\E followed by a repetition
+  // (of its last character), a `{` that is not a repeat count, Unicode class names Go looks up
+  // loosely, a group name JavaScript would refuse.
+  "^\\101$",
+  "[\\0-\\07]",
+  "\\Qab\\E*",
+  "^a{01}$",
+  "^\\p{Letter}$",
+  "\\p{greek}",
+  "(?<1a>a)",
 ];
 
 /** Subjects for every pattern: ASCII, Latin-1, CJK, an emoji, line breaks, Unicode spaces. */

@@ -438,6 +438,22 @@ export function webhookVariants(mutating: boolean): [string, (h: JsonObject) => 
     "[1].all(i, i, true)",
     "[1].exists(__result__, v, true)",
     "[1].all(i, v, true, true)",
+    // Literal patterns Go's regexp refuses: back-references, escapes it gives no meaning, \p names
+    // it does not know, Python's named back-reference; and ones it accepts.
+    "object.metadata.name.matches('(a)\\\\1')",
+    "object.metadata.name.matches('\\\\8')",
+    "object.metadata.name.matches('\\\\Z')",
+    "object.metadata.name.matches('\\\\C')",
+    "object.metadata.name.matches('\\\\pX')",
+    "object.metadata.name.matches('\\\\cA')",
+    "object.metadata.name.matches('\\\\e')",
+    "object.metadata.name.matches('(?P<n>a)(?P=n)')",
+    "object.metadata.name.matches('[\\\\b]')",
+    "object.metadata.name.matches('\\\\p{Old_Italic}')",
+    "object.metadata.name.matches('(?i:a)\\\\8')",
+    "object.metadata.name.matches('\\\\0')",
+    "object.metadata.name.matches('\\\\p{greek}')",
+    "matches(object.metadata.name, '\\\\8')",
   ];
   for (const e of exprs)
     mcs.push([`expr ${JSON.stringify(e).slice(0, 60)}`, [{ name: "a", expression: e }]]);

@@ -62,6 +62,17 @@ describe("checks cel-go makes after type-checking", () => {
     ]);
   });
 
+  // Patterns Go's regexp.Compile refuses, so the apiserver does (422 "invalid matches argument").
+  test.each(["(a)\\\\1", "\\\\8", "\\\\Z", "\\\\C", "\\\\pX", "\\\\cA", "\\\\e", "(?P<n>a)(?P=n)"])(
+    "a literal pattern Go refuses: '%s'",
+    (pattern) => {
+      const e = `object.metadata.name.matches('${pattern}')`;
+      expect(literalIssues(e, ast(e))).toEqual([
+        { offset: 29, message: "invalid matches argument" },
+      ]);
+    },
+  );
+
   test.each([
     ["int('x') == 1", "type conversion error from 'string' to 'int'"],
     ["bool('yes')", "type conversion error from 'string' to 'bool'"],
@@ -70,6 +81,7 @@ describe("checks cel-go makes after type-checking", () => {
     ["uint(-1) > 0u", "unsigned integer overflow"],
     ["[1].all(x, int('z') == x)", "type conversion error from 'string' to 'int'"],
     ["matches('a', '[')", "error parsing regexp: missing closing ]: `[`"],
+    ["matches('a', '\\\\8')", "error parsing regexp: invalid escape sequence: `\\8`"],
   ])("%s fails to build: %s", (e, message) => expect(foldingError(e, ast(e))).toBe(message));
 
   test.each(["int('+12') == 12", "bool('True')", "double('Inf') > 0.0", "int(object.x) == 1"])(

@@ -14,6 +14,8 @@ describe("checkCel (verdicts confirmed by the oracle against kube-apiserver 1.37
     ["size of an int", "size(1) == 1", "error"],
     ["undefined optional field of request", "request.userInfo.?nope.hasValue()", "error"],
     ["invalid regex literal", "'a'.matches('[')", "error"],
+    ["regex literal with a back-reference", "object.metadata.name.matches('(a)\\\\1')", "error"],
+    ["regex literal with \\Z", "object.metadata.name.matches('\\\\Z')", "error"],
     ["global matches validates its argument 0", "matches('[', 'a')", "error"],
     ["global matches compiles its pattern with the program", "matches('a', '[')", "internal"],
     ["invalid duration literal", "duration('1x') == duration('1s')", "error"],
