@@ -454,6 +454,22 @@ export function webhookVariants(mutating: boolean): [string, (h: JsonObject) => 
     "object.metadata.name.matches('\\\\0')",
     "object.metadata.name.matches('\\\\p{greek}')",
     "matches(object.metadata.name, '\\\\8')",
+    // Literals out of range or with escapes CEL does not know: parse errors (invalid int, uint or
+    // double literal, token recognition error, invalid unicode code point); and their edges, valid.
+    "9223372036854775808 > 0",
+    "-9223372036854775809 < 0",
+    "0x8000000000000000 > 0",
+    "18446744073709551616u > 0u",
+    "1e999 > 0.0",
+    "'\\x' == 'x'",
+    "'\\ud800' == ''",
+    "--9223372036854775808 < 0",
+    "-(9223372036854775808) < 0",
+    "b'\\u00e9' == b''",
+    "-9223372036854775808 < 0",
+    "1 - -9223372036854775808 < 0",
+    "18446744073709551615u > 0u",
+    "'\\U0010ffff' != ''",
   ];
   for (const e of exprs)
     mcs.push([`expr ${JSON.stringify(e).slice(0, 60)}`, [{ name: "a", expression: e }]]);

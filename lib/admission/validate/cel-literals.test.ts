@@ -4,7 +4,10 @@ import {
   foldingError,
   goParseDurationOk,
   goParseRfc3339Ok,
+  intLiteralIssues,
   literalIssues,
+  literalSign,
+  literalSyntaxIssue,
   undefinedRequestField,
 } from "./cel-literals";
 
@@ -51,6 +54,63 @@ describe("Go's literal parsers", () => {
     ["9999-12-31T23:59:59-00:01", false],
     ["10000-01-01T00:00:00Z", false],
   ])("timestamp %j: %s", (s, ok) => expect(goParseRfc3339Ok(s)).toBe(ok));
+});
+
+describe("literals cel-go's parser refuses", () => {
+  // Where the literal starts, and the sign cel-go's grammar folds into it (or none).
+  test.each([
+    ["-1", 1, 0],
+    ["- 1", 2, 0],
+    ["!-1", 2, 1],
+    ["1 - -1", 5, 4],
+    ["x in -1", 6, 5],
+    ["1 -1", 3, undefined],
+    ["--1", 2, undefined],
+    ["- -1", 3, undefined],
+    ["-(1)", 2, undefined],
+    ["a.b -1", 5, undefined],
+  ])("the sign of the literal in %j", (e, start, sign) => expect(literalSign(e, start)).toBe(sign));
+
+  test("int literals past int64, at their sign", () => {
+    const e = "-9223372036854775808 < 0 && [9223372036854775808, -9223372036854775809] == []";
+    expect(intLiteralIssues(e, ast(e))).toEqual([
+      { offset: 29, message: "invalid int literal" },
+      { offset: 50, message: "invalid int literal" },
+    ]);
+  });
+
+  test.each([
+    ["18446744073709551616u > 0u", "invalid_integer", 0, 0, "invalid uint literal"],
+    ["0x10000000000000000u > 0u", "invalid_hex_integer", 0, 0, "invalid uint literal"],
+    ["x < -1e999", "invalid_number", 5, 4, "invalid double literal"],
+    [
+      "'\\x4' == ''",
+      "invalid_hex_escape",
+      1,
+      0,
+      "Syntax error: token recognition error at: ''\\x4''",
+    ],
+    [
+      "'''\\x''' == ''",
+      "invalid_hex_escape",
+      3,
+      2,
+      "Syntax error: token recognition error at: ''\\x''",
+    ],
+    [
+      "'\\400' == ''",
+      "octal_escape_out_of_range",
+      1,
+      0,
+      "Syntax error: token recognition error at: ''\\4'",
+    ],
+    ["'\\U00110000' == ''", "invalid_unicode_escape", 1, 0, "invalid unicode code point"],
+  ])("%s (cel-js: %s)", (e, code, at, offset, message) =>
+    expect(literalSyntaxIssue(e, code, at)).toEqual({ offset, message }),
+  );
+
+  test("a raw literal's backslashes are not escapes", () =>
+    expect(literalSyntaxIssue("br'\\q' == b''", "invalid_escape_sequence", 3)).toBeNull());
 });
 
 describe("checks cel-go makes after type-checking", () => {

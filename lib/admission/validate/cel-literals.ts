@@ -6,6 +6,9 @@
  * - cel.OptOptimize, which evaluates a type conversion of a constant while building the program:
  *   `int('x')` fails as "program instantiation failed: type conversion error from 'string' to 'int'";
  * - the typed `request` variable: `request.userInfo.?nope` is an undefined field.
+ * And its parser's checks of literals cel-js reads differently: ints past int64 (which cel-js
+ * reads at any size), and the wording and place of its errors for numbers out of range and for
+ * string escapes its lexer does not know (which cel-js refuses in words of its own).
  * Every verdict here is one cel-go certainly gives; anything uncertain gives none.
  */
 import { Environment } from "@marcbachmann/cel-js";
@@ -160,6 +163,184 @@ export function literalIssues(expr: string, ast: CelNode): LiteralIssue[] {
     }
   }
   return out.sort((a, b) => a.offset - b.offset);
+}
+
+/**
+ * Where cel-go's grammar puts a sign on the number literal that starts at `start`: a lone unary
+ * minus straight before it (`-1`, `- 1`, `!-1`, `1 - -1`) is part of the literal (`literal:
+ * sign=MINUS? tok=NUM_INT`); a minus after an operand is a subtraction, and in a run of unary
+ * minus signs (`--1`, `- -1`) every one negates. The offset of the sign, or undefined.
+ */
+export function literalSign(expr: string, start: number): number | undefined {
+  const minuses: number[] = [];
+  let j = start - 1;
+  for (;;) {
+    while (j >= 0 && /\s/.test(expr[j] as string)) j--;
+    if (expr[j] !== "-") break;
+    minuses.push(j--);
+  }
+  if (minuses.length === 0) return undefined;
+  const before = j >= 0 ? (expr[j] as string) : "";
+  const keywordIn = expr.slice(j - 1, j + 1) === "in" && !/\w/.test(expr[j - 2] ?? "");
+  const afterOperand = /[\w)\]}'"`]/.test(before) && !keywordIn;
+  return minuses.length - (afterOperand ? 1 : 0) === 1 ? minuses[0] : undefined;
+}
+
+/**
+ * Int literals cel-go's parser refuses (VisitInt: strconv.ParseInt with the sign it folds in):
+ * out of int64's range. cel-js reads any size. `-9223372036854775808` is valid, as one literal;
+ * `-(9223372036854775808)` and `--9223372036854775808` are not.
+ */
+export function intLiteralIssues(expr: string, ast: unknown): LiteralIssue[] {
+  const out: LiteralIssue[] = [];
+  for (const n of celNodes(ast)) {
+    if (n.op !== "value" || typeof n.args !== "bigint" || n.args <= MAX_INT) continue;
+    const sign = literalSign(expr, n.start);
+    if (sign !== undefined && -n.args >= MIN_INT) continue;
+    out.push({ offset: sign ?? n.start, message: "invalid int literal" });
+  }
+  return out.sort((a, b) => a.offset - b.offset);
+}
+
+/** A string or bytes literal's place in the text: its prefix, its (first) quote, its kind. */
+interface StringToken {
+  start: number;
+  quote: number;
+  triple: boolean;
+  bytes: boolean;
+  raw: boolean;
+  /** Where the closing quote starts (the text's end, if none). */
+  bodyEnd: number;
+}
+
+/** The string or bytes literal that holds offset `at` (CEL's STRING and BYTES tokens). */
+function stringTokenAt(expr: string, at: number): StringToken | undefined {
+  let i = 0;
+  while (i < expr.length && i <= at) {
+    const c = expr[i] as string;
+    if (c === "/" && expr[i + 1] === "/") {
+      // A comment, to the end of its line.
+      const nl = expr.indexOf("\n", i);
+      i = nl < 0 ? expr.length : nl;
+      continue;
+    }
+    if (c !== "'" && c !== '"') {
+      i++;
+      continue;
+    }
+    // The prefix: r, b, or b then r, standing alone (`xb'…'` is a name, then a string).
+    const prefix = /(?:^|[^\w])([bB]?[rR]?)$/.exec(expr.slice(Math.max(0, i - 3), i))?.[1] ?? "";
+    const raw = /[rR]/.test(prefix);
+    const triple = expr.startsWith(c.repeat(3), i);
+    const close = triple ? c.repeat(3) : c;
+    let j = i + close.length;
+    while (j < expr.length && !expr.startsWith(close, j)) j += !raw && expr[j] === "\\" ? 2 : 1;
+    const end = Math.min(j + close.length, expr.length);
+    if (at >= i && at < end)
+      return {
+        start: i - prefix.length,
+        quote: i,
+        triple,
+        bytes: /[bB]/.test(prefix),
+        raw,
+        bodyEnd: Math.min(j, expr.length),
+      };
+    i = end;
+  }
+  return undefined;
+}
+
+const isHex = (c: string | undefined) => c !== undefined && /^[0-9A-Fa-f]$/.test(c);
+
+/**
+ * How CEL's lexer reads the escape at `backslash` (ESC_SEQ in CEL.g4): where it ends, or, when it
+ * is none of CEL's escapes, the character the lexer fails at.
+ */
+function lexEscape(expr: string, backslash: number): { end: number } | { failsAt: number } {
+  const next = expr[backslash + 1];
+  let digits: (c: string | undefined) => boolean = isHex;
+  let count = 0;
+  if (next === "x" || next === "X") count = 2;
+  else if (next === "u") count = 4;
+  else if (next === "U") count = 8;
+  else if (next !== undefined && next >= "0" && next <= "3") {
+    digits = (c) => c !== undefined && c >= "0" && c <= "7";
+    count = 2;
+  } else if (next !== undefined && "abfnrtv\"'\\?`".includes(next)) return { end: backslash + 2 };
+  else return { failsAt: backslash + 1 };
+  for (let k = backslash + 2; k < backslash + 2 + count; k++)
+    if (!digits(expr[k])) return { failsAt: k };
+  return { end: backslash + 2 + count };
+}
+
+/**
+ * The issue cel-go's parser reports for a string or bytes literal with an escape cel-js refused
+ * (at `backslash`): its lexer's token recognition error where an escape of the literal is none of
+ * CEL's (the text from the quote to the character the lexer stopped at), else unescape's error
+ * (parser/unescape.go) at the literal: a surrogate or a code point past U+10FFFF, or \u in bytes.
+ * Null where cel-go reads the literal (raw bytes, `br'\\q'`, which cel-js unescapes).
+ */
+function escapeIssue(expr: string, backslash: number): LiteralIssue | null | undefined {
+  const tok = stringTokenAt(expr, backslash);
+  if (!tok || expr[backslash] !== "\\") return undefined;
+  if (tok.raw) return null;
+  for (let k = tok.quote + (tok.triple ? 3 : 1); k < tok.bodyEnd; k++) {
+    if (expr[k] !== "\\") continue;
+    const lexed = lexEscape(expr, k);
+    if ("end" in lexed) {
+      k = lexed.end - 1;
+      continue;
+    }
+    // (A triple-quoted literal: the lexer first takes its two quotes as an empty string.)
+    const from = tok.triple ? tok.quote + 2 : tok.quote;
+    const text = expr.slice(from, lexed.failsAt + 1);
+    return { offset: from, message: `Syntax error: token recognition error at: '${text}'` };
+  }
+  const next = expr[backslash + 1];
+  if (next === "u" || next === "U") {
+    if (tok.bytes) return { offset: tok.start, message: "unable to unescape string" };
+    const cp = parseInt(expr.slice(backslash + 2, backslash + (next === "u" ? 6 : 10)), 16);
+    if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+      return { offset: tok.start, message: "invalid unicode code point" };
+  }
+  return null;
+}
+
+/**
+ * cel-go's parse error for a literal cel-js refused to read (its error `code` at `offset`): a
+ * number out of range ("invalid uint literal", "invalid double literal"; at the sign folded into
+ * the literal, if any) or a string escape (see escapeIssue). Null where cel-go reads the literal
+ * after all (raw bytes); undefined for an error that is not about a literal.
+ */
+export function literalSyntaxIssue(
+  expr: string,
+  code: string,
+  offset: number,
+): LiteralIssue | null | undefined {
+  switch (code) {
+    case "invalid_integer":
+    case "invalid_hex_integer": {
+      const uint = /^(?:0x[0-9A-Fa-f]+|\d+)[uU]/.test(expr.slice(offset));
+      return { offset, message: `invalid ${uint ? "uint" : "int"} literal` };
+    }
+    case "invalid_number":
+      return { offset: literalSign(expr, offset) ?? offset, message: "invalid double literal" };
+    case "invalid_hex_escape":
+    case "invalid_octal_escape":
+    case "octal_escape_out_of_range":
+    case "invalid_escape_sequence":
+    case "invalid_unicode_escape":
+    case "invalid_unicode_surrogate":
+    case "bytes_unicode_escape":
+      return escapeIssue(expr, offset);
+    case "unexpected_character":
+      // Raw bytes (`br'…'`), which cel-js does not read at all.
+      return (expr[offset] === "'" || expr[offset] === '"') && stringTokenAt(expr, offset)?.raw
+        ? null
+        : undefined;
+    default:
+      return undefined;
+  }
 }
 
 const GO_FLOAT =

@@ -94,6 +94,25 @@ describe("checkCel (verdicts confirmed by the oracle against kube-apiserver 1.37
     expect(checkCel(expr, webhook, "bool").kind).toBe("unknown"),
   );
 
+  // Literals cel-go's parser reads (VisitInt folds a lone minus sign into the literal).
+  it.each([
+    "-9223372036854775808 < 0",
+    "- 9223372036854775808 < 0",
+    "1 - -9223372036854775808 < 0",
+    "-0x8000000000000000 < 0",
+    "18446744073709551615u > 0u",
+    "1.7976931348623157e308 > 0.0",
+    "'\\377' == 'ÿ'",
+    "'\\U0010ffff' != ''",
+  ])("a literal at the edge of its range is valid: %s", (expr) =>
+    expect(checkCel(expr, webhook, "bool").kind).toBe("ok"),
+  );
+
+  it.each(["br'\\q' == b'\\\\q'", "br'a'.size() > 0"])(
+    "a raw bytes literal, which cel-js does not read as cel-go does: no verdict: %s",
+    (expr) => expect(checkCel(expr, webhook, "bool").kind).toBe("unknown"),
+  );
+
   it.each([
     // Reported whatever the comprehension: an undeclared name outside it, a conditional that reads
     // no iteration variable.
@@ -183,6 +202,76 @@ describe("checkCel (verdicts confirmed by the oracle against kube-apiserver 1.37
       "compilation failed: ERROR: <input>:-1:0: expression recursion limit exceeded: 250",
     ],
     ["null's type is null_type", "null", "must evaluate to bool but got null_type"],
+    [
+      "an int literal past int64",
+      "9223372036854775808 > 0",
+      "compilation failed: ERROR: <input>:1:1: invalid int literal\n | 9223372036854775808 > 0\n | ^",
+    ],
+    [
+      "a negative int literal past int64, at its sign",
+      "-9223372036854775809 < 0",
+      "compilation failed: ERROR: <input>:1:1: invalid int literal\n | -9223372036854775809 < 0\n | ^",
+    ],
+    [
+      "a hexadecimal int literal past int64",
+      "0x8000000000000000 > 0",
+      "compilation failed: ERROR: <input>:1:1: invalid int literal\n | 0x8000000000000000 > 0\n | ^",
+    ],
+    [
+      "a sign not folded into the literal: a run of minus signs negates",
+      "--9223372036854775808 < 0",
+      "compilation failed: ERROR: <input>:1:3: invalid int literal\n | --9223372036854775808 < 0\n | ..^",
+    ],
+    [
+      "a sign not folded into the literal: parentheses",
+      "-(9223372036854775808) < 0",
+      "compilation failed: ERROR: <input>:1:3: invalid int literal\n | -(9223372036854775808) < 0\n | ..^",
+    ],
+    [
+      "every int literal past int64",
+      "[9223372036854775808, 99999999999999999999] == []",
+      "compilation failed: ERROR: <input>:1:2: invalid int literal\n | [9223372036854775808, 99999999999999999999] == []\n | .^\nERROR: <input>:1:23: invalid int literal\n | [9223372036854775808, 99999999999999999999] == []\n | ......................^",
+    ],
+    [
+      "a uint literal past uint64",
+      "18446744073709551616u > 0u",
+      "compilation failed: ERROR: <input>:1:1: invalid uint literal\n | 18446744073709551616u > 0u\n | ^",
+    ],
+    [
+      "a double literal past float64",
+      "1e999 > 0.0",
+      "compilation failed: ERROR: <input>:1:1: invalid double literal\n | 1e999 > 0.0\n | ^",
+    ],
+    [
+      "a double literal past float64, its sign folded in",
+      "1 - -1e999 < 0.0",
+      "compilation failed: ERROR: <input>:1:5: invalid double literal\n | 1 - -1e999 < 0.0\n | ....^",
+    ],
+    [
+      "an escape CEL's lexer does not know (the first of cel-go's issues)",
+      "'\\x' == 'x'",
+      "compilation failed: ERROR: <input>:1:1: Syntax error: token recognition error at: ''\\x''\n | '\\x' == 'x'\n | ^",
+    ],
+    [
+      "an unknown escape in bytes: the lexer's error starts at the quote",
+      "b'\\q' == b''",
+      "compilation failed: ERROR: <input>:1:2: Syntax error: token recognition error at: ''\\q'\n | b'\\q' == b''\n | .^",
+    ],
+    [
+      "a lexer error later in the literal comes first",
+      "'\\ud800\\q' == ''",
+      "compilation failed: ERROR: <input>:1:1: Syntax error: token recognition error at: ''\\ud800\\q'\n | '\\ud800\\q' == ''\n | ^",
+    ],
+    [
+      "a surrogate escape",
+      "'a' + '\\ud800' == ''",
+      "compilation failed: ERROR: <input>:1:7: invalid unicode code point\n | 'a' + '\\ud800' == ''\n | ......^",
+    ],
+    [
+      "\\u in bytes",
+      "b'\\u00e9' == b''",
+      "compilation failed: ERROR: <input>:1:1: unable to unescape string\n | b'\\u00e9' == b''\n | ^",
+    ],
     [
       "a comprehension's iteration variable that is not a simple name, at that argument",
       "[1].all(a.b, v, true)",

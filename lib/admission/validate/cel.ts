@@ -16,7 +16,9 @@ import {
 import {
   celAst,
   foldingError,
+  intLiteralIssues,
   literalIssues,
+  literalSyntaxIssue,
   REQUEST_SCHEMA,
   undefinedRequestField,
 } from "./cel-literals";
@@ -183,6 +185,9 @@ function messageSyntaxVerdict(expr: string): CelVerdict {
     return { kind: "unknown" };
   } catch (e) {
     const le = asLibError(e);
+    const literal = le && literalSyntaxIssue(expr, le.code ?? "", le.range?.start ?? 0);
+    if (literal === null) return { kind: "unknown" };
+    if (literal) return { kind: "error", detail: goIssue(expr, literal.offset, literal.message) };
     if (!le || !syntaxCodes.test(le.code ?? "")) return { kind: "unknown" };
     const off = le.range?.start ?? 0;
     // `?field:` (optional field initialisers) is CEL that cel-js does not parse either.
@@ -331,6 +336,10 @@ function onlyKnownCalls(expr: string): boolean {
 function libErrorVerdict(expr: string, le: CelLibError): CelVerdict {
   const off = le.range?.start ?? 0;
   const code = le.code ?? "";
+  // A literal cel-js cannot read: cel-go's parser refuses it too (its message, at its place).
+  const literal = literalSyntaxIssue(expr, code, off);
+  if (literal === null) return { kind: "unknown" };
+  if (literal) return { kind: "error", detail: goIssue(expr, literal.offset, literal.message) };
   if (syntaxCodes.test(code)) {
     if (asMapLiterals(expr) !== undefined) return messageSyntaxVerdict(expr);
     return { kind: "error", detail: syntaxIssues(expr, off, le.message) };
@@ -713,12 +722,15 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
   }
   const ast = celAst(expr);
   const comprehensions = twoVarComprehensions(ast ?? deepAst(expr));
-  // Parse errors, reported before any type check.
-  const macroIssues = twoVarMacroIssues(comprehensions).map((i) => ({
-    offset: goLocation(expr, i.at.start),
-    message: i.message,
-  }));
-  if (macroIssues.length > 0) return { kind: "error", detail: compileIssues(expr, macroIssues) };
+  // Parse errors cel-js does not make, reported before any type check, in the order of the text.
+  const parseIssues = [
+    ...twoVarMacroIssues(comprehensions).map((i) => ({
+      offset: goLocation(expr, i.at.start),
+      message: i.message,
+    })),
+    ...intLiteralIssues(expr, ast ?? deepAst(expr)),
+  ].sort((a, b) => a.offset - b.offset);
+  if (parseIssues.length > 0) return { kind: "error", detail: compileIssues(expr, parseIssues) };
   let verdict = typeVerdict(expr, decl, ret, comprehensions);
   if (verdict.kind === "error") return verdict;
   const typed =
