@@ -47,6 +47,7 @@ describe("translateRe2", () => {
     ["(?m)^b", "unsupported"],
     ["[[:^alpha:]]", "unsupported"],
     ["a*(?i)*", "unsupported"], // past a flag group, Go repeats the repetition
+    ["(a{333}){3}", "unsupported"], // 999 copies: valid in Go, but a repeated group that repeats
     // Valid in Go, so not invalid, even where untranslatable: Go's own checks run to the end.
     ["(?i:a)\\8", "invalid"],
     ["(?U)a\\Z", "invalid"],
@@ -166,6 +167,12 @@ describe("refused as Go's regexp.Compile refuses it, with its message", () => {
     ["(?z)", "error parsing regexp: invalid or unsupported Perl syntax: `(?z`"],
     // Repeat counts are decimal without leading zeros; anything else is a literal `{`.
     ["a{01}", ""],
+    // Repeat counts nested in one another: at most 1000 copies (repeatIsValid).
+    ["(a{500}){3}", "error parsing regexp: invalid repeat count: `{3}`"],
+    ["(a{500}){3}?", "error parsing regexp: invalid repeat count: `{3}?`"],
+    ["((a{10}){10}){11}", "error parsing regexp: invalid repeat count: `{11}`"],
+    ["(a{2,}){501}", "error parsing regexp: invalid repeat count: `{501}`"],
+    ["(a|b{3}){334}", "error parsing regexp: invalid repeat count: `{334}`"],
   ])("%j", (pattern, goMessage) => {
     const r = translateRe2(pattern);
     if (goMessage === "") expect(r.kind).toBe("ok");

@@ -179,6 +179,30 @@ function literal(cp: number): string {
       : String.fromCodePoint(cp);
 }
 
+/** A repeat count (`{min,max}`, max -1 when open) and those nested in what it repeats. */
+interface Repeat {
+  min: number;
+  max: number;
+  sub: Repeat[];
+}
+
+/**
+ * Go's repeatIsValid(re, 1000): along every path of nested repeat counts, each count (its max, or
+ * its min when open; `{0}` ends the path) fits in what the counts around it leave of 1000 copies.
+ */
+function repeatIsValid(root: Repeat): boolean {
+  const stack: Array<[Repeat, number]> = [[root, 1000]];
+  while (stack.length > 0) {
+    const [r, budget] = stack.pop() as [Repeat, number];
+    if (r.max === 0) continue;
+    const m = r.max < 0 ? r.min : r.max;
+    if (m > budget) return false;
+    const left = m > 0 ? Math.floor(budget / m) : budget;
+    for (const s of r.sub) stack.push([s, left]);
+  }
+  return true;
+}
+
 /**
  * What stands on top of Go's parse stack, which a repetition operator repeats: nothing (the
  * pattern's or a group's start, or after `|`), a character, class or group, an anchor (`^`, `\b`),
@@ -209,6 +233,11 @@ class Translator {
   private readonly chars: string[];
   /** Where the repetition operator just read starts, when the last token was one. */
   private lastRepeat: number | undefined;
+  /**
+   * Per open group (and the pattern): each thing read in it, as the repeat counts it holds
+   * outermost (Go's parse stack, as far as repeatIsValid reads it).
+   */
+  private readonly items: Repeat[][][] = [[]];
 
   /** `whole`: the pattern as written (with any leading flags), which some errors quote. */
   constructor(
@@ -225,6 +254,12 @@ class Translator {
 
   private peek(k = 0): string | undefined {
     return this.chars[this.i + k];
+  }
+
+  /** The thing just read is on top of Go's stack now, with the repeat counts it holds. */
+  private push(top: "atom" | "anchor", repeats: Repeat[] = []): void {
+    this.top = top;
+    this.items[this.items.length - 1]?.push(repeats);
   }
 
   private unsupportedBecause(reason: string): void {
@@ -249,7 +284,7 @@ class Translator {
         return;
       case "[":
         this.out += this.charClass();
-        this.top = "atom";
+        this.push("atom");
         return;
       case "(":
         this.group();
@@ -261,7 +296,7 @@ class Translator {
         // What a group holds, its enclosing group holds too: ((a|aa))* is as risky as (a|aa)*.
         if (this.riskyGroup && this.groups.length > 0) this.groups[this.groups.length - 1] = true;
         this.out += ")";
-        this.top = "atom";
+        this.push("atom", (this.items.pop() ?? []).flat());
         return;
       case "|":
         if (this.groups.length > 0) this.groups[this.groups.length - 1] = true;
@@ -279,7 +314,7 @@ class Translator {
         const m = /^\{(0|[1-9]\d*)(,(0|[1-9]\d*)?)?\}/.exec(this.text(this.i - 1));
         if (!m) {
           this.out += "\\{";
-          this.top = "atom";
+          this.push("atom");
           this.riskyGroup = false;
           this.lastRepeat = undefined;
           return;
@@ -289,26 +324,29 @@ class Translator {
         if (min > 1000 || max > 1000 || (max >= 0 && min > max))
           throw new Invalid("invalid repeat count", m[0]);
         this.i += m[0].length - 1;
-        this.repeat(m[0], this.i - m[0].length);
+        this.repeat(m[0], this.i - m[0].length, { min, max });
         return;
       }
       case ".":
         this.out += this.dotAll ? "[\\s\\S]" : "[^\\n]";
-        this.top = "atom";
+        this.push("atom");
         return;
       case "^":
       case "$":
         this.out += c;
-        this.top = "anchor";
+        this.push("anchor");
         return;
       default:
         this.out += literal(c.codePointAt(0) as number);
-        this.top = "atom";
+        this.push("atom");
     }
   }
 
-  /** A repetition operator `op` read from `start`; a `?` after it (non-greedy) is part of it. */
-  private repeat(op: string, start: number): void {
+  /**
+   * A repetition operator `op` read from `start`; a `?` after it (non-greedy) is part of it.
+   * `counts`: a repeat count's numbers (`{min,max}`, max -1 when open).
+   */
+  private repeat(op: string, start: number, counts?: { min: number; max: number }): void {
     const end = this.peek() === "?" ? this.i + 1 : this.i;
     // Go quotes from the previous operator (`a**`: "**"), or the operator with its `?`.
     if (this.lastRepeat !== undefined)
@@ -318,6 +356,16 @@ class Translator {
     // Go repeats an anchor (`^*`) or, past a flag group, a repetition; JavaScript refuses both.
     if (this.top === "anchor") this.unsupportedBecause("a repeated anchor");
     if (this.top === "repeat") this.unsupportedBecause("a repeated repetition");
+    // Go's repeatIsValid: repeat counts nested in one another may not exceed 1000 copies.
+    const level = this.items[this.items.length - 1] as Repeat[][];
+    let repeats = level.pop() ?? [];
+    if (counts) {
+      const node = { ...counts, sub: repeats };
+      if ((counts.min >= 2 || counts.max >= 2) && !repeatIsValid(node))
+        throw new Invalid("invalid repeat count", this.text(start, end));
+      repeats = [node];
+    }
+    level.push(repeats);
     // RE2 runs in linear time; JavaScript backtracks, exponentially for a repeated group that
     // itself repeats or alternates (`(a+)+`, `(a|aa)*`) on a long enough subject: not translated.
     // (`?`, `{0,1}` and `{1}` repeat nothing: `(-[a-z]+)?` is safe.)
@@ -337,6 +385,7 @@ class Translator {
 
   private openGroup(js: string): void {
     this.groups.push(false);
+    this.items.push([]);
     this.out += js;
     this.depth++;
     this.top = "none";
@@ -404,7 +453,7 @@ class Translator {
       case "B":
         this.i++;
         this.out += c === "A" ? "^" : c === "z" ? "$" : `\\${c}`;
-        this.top = "anchor";
+        this.push("anchor");
         return;
       case "C":
         // Any byte: Go refuses it.
@@ -420,7 +469,7 @@ class Translator {
           end++;
         for (const ch of this.chars.slice(this.i, end)) {
           this.out += literal(ch.codePointAt(0) as number);
-          this.top = "atom";
+          this.push("atom");
         }
         this.i = Math.min(end + 2, this.chars.length);
         return;
@@ -429,25 +478,25 @@ class Translator {
       case "P":
         this.i++;
         this.out += this.property(c === "P", false, start);
-        this.top = "atom";
+        this.push("atom");
         return;
       case "d":
       case "s":
       case "w":
         this.i++;
         this.out += `[${PERL[c] as string}]`;
-        this.top = "atom";
+        this.push("atom");
         return;
       case "D":
       case "S":
       case "W":
         this.i++;
         this.out += `[^${PERL[c.toLowerCase()] as string}]`;
-        this.top = "atom";
+        this.push("atom");
         return;
     }
     this.out += literal(this.parseEscape(start));
-    this.top = "atom";
+    this.push("atom");
   }
 
   /**

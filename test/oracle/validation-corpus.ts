@@ -454,6 +454,8 @@ export function webhookVariants(mutating: boolean): [string, (h: JsonObject) => 
     "object.metadata.name.matches('\\\\0')",
     "object.metadata.name.matches('\\\\p{greek}')",
     "matches(object.metadata.name, '\\\\8')",
+    "object.metadata.name.matches('(a{500}){3}')",
+    "object.metadata.name.matches('(a{333}){3}')",
     // Literals out of range or with escapes CEL does not know: parse errors (invalid int, uint or
     // double literal, token recognition error, invalid unicode code point); and their edges, valid.
     "9223372036854775808 > 0",
