@@ -721,14 +721,16 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
       };
   }
   const ast = celAst(expr);
-  const comprehensions = twoVarComprehensions(ast ?? deepAst(expr));
+  // (A tree deeper than celAst walks, for the iterative walks below.)
+  const tree = ast ?? deepAst(expr);
+  const comprehensions = twoVarComprehensions(tree);
   // Parse errors cel-js does not make, reported before any type check, in the order of the text.
   const parseIssues = [
     ...twoVarMacroIssues(comprehensions).map((i) => ({
       offset: goLocation(expr, i.at.start),
       message: i.message,
     })),
-    ...intLiteralIssues(expr, ast ?? deepAst(expr)),
+    ...intLiteralIssues(expr, tree),
   ].sort((a, b) => a.offset - b.offset);
   if (parseIssues.length > 0) return { kind: "error", detail: compileIssues(expr, parseIssues) };
   let verdict = typeVerdict(expr, decl, ret, comprehensions);
