@@ -46,6 +46,32 @@ export function twoVarComprehensions(ast: unknown): TwoVarComprehension[] {
   return out;
 }
 
+/** The one-variable macros of the same names (cel-go's parser), with their one arity. */
+const ONE_VAR_MACROS = new Set(["all", "exists", "exists_one", "existsOne"]);
+
+/**
+ * Member calls named like a two-variable macro but with an arity no macro of that name has
+ * (`l.all(i, v, p, q)`): cel-go expands no macro, and its checker reports a call of an undeclared
+ * function at the call's parenthesis. The offsets of those parentheses in `code` (the expression
+ * with its string literals masked), in the order of the text.
+ */
+export function undeclaredMacroNamedCalls(ast: unknown, code: string): number[] {
+  const out: number[] = [];
+  for (const n of celNodes(ast)) {
+    if (n.op !== "rcall" || !Array.isArray(n.args)) continue;
+    const [name, , args] = n.args as [unknown, unknown, unknown];
+    if (typeof name !== "string" || !Array.isArray(args)) continue;
+    if (!Object.hasOwn(TWO_VAR_MACROS, name) || TWO_VAR_MACROS[name]?.includes(args.length))
+      continue;
+    if (ONE_VAR_MACROS.has(name) && args.length === 2) continue;
+    const first = args[0];
+    const end = isCelNode(first) ? first.start : n.end;
+    const paren = code.lastIndexOf("(", end);
+    if (paren >= n.start) out.push(paren);
+  }
+  return out.sort((a, b) => a - b);
+}
+
 /** A macro's parse error: the argument it is reported at and cel-go's message. */
 export interface MacroIssue {
   at: CelNode;

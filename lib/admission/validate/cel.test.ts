@@ -125,6 +125,21 @@ describe("checkCel (verdicts confirmed by the oracle against kube-apiserver 1.37
     expect(checkCel(expr, webhook, "bool").kind).toBe("error"),
   );
 
+  it("a call named like a two-variable macro but of another arity is an undeclared function's, at its parenthesis, before its arguments' undeclared names", () => {
+    expect(checkCel("[1].all(i, v, true, true)", webhook, "bool")).toEqual({
+      kind: "error",
+      detail:
+        "compilation failed: ERROR: <input>:1:8: undeclared reference to 'all' (in container '')\n | [1].all(i, v, true, true)\n | .......^",
+    });
+    expect(checkCel("[1].transformList(i, v)", webhook, "bool")).toMatchObject({
+      detail: expect.stringContaining("1:18: undeclared reference to 'transformList'"),
+    });
+    // The receiver's own undeclared name comes first.
+    expect(checkCel("x.all(i, v, true, true)", webhook, "bool")).toMatchObject({
+      detail: expect.stringContaining("1:1: undeclared reference to 'x'"),
+    });
+  });
+
   it("a hostile expression is answered, not a crash", () => {
     const flat = Array.from({ length: 5000 }, () => "'a' == 'a'").join(" && ");
     expect(() => checkCel(flat, webhook, "bool")).not.toThrow();

@@ -10,6 +10,7 @@ import { celNodes, isCelNode, type CelNode } from "@/lib/admission/cel-ast";
 import {
   readsIterationVariable,
   twoVarComprehensions,
+  undeclaredMacroNamedCalls,
   twoVarMacroIssues,
   type TwoVarComprehension,
 } from "./cel-macros";
@@ -335,6 +336,18 @@ function onlyKnownCalls(expr: string): boolean {
 
 function libErrorVerdict(expr: string, le: CelLibError): CelVerdict {
   const off = le.range?.start ?? 0;
+  // cel-js checks a call's arguments first; cel-go sorts its issues by place, and a call of an
+  // undeclared function is reported at its parenthesis, before any argument's.
+  if (le.code === "unknown_variable") {
+    const call = undeclaredMacroNamedCalls(celAst(expr), maskStrings(expr)).find((p) => p < off);
+    if (call !== undefined) {
+      const name = /\.\s*(\w+)\s*$/.exec(maskStrings(expr).slice(0, call))?.[1] ?? "";
+      return {
+        kind: "error",
+        detail: goIssue(expr, call, `undeclared reference to '${name}' (in container '')`),
+      };
+    }
+  }
   const code = le.code ?? "";
   // A literal cel-js cannot read: cel-go's parser refuses it too (its message, at its place).
   const literal = literalSyntaxIssue(expr, code, off);
