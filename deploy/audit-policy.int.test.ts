@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLogFiles, readStack, type StackInfo } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
 import { parseAuditEvent } from "@/lib/admission/audit";
+import { denyInNamespaceBinding } from "../test/policy-objects";
 
 let stack: StackInfo;
 let ca: Buffer;
@@ -76,16 +77,11 @@ beforeAll(async () => {
     },
   });
   expect(policy.status).toBe(201);
-  const binding = await api("POST", `${ADMISSION}/validatingadmissionpolicybindings`, {
-    metadata: { name: tag },
-    spec: {
-      policyName: tag,
-      validationActions: ["Deny"],
-      matchResources: {
-        namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
-      },
-    },
-  });
+  const binding = await api(
+    "POST",
+    `${ADMISSION}/validatingadmissionpolicybindings`,
+    denyInNamespaceBinding(tag, ns),
+  );
   expect(binding.status).toBe(201);
 });
 

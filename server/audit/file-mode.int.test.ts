@@ -22,6 +22,7 @@ import {
 import { httpsRequest } from "../../cluster/https-json";
 import { policyHeaders } from "../../e2e/api-headers";
 import { startDashboard, type DashboardProcess } from "../../e2e/dashboard-process";
+import { denyInNamespaceBinding } from "../../test/policy-objects";
 
 let stack: StackInfo;
 let ca: Buffer;
@@ -137,16 +138,7 @@ beforeAll(async () => {
   const binding = await api(
     "POST",
     "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings",
-    {
-      metadata: { name: tag },
-      spec: {
-        policyName: tag,
-        validationActions: ["Deny"],
-        matchResources: {
-          namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
-        },
-      },
-    },
+    denyInNamespaceBinding(tag, ns),
   );
   expect(binding.status).toBe(201);
   // The policy takes effect once the apiserver has compiled it: probe until a create is denied.
