@@ -197,7 +197,9 @@ export function NamespacesPage({
           </p>
           {cols.length === 0 || rows.length === 0 ? (
             <p className="muted">
-              No hooks or namespaces match the filters: clear them above, or group by another label.
+              {cols.length === 0 && !params.all && !params.hook && !params.failurePolicy
+                ? `No hook's rules match ${describeRequest(request)}: tick "hooks whose rules do not match" to see every hook, or choose another request.`
+                : "No hooks or namespaces match the filters: clear them above, or group by another label."}
             </p>
           ) : (
             read && (
