@@ -17,10 +17,17 @@ const HASH_MARK = "…sha256:";
 /** The form an audit ID is stored in (itself when at most MAX_AUDIT_ID characters). */
 export function storedAuditID(id: string): string {
   if (id.length <= MAX_AUDIT_ID) return id;
-  // Not between the two halves of a surrogate pair: the kept text stays well-formed.
-  const high = id.charCodeAt(KEPT - 1);
-  const kept = id.slice(0, high >= 0xd800 && high <= 0xdbff ? KEPT - 1 : KEPT);
-  return `${kept}${HASH_MARK}${sha256Hex(id)}`;
+  return `${wellFormedPrefix(id, KEPT)}${HASH_MARK}${sha256Hex(id)}`;
+}
+
+/**
+ * The first `n` UTF-16 units of `s`, one fewer where the last would be the first half of a
+ * surrogate pair: a cut text stays well-formed.
+ */
+export function wellFormedPrefix(s: string, n: number): string {
+  if (s.length <= n) return s;
+  const high = s.charCodeAt(n - 1);
+  return s.slice(0, high >= 0xd800 && high <= 0xdbff ? n - 1 : n);
 }
 
 const STORED_FORM = /…sha256:[0-9a-f]{64}$/;

@@ -20,7 +20,7 @@
  *   together), only for requests slower than 500 ms — request facts, never one hook's latency.
  */
 
-import { storedAuditID } from "./audit-id";
+import { storedAuditID, wellFormedPrefix } from "./audit-id";
 import { readStatusMessage } from "./status-message";
 
 export type DecisionOutcome =
@@ -492,9 +492,8 @@ function hasObjects(raw: Record<string, unknown>): boolean {
 /** `s` cut to `limit` characters (never between the halves of a surrogate pair), saying so. */
 function cutText(s: string, limit: number): string {
   if (s.length <= limit) return s;
-  const high = s.charCodeAt(limit - 1);
-  const end = high >= 0xd800 && high <= 0xdbff ? limit - 1 : limit;
-  return `${s.slice(0, end)}… (${s.length - end} characters cut)`;
+  const kept = wellFormedPrefix(s, limit);
+  return `${kept}… (${s.length - kept.length} characters cut)`;
 }
 
 /** Longest annotation value a too-large event keeps at first, halved until the event fits. */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { builtinDiscovery } from "@/lib/admission/resources";
 import {
   changeRequest,
+  MATRIX_RESOURCES,
   DEFAULT_PARAMS,
   readParams,
   requestOf,
@@ -100,5 +102,16 @@ describe("matrix parameters in the URL", () => {
       operation: "CONNECT",
       scope: "Cluster",
     });
+  });
+  it("offers CONNECT for every built-in subresource only CONNECT reaches (its body an options object)", () => {
+    const connect = builtinDiscovery().flatMap((r) =>
+      (r.subresources ?? [])
+        .filter((s) => s.kind?.kind.endsWith("Options"))
+        .map((s) => `${r.resource}/${s.name} ${r.namespaced ? "Namespaced" : "Cluster"}`),
+    );
+    const offered = MATRIX_RESOURCES.filter((r) => r.request.subresource !== undefined).map(
+      (r) => `${r.request.resource}/${r.request.subresource} ${r.request.scope}`,
+    );
+    expect(offered.sort()).toEqual(connect.sort());
   });
 });

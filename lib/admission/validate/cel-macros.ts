@@ -52,11 +52,14 @@ const ONE_VAR_MACROS = new Set(["all", "exists", "exists_one", "existsOne"]);
 /**
  * Member calls named like a two-variable macro but with an arity no macro of that name has
  * (`l.all(i, v, p, q)`): cel-go expands no macro, and its checker reports a call of an undeclared
- * function at the call's parenthesis. The offsets of those parentheses in `code` (the expression
- * with its string literals masked), in the order of the text.
+ * function at the call's parenthesis. Each call's name and the offset of its parenthesis in
+ * `code` (the expression with its string literals masked), in the order of the text.
  */
-export function undeclaredMacroNamedCalls(ast: unknown, code: string): number[] {
-  const out: number[] = [];
+export function undeclaredMacroNamedCalls(
+  ast: unknown,
+  code: string,
+): Array<{ name: string; at: number }> {
+  const out: Array<{ name: string; at: number }> = [];
   for (const n of celNodes(ast)) {
     if (n.op !== "rcall" || !Array.isArray(n.args)) continue;
     const [name, , args] = n.args as [unknown, unknown, unknown];
@@ -67,9 +70,9 @@ export function undeclaredMacroNamedCalls(ast: unknown, code: string): number[] 
     const first = args[0];
     const end = isCelNode(first) ? first.start : n.end;
     const paren = code.lastIndexOf("(", end);
-    if (paren >= n.start) out.push(paren);
+    if (paren >= n.start) out.push({ name, at: paren });
   }
-  return out.sort((a, b) => a - b);
+  return out.sort((a, b) => a.at - b.at);
 }
 
 /** A macro's parse error: the argument it is reported at and cel-go's message. */

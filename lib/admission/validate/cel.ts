@@ -339,14 +339,12 @@ function libErrorVerdict(expr: string, le: CelLibError): CelVerdict {
   // cel-js checks a call's arguments first; cel-go sorts its issues by place, and a call of an
   // undeclared function is reported at its parenthesis, before any argument's.
   if (le.code === "unknown_variable") {
-    const call = undeclaredMacroNamedCalls(celAst(expr), maskStrings(expr)).find((p) => p < off);
-    if (call !== undefined) {
-      const name = /\.\s*(\w+)\s*$/.exec(maskStrings(expr).slice(0, call))?.[1] ?? "";
+    const call = undeclaredMacroNamedCalls(celAst(expr), maskStrings(expr)).find((c) => c.at < off);
+    if (call)
       return {
         kind: "error",
-        detail: goIssue(expr, call, `undeclared reference to '${name}' (in container '')`),
+        detail: goIssue(expr, call.at, `undeclared reference to '${call.name}' (in container '')`),
       };
-    }
   }
   const code = le.code ?? "";
   // A literal cel-js cannot read: cel-go's parser refuses it too (its message, at its place).
