@@ -116,6 +116,23 @@ function warningTexts(header: string | string[] | undefined): string[] {
 }
 
 /**
+ * A token read from a file (a kubeconfig's token file, shared mode's
+ * PORTCULLIS_SERVICE_ACCOUNT_TOKEN_FILE) keeps the file's trailing newline, which the kubeconfig
+ * library puts into the Authorization header as it is: Node then refuses to send the request at
+ * all. client-go (kubectl) trims whitespace around a file's token; so does the dashboard.
+ */
+function trimBearerToken(headers: https.RequestOptions["headers"]): void {
+  if (!headers || Array.isArray(headers)) return;
+  const h = headers as Record<string, unknown>;
+  for (const name of Object.keys(h)) {
+    const value = h[name];
+    if (name.toLowerCase() !== "authorization" || typeof value !== "string") continue;
+    const m = /^Bearer\s+([\s\S]*)$/.exec(value);
+    if (m) h[name] = `Bearer ${(m[1] ?? "").trim()}`;
+  }
+}
+
+/**
  * The one door to a cluster: every apiserver call of the dashboard goes through a KubeClient,
  * built per request for the identity (kubeconfig context) the request acts as. Every failure
  * comes out as a KubeApiError carrying the apiserver's status, reason and message.
@@ -159,6 +176,7 @@ export class KubeClient {
       signal: req.signal,
     };
     await this.kc.applyToHTTPSOptions(opts);
+    trimBearerToken(opts.headers);
     if (this.auth) opts.headers = { ...opts.headers, ...(await this.auth()) };
     return opts;
   }
