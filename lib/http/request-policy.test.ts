@@ -44,6 +44,25 @@ describe("hostAllowed", () => {
     expect(hostAllowed("admin.example.com", c)).toBe(false);
   });
 
+  it("takes a configured name:443 for the port-less Host and Origin a browser on https sends", () => {
+    const c = policyConfigFromEnv({
+      PORTCULLIS_PORT: "3000",
+      PORTCULLIS_ALLOWED_HOSTS: "portcullis.example.org:443",
+    });
+    expect(hostAllowed("portcullis.example.org", c)).toBe(true);
+    expect(hostAllowed("portcullis.example.org:443", c)).toBe(true);
+    expect(hostAllowed("portcullis.example.org:8443", c)).toBe(false);
+    expect(hostAllowed("other.example.org", c)).toBe(false);
+    const write = {
+      ...api,
+      method: "PUT",
+      pathname: "/api/webhooks/validatingwebhookconfigurations/x",
+      host: "portcullis.example.org",
+      origin: "https://portcullis.example.org",
+    };
+    expect(decide(write, c)).toEqual({ allow: true, route: "api" });
+  });
+
   it("allows loopback names on any port only when the port is unknown", () => {
     expect(hostAllowed("localhost:9999", policyConfigFromEnv({}))).toBe(true);
     expect(hostAllowed("evil.example:9999", policyConfigFromEnv({}))).toBe(false);

@@ -112,11 +112,14 @@ export function hostAllowed(host: string | null, config: PolicyConfig): boolean 
   const parsed = parseHost(host);
   if (!parsed) return false;
   const { name, port } = parsed;
-  const effectivePort = port || "80";
   if ((LOOPBACK_NAMES as readonly string[]).includes(name)) {
-    return config.port === undefined || config.port === effectivePort;
+    return config.port === undefined || config.port === (port || "80");
   }
-  return config.allowedHosts.has(name) || config.allowedHosts.has(`${name}:${effectivePort}`);
+  if (config.allowedHosts.has(name)) return true;
+  // A Host (or an origin) names no port when it is its scheme's default, and the scheme is not
+  // in a Host header: `name:443` (a browser on https://name/, as configured names must be
+  // served) and `name:80` both stand for a port-less one.
+  return (port ? [port] : ["80", "443"]).some((p) => config.allowedHosts.has(`${name}:${p}`));
 }
 
 /** The policy's configuration from the environment the server runs with. */
