@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { clearSessionCookieHeader, sessionCookieHeader } from "@/lib/auth/session-cookie";
+import { tokenSignInBody } from "@/lib/auth/sign-in-body";
 import type { SessionInfo } from "@/lib/queries/session";
 import { readJson } from "@/server/http/body";
 import { handle, json } from "@/server/http/respond";
@@ -8,8 +8,6 @@ import { authorizeSession, signInWithToken, signOut } from "@/server/auth/sign-i
 
 export const dynamic = "force-dynamic";
 
-const body = z.object({ token: z.string().min(1).max(16_384) }).strict();
-
 function via(): SessionInfo["via"] {
   return impersonationMode() ? "impersonation" : "token";
 }
@@ -17,8 +15,8 @@ function via(): SessionInfo["via"] {
 /** Shared mode: signs in with a bearer token; the session cookie is HttpOnly, the token stays here. */
 export async function POST(request: Request): Promise<Response> {
   return handle(async () => {
-    const { token } = body.parse(await readJson(request));
-    const { cookie, user } = await signInWithToken(token.trim(), request);
+    const { token } = tokenSignInBody.parse(await readJson(request));
+    const { cookie, user } = await signInWithToken(token, request);
     const info: SessionInfo = {
       username: user.username,
       groups: user.groups,
