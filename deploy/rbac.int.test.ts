@@ -375,7 +375,7 @@ describe("the chart's ClusterRole for the dashboard's service account", () => {
 });
 
 describe("impersonation mode", () => {
-  it("lets the service account impersonate users and groups, and nothing more", async () => {
+  it("lets the service account impersonate users, groups and service accounts, and nothing more", async () => {
     const objects = renderedObjects(
       await renderChart({
         release: `imp-${id}`,
@@ -391,9 +391,10 @@ describe("impersonation mode", () => {
       verb: "impersonate",
     });
     expect(await canI(client, { group: "", resource: "groups", verb: "impersonate" })).toBe(true);
+    // A service account's token signs in as that service account.
     expect(
       await canI(client, { group: "", resource: "serviceaccounts", verb: "impersonate" }),
-    ).toBe(false);
+    ).toBe(true);
     expect(
       await canI(client, {
         group: "authentication.k8s.io",
@@ -412,7 +413,7 @@ describe("impersonation mode", () => {
     await expect(
       client.request({ path: `/api/v1/namespaces/${namespace}/secrets`, headers: asViewer }),
     ).rejects.toMatchObject({ status: 403 });
-    // Users and groups only: a request that also names the user's uid is refused.
+    // Users, groups and service accounts only: a request that also names the user's uid is refused.
     expect(
       await canI(client, { group: "authentication.k8s.io", resource: "uids", verb: "impersonate" }),
     ).toBe(false);

@@ -80,6 +80,11 @@ export async function startSharedDashboard(
     port?: number;
     /** More environment, e.g. the PORTCULLIS_OIDC_* of an issuer (cluster/harness/oidc-issuer.ts). */
     env?: Record<string, string>;
+    /**
+     * What its service account may impersonate (default users, groups and serviceaccounts). Any
+     * other list gets a service account and role of its own.
+     */
+    impersonates?: readonly ("users" | "groups" | "serviceaccounts")[];
   } = {},
 ): Promise<SharedDashboard> {
   await admin(stack, "POST", "/api/v1/namespaces", {
@@ -87,7 +92,10 @@ export async function startSharedDashboard(
     kind: "Namespace",
     metadata: { name: SHARED_NAMESPACE },
   });
-  const role = "portcullis-shared-test-dashboard";
+  const impersonates = opts.impersonates ?? ["users", "groups", "serviceaccounts"];
+  const own = opts.impersonates ? `-${impersonates.join("-") || "none"}` : "";
+  const account = `dashboard${own}`;
+  const role = `portcullis-shared-test-dashboard${own}`;
   await admin(stack, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles", {
     apiVersion: "rbac.authorization.k8s.io/v1",
     kind: "ClusterRole",
@@ -106,11 +114,9 @@ export async function startSharedDashboard(
         verbs: READ,
       },
       { nonResourceURLs: ["/metrics"], verbs: ["get"] },
-      {
-        apiGroups: [""],
-        resources: ["users", "groups", "serviceaccounts"],
-        verbs: ["impersonate"],
-      },
+      ...(impersonates.length > 0
+        ? [{ apiGroups: [""], resources: [...impersonates], verbs: ["impersonate"] }]
+        : []),
     ],
   });
   await admin(stack, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", {
@@ -118,9 +124,9 @@ export async function startSharedDashboard(
     kind: "ClusterRoleBinding",
     metadata: { name: role },
     roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: role },
-    subjects: [{ kind: "ServiceAccount", name: "dashboard", namespace: SHARED_NAMESPACE }],
+    subjects: [{ kind: "ServiceAccount", name: account, namespace: SHARED_NAMESPACE }],
   });
-  const saToken = await serviceAccountToken(stack, "dashboard");
+  const saToken = await serviceAccountToken(stack, account);
   const nobodyToken = await serviceAccountToken(stack, "nobody");
 
   const dir = mkdtempSync(path.join(stack.dir, "shared-"));

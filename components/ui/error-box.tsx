@@ -1,11 +1,13 @@
 import { ApiError } from "@/lib/queries/fetch";
 import { isNoAnswer } from "@/lib/k8s/errors";
-import { INVALID_TOKEN, SESSION_REQUIRED } from "@/lib/auth/session-cookie";
+import { IMPERSONATION_REFUSED, INVALID_TOKEN, SESSION_REQUIRED } from "@/lib/auth/session-cookie";
 
 /** What an admin can do next about a failure with this HTTP status (0: no answer at all). */
 export function nextStep(status: number | undefined, reason?: string): string {
   if (reason === INVALID_TOKEN)
     return "Paste a current token of your own: `kubectl create token NAME` makes one for a service account; a kubeconfig's user token works too.";
+  if (reason === IMPERSONATION_REFUSED)
+    return "The dashboard runs in impersonation mode, and its service account needs impersonate on users, groups and serviceaccounts to act as you (the chart's impersonation.enabled=true grants them): ask whoever runs the dashboard.";
   if (reason === SESSION_REQUIRED) return "Your session has ended: sign in again.";
   if (reason?.startsWith("Oidc") || reason === "InvalidIdToken")
     return "The OIDC sign-in did not complete: start it again from the sign-in page. If it keeps failing, the message above names what the issuer, or the dashboard's PORTCULLIS_OIDC_* settings, must change.";

@@ -12,6 +12,8 @@ export const SESSION_COOKIE = "__Host-portcullis-session";
 export const SESSION_REQUIRED = "SessionRequired";
 /** The reason of a refused sign-in: the apiserver does not know the token. */
 export const INVALID_TOKEN = "InvalidToken";
+/** The reason of a refused sign-in: the dashboard's service account may not impersonate the user. */
+export const IMPERSONATION_REFUSED = "ImpersonationRefused";
 
 /** A session lives at most this long after sign-in. */
 export const SESSION_MAX_AGE_MS = 8 * 3_600_000;

@@ -105,6 +105,41 @@ describe("impersonation mode", () => {
     }
   });
 
+  it("signs a service account's token in as that service account", async () => {
+    const res = await call("POST", "/api/session", { body: { token: d.nobodyToken } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toMatchObject({
+      username: "system:serviceaccount:portcullis-shared:nobody",
+      via: "impersonation",
+    });
+  });
+
+  it("refuses a sign-in its service account may not impersonate, saying so, and makes no session", async () => {
+    // The role of a dashboard that may impersonate users and groups but not service accounts.
+    const narrow = await startSharedDashboard(stack, {
+      impersonate: true,
+      impersonates: ["users", "groups"],
+    });
+    try {
+      const refused = await sharedCall(narrow.url, "POST", "/api/session", {
+        body: { token: narrow.nobodyToken },
+      });
+      expect(refused.status).toBe(403);
+      const body = (await refused.json()) as { reason: string; message: string };
+      expect(body.reason).toBe("ImpersonationRefused");
+      expect(body.message).toContain('"system:serviceaccount:portcullis-shared:nobody"');
+      expect(body.message).toContain('cannot impersonate resource "serviceaccounts"');
+      expect(refused.headers.get("set-cookie")).toBeNull();
+      // A user it may impersonate still signs in.
+      const ok = await sharedCall(narrow.url, "POST", "/api/session", {
+        body: { token: stack.tokens.viewer },
+      });
+      expect(ok.status, await ok.clone().text()).toBe(200);
+    } finally {
+      await narrow.stop();
+    }
+  });
+
   it("keeps no user token", async () => {
     await signIn(stack.tokens.editor);
     const db = new Database(path.join(d.dataDir, "decisions.sqlite"), { readonly: true });

@@ -22,7 +22,12 @@ import { KubeApiError } from "@/lib/k8s/errors";
 import { decryptToken, encryptToken, signSessionId } from "./secret";
 import { impersonationMode } from "./session-client";
 import { sessionStore, type SessionUser } from "./sessions";
-import { countSignInAttempt, requireSharedMode, reviewBearer } from "./sign-in";
+import {
+  confirmImpersonation,
+  countSignInAttempt,
+  requireSharedMode,
+  reviewBearer,
+} from "./sign-in";
 
 /** Shared mode's OIDC sign-in, from PORTCULLIS_OIDC_*. */
 export interface OidcConfig {
@@ -427,6 +432,7 @@ export async function completeOidcSignIn(
     request.signal,
     "the apiserver does not accept ID tokens from this issuer: configure it to trust the issuer and this client id as an audience (README, shared mode)",
   );
+  await confirmImpersonation(user, request.signal);
   const id = await store.create(user, impersonationMode() ? undefined : idToken, now, {
     method: "oidc",
     expires: exp,

@@ -5,7 +5,7 @@ import { SESSION_REQUIRED } from "@/lib/auth/session-cookie";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { KubeClient } from "@/server/kube/client";
 import { kubeConfigFor, sharedApiserver } from "@/server/kube/config";
-import { sessionStore, type Session } from "./sessions";
+import { sessionStore, type Session, type SessionUser } from "./sessions";
 
 /** PORTCULLIS_IMPERSONATE=1: the service account impersonates each user; no user token is kept. */
 export function impersonationMode(): boolean {
@@ -41,18 +41,28 @@ function sessionEnded(): KubeApiError {
   });
 }
 
+/** The headers that make the service account act as `u` (impersonation mode). */
+function impersonationHeaders(u: SessionUser): Record<string, string | string[]> {
+  return {
+    "Impersonate-User": u.username,
+    // User and groups only: the deployed role may impersonate users, groups and service accounts
+    // and nothing else (deploy/chart), so naming the uid or extras too would be refused.
+    ...(u.groups.length > 0 ? { "Impersonate-Group": u.groups } : {}),
+  };
+}
+
 /** The identity headers a session's requests carry. */
 function identityHeaders(s: Session): Record<string, string | string[]> {
-  if (impersonationMode()) {
-    return {
-      "Impersonate-User": s.username,
-      // User and groups only: the deployed role may impersonate users and groups and nothing
-      // else (deploy/chart), so naming the uid too would be refused.
-      ...(s.groups.length > 0 ? { "Impersonate-Group": s.groups } : {}),
-    };
-  }
+  if (impersonationMode()) return impersonationHeaders(s);
   if (!s.token) throw sessionEnded();
   return { Authorization: `Bearer ${s.token}` };
+}
+
+/** The service account impersonating `u` (impersonation mode; checking it at sign-in). */
+export function impersonatingClient(u: SessionUser): KubeClient {
+  return new KubeClient(SHARED_CONTEXT, kubeConfigFor(SHARED_CONTEXT), async () =>
+    impersonationHeaders(u),
+  );
 }
 
 /**

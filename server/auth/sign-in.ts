@@ -1,11 +1,11 @@
 import "server-only";
 import { clientAddress, RateLimiter } from "@/lib/auth/rate-limit";
-import { INVALID_TOKEN, SESSION_REQUIRED } from "@/lib/auth/session-cookie";
+import { IMPERSONATION_REFUSED, INVALID_TOKEN, SESSION_REQUIRED } from "@/lib/auth/session-cookie";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { isSharedMode } from "@/server/kube/config";
 import { sessionIdOf } from "@/server/kube/identity";
 import { signSessionId } from "./secret";
-import { bearerClient, impersonationMode } from "./session-client";
+import { bearerClient, impersonatingClient, impersonationMode } from "./session-client";
 import { sessionStore, type Session, type SessionUser } from "./sessions";
 
 /** Sign-in attempts per client address per minute, and over all addresses (a backstop). */
@@ -92,6 +92,34 @@ export async function reviewBearer(
   };
 }
 
+/**
+ * In impersonation mode, checks that the dashboard's service account may act as `user` before a
+ * session is made for them: a SelfSubjectReview through the Impersonate-* headers every later
+ * call carries. A refusal (e.g. a service-account user, when the role grants impersonate on users
+ * and groups only) is a 403 that says what to grant, instead of a session whose every call fails.
+ */
+export async function confirmImpersonation(user: SessionUser, signal: AbortSignal): Promise<void> {
+  if (!impersonationMode()) return;
+  try {
+    await impersonatingClient(user).request<SelfSubjectReview>({
+      method: "POST",
+      path: "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+      body: { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" },
+      signal,
+    });
+  } catch (e) {
+    if (e instanceof KubeApiError && e.status === 403) {
+      throw new KubeApiError({
+        status: 403,
+        reason: IMPERSONATION_REFUSED,
+        message: `the apiserver accepts this token (user "${user.username}"), but the dashboard's service account may not act as that user: ${e.message}`,
+        cluster: e.cluster,
+      });
+    }
+    throw e;
+  }
+}
+
 /** Throws 404 unless the dashboard runs in shared mode. */
 export function requireSharedMode(): void {
   if (!isSharedMode()) throw notShared();
@@ -111,6 +139,7 @@ export async function signInWithToken(
   const now = Date.now();
   countSignInAttempt(request, now);
   const user = await reviewBearer(token, request.signal);
+  await confirmImpersonation(user, request.signal);
   const store = await sessionStore();
   const id = await store.create(user, impersonationMode() ? undefined : token, now);
   return { cookie: signSessionId(id), user };
