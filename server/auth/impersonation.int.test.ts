@@ -112,6 +112,12 @@ describe("impersonation mode", () => {
       username: "system:serviceaccount:portcullis-shared:nobody",
       via: "impersonation",
     });
+    // The token is not kept, so the session ends when the token does (a TokenRequest for an
+    // hour), not 8 hours after sign-in.
+    const info = await call("GET", "/api/session", { cookie: sessionCookieOf(res) });
+    const { expires } = (await info.json()) as { expires: number };
+    expect(expires).toBeGreaterThan(Date.now());
+    expect(expires).toBeLessThanOrEqual(Date.now() + 3_600_000);
   });
 
   it("refuses a sign-in its service account may not impersonate, saying so, and makes no session", async () => {

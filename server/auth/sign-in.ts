@@ -1,5 +1,6 @@
 import "server-only";
 import { clientAddress, RateLimiter } from "@/lib/auth/rate-limit";
+import { bearerTokenExpiry } from "@/lib/auth/token-expiry";
 import { IMPERSONATION_REFUSED, INVALID_TOKEN, SESSION_REQUIRED } from "@/lib/auth/session-cookie";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { isSharedMode } from "@/server/kube/config";
@@ -141,7 +142,10 @@ export async function signInWithToken(
   const user = await reviewBearer(token, request.signal);
   await confirmImpersonation(user, request.signal);
   const store = await sessionStore();
-  const id = await store.create(user, impersonationMode() ? undefined : token, now);
+  // A session made with a token that says when it expires ends with it (kept or not).
+  const id = await store.create(user, impersonationMode() ? undefined : token, now, {
+    expires: bearerTokenExpiry(token),
+  });
   return { cookie: signSessionId(id), user };
 }
 
