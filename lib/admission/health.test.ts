@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { assessHook, assessPolicy, bucketText, type HookHealthInput } from "./health";
+import { assessHook, assessPolicy, bucketText, caFactsOf, type HookHealthInput } from "./health";
 import {
   foldAdmissionMetrics,
   policyDelta,
@@ -105,6 +105,45 @@ describe("assessHook", () => {
     expect(codes(empty)).toEqual(["critical:no-ready-endpoints"]);
   });
 
+  it("flags a Service without the hook's port, a headless one, and does not ask an ExternalName Service for endpoints", () => {
+    const service = {
+      kind: "service" as const,
+      serviceExists: true,
+      readyEndpoints: 2,
+      port: 444,
+      portServed: true,
+    };
+    const unreachable = {
+      ...healthy,
+      probe: { status: "unreachable-from-here" as const, error: "ENOTFOUND" },
+    };
+    const on = (backend: HookHealthInput["backend"], failurePolicy: "Fail" | "Ignore" = "Fail") =>
+      codes({ ...unreachable, failurePolicy, backend }).filter(
+        (c) => c !== "info:not-reachable-from-dashboard",
+      );
+    expect(on(service)).toEqual([]);
+    // ResolveCluster and ResolveEndpoint both refuse: no service port 444 found.
+    expect(on({ ...service, portServed: false })).toEqual(["critical:service-port-missing"]);
+    expect(on({ ...service, portServed: false }, "Ignore")).toEqual(["high:service-port-missing"]);
+    expect(on({ ...service, headless: true })).toEqual(["high:headless-service"]);
+    // ExternalName Services have no endpoints by design.
+    const external = assessHook({
+      ...unreachable,
+      backend: {
+        ...service,
+        readyEndpoints: 0,
+        portServed: false,
+        serviceType: "ExternalName",
+        externalName: "hooks.example.com",
+      },
+    });
+    expect(external.reasons.map((r) => `${r.severity}:${r.code}`)).toEqual([
+      "medium:external-name-service",
+      "info:not-reachable-from-dashboard",
+    ]);
+    expect(external.reasons[0]?.message).toContain("hooks.example.com:444");
+  });
+
   it("says when a backend cannot be reached from here instead of calling it down", () => {
     const r = assessHook({
       ...healthy,
@@ -159,6 +198,30 @@ describe("assessHook", () => {
     expect(codes({ ...healthy, ca: { empty: false, daysLeft: -1 } })).toEqual([
       "critical:ca-expired",
     ]);
+  });
+
+  it("judges a caBundle by the certificates that can anchor a chain now, as Go does", () => {
+    const now = Date.parse("2026-06-01T00:00:00Z");
+    const old = { notBefore: "2020-01-01T00:00:00Z", notAfter: "2020-02-01T00:00:00Z" };
+    const current = { notBefore: "2026-01-01T00:00:00Z", notAfter: "2027-01-01T00:00:00Z" };
+    const future = { notBefore: "2040-01-01T00:00:00Z", notAfter: "2041-01-01T00:00:00Z" };
+    const soon = { notBefore: "2026-06-11T00:00:00Z", notAfter: "2027-06-11T00:00:00Z" };
+    const ca = (...c: Array<typeof old>) => caFactsOf(c, undefined, now);
+
+    // A CA being rotated: the expired one beside the valid one takes nothing away.
+    const rotated = ca(old, current);
+    expect(rotated.daysLeft).toBe(214);
+    expect(codes({ ...healthy, ca: rotated })).toEqual(["info:ca-unusable-certificates"]);
+    // Only expired certificates: the latest one's expiry.
+    expect(codes({ ...healthy, ca: ca(old) })).toEqual(["critical:ca-expired"]);
+    // Not valid yet: nothing anchors a chain until then.
+    expect(ca(future, soon).notYetValidInDays).toBe(10);
+    expect(codes({ ...healthy, ca: ca(future) })).toEqual(["critical:ca-not-yet-valid"]);
+    expect(codes({ ...healthy, ca: ca(old, future) })).toEqual(["critical:ca-not-yet-valid"]);
+    expect(codes({ ...healthy, ca: ca(current, future) })).toEqual([
+      "info:ca-unusable-certificates",
+    ]);
+    expect(codes({ ...healthy, ca: ca(current) })).toEqual([]);
   });
 
   it("notes that same-named hooks share metrics", () => {

@@ -11,6 +11,9 @@ export interface ServiceBackendView {
   /** True when the service exposes the port the hook calls. */
   portServed?: boolean;
   clusterIP?: string;
+  /** spec.type (undefined: ClusterIP) and, for ExternalName, spec.externalName. */
+  serviceType?: string;
+  externalName?: string;
   endpoints: { ready: number; notReady: number; addresses: string[] };
   error?: { status: number; reason: string; message: string };
 }

@@ -2,7 +2,9 @@ import "server-only";
 import {
   assessHook,
   assessPolicy,
+  caFactsOf,
   SEVERITY_RANK,
+  type CaFacts,
   type BackendFacts,
   type ProbeResult,
 } from "@/lib/admission/health";
@@ -94,6 +96,11 @@ async function backendAndProbe(
       kind: "service",
       serviceExists: view.exists,
       readyEndpoints: view.endpoints.ready,
+      port: view.port,
+      portServed: view.portServed,
+      serviceType: view.serviceType,
+      externalName: view.externalName,
+      headless: view.clusterIP === "None",
       serverName,
     };
     const probe: ProbeResult =
@@ -114,20 +121,11 @@ async function backendAndProbe(
   };
 }
 
-function caDaysLeft(caBundle: string | undefined): {
-  daysLeft?: number;
-  error?: string;
-  empty: boolean;
-} {
+function caDaysLeft(caBundle: string | undefined): CaFacts {
   if (!caBundle) return { empty: true };
   const view = decodeCaBundle(caBundle);
   if (view.error && view.certificates.length === 0) return { empty: false, error: view.error };
-  const days = view.certificates.map((c) => c.daysLeft);
-  return {
-    empty: false,
-    daysLeft: days.length > 0 ? Math.min(...days) : undefined,
-    error: view.error,
-  };
+  return caFactsOf(view.certificates, view.error, Date.now());
 }
 
 /**

@@ -50,6 +50,8 @@ export async function backendOf(
     });
     view.exists = true;
     view.clusterIP = svc.spec?.clusterIP;
+    view.serviceType = svc.spec?.type;
+    view.externalName = svc.spec?.externalName;
     view.servicePorts = (svc.spec?.ports ?? []).map((p) => ({
       name: p.name,
       port: p.port,

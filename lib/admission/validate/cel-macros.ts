@@ -46,6 +46,23 @@ export function twoVarComprehensions(ast: unknown): TwoVarComprehension[] {
   return out;
 }
 
+/**
+ * `l.sortBy(v, key)` (cel-go ext.Lists v2 and later; the apiserver's environment has v3 since
+ * 1.34): a macro binding `v` in `key`, which cel-js reads as a call whose arguments are unknown
+ * variables. Returned as comprehensions whose two variables are the one it binds.
+ */
+export function sortByComprehensions(ast: unknown): TwoVarComprehension[] {
+  const out: TwoVarComprehension[] = [];
+  for (const n of celNodes(ast)) {
+    if (n.op !== "rcall" || !Array.isArray(n.args)) continue;
+    const [name, , args] = n.args as [unknown, unknown, unknown];
+    if (name !== "sortBy" || !Array.isArray(args) || args.length !== 2) continue;
+    const v = identName(args[0]);
+    out.push({ node: n, args, vars: v !== undefined ? [v, v] : undefined });
+  }
+  return out;
+}
+
 /** The one-variable macros of the same names (cel-go's parser), with their one arity. */
 const ONE_VAR_MACROS = new Set(["all", "exists", "exists_one", "existsOne"]);
 

@@ -35,6 +35,12 @@ describe("checkCel (verdicts confirmed by the oracle against kube-apiserver 1.37
     ["HomogeneousAggregateLiterals", "[1, 'a'].size() == 2", "error"],
     ["no operator overload on concrete types", "'a' + 1 == 'b'", "error"],
     ["math.* is not in the apiserver's environment", "math.greatest(1, 2) == 2", "error"],
+    ["cel.bind is not in the apiserver's environment", "cel.bind(x, 1, x + 1) == 2", "error"],
+    ["a field named cel is not cel.bind", "object.cel.bind(1) == 2", "unknown"],
+    ["sortBy binds its variable (ext.Lists v3)", "[1, 2].sortBy(x, -x)[0] == 2", "unknown"],
+    ["optional list element", "[?optional.of(1)].size() == 1", "unknown"],
+    ["optional map entry", "{?'a': optional.of(1)}.size() == 1", "unknown"],
+    ["ip.isCanonical (library.IP)", "ip.isCanonical('1.2.3.4')", "unknown"],
     ["unknown field of request", "request.foo == 'x'", "error"],
     [
       "Kubernetes library function cel-js lacks: undecided",

@@ -9,6 +9,7 @@ import { Environment, parse } from "@marcbachmann/cel-js";
 import { celNodes, isCelNode, type CelNode } from "@/lib/admission/cel-ast";
 import {
   readsIterationVariable,
+  sortByComprehensions,
   twoVarComprehensions,
   undeclaredMacroNamedCalls,
   twoVarMacroIssues,
@@ -334,6 +335,14 @@ function onlyKnownCalls(expr: string): boolean {
   return true;
 }
 
+/** Whether the `?` at `off` opens an optional list element or map entry (after `[`, `{` or `,`). */
+function optionalEntryAt(expr: string, off: number): boolean {
+  const code = maskStrings(expr);
+  if (code[off] !== "?") return false;
+  const before = code.slice(0, off).trimEnd();
+  return /[[{,]$/.test(before);
+}
+
 function libErrorVerdict(expr: string, le: CelLibError): CelVerdict {
   const off = le.range?.start ?? 0;
   // cel-js checks a call's arguments first; cel-go sorts its issues by place, and a call of an
@@ -352,12 +361,18 @@ function libErrorVerdict(expr: string, le: CelLibError): CelVerdict {
   if (literal === null) return { kind: "unknown" };
   if (literal) return { kind: "error", detail: goIssue(expr, literal.offset, literal.message) };
   if (syntaxCodes.test(code)) {
+    // `[?x]` and `{?k: v}` (optional list elements and map entries, cel.OptionalTypes): CEL
+    // that cel-js does not parse.
+    if (optionalEntryAt(expr, off)) return { kind: "unknown" };
     if (asMapLiterals(expr) !== undefined) return messageSyntaxVerdict(expr);
     return { kind: "error", detail: syntaxIssues(expr, off, le.message) };
   }
   if (code === "unknown_variable") {
     const name = /Unknown variable: ([\w.]+)/.exec(le.message)?.[1] ?? "";
     if (!name || extensionNamespaces.has(name.split(".")[0] ?? "")) return { kind: "unknown" };
+    // library.IP's one namespaced function, which cel-js reads as a selection of `ip`.
+    if (name === "ip" && /^ip\s*\.\s*isCanonical\s*\(/.test(maskStrings(expr).slice(off)))
+      return { kind: "unknown" };
     return {
       kind: "error",
       detail: goIssue(expr, off, `undeclared reference to '${name}' (in container '')`),
@@ -734,10 +749,11 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
   const ast = celAst(expr);
   // (A tree deeper than celAst walks, for the iterative walks below.)
   const tree = ast ?? deepAst(expr);
-  const comprehensions = twoVarComprehensions(tree);
+  const twoVar = twoVarComprehensions(tree);
+  const comprehensions = [...twoVar, ...sortByComprehensions(tree)];
   // Parse errors cel-js does not make, reported before any type check, in the order of the text.
   const parseIssues = [
-    ...twoVarMacroIssues(comprehensions).map((i) => ({
+    ...twoVarMacroIssues(twoVar).map((i) => ({
       offset: goLocation(expr, i.at.start),
       message: i.message,
     })),
@@ -746,6 +762,20 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
   if (parseIssues.length > 0) return { kind: "error", detail: compileIssues(expr, parseIssues) };
   let verdict = typeVerdict(expr, decl, ret, comprehensions);
   if (verdict.kind === "error") return verdict;
+  // cel.bind is cel-go's ext.Bindings, which the apiserver's environment does not enable (cel-js
+  // has it built in): the first issue is `cel` itself, where everything else type-checks.
+  if (verdict.kind === "ok") {
+    const code = maskStrings(expr);
+    const at = [...code.matchAll(/\bcel\s*\.\s*bind\s*\(/g)].find(
+      (m) => !code.slice(0, m.index).trimEnd().endsWith("."),
+    )?.index;
+    if (at !== undefined) {
+      return {
+        kind: "error",
+        detail: goIssue(expr, at, "undeclared reference to 'cel' (in container '')"),
+      };
+    }
+  }
   const typed =
     conditionalVerdict(expr, decl, comprehensions) ?? indexVerdict(expr, decl, comprehensions);
   if (typed?.kind === "error") return typed;

@@ -1,0 +1,260 @@
+/**
+ * The health report's view of a hook's Service and caBundle set against what the real apiserver
+ * does with the same objects. Each hook is fail-closed and intercepts only this file's
+ * namespace; a dry-run create asks the apiserver whether it can call the hook:
+ * - a Service without the port the hook calls: refused (no service port … found), and the
+ *   report must say so even though the Service has ready endpoints;
+ * - an ExternalName Service: no endpoints by design; the apiserver calls the name (ClusterIP
+ *   routing) or refuses the type (endpoint routing, this harness), never for want of endpoints;
+ * - a caBundle holding an expired CA beside the valid one that signs the serving certificate (a
+ *   CA being rotated): the apiserver calls the hook, so the report must not call it expired;
+ * - a caBundle whose only CA is not valid yet: the apiserver refuses, and the report says so
+ *   from the bundle alone where the backend cannot be probed from here.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { KubeConfig } from "@kubernetes/client-node";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createCa } from "../../cluster/certs";
+import { httpsRequest } from "../../cluster/https-json";
+import { readStack, type StackInfo } from "../../cluster/harness/stack";
+import { startWebhookServer, type WebhookServer } from "../../cluster/harness/webhook-server";
+import type { HealthRow } from "@/lib/queries/health";
+import { KubeClient } from "@/server/kube/client";
+import { admissionHealth } from "./report";
+
+const id = `hb${Date.now().toString(36)}`;
+const ns = `health-${id}`;
+const cfg = `health-${id}`;
+let stack: StackInfo;
+let ca: Buffer;
+let dir: string;
+let rotated: WebhookServer;
+let future: WebhookServer;
+let client: KubeClient;
+
+function kube(method: string, p: string, body?: unknown) {
+  return httpsRequest(`${stack.server}${p}`, { method, body, ca, token: stack.tokens.admin });
+}
+
+/** A self-signed CA valid from `start` to `end` (YYYYMMDDHHMMSSZ), made with `openssl ca`. */
+function datedCa(name: string, start: string, end: string): { certFile: string; keyFile: string } {
+  const sub = path.join(dir, name);
+  execFileSync("mkdir", ["-p", sub]);
+  writeFileSync(path.join(sub, "index.txt"), "");
+  writeFileSync(path.join(sub, "serial"), "01\n");
+  writeFileSync(
+    path.join(sub, "ca.cnf"),
+    [
+      "[req]",
+      "distinguished_name=dn",
+      "[dn]",
+      "[ca]",
+      "default_ca=d",
+      "[d]",
+      "database=index.txt",
+      "new_certs_dir=.",
+      "serial=serial",
+      "default_md=sha256",
+      "policy=p",
+      "unique_subject=no",
+      "[p]",
+      "commonName=supplied",
+      "[ext]",
+      "basicConstraints=critical,CA:TRUE",
+      "keyUsage=critical,keyCertSign,cRLSign",
+      "",
+    ].join("\n"),
+  );
+  const run = (args: string[]) =>
+    execFileSync("openssl", args, { cwd: sub, stdio: ["ignore", "ignore", "pipe"] });
+  run(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "ca.key"]);
+  run([
+    "req",
+    "-new",
+    "-key",
+    "ca.key",
+    "-subj",
+    `/CN=${name}`,
+    "-config",
+    "ca.cnf",
+    "-out",
+    "ca.csr",
+  ]);
+  run([
+    "ca",
+    "-batch",
+    "-selfsign",
+    "-keyfile",
+    "ca.key",
+    "-in",
+    "ca.csr",
+    "-startdate",
+    start,
+    "-enddate",
+    end,
+    "-config",
+    "ca.cnf",
+    "-extensions",
+    "ext",
+    "-notext",
+    "-out",
+    "ca.crt",
+  ]);
+  return { certFile: path.join(sub, "ca.crt"), keyFile: path.join(sub, "ca.key") };
+}
+
+function hook(name: string, clientConfig: Record<string, unknown>, operation: string) {
+  return {
+    name: `${name}.${id}.portcullis.test`,
+    clientConfig,
+    rules: [
+      { operations: [operation], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+    ],
+    namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
+    sideEffects: "None",
+    admissionReviewVersions: ["v1"],
+    failurePolicy: "Fail",
+    timeoutSeconds: 3,
+  };
+}
+
+/** A dry-run write of a ConfigMap, which only the hook for `operation` intercepts. */
+async function dryRun(operation: "CREATE" | "UPDATE" | "DELETE") {
+  const base = `/api/v1/namespaces/${ns}/configmaps`;
+  if (operation === "CREATE")
+    return kube("POST", `${base}?dryRun=All`, { metadata: { name: "probe" } });
+  if (operation === "UPDATE")
+    return kube("PUT", `${base}/existing?dryRun=All`, {
+      metadata: { name: "existing" },
+      data: { a: "b" },
+    });
+  return kube("DELETE", `${base}/existing?dryRun=All`);
+}
+
+beforeAll(async () => {
+  stack = readStack();
+  ca = readFileSync(stack.caFile);
+  dir = mkdtempSync(path.join(os.tmpdir(), "portcullis-health-backends-"));
+  const kc = new KubeConfig();
+  kc.loadFromFile(stack.kubeconfig);
+  kc.setCurrentContext(stack.contexts.admin);
+  client = new KubeClient(stack.contexts.admin, kc);
+
+  const expired = datedCa("expired-ca", "20200101000000Z", "20200201000000Z");
+  const current = createCa(dir, "current-ca", 300);
+  const notYet = datedCa("future-ca", "20400101000000Z", "20410101000000Z");
+  rotated = await startWebhookServer(current);
+  future = await startWebhookServer(notYet);
+  rotated.program("rotated", { type: "allow" });
+  future.program("future", { type: "allow" });
+  const pem = (f: string) => readFileSync(f, "utf8");
+  const rotatedBundle = Buffer.from(pem(expired.certFile) + pem(current.certFile)).toString(
+    "base64",
+  );
+  const futureBundle = Buffer.from(pem(notYet.certFile)).toString("base64");
+
+  expect((await kube("POST", "/api/v1/namespaces", { metadata: { name: ns } })).status).toBe(201);
+  expect(
+    (
+      await kube("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+        metadata: { name: "existing" },
+      })
+    ).status,
+  ).toBe(201);
+  // A Service with a ready endpoint on port 443 only.
+  for (const body of [
+    { metadata: { name: "portless" }, spec: { ports: [{ name: "https", port: 443 }] } },
+    {
+      metadata: { name: "external" },
+      spec: { type: "ExternalName", externalName: "localhost", ports: [{ port: 443 }] },
+    },
+  ]) {
+    expect((await kube("POST", `/api/v1/namespaces/${ns}/services`, body)).status).toBe(201);
+  }
+  expect(
+    (
+      await kube("POST", `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`, {
+        metadata: { name: "portless-1", labels: { "kubernetes.io/service-name": "portless" } },
+        addressType: "IPv4",
+        ports: [{ name: "https", port: 8443 }],
+        endpoints: [{ addresses: ["10.255.0.1"], conditions: { ready: true } }],
+      })
+    ).status,
+  ).toBe(201);
+  const created = await kube(
+    "POST",
+    "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+    {
+      metadata: { name: cfg },
+      webhooks: [
+        hook("wrong-port", { service: { namespace: ns, name: "portless", port: 444 } }, "CREATE"),
+        hook("rotated", { url: rotated.url("rotated"), caBundle: rotatedBundle }, "UPDATE"),
+        hook("future", { url: future.url("future"), caBundle: futureBundle }, "DELETE"),
+        // Never called (CONNECT on configmaps does not exist): judged from the bundle alone.
+        hook(
+          "future-service",
+          { service: { namespace: ns, name: "portless", port: 443 }, caBundle: futureBundle },
+          "CONNECT",
+        ),
+        hook(
+          "external",
+          { service: { namespace: ns, name: "external", port: 443 }, caBundle: rotatedBundle },
+          "CONNECT",
+        ),
+      ],
+    },
+  );
+  expect(created.status).toBe(201);
+}, 120_000);
+
+afterAll(async () => {
+  await kube(
+    "DELETE",
+    `/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/${cfg}`,
+  );
+  await kube("DELETE", `/api/v1/namespaces/${ns}`);
+  await rotated?.close();
+  await future?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it("judges a Service's ports and type, and a caBundle's validity, as the apiserver does", async () => {
+  // The apiserver's own verdicts.
+  const wrongPort = await dryRun("CREATE");
+  expect(wrongPort.status).toBe(500);
+  expect(wrongPort.body).toContain("no service port 444 found");
+  expect((await dryRun("UPDATE")).status).toBe(200);
+  expect(rotated.calls("rotated").length).toBeGreaterThan(0);
+  const notYetValid = await dryRun("DELETE");
+  expect(notYetValid.status).toBe(500);
+  expect(notYetValid.body).toContain("not yet valid");
+
+  const report = await admissionHealth(stack.contexts.admin, client, AbortSignal.timeout(30_000), {
+    source: "ValidatingWebhookConfiguration",
+    configuration: cfg,
+  });
+  const row = (name: string): HealthRow => {
+    const r = report.rows.find((x) => x.hook === `${name}.${id}.portcullis.test`);
+    expect(r, name).toBeDefined();
+    return r as HealthRow;
+  };
+  const codes = (name: string) => row(name).reasons.map((r) => `${r.severity}:${r.code}`);
+
+  expect(codes("wrong-port")).toContain("critical:service-port-missing");
+  expect(row("wrong-port").severity).toBe("critical");
+
+  expect(codes("rotated")).not.toContain("critical:ca-expired");
+  expect(codes("rotated")).toContain("info:ca-unusable-certificates");
+  expect(row("rotated").severity).toBe("info");
+  expect(row("rotated").caDaysLeft).toBeGreaterThan(200);
+
+  expect(codes("future")).toContain("critical:ca-not-yet-valid");
+  expect(row("future-service").probe.status).toBe("unreachable-from-here");
+  expect(codes("future-service")).toContain("critical:ca-not-yet-valid");
+
+  expect(codes("external")).toContain("medium:external-name-service");
+  expect(codes("external")).not.toContain("critical:no-ready-endpoints");
+});
