@@ -11,7 +11,7 @@ export function CaFacts({ ca }: { ca: CaBundleView | undefined }) {
     );
   return (
     <div className="stack">
-      {ca.error ? <p className="bad">{ca.error}</p> : null}
+      {ca.error ? <p className={ca.certificates.length > 0 ? "warn" : "bad"}>{ca.error}</p> : null}
       {ca.strippedNonCertificate ? (
         <p className="bad">
           The caBundle carries a non-certificate block (e.g. a private key); it is not shown.

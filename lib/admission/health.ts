@@ -11,6 +11,10 @@ import {
   type PolicyMetrics,
   type WebhookMetrics,
 } from "./metrics";
+import { judgeServiceBackend, type ServiceBackendFacts } from "./backend-judgement";
+import { judgeCaBundle, type CaFacts } from "./ca-judgement";
+
+export { caFactsOf, type CaFacts } from "./ca-judgement";
 
 export type Severity = "critical" | "high" | "medium" | "info" | "ok";
 
@@ -61,79 +65,10 @@ export interface ServedCertificate {
   signatureAlgorithm?: string;
 }
 
-export interface BackendFacts {
+export interface BackendFacts extends ServiceBackendFacts {
   kind: "service" | "url" | "none";
-  /** Service backends: whether the Service exists and how many endpoints are ready. */
-  serviceExists?: boolean;
-  readyEndpoints?: number;
-  /** Service backends: the port the hook calls, and whether the Service has it. */
-  port?: number;
-  portServed?: boolean;
-  /** Service backends: spec.type (ClusterIP when unset) and, for ExternalName, the name. */
-  serviceType?: string;
-  externalName?: string;
-  /** Service backends: spec.clusterIP is "None". */
-  headless?: boolean;
   /** The name the apiserver verifies the serving certificate against. */
   serverName?: string;
-}
-
-export interface CaFacts {
-  /**
-   * Days until the earliest certificate of the caBundle that is valid now expires; when none is,
-   * since the latest one expired (negative).
-   */
-  daysLeft?: number;
-  /** No caBundle: the apiserver's own trust roots are used (fine for public URLs). */
-  empty: boolean;
-  error?: string;
-  /** When no certificate is valid yet nor any longer: days until the first becomes valid. */
-  notYetValidInDays?: number;
-  /** Certificates beside a valid one that cannot anchor a chain now (expired, not yet valid). */
-  unusable?: { expired: number; notYetValid: number };
-}
-
-const DAY_MS = 86_400_000;
-
-/**
- * What a caBundle's certificates say about trust now. Go's crypto/x509 (the apiserver's) takes
- * each certificate of the bundle as a possible anchor and checks every certificate's validity
- * window when it builds a chain: an expired certificate beside a valid one (a CA being rotated)
- * takes nothing away, and one not valid yet anchors nothing until it is.
- */
-export function caFactsOf(
-  certificates: ReadonlyArray<{ readonly notBefore: string; readonly notAfter: string }>,
-  error: string | undefined,
-  now: number,
-): CaFacts {
-  const dated = certificates.map((c) => ({
-    from: Date.parse(c.notBefore),
-    to: Date.parse(c.notAfter),
-  }));
-  const daysTo = (t: number) => Math.floor((t - now) / DAY_MS);
-  const usable = dated.filter((c) => c.from <= now && now <= c.to);
-  const expired = dated.filter((c) => now > c.to);
-  const pending = dated.filter((c) => now < c.from && now <= c.to);
-  if (usable.length > 0) {
-    return {
-      empty: false,
-      error,
-      daysLeft: daysTo(Math.min(...usable.map((c) => c.to))),
-      unusable:
-        expired.length + pending.length > 0
-          ? { expired: expired.length, notYetValid: pending.length }
-          : undefined,
-    };
-  }
-  return {
-    empty: false,
-    error,
-    daysLeft: expired.length > 0 ? daysTo(Math.max(...expired.map((c) => c.to))) : undefined,
-    notYetValidInDays:
-      pending.length > 0
-        ? Math.ceil((Math.min(...pending.map((c) => c.from)) - now) / DAY_MS)
-        : undefined,
-  };
 }
 
 export interface HookHealthInput {
@@ -208,44 +143,10 @@ export function assessHook(input: HookHealthInput): HookHealth {
   const add = (severity: HealthReason["severity"], code: string, message: string) =>
     reasons.push({ severity, code, message });
 
-  // Backend present and ready.
-  // How the apiserver resolves a Service (k8s.io/apiserver pkg/util/proxy): by its ClusterIP
-  // (ResolveCluster, the default) or, with --enable-aggregator-routing, straight to a ready
-  // endpoint (ResolveEndpoint). Either way the Service must have the port the hook calls.
+  // Backend present and ready, as the apiserver's service resolver judges it.
   const b = input.backend;
-  const refused = failClosed ? ": every matching request is refused" : "";
-  if (b.kind === "service" && b.serviceExists === false) {
-    add(backendSeverity, "service-missing", `the backend Service does not exist${refused}`);
-  } else if (b.kind === "service" && b.serviceExists && b.serviceType === "ExternalName") {
-    // No endpoints by design: ResolveCluster calls externalName:port; ResolveEndpoint refuses
-    // the type. Which one this apiserver uses is a flag the dashboard cannot read.
-    add(
-      "medium",
-      "external-name-service",
-      `the backend Service is of type ExternalName (${b.externalName ?? "no name"}): the apiserver calls ${b.externalName ?? "it"}:${b.port ?? 443} when it routes to Services by ClusterIP (the default), and refuses every call with unsupported service type "ExternalName" when started with --enable-aggregator-routing`,
-    );
-  } else if (b.kind === "service" && b.serviceExists) {
-    if (b.portServed === false) {
-      add(
-        backendSeverity,
-        "service-port-missing",
-        `the backend Service has no port ${b.port ?? 443}: every call fails with no service port ${b.port ?? 443} found${refused}`,
-      );
-    }
-    if (b.headless) {
-      add(
-        failClosed ? "high" : "medium",
-        "headless-service",
-        `the backend Service is headless (clusterIP None): the apiserver refuses every call with cannot route to service with ClusterIP "None" unless started with --enable-aggregator-routing`,
-      );
-    }
-    if ((b.readyEndpoints ?? 0) === 0) {
-      add(
-        backendSeverity,
-        "no-ready-endpoints",
-        `the backend Service has no ready endpoints${refused}`,
-      );
-    }
+  if (b.kind === "service") {
+    for (const j of judgeServiceBackend(b, failClosed)) add(j.severity, j.code, j.message);
   }
 
   // What a probe from here saw.
@@ -286,33 +187,7 @@ export function assessHook(input: HookHealthInput): HookHealth {
   }
 
   // CA bundle.
-  const ca = input.ca;
-  if (ca.error) add("high", "ca-unreadable", ca.error);
-  if (ca.notYetValidInDays !== undefined) {
-    add(
-      "critical",
-      "ca-not-yet-valid",
-      `no certificate of the caBundle is valid yet (the first becomes valid in ${ca.notYetValidInDays} days): TLS to the backend fails until then`,
-    );
-  } else if (ca.daysLeft !== undefined) {
-    if (ca.daysLeft < 0)
-      add("critical", "ca-expired", `the caBundle expired ${-ca.daysLeft} days ago`);
-    else if (ca.daysLeft < 7)
-      add("critical", "ca-expiring", `the caBundle expires in ${ca.daysLeft} days`);
-    else if (ca.daysLeft < 30)
-      add("medium", "ca-expiring", `the caBundle expires in ${ca.daysLeft} days`);
-  }
-  if (ca.unusable) {
-    const parts = [
-      ca.unusable.expired > 0 ? `${ca.unusable.expired} expired` : "",
-      ca.unusable.notYetValid > 0 ? `${ca.unusable.notYetValid} not yet valid` : "",
-    ].filter(Boolean);
-    add(
-      "info",
-      "ca-unusable-certificates",
-      `the caBundle also holds ${parts.join(" and ")} certificate(s), which the apiserver cannot trust now; the valid one must sign the serving certificate`,
-    );
-  }
+  for (const j of judgeCaBundle(input.ca, failClosed)) add(j.severity, j.code, j.message);
 
   // The apiserver's own view.
   const latency = latencyOf(input.window, input.total);

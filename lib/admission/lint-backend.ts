@@ -2,6 +2,8 @@
 import type { CompiledWebhook } from "@/lib/admission/compile";
 import type { AdmissionregistrationV1WebhookClientConfig } from "@/lib/k8s/types";
 import { parseCaBundle } from "@/lib/admission/pem";
+import { judgeServiceBackend, serviceBackendFacts } from "@/lib/admission/backend-judgement";
+import { caFactsOf, judgeCaBundle } from "@/lib/admission/ca-judgement";
 import { webhookObject, type LintContext, type LintFinding } from "@/lib/admission/lint-types";
 
 function clientConfigs(
@@ -65,79 +67,73 @@ export function checkBackends(ctx: LintContext): LintFinding[] {
     const service = ctx.input.services?.find(
       (s) => s.metadata?.namespace === svc.namespace && s.metadata?.name === svc.name,
     );
-    if (!service) {
-      add(
-        "Webhook service missing",
-        `${hook.id.name} points at service ${svc.namespace}/${svc.name}, which does not exist: every call fails with service "${svc.name}" not found`,
-        true,
-      );
-      continue;
-    }
-    if (service.spec?.clusterIP === "None")
-      add(
-        "Headless webhook service",
-        `the apiserver cannot route to service ${svc.namespace}/${svc.name} with ClusterIP "None"`,
-        true,
-      );
-    const sp = service.spec?.ports?.find((p) => p.port === port);
-    if (!sp)
-      add(
-        "Webhook service port missing",
-        `service ${svc.namespace}/${svc.name} has no port ${port}`,
-        true,
-      );
-    if (ctx.input.endpointSlices) {
-      const ready = ctx.input.endpointSlices
-        .filter(
-          (e) =>
-            e.metadata?.namespace === svc.namespace &&
-            e.metadata?.labels?.["kubernetes.io/service-name"] === svc.name,
-        )
-        .some((e) => (e.endpoints ?? []).some((ep) => ep.conditions?.ready !== false));
-      if (!ready)
-        add(
-          "Webhook service has no ready endpoints",
-          `service ${svc.namespace}/${svc.name} has no ready endpoints; calls to ${hook.id.name} fail${fail ? " and, with failurePolicy Fail, reject every matching request" : ""}`,
-          true,
-        );
+    const slices = ctx.input.endpointSlices?.filter(
+      (e) =>
+        e.metadata?.namespace === svc.namespace &&
+        e.metadata?.labels?.["kubernetes.io/service-name"] === svc.name,
+    );
+    // The same judgement as the health page's, from the same objects.
+    for (const j of judgeServiceBackend(serviceBackendFacts(service, slices, port), fail)) {
+      out.push({
+        id: "L7",
+        severity: j.severity,
+        title: j.title,
+        objects: [webhookObject(hook)],
+        explanation: `${hook.id.name} calls service ${svc.namespace}/${svc.name}:${port}; ${j.message}`,
+        fix: { description: "fix the backend or the clientConfig", target: webhookObject(hook) },
+      });
     }
   }
   return out;
 }
 
-/** L8: caBundle parses and is not expired or about to expire. */
+const CA_TITLES: Record<string, string> = {
+  "ca-unreadable": "CA bundle does not load",
+  "ca-not-yet-valid": "CA bundle not valid yet",
+  "ca-expired": "CA bundle expired",
+  "ca-expiring": "CA bundle expiring",
+  "ca-unusable-certificates": "CA bundle holds unusable certificates",
+  "ca-skipped-blocks": "CA bundle holds unparseable blocks",
+};
+
+/**
+ * L8: the caBundle as the apiserver loads it (the same judgement as the health page's): nothing
+ * loads, no certificate valid now, expiry ahead; and, for information, what it skips or cannot use.
+ */
 export function checkCaBundles(ctx: LintContext): LintFinding[] {
   const out: LintFinding[] = [];
-  const now = ctx.input.now ?? new Date();
-  const warnMs = (ctx.input.certWarningDays ?? 30) * 86_400_000;
+  const now = (ctx.input.now ?? new Date()).getTime();
   for (const { hook, cc } of clientConfigs(ctx)) {
     if (!cc.caBundle) continue;
-    const certs = parseCaBundle(cc.caBundle);
-    const problems: string[] = [];
-    if (certs.length === 0) problems.push("caBundle holds no PEM certificate");
-    for (const c of certs) {
-      if (!c.ok) problems.push(`a certificate does not parse (${c.error})`);
-      else if (c.notAfter.getTime() < now.getTime())
-        problems.push(`a CA certificate expired on ${c.notAfter.toISOString()}`);
-      else if (c.notAfter.getTime() - now.getTime() < warnMs)
-        problems.push(`a CA certificate expires on ${c.notAfter.toISOString()}`);
-      else if (c.notBefore.getTime() > now.getTime())
-        problems.push(`a CA certificate is not valid before ${c.notBefore.toISOString()}`);
+    const parsed = parseCaBundle(cc.caBundle);
+    const certificates = parsed.flatMap((c) =>
+      c.ok ? [{ notBefore: c.notBefore.toISOString(), notAfter: c.notAfter.toISOString() }] : [],
+    );
+    const failed = parsed.flatMap((c) => (c.ok ? [] : [c.error]));
+    const facts = caFactsOf(
+      certificates,
+      failed.length > 0 ? `a certificate does not parse (${failed[0]})` : undefined,
+      now,
+      failed.length,
+    );
+    const judged = judgeCaBundle(facts, hook.failurePolicy === "Fail", ctx.input.certWarningDays);
+    for (const j of judged) {
+      const info = j.severity === "info";
+      out.push({
+        id: "L8",
+        severity: j.severity,
+        title: CA_TITLES[j.code] ?? "CA bundle problem",
+        objects: [webhookObject(hook)],
+        explanation: `${hook.id.name}: ${j.message}.${info ? "" : " The apiserver checks only that caBundle is base64 on write; TLS to the webhook fails instead."}`,
+        // No patch: only the admin has the serving CA, and a placeholder would not apply.
+        fix: {
+          description: info
+            ? "drop the certificates the apiserver cannot use from clientConfig.caBundle"
+            : "replace clientConfig.caBundle with the base64 PEM of the CA that signs the serving certificate",
+          target: webhookObject(hook),
+        },
+      });
     }
-    if (problems.length === 0) continue;
-    out.push({
-      id: "L8",
-      severity: "high",
-      title: "CA bundle problem",
-      objects: [webhookObject(hook)],
-      explanation: `${hook.id.name}: ${problems.join("; ")}. The apiserver does not check caBundle on write; TLS to the webhook fails instead.`,
-      // No patch: only the admin has the serving CA, and a placeholder would not apply.
-      fix: {
-        description:
-          "replace clientConfig.caBundle with the base64 PEM of the CA that signs the serving certificate",
-        target: webhookObject(hook),
-      },
-    });
   }
   return out;
 }

@@ -16,6 +16,8 @@ export interface CertificateView {
 export interface CaBundleView {
   certificates: CertificateView[];
   error?: string;
+  /** CERTIFICATE blocks that do not parse (the apiserver skips them when another one loads). */
+  unparseable?: number;
   /** True when the bundle carried something other than certificates (e.g. a private key), which is never shown. */
   strippedNonCertificate: boolean;
 }

@@ -105,17 +105,18 @@ export function backendSummary(cc: AdmissionregistrationV1WebhookClientConfig | 
   return `svc ${s.namespace}/${s.name}:${s.port ?? 443}${s.path ?? ""}`;
 }
 
-/** Earliest certificate expiry in a caBundle. */
-export function caNotAfter(caBundle: string | undefined): string {
+/**
+ * A caBundle's expiry as the apiserver trusts it (ISO): the earliest notAfter among the
+ * certificates valid at `now`; when none is, the latest one's. "invalid" when no certificate
+ * parses; blocks that do not parse beside one that does are skipped, as the apiserver skips them.
+ */
+export function caNotAfter(caBundle: string | undefined, now: number = Date.now()): string {
   if (!caBundle) return "";
-  const certs = parseCaBundle(caBundle);
+  const certs = parseCaBundle(caBundle).flatMap((c) => (c.ok ? [c] : []));
   if (certs.length === 0) return "invalid";
-  let min: Date | undefined;
-  for (const c of certs) {
-    if (!c.ok) return "invalid";
-    if (!min || c.notAfter < min) min = c.notAfter;
-  }
-  return min ? min.toISOString() : "invalid";
+  const usable = certs.filter((c) => c.notBefore.getTime() <= now && now <= c.notAfter.getTime());
+  const ends = (usable.length > 0 ? usable : certs).map((c) => c.notAfter.getTime());
+  return new Date(usable.length > 0 ? Math.min(...ends) : Math.max(...ends)).toISOString();
 }
 
 /** Days from `now` until an ISO date (negative when past). */

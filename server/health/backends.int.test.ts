@@ -9,7 +9,12 @@
  * - a caBundle holding an expired CA beside the valid one that signs the serving certificate (a
  *   CA being rotated): the apiserver calls the hook, so the report must not call it expired;
  * - a caBundle whose only CA is not valid yet: the apiserver refuses, and the report says so
- *   from the bundle alone where the backend cannot be probed from here.
+ *   from the bundle alone where the backend cannot be probed from here;
+ * - a Service whose ready endpoints sit on an EndpointSlice port named unlike the Service port:
+ *   the apiserver finds no endpoints available, so the report (and lint) must not count them;
+ * - a caBundle with an unparseable CERTIFICATE block beside the CA: the apiserver skips the block
+ *   and calls the hook; with the unparseable block alone it fails every call.
+ * Lint rule L7/L8, run on the same live objects, must judge as the report does.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -23,6 +28,8 @@ import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { startWebhookServer, type WebhookServer } from "../../cluster/harness/webhook-server";
 import type { HealthRow } from "@/lib/queries/health";
 import { KubeClient } from "@/server/kube/client";
+import { lint } from "@/lib/admission/lint";
+import type { V1EndpointSlice, V1Service, V1ValidatingWebhookConfiguration } from "@/lib/k8s/types";
 import { admissionHealth } from "./report";
 
 const id = `hb${Date.now().toString(36)}`;
@@ -106,12 +113,17 @@ function datedCa(name: string, start: string, end: string): { certFile: string; 
   return { certFile: path.join(sub, "ca.crt"), keyFile: path.join(sub, "ca.key") };
 }
 
-function hook(name: string, clientConfig: Record<string, unknown>, operation: string) {
+function hook(
+  name: string,
+  clientConfig: Record<string, unknown>,
+  operation: string,
+  resource = "configmaps",
+) {
   return {
     name: `${name}.${id}.portcullis.test`,
     clientConfig,
     rules: [
-      { operations: [operation], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+      { operations: [operation], apiGroups: [""], apiVersions: ["v1"], resources: [resource] },
     ],
     namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
     sideEffects: "None",
@@ -134,6 +146,22 @@ async function dryRun(operation: "CREATE" | "UPDATE" | "DELETE") {
   return kube("DELETE", `${base}/existing?dryRun=All`);
 }
 
+/** A dry-run create of a `resource` (secrets, serviceaccounts, podtemplates) in the namespace. */
+function dryCreate(resource: string) {
+  const body =
+    resource === "podtemplates"
+      ? {
+          metadata: { name: "probe" },
+          template: { spec: { containers: [{ name: "c", image: "x" }] } },
+        }
+      : { metadata: { name: "probe" } };
+  return kube("POST", `/api/v1/namespaces/${ns}/${resource}?dryRun=All`, body);
+}
+
+// Base64 but no certificate: client-go's AppendCertsFromPEM skips such a block.
+const GARBAGE_BLOCK =
+  "-----BEGIN CERTIFICATE-----\nZ2FyYmFnZSBub3QgYSBjZXJ0aWZpY2F0ZQ==\n-----END CERTIFICATE-----\n";
+
 beforeAll(async () => {
   stack = readStack();
   ca = readFileSync(stack.caFile);
@@ -149,12 +177,16 @@ beforeAll(async () => {
   rotated = await startWebhookServer(current);
   future = await startWebhookServer(notYet);
   rotated.program("rotated", { type: "allow" });
+  rotated.program("ca-mixed", { type: "allow" });
+  rotated.program("ca-garbage", { type: "allow" });
   future.program("future", { type: "allow" });
   const pem = (f: string) => readFileSync(f, "utf8");
   const rotatedBundle = Buffer.from(pem(expired.certFile) + pem(current.certFile)).toString(
     "base64",
   );
   const futureBundle = Buffer.from(pem(notYet.certFile)).toString("base64");
+  const mixedBundle = Buffer.from(GARBAGE_BLOCK + pem(current.certFile)).toString("base64");
+  const garbageBundle = Buffer.from(GARBAGE_BLOCK).toString("base64");
 
   expect((await kube("POST", "/api/v1/namespaces", { metadata: { name: ns } })).status).toBe(201);
   expect(
@@ -171,6 +203,10 @@ beforeAll(async () => {
       metadata: { name: "external" },
       spec: { type: "ExternalName", externalName: "localhost", ports: [{ port: 443 }] },
     },
+    {
+      metadata: { name: "named" },
+      spec: { ports: [{ name: "https", port: 443, targetPort: 8443 }] },
+    },
   ]) {
     expect((await kube("POST", `/api/v1/namespaces/${ns}/services`, body)).status).toBe(201);
   }
@@ -180,6 +216,17 @@ beforeAll(async () => {
         metadata: { name: "portless-1", labels: { "kubernetes.io/service-name": "portless" } },
         addressType: "IPv4",
         ports: [{ name: "https", port: 8443 }],
+        endpoints: [{ addresses: ["10.255.0.1"], conditions: { ready: true } }],
+      })
+    ).status,
+  ).toBe(201);
+  // Ready, but on a port named "web": not the Service port "https".
+  expect(
+    (
+      await kube("POST", `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`, {
+        metadata: { name: "named-1", labels: { "kubernetes.io/service-name": "named" } },
+        addressType: "IPv4",
+        ports: [{ name: "web", port: 8443 }],
         endpoints: [{ addresses: ["10.255.0.1"], conditions: { ready: true } }],
       })
     ).status,
@@ -203,6 +250,24 @@ beforeAll(async () => {
           "external",
           { service: { namespace: ns, name: "external", port: 443 }, caBundle: rotatedBundle },
           "CONNECT",
+        ),
+        hook(
+          "port-name",
+          { service: { namespace: ns, name: "named", port: 443 } },
+          "CREATE",
+          "secrets",
+        ),
+        hook(
+          "ca-mixed",
+          { url: rotated.url("ca-mixed"), caBundle: mixedBundle },
+          "CREATE",
+          "serviceaccounts",
+        ),
+        hook(
+          "ca-garbage",
+          { url: rotated.url("ca-garbage"), caBundle: garbageBundle },
+          "CREATE",
+          "podtemplates",
         ),
       ],
     },
@@ -257,4 +322,59 @@ it("judges a Service's ports and type, and a caBundle's validity, as the apiserv
 
   expect(codes("external")).toContain("medium:external-name-service");
   expect(codes("external")).not.toContain("critical:no-ready-endpoints");
+});
+
+it("judges a Service's endpoints by port name and a caBundle as client-go loads it, in the report and in lint", async () => {
+  // The apiserver's own verdicts.
+  const portName = await dryCreate("secrets");
+  expect(portName.status).toBe(500);
+  expect(portName.body).toContain('no endpoints available for service \\"named\\"');
+  expect((await dryCreate("serviceaccounts")).status).toBe(201);
+  expect(rotated.calls("ca-mixed").length).toBeGreaterThan(0);
+  const garbage = await dryCreate("podtemplates");
+  expect(garbage.status).toBe(500);
+  expect(garbage.body).toContain("unable to load root certificates");
+  expect(rotated.calls("ca-garbage")).toHaveLength(0);
+
+  const report = await admissionHealth(stack.contexts.admin, client, AbortSignal.timeout(30_000), {
+    source: "ValidatingWebhookConfiguration",
+    configuration: cfg,
+  });
+  const codes = (name: string) =>
+    (report.rows.find((x) => x.hook === `${name}.${id}.portcullis.test`)?.reasons ?? []).map(
+      (r) => `${r.severity}:${r.code}`,
+    );
+  expect(codes("port-name")).toContain("critical:no-ready-endpoints");
+  expect(codes("ca-mixed")).not.toContain("high:ca-unreadable");
+  expect(codes("ca-mixed")).toEqual(["info:ca-skipped-blocks"]);
+  expect(codes("ca-garbage")).toContain("critical:ca-unreadable");
+
+  // Lint on the same live objects.
+  const list = async <T>(p: string) => JSON.parse((await kube("GET", p)).body).items as T[];
+  const configuration = JSON.parse(
+    (
+      await kube(
+        "GET",
+        `/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/${cfg}`,
+      )
+    ).body,
+  ) as V1ValidatingWebhookConfiguration;
+  const findings = lint({
+    snapshot: { validatingWebhookConfigurations: [configuration] },
+    services: await list<V1Service>(`/api/v1/namespaces/${ns}/services`),
+    endpointSlices: await list<V1EndpointSlice>(
+      `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`,
+    ),
+  });
+  const about = (rule: string, name: string) =>
+    findings
+      .filter(
+        (f) => f.id === rule && f.objects.some((o) => o.hook === `${name}.${id}.portcullis.test`),
+      )
+      .map((f) => `${f.severity}:${f.title}`);
+  expect(about("L7", "external")).toEqual(["medium:ExternalName webhook service"]);
+  expect(about("L7", "port-name")).toEqual(["critical:Webhook service has no ready endpoints"]);
+  expect(about("L7", "wrong-port")).toEqual(["critical:Webhook service port missing"]);
+  expect(about("L8", "ca-mixed").map((f) => f.split(":")[0])).toEqual(["info"]);
+  expect(about("L8", "ca-garbage").map((f) => f.split(":")[0])).toEqual(["critical"]);
 });

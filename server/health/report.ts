@@ -95,9 +95,15 @@ async function backendAndProbe(
     const facts: BackendFacts = {
       kind: "service",
       serviceExists: view.exists,
-      readyEndpoints: view.endpoints.ready,
+      // Only endpoints on a port named like the Service port are called (when known).
+      readyEndpoints: view.endpoints.readyForPort ?? view.endpoints.ready,
+      readyOnOtherPorts:
+        view.endpoints.readyForPort === undefined
+          ? undefined
+          : view.endpoints.ready - view.endpoints.readyForPort,
       port: view.port,
       portServed: view.portServed,
+      portName: view.portName,
       serviceType: view.serviceType,
       externalName: view.externalName,
       headless: view.clusterIP === "None",
@@ -124,8 +130,7 @@ async function backendAndProbe(
 function caDaysLeft(caBundle: string | undefined): CaFacts {
   if (!caBundle) return { empty: true };
   const view = decodeCaBundle(caBundle);
-  if (view.error && view.certificates.length === 0) return { empty: false, error: view.error };
-  return caFactsOf(view.certificates, view.error, Date.now());
+  return caFactsOf(view.certificates, view.error, Date.now(), view.unparseable);
 }
 
 /**

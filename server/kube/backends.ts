@@ -7,6 +7,7 @@ import type {
   V1Service,
 } from "@/lib/k8s/types";
 import type { BackendView, ServiceBackendView } from "@/lib/webhooks/backend-view";
+import { endpointsForPort } from "@/lib/admission/backend-judgement";
 
 /**
  * Reads what a webhook's clientConfig points at: for a service, whether it exists, its ports and
@@ -58,7 +59,9 @@ export async function backendOf(
       targetPort: p.targetPort === undefined ? undefined : String(p.targetPort),
       protocol: p.protocol,
     }));
-    view.portServed = view.servicePorts.some((p) => p.port === port);
+    const served = view.servicePorts.find((p) => p.port === port);
+    view.portServed = served !== undefined;
+    view.portName = served ? (served.name ?? "") : undefined;
   } catch (e) {
     if (e instanceof KubeApiError && e.status === 404) view.exists = false;
     else if (e instanceof KubeApiError)
@@ -81,6 +84,8 @@ export async function backendOf(
           }
         }
       }
+      if (view.portName !== undefined)
+        view.endpoints.readyForPort = endpointsForPort(slices.items, view.portName).ready;
     } catch (e) {
       if (e instanceof KubeApiError)
         view.error = { status: e.status, reason: e.reason, message: e.message };

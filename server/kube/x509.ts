@@ -17,6 +17,7 @@ export function decodeCaBundle(
   const certificates: CertificateView[] = [];
   let stripped = false;
   let error: string | undefined;
+  let unparseable = 0;
   for (const block of pemBlocks(pem)) {
     if (block.label !== "CERTIFICATE") {
       stripped = true;
@@ -37,9 +38,18 @@ export function decodeCaBundle(
         daysLeft: Math.floor((notAfter.getTime() - now) / 86_400_000),
       });
     } catch (e) {
+      unparseable++;
       error = `a certificate could not be parsed: ${(e as Error).message}`;
     }
   }
   if (certificates.length === 0 && !error) error = "no PEM certificate found in caBundle";
-  return { certificates, error, strippedNonCertificate: stripped };
+  // Beside a certificate that loads, the apiserver (AppendCertsFromPEM) skips the others.
+  if (certificates.length > 0 && error)
+    error = `${unparseable} certificate block(s) could not be parsed and are skipped by the apiserver (${error})`;
+  return {
+    certificates,
+    error,
+    unparseable: unparseable > 0 ? unparseable : undefined,
+    strippedNonCertificate: stripped,
+  };
 }
