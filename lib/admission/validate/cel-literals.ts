@@ -439,9 +439,10 @@ export function foldingError(expr: string, ast: CelNode): string | undefined {
     const lit = literalOf(expr, n);
     if (lit) return lit;
     const c = callParts(n);
-    if (c?.name === "matches") {
-      // cel-go compiles a constant pattern while building the program (the regex optimizer):
-      // the member form's argument 0, the global form's argument 1.
+    if (c?.name === "matches" || (c?.member && (c.name === "find" || c.name === "findAll"))) {
+      // cel-go compiles a constant pattern while building the program (the regex optimizer, and
+      // the Kubernetes regex library's find and findAll): the member form's argument 0, the
+      // global form's argument 1.
       const pattern = literalOf(expr, c.args[c.member ? 0 : 1]);
       if (pattern?.kind === "string") {
         const r = translateRe2(pattern.value);

@@ -15,6 +15,7 @@ import {
   twoVarMacroIssues,
   type TwoVarComprehension,
 } from "./cel-macros";
+import { callIssues, formatIssues } from "./cel-functions";
 import {
   celAst,
   foldingError,
@@ -516,6 +517,10 @@ function overloadVerdict(expr: string, le: CelLibError): CelVerdict {
 }
 
 /** Issues as cel-go prints several: one "compilation failed:" and an ERROR block each. */
+function byOffset<T extends { offset: number }>(issues: T[]): T[] {
+  return [...issues].sort((a, b) => a.offset - b.offset);
+}
+
 function compileIssues(expr: string, issues: Array<{ offset: number; message: string }>): string {
   return issues
     .map((i, k) => {
@@ -788,8 +793,12 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
     // (Unless a comprehension's iteration variable hides `request`.)
     const hidden = comprehensions.some((c) => c.vars?.includes("request"));
     const undefinedField = hidden ? undefined : undefinedRequestField(ast, expr);
-    if (undefinedField) return { kind: "error", detail: compileIssues(expr, [undefinedField]) };
-    const issues = literalIssues(expr, ast);
+    // The checker's errors (cel-go lists them in the order of the text).
+    const checker = [...(undefinedField ? [undefinedField] : []), ...callIssues(expr, ast)];
+    if (checker.length > 0)
+      return { kind: "error", detail: compileIssues(expr, byOffset(checker)) };
+    // The AST validators' errors, once the expression type-checks.
+    const issues = byOffset([...literalIssues(expr, ast), ...formatIssues(expr, ast)]);
     if (issues.length > 0) return { kind: "error", detail: compileIssues(expr, issues) };
     const folding = foldingError(expr, ast);
     if (folding) return { kind: "internal", detail: `program instantiation failed: ${folding}` };
