@@ -152,6 +152,39 @@ describe("dependencyGraph", () => {
     expect(node?.backend?.readyEndpoints).toBe(0);
     expect(node?.backend?.serviceFound).toBe(true);
   });
+  it("counts only the endpoints the apiserver can call: on the hook's Service port, by its name", () => {
+    const slice = (portName: string) => ({
+      addressType: "IPv4",
+      metadata: {
+        namespace: "a",
+        name: `s-${portName}`,
+        labels: { "kubernetes.io/service-name": "self.x.io" },
+      },
+      ports: [{ name: portName, port: 8443 }],
+      endpoints: [{ addresses: ["10.0.0.1"], conditions: { ready: true } }],
+    });
+    const ready = (service: object, slices: ReturnType<typeof slice>[]) =>
+      graph({
+        snapshot: {
+          mutatingWebhookConfigurations: [
+            { metadata: { name: "self" }, webhooks: [backed("self.x.io", "a")] },
+          ],
+          namespaces,
+        },
+        services: [{ metadata: { namespace: "a", name: "self.x.io" }, ...service }],
+        endpointSlices: slices,
+      }).hooks[0]?.backend?.readyEndpoints;
+    const named = { spec: { selector: { app: "x" }, ports: [{ name: "https", port: 443 }] } };
+    expect(ready(named, [slice("https")])).toBe(1);
+    // Ready, but under another port name: the apiserver finds no endpoint for the Service port.
+    expect(ready(named, [slice("web")])).toBe(0);
+    // The Service does not have the port the hook calls (443 by default).
+    expect(ready({ spec: { ports: [{ name: "https", port: 8443 }] } }, [slice("https")])).toBe(0);
+    // An ExternalName Service has no endpoints by design: not counted.
+    expect(
+      ready({ spec: { type: "ExternalName", externalName: "hooks.example.com" } }, []),
+    ).toBeUndefined();
+  });
   it("uses workload templates for pod labels, so an objectSelector can exempt the backend", () => {
     const input = (labels: Record<string, string>): DependencyInput => ({
       snapshot: {

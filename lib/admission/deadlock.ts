@@ -6,6 +6,7 @@
  * deadlock map page and the command line all read it.
  */
 import type { CompiledSnapshot, CompiledWebhook } from "@/lib/admission/compile";
+import { serviceBackendFacts } from "@/lib/admission/backend-judgement";
 import { createMatchContext, type MatchContext } from "@/lib/admission/match-context";
 import { matchWebhook } from "@/lib/admission/match";
 import { makeRequest, type AdmissionRequest } from "@/lib/admission/request";
@@ -208,15 +209,17 @@ export function backendsOf(input: DependencyInput, compiled: CompiledSnapshot): 
         source = "service-selector";
       }
     } else podLabels = [{}];
+    // Endpoints the apiserver can call, as health and lint count them (backend-judgement): ready
+    // ones on a slice port named like the Service port the hook calls; none when the Service
+    // lacks that port; not counted for an ExternalName Service, which has none by design.
     let readyEndpoints: number | undefined;
-    if (service && input.endpointSlices) {
-      readyEndpoints = 0;
-      for (const slice of input.endpointSlices) {
-        if (slice.metadata?.namespace !== svc.namespace) continue;
-        if (labelValue(slice.metadata?.labels, "kubernetes.io/service-name") !== svc.name) continue;
-        for (const ep of slice.endpoints ?? [])
-          if (ep.conditions?.ready !== false) readyEndpoints++;
-      }
+    if (service && input.endpointSlices && service.spec?.type !== "ExternalName") {
+      const slices = input.endpointSlices.filter(
+        (slice) =>
+          slice.metadata?.namespace === svc.namespace &&
+          labelValue(slice.metadata?.labels, "kubernetes.io/service-name") === svc.name,
+      );
+      readyEndpoints = serviceBackendFacts(service, slices, svc.port ?? 443).readyEndpoints ?? 0;
     }
     out.push({
       hook: h.key,
