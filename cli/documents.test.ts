@@ -171,3 +171,26 @@ describe("lists", () => {
     ]);
   });
 });
+
+describe("text output from hostile manifests", () => {
+  test("escape sequences, carriage returns and bidi overrides are shown, not acted on", async () => {
+    const p = path.join(dir, "evil\u001b[2J.yaml");
+    writeFileSync(
+      p,
+      'apiVersion: v1\nkind: "Evil\\e]0;PWNED\\a\\e[2J\\r1 document: 1 valid\\u202e"\nmetadata: {name: x}\n',
+    );
+    let out = "";
+    let err = "";
+    const io = { stdout: (s: string) => (out += s), stderr: (s: string) => (err += s) };
+    expect(await main(["validate", p], io)).toBe(0);
+    expect(out).toContain(
+      "skipped: Evil\\x1b]0;PWNED\\x07\\x1b[2J\\x0d1 document: 1 valid\\u202e v1",
+    );
+    expect(out).toContain("evil\\x1b[2J.yaml");
+    for (const c of ["\u001b", "\u0007", "\r", "\u202e"]) expect(out).not.toContain(c);
+    // A path in an error message too.
+    expect(await main(["validate", path.join(dir, "missing\u001b[2J.yaml")], io)).toBe(2);
+    expect(err).toContain("missing\\x1b[2J.yaml");
+    expect(err).not.toContain("\u001b");
+  });
+});
