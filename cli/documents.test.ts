@@ -194,3 +194,33 @@ describe("text output from hostile manifests", () => {
     expect(err).not.toContain("\u001b");
   });
 });
+
+describe("historical kinds", () => {
+  test("a v1beta1 webhook configuration is checked, with a warning that 1.22+ does not serve it", async () => {
+    const r = await validate("beta.yaml", hook("old").replace("/v1\n", "/v1beta1\n"));
+    expect(r.ok).toBe(true);
+    expect(r.summary).toMatchObject({ accepted: 1, warnings: 1 });
+    expect(r.documents[0]?.issues[0]).toMatchObject({
+      severity: "warning",
+      field: "apiVersion",
+      line: 1,
+      message: expect.stringMatching(/not served by Kubernetes 1\.22 and later.*404/),
+    });
+  });
+
+  test("an InitializerConfiguration says the same of 1.14+, a served kind says nothing", async () => {
+    const r = await validate(
+      "init.yaml",
+      `apiVersion: admissionregistration.k8s.io/v1alpha1
+kind: InitializerConfiguration
+metadata: {name: init}
+initializers:
+  - name: podimage.example.com
+    rules: [{apiGroups: [""], apiVersions: [v1], resources: [pods]}]
+---
+${hook("current")}`,
+    );
+    expect(r.documents.map((d) => d.issues.map((i) => i.severity))).toEqual([["warning"], []]);
+    expect(r.documents[0]?.issues[0]?.message).toMatch(/not served by Kubernetes 1\.14 and later/);
+  });
+});

@@ -173,14 +173,39 @@ export function validateOne(
     return { ...base, outcome: "decode-error", status: message, issues: [issue] };
   }
   const v = validateObject(info, value, old, { duplicates: so?.duplicates.map((d) => d.segments) });
+  const issues = v.issues.map((i) => placed(i, so));
+  const era = info.served ? undefined : NOT_SERVED[`${info.version}/${info.kind}`];
+  if (era)
+    issues.unshift(
+      placed(
+        {
+          field: "apiVersion",
+          type: "FieldValueNotSupported",
+          message: `${t.apiVersion} ${t.kind} is not served by Kubernetes ${era}: a v1.37 apiserver answers 404 and kubectl apply fails with "no matches for kind"; checked against its historical schema`,
+          severity: "warning",
+          source: "schema",
+        },
+        so,
+      ),
+    );
   return {
     ...base,
     name: v.name || t.name,
     outcome: v.outcome,
     status: v.statusMessage,
-    issues: v.issues.map((i) => placed(i, so)),
+    issues,
   };
 }
+
+/** The historical kinds: the releases that stopped serving them. */
+const NOT_SERVED: Record<string, string> = {
+  "v1beta1/ValidatingWebhookConfiguration": "1.22 and later (served 1.9–1.21; use v1)",
+  "v1beta1/MutatingWebhookConfiguration": "1.22 and later (served 1.9–1.21; use v1)",
+  "v1alpha1/InitializerConfiguration":
+    "1.14 and later (an alpha API of 1.7–1.13, removed with initializers)",
+  "v1alpha1/ExternalAdmissionHookConfiguration":
+    "1.9 and later (an alpha API of 1.7–1.8, replaced by webhook configurations)",
+};
 
 /** Validates read documents; `stored` maps `kind/name` to the cluster's object (update semantics). */
 export function validateRead(
