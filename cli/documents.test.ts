@@ -223,4 +223,22 @@ ${hook("current")}`,
     expect(r.documents.map((d) => d.issues.map((i) => i.severity))).toEqual([["warning"], []]);
     expect(r.documents[0]?.issues[0]?.message).toMatch(/not served by Kubernetes 1\.14 and later/);
   });
+
+  test("lint and predict say so in a notice", async () => {
+    const p = path.join(dir, "beta-lint.yaml");
+    writeFileSync(p, hook("old").replace("/v1\n", "/v1beta1\n") + `---\n${hook("current")}`);
+    let out = "";
+    const io = { stdout: (s: string) => (out += s), stderr: () => undefined };
+    await main(["lint", p, "-o", "json"], io);
+    const notices = (JSON.parse(out) as { notices: { at: string; message: string }[] }).notices;
+    const unserved = notices.filter((n) => /is not served by Kubernetes/.test(n.message));
+    expect(unserved).toEqual([
+      {
+        at: `${p}:1`,
+        message: expect.stringMatching(
+          /^admissionregistration\.k8s\.io\/v1beta1 ValidatingWebhookConfiguration old is not served by Kubernetes 1\.22 and later/,
+        ),
+      },
+    ]);
+  });
 });

@@ -15,6 +15,7 @@ import { readDocuments, typeOf } from "../documents";
 import type { Live } from "../live";
 import { readInputs } from "../input";
 import type { Notice } from "../snapshot";
+import { notServedBy } from "../snapshot";
 
 const ADMISSION_GROUP = "admissionregistration.k8s.io";
 
@@ -174,7 +175,7 @@ export function validateOne(
   }
   const v = validateObject(info, value, old, { duplicates: so?.duplicates.map((d) => d.segments) });
   const issues = v.issues.map((i) => placed(i, so));
-  const era = info.served ? undefined : NOT_SERVED[`${info.version}/${info.kind}`];
+  const era = notServedBy(info);
   if (era)
     issues.unshift(
       placed(
@@ -196,16 +197,6 @@ export function validateOne(
     issues,
   };
 }
-
-/** The historical kinds: the releases that stopped serving them. */
-const NOT_SERVED: Record<string, string> = {
-  "v1beta1/ValidatingWebhookConfiguration": "1.22 and later (served 1.9–1.21; use v1)",
-  "v1beta1/MutatingWebhookConfiguration": "1.22 and later (served 1.9–1.21; use v1)",
-  "v1alpha1/InitializerConfiguration":
-    "1.14 and later (an alpha API of 1.7–1.13, removed with initializers)",
-  "v1alpha1/ExternalAdmissionHookConfiguration":
-    "1.9 and later (an alpha API of 1.7–1.8, replaced by webhook configurations)",
-};
 
 /** Validates read documents; `stored` maps `kind/name` to the cluster's object (update semantics). */
 export function validateRead(
