@@ -107,3 +107,40 @@ test.describe("Webhook pages on a phone (390x844)", () => {
     }
   });
 });
+
+test.describe("Very long names", () => {
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    test(`a 200-character configuration and hook name wrap at ${width}x${height}`, async ({
+      page,
+      kube,
+    }) => {
+      await page.setViewportSize({ width, height });
+      const name = `${uniqueName("e2e-long")}.${"a".repeat(60)}.${"b".repeat(60)}.example.com`;
+      const hookName = `h.${"c".repeat(60)}.${"d".repeat(60)}.${"e".repeat(60)}.example.com`;
+      await createConfig(kube, "validatingwebhookconfigurations", name, [hook(hookName)]);
+      try {
+        for (const path of [
+          `/webhooks/validatingwebhookconfigurations/${name}`,
+          "/webhooks/order",
+        ]) {
+          await page.goto(path);
+          await expect(page.locator("main h1").first()).toBeVisible();
+          await expect(page.getByText(hookName).first()).toBeVisible();
+          const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+          expect(wide, `${path} is ${wide}px wide in a ${width}px window`).toBeLessThanOrEqual(
+            width,
+          );
+        }
+        const del = page.getByRole("button", { name: "Delete…" });
+        await page.goto(`/webhooks/validatingwebhookconfigurations/${name}`);
+        const box = await del.boundingBox();
+        expect(box && box.x + box.width <= width, "Delete… is on screen").toBe(true);
+      } finally {
+        await deleteConfig(kube, "validatingwebhookconfigurations", name);
+      }
+    });
+  }
+});
