@@ -159,6 +159,13 @@ describe("lists", () => {
     ]);
   });
 
+  test("a list with `items: null` is an empty list, not an object to skip", () => {
+    const text = "apiVersion: v1\nkind: List\nitems: null\n";
+    const read = readDocuments([{ name: "l.yaml", text }]);
+    expect(read.objects).toEqual([]);
+    expect(read.problems).toEqual([]);
+  });
+
   test("an item with its own apiVersion and kind keeps them", () => {
     const text = JSON.stringify({
       apiVersion: "v1",

@@ -52,7 +52,8 @@ export interface ReadDocuments {
  * ValidatingWebhookConfigurationList read straight from the API.
  */
 function isListKind(v: JsonValue): v is JsonObject {
-  return isObject(v) && Array.isArray(v["items"]);
+  // `items: null` too: encoding/json hands the detector's RawMessage the text "null".
+  return isObject(v) && (Array.isArray(v["items"]) || v["items"] === null);
 }
 
 /**
