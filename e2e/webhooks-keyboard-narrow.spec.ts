@@ -71,6 +71,61 @@ test.describe("Webhook pages from the keyboard", () => {
   });
 });
 
+test.describe("The YAML editor from the keyboard", () => {
+  test("Tab indents inside it; Escape then Tab or Shift+Tab leaves it", async ({ page, kube }) => {
+    const name = uniqueName("e2e-kbd-editor");
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a.${name}.example.com`),
+    ]);
+    try {
+      await page.goto(`/webhooks/validatingwebhookconfigurations/${name}/edit`);
+      const textarea = page.getByTestId("yaml-editor").locator("textarea").first();
+      await expect(textarea).toBeAttached({ timeout: 15_000 });
+      const inEditor = () =>
+        page.evaluate(() => !!document.activeElement?.closest('[data-testid="yaml-editor"]'));
+      await textarea.focus();
+      await page.keyboard.press("Tab");
+      expect(await inEditor()).toBe(true);
+
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Tab");
+      expect(await inEditor()).toBe(false);
+      expect(await focused(page)).not.toBe("BODY");
+
+      await textarea.focus();
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Shift+Tab");
+      expect(await inEditor()).toBe(false);
+      expect(await focused(page)).not.toBe("BODY");
+      // Said where a sighted keyboard user sees it.
+      await expect(page.getByText("Esc then Tab leaves the editor")).toBeVisible();
+    } finally {
+      await deleteConfig(kube, "validatingwebhookconfigurations", name);
+    }
+  });
+});
+
+test.describe("Webhook list for a screen reader", () => {
+  test("the row count is a status message, read out as a filter narrows the list", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-status");
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a.${name}.example.com`),
+    ]);
+    try {
+      await page.goto("/webhooks");
+      const count = page.getByRole("status").filter({ hasText: /\brows$/ });
+      await expect(count).toHaveText(/^[1-9]\d* rows$/);
+      await page.getByLabel("Search").fill("no-such-hook-anywhere");
+      await expect(count).toHaveText(/^0 of [1-9]\d* rows$/);
+    } finally {
+      await deleteConfig(kube, "validatingwebhookconfigurations", name);
+    }
+  });
+});
+
 test.describe("Webhook pages on a phone (390x844)", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
