@@ -6,7 +6,7 @@ import type { SourceRange } from "@/lib/admission/validate/issue";
 import type { JsonObject, JsonValue } from "@/lib/admission/validate/json";
 import { arr, isObject, obj, str } from "@/lib/admission/validate/json";
 import type { DuplicateKey, ParsedDocument } from "@/lib/admission/validate/source-map";
-import { parseDocuments } from "@/lib/admission/validate/source-map";
+import { maxRequestBytes, parseDocuments } from "@/lib/admission/validate/source-map";
 import type { SourceText } from "./input";
 
 /** Where an object sits: `file`, the document's 0-based index, and the List item if any. */
@@ -46,8 +46,26 @@ export interface ReadDocuments {
   seq: number;
 }
 
+/**
+ * kubectl reads any object with an `items` array as a list (unstructured decodeToList): `v1 List`
+ * as `kubectl get -o yaml` writes it, and typed lists such as a
+ * ValidatingWebhookConfigurationList read straight from the API.
+ */
 function isListKind(v: JsonValue): v is JsonObject {
-  return isObject(v) && str(v, "apiVersion") === "v1" && /^[A-Za-z]*List$/.test(str(v, "kind"));
+  // `items: null` too: encoding/json hands the detector's RawMessage the text "null".
+  return isObject(v) && (Array.isArray(v["items"]) || v["items"] === null);
+}
+
+/**
+ * A typed list's items carry no apiVersion and kind of their own (the apiserver leaves them out);
+ * kubectl gives an item that has neither the list's apiVersion and its kind without `List`.
+ */
+function listItem(list: JsonObject, item: JsonValue): JsonValue {
+  if (!isObject(item) || "apiVersion" in item || "kind" in item) return item;
+  const kind = str(list, "kind").replace(/List$/, "");
+  const apiVersion = str(list, "apiVersion");
+  if (kind === "" && apiVersion === "") return item;
+  return { apiVersion, kind, ...item };
 }
 
 function fromDocument(source: string, doc: ParsedDocument, out: ReadDocuments): void {
@@ -78,7 +96,9 @@ function fromDocument(source: string, doc: ParsedDocument, out: ReadDocuments): 
     });
     return;
   }
-  (arr(doc.value, "items") ?? []).forEach((value, item) => {
+  const list = doc.value;
+  (arr(list, "items") ?? []).forEach((raw, item) => {
+    const value = listItem(list, raw);
     const prefix = ["items", item];
     const under = (d: DuplicateKey) => d.segments[0] === "items" && d.segments[1] === item;
     out.objects.push({
@@ -98,10 +118,88 @@ function fromDocument(source: string, doc: ParsedDocument, out: ReadDocuments): 
   });
 }
 
-/** Parses every source; empty documents are dropped, `v1 List` items are objects of their own. */
+const shiftRange = (r: SourceRange, lines: number): SourceRange => ({
+  ...r,
+  startLine: r.startLine + lines,
+  endLine: r.endLine + lines,
+});
+
+/** A document parsed from a piece of a text, placed back in the whole text. */
+function shifted(d: ParsedDocument, lines: number, index: number): ParsedDocument {
+  if (lines === 0 && index === d.index) return d;
+  return {
+    ...d,
+    index,
+    problems: d.problems.map((p) => ({ ...p, range: shiftRange(p.range, lines) })),
+    duplicates: d.duplicates.map((x) => ({ ...x, range: shiftRange(x.range, lines) })),
+    rangeOf: (s, prefer) => shiftRange(d.rangeOf(s, prefer), lines),
+    docRange: shiftRange(d.docRange, lines),
+  };
+}
+
+/**
+ * The documents of a text, each as its own request, as kubectl sends them: the apiserver's body
+ * limit holds per document, so a long multi-document file is not one request too large. A text
+ * under the limit is parsed whole; a longer one is cut where kubectl's YAMLReader cuts it (a line
+ * `---`, optionally followed by a comment).
+ */
+function documentsOf(text: string): ParsedDocument[] {
+  if (
+    text.length <= maxRequestBytes / 4 ||
+    new TextEncoder().encode(text).length <= maxRequestBytes
+  )
+    return parseDocuments(text);
+  const out: ParsedDocument[] = [];
+  const lines = text.split("\n");
+  let start = 0;
+  const flush = (end: number) => {
+    const piece = lines.slice(start, end).join("\n");
+    for (const d of parseDocuments(piece)) out.push(shifted(d, start, out.length));
+  };
+  lines.forEach((line, i) => {
+    if (i > 0 && /^---\s*(#.*)?\r?$/.test(line)) {
+      flush(i);
+      start = i;
+    }
+  });
+  flush(lines.length);
+  return out;
+}
+
+/**
+ * Parses every source; empty documents are dropped, list items are objects of their own. A
+ * document holding a byte go-yaml refuses is that refusal, as kubectl reports it.
+ */
 export function readDocuments(sources: readonly SourceText[]): ReadDocuments {
   const out: ReadDocuments = { objects: [], problems: [], seq: 0 };
-  for (const s of sources) for (const doc of parseDocuments(s.text)) fromDocument(s.name, doc, out);
+  for (const s of sources) {
+    const docs = documentsOf(s.text);
+    const bad = s.readerError;
+    if (bad) {
+      const before = s.text.slice(0, bad.index).split("\n");
+      const line = before.length;
+      const col = (before[before.length - 1]?.length ?? 0) + 1;
+      const range: SourceRange = { startLine: line, startCol: col, endLine: line, endCol: col + 1 };
+      // The document the byte sits in: the last one starting at or before its line.
+      let at = 0;
+      docs.forEach((d, i) => {
+        if (d.docRange.startLine <= line) at = i;
+      });
+      const d = docs[at];
+      const problem = { message: bad.message, range, decode: true };
+      if (d) docs[at] = { ...d, value: null, problems: [problem], duplicates: [] };
+      else
+        docs.push({
+          index: 0,
+          value: null,
+          problems: [problem],
+          duplicates: [],
+          rangeOf: () => range,
+          docRange: range,
+        });
+    }
+    for (const doc of docs) fromDocument(s.name, doc, out);
+  }
   return out;
 }
 

@@ -10,6 +10,80 @@ import { InputError } from "./errors";
 export interface SourceText {
   name: string;
   text: string;
+  /**
+   * The first byte go-yaml's reader refuses (invalid UTF-8, a control character), at its index
+   * in `text`: kubectl turns YAML into JSON with go-yaml, so the document holding it never
+   * reaches the apiserver. Unset for JSON streams (kubectl decodes them as JSON) and clean text.
+   */
+  readerError?: { index: number; message: string };
+}
+
+// go-yaml v2's reader (readerc.go): the characters YAML allows, and its messages.
+function allowedChar(c: number): boolean {
+  return (
+    c === 0x09 ||
+    c === 0x0a ||
+    c === 0x0d ||
+    (c >= 0x20 && c <= 0x7e) ||
+    c === 0x85 ||
+    (c >= 0xa0 && c <= 0xd7ff) ||
+    (c >= 0xe000 && c <= 0xfffd) ||
+    (c >= 0x10000 && c <= 0x10ffff)
+  );
+}
+
+/** The first byte go-yaml's UTF-8 reader refuses in `b`: its offset and go-yaml's message. */
+export function yamlReaderError(b: Uint8Array): { offset: number; message: string } | undefined {
+  // A UTF-8 byte order mark is read and dropped.
+  let i = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+  while (i < b.length) {
+    const lead = b[i]!;
+    const width =
+      (lead & 0x80) === 0
+        ? 1
+        : (lead & 0xe0) === 0xc0
+          ? 2
+          : (lead & 0xf0) === 0xe0
+            ? 3
+            : (lead & 0xf8) === 0xf0
+              ? 4
+              : 0;
+    if (width === 0) return { offset: i, message: "yaml: invalid leading UTF-8 octet" };
+    if (i + width > b.length)
+      return { offset: i, message: "yaml: incomplete UTF-8 octet sequence" };
+    let value =
+      width === 1 ? lead : width === 2 ? lead & 0x1f : width === 3 ? lead & 0x0f : lead & 0x07;
+    for (let k = 1; k < width; k++) {
+      const o = b[i + k]!;
+      if ((o & 0xc0) !== 0x80)
+        return { offset: i + k, message: "yaml: invalid trailing UTF-8 octet" };
+      value = (value << 6) + (o & 0x3f);
+    }
+    const minimum = [0, 0, 0x80, 0x800, 0x10000][width]!;
+    if (value < minimum) return { offset: i, message: "yaml: invalid length of a UTF-8 sequence" };
+    if ((value >= 0xd800 && value <= 0xdfff) || value > 0x10ffff)
+      return { offset: i, message: "yaml: invalid Unicode character" };
+    if (!allowedChar(value))
+      return { offset: i, message: "yaml: control characters are not allowed" };
+    i += width;
+  }
+  return undefined;
+}
+
+// kubectl reads a stream whose first non-space character is `{` as JSON (IsJSONBuffer).
+const JSON_STREAM = /^[\s\ufeff]*\{/;
+
+/** Text from bytes, with go-yaml's first refusal placed in the decoded text. */
+export function sourceFromBytes(name: string, b: Buffer): SourceText {
+  const text = b.toString("utf8");
+  if (JSON_STREAM.test(text)) return { name, text };
+  const e = yamlReaderError(b);
+  if (!e) return { name, text };
+  return {
+    name,
+    text,
+    readerError: { index: b.subarray(0, e.offset).toString("utf8").length, message: e.message },
+  };
 }
 
 const MANIFEST = /\.(ya?ml|json)$/i;
@@ -53,10 +127,10 @@ export function manifestFiles(p: string): string[] {
   return out;
 }
 
-/** Reads one file as UTF-8. */
+/** Reads one file as UTF-8 (noting what go-yaml would refuse in it). */
 export function readText(file: string): SourceText {
   try {
-    return { name: file, text: readFileSync(file, "utf8") };
+    return sourceFromBytes(file, readFileSync(file));
   } catch (e) {
     throw new InputError(`cannot read ${file}: ${describe(e)}`);
   }
@@ -68,7 +142,7 @@ export async function readStdin(
 ): Promise<SourceText> {
   const chunks: Buffer[] = [];
   for await (const c of stream) chunks.push(typeof c === "string" ? Buffer.from(c) : c);
-  return { name: "<stdin>", text: Buffer.concat(chunks).toString("utf8") };
+  return sourceFromBytes("<stdin>", Buffer.concat(chunks));
 }
 
 /** Reads every input (files, directories, `-`) in the order given. */

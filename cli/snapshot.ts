@@ -6,6 +6,7 @@ import { emptyLists, type SnapshotLists } from "@/lib/admission/snapshot";
 import type { Labels } from "@/lib/admission/selectors";
 import type { JsonObject } from "@/lib/admission/validate/json";
 import { isObject, obj } from "@/lib/admission/validate/json";
+import type { KindInfo } from "@/lib/admission/validate/kinds";
 import { kindInfoFor } from "@/lib/admission/validate/kinds";
 import type { SourceObject } from "./documents";
 import type { V1Pod, V1Service } from "@/lib/k8s/types";
@@ -17,6 +18,21 @@ export interface Notice {
   /** `file:line`, or `cluster <context>`. */
   at: string;
   message: string;
+}
+
+/** The historical kinds: the releases that stopped serving them. */
+const NOT_SERVED: Record<string, string> = {
+  "v1beta1/ValidatingWebhookConfiguration": "1.22 and later (served 1.9–1.21; use v1)",
+  "v1beta1/MutatingWebhookConfiguration": "1.22 and later (served 1.9–1.21; use v1)",
+  "v1alpha1/InitializerConfiguration":
+    "1.14 and later (an alpha API of 1.7–1.13, removed with initializers)",
+  "v1alpha1/ExternalAdmissionHookConfiguration":
+    "1.9 and later (an alpha API of 1.7–1.8, replaced by webhook configurations)",
+};
+
+/** For a kind a v1.37 apiserver does not serve, the releases that do not; else undefined. */
+export function notServedBy(info: KindInfo): string | undefined {
+  return info.served ? undefined : NOT_SERVED[`${info.version}/${info.kind}`];
 }
 
 /** Objects beside the configurations that tell where webhook backends run (for L1/L6). */
@@ -154,6 +170,14 @@ export function collect(objects: readonly SourceObject[]): Collected {
     }
     if (addConfiguration(out.lists, o)) {
       out.configurations++;
+      const t = typeOf(o);
+      const info = kindInfoFor(t.apiVersion, t.kind);
+      const era = info && notServedBy(info);
+      if (era)
+        out.notices.push({
+          at: describeOrigin(so.origin),
+          message: `${t.apiVersion} ${t.kind} ${t.name} is not served by Kubernetes ${era}: taken with its own era's semantics, as a cluster that serves it would`,
+        });
       continue;
     }
     if (addBackendObject(out.backends, o)) continue;

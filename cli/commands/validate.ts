@@ -15,6 +15,7 @@ import { readDocuments, typeOf } from "../documents";
 import type { Live } from "../live";
 import { readInputs } from "../input";
 import type { Notice } from "../snapshot";
+import { notServedBy } from "../snapshot";
 
 const ADMISSION_GROUP = "admissionregistration.k8s.io";
 
@@ -173,12 +174,27 @@ export function validateOne(
     return { ...base, outcome: "decode-error", status: message, issues: [issue] };
   }
   const v = validateObject(info, value, old, { duplicates: so?.duplicates.map((d) => d.segments) });
+  const issues = v.issues.map((i) => placed(i, so));
+  const era = notServedBy(info);
+  if (era)
+    issues.unshift(
+      placed(
+        {
+          field: "apiVersion",
+          type: "FieldValueNotSupported",
+          message: `${t.apiVersion} ${t.kind} is not served by Kubernetes ${era}: a v1.37 apiserver answers 404 and kubectl apply fails with "no matches for kind"; checked against its historical schema`,
+          severity: "warning",
+          source: "schema",
+        },
+        so,
+      ),
+    );
   return {
     ...base,
     name: v.name || t.name,
     outcome: v.outcome,
     status: v.statusMessage,
-    issues: v.issues.map((i) => placed(i, so)),
+    issues,
   };
 }
 

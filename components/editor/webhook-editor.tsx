@@ -290,6 +290,11 @@ export function WebhookEditor({
           )}
         </div>
         <span className="spacer" />
+        {tab === "yaml" ? (
+          <span className="hint" id="yaml-editor-keys">
+            Tab indents; Esc then Tab leaves the editor
+          </span>
+        ) : null}
         <span className={errors > 0 ? "bad" : "muted"} data-testid="error-count">
           {errors} {errors === 1 ? "error" : "errors"}
         </span>

@@ -22,7 +22,28 @@ function severityOf(s: MarkerData["severity"]): monaco.MarkerSeverity {
   return s === "warning" ? monaco.MarkerSeverity.Warning : monaco.MarkerSeverity.Error;
 }
 
-/** The YAML editor: text in/out, markers per owner, every model marker reported back. */
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+
+/** Focuses the first focusable element after `frame` (before it, `backwards`) in page order. */
+function focusOutside(frame: HTMLElement, backwards: boolean): void {
+  const all = [...document.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (el) => !frame.contains(el) && el.getClientRects().length > 0,
+  );
+  const after = (el: HTMLElement) =>
+    (frame.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+  // Past the last focusable element the page starts again, as Tab does at the end of a page.
+  const target = backwards
+    ? (all.filter((el) => !after(el)).at(-1) ?? all.at(-1))
+    : (all.find(after) ?? all[0]);
+  target?.focus();
+}
+
+/**
+ * The YAML editor: text in/out, markers per owner, every model marker reported back. Tab indents
+ * inside it, so Escape then Tab (or Shift+Tab) leaves it: without that a keyboard user could not
+ * get past the editor to the page's actions (Monaco's own Ctrl+M is not discoverable).
+ */
 export function YamlEditor({
   path,
   value,
@@ -43,6 +64,7 @@ export function YamlEditor({
 }) {
   const theme = useMonacoTheme();
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const frameRef = useRef<HTMLDivElement>(null);
   const onMarkersRef = useRef(onMarkers);
   useEffect(() => {
     onMarkersRef.current = onMarkers;
@@ -99,8 +121,29 @@ export function YamlEditor({
     if (revealLine) editorRef.current?.revealLineInCenter(revealLine);
   }, [revealLine]);
 
+  // Escape, then Tab: seen on the frame in the capture phase, before the editor indents.
+  useEffect(() => {
+    const frame = frameRef.current;
+    if (!frame) return;
+    let escaped = false;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") {
+        escaped = true;
+        return;
+      }
+      if (e.key === "Tab" && escaped && !e.altKey && !e.ctrlKey && !e.metaKey) {
+        e.preventDefault();
+        e.stopPropagation();
+        focusOutside(frame, e.shiftKey);
+      }
+      if (e.key !== "Shift") escaped = false;
+    };
+    frame.addEventListener("keydown", onKey, true);
+    return () => frame.removeEventListener("keydown", onKey, true);
+  }, []);
+
   return (
-    <div className="editor-frame" data-testid="yaml-editor">
+    <div ref={frameRef} className="editor-frame" data-testid="yaml-editor">
       <Editor
         theme={theme}
         path={path}
@@ -118,6 +161,7 @@ export function YamlEditor({
           renderWhitespace: "boundary",
           quickSuggestions: { other: true, comments: false, strings: true },
           automaticLayout: true,
+          ariaLabel: "YAML. Tab indents; Escape then Tab leaves the editor.",
         }}
         height="100%"
       />

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { objectPagePath, type AdmissionResource } from "@/lib/webhooks/kinds";
@@ -38,14 +38,43 @@ export function DeleteButton({
         : "stops every hook in it at once.";
   const [typed, setTyped] = useState("");
   const router = useRouter();
+  const close = () => {
+    setOpen(false);
+    setTyped("");
+  };
   const del = useMutation({
     mutationFn: () => deleteConfiguration(resource, name, { uid, resourceVersion }),
     onSuccess: () =>
       onDeleted ? onDeleted() : router.push(objectPagePath(resource as AdmissionResource)),
   });
+  // Keyboard use: opening moves focus into the confirmation, Escape or Cancel closes it and puts
+  // focus back on the button that opened it (else focus falls to the page's start).
+  const trigger = useRef<HTMLButtonElement>(null);
+  const field = useRef<HTMLInputElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (open) field.current?.focus();
+    else if (wasOpen.current) trigger.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
+  const busy = del.isPending;
+  useEffect(() => {
+    const d = dialog.current;
+    if (!open || busy || !d) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      e.stopPropagation();
+      setOpen(false);
+      setTyped("");
+    };
+    d.addEventListener("keydown", onKey);
+    return () => d.removeEventListener("keydown", onKey);
+  }, [open, busy]);
   if (!open)
     return (
       <button
+        ref={trigger}
         type="button"
         className="danger"
         disabled={!enabled}
@@ -56,13 +85,14 @@ export function DeleteButton({
       </button>
     );
   return (
-    <div className="confirm" role="dialog" aria-label="Confirm delete">
+    <div ref={dialog} className="confirm" role="dialog" aria-label="Confirm delete">
       <p>
         Deleting <strong className="mono">{name}</strong> {consequence} Type its name to confirm.
       </p>
       <label>
         Name
         <input
+          ref={field}
           value={typed}
           onChange={(e) => setTyped(e.target.value)}
           aria-label="Type the name to confirm"
@@ -76,7 +106,7 @@ export function DeleteButton({
       >
         Delete {name}
       </button>{" "}
-      <button type="button" onClick={() => setOpen(false)}>
+      <button type="button" onClick={close}>
         Cancel
       </button>
       {del.error ? <ErrorBox error={del.error} /> : null}

@@ -43,7 +43,7 @@ export function HookPanel({
   return (
     <section className="panel hook-panel" id={`hook-${position}`} aria-label={`Hook ${hook.name}`}>
       <h2>
-        <span className="muted">#{position}</span>
+        <span className="muted nowrap">#{position}</span>
         <span className="mono">{hook.name}</span>
         <span className="hint">
           {order

@@ -76,7 +76,9 @@ export function ListToolbar({
           <option value="low">low</option>
         </select>
       </label>
-      <span className="muted" data-testid="row-count">
+      {/* A status message (WCAG 4.1.3): the count is read out as a filter narrows the list or
+          another client adds or removes a configuration. */}
+      <span className="muted" data-testid="row-count" role="status">
         {shown === total ? `${total} rows` : `${shown} of ${total} rows`}
       </span>
     </div>

@@ -1,0 +1,201 @@
+/**
+ * The webhook pages from the keyboard (the template menu and the delete confirmation open, close
+ * on Escape and give focus back) and on a phone-sized window (390x844): no page is wider than the
+ * window, so no link, button or column sits off to the side.
+ */
+import type { Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import { createConfig, deleteConfig, getConfig, hook, uniqueName } from "./webhooks-helpers";
+
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const a = document.activeElement;
+    return a && a !== document.body
+      ? `${a.tagName} ${(a.getAttribute("aria-label") ?? a.textContent ?? "").trim()}`
+      : "BODY";
+  });
+
+test.describe("Webhook pages from the keyboard", () => {
+  test("the template menu closes on Escape (focus back on it) and on a click outside", async ({
+    page,
+  }) => {
+    await page.goto("/webhooks");
+    const menu = page.locator("details.menu");
+    const summary = menu.locator("summary");
+    await summary.focus();
+    await page.keyboard.press("Enter");
+    await expect(menu).toHaveJSProperty("open", true);
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toMatch(/^A /);
+    await page.keyboard.press("Escape");
+    await expect(menu).toHaveJSProperty("open", false);
+    expect(await focused(page)).toBe("SUMMARY New from template");
+
+    await summary.click();
+    await expect(menu).toHaveJSProperty("open", true);
+    await page.locator("main h1").click();
+    await expect(menu).toHaveJSProperty("open", false);
+  });
+
+  test("the delete confirmation takes focus, Escape cancels it and focus returns to Delete…", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-kbd-delete");
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a.${name}.example.com`),
+    ]);
+    try {
+      await page.goto(`/webhooks/validatingwebhookconfigurations/${name}`);
+      const open = page.getByRole("button", { name: "Delete…" });
+      await expect(open).toBeEnabled();
+      await open.focus();
+      await page.keyboard.press("Enter");
+      await expect(page.getByRole("dialog", { name: "Confirm delete" })).toBeVisible();
+      expect(await focused(page)).toBe("INPUT Type the name to confirm");
+      await page.keyboard.type("partial");
+      await page.keyboard.press("Escape");
+      await expect(page.getByRole("dialog", { name: "Confirm delete" })).toHaveCount(0);
+      expect(await focused(page)).toBe("BUTTON Delete…");
+
+      // Reopened, it starts empty; Cancel also returns focus.
+      await page.keyboard.press("Enter");
+      await expect(page.getByLabel("Type the name to confirm")).toHaveValue("");
+      await page.getByRole("button", { name: "Cancel" }).focus();
+      await page.keyboard.press("Enter");
+      expect(await focused(page)).toBe("BUTTON Delete…");
+      expect(await getConfig(kube, "validatingwebhookconfigurations", name)).toBeDefined();
+    } finally {
+      await deleteConfig(kube, "validatingwebhookconfigurations", name);
+    }
+  });
+});
+
+test.describe("The YAML editor from the keyboard", () => {
+  test("Tab indents inside it; Escape then Tab or Shift+Tab leaves it", async ({ page, kube }) => {
+    const name = uniqueName("e2e-kbd-editor");
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a.${name}.example.com`),
+    ]);
+    try {
+      await page.goto(`/webhooks/validatingwebhookconfigurations/${name}/edit`);
+      const textarea = page.getByTestId("yaml-editor").locator("textarea").first();
+      await expect(textarea).toBeAttached({ timeout: 15_000 });
+      const inEditor = () =>
+        page.evaluate(() => !!document.activeElement?.closest('[data-testid="yaml-editor"]'));
+      await textarea.focus();
+      await page.keyboard.press("Tab");
+      expect(await inEditor()).toBe(true);
+
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Tab");
+      expect(await inEditor()).toBe(false);
+      expect(await focused(page)).not.toBe("BODY");
+
+      await textarea.focus();
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Shift+Tab");
+      expect(await inEditor()).toBe(false);
+      expect(await focused(page)).not.toBe("BODY");
+      // Said where a sighted keyboard user sees it.
+      await expect(page.getByText("Esc then Tab leaves the editor")).toBeVisible();
+    } finally {
+      await deleteConfig(kube, "validatingwebhookconfigurations", name);
+    }
+  });
+});
+
+test.describe("Webhook list for a screen reader", () => {
+  test("the row count is a status message, read out as a filter narrows the list", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-status");
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a.${name}.example.com`),
+    ]);
+    try {
+      await page.goto("/webhooks");
+      const count = page.getByRole("status").filter({ hasText: /\brows$/ });
+      await expect(count).toHaveText(/^[1-9]\d* rows$/);
+      await page.getByLabel("Search").fill("no-such-hook-anywhere");
+      await expect(count).toHaveText(/^0 of [1-9]\d* rows$/);
+    } finally {
+      await deleteConfig(kube, "validatingwebhookconfigurations", name);
+    }
+  });
+});
+
+test.describe("Webhook pages on a phone (390x844)", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("no page is wider than the window; every main link is on screen", async ({ page, kube }) => {
+    const name = uniqueName("e2e-narrow");
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a-very-long-webhook-name-that-goes-on-and-on.${name}.example.com`),
+    ]);
+    try {
+      for (const path of [
+        "/",
+        "/webhooks",
+        "/webhooks/new",
+        "/webhooks/order",
+        `/webhooks/validatingwebhookconfigurations/${name}`,
+      ]) {
+        await page.goto(path);
+        await expect(page.locator("main h1").first()).toBeVisible();
+        await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(width, `${path} is ${width}px wide in a 390px window`).toBeLessThanOrEqual(390);
+        for (const link of await page
+          .getByRole("navigation", { name: "Main" })
+          .getByRole("link")
+          .all()) {
+          const box = await link.boundingBox();
+          expect(box && box.x + box.width <= 390, `${path}: ${await link.textContent()}`).toBe(
+            true,
+          );
+        }
+      }
+    } finally {
+      await deleteConfig(kube, "validatingwebhookconfigurations", name);
+    }
+  });
+});
+
+test.describe("Very long names", () => {
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    test(`a 200-character configuration and hook name wrap at ${width}x${height}`, async ({
+      page,
+      kube,
+    }) => {
+      await page.setViewportSize({ width, height });
+      const name = `${uniqueName("e2e-long")}.${"a".repeat(60)}.${"b".repeat(60)}.example.com`;
+      const hookName = `h.${"c".repeat(60)}.${"d".repeat(60)}.${"e".repeat(60)}.example.com`;
+      await createConfig(kube, "validatingwebhookconfigurations", name, [hook(hookName)]);
+      try {
+        for (const path of [
+          `/webhooks/validatingwebhookconfigurations/${name}`,
+          "/webhooks/order",
+        ]) {
+          await page.goto(path);
+          await expect(page.locator("main h1").first()).toBeVisible();
+          await expect(page.getByText(hookName).first()).toBeVisible();
+          const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+          expect(wide, `${path} is ${wide}px wide in a ${width}px window`).toBeLessThanOrEqual(
+            width,
+          );
+        }
+        const del = page.getByRole("button", { name: "Delete…" });
+        await page.goto(`/webhooks/validatingwebhookconfigurations/${name}`);
+        const box = await del.boundingBox();
+        expect(box && box.x + box.width <= width, "Delete… is on screen").toBe(true);
+      } finally {
+        await deleteConfig(kube, "validatingwebhookconfigurations", name);
+      }
+    });
+  }
+});
