@@ -250,3 +250,47 @@ test("open pages go live again by themselves after the dashboard restarted while
     await deleteConfig(kube, "validatingwebhookconfigurations", name);
   }
 });
+
+test("open pages whose event streams go silent stop saying live, and come back by themselves", async ({
+  browser,
+  stack,
+  kube,
+}) => {
+  test.setTimeout(180_000);
+  const name = uniqueName("e2e-away-silent");
+  const { dashboard, relay } = await startRelayedDashboard(stack);
+  const context = await browser.newContext();
+  let stopped = false;
+  try {
+    const hooks = await context.newPage();
+    const decisions = await context.newPage();
+    await hooks.goto(`${dashboard.url}webhooks?q=e2e-away-silent`);
+    await decisions.goto(`${dashboard.url}decisions`);
+    for (const p of [hooks, decisions]) await expect(p.locator(".live")).toHaveText("live");
+
+    // The dashboard hangs: its connections stay open and nothing arrives on them (as on one
+    // that died without closing — a laptop that slept, a proxy that dropped it). Before, the
+    // pages went on saying "live" for good over what they last saw.
+    process.kill(-(dashboard.pid as number), "SIGSTOP");
+    stopped = true;
+    for (const p of [hooks, decisions])
+      await expect(p.locator(".live")).toHaveText("reconnecting", { timeout: 70_000 });
+
+    process.kill(-(dashboard.pid as number), "SIGCONT");
+    stopped = false;
+    for (const p of [hooks, decisions])
+      await expect(p.locator(".live")).toHaveText("live", { timeout: 30_000 });
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a.${name}.example.com`),
+    ]);
+    await expect(
+      hooks.locator(`[data-row-id="ValidatingWebhookConfiguration/${name}/0"]`),
+    ).toBeVisible();
+  } finally {
+    if (stopped) process.kill(-(dashboard.pid as number), "SIGCONT");
+    await context.close();
+    dashboard.stop();
+    await relay.close();
+    await deleteConfig(kube, "validatingwebhookconfigurations", name);
+  }
+});

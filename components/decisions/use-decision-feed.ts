@@ -14,6 +14,7 @@ import {
 } from "@/lib/queries/decisions";
 import { withContext } from "@/lib/queries/fetch";
 import { askAgainAfterMs } from "@/lib/queries/no-answer";
+import { HEARTBEAT_EVENT, silenceTimer } from "@/lib/queries/stream-silence";
 import type { LiveState } from "@/components/live/use-live-collections";
 
 /** Most decisions the page keeps in memory. */
@@ -79,11 +80,23 @@ export function useDecisionFeed(
     params.set("after", String(after));
     const source = new EventSource(withContext(`/api/decisions/stream?${params}`, context));
     let again: ReturnType<typeof setTimeout> | undefined;
+    const reload = () => {
+      quiet.stop();
+      source.close();
+      setLive("reconnecting");
+      void queryClient.invalidateQueries({ queryKey: key });
+    };
+    // Nothing, not even a heartbeat, for too long: the connection is dead though it never closed
+    // (see stream-silence.ts). Read the list again, which opens a new stream.
+    const quiet = silenceTimer(reload);
+    source.addEventListener(HEARTBEAT_EVENT, quiet.heard);
     source.onopen = () => {
+      quiet.heard();
       refusedRef.current = 0;
       setLive("live");
     };
     source.addEventListener("decisions", (ev: MessageEvent<string>) => {
+      quiet.heard();
       let msg: DecisionStreamMessage;
       try {
         msg = JSON.parse(ev.data) as DecisionStreamMessage;
@@ -96,11 +109,6 @@ export function useDecisionFeed(
         setHeld(heldRef.current.length);
       } else apply(msg.items);
     });
-    const reload = () => {
-      source.close();
-      setLive("reconnecting");
-      void queryClient.invalidateQueries({ queryKey: key });
-    };
     source.onerror = () => {
       setLive("reconnecting");
       // The browser reconnects by itself after a dropped connection, but gives up for good when
@@ -108,12 +116,14 @@ export function useDecisionFeed(
       // check the reader's access, or was restarted while it could not): read the list again
       // after a growing pause, which opens a new stream once the cluster answers.
       if (source.readyState !== EventSource.CLOSED) return;
+      quiet.stop();
       again = setTimeout(reload, askAgainAfterMs(++refusedRef.current));
     };
     source.addEventListener("resync", reload);
     source.addEventListener("forbidden", reload);
     return () => {
       clearTimeout(again);
+      quiet.stop();
       source.close();
     };
     // Reconnect when the identity or the filter changes, or after a reload; not on every batch.

@@ -14,6 +14,7 @@ import { queryKeys } from "@/lib/queries/keys";
 import { liveBatcher } from "@/lib/queries/live-batch";
 import { withContext } from "@/lib/queries/fetch";
 import { askAgainAfterMs } from "@/lib/queries/no-answer";
+import { HEARTBEAT_EVENT, silenceTimer } from "@/lib/queries/stream-silence";
 
 /**
  * A live stream's state: `stale` when the stream is open but the dashboard's own watch of a
@@ -69,12 +70,23 @@ export function useLiveCollections(context: string | undefined, refs: ResourceRe
     let source: EventSource | undefined;
     let reopen: ReturnType<typeof setTimeout> | undefined;
     let refused = 0;
+    let silence: ReturnType<typeof silenceTimer> | undefined;
     const open = () => {
       const s = new EventSource(withContext(`/api/watch?${param}&${heldNow()}`, context));
       source = s;
+      // Nothing, not even a heartbeat, for too long: the connection is dead though it never
+      // closed (see stream-silence.ts). Open a new one; the page is not live meanwhile.
+      const quiet = silenceTimer(() => {
+        s.close();
+        setState("reconnecting");
+        open();
+      });
+      silence = quiet;
+      s.addEventListener(HEARTBEAT_EVENT, quiet.heard);
       // Each (re)connection starts from the hub's word on every collection (a snapshot, or the
       // error its watch is failing with).
       s.onopen = () => {
+        quiet.heard();
         refused = 0;
         setState("live");
         setProblems(NO_PROBLEMS);
@@ -86,10 +98,12 @@ export function useLiveCollections(context: string | undefined, refs: ResourceRe
         // cluster to check the collections, or was restarted while it could not): open it
         // again after a growing pause, so the page goes live once the cluster answers.
         if (s.readyState !== EventSource.CLOSED) return;
+        quiet.stop();
         s.close();
         reopen = setTimeout(open, askAgainAfterMs(++refused));
       };
       s.onmessage = (ev: MessageEvent<string>) => {
+        quiet.heard();
         let msg: LiveMessage;
         try {
           msg = JSON.parse(ev.data) as LiveMessage;
@@ -102,6 +116,7 @@ export function useLiveCollections(context: string | undefined, refs: ResourceRe
     open();
     return () => {
       clearTimeout(reopen);
+      silence?.stop();
       source?.close();
       batcher.stop();
     };
