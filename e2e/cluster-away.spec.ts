@@ -174,3 +174,123 @@ test("a page opened while the cluster does not answer fills in by itself once it
     await relay.close();
   }
 });
+
+test("a live page opened while the cluster does not answer goes live by itself once it does", async ({
+  page,
+  stack,
+  kube,
+}) => {
+  test.setTimeout(150_000);
+  const name = uniqueName("e2e-away-order");
+  const { dashboard, relay } = await startRelayedDashboard(stack);
+  try {
+    // The call-order page opens its event stream at once; the dashboard, which has not yet read
+    // the cluster's discovery, answers it with an error, and the browser's EventSource gives up
+    // for good on an error answer (before, the mark then said "reconnecting" forever and nothing
+    // live reached the page after the cluster was back).
+    relay.cut();
+    await page.goto(`${dashboard.url}webhooks/order`);
+    await expect(page.getByRole("alert").filter({ hasText: "Unreachable" }).first()).toBeVisible();
+    // Long enough for the stream to have been refused.
+    await page.waitForTimeout(3_000);
+    relay.restore();
+    const mark = page.locator(".live");
+    await expect(mark).toHaveText("live", { timeout: 40_000 });
+    // Live: a configuration created now appears without a reload.
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a.${name}.example.com`),
+    ]);
+    await expect(page.getByText(`a.${name}.example.com`).first()).toBeVisible();
+  } finally {
+    dashboard.stop();
+    await relay.close();
+    await deleteConfig(kube, "validatingwebhookconfigurations", name);
+  }
+});
+
+test("open pages go live again by themselves after the dashboard restarted while the cluster did not answer", async ({
+  browser,
+  stack,
+  kube,
+}) => {
+  test.setTimeout(180_000);
+  const name = uniqueName("e2e-away-restart");
+  const { dashboard, relay } = await startRelayedDashboard(stack);
+  const context = await browser.newContext();
+  try {
+    const hooks = await context.newPage();
+    const decisions = await context.newPage();
+    await hooks.goto(`${dashboard.url}webhooks?q=e2e-away-restart`);
+    await decisions.goto(`${dashboard.url}decisions`);
+    for (const p of [hooks, decisions]) await expect(p.locator(".live")).toHaveText("live");
+
+    // The cluster goes away and the dashboard is redeployed meanwhile: the streams end, and the
+    // browser's reconnections are answered with errors (the new process cannot reach the cluster
+    // to check the collections or the reader's access).
+    relay.cut();
+    await dashboard.restart();
+    for (const p of [hooks, decisions])
+      await expect(p.locator(".live")).toHaveText("reconnecting", { timeout: 20_000 });
+    // Long enough for the browser to have tried again and been refused.
+    await hooks.waitForTimeout(3_000);
+
+    relay.restore();
+    for (const p of [hooks, decisions])
+      await expect(p.locator(".live")).toHaveText("live", { timeout: 40_000 });
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a.${name}.example.com`),
+    ]);
+    await expect(
+      hooks.locator(`[data-row-id="ValidatingWebhookConfiguration/${name}/0"]`),
+    ).toBeVisible();
+  } finally {
+    await context.close();
+    dashboard.stop();
+    await relay.close();
+    await deleteConfig(kube, "validatingwebhookconfigurations", name);
+  }
+});
+
+test("open pages whose event streams go silent stop saying live, and come back by themselves", async ({
+  browser,
+  stack,
+  kube,
+}) => {
+  test.setTimeout(180_000);
+  const name = uniqueName("e2e-away-silent");
+  const { dashboard, relay } = await startRelayedDashboard(stack);
+  const context = await browser.newContext();
+  let stopped = false;
+  try {
+    const hooks = await context.newPage();
+    const decisions = await context.newPage();
+    await hooks.goto(`${dashboard.url}webhooks?q=e2e-away-silent`);
+    await decisions.goto(`${dashboard.url}decisions`);
+    for (const p of [hooks, decisions]) await expect(p.locator(".live")).toHaveText("live");
+
+    // The dashboard hangs: its connections stay open and nothing arrives on them (as on one
+    // that died without closing — a laptop that slept, a proxy that dropped it). Before, the
+    // pages went on saying "live" for good over what they last saw.
+    process.kill(-(dashboard.pid as number), "SIGSTOP");
+    stopped = true;
+    for (const p of [hooks, decisions])
+      await expect(p.locator(".live")).toHaveText("reconnecting", { timeout: 70_000 });
+
+    process.kill(-(dashboard.pid as number), "SIGCONT");
+    stopped = false;
+    for (const p of [hooks, decisions])
+      await expect(p.locator(".live")).toHaveText("live", { timeout: 30_000 });
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a.${name}.example.com`),
+    ]);
+    await expect(
+      hooks.locator(`[data-row-id="ValidatingWebhookConfiguration/${name}/0"]`),
+    ).toBeVisible();
+  } finally {
+    if (stopped) process.kill(-(dashboard.pid as number), "SIGCONT");
+    await context.close();
+    dashboard.stop();
+    await relay.close();
+    await deleteConfig(kube, "validatingwebhookconfigurations", name);
+  }
+});

@@ -12,36 +12,48 @@ export interface DashboardProcess {
   stop(): void;
   /** Sends a signal (SIGKILL for a crash) and resolves once the process has exited. */
   kill(signal: NodeJS.Signals): Promise<void>;
+  /** Stops it (SIGTERM) and starts it again on the same port (a redeploy); resolves once it answers. */
+  restart(): Promise<void>;
 }
 
 export async function startDashboard(env: NodeJS.ProcessEnv): Promise<DashboardProcess> {
   const [port] = (await freePorts(1)) as [number];
-  const child: ChildProcess = spawnDashboard(env, port);
   const url = `http://127.0.0.1:${port}/`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`dashboard exited with code ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}api/health`)).ok) break;
-    } catch {
-      // not listening yet
+  const spawnAndWait = async (): Promise<ChildProcess> => {
+    const child = spawnDashboard(env, port);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`dashboard exited with code ${child.exitCode}`);
+      try {
+        if ((await fetch(`${url}api/health`)).ok) return child;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) {
+        child.kill("SIGKILL");
+        throw new Error("dashboard did not start within 60 s");
+      }
+      await new Promise((r) => setTimeout(r, 250));
     }
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error("dashboard did not start within 60 s");
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  };
+  let child = await spawnAndWait();
+  const kill = (signal: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill(signal);
+    });
   return {
     url,
-    pid: child.pid,
+    get pid() {
+      return child.pid;
+    },
     stop: () => child.kill("SIGTERM"),
-    kill: (signal) =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill(signal);
-      }),
+    kill,
+    restart: async () => {
+      await kill("SIGTERM");
+      child = await spawnAndWait();
+    },
   };
 }
 

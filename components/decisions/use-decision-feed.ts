@@ -13,6 +13,8 @@ import {
   type DecisionStreamMessage,
 } from "@/lib/queries/decisions";
 import { withContext } from "@/lib/queries/fetch";
+import { askAgainAfterMs } from "@/lib/queries/no-answer";
+import { HEARTBEAT_EVENT, silenceTimer } from "@/lib/queries/stream-silence";
 import type { LiveState } from "@/components/live/use-live-collections";
 
 /** Most decisions the page keeps in memory. */
@@ -47,6 +49,8 @@ export function useDecisionFeed(
   const [paused, setPausedState] = useState(false);
   const pausedRef = useRef(false);
   const heldRef = useRef<DecisionRecord[]>([]);
+  /** Stream openings refused in a row (the pause before the next grows with it). */
+  const refusedRef = useRef(0);
   const [held, setHeld] = useState(0);
   const key = options.queryKey;
   const keyText = JSON.stringify(key);
@@ -75,9 +79,24 @@ export function useDecisionFeed(
     const params = new URLSearchParams(filterText.replace(/^\?/, ""));
     params.set("after", String(after));
     const source = new EventSource(withContext(`/api/decisions/stream?${params}`, context));
-    source.onopen = () => setLive("live");
-    source.onerror = () => setLive("reconnecting");
+    let again: ReturnType<typeof setTimeout> | undefined;
+    const reload = () => {
+      quiet.stop();
+      source.close();
+      setLive("reconnecting");
+      void queryClient.invalidateQueries({ queryKey: key });
+    };
+    // Nothing, not even a heartbeat, for too long: the connection is dead though it never closed
+    // (see stream-silence.ts). Read the list again, which opens a new stream.
+    const quiet = silenceTimer(reload);
+    source.addEventListener(HEARTBEAT_EVENT, quiet.heard);
+    source.onopen = () => {
+      quiet.heard();
+      refusedRef.current = 0;
+      setLive("live");
+    };
     source.addEventListener("decisions", (ev: MessageEvent<string>) => {
+      quiet.heard();
       let msg: DecisionStreamMessage;
       try {
         msg = JSON.parse(ev.data) as DecisionStreamMessage;
@@ -90,14 +109,23 @@ export function useDecisionFeed(
         setHeld(heldRef.current.length);
       } else apply(msg.items);
     });
-    const reload = () => {
-      source.close();
+    source.onerror = () => {
       setLive("reconnecting");
-      void queryClient.invalidateQueries({ queryKey: key });
+      // The browser reconnects by itself after a dropped connection, but gives up for good when
+      // a reconnection is answered with an error (the dashboard could not reach the cluster to
+      // check the reader's access, or was restarted while it could not): read the list again
+      // after a growing pause, which opens a new stream once the cluster answers.
+      if (source.readyState !== EventSource.CLOSED) return;
+      quiet.stop();
+      again = setTimeout(reload, askAgainAfterMs(++refusedRef.current));
     };
     source.addEventListener("resync", reload);
     source.addEventListener("forbidden", reload);
-    return () => source.close();
+    return () => {
+      clearTimeout(again);
+      quiet.stop();
+      source.close();
+    };
     // Reconnect when the identity or the filter changes, or after a reload; not on every batch.
   }, [context, filterText, ready, apply, queryClient]);
 

@@ -13,6 +13,8 @@ import {
 import { queryKeys } from "@/lib/queries/keys";
 import { liveBatcher } from "@/lib/queries/live-batch";
 import { withContext } from "@/lib/queries/fetch";
+import { askAgainAfterMs } from "@/lib/queries/no-answer";
+import { HEARTBEAT_EVENT, silenceTimer } from "@/lib/queries/stream-silence";
 
 /**
  * A live stream's state: `stale` when the stream is open but the dashboard's own watch of a
@@ -43,24 +45,17 @@ export function useLiveCollections(context: string | undefined, refs: ResourceRe
     if (!context || !param) return;
     // The resourceVersion each collection is held at (e.g. the server-rendered seed's): the
     // stream then answers CURRENT instead of sending the same snapshot again.
-    const held = param
-      .split("&")
-      .map((p) => {
-        const ref = parseRef(decodeURIComponent(p.slice(2)));
-        const data = ref
-          ? queryClient.getQueryData<CollectionData>(queryKeys.collection(context, ref))
-          : undefined;
-        return `rv=${encodeURIComponent(data?.resourceVersion ?? "")}`;
-      })
-      .join("&");
-    const source = new EventSource(withContext(`/api/watch?${param}&${held}`, context));
-    // Each (re)connection starts from the hub's word on every collection (a snapshot, or the
-    // error its watch is failing with).
-    source.onopen = () => {
-      setState("live");
-      setProblems(NO_PROBLEMS);
-    };
-    source.onerror = () => setState("reconnecting");
+    const heldNow = () =>
+      param
+        .split("&")
+        .map((p) => {
+          const ref = parseRef(decodeURIComponent(p.slice(2)));
+          const data = ref
+            ? queryClient.getQueryData<CollectionData>(queryKeys.collection(context, ref))
+            : undefined;
+          return `rv=${encodeURIComponent(data?.resourceVersion ?? "")}`;
+        })
+        .join("&");
     // Applied about once a frame, one cache write per collection (see live-batch.ts).
     const batcher = liveBatcher((batch) => {
       for (const [collection, msgs] of batch) {
@@ -72,17 +67,57 @@ export function useLiveCollections(context: string | undefined, refs: ResourceRe
         );
       }
     });
-    source.onmessage = (ev: MessageEvent<string>) => {
-      let msg: LiveMessage;
-      try {
-        msg = JSON.parse(ev.data) as LiveMessage;
-      } catch {
-        return;
-      }
-      batcher.push(msg);
+    let source: EventSource | undefined;
+    let reopen: ReturnType<typeof setTimeout> | undefined;
+    let refused = 0;
+    let silence: ReturnType<typeof silenceTimer> | undefined;
+    const open = () => {
+      const s = new EventSource(withContext(`/api/watch?${param}&${heldNow()}`, context));
+      source = s;
+      // Nothing, not even a heartbeat, for too long: the connection is dead though it never
+      // closed (see stream-silence.ts). Open a new one; the page is not live meanwhile.
+      const quiet = silenceTimer(() => {
+        s.close();
+        setState("reconnecting");
+        open();
+      });
+      silence = quiet;
+      s.addEventListener(HEARTBEAT_EVENT, quiet.heard);
+      // Each (re)connection starts from the hub's word on every collection (a snapshot, or the
+      // error its watch is failing with).
+      s.onopen = () => {
+        quiet.heard();
+        refused = 0;
+        setState("live");
+        setProblems(NO_PROBLEMS);
+      };
+      s.onerror = () => {
+        setState("reconnecting");
+        // The browser reconnects by itself after a dropped connection, but gives up for good
+        // when a reconnection is answered with an error (the dashboard could not reach the
+        // cluster to check the collections, or was restarted while it could not): open it
+        // again after a growing pause, so the page goes live once the cluster answers.
+        if (s.readyState !== EventSource.CLOSED) return;
+        quiet.stop();
+        s.close();
+        reopen = setTimeout(open, askAgainAfterMs(++refused));
+      };
+      s.onmessage = (ev: MessageEvent<string>) => {
+        quiet.heard();
+        let msg: LiveMessage;
+        try {
+          msg = JSON.parse(ev.data) as LiveMessage;
+        } catch {
+          return;
+        }
+        batcher.push(msg);
+      };
     };
+    open();
     return () => {
-      source.close();
+      clearTimeout(reopen);
+      silence?.stop();
+      source?.close();
       batcher.stop();
     };
   }, [context, param, queryClient]);

@@ -11,5 +11,14 @@ import { isNoAnswer, KubeApiError } from "@/lib/k8s/errors";
 export function refetchWhileNoAnswer(query: Pick<Query, "state">): number | false {
   const { status, error, errorUpdateCount } = query.state;
   if (status !== "error" || !(error instanceof KubeApiError) || !isNoAnswer(error)) return false;
-  return Math.min(2000 * 2 ** Math.max(0, errorUpdateCount - 1), 30_000);
+  return askAgainAfterMs(errorUpdateCount);
+}
+
+/**
+ * How long to wait before asking again after `failures` failures in a row (1, 2, …): 2 s, then
+ * twice as long each time, at most 30 s. Queries that got no answer and event streams the
+ * browser gave up on wait this long.
+ */
+export function askAgainAfterMs(failures: number): number {
+  return Math.min(2000 * 2 ** Math.max(0, failures - 1), 30_000);
 }

@@ -2,10 +2,10 @@ import "server-only";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { collectionPath, refToString, type ResourceRef } from "@/lib/k8s/resources";
 import { endOnShutdown } from "@/server/http/shutdown";
+import { HEARTBEAT_TEXT, STREAM_HEARTBEAT_MS } from "@/lib/queries/stream-silence";
 import { servesCollection } from "./served-collections";
 import { watchHub, type HubEvent } from "./watch-hub";
 
-const HEARTBEAT_MS = 15_000;
 /** How often a stream's `recheck` runs. */
 export const RECHECK_MS = 15_000;
 
@@ -147,7 +147,7 @@ export async function openLiveStream(
           fail(e);
           return;
         }
-        heartbeat = setInterval(() => send(": keep-alive\n\n"), HEARTBEAT_MS);
+        heartbeat = setInterval(() => send(HEARTBEAT_TEXT), STREAM_HEARTBEAT_MS);
         if (recheck) {
           rechecking = setInterval(() => {
             recheck().catch((e: unknown) => {

@@ -7,6 +7,7 @@ import type { DecisionRecord } from "@/lib/admission/audit";
 import type { DecisionStreamMessage } from "@/lib/queries/decisions";
 import { streamOwnerOf } from "@/server/kube/identity";
 import { endOnShutdown } from "@/server/http/shutdown";
+import { HEARTBEAT_TEXT, STREAM_HEARTBEAT_MS } from "@/lib/queries/stream-silence";
 import {
   claimStreamSlot,
   eventStreamResponse,
@@ -15,7 +16,6 @@ import {
 
 export const dynamic = "force-dynamic";
 
-const HEARTBEAT_MS = 15_000;
 /** RBAC is asked again this often: a revoked grant ends the stream. */
 const RECHECK_MS = 60_000;
 const CATCH_UP_LIMIT = 2_000;
@@ -87,7 +87,7 @@ export async function GET(request: Request): Promise<Response> {
             if (catchingUp) held.push(...items);
             else emit(items);
           });
-          const heartbeat = setInterval(() => write(": keep-alive\n\n"), HEARTBEAT_MS);
+          const heartbeat = setInterval(() => write(HEARTBEAT_TEXT), STREAM_HEARTBEAT_MS);
           const recheck = setInterval(() => {
             authorizeDecisionsRead(request).catch(() => {
               write("event: forbidden\ndata: {}\n\n");

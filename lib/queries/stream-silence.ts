@@ -1,0 +1,51 @@
+/**
+ * Telling a dead event stream from a quiet one. The dashboard's event streams send a `ping` event
+ * every STREAM_HEARTBEAT_MS; a connection on which nothing (not even a ping) arrives for
+ * STREAM_SILENCE_MS is taken for dead and opened again. The browser's EventSource cannot notice by
+ * itself: a connection that died without closing (a laptop that slept, a proxy or load balancer
+ * that dropped it, a dashboard process that hangs) stays open, silent, for good — and the page
+ * would go on saying "live" over what it last saw. (Comment lines never reach the page, so the
+ * heartbeat is an event.)
+ */
+
+/** How often the dashboard's event streams send a heartbeat. */
+export const STREAM_HEARTBEAT_MS = 15_000;
+/** A stream silent this long (three heartbeats) is taken for a dead connection. */
+export const STREAM_SILENCE_MS = 3 * STREAM_HEARTBEAT_MS;
+/** The heartbeat event's name. */
+export const HEARTBEAT_EVENT = "ping";
+/** The heartbeat as sent (an event with data: one with none is never dispatched). */
+export const HEARTBEAT_TEXT = `event: ${HEARTBEAT_EVENT}\ndata: {}\n\n`;
+
+/**
+ * Calls `onSilent` once STREAM_SILENCE_MS pass without `heard()` being called (it is armed at
+ * once: a connection that never answers counts as silent too). `stop()` disarms it.
+ */
+export function silenceTimer(
+  onSilent: () => void,
+  ms: number = STREAM_SILENCE_MS,
+  timers: {
+    set: (fn: () => void, ms: number) => ReturnType<typeof setTimeout>;
+    clear: (t: ReturnType<typeof setTimeout> | undefined) => void;
+  } = { set: (fn, t) => setTimeout(fn, t), clear: (t) => clearTimeout(t) },
+): { heard: () => void; stop: () => void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const heard = () => {
+    if (stopped) return;
+    timers.clear(timer);
+    timer = timers.set(() => {
+      if (stopped) return;
+      stopped = true;
+      onSilent();
+    }, ms);
+  };
+  heard();
+  return {
+    heard,
+    stop: () => {
+      stopped = true;
+      timers.clear(timer);
+    },
+  };
+}
