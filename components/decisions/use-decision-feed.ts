@@ -4,8 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { DecisionRecord } from "@/lib/admission/audit";
 import type { DecisionFilter } from "@/lib/decisions/filter";
-import { mergeNewest } from "@/lib/decisions/group";
-import { addToHistogram } from "@/lib/decisions/histogram";
+import { applyLiveBatch } from "@/lib/decisions/group";
 import {
   decisionListQuery,
   filterQuery,
@@ -60,12 +59,7 @@ export function useDecisionFeed(
   const apply = useCallback(
     (items: DecisionRecord[]) => {
       queryClient.setQueryData<DecisionListResponse>(key, (old) =>
-        old
-          ? {
-              items: mergeNewest(old.items, items, KEEP),
-              histogram: addToHistogram(old.histogram, items, filter.to === undefined),
-            }
-          : old,
+        old ? applyLiveBatch(old, items, KEEP, filter.to === undefined) : old,
       );
     },
     // key is rebuilt every render; its JSON text names it.
@@ -83,6 +77,9 @@ export function useDecisionFeed(
     const reload = () => {
       quiet.stop();
       source.close();
+      // The list read again holds what was held back during a pause.
+      heldRef.current = [];
+      setHeld(0);
       setLive("reconnecting");
       void queryClient.invalidateQueries({ queryKey: key });
     };

@@ -7,8 +7,8 @@ import {
   parseDecisionFilter,
   readDecisionFilterLoosely,
 } from "./filter";
-import { groupRepeats, mergeNewest } from "./group";
-import { addToHistogram, bucketSizeFor } from "./histogram";
+import { applyLiveBatch, groupRepeats, mergeNewest } from "./group";
+import { addToHistogram, bucketSizeFor, type DecisionHistogram } from "./histogram";
 
 function rec(id: number, over: Partial<DecisionRecord> = {}): DecisionRecord {
   return {
@@ -119,6 +119,23 @@ describe("grouping repeats", () => {
     expect(mergeNewest(list, [rec(115), rec(115)], 10).map((d) => d.id)).toEqual([120, 115, 111]);
     // Older than everything a full list keeps: nothing to show.
     expect(mergeNewest(list, [rec(100)], 2).map((d) => d.id)).toEqual([120, 111]);
+  });
+});
+
+describe("applyLiveBatch", () => {
+  it("counts in the chart only decisions the list does not hold yet", () => {
+    const histogram: DecisionHistogram = { bucketMs: 60_000, from: 0, to: 2_000_000, buckets: [] };
+    const base = applyLiveBatch({ items: [], histogram }, [rec(1), rec(2)], 10, false);
+    const total = (h: DecisionHistogram) => {
+      let n = 0;
+      for (const b of h.buckets) for (const c of Object.values(b.counts)) n += c ?? 0;
+      return n;
+    };
+    expect(total(base.histogram)).toBe(2);
+    // A batch held during a pause, delivered after a reload read the same decisions.
+    const again = applyLiveBatch(base, [rec(2), rec(3), rec(3)], 10, false);
+    expect(again.items.map((d) => d.id)).toEqual([3, 2, 1]);
+    expect(total(again.histogram)).toBe(3);
   });
 });
 

@@ -1,5 +1,6 @@
 /** Folds runs of identical decisions into one row with a count. Pure. */
 import type { DecisionRecord } from "@/lib/admission/audit";
+import { addToHistogram, type DecisionHistogram } from "./histogram";
 
 /** A run of adjacent decisions that differ only in time, object name and audit event. */
 export interface DecisionGroup {
@@ -58,6 +59,16 @@ export function mergeNewest(
   incoming: readonly DecisionRecord[],
   cap: number,
 ): DecisionRecord[] {
+  const fresh = notListed(list, incoming);
+  if (fresh.length === 0) return list as DecisionRecord[];
+  return [...fresh, ...list].sort((a, b) => b.id - a.id).slice(0, cap);
+}
+
+/** The decisions of `incoming` that `list` does not hold yet, each once. */
+function notListed(
+  list: readonly DecisionRecord[],
+  incoming: readonly DecisionRecord[],
+): DecisionRecord[] {
   const known = new Set(list.map((d) => d.id));
   const fresh: DecisionRecord[] = [];
   for (const d of incoming) {
@@ -65,6 +76,23 @@ export function mergeNewest(
     known.add(d.id);
     fresh.push(d);
   }
-  if (fresh.length === 0) return list as DecisionRecord[];
-  return [...fresh, ...list].sort((a, b) => b.id - a.id).slice(0, cap);
+  return fresh;
+}
+
+/**
+ * A live batch added to the list and its chart. Only decisions the list does not hold yet count:
+ * a batch held during a pause may arrive after a reload already read the same decisions, and
+ * the chart would otherwise count them twice.
+ */
+export function applyLiveBatch<H extends DecisionHistogram>(
+  current: { items: readonly DecisionRecord[]; histogram: H },
+  incoming: readonly DecisionRecord[],
+  cap: number,
+  openEnded: boolean,
+): { items: DecisionRecord[]; histogram: H } {
+  const fresh = notListed(current.items, incoming);
+  return {
+    items: mergeNewest(current.items, fresh, cap),
+    histogram: addToHistogram(current.histogram, fresh, openEnded),
+  };
 }
