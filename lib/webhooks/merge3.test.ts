@@ -134,6 +134,19 @@ describe("selector text", () => {
       "env=prod, runlevel notin (0,1), team, !legacy",
     );
   });
+  it('keeps an empty value of In and NotIn through the form\'s text (it matches a label set to "")', () => {
+    for (const selector of [
+      { matchExpressions: [{ key: "env", operator: "NotIn", values: ["", "dev"] }] },
+      { matchExpressions: [{ key: "env", operator: "In", values: [""] }] },
+    ]) {
+      const text = selectorText(selector);
+      expect(parseSelectorText(text)).toEqual({ selector });
+    }
+    expect(
+      selectorText({ matchExpressions: [{ key: "a", operator: "In", values: ["x", ""] }] }),
+    ).toBe('a in (x,"")');
+  });
+
   it("refuses what it cannot read", () => {
     expect(parseSelectorText("a in b")).toEqual({ error: 'cannot read "a in b"' });
   });
