@@ -37,9 +37,13 @@ export function DeleteButton({
         ? "leaves its bindings pointing at nothing: the policy stops applying."
         : "stops every hook in it at once.";
   const [typed, setTyped] = useState("");
+  // The version the admin is confirming: the page is live, so the props move on when someone
+  // else changes the object, and deleting with those would delete a change nobody reviewed.
+  const [confirming, setConfirming] = useState({ uid, resourceVersion });
+  const moved = confirming.uid !== uid || confirming.resourceVersion !== resourceVersion;
   const router = useRouter();
   const del = useMutation({
-    mutationFn: () => deleteConfiguration(resource, name, { uid, resourceVersion }),
+    mutationFn: () => deleteConfiguration(resource, name, confirming),
     onSuccess: () =>
       onDeleted ? onDeleted() : router.push(objectPagePath(resource as AdmissionResource)),
   });
@@ -50,7 +54,12 @@ export function DeleteButton({
         className="danger"
         disabled={!enabled}
         title={enabled ? undefined : (disabledReason ?? "you may not delete this configuration")}
-        onClick={() => setOpen(true)}
+        onClick={() => {
+          setConfirming({ uid, resourceVersion });
+          setTyped("");
+          del.reset();
+          setOpen(true);
+        }}
       >
         Delete…
       </button>
@@ -68,10 +77,28 @@ export function DeleteButton({
           aria-label="Type the name to confirm"
         />
       </label>{" "}
+      {moved ? (
+        <div className="alert" role="alert">
+          {confirming.uid !== uid
+            ? `${name} was deleted and created again since you opened this`
+            : `${name} changed since you opened this (resourceVersion ${confirming.resourceVersion} → ${resourceVersion})`}
+          : the delete is held. Review the page, then{" "}
+          <button
+            type="button"
+            onClick={() => {
+              setConfirming({ uid, resourceVersion });
+              setTyped("");
+              del.reset();
+            }}
+          >
+            Confirm the current version
+          </button>
+        </div>
+      ) : null}
       <button
         type="button"
         className="danger"
-        disabled={typed !== name || del.isPending}
+        disabled={typed !== name || moved || del.isPending}
         onClick={() => del.mutate()}
       >
         Delete {name}
