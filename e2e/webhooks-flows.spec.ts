@@ -1,6 +1,8 @@
 /**
  * Two admins at once, through the pages that write without the editor: a delete confirmation
- * that stays open while someone else changes the configuration deletes nothing they did not see.
+ * that stays open while someone else changes the configuration deletes nothing they did not see;
+ * an unsaved order on the order page survives their change to a hook's fields (saved onto it,
+ * their change kept) and is dropped with a notice when they change the hook list itself.
  */
 import { test, expect } from "./fixtures";
 import {
@@ -13,6 +15,7 @@ import {
 } from "./webhooks-helpers";
 
 const V = "validatingwebhookconfigurations" as const;
+const M = "mutatingwebhookconfigurations" as const;
 
 test.describe("Concurrent changes outside the editor", () => {
   test("a delete confirmation open while the configuration changes is held until the new version is confirmed", async ({
@@ -52,6 +55,68 @@ test.describe("Concurrent changes outside the editor", () => {
       await expect.poll(async () => getConfig(kube, V, name)).toBeUndefined();
     } finally {
       await deleteConfig(kube, V, name);
+    }
+  });
+
+  test("an unsaved order is saved onto another admin's field change, and dropped with a notice when they reorder", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-order-live");
+    const [a, b, c] = ["a", "b", "c"].map((x) => `${x}.${name}.example.com`) as [
+      string,
+      string,
+      string,
+    ];
+    const made = await createConfig(kube, M, name, [hook(a), hook(b), hook(c)]);
+    const put = async (body: unknown) => {
+      const res = await kube.request("PUT", `${GROUP_PATH}/${M}/${name}`, body);
+      expect(res.status).toBe(200);
+      return (JSON.parse(res.body) as { metadata: { resourceVersion: string } }).metadata
+        .resourceVersion;
+    };
+    const names = async () => (await getConfig(kube, M, name))?.webhooks?.map((w) => w.name);
+    try {
+      await page.goto("/webhooks/order");
+      const config = page.getByTestId(`config-${name}`);
+      const moveUp = async (hookName: string, position: number) => {
+        const handle = config.getByRole("button", {
+          name: new RegExp(`^${hookName.replace(/\./g, "\\.")}, position ${position}`),
+        });
+        await expect(handle).toBeEnabled();
+        await handle.focus();
+        await page.keyboard.press("Alt+ArrowUp");
+      };
+      await moveUp(b, 2);
+      const diff = config.getByLabel(`New order of ${name}`);
+      await expect(diff).toBeVisible();
+
+      // They change a hook's timeout: the pending order stays, and saving keeps their change.
+      const edited = structuredClone(made);
+      (edited.webhooks?.[0] as Record<string, unknown>).timeoutSeconds = 4;
+      const rv = await put(edited);
+      // The live page has the new version.
+      await expect(config).toHaveAttribute("data-resource-version", rv);
+      await expect(diff).toBeVisible();
+      await expect(config.getByTestId(`hook-item-${a}`)).toContainText("moved from 1");
+      await diff.getByRole("button", { name: `Save order of ${name}` }).click();
+      await expect.poll(names).toEqual([b, a, c]);
+      const saved = await getConfig(kube, M, name);
+      expect(saved?.webhooks?.find((w) => w.name === a)?.timeoutSeconds).toBe(4);
+
+      // They reorder the list while mine is pending: mine is dropped, and I am told.
+      await expect(diff).toHaveCount(0);
+      await moveUp(c, 3);
+      await expect(diff).toBeVisible();
+      const theirs = await getConfig(kube, M, name);
+      if (!theirs?.webhooks) throw new Error("no hooks");
+      theirs.webhooks = [...theirs.webhooks].reverse();
+      await expect(config).toHaveAttribute("data-resource-version", await put(theirs));
+      await expect(config.getByRole("alert")).toContainText("changed by someone else");
+      await expect(diff).toHaveCount(0);
+      expect(await names()).toEqual([c, a, b]);
+    } finally {
+      await deleteConfig(kube, M, name);
     }
   });
 });

@@ -85,7 +85,12 @@ function Stage({
           const name = c.metadata?.name ?? "";
           const first = entries.find((e) => e.configuration === name)?.index ?? 0;
           return (
-            <li key={name} data-testid={`config-${name}`} data-position={ci + 1}>
+            <li
+              key={name}
+              data-testid={`config-${name}`}
+              data-position={ci + 1}
+              data-resource-version={c.metadata?.resourceVersion}
+            >
               <div className="config-head">
                 <span className="idx">{ci + 1}.</span>
                 <Link className="mono" href={`/webhooks/${resource}/${encodeURIComponent(name)}`}>

@@ -33,13 +33,15 @@ export function ReorderList({
     Record<string, unknown>
   >;
   const stored = hooks.map((h) => String(h.name ?? ""));
-  // A pending order is only valid for the hook list it was made from: if the stored list changes
-  // underneath (another client), it is dropped rather than applied to different hooks.
-  const signature = `${config.metadata?.resourceVersion}:${stored.join(",")}`;
+  // A pending order is only valid for the hook list it was made from. Another client's change to
+  // the hooks' fields keeps it (it is saved onto the newest version, their change included); a
+  // change to the list itself (hooks added, removed or reordered) drops it, and says so.
+  const signature = JSON.stringify(stored);
   const [pending, setPending] = useState<{ signature: string; order: number[] } | undefined>(
     undefined,
   );
   const order = pending?.signature === signature ? pending.order : undefined;
+  const dropped = pending !== undefined && pending.signature !== signature;
   const setOrder = (o: number[] | undefined) => setPending(o ? { signature, order: o } : undefined);
   const [dragFrom, setDragFrom] = useState<number | undefined>(undefined);
   const [announce, setAnnounce] = useState("");
@@ -122,6 +124,15 @@ export function ReorderList({
       <p className="sr-only" aria-live="polite">
         {announce}
       </p>
+      {dropped ? (
+        <p className="alert" role="alert">
+          The hooks of {name} were changed by someone else while you were reordering them: your
+          unsaved order was dropped. The list above is the stored order now; reorder it again.{" "}
+          <button type="button" onClick={() => setOrder(undefined)}>
+            Dismiss
+          </button>
+        </p>
+      ) : null}
       {changed ? (
         <div className="order-diff" aria-label={`New order of ${name}`}>
           <div>
