@@ -2,7 +2,8 @@
  * Two admins at once, through the pages that write without the editor: a delete confirmation
  * that stays open while someone else changes the configuration deletes nothing they did not see;
  * an unsaved order on the order page survives their change to a hook's fields (saved onto it,
- * their change kept) and is dropped with a notice when they change the hook list itself.
+ * their change kept) and is dropped with a notice when they change the hook list itself. And the
+ * editor can be left from the keyboard, as the page says.
  */
 import { test, expect } from "./fixtures";
 import {
@@ -117,6 +118,30 @@ test.describe("Concurrent changes outside the editor", () => {
       expect(await names()).toEqual([c, a, b]);
     } finally {
       await deleteConfig(kube, M, name);
+    }
+  });
+
+  test("the editor says how to leave it by keyboard, and that way works", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-keys");
+    await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
+    try {
+      await page.goto(`/webhooks/${V}/${name}/edit`);
+      const before = await editorText(page, V);
+      const help = page.getByTestId("editor-keys");
+      await expect(help).toContainText("Ctrl+M");
+      const input = page.getByRole("textbox", { name: /^YAML editor\./ });
+      await expect(input).toHaveAccessibleName(/Ctrl\+M/);
+      await input.focus();
+      await page.keyboard.press("Control+m");
+      await page.keyboard.press("Shift+Tab");
+      await expect(page.getByRole("button", { name: "Apply" })).toBeFocused();
+      // Leaving did not indent anything.
+      expect(await editorText(page, V)).toBe(before);
+    } finally {
+      await deleteConfig(kube, V, name);
     }
   });
 });

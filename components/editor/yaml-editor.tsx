@@ -18,6 +18,13 @@ export interface ShownMarker {
   severity: "error" | "warning" | "info";
 }
 
+/**
+ * In the editor Tab indents, so a keyboard cannot leave it by Tab alone: Monaco's tab-focus
+ * toggle is the way out, said where keyboard and screen-reader users meet the editor.
+ */
+const TAB_HELP =
+  "Tab indents here; Ctrl+M (Ctrl+Shift+M on a Mac) makes Tab move focus out of the editor, and again makes it indent.";
+
 function severityOf(s: MarkerData["severity"]): monaco.MarkerSeverity {
   return s === "warning" ? monaco.MarkerSeverity.Warning : monaco.MarkerSeverity.Error;
 }
@@ -100,27 +107,33 @@ export function YamlEditor({
   }, [revealLine]);
 
   return (
-    <div className="editor-frame" data-testid="yaml-editor">
-      <Editor
-        theme={theme}
-        path={path}
-        language="yaml"
-        value={value}
-        onChange={(v) => onChange(v ?? "")}
-        onMount={onMount}
-        options={{
-          readOnly,
-          minimap: { enabled: false },
-          fontSize: 12,
-          lineHeight: 18,
-          scrollBeyondLastLine: false,
-          tabSize: 2,
-          renderWhitespace: "boundary",
-          quickSuggestions: { other: true, comments: false, strings: true },
-          automaticLayout: true,
-        }}
-        height="100%"
-      />
-    </div>
+    <>
+      <p className="hint" data-testid="editor-keys">
+        {TAB_HELP}
+      </p>
+      <div className="editor-frame" data-testid="yaml-editor">
+        <Editor
+          theme={theme}
+          path={path}
+          language="yaml"
+          value={value}
+          onChange={(v) => onChange(v ?? "")}
+          onMount={onMount}
+          options={{
+            readOnly,
+            minimap: { enabled: false },
+            fontSize: 12,
+            lineHeight: 18,
+            scrollBeyondLastLine: false,
+            tabSize: 2,
+            renderWhitespace: "boundary",
+            quickSuggestions: { other: true, comments: false, strings: true },
+            automaticLayout: true,
+            ariaLabel: `YAML editor. ${TAB_HELP}`,
+          }}
+          height="100%"
+        />
+      </div>
+    </>
   );
 }
