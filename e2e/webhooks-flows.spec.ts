@@ -4,7 +4,8 @@
  * an unsaved order on the order page survives their change to a hook's fields (saved onto it,
  * their change kept) and is dropped with a notice when they change the hook list itself. And the
  * editor can be left from the keyboard, as the page says, and keeps an unsaved edit through a
- * network blip after someone else changed the object.
+ * network blip after someone else changed the object; re-applying after a conflict carries what
+ * was typed after the conflict view opened.
  */
 import { test, expect } from "./fixtures";
 import {
@@ -178,6 +179,41 @@ test.describe("Concurrent changes outside the editor", () => {
       expect((await getConfig(kube, V, name))?.webhooks?.[0]?.failurePolicy).toBe("Fail");
     } finally {
       await ctx.close();
+      await deleteConfig(kube, V, name);
+    }
+  });
+
+  test("re-applying after a conflict carries what I typed after the conflict view opened", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-reapply");
+    const made = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
+    try {
+      await page.goto(`/webhooks/${V}/${name}/edit`);
+      const text = await editorText(page, V);
+      // Someone else changes the timeout while I edit the failure policy.
+      const theirs = structuredClone(made);
+      (theirs.webhooks?.[0] as Record<string, unknown>).timeoutSeconds = 3;
+      expect((await kube.request("PUT", `${GROUP_PATH}/${V}/${name}`, theirs)).status).toBe(200);
+      const first = text.replace("failurePolicy: Fail", "failurePolicy: Ignore");
+      expect(first).not.toBe(text);
+      await setEditorText(page, V, first);
+      await page.getByRole("button", { name: "Apply" }).click();
+      const conflict = page.getByRole("region", { name: "Conflict" });
+      await expect(conflict).toContainText("409 Conflict");
+
+      // With the conflict view open I change one more thing, then re-apply.
+      const second = first.replace("matchPolicy: Equivalent", "matchPolicy: Exact");
+      expect(second).not.toBe(first);
+      await setEditorText(page, V, second);
+      await conflict.getByRole("button", { name: /Re-apply my changes/ }).click();
+      await expect(page.getByRole("status")).toContainText("Applied");
+      const stored = (await getConfig(kube, V, name))?.webhooks?.[0];
+      expect(stored?.timeoutSeconds).toBe(3);
+      expect(stored?.failurePolicy).toBe("Ignore");
+      expect(stored?.matchPolicy).toBe("Exact");
+    } finally {
       await deleteConfig(kube, V, name);
     }
   });

@@ -36,11 +36,10 @@ import { ErrorBox } from "@/components/ui/error-box";
 
 type Tab = "yaml" | "form" | "diff";
 
+/** The stored version a 409 found; the merge onto it is made from the edit as it is now. */
 interface Conflict {
   theirs: ConfigObject;
   theirsText: string;
-  merged: unknown;
-  conflicts: string[];
 }
 
 export interface WebhookEditorProps {
@@ -118,6 +117,12 @@ export function WebhookEditor({
 
   const markers: OwnedMarkers = useMemo(() => ({ admission, apiserver }), [admission, apiserver]);
   const parsed = useMemo(() => parseEditorYaml(text), [text]);
+  // My changes (base → the text as it is now) onto theirs: the editor stays open beside the
+  // conflict view, so what is typed after the 409 is part of them.
+  const merging = useMemo(
+    () => (conflict ? merge3(parseEditorYaml(base), parsed, conflict.theirs) : undefined),
+    [conflict, base, parsed],
+  );
 
   const edit = useCallback((next: string) => {
     setText(next);
@@ -151,10 +156,6 @@ export function WebhookEditor({
       ? { object: v as ConfigObject }
       : { error: "the document is not an object" };
   };
-  const objectOf = (t: string): ConfigObject | undefined => {
-    const r = readObject(t);
-    return "object" in r ? r.object : undefined;
-  };
 
   const runDryRun = async () => {
     const read = readObject(text);
@@ -176,17 +177,11 @@ export function WebhookEditor({
     }
   };
 
-  const openConflict = async (mineText: string) => {
+  const openConflict = async () => {
     const theirs = await apiFetch<ConfigObject>(
       `/api/webhooks/${resource}/${encodeURIComponent(name ?? "")}`,
     );
-    const r = merge3(objectOf(base), objectOf(mineText), theirs);
-    setConflict({
-      theirs,
-      theirsText: toEditorYaml(theirs),
-      merged: r.merged,
-      conflicts: r.conflicts,
-    });
+    setConflict({ theirs, theirsText: toEditorYaml(theirs) });
   };
 
   const apply = async (applyText: string) => {
@@ -216,7 +211,15 @@ export function WebhookEditor({
       setNotice(`Applied: stored at resourceVersion ${stored.metadata?.resourceVersion ?? "?"}.`);
     } catch (e) {
       if (e instanceof ApiError && e.status === 409 && !creating) {
-        await openConflict(applyText);
+        try {
+          await openConflict();
+        } catch (readError) {
+          // Say it: a rejection nobody shows would leave Apply looking as if nothing happened.
+          setNotice(
+            "Your apply was refused (409 Conflict): the object changed since you read it, and reading the stored version failed. Nothing was overwritten; reload the page to start from it.",
+          );
+          setDryRun({ ok: false, error: asError(readError) });
+        }
         return;
       }
       showApiError(e, applyText);
@@ -226,11 +229,17 @@ export function WebhookEditor({
   };
 
   const reapply = async () => {
-    if (!conflict) return;
-    const mergedText = toEditorYaml(conflict.merged);
+    if (!conflict || !merging) return;
+    const mine = readObject(text);
+    if (!("object" in mine)) {
+      setNotice(`The YAML cannot be sent (${mine.error}): nothing was applied.`);
+      return;
+    }
+    const r = merging;
+    const mergedText = toEditorYaml(r.merged);
     setBase(conflict.theirsText);
     setText(mergedText);
-    if (conflict.conflicts.length > 0) {
+    if (r.conflicts.length > 0) {
       setConflict(undefined);
       setNotice(
         `Merged onto resourceVersion ${conflict.theirs.metadata?.resourceVersion}; review the conflicting fields, then apply.`,
@@ -321,7 +330,7 @@ export function WebhookEditor({
           mine={text}
           theirs={conflict.theirsText}
           theirsVersion={conflict.theirs.metadata?.resourceVersion ?? ""}
-          conflicts={conflict.conflicts}
+          conflicts={merging?.conflicts ?? []}
           pending={submit.isPending}
           onReapply={reapply}
           onDiscard={discard}
