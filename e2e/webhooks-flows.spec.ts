@@ -5,7 +5,8 @@
  * their change kept) and is dropped with a notice when they change the hook list itself. And the
  * editor can be left from the keyboard, as the page says, and keeps an unsaved edit through a
  * network blip after someone else changed the object; re-applying after a conflict carries what
- * was typed after the conflict view opened.
+ * was typed after the conflict view opened; a problem in the list takes the cursor (and focus) to
+ * its line, every time.
  */
 import { test, expect } from "./fixtures";
 import {
@@ -16,6 +17,7 @@ import {
   getConfig,
   GROUP_PATH,
   hook,
+  lineOf,
   uniqueName,
 } from "./webhooks-helpers";
 
@@ -213,6 +215,38 @@ test.describe("Concurrent changes outside the editor", () => {
       expect(stored?.timeoutSeconds).toBe(3);
       expect(stored?.failurePolicy).toBe("Ignore");
       expect(stored?.matchPolicy).toBe("Exact");
+    } finally {
+      await deleteConfig(kube, V, name);
+    }
+  });
+
+  test("a problem in the list puts the cursor on its line, again and again", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-jump");
+    await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
+    const cursor = () =>
+      page.evaluate(() => {
+        const e = window.monaco?.editor.getEditors()[0];
+        return { line: e?.getPosition()?.lineNumber, focused: e?.hasTextFocus() };
+      });
+    try {
+      await page.goto(`/webhooks/${V}/${name}/edit`);
+      const bad = (await editorText(page, V)).replace("timeoutSeconds: 10", "timeoutSeconds: 45");
+      await setEditorText(page, V, bad);
+      const line = lineOf(bad, "timeoutSeconds: 45");
+      const jump = page
+        .getByRole("region", { name: "Problems" })
+        .getByRole("button", { name: `Ln ${line},` });
+      await jump.click();
+      await expect.poll(cursor).toEqual({ line, focused: true });
+      // Away from it, and back by the same entry.
+      await page.keyboard.press("Control+Home");
+      await expect.poll(cursor).toEqual({ line: 1, focused: true });
+      await jump.focus();
+      await page.keyboard.press("Enter");
+      await expect.poll(cursor).toEqual({ line, focused: true });
     } finally {
       await deleteConfig(kube, V, name);
     }

@@ -26,7 +26,7 @@ import { ApiError, apiFetch } from "@/lib/queries/fetch";
 import { kindSchemaQuery, writeConfiguration, type ConfigObject } from "@/lib/queries/webhooks";
 import type { JSONSchema } from "monaco-yaml";
 import { setYamlSchema } from "./monaco-setup";
-import { YamlEditor, type OwnedMarkers, type ShownMarker } from "./yaml-editor";
+import { YamlEditor, type OwnedMarkers, type RevealRequest, type ShownMarker } from "./yaml-editor";
 import { YamlDiff } from "./yaml-diff";
 import { ProblemsList } from "./problems-list";
 import { FormView } from "./form-view";
@@ -89,7 +89,7 @@ export function WebhookEditor({
   const [dryRun, setDryRun] = useState<DryRun | undefined>(undefined);
   const [conflict, setConflict] = useState<Conflict | undefined>(undefined);
   const [notice, setNotice] = useState("");
-  const [reveal, setReveal] = useState<number | undefined>(undefined);
+  const [reveal, setReveal] = useState<RevealRequest | undefined>(undefined);
   const schema = useQuery(kindSchemaQuery(context, resource));
   const kind = KIND_OF[resource];
   const creating = name === undefined;
@@ -138,7 +138,8 @@ export function WebhookEditor({
       const ms = apiErrorMarkers(forText, e);
       setApiserver(ms);
       setTab("yaml");
-      setReveal(ms[0]?.startLineNumber);
+      const first = ms[0];
+      setReveal(first ? { line: first.startLineNumber, focus: false } : undefined);
     }
   }, []);
 
@@ -346,7 +347,7 @@ export function WebhookEditor({
               markers={markers}
               onMarkers={setShown}
               readOnly={!canWrite}
-              revealLine={reveal}
+              reveal={reveal}
             />
           </div>
           {tab === "form" && hasForm ? (
@@ -370,9 +371,9 @@ export function WebhookEditor({
         </div>
         <ProblemsList
           markers={shown}
-          onJump={(l) => {
+          onJump={(l, c) => {
             setTab("yaml");
-            setReveal(l);
+            setReveal({ line: l, column: c, focus: true });
           }}
         />
       </div>

@@ -9,6 +9,13 @@ import type { MarkerData } from "@/lib/webhooks/editor-markers";
 /** Marker owners: monaco-yaml owns "yaml"; we set "admission" (validator) and "apiserver". */
 export type OwnedMarkers = Partial<Record<"admission" | "apiserver", MarkerData[]>>;
 
+/** Where YamlEditor should scroll (and, with focus, put the cursor). */
+export interface RevealRequest {
+  line: number;
+  column?: number;
+  focus: boolean;
+}
+
 /** A marker as shown in the problems list, whoever set it. */
 export interface ShownMarker {
   owner: string;
@@ -37,7 +44,7 @@ export function YamlEditor({
   markers,
   onMarkers,
   readOnly,
-  revealLine,
+  reveal,
 }: {
   /** Model path; `…/<resource>.yaml` picks the cluster schema. */
   path: string;
@@ -46,7 +53,12 @@ export function YamlEditor({
   markers: OwnedMarkers;
   onMarkers: (m: ShownMarker[]) => void;
   readOnly: boolean;
-  revealLine?: number;
+  /**
+   * A line to scroll to; with `focus`, the cursor goes there and the editor takes focus (a jump
+   * from the problems list). Each request is a new object, so jumping to the same line again
+   * works too.
+   */
+  reveal?: RevealRequest;
 }) {
   const theme = useMonacoTheme();
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
@@ -103,8 +115,14 @@ export function YamlEditor({
   });
 
   useEffect(() => {
-    if (revealLine) editorRef.current?.revealLineInCenter(revealLine);
-  }, [revealLine]);
+    const editor = editorRef.current;
+    if (!reveal || !editor) return;
+    editor.revealLineInCenter(reveal.line);
+    if (reveal.focus) {
+      editor.setPosition({ lineNumber: reveal.line, column: reveal.column ?? 1 });
+      editor.focus();
+    }
+  }, [reveal]);
 
   return (
     <>
