@@ -6,7 +6,7 @@
  * editor can be left from the keyboard, as the page says, and keeps an unsaved edit through a
  * network blip after someone else changed the object; re-applying after a conflict carries what
  * was typed after the conflict view opened; a problem in the list takes the cursor (and focus) to
- * its line, every time.
+ * its line, every time; a hook dragged onto another configuration's list reorders nothing there.
  */
 import { test, expect } from "./fixtures";
 import {
@@ -249,6 +249,46 @@ test.describe("Concurrent changes outside the editor", () => {
       await expect.poll(cursor).toEqual({ line, focused: true });
     } finally {
       await deleteConfig(kube, V, name);
+    }
+  });
+
+  test("a hook dropped on another configuration's list reorders nothing there", async ({
+    page,
+    kube,
+  }) => {
+    const one = uniqueName("e2e-drag-one");
+    const two = uniqueName("e2e-drag-two");
+    const hooksOf = (c: string) => ["a", "b", "c"].map((x) => `${x}.${c}.example.com`);
+    await createConfig(
+      kube,
+      M,
+      one,
+      hooksOf(one).map((h) => hook(h)),
+    );
+    await createConfig(
+      kube,
+      M,
+      two,
+      hooksOf(two).map((h) => hook(h)),
+    );
+    try {
+      await page.goto("/webhooks/order");
+      const first = page.getByTestId(`config-${one}`);
+      const second = page.getByTestId(`config-${two}`);
+      await expect(first.getByRole("button", { name: /position 3/ })).toBeEnabled();
+      await first
+        .getByTestId(`hook-item-${hooksOf(one)[2]}`)
+        .dragTo(second.getByTestId(`hook-item-${hooksOf(two)[0]}`));
+      await expect(page.getByLabel(`New order of ${two}`)).toHaveCount(0);
+      await expect(page.getByLabel(`New order of ${one}`)).toHaveCount(0);
+      // Within one list, a drag still works.
+      await second
+        .getByTestId(`hook-item-${hooksOf(two)[2]}`)
+        .dragTo(second.getByTestId(`hook-item-${hooksOf(two)[0]}`));
+      await expect(page.getByLabel(`New order of ${two}`)).toBeVisible();
+    } finally {
+      await deleteConfig(kube, M, one);
+      await deleteConfig(kube, M, two);
     }
   });
 });

@@ -86,13 +86,14 @@ export function ReorderList({
               e.dataTransfer.effectAllowed = "move";
               e.dataTransfer.setData("text/plain", String(pos));
             }}
+            // Only a hook of this list may be dropped here: the position another list's drag
+            // carries would move an unrelated hook of this one.
             onDragOver={(e) => {
-              if (canUpdate) e.preventDefault();
+              if (canUpdate && dragFrom !== undefined) e.preventDefault();
             }}
             onDrop={(e) => {
               e.preventDefault();
-              const from = Number(e.dataTransfer.getData("text/plain"));
-              if (!Number.isNaN(from)) moveTo(from, pos);
+              if (dragFrom !== undefined) moveTo(dragFrom, pos);
               setDragFrom(undefined);
             }}
             onDragEnd={() => setDragFrom(undefined)}
