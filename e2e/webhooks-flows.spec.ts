@@ -1,12 +1,11 @@
 /**
- * Two admins at once, through the pages that write without the editor: a delete confirmation
- * that stays open while someone else changes the configuration deletes nothing they did not see;
- * an unsaved order on the order page survives their change to a hook's fields (saved onto it,
- * their change kept) and is dropped with a notice when they change the hook list itself. And the
- * editor can be left from the keyboard, as the page says, and keeps an unsaved edit through a
- * network blip after someone else changed the object; re-applying after a conflict carries what
- * was typed after the conflict view opened; a problem in the list takes the cursor (and focus) to
- * its line, every time; a hook dragged onto another configuration's list reorders nothing there.
+ * The editing flows end to end, where two admins meet or only a keyboard is used: a delete
+ * confirmation open while someone else changes the configuration deletes nothing unreviewed; an
+ * unsaved order on the order page survives their change to a hook's fields (saved onto it, their
+ * change kept) and is dropped with a notice when they change the hook list itself; a hook dropped
+ * on another configuration's list reorders nothing there. The editor can be left by keyboard as
+ * it says, keeps an unsaved edit through a network blip, re-applies after a conflict what was typed
+ * after the conflict view opened, and takes the cursor to a listed problem every time.
  */
 import { test, expect } from "./fixtures";
 import {
@@ -24,7 +23,7 @@ import {
 const V = "validatingwebhookconfigurations" as const;
 const M = "mutatingwebhookconfigurations" as const;
 
-test.describe("Concurrent changes outside the editor", () => {
+test.describe("Editing flows: two admins, keyboard, drag", () => {
   test("a delete confirmation open while the configuration changes is held until the new version is confirmed", async ({
     page,
     kube,
