@@ -140,18 +140,18 @@ export async function deleteConfiguration(
   });
 }
 
-/** Is the configuration `old` gone (its name absent, or held by another object)? */
+/** Is the configuration `old` gone (its name absent, or held by another object), or kept? */
 async function gone(
   client: KubeClient,
   r: AdmissionResource | ObjectTarget,
   name: string,
   old: ConfigObject,
-): Promise<boolean> {
+): Promise<"gone" | "kept" | "unknown"> {
   try {
     const now = await getConfiguration(client, r, name);
-    return now.metadata?.uid !== old.metadata?.uid;
+    return now.metadata?.uid !== old.metadata?.uid ? "gone" : "kept";
   } catch (e) {
-    return e instanceof KubeApiError && e.status === 404;
+    return e instanceof KubeApiError && e.status === 404 ? "gone" : "unknown";
   }
 }
 
@@ -273,9 +273,20 @@ export async function renameConfiguration(
   } catch (e) {
     // Without an answer (a timeout, a dropped connection) the delete may have happened: rolling
     // back then would delete the only copy left. Look before choosing.
-    if (!(e instanceof KubeApiError && isApiserverVerdict(e)) && (await gone(client, r, name, old)))
+    const outcome =
+      e instanceof KubeApiError && isApiserverVerdict(e)
+        ? "kept"
+        : await gone(client, r, name, old);
+    if (outcome === "gone")
       steps.push({ step: `deleted ${name} (confirmed by reading it back)`, ok: true });
-    else {
+    else if (outcome === "unknown") {
+      steps.push({
+        step: `delete ${name}`,
+        ok: false,
+        message: `${(e as Error).message} — whether ${name} was deleted is unknown, so nothing was rolled back: ${newName} exists; check ${name} before retrying`,
+      });
+      return fail(e);
+    } else {
       steps.push({ step: `delete ${name}`, ok: false, message: (e as Error).message });
       return rollback(e);
     }
