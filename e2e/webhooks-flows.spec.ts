@@ -5,7 +5,8 @@
  * change kept) and is dropped with a notice when they change the hook list itself; a hook dropped
  * on another configuration's list reorders nothing there. The editor can be left by keyboard as
  * it says, keeps an unsaved edit through a network blip, re-applies after a conflict what was typed
- * after the conflict view opened, and takes the cursor to a listed problem every time.
+ * after the conflict view opened, and takes the cursor to a listed problem every time. Delete and
+ * rename are operated from the keyboard alone.
  */
 import { test, expect } from "./fixtures";
 import {
@@ -288,6 +289,41 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
     } finally {
       await deleteConfig(kube, M, one);
       await deleteConfig(kube, M, two);
+    }
+  });
+
+  test("delete and rename open with focus in their name field and give it back when closed", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-kbd");
+    await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
+    try {
+      await page.goto(`/webhooks/${V}/${name}`);
+      const del = page.getByRole("button", { name: "Delete…" });
+      await expect(del).toBeEnabled();
+      await del.focus();
+      await page.keyboard.press("Enter");
+      const typed = page.getByLabel("Type the name to confirm");
+      await expect(typed).toBeFocused();
+      await page.keyboard.type(name);
+      await page.getByRole("button", { name: "Cancel" }).focus();
+      await page.keyboard.press("Enter");
+      await expect(del).toBeFocused();
+
+      await page.goto("/webhooks/order");
+      const rename = page.getByRole("button", { name: `Rename ${name}` });
+      await expect(rename).toBeEnabled();
+      await rename.focus();
+      await page.keyboard.press("Enter");
+      const form = page.getByRole("group", { name: `Rename ${name}` });
+      await expect(form.getByLabel("New name")).toBeFocused();
+      await form.getByRole("button", { name: "Close" }).focus();
+      await page.keyboard.press("Enter");
+      await expect(rename).toBeFocused();
+      expect((await getConfig(kube, V, name))?.metadata.name).toBe(name);
+    } finally {
+      await deleteConfig(kube, V, name);
     }
   });
 });

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { objectPagePath, type AdmissionResource } from "@/lib/webhooks/kinds";
@@ -29,6 +29,18 @@ export function DeleteButton({
   disabledReason?: string;
 }) {
   const [open, setOpen] = useState(false);
+  // Keyboard users keep their place: the confirmation takes focus when it opens (the button
+  // that opened it is gone), and Cancel gives it back to that button.
+  const nameInput = useRef<HTMLInputElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const cancelled = useRef(false);
+  useEffect(() => {
+    if (open) nameInput.current?.focus();
+    else if (cancelled.current) {
+      cancelled.current = false;
+      opener.current?.focus();
+    }
+  }, [open]);
   const consequence = isLegacyResource(resource)
     ? "stops every hook in it at once; objects created afterwards no longer get them."
     : resource.endsWith("bindings")
@@ -50,6 +62,7 @@ export function DeleteButton({
   if (!open)
     return (
       <button
+        ref={opener}
         type="button"
         className="danger"
         disabled={!enabled}
@@ -72,6 +85,7 @@ export function DeleteButton({
       <label>
         Name
         <input
+          ref={nameInput}
           value={typed}
           onChange={(e) => setTyped(e.target.value)}
           aria-label="Type the name to confirm"
@@ -103,7 +117,13 @@ export function DeleteButton({
       >
         Delete {name}
       </button>{" "}
-      <button type="button" onClick={() => setOpen(false)}>
+      <button
+        type="button"
+        onClick={() => {
+          cancelled.current = true;
+          setOpen(false);
+        }}
+      >
         Cancel
       </button>
       {del.error ? <ErrorBox error={del.error} /> : null}
