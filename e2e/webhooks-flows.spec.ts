@@ -6,7 +6,8 @@
  * on another configuration's list reorders nothing there. The editor can be left by keyboard as
  * it says, keeps an unsaved edit through a network blip, re-applies after a conflict what was typed
  * after the conflict view opened, and takes the cursor to a listed problem every time. Delete and
- * rename are operated from the keyboard alone.
+ * rename are operated from the keyboard alone. A dry run's verdict is not shown as the verdict on
+ * a text edited since.
  */
 import { test, expect } from "./fixtures";
 import {
@@ -322,6 +323,26 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
       await page.keyboard.press("Enter");
       await expect(rename).toBeFocused();
       expect((await getConfig(kube, V, name))?.metadata.name).toBe(name);
+    } finally {
+      await deleteConfig(kube, V, name);
+    }
+  });
+
+  test("a dry run's verdict is withdrawn once the text changes", async ({ page, kube }) => {
+    const name = uniqueName("e2e-stale-dry");
+    await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
+    try {
+      await page.goto(`/webhooks/${V}/${name}/edit`);
+      const text = await editorText(page, V);
+      await page.getByRole("button", { name: "Dry run" }).click();
+      const result = page.getByRole("region", { name: "Dry run result" });
+      await expect(result).toContainText("accepted by the apiserver");
+      // An edit the apiserver refuses: the earlier "accepted" must not stand beside it.
+      await setEditorText(page, V, text.replace("timeoutSeconds: 10", "timeoutSeconds: 45"));
+      await expect(result).toContainText("of an earlier text");
+      await expect(result).not.toContainText("accepted");
+      await page.getByRole("button", { name: "Dry run" }).click();
+      await expect(result).toContainText("rejected by the apiserver");
     } finally {
       await deleteConfig(kube, V, name);
     }

@@ -86,7 +86,13 @@ export function WebhookEditor({
   const [admission, setAdmission] = useState<MarkerData[]>([]);
   const [apiserver, setApiserver] = useState<MarkerData[]>([]);
   const [shown, setShown] = useState<ShownMarker[]>([]);
-  const [dryRun, setDryRun] = useState<DryRun | undefined>(undefined);
+  const [dryRun, setDryRunResult] = useState<DryRun | undefined>(undefined);
+  // The text a dry run was made of: its verdict says nothing of a text edited since.
+  const [dryRunOf, setDryRunOf] = useState<string | undefined>(undefined);
+  const setDryRun = (r: DryRun | undefined, ofText?: string) => {
+    setDryRunResult(r);
+    setDryRunOf(ofText);
+  };
   const [conflict, setConflict] = useState<Conflict | undefined>(undefined);
   const [notice, setNotice] = useState("");
   const [reveal, setReveal] = useState<RevealRequest | undefined>(undefined);
@@ -171,10 +177,10 @@ export function WebhookEditor({
     try {
       const stored = await submit.mutateAsync({ dry: true, object });
       setApiserver([]);
-      setDryRun({ ok: true, submitted: toEditorYaml(object), stored: toEditorYaml(stored) });
+      setDryRun({ ok: true, submitted: toEditorYaml(object), stored: toEditorYaml(stored) }, text);
     } catch (e) {
       showApiError(e, text);
-      setDryRun({ ok: false, error: asError(e) });
+      setDryRun({ ok: false, error: asError(e) }, text);
     }
   };
 
@@ -378,7 +384,9 @@ export function WebhookEditor({
         />
       </div>
       {schema.error ? <ErrorBox error={schema.error} /> : null}
-      {dryRun ? <DryRunResult result={dryRun} /> : null}
+      {dryRun ? (
+        <DryRunResult result={dryRun} stale={dryRunOf !== undefined && dryRunOf !== text} />
+      ) : null}
     </div>
   );
 }
