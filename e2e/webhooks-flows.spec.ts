@@ -10,6 +10,7 @@
  * a text edited since.
  */
 import { test, expect } from "./fixtures";
+import { serious } from "./axe";
 import {
   setEditorText,
   createConfig,
@@ -51,6 +52,7 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
         `resourceVersion ${made.metadata.resourceVersion} → ${changed.metadata.resourceVersion}`,
       );
       await expect(confirm).toBeDisabled();
+      expect(await serious(page)).toEqual([]);
       expect((await getConfig(kube, V, name))?.webhooks?.[0]?.failurePolicy).toBe("Ignore");
 
       // Confirming the current version asks for the name again, then deletes that version.
@@ -121,6 +123,7 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
       theirs.webhooks = [...theirs.webhooks].reverse();
       await expect(config).toHaveAttribute("data-resource-version", await put(theirs));
       await expect(config.getByRole("alert")).toContainText("changed by someone else");
+      expect(await serious(page)).toEqual([]);
       await expect(diff).toHaveCount(0);
       expect(await names()).toEqual([c, a, b]);
     } finally {
@@ -147,6 +150,7 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
       await expect(page.getByRole("button", { name: "Apply" })).toBeFocused();
       // Leaving did not indent anything.
       expect(await editorText(page, V)).toBe(before);
+      expect(await serious(page)).toEqual([]);
     } finally {
       await deleteConfig(kube, V, name);
     }
