@@ -6,7 +6,7 @@
  * on another configuration's list reorders nothing there. The editor can be left by keyboard as
  * it says, keeps an unsaved edit through a network blip, re-applies after a conflict what was typed
  * after the conflict view opened, and takes the cursor to a listed problem every time. Delete and
- * rename are operated from the keyboard alone. A dry run's verdict is not shown as the verdict on
+ * rename, and a reorder's save and cancel, are operated from the keyboard alone. A dry run's verdict is not shown as the verdict on
  * a text edited since.
  */
 import { test, expect } from "./fixtures";
@@ -349,6 +349,41 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
       await expect(result).toContainText("rejected by the apiserver");
     } finally {
       await deleteConfig(kube, V, name);
+    }
+  });
+
+  test("saving or cancelling a keyboard reorder leaves focus on the hook moved", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-order-kbd");
+    const [a, b] = ["a", "b"].map((x) => `${x}.${name}.example.com`) as [string, string];
+    await createConfig(kube, M, name, [hook(a), hook(b)]);
+    try {
+      await page.goto("/webhooks/order");
+      const config = page.getByTestId(`config-${name}`);
+      const handle = config.getByRole("button", {
+        name: new RegExp(`^${b.replace(/\./g, "\\.")},`),
+      });
+      await expect(handle).toBeEnabled();
+      const diff = config.getByLabel(`New order of ${name}`);
+      // Cancel by keyboard.
+      await handle.focus();
+      await page.keyboard.press("Alt+ArrowUp");
+      await diff.getByRole("button", { name: "Cancel" }).focus();
+      await page.keyboard.press("Enter");
+      await expect(diff).toHaveCount(0);
+      await expect(handle).toBeFocused();
+      // Save by keyboard.
+      await page.keyboard.press("Alt+ArrowUp");
+      await diff.getByRole("button", { name: `Save order of ${name}` }).focus();
+      await page.keyboard.press("Enter");
+      await expect
+        .poll(async () => (await getConfig(kube, M, name))?.webhooks?.map((w) => w.name))
+        .toEqual([b, a]);
+      await expect(handle).toBeFocused();
+    } finally {
+      await deleteConfig(kube, M, name);
     }
   });
 });

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import type { ConfigObject } from "@/lib/queries/webhooks";
 import { writeConfiguration } from "@/lib/queries/webhooks";
@@ -45,6 +45,15 @@ export function ReorderList({
   const setOrder = (o: number[] | undefined) => setPending(o ? { signature, order: o } : undefined);
   const [dragFrom, setDragFrom] = useState<number | undefined>(undefined);
   const [announce, setAnnounce] = useState("");
+  // The Save and Cancel buttons go away with the diff: focus returns to the hook last moved, so
+  // a keyboard user is not sent back to the top of the page.
+  const handles = useRef(new Map<string, HTMLButtonElement>());
+  const lastMoved = useRef<string | undefined>(undefined);
+  const refocus = () => {
+    const el = lastMoved.current ? handles.current.get(lastMoved.current) : undefined;
+    // After React has removed the diff (the button that had focus).
+    if (el) setTimeout(() => el.focus(), 0);
+  };
   const current = order ?? stored.map((_, i) => i);
   const changed = order !== undefined && order.some((v, i) => v !== i);
   const name = config.metadata?.name ?? "";
@@ -62,6 +71,7 @@ export function ReorderList({
     },
     onSuccess: () => {
       setOrder(undefined);
+      refocus();
       setAnnounce(`Saved the new order of ${name}.`);
     },
   });
@@ -69,6 +79,7 @@ export function ReorderList({
   const moveTo = (from: number, to: number) => {
     if (to < 0 || to >= current.length || from === to) return;
     setOrder(moveItem(current, from, to));
+    lastMoved.current = stored[current[from] ?? 0];
     setAnnounce(`${stored[current[from] ?? 0]} moved to position ${to + 1} of ${current.length}`);
   };
 
@@ -102,6 +113,11 @@ export function ReorderList({
             <button
               type="button"
               className="hook-handle mono"
+              ref={(el) => {
+                const key = stored[orig] ?? "";
+                if (el) handles.current.set(key, el);
+                else handles.current.delete(key);
+              }}
               disabled={!canUpdate}
               aria-label={`${stored[orig]}, position ${pos + 1} of ${current.length}; Alt+Up or Alt+Down moves it`}
               onKeyDown={(e) => {
@@ -165,7 +181,13 @@ export function ReorderList({
             >
               Save order of {name}
             </button>
-            <button type="button" onClick={() => setOrder(undefined)}>
+            <button
+              type="button"
+              onClick={() => {
+                setOrder(undefined);
+                refocus();
+              }}
+            >
               Cancel
             </button>
           </div>
