@@ -20,9 +20,15 @@ export function applyProposal(
       message: `Proposed change${why}: review the diff, run a dry run, then apply. Nothing is applied until you do.`,
     };
   } catch (e) {
-    return {
-      ok: false,
-      message: `The proposed change does not apply to the stored object (it changed since the finding was made?): ${e instanceof Error ? e.message : String(e)}`,
-    };
+    return { ok: false, message: `The proposed change does not apply: ${whyNot(e)}` };
   }
+}
+
+/** Why a patch did not apply, in a line (the library's message carries the whole document). */
+function whyNot(e: unknown): string {
+  const op = (e as { operation?: { op?: unknown; path?: unknown; value?: unknown } }).operation;
+  if (e instanceof Error && e.name === "TEST_OPERATION_FAILED" && op)
+    return `${String(op.path)} is no longer ${JSON.stringify(op.value)}: the configuration changed since the finding was made (a hook moved or was added); open the finding again.`;
+  const first = (e instanceof Error ? e.message : String(e)).split("\n")[0] ?? "";
+  return `${first.slice(0, 300)} (the configuration changed since the finding was made?)`;
 }

@@ -7,7 +7,25 @@ import { isApiserverVerdict, KubeApiError } from "@/lib/k8s/errors";
 export type DryRun = { ok: true; submitted: string; stored: string } | { ok: false; error: Error };
 
 /** The apiserver's verdict on a dry run, and the object as it would store it (defaults applied). */
-export function DryRunResult({ result }: { result: DryRun }) {
+export function DryRunResult({
+  result,
+  stale = false,
+}: {
+  result: DryRun;
+  /** The text changed since the dry run: its verdict is not the current text's. */
+  stale?: boolean;
+}) {
+  if (stale)
+    return (
+      <section className="panel" aria-label="Dry run result">
+        <h2>
+          Dry run: <span className="warn">of an earlier text</span>{" "}
+          <span className="hint">
+            the text changed since; run it again to see what the apiserver says of it now
+          </span>
+        </h2>
+      </section>
+    );
   if (!result.ok)
     return (
       <section className="panel" aria-label="Dry run result">

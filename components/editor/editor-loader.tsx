@@ -1,5 +1,6 @@
 "use client";
 
+import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
 import { webhookAccessQuery, webhookObjectQuery, type ConfigObject } from "@/lib/queries/webhooks";
@@ -37,11 +38,24 @@ export default function EditorLoader({ target }: { target: EditorTarget }) {
     staleTime: 0,
     gcTime: 0,
     refetchOnMount: "always",
+    refetchOnReconnect: false,
   });
+  // The editor works on the object as first read. A later fetch (a reconnect, a retry after a
+  // blip) must not replace it: the editor would remount with the stored text, or give way to an
+  // error, and the admin's unsaved edit would be gone. A newer version reaches the editor as a
+  // 409 on apply, with the three-way view.
+  const loadKey = `${context}\n${objResource}\n${objName}`;
+  const [first, setFirst] = useState<{ key: string; data: ConfigObject } | undefined>(undefined);
+  const pinned = first?.key === loadKey ? first.data : undefined;
+  // What this page read itself (never a copy cached before it opened); set while rendering,
+  // React's pattern for state derived from a change, guarded by `pinned`.
+  const fresh = obj.isFetchedAfterMount ? obj.data : undefined;
+  if (!pinned && fresh) setFirst({ key: loadKey, data: fresh });
+  const data = pinned ?? fresh;
 
   if (contextError) return <ErrorBox error={contextError} />;
-  if (obj.error) return <ErrorBox error={obj.error} />;
-  if (!access.data || (needsObject && !obj.data))
+  if (obj.error && !data) return <ErrorBox error={obj.error} />;
+  if (!access.data || (needsObject && !data))
     return (
       <p className="muted" aria-busy="true">
         Loading the editor…
@@ -62,7 +76,7 @@ export default function EditorLoader({ target }: { target: EditorTarget }) {
       />
     );
   }
-  const stored = obj.data as ConfigObject;
+  const stored = data as ConfigObject;
   if (target.mode === "duplicate") {
     const copy = forNewObject(
       { ...stored, apiVersion: "admissionregistration.k8s.io/v1", kind: KIND_OF[target.resource] },

@@ -12,7 +12,8 @@ export function ProblemsList({
   onJump,
 }: {
   markers: ShownMarker[];
-  onJump: (line: number) => void;
+  /** Puts the editor's cursor on the problem (and focus in the editor). */
+  onJump: (line: number, column: number) => void;
 }) {
   const sorted = [...markers].sort((a, b) => a.line - b.line || a.column - b.column);
   return (
@@ -30,7 +31,7 @@ export function ProblemsList({
         <ul>
           {sorted.map((m, i) => (
             <li key={i} className={m.severity === "error" ? "bad" : "warn"} data-owner={m.owner}>
-              <button type="button" className="linkish" onClick={() => onJump(m.line)}>
+              <button type="button" className="linkish" onClick={() => onJump(m.line, m.column)}>
                 Ln {m.line}, Col {m.column}
               </button>{" "}
               <span className="badge">{OWNER_LABEL[m.owner] ?? m.owner}</span>

@@ -26,7 +26,7 @@ import { ApiError, apiFetch } from "@/lib/queries/fetch";
 import { kindSchemaQuery, writeConfiguration, type ConfigObject } from "@/lib/queries/webhooks";
 import type { JSONSchema } from "monaco-yaml";
 import { setYamlSchema } from "./monaco-setup";
-import { YamlEditor, type OwnedMarkers, type ShownMarker } from "./yaml-editor";
+import { YamlEditor, type OwnedMarkers, type RevealRequest, type ShownMarker } from "./yaml-editor";
 import { YamlDiff } from "./yaml-diff";
 import { ProblemsList } from "./problems-list";
 import { FormView } from "./form-view";
@@ -36,11 +36,10 @@ import { ErrorBox } from "@/components/ui/error-box";
 
 type Tab = "yaml" | "form" | "diff";
 
+/** The stored version a 409 found; the merge onto it is made from the edit as it is now. */
 interface Conflict {
   theirs: ConfigObject;
   theirsText: string;
-  merged: unknown;
-  conflicts: string[];
 }
 
 export interface WebhookEditorProps {
@@ -87,10 +86,16 @@ export function WebhookEditor({
   const [admission, setAdmission] = useState<MarkerData[]>([]);
   const [apiserver, setApiserver] = useState<MarkerData[]>([]);
   const [shown, setShown] = useState<ShownMarker[]>([]);
-  const [dryRun, setDryRun] = useState<DryRun | undefined>(undefined);
+  const [dryRun, setDryRunResult] = useState<DryRun | undefined>(undefined);
+  // The text a dry run was made of: its verdict says nothing of a text edited since.
+  const [dryRunOf, setDryRunOf] = useState<string | undefined>(undefined);
+  const setDryRun = (r: DryRun | undefined, ofText?: string) => {
+    setDryRunResult(r);
+    setDryRunOf(ofText);
+  };
   const [conflict, setConflict] = useState<Conflict | undefined>(undefined);
   const [notice, setNotice] = useState("");
-  const [reveal, setReveal] = useState<number | undefined>(undefined);
+  const [reveal, setReveal] = useState<RevealRequest | undefined>(undefined);
   const schema = useQuery(kindSchemaQuery(context, resource));
   const kind = KIND_OF[resource];
   const creating = name === undefined;
@@ -118,6 +123,12 @@ export function WebhookEditor({
 
   const markers: OwnedMarkers = useMemo(() => ({ admission, apiserver }), [admission, apiserver]);
   const parsed = useMemo(() => parseEditorYaml(text), [text]);
+  // My changes (base → the text as it is now) onto theirs: the editor stays open beside the
+  // conflict view, so what is typed after the 409 is part of them.
+  const merging = useMemo(
+    () => (conflict ? merge3(parseEditorYaml(base), parsed, conflict.theirs) : undefined),
+    [conflict, base, parsed],
+  );
 
   const edit = useCallback((next: string) => {
     setText(next);
@@ -133,7 +144,8 @@ export function WebhookEditor({
       const ms = apiErrorMarkers(forText, e);
       setApiserver(ms);
       setTab("yaml");
-      setReveal(ms[0]?.startLineNumber);
+      const first = ms[0];
+      setReveal(first ? { line: first.startLineNumber, focus: false } : undefined);
     }
   }, []);
 
@@ -151,10 +163,6 @@ export function WebhookEditor({
       ? { object: v as ConfigObject }
       : { error: "the document is not an object" };
   };
-  const objectOf = (t: string): ConfigObject | undefined => {
-    const r = readObject(t);
-    return "object" in r ? r.object : undefined;
-  };
 
   const runDryRun = async () => {
     const read = readObject(text);
@@ -169,24 +177,18 @@ export function WebhookEditor({
     try {
       const stored = await submit.mutateAsync({ dry: true, object });
       setApiserver([]);
-      setDryRun({ ok: true, submitted: toEditorYaml(object), stored: toEditorYaml(stored) });
+      setDryRun({ ok: true, submitted: toEditorYaml(object), stored: toEditorYaml(stored) }, text);
     } catch (e) {
       showApiError(e, text);
-      setDryRun({ ok: false, error: asError(e) });
+      setDryRun({ ok: false, error: asError(e) }, text);
     }
   };
 
-  const openConflict = async (mineText: string) => {
+  const openConflict = async () => {
     const theirs = await apiFetch<ConfigObject>(
       `/api/webhooks/${resource}/${encodeURIComponent(name ?? "")}`,
     );
-    const r = merge3(objectOf(base), objectOf(mineText), theirs);
-    setConflict({
-      theirs,
-      theirsText: toEditorYaml(theirs),
-      merged: r.merged,
-      conflicts: r.conflicts,
-    });
+    setConflict({ theirs, theirsText: toEditorYaml(theirs) });
   };
 
   const apply = async (applyText: string) => {
@@ -216,7 +218,15 @@ export function WebhookEditor({
       setNotice(`Applied: stored at resourceVersion ${stored.metadata?.resourceVersion ?? "?"}.`);
     } catch (e) {
       if (e instanceof ApiError && e.status === 409 && !creating) {
-        await openConflict(applyText);
+        try {
+          await openConflict();
+        } catch (readError) {
+          // Say it: a rejection nobody shows would leave Apply looking as if nothing happened.
+          setNotice(
+            "Your apply was refused (409 Conflict): the object changed since you read it, and reading the stored version failed. Nothing was overwritten; reload the page to start from it.",
+          );
+          setDryRun({ ok: false, error: asError(readError) });
+        }
         return;
       }
       showApiError(e, applyText);
@@ -226,11 +236,17 @@ export function WebhookEditor({
   };
 
   const reapply = async () => {
-    if (!conflict) return;
-    const mergedText = toEditorYaml(conflict.merged);
+    if (!conflict || !merging) return;
+    const mine = readObject(text);
+    if (!("object" in mine)) {
+      setNotice(`The YAML cannot be sent (${mine.error}): nothing was applied.`);
+      return;
+    }
+    const r = merging;
+    const mergedText = toEditorYaml(r.merged);
     setBase(conflict.theirsText);
     setText(mergedText);
-    if (conflict.conflicts.length > 0) {
+    if (r.conflicts.length > 0) {
       setConflict(undefined);
       setNotice(
         `Merged onto resourceVersion ${conflict.theirs.metadata?.resourceVersion}; review the conflicting fields, then apply.`,
@@ -290,11 +306,6 @@ export function WebhookEditor({
           )}
         </div>
         <span className="spacer" />
-        {tab === "yaml" ? (
-          <span className="hint" id="yaml-editor-keys">
-            Tab indents; Esc then Tab leaves the editor
-          </span>
-        ) : null}
         <span className={errors > 0 ? "bad" : "muted"} data-testid="error-count">
           {errors} {errors === 1 ? "error" : "errors"}
         </span>
@@ -326,7 +337,7 @@ export function WebhookEditor({
           mine={text}
           theirs={conflict.theirsText}
           theirsVersion={conflict.theirs.metadata?.resourceVersion ?? ""}
-          conflicts={conflict.conflicts}
+          conflicts={merging?.conflicts ?? []}
           pending={submit.isPending}
           onReapply={reapply}
           onDiscard={discard}
@@ -342,7 +353,7 @@ export function WebhookEditor({
               markers={markers}
               onMarkers={setShown}
               readOnly={!canWrite}
-              revealLine={reveal}
+              reveal={reveal}
             />
           </div>
           {tab === "form" && hasForm ? (
@@ -366,14 +377,16 @@ export function WebhookEditor({
         </div>
         <ProblemsList
           markers={shown}
-          onJump={(l) => {
+          onJump={(l, c) => {
             setTab("yaml");
-            setReveal(l);
+            setReveal({ line: l, column: c, focus: true });
           }}
         />
       </div>
       {schema.error ? <ErrorBox error={schema.error} /> : null}
-      {dryRun ? <DryRunResult result={dryRun} /> : null}
+      {dryRun ? (
+        <DryRunResult result={dryRun} stale={dryRunOf !== undefined && dryRunOf !== text} />
+      ) : null}
     </div>
   );
 }

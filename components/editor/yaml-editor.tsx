@@ -9,6 +9,13 @@ import type { MarkerData } from "@/lib/webhooks/editor-markers";
 /** Marker owners: monaco-yaml owns "yaml"; we set "admission" (validator) and "apiserver". */
 export type OwnedMarkers = Partial<Record<"admission" | "apiserver", MarkerData[]>>;
 
+/** Where YamlEditor should scroll (and, with focus, put the cursor). */
+export interface RevealRequest {
+  line: number;
+  column?: number;
+  focus: boolean;
+}
+
 /** A marker as shown in the problems list, whoever set it. */
 export interface ShownMarker {
   owner: string;
@@ -17,6 +24,14 @@ export interface ShownMarker {
   message: string;
   severity: "error" | "warning" | "info";
 }
+
+/**
+ * In the editor Tab indents, so a keyboard cannot leave it by Tab alone: Escape then Tab (or
+ * Shift+Tab) leaves it, and Monaco's tab-focus toggle works too; both are said where keyboard
+ * and screen-reader users meet the editor.
+ */
+const TAB_HELP =
+  "Tab indents here; Esc then Tab leaves the editor (Esc then Shift+Tab goes back). Ctrl+M (Ctrl+Shift+M on a Mac) makes Tab move focus instead, until pressed again.";
 
 function severityOf(s: MarkerData["severity"]): monaco.MarkerSeverity {
   return s === "warning" ? monaco.MarkerSeverity.Warning : monaco.MarkerSeverity.Error;
@@ -42,7 +57,7 @@ function focusOutside(frame: HTMLElement, backwards: boolean): void {
 /**
  * The YAML editor: text in/out, markers per owner, every model marker reported back. Tab indents
  * inside it, so Escape then Tab (or Shift+Tab) leaves it: without that a keyboard user could not
- * get past the editor to the page's actions (Monaco's own Ctrl+M is not discoverable).
+ * get past the editor to the page's actions.
  */
 export function YamlEditor({
   path,
@@ -51,7 +66,7 @@ export function YamlEditor({
   markers,
   onMarkers,
   readOnly,
-  revealLine,
+  reveal,
 }: {
   /** Model path; `…/<resource>.yaml` picks the cluster schema. */
   path: string;
@@ -60,7 +75,12 @@ export function YamlEditor({
   markers: OwnedMarkers;
   onMarkers: (m: ShownMarker[]) => void;
   readOnly: boolean;
-  revealLine?: number;
+  /**
+   * A line to scroll to; with `focus`, the cursor goes there and the editor takes focus (a jump
+   * from the problems list). Each request is a new object, so jumping to the same line again
+   * works too.
+   */
+  reveal?: RevealRequest;
 }) {
   const theme = useMonacoTheme();
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
@@ -118,8 +138,14 @@ export function YamlEditor({
   });
 
   useEffect(() => {
-    if (revealLine) editorRef.current?.revealLineInCenter(revealLine);
-  }, [revealLine]);
+    const editor = editorRef.current;
+    if (!reveal || !editor) return;
+    editor.revealLineInCenter(reveal.line);
+    if (reveal.focus) {
+      editor.setPosition({ lineNumber: reveal.line, column: reveal.column ?? 1 });
+      editor.focus();
+    }
+  }, [reveal]);
 
   // Escape, then Tab: seen on the frame in the capture phase, before the editor indents.
   useEffect(() => {
@@ -143,28 +169,33 @@ export function YamlEditor({
   }, []);
 
   return (
-    <div ref={frameRef} className="editor-frame" data-testid="yaml-editor">
-      <Editor
-        theme={theme}
-        path={path}
-        language="yaml"
-        value={value}
-        onChange={(v) => onChange(v ?? "")}
-        onMount={onMount}
-        options={{
-          readOnly,
-          minimap: { enabled: false },
-          fontSize: 12,
-          lineHeight: 18,
-          scrollBeyondLastLine: false,
-          tabSize: 2,
-          renderWhitespace: "boundary",
-          quickSuggestions: { other: true, comments: false, strings: true },
-          automaticLayout: true,
-          ariaLabel: "YAML. Tab indents; Escape then Tab leaves the editor.",
-        }}
-        height="100%"
-      />
-    </div>
+    <>
+      <p className="hint" data-testid="editor-keys">
+        {TAB_HELP}
+      </p>
+      <div ref={frameRef} className="editor-frame" data-testid="yaml-editor">
+        <Editor
+          theme={theme}
+          path={path}
+          language="yaml"
+          value={value}
+          onChange={(v) => onChange(v ?? "")}
+          onMount={onMount}
+          options={{
+            readOnly,
+            minimap: { enabled: false },
+            fontSize: 12,
+            lineHeight: 18,
+            scrollBeyondLastLine: false,
+            tabSize: 2,
+            renderWhitespace: "boundary",
+            quickSuggestions: { other: true, comments: false, strings: true },
+            automaticLayout: true,
+            ariaLabel: `YAML editor. ${TAB_HELP}`,
+          }}
+          height="100%"
+        />
+      </div>
+    </>
   );
 }

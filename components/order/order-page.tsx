@@ -85,7 +85,12 @@ function Stage({
           const name = c.metadata?.name ?? "";
           const first = entries.find((e) => e.configuration === name)?.index ?? 0;
           return (
-            <li key={name} data-testid={`config-${name}`} data-position={ci + 1}>
+            <li
+              key={name}
+              data-testid={`config-${name}`}
+              data-position={ci + 1}
+              data-resource-version={c.metadata?.resourceVersion}
+            >
               <div className="config-head">
                 <span className="idx">{ci + 1}.</span>
                 <Link className="mono" href={`/webhooks/${resource}/${encodeURIComponent(name)}`}>
@@ -271,10 +276,20 @@ export function OrderPage() {
                 only if some hook or policy changed the object in round 0
               </span>
             </h2>
-            {model.reinvocation.length === 0 ? (
-              <p className="muted">No hook has reinvocationPolicy: IfNeeded.</p>
+            {model.reinvocation.length === 0 && model.policyReinvocation.length === 0 ? (
+              <p className="muted">No hook or mutating policy has reinvocationPolicy: IfNeeded.</p>
             ) : (
               <ol>
+                {model.policyReinvocation.map((r) => (
+                  <li key={r.entry.key} className="mono" data-testid="reinvoked-policy">
+                    {r.entry.policy} <span className="muted">via</span> {r.entry.binding}{" "}
+                    <span className="hint">
+                      {r.trigger.kind === "later-mutator"
+                        ? `policy; if any of ${r.trigger.after.length} later policies or hooks mutate`
+                        : "policy; only if something changes the object in round 1"}
+                    </span>
+                  </li>
+                ))}
                 {model.reinvocation.map((r) => (
                   <li key={r.entry.key} className="mono">
                     {r.entry.configuration} / {r.entry.hook}{" "}

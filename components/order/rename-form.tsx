@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { RenameError, renameConfiguration, type RenameStep } from "@/lib/queries/webhooks";
 import type { WebhookResource } from "@/lib/webhooks/kinds";
@@ -38,6 +38,18 @@ export function RenameForm({
   disabledReason?: string;
 }) {
   const [open, setOpen] = useState(false);
+  // Keyboard users keep their place: the form takes focus when it opens (the button that opened
+  // it is gone), and Close gives it back to that button.
+  const nameInput = useRef<HTMLInputElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const closed = useRef(false);
+  useEffect(() => {
+    if (open) nameInput.current?.focus();
+    else if (closed.current) {
+      closed.current = false;
+      opener.current?.focus();
+    }
+  }, [open]);
   const [newName, setNewName] = useState(name);
   const [steps, setSteps] = useState<RenameStep[]>([]);
   const rename = useMutation({
@@ -57,6 +69,7 @@ export function RenameForm({
   if (!open)
     return (
       <button
+        ref={opener}
         type="button"
         disabled={!canRename}
         title={canRename ? undefined : disabledReason}
@@ -73,7 +86,11 @@ export function RenameForm({
     <div className="rename" role="group" aria-label={`Rename ${name}`}>
       <label>
         New name
-        <input value={newName} onChange={(e) => setNewName(e.target.value.trim())} />
+        <input
+          ref={nameInput}
+          value={newName}
+          onChange={(e) => setNewName(e.target.value.trim())}
+        />
       </label>
       <span className="hint">
         {newName === name
@@ -90,7 +107,13 @@ export function RenameForm({
       >
         Rename safely
       </button>
-      <button type="button" onClick={() => setOpen(false)}>
+      <button
+        type="button"
+        onClick={() => {
+          closed.current = true;
+          setOpen(false);
+        }}
+      >
         Close
       </button>
       {steps.length > 0 ? (

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import type { ConfigObject } from "@/lib/queries/webhooks";
 import { writeConfiguration } from "@/lib/queries/webhooks";
@@ -33,16 +33,27 @@ export function ReorderList({
     Record<string, unknown>
   >;
   const stored = hooks.map((h) => String(h.name ?? ""));
-  // A pending order is only valid for the hook list it was made from: if the stored list changes
-  // underneath (another client), it is dropped rather than applied to different hooks.
-  const signature = `${config.metadata?.resourceVersion}:${stored.join(",")}`;
+  // A pending order is only valid for the hook list it was made from. Another client's change to
+  // the hooks' fields keeps it (it is saved onto the newest version, their change included); a
+  // change to the list itself (hooks added, removed or reordered) drops it, and says so.
+  const signature = JSON.stringify(stored);
   const [pending, setPending] = useState<{ signature: string; order: number[] } | undefined>(
     undefined,
   );
   const order = pending?.signature === signature ? pending.order : undefined;
+  const dropped = pending !== undefined && pending.signature !== signature;
   const setOrder = (o: number[] | undefined) => setPending(o ? { signature, order: o } : undefined);
   const [dragFrom, setDragFrom] = useState<number | undefined>(undefined);
   const [announce, setAnnounce] = useState("");
+  // The Save and Cancel buttons go away with the diff: focus returns to the hook last moved, so
+  // a keyboard user is not sent back to the top of the page.
+  const handles = useRef(new Map<string, HTMLButtonElement>());
+  const lastMoved = useRef<string | undefined>(undefined);
+  const refocus = () => {
+    const el = lastMoved.current ? handles.current.get(lastMoved.current) : undefined;
+    // After React has removed the diff (the button that had focus).
+    if (el) setTimeout(() => el.focus(), 0);
+  };
   const current = order ?? stored.map((_, i) => i);
   const changed = order !== undefined && order.some((v, i) => v !== i);
   const name = config.metadata?.name ?? "";
@@ -60,6 +71,7 @@ export function ReorderList({
     },
     onSuccess: () => {
       setOrder(undefined);
+      refocus();
       setAnnounce(`Saved the new order of ${name}.`);
     },
   });
@@ -67,6 +79,7 @@ export function ReorderList({
   const moveTo = (from: number, to: number) => {
     if (to < 0 || to >= current.length || from === to) return;
     setOrder(moveItem(current, from, to));
+    lastMoved.current = stored[current[from] ?? 0];
     setAnnounce(`${stored[current[from] ?? 0]} moved to position ${to + 1} of ${current.length}`);
   };
 
@@ -84,13 +97,14 @@ export function ReorderList({
               e.dataTransfer.effectAllowed = "move";
               e.dataTransfer.setData("text/plain", String(pos));
             }}
+            // Only a hook of this list may be dropped here: the position another list's drag
+            // carries would move an unrelated hook of this one.
             onDragOver={(e) => {
-              if (canUpdate) e.preventDefault();
+              if (canUpdate && dragFrom !== undefined) e.preventDefault();
             }}
             onDrop={(e) => {
               e.preventDefault();
-              const from = Number(e.dataTransfer.getData("text/plain"));
-              if (!Number.isNaN(from)) moveTo(from, pos);
+              if (dragFrom !== undefined) moveTo(dragFrom, pos);
               setDragFrom(undefined);
             }}
             onDragEnd={() => setDragFrom(undefined)}
@@ -99,6 +113,11 @@ export function ReorderList({
             <button
               type="button"
               className="hook-handle mono"
+              ref={(el) => {
+                const key = stored[orig] ?? "";
+                if (el) handles.current.set(key, el);
+                else handles.current.delete(key);
+              }}
               disabled={!canUpdate}
               aria-label={`${stored[orig]}, position ${pos + 1} of ${current.length}; Alt+Up or Alt+Down moves it`}
               onKeyDown={(e) => {
@@ -122,6 +141,15 @@ export function ReorderList({
       <p className="sr-only" aria-live="polite">
         {announce}
       </p>
+      {dropped ? (
+        <p className="alert" role="alert">
+          The hooks of {name} were changed by someone else while you were reordering them: your
+          unsaved order was dropped. The list above is the stored order now; reorder it again.{" "}
+          <button type="button" onClick={() => setOrder(undefined)}>
+            Dismiss
+          </button>
+        </p>
+      ) : null}
       {changed ? (
         <div className="order-diff" aria-label={`New order of ${name}`}>
           <div>
@@ -153,7 +181,13 @@ export function ReorderList({
             >
               Save order of {name}
             </button>
-            <button type="button" onClick={() => setOrder(undefined)}>
+            <button
+              type="button"
+              onClick={() => {
+                setOrder(undefined);
+                refocus();
+              }}
+            >
               Cancel
             </button>
           </div>

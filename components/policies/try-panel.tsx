@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { readEditorYaml } from "@/lib/webhooks/yaml-text";
 import { objectChanges } from "@/lib/policies/object-changes";
-import { namedBinding, type TryResult } from "@/lib/policies/try-model";
+import { dryRunRefusedBy, namedBinding, type TryResult } from "@/lib/policies/try-model";
 import { tryRequest } from "@/lib/queries/policies";
 import { ErrorBox } from "@/components/ui/error-box";
 
@@ -47,6 +47,7 @@ export function TryPanel({
     return n && n.policy === policy ? [n.binding] : [];
   });
   const changes = r?.allowed ? objectChanges(sent, r.object) : [];
+  const unjudgedBy = r ? dryRunRefusedBy(r) : undefined;
   return (
     <section className="panel" aria-label="Try a request">
       <h2>
@@ -82,6 +83,17 @@ export function TryPanel({
               Admitted: the apiserver would create this {r.resource}
               {r.namespace ? ` in ${r.namespace}` : ""}.
             </p>
+          ) : unjudgedBy !== undefined ? (
+            <div role="alert" className="warn">
+              <strong>Not judged: the apiserver refused the dry run itself.</strong>{" "}
+              <span data-testid="try-denial">{r.error?.message}</span>
+              <p>
+                Webhook <span className="mono">{unjudgedBy}</span> declares side effects
+                (sideEffects Unknown or Some), so the apiserver does not call it on a dry run and
+                refuses every dry run it matches, even with failurePolicy Ignore. A real create
+                calls it as usual: this says nothing about whether one would be admitted.
+              </p>
+            </div>
           ) : (
             <div role="alert" className="alert">
               <strong>

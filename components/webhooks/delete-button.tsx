@@ -29,6 +29,23 @@ export function DeleteButton({
   disabledReason?: string;
 }) {
   const [open, setOpen] = useState(false);
+  // Keyboard users keep their place: the confirmation takes focus when it opens (the button
+  // that opened it is gone), and Cancel or Escape gives it back to that button.
+  const nameInput = useRef<HTMLInputElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+  const cancelled = useRef(false);
+  useEffect(() => {
+    if (open) nameInput.current?.focus();
+    else if (cancelled.current) {
+      cancelled.current = false;
+      opener.current?.focus();
+    }
+  }, [open]);
+  const cancel = () => {
+    cancelled.current = true;
+    setOpen(false);
+  };
   const consequence = isLegacyResource(resource)
     ? "stops every hook in it at once; objects created afterwards no longer get them."
     : resource.endsWith("bindings")
@@ -37,27 +54,16 @@ export function DeleteButton({
         ? "leaves its bindings pointing at nothing: the policy stops applying."
         : "stops every hook in it at once.";
   const [typed, setTyped] = useState("");
+  // The version the admin is confirming: the page is live, so the props move on when someone
+  // else changes the object, and deleting with those would delete a change nobody reviewed.
+  const [confirming, setConfirming] = useState({ uid, resourceVersion });
+  const moved = confirming.uid !== uid || confirming.resourceVersion !== resourceVersion;
   const router = useRouter();
-  const close = () => {
-    setOpen(false);
-    setTyped("");
-  };
   const del = useMutation({
-    mutationFn: () => deleteConfiguration(resource, name, { uid, resourceVersion }),
+    mutationFn: () => deleteConfiguration(resource, name, confirming),
     onSuccess: () =>
       onDeleted ? onDeleted() : router.push(objectPagePath(resource as AdmissionResource)),
   });
-  // Keyboard use: opening moves focus into the confirmation, Escape or Cancel closes it and puts
-  // focus back on the button that opened it (else focus falls to the page's start).
-  const trigger = useRef<HTMLButtonElement>(null);
-  const field = useRef<HTMLInputElement>(null);
-  const dialog = useRef<HTMLDivElement>(null);
-  const wasOpen = useRef(false);
-  useEffect(() => {
-    if (open) field.current?.focus();
-    else if (wasOpen.current) trigger.current?.focus();
-    wasOpen.current = open;
-  }, [open]);
   const busy = del.isPending;
   useEffect(() => {
     const d = dialog.current;
@@ -65,8 +71,8 @@ export function DeleteButton({
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== "Escape") return;
       e.stopPropagation();
+      cancelled.current = true;
       setOpen(false);
-      setTyped("");
     };
     d.addEventListener("keydown", onKey);
     return () => d.removeEventListener("keydown", onKey);
@@ -74,12 +80,17 @@ export function DeleteButton({
   if (!open)
     return (
       <button
-        ref={trigger}
+        ref={opener}
         type="button"
         className="danger"
         disabled={!enabled}
         title={enabled ? undefined : (disabledReason ?? "you may not delete this configuration")}
-        onClick={() => setOpen(true)}
+        onClick={() => {
+          setConfirming({ uid, resourceVersion });
+          setTyped("");
+          del.reset();
+          setOpen(true);
+        }}
       >
         Delete…
       </button>
@@ -92,21 +103,39 @@ export function DeleteButton({
       <label>
         Name
         <input
-          ref={field}
+          ref={nameInput}
           value={typed}
           onChange={(e) => setTyped(e.target.value)}
           aria-label="Type the name to confirm"
         />
       </label>{" "}
+      {moved ? (
+        <div className="alert" role="alert">
+          {confirming.uid !== uid
+            ? `${name} was deleted and created again since you opened this`
+            : `${name} changed since you opened this (resourceVersion ${confirming.resourceVersion} → ${resourceVersion})`}
+          : the delete is held. Review the page, then{" "}
+          <button
+            type="button"
+            onClick={() => {
+              setConfirming({ uid, resourceVersion });
+              setTyped("");
+              del.reset();
+            }}
+          >
+            Confirm the current version
+          </button>
+        </div>
+      ) : null}
       <button
         type="button"
         className="danger"
-        disabled={typed !== name || del.isPending}
+        disabled={typed !== name || moved || del.isPending}
         onClick={() => del.mutate()}
       >
         Delete {name}
       </button>{" "}
-      <button type="button" onClick={close}>
+      <button type="button" onClick={cancel}>
         Cancel
       </button>
       {del.error ? <ErrorBox error={del.error} /> : null}

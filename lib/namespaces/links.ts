@@ -34,7 +34,20 @@ export function proposedEditHref(fix: LintFix | undefined): string | undefined {
   if (!target || !fix.jsonPatch || fix.jsonPatch.length === 0) return undefined;
   const r = WEBHOOK_RESOURCE[target.kind as HookSourceKind];
   if (!r) return undefined;
-  const q = new URLSearchParams({ patch: JSON.stringify(fix.jsonPatch), why: fix.description });
+  // The patch addresses the hook by its index, which a reorder or an insertion since the finding
+  // gives to another hook: a `test` of the name makes it refuse to apply then, rather than change
+  // a different hook (say, turn a security gate fail-open).
+  const indexes = new Set(
+    fix.jsonPatch.flatMap((o) => /^\/webhooks\/(\d+)(\/|$)/.exec(o.path)?.[1] ?? []),
+  );
+  const guard =
+    target.hook !== undefined && indexes.size === 1
+      ? [{ op: "test" as const, path: `/webhooks/${[...indexes][0]}/name`, value: target.hook }]
+      : [];
+  const q = new URLSearchParams({
+    patch: JSON.stringify([...guard, ...fix.jsonPatch]),
+    why: fix.description,
+  });
   return `/webhooks/${r}/${encodeURIComponent(target.name)}/edit?${q.toString()}`;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { namedBinding } from "./try-model";
+import { dryRunRefusedBy, namedBinding, type TryResult } from "./try-model";
 
 describe("namedBinding", () => {
   it("reads the policy and binding from a denial and from a Warn warning", () => {
@@ -24,5 +24,30 @@ describe("namedBinding", () => {
     expect(
       namedBinding(`${"x".repeat(5000)} ValidatingAdmissionPolicy 'p' with binding 'b'`),
     ).toBeUndefined();
+  });
+});
+
+describe("dryRunRefusedBy", () => {
+  const refused = (message: string, status = 400): TryResult => ({
+    allowed: false,
+    warnings: [],
+    error: { status, reason: "BadRequest", message, cluster: "" },
+    resource: "configmaps",
+    namespace: "default",
+  });
+  it("names the webhook whose side effects make the apiserver refuse the dry run", () => {
+    // webhook/errors NewDryRunUnsupportedErr, as the apiserver words it.
+    expect(
+      dryRunRefusedBy(refused('admission webhook "audit.example.com" does not support dry run')),
+    ).toBe("audit.example.com");
+  });
+  it("is undefined for a denial, for an admitted create and for other refusals", () => {
+    expect(
+      dryRunRefusedBy(refused('admission webhook "a.example.com" denied the request: no', 403)),
+    ).toBeUndefined();
+    expect(
+      dryRunRefusedBy({ allowed: true, warnings: [], resource: "configmaps", object: {} }),
+    ).toBeUndefined();
+    expect(dryRunRefusedBy(refused('configmaps "x" already exists', 409))).toBeUndefined();
   });
 });

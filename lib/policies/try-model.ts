@@ -32,3 +32,15 @@ export function namedBinding(message: string): { policy: string; binding: string
     ? { policy: r.hook, binding: r.binding }
     : undefined;
 }
+
+/**
+ * The webhook that made the apiserver refuse the dry run itself: one with sideEffects Unknown or
+ * Some (kept from v1beta1) is never called on a dry run; the request fails with 400 `admission
+ * webhook "x" does not support dry run`, even with failurePolicy Ignore. Such a refusal is no
+ * verdict on the object: the real create calls that webhook as usual.
+ */
+export function dryRunRefusedBy(result: TryResult): string | undefined {
+  if (result.allowed || !result.error) return undefined;
+  const r = readStatusMessage(result.error.message);
+  return r?.by === "webhook" && r.message === "does not support dry run" ? r.hook : undefined;
+}

@@ -54,6 +54,79 @@ describe("merge3", () => {
   });
 });
 
+describe("merge3: the order of named lists (mutating hooks run in list order)", () => {
+  const names = (r: { merged: unknown }) => (r.merged as typeof base).webhooks.map((w) => w.name);
+
+  it("keeps a hook I inserted where I put it when they only changed a field", () => {
+    const theirs = structuredClone(base);
+    theirs.metadata.resourceVersion = "2";
+    theirs.webhooks[1]!.timeoutSeconds = 3;
+    const mine = structuredClone(base);
+    mine.webhooks.unshift({ name: "first.x.io", timeoutSeconds: 1 });
+    const r = merge3(base, mine, theirs);
+    expect(r.conflicts).toEqual([]);
+    expect(names(r)).toEqual(["first.x.io", "a.x.io", "b.x.io"]);
+    expect((r.merged as typeof base).webhooks[2]!.timeoutSeconds).toBe(3);
+  });
+
+  it("keeps a hook they inserted where they put it when I only changed a field", () => {
+    const theirs = structuredClone(base);
+    theirs.webhooks.unshift({ name: "first.x.io", timeoutSeconds: 1 });
+    const mine = structuredClone(base);
+    mine.webhooks[0]!.failurePolicy = "Ignore";
+    const r = merge3(base, mine, theirs);
+    expect(r.conflicts).toEqual([]);
+    expect(names(r)).toEqual(["first.x.io", "a.x.io", "b.x.io"]);
+  });
+
+  it("reports an order both sides changed: no call order is chosen for the admin silently", () => {
+    const three = structuredClone(base);
+    three.webhooks.push({ name: "c.x.io", timeoutSeconds: 10 });
+    const mine = structuredClone(three);
+    mine.webhooks = [mine.webhooks[1]!, mine.webhooks[0]!, mine.webhooks[2]!]; // b a c
+    const theirs = structuredClone(three);
+    theirs.webhooks = [theirs.webhooks[0]!, theirs.webhooks[2]!, theirs.webhooks[1]!]; // a c b
+    const r = merge3(three, mine, theirs);
+    expect(r.conflicts).toEqual(["/webhooks (order)"]);
+    expect(names(r)).toEqual(["b.x.io", "a.x.io", "c.x.io"]);
+  });
+
+  it("reports my reorder against a hook they inserted: where it goes is a choice", () => {
+    const theirs = structuredClone(base);
+    theirs.webhooks.unshift({ name: "first.x.io", timeoutSeconds: 1 });
+    const mine = structuredClone(base);
+    mine.webhooks.reverse();
+    const r = merge3(base, mine, theirs);
+    expect(r.conflicts).toEqual(["/webhooks (order)"]);
+    expect(names(r).sort()).toEqual(["a.x.io", "b.x.io", "first.x.io"]);
+  });
+
+  it("combines insertions in different places, and reports one hook both added in different places", () => {
+    const mine = structuredClone(base);
+    mine.webhooks.unshift({ name: "first.x.io", timeoutSeconds: 1 });
+    const theirs = structuredClone(base);
+    theirs.webhooks.push({ name: "last.x.io", timeoutSeconds: 1 });
+    const r = merge3(base, mine, theirs);
+    expect(r.conflicts).toEqual([]);
+    expect(names(r)).toEqual(["first.x.io", "a.x.io", "b.x.io", "last.x.io"]);
+    theirs.webhooks.pop();
+    theirs.webhooks.push({ name: "first.x.io", timeoutSeconds: 1 });
+    const both = merge3(base, mine, theirs);
+    expect(both.conflicts).toEqual(["/webhooks (order)"]);
+    expect(names(both)).toEqual(["first.x.io", "a.x.io", "b.x.io"]);
+  });
+
+  it("combines a removal on one side with an insertion on the other without a conflict", () => {
+    const theirs = structuredClone(base);
+    theirs.webhooks.shift();
+    const mine = structuredClone(base);
+    mine.webhooks.splice(1, 0, { name: "mid.x.io", timeoutSeconds: 1 });
+    const r = merge3(base, mine, theirs);
+    expect(r.conflicts).toEqual([]);
+    expect(names(r)).toEqual(["mid.x.io", "b.x.io"]);
+  });
+});
+
 describe("selector text", () => {
   it("round-trips kubectl's selector syntax", () => {
     const r = parseSelectorText("env=prod, runlevel notin (0,1), team, !legacy");
@@ -61,6 +134,19 @@ describe("selector text", () => {
       "env=prod, runlevel notin (0,1), team, !legacy",
     );
   });
+  it('keeps an empty value of In and NotIn through the form\'s text (it matches a label set to "")', () => {
+    for (const selector of [
+      { matchExpressions: [{ key: "env", operator: "NotIn", values: ["", "dev"] }] },
+      { matchExpressions: [{ key: "env", operator: "In", values: [""] }] },
+    ]) {
+      const text = selectorText(selector);
+      expect(parseSelectorText(text)).toEqual({ selector });
+    }
+    expect(
+      selectorText({ matchExpressions: [{ key: "a", operator: "In", values: ["x", ""] }] }),
+    ).toBe('a in (x,"")');
+  });
+
   it("refuses what it cannot read", () => {
     expect(parseSelectorText("a in b")).toEqual({ error: 'cannot read "a in b"' });
   });

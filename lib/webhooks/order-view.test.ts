@@ -66,4 +66,47 @@ describe("orderModel with admission policies", () => {
     // Policies add no webhook latency.
     expect(orderModel(mutating, []).worstCaseSeconds).toBe(m.worstCaseSeconds);
   });
+
+  it("puts a mutating policy with reinvocationPolicy IfNeeded in the reinvocation round, before the hooks", () => {
+    const policy = (name: string, reinvocationPolicy: string) => ({
+      metadata: { name },
+      spec: {
+        failurePolicy: "Fail",
+        reinvocationPolicy,
+        matchConstraints: { resourceRules: [rule] },
+        mutations: [{ patchType: "JSONPatch", jsonPatch: { expression: "[]" } }],
+      },
+    });
+    const policies = {
+      mutatingAdmissionPolicies: [policy("again", "IfNeeded"), policy("once", "Never")],
+      mutatingAdmissionPolicyBindings: [
+        { metadata: { name: "again-b" }, spec: { policyName: "again" } },
+        { metadata: { name: "once-b" }, spec: { policyName: "once" } },
+        { metadata: { name: "gone-b" }, spec: { policyName: "gone" } },
+      ],
+    } as PolicySnapshot;
+    const hook = (name: string, reinvocationPolicy: string) => ({
+      name,
+      admissionReviewVersions: ["v1"],
+      sideEffects: "None",
+      clientConfig: { url: "https://127.0.0.1:9/a" },
+      rules: [rule],
+      reinvocationPolicy,
+    });
+    const m = orderModel(
+      [{ metadata: { name: "hooks" }, webhooks: [hook("a.example.com", "Never")] }],
+      [],
+      policies,
+    );
+    expect(m.policyReinvocation).toEqual([
+      {
+        entry: expect.objectContaining({ policy: "again", binding: "again-b" }),
+        trigger: { kind: "later-mutator", after: expect.any(Array) },
+      },
+    ]);
+    // What may change the object after it in round 0: the other policy and the webhook.
+    const [first] = m.policyReinvocation;
+    expect(first?.trigger.kind === "later-mutator" && first.trigger.after.length).toBe(2);
+    expect(m.reinvocation).toEqual([]);
+  });
 });

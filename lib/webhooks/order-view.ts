@@ -7,6 +7,7 @@ import {
   effectiveOrder,
   planReinvocation,
   worstCaseLatency,
+  type MutatingCall,
   type ReinvocationTrigger,
 } from "@/lib/admission/order";
 import type {
@@ -55,6 +56,11 @@ export interface OrderModel {
   mutatingPolicies: PolicyOrderEntry[];
   mutating: OrderEntry[];
   reinvocation: Array<{ entry: OrderEntry; trigger: ReinvocationTrigger }>;
+  /**
+   * Mutating policies (pairs) with reinvocationPolicy IfNeeded: they may run again in round 1
+   * too, before the webhooks that do.
+   */
+  policyReinvocation: Array<{ entry: PolicyOrderEntry; trigger: ReinvocationTrigger }>;
   validating: OrderEntry[];
   /** Evaluated in the apiserver beside the validating webhooks. */
   validatingPolicies: PolicyOrderEntry[];
@@ -103,16 +109,33 @@ export function orderModel(
   const m = order.filter((o) => o.stage === "mutating-webhook").map(toEntry);
   const v = order.filter((o) => o.stage === "validating-webhook").map(toEntry);
   const byKey = new Map(m.map((e) => [e.key, e]));
-  const plan = planReinvocation(
-    m.map((e) => ({
+  const mutatingPolicies = policyEntries("mutating-policy");
+  // A binding whose policy is missing does nothing, so it neither runs again nor mutates.
+  const livePolicies = mutatingPolicies.filter((p) => !p.policyMissing);
+  const policyByKey = new Map(livePolicies.map((p) => [p.key, p]));
+  // Round 0 as the apiserver runs it: every mutating policy, then the webhooks.
+  const ifNeeded = (p: string | undefined): MutatingCall["reinvocationPolicy"] =>
+    p === "IfNeeded" ? "IfNeeded" : "Never";
+  const plan = planReinvocation([
+    ...livePolicies.map((p) => ({
+      key: p.key,
+      stage: "mutating-policy" as const,
+      reinvocationPolicy: ifNeeded(p.reinvocationPolicy),
+      timeoutSeconds: 0,
+    })),
+    ...m.map((e) => ({
       key: e.key,
       stage: "mutating-webhook" as const,
-      reinvocationPolicy: e.reinvocationPolicy === "IfNeeded" ? "IfNeeded" : "Never",
+      reinvocationPolicy: ifNeeded(e.reinvocationPolicy),
       timeoutSeconds: e.timeoutSeconds,
     })),
-  );
+  ]);
   const reinvocation = plan.flatMap((p) => {
-    const entry = byKey.get(p.call.key);
+    const entry = p.call.stage === "mutating-webhook" ? byKey.get(p.call.key) : undefined;
+    return entry ? [{ entry, trigger: p.trigger }] : [];
+  });
+  const policyReinvocation = plan.flatMap((p) => {
+    const entry = p.call.stage === "mutating-policy" ? policyByKey.get(p.call.key) : undefined;
     return entry ? [{ entry, trigger: p.trigger }] : [];
   });
   const mutatingTimeouts = [
@@ -121,9 +144,10 @@ export function orderModel(
   ];
   const validatingTimeouts = v.map((e) => e.timeoutSeconds);
   return {
-    mutatingPolicies: policyEntries("mutating-policy"),
+    mutatingPolicies,
     mutating: m,
     reinvocation,
+    policyReinvocation,
     validating: v,
     validatingPolicies: policyEntries("validating-policy"),
     mutatingSeconds: worstCaseLatency(mutatingTimeouts, []),

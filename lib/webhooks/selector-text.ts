@@ -37,7 +37,9 @@ export function parseSelectorText(text: string): { selector: V1LabelSelector } |
         values: (m[3] ?? "")
           .split(",")
           .map((v) => v.trim())
-          .filter((v) => v !== ""),
+          .filter((v) => v !== "")
+          // `""` is the empty value (a label may be set to ""), as selectorText writes it.
+          .map((v) => (v === '""' ? "" : v)),
       });
     } else if ((m = /^([^\s=!(),]+)\s*==?\s*([^\s=!(),]*)$/.exec(term))) {
       matchLabels[m[1] ?? ""] = m[2] ?? "";

@@ -91,7 +91,11 @@ export function selectorSummary(sel: V1LabelSelector | undefined): string {
     const op = e.operator;
     if (op === "Exists") parts.push(e.key);
     else if (op === "DoesNotExist") parts.push(`!${e.key}`);
-    else parts.push(`${e.key} ${op.toLowerCase()} (${(e.values ?? []).join(",")})`);
+    // An empty value is written "" (as the form reads it back): `a in (x,)` hid it.
+    else
+      parts.push(
+        `${e.key} ${op.toLowerCase()} (${(e.values ?? []).map((v) => (v === "" ? '""' : v)).join(",")})`,
+      );
   }
   return parts.length === 0 ? "all" : parts.join(", ");
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import type { KubeClient } from "./client";
-import { KubeApiError } from "@/lib/k8s/errors";
+import { isApiserverVerdict, KubeApiError } from "@/lib/k8s/errors";
 import type { ConfigObject, RenameResult, RenameStep } from "@/lib/queries/webhooks";
 import {
   forNewObject,
@@ -140,6 +140,21 @@ export async function deleteConfiguration(
   });
 }
 
+/** Is the configuration `old` gone (its name absent, or held by another object), or kept? */
+async function gone(
+  client: KubeClient,
+  r: AdmissionResource | ObjectTarget,
+  name: string,
+  old: ConfigObject,
+): Promise<"gone" | "kept" | "unknown"> {
+  try {
+    const now = await getConfiguration(client, r, name);
+    return now.metadata?.uid !== old.metadata?.uid ? "gone" : "kept";
+  } catch (e) {
+    return e instanceof KubeApiError && e.status === 404 ? "gone" : "unknown";
+  }
+}
+
 function hooksOf(t: ObjectTarget, o: ConfigObject): unknown[] {
   const v = o[t.hooksField];
   return Array.isArray(v) ? v : [];
@@ -154,6 +169,9 @@ function sameHooks(t: ObjectTarget, a: ConfigObject, b: ConfigObject): boolean {
  * with the same hooks, read it back and compare, then delete the old one with a precondition.
  * Any failure rolls back what was done (the new object is deleted) and the steps say what
  * happened. Between create and delete both exist, so each hook may briefly be called twice.
+ * `signal` (the caller going away: a closed tab, a navigation) stops the rename only before
+ * anything is written: once the new name exists it runs to its end or rolls back, since stopping
+ * there would leave both configurations calling every hook twice.
  */
 export async function renameConfiguration(
   client: KubeClient,
@@ -196,20 +214,32 @@ export async function renameConfiguration(
     steps.push({ step: `read ${name}`, ok: false, message: (e as Error).message });
     return fail(e);
   }
+  if (signal?.aborted) {
+    steps.push({ step: `create ${newName}`, ok: false, message: "cancelled; nothing was written" });
+    return fail(
+      new KubeApiError({ status: 499, reason: "Aborted", message: "cancelled", cluster: "" }),
+    );
+  }
   let created: ConfigObject;
   try {
     created = await createConfiguration(client, t, withKind(t, forNewObject(old, newName)), {
       dryRun: false,
-      signal,
     });
     steps.push({ step: `created ${newName}`, ok: true });
   } catch (e) {
-    steps.push({ step: `create ${newName}`, ok: false, message: (e as Error).message });
+    const unanswered = !(e instanceof KubeApiError && isApiserverVerdict(e));
+    steps.push({
+      step: `create ${newName}`,
+      ok: false,
+      message: unanswered
+        ? `${(e as Error).message} — the apiserver did not answer, so ${newName} may exist now beside ${name}: check before retrying`
+        : (e as Error).message,
+    });
     return fail(e);
   }
   const rollback = async (why: unknown): Promise<RenameResult> => {
     try {
-      await deleteConfiguration(client, r, newName, { uid: created.metadata?.uid }, signal);
+      await deleteConfiguration(client, r, newName, { uid: created.metadata?.uid });
       steps.push({ step: `rolled back: deleted ${newName}; ${name} is unchanged`, ok: true });
     } catch (e) {
       steps.push({
@@ -221,7 +251,7 @@ export async function renameConfiguration(
     return fail(why);
   };
   try {
-    const readBack = await getConfiguration(client, r, newName, signal);
+    const readBack = await getConfiguration(client, r, newName);
     if (!sameHooks(t, readBack, old))
       throw new KubeApiError({
         status: 500,
@@ -238,11 +268,28 @@ export async function renameConfiguration(
     return rollback(e);
   }
   try {
-    await deleteConfiguration(client, r, name, { uid: old.metadata?.uid, resourceVersion }, signal);
+    await deleteConfiguration(client, r, name, { uid: old.metadata?.uid, resourceVersion });
     steps.push({ step: `deleted ${name}`, ok: true });
   } catch (e) {
-    steps.push({ step: `delete ${name}`, ok: false, message: (e as Error).message });
-    return rollback(e);
+    // Without an answer (a timeout, a dropped connection) the delete may have happened: rolling
+    // back then would delete the only copy left. Look before choosing.
+    const outcome =
+      e instanceof KubeApiError && isApiserverVerdict(e)
+        ? "kept"
+        : await gone(client, r, name, old);
+    if (outcome === "gone")
+      steps.push({ step: `deleted ${name} (confirmed by reading it back)`, ok: true });
+    else if (outcome === "unknown") {
+      steps.push({
+        step: `delete ${name}`,
+        ok: false,
+        message: `${(e as Error).message} — whether ${name} was deleted is unknown, so nothing was rolled back: ${newName} exists; check ${name} before retrying`,
+      });
+      return fail(e);
+    } else {
+      steps.push({ step: `delete ${name}`, ok: false, message: (e as Error).message });
+      return rollback(e);
+    }
   }
   return { ok: true, steps, object: created };
 }
