@@ -4,7 +4,12 @@ import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { readEditorYaml } from "@/lib/webhooks/yaml-text";
 import { objectChanges } from "@/lib/policies/object-changes";
-import { dryRunRefusedBy, namedBinding, type TryResult } from "@/lib/policies/try-model";
+import {
+  deniedByAdmission,
+  dryRunRefusedBy,
+  namedBinding,
+  type TryResult,
+} from "@/lib/policies/try-model";
 import { tryRequest } from "@/lib/queries/policies";
 import { ErrorBox } from "@/components/ui/error-box";
 
@@ -94,12 +99,25 @@ export function TryPanel({
                 calls it as usual: this says nothing about whether one would be admitted.
               </p>
             </div>
-          ) : (
+          ) : deniedByAdmission(r) ? (
             <div role="alert" className="alert">
               <strong>
                 Denied ({r.error?.status} {r.error?.reason}):
               </strong>{" "}
               <span data-testid="try-denial">{r.error?.message}</span>
+            </div>
+          ) : (
+            <div role="alert" className="warn">
+              <strong>
+                Not judged: the apiserver refused the request itself ({r.error?.status}{" "}
+                {r.error?.reason}):
+              </strong>{" "}
+              <span data-testid="try-denial">{r.error?.message}</span>
+              <p>
+                {r.error?.status === 409
+                  ? "An object of that name exists already: change metadata.name (or use generateName) to try a create."
+                  : "No policy or webhook refused it: fix what the message names, then try again."}
+              </p>
             </div>
           )}
           {r.warnings.length > 0 ? (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dryRunRefusedBy, namedBinding, type TryResult } from "./try-model";
+import { deniedByAdmission, dryRunRefusedBy, namedBinding, type TryResult } from "./try-model";
 
 describe("namedBinding", () => {
   it("reads the policy and binding from a denial and from a Warn warning", () => {
@@ -49,5 +49,55 @@ describe("dryRunRefusedBy", () => {
       dryRunRefusedBy({ allowed: true, warnings: [], resource: "configmaps", object: {} }),
     ).toBeUndefined();
     expect(dryRunRefusedBy(refused('configmaps "x" already exists', 409))).toBeUndefined();
+  });
+});
+
+describe("deniedByAdmission", () => {
+  const refused = (message: string, status: number, reason = "Invalid"): TryResult => ({
+    allowed: false,
+    warnings: [],
+    error: { status, reason, message, cluster: "" },
+    resource: "configmaps",
+    namespace: "default",
+  });
+  it("is true for a webhook's or a policy's refusal, whatever its code, and for a 403", () => {
+    expect(
+      deniedByAdmission(
+        refused('admission webhook "a.example.com" denied the request: no', 400, "BadRequest"),
+      ),
+    ).toBe(true);
+    expect(
+      deniedByAdmission(
+        refused(
+          `configmaps "x" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: no`,
+          422,
+        ),
+      ),
+    ).toBe(true);
+    expect(
+      deniedByAdmission(
+        refused(
+          'configmaps "x" is forbidden: exceeded quota: q, requested: count/configmaps=1',
+          403,
+          "Forbidden",
+        ),
+      ),
+    ).toBe(true);
+  });
+  it("is false when the apiserver refused the request itself", () => {
+    expect(deniedByAdmission(refused('configmaps "x" already exists', 409, "AlreadyExists"))).toBe(
+      false,
+    );
+    expect(
+      deniedByAdmission(
+        refused(
+          `ConfigMap "X" is invalid: metadata.name: Invalid value: "X": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters`,
+          422,
+        ),
+      ),
+    ).toBe(false);
+    expect(
+      deniedByAdmission({ allowed: true, warnings: [], resource: "configmaps", object: {} }),
+    ).toBe(false);
   });
 });

@@ -44,3 +44,15 @@ export function dryRunRefusedBy(result: TryResult): string | undefined {
   const r = readStatusMessage(result.error.message);
   return r?.by === "webhook" && r.message === "does not support dry run" ? r.hook : undefined;
 }
+
+/**
+ * Whether a refused dry run is admission's denial: a webhook's or policy's refusal (or a failed
+ * call to one), or a 403 (an admission plugin such as ResourceQuota or NamespaceLifecycle, or
+ * RBAC). Anything else — an object of that name exists (409 AlreadyExists), the object is invalid
+ * (422 Invalid from field validation, which validating admission never sees), a malformed
+ * request — is the apiserver refusing the request itself: no verdict of admission on the object.
+ */
+export function deniedByAdmission(result: TryResult): boolean {
+  if (result.allowed || !result.error) return false;
+  return result.error.status === 403 || readStatusMessage(result.error.message) !== undefined;
+}
