@@ -386,4 +386,49 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
       await deleteConfig(kube, M, name);
     }
   });
+  test("leaving the editor with an edit not applied asks first; declined, the edit stays", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-leave");
+    await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
+    try {
+      await page.goto(`/webhooks/${V}/${name}/edit`);
+      const stored = await editorText(page, V);
+      const nav = page.getByRole("navigation", { name: "Main" });
+      const asked: string[] = [];
+      // Nothing changed: a link leaves without asking.
+      page.once("dialog", (d) => {
+        asked.push(d.message());
+        void d.dismiss();
+      });
+      await nav.getByRole("link", { name: "Health", exact: true }).click();
+      await expect(page).toHaveURL(/\/health/);
+      expect(asked).toEqual([]);
+      page.removeAllListeners("dialog");
+
+      await page.goto(`/webhooks/${V}/${name}/edit`);
+      await editorText(page, V);
+      const edited = stored.replace("timeoutSeconds: 10", "timeoutSeconds: 7");
+      expect(edited).not.toBe(stored);
+      await setEditorText(page, V, edited);
+      // Declined: still here, the edit kept.
+      page.once("dialog", (d) => {
+        asked.push(d.message());
+        void d.dismiss();
+      });
+      await nav.getByRole("link", { name: "Health", exact: true }).click();
+      await expect.poll(() => asked.length).toBe(1);
+      expect(asked[0]).toContain(`Leave ${name}?`);
+      await expect(page).toHaveURL(new RegExp(`/${name}/edit`));
+      expect(await editorText(page, V)).toBe(edited);
+      // Accepted: it leaves, and nothing was written.
+      page.once("dialog", (d) => void d.accept());
+      await nav.getByRole("link", { name: "Health", exact: true }).click();
+      await expect(page).toHaveURL(/\/health/);
+      expect((await getConfig(kube, V, name))?.webhooks?.[0]?.timeoutSeconds).toBe(10);
+    } finally {
+      await deleteConfig(kube, V, name);
+    }
+  });
 });

@@ -32,6 +32,7 @@ import { ProblemsList } from "./problems-list";
 import { FormView } from "./form-view";
 import { DryRunResult, type DryRun } from "./dry-run-result";
 import { ConflictView } from "./conflict-view";
+import { useUnsavedGuard } from "./use-unsaved-guard";
 import { ErrorBox } from "@/components/ui/error-box";
 
 type Tab = "yaml" | "form" | "diff";
@@ -120,6 +121,14 @@ export function WebhookEditor({
     }, VALIDATE_DEBOUNCE_MS);
     return () => clearTimeout(t);
   }, [text, base, creating, kind, name]);
+
+  // An edit not applied yet (a proposal opened from lint counts as one) is not left unasked.
+  useUnsavedGuard(
+    text !== base,
+    creating
+      ? `Leave without creating ${kind}? What you wrote is not kept.`
+      : `Leave ${name}? Your edit has not been applied and is not kept.`,
+  );
 
   const markers: OwnedMarkers = useMemo(() => ({ admission, apiserver }), [admission, apiserver]);
   const parsed = useMemo(() => parseEditorYaml(text), [text]);
