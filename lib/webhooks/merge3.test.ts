@@ -147,6 +147,21 @@ describe("selector text", () => {
     ).toBe('a in (x,"")');
   });
 
+  it("keeps every term: a key named twice, and kubectl's !=", () => {
+    expect(parseSelectorText("a=b, a=c")).toEqual({
+      selector: {
+        matchLabels: { a: "b" },
+        matchExpressions: [{ key: "a", operator: "In", values: ["c"] }],
+      },
+    });
+    expect(parseSelectorText("env!=prod, tier=web")).toEqual({
+      selector: {
+        matchLabels: { tier: "web" },
+        matchExpressions: [{ key: "env", operator: "NotIn", values: ["prod"] }],
+      },
+    });
+  });
+
   it("refuses what it cannot read", () => {
     expect(parseSelectorText("a in b")).toEqual({ error: 'cannot read "a in b"' });
   });

@@ -41,8 +41,16 @@ export function parseSelectorText(text: string): { selector: V1LabelSelector } |
           // `""` is the empty value (a label may be set to ""), as selectorText writes it.
           .map((v) => (v === '""' ? "" : v)),
       });
+    } else if ((m = /^([^\s=!(),]+)\s*!=\s*([^\s=!(),]*)$/.exec(term))) {
+      // kubectl's `a!=b`: NotIn, which also matches objects without the label.
+      matchExpressions.push({ key: m[1] ?? "", operator: "NotIn", values: [m[2] ?? ""] });
     } else if ((m = /^([^\s=!(),]+)\s*==?\s*([^\s=!(),]*)$/.exec(term))) {
-      matchLabels[m[1] ?? ""] = m[2] ?? "";
+      const [key, value] = [m[1] ?? "", m[2] ?? ""];
+      // A key named twice (`a=b, a=c`) asks for both, as kubectl's parser reads it (it matches
+      // nothing when the values differ); matchLabels holds one value per key, so the second is an
+      // In requirement instead of silently replacing the first.
+      if (key in matchLabels) matchExpressions.push({ key, operator: "In", values: [value] });
+      else matchLabels[key] = value;
     } else if ((m = /^!([^\s=!(),]+)$/.exec(term))) {
       matchExpressions.push({ key: m[1] ?? "", operator: "DoesNotExist" });
     } else if ((m = /^([^\s=!(),]+)$/.exec(term))) {
