@@ -55,6 +55,24 @@ describe("on files", () => {
       column: 18,
     });
 
+    // predict reads its object from a pipe, as `kubectl get … -o yaml |` hands it over.
+    const piped = await runCli(
+      [
+        "predict",
+        "--config",
+        file("hooks.yaml", VALID),
+        "--object",
+        "-",
+        "--operation",
+        "CREATE",
+        "-o",
+        "json",
+      ],
+      { stdin: "apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: team}\n" },
+    );
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(JSON.parse(piped.stdout).calls).toMatchObject([{ name: "ok.example.com" }]);
+
     const missing = await runCli(["validate", path.join(dir, "absent")]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read .*absent: no such file or directory/);

@@ -419,3 +419,34 @@ describe("predict", () => {
     expect(bad.err).toMatch(/bad\.yaml:2:1: malformed YAML/);
   });
 });
+
+describe("predict --object -", () => {
+  test("reads the object from standard input", async () => {
+    const { readObject } = await import("./commands/predict");
+    const { sourceFromBytes } = await import("./input");
+    const stdin = async () =>
+      sourceFromBytes("<stdin>", Buffer.from("apiVersion: v1\nkind: Pod\nmetadata: {name: web}\n"));
+    expect(await readObject("-", "--object", stdin)).toMatchObject({ kind: "Pod" });
+    const two = async () => sourceFromBytes("<stdin>", Buffer.from("a: 1\n---\nb: 2\n"));
+    await expect(readObject("-", "--object", two)).rejects.toThrow(
+      "--object <stdin> holds 2 objects; give it exactly one",
+    );
+  });
+
+  test("refuses standard input named twice", async () => {
+    const cfg = file("cfg-stdin.yaml", HOOKS);
+    const r = await run([
+      "predict",
+      "--config",
+      cfg,
+      "--object",
+      "-",
+      "--old-object",
+      "-",
+      "--operation",
+      "UPDATE",
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("standard input is read once");
+  });
+});

@@ -10,30 +10,42 @@ import { buildRequest, predictReport, type PredictReport } from "@/lib/admission
 import type { PredictCommand } from "../args";
 import { InputError } from "../errors";
 import { readDocuments } from "../documents";
-import { readText } from "../input";
+import { readStdin, readText, type SourceText } from "../input";
 import { loadState } from "../state";
 
-/** Reads the one object in a file. */
-export function readObject(file: string, flag: string): JsonObject {
-  const read = readDocuments([readText(file)]);
+/** Reads the one object in a file, or (`-`) on stdin: `kubectl get … -o yaml | portcullis predict --object -`. */
+export async function readObject(
+  file: string,
+  flag: string,
+  stdin: () => Promise<SourceText> = () => readStdin(),
+): Promise<JsonObject> {
+  const source = file === "-" ? await stdin() : readText(file);
+  const name = source.name;
+  const read = readDocuments([source]);
   const p = read.problems[0];
   if (p)
     throw new InputError(
-      `${file}:${p.range.startLine}:${p.range.startCol}: malformed YAML: ${p.message}`,
+      `${name}:${p.range.startLine}:${p.range.startCol}: malformed YAML: ${p.message}`,
     );
   const objects = read.objects.filter((o) => o.value !== null);
   const first = objects[0];
-  if (!first || !isObject(first.value)) throw new InputError(`${flag} ${file} holds no object`);
+  if (!first || !isObject(first.value)) throw new InputError(`${flag} ${name} holds no object`);
   if (objects.length > 1)
-    throw new InputError(`${flag} ${file} holds ${objects.length} objects; give it exactly one`);
+    throw new InputError(`${flag} ${name} holds ${objects.length} objects; give it exactly one`);
   return first.value;
 }
 
 /** Runs the command. */
 export async function runPredict(cmd: PredictCommand): Promise<PredictReport> {
-  const object = readObject(cmd.object, "--object");
+  // Standard input can be read once.
+  const fromStdin = [cmd.object, cmd.oldObject, ...cmd.config].filter((f) => f === "-").length;
+  if (fromStdin > 1)
+    throw new InputError(
+      "only one of --object, --old-object and --config can be - (standard input is read once)",
+    );
+  const object = await readObject(cmd.object, "--object");
   const oldObject =
-    cmd.oldObject === undefined ? undefined : readObject(cmd.oldObject, "--old-object");
+    cmd.oldObject === undefined ? undefined : await readObject(cmd.oldObject, "--old-object");
   const state = await loadState({
     inputs: cmd.config,
     namespacesFile: cmd.namespaces,
