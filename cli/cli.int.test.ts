@@ -71,7 +71,7 @@ describe("on files", () => {
       { stdin: "apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: team}\n" },
     );
     expect(piped.code, piped.stderr).toBe(0);
-    expect(JSON.parse(piped.stdout).calls).toMatchObject([{ name: "ok.example.com" }]);
+    expect(JSON.parse(piped.stdout).calls).toMatchObject([{ hook: { name: "ok.example.com" } }]);
 
     const missing = await runCli(["validate", path.join(dir, "absent")]);
     expect(missing.code).toBe(2);
