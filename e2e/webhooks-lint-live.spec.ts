@@ -28,7 +28,9 @@ test("a hook backed by a missing Service is reported on its detail page and coun
     await expect(page.getByTestId("lint-mode")).toContainText("the live ones");
     const panel = page.getByRole("region", { name: `Hook h.${name}.example.com` });
     await expect(panel).toContainText("Webhook service missing");
-    await expect(panel).toContainText(`service default/${svc}, which does not exist`);
+    await expect(panel).toContainText(
+      `calls service default/${svc}:443; the backend Service does not exist`,
+    );
 
     // The list counts it too (high: the hook fails open), which its offline checks cannot.
     const stored = (await getConfig(
