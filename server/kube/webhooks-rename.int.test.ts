@@ -60,6 +60,18 @@ function abortingAfter(method: KubeRequest["method"], controller: AbortControlle
   });
 }
 
+/** A stored configuration to rename (`from`), a new name (`to`) and its resourceVersion. */
+async function storedToRename(): Promise<{ from: string; to: string; rv: string }> {
+  const id = Math.random().toString(36).slice(2, 8);
+  const from = `z-rename-${id}`;
+  const to = `a-rename-${id}`;
+  made.push(from, to);
+  const old = await createConfiguration(admin, "mutatingwebhookconfigurations", config(from), {
+    dryRun: false,
+  });
+  return { from, to, rv: old.metadata?.resourceVersion ?? "" };
+}
+
 async function exists(name: string): Promise<boolean> {
   return getConfiguration(admin, "mutatingwebhookconfigurations", name).then(
     () => true,
@@ -69,20 +81,14 @@ async function exists(name: string): Promise<boolean> {
 
 describe("rename of a webhook configuration", () => {
   it("finishes (or rolls back) when the caller aborts after the new name was created", async () => {
-    const id = Math.random().toString(36).slice(2, 8);
-    const from = `z-rename-${id}`;
-    const to = `a-rename-${id}`;
-    made.push(from, to);
-    const old = await createConfiguration(admin, "mutatingwebhookconfigurations", config(from), {
-      dryRun: false,
-    });
+    const { from, to, rv } = await storedToRename();
     const controller = new AbortController();
     const result = await renameConfiguration(
       abortingAfter("POST", controller),
       "mutatingwebhookconfigurations",
       from,
       to,
-      old.metadata?.resourceVersion ?? "",
+      rv,
       controller.signal,
     );
     expect(controller.signal.aborted).toBe(true);
@@ -93,20 +99,14 @@ describe("rename of a webhook configuration", () => {
   });
 
   it("writes nothing when the caller aborts before the new name is created", async () => {
-    const id = Math.random().toString(36).slice(2, 8);
-    const from = `z-rename-${id}`;
-    const to = `a-rename-${id}`;
-    made.push(from, to);
-    const old = await createConfiguration(admin, "mutatingwebhookconfigurations", config(from), {
-      dryRun: false,
-    });
+    const { from, to, rv } = await storedToRename();
     const controller = new AbortController();
     const result = await renameConfiguration(
       abortingAfter("GET", controller),
       "mutatingwebhookconfigurations",
       from,
       to,
-      old.metadata?.resourceVersion ?? "",
+      rv,
       controller.signal,
     );
     expect(result.ok).toBe(false);
@@ -141,38 +141,26 @@ describe("rename of a webhook configuration", () => {
   }
 
   it("keeps the new name when the old one's delete happened but its answer was lost", async () => {
-    const id = Math.random().toString(36).slice(2, 8);
-    const from = `z-rename-${id}`;
-    const to = `a-rename-${id}`;
-    made.push(from, to);
-    const old = await createConfiguration(admin, "mutatingwebhookconfigurations", config(from), {
-      dryRun: false,
-    });
+    const { from, to, rv } = await storedToRename();
     const result = await renameConfiguration(
       losingDeleteOf(from, { thenUnreachable: false }),
       "mutatingwebhookconfigurations",
       from,
       to,
-      old.metadata?.resourceVersion ?? "",
+      rv,
     );
     expect([await exists(from), await exists(to)]).toEqual([false, true]);
     expect(result.ok).toBe(true);
   });
 
   it("rolls nothing back, and says so, when whether the old one was deleted cannot be told", async () => {
-    const id = Math.random().toString(36).slice(2, 8);
-    const from = `z-rename-${id}`;
-    const to = `a-rename-${id}`;
-    made.push(from, to);
-    const old = await createConfiguration(admin, "mutatingwebhookconfigurations", config(from), {
-      dryRun: false,
-    });
+    const { from, to, rv } = await storedToRename();
     const result = await renameConfiguration(
       losingDeleteOf(from, { thenUnreachable: true }),
       "mutatingwebhookconfigurations",
       from,
       to,
-      old.metadata?.resourceVersion ?? "",
+      rv,
     );
     expect(result.ok).toBe(false);
     expect(result.steps.at(-1)?.message).toContain("nothing was rolled back");
