@@ -132,15 +132,22 @@ const KINDS: Kind[] = [
   },
 ];
 
-/** Requests the traffic starts with: each is refused by one of the seeded hooks or policies. */
+/**
+ * Requests the traffic starts with: each is refused by one of the seeded hooks or policies, whose
+ * name its refusal carries (`refusedBy`). Validating hooks run in parallel and the apiserver
+ * reports one refusal: when another hook's answers first (the flapping backend's 503), the request
+ * is sent again later, so the refusal it is there for reaches the feed.
+ */
 const OPENING: ReadonlyArray<{
   name: string;
   collection: string;
   body: (name: string) => Record<string, unknown>;
+  refusedBy: string;
 }> = [
   {
     // No limits: the policy engine's webhook denies it.
     name: "web",
+    refusedBy: "require-requests-limits",
     collection: "/api/v1/namespaces/shop-payments/pods",
     body: (name) => ({
       metadata: { name, namespace: "shop-payments", labels: { app: "web" } },
@@ -150,6 +157,7 @@ const OPENING: ReadonlyArray<{
   {
     // No team label in a team namespace: the ValidatingAdmissionPolicy's Deny binding refuses it.
     name: "deployment",
+    refusedBy: "require-team-label",
     collection: "/apis/apps/v1/namespaces/shop-frontend/deployments",
     body: (name) => ({
       metadata: { name, namespace: "shop-frontend", labels: { app: name } },
@@ -189,7 +197,7 @@ export function startTraffic(cp: ControlPlaneInfo, opts: TrafficOptions = {}): T
   // The first requests are ones the seeded hooks and policies refuse, so every outcome is in the
   // feed from the start rather than when chance brings it (a pod without limits is one step in
   // sixty).
-  const opening = [...OPENING];
+  const opening = OPENING.map((o) => ({ ...o, tries: 0 }));
 
   const step = async () => {
     const scripted = opening.shift();
@@ -200,6 +208,7 @@ export function startTraffic(cp: ControlPlaneInfo, opts: TrafficOptions = {}): T
         scripted.body(`${scripted.name}-${++serial}`),
       );
       counts[res.status] = (counts[res.status] ?? 0) + 1;
+      if (!res.body.includes(scripted.refusedBy) && ++scripted.tries < 20) opening.push(scripted);
       return;
     }
     const kind = pick(KINDS);
