@@ -134,9 +134,9 @@ const KINDS: Kind[] = [
 
 /**
  * Requests the traffic starts with: each is refused by one of the seeded hooks or policies, whose
- * name its refusal carries (`refusedBy`). Validating hooks run in parallel and the apiserver
- * reports one refusal: when another hook's answers first (the flapping backend's 503), the request
- * is sent again later, so the refusal it is there for reaches the feed.
+ * name its refusal carries (`refusedBy`). When the answer does not carry it (the policy engine's
+ * hook, failurePolicy Ignore, timed out under load and the pod was created; or another refusal
+ * was the one reported), the request is sent again later, so the refusal reaches the feed.
  */
 const OPENING: ReadonlyArray<{
   name: string;
