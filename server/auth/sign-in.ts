@@ -4,6 +4,7 @@ import { bearerTokenExpiry } from "@/lib/auth/token-expiry";
 import { IMPERSONATION_REFUSED, INVALID_TOKEN, SESSION_REQUIRED } from "@/lib/auth/session-cookie";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { isSharedMode } from "@/server/kube/config";
+import { selfSubjectReview, type SelfSubjectReview } from "@/server/kube/admission-state";
 import { sessionIdOf } from "@/server/kube/identity";
 import { signSessionId } from "./secret";
 import { bearerClient, impersonatingClient, impersonationMode } from "./session-client";
@@ -12,10 +13,6 @@ import { sessionStore, type Session, type SessionUser } from "./sessions";
 /** Sign-in attempts per client address per minute, and over all addresses (a backstop). */
 const perAddress = new RateLimiter(10, 60_000);
 const overall = new RateLimiter(300, 60_000);
-
-interface SelfSubjectReview {
-  status?: { userInfo?: { username?: string; uid?: string; groups?: string[] } };
-}
 
 function notShared(): KubeApiError {
   return new KubeApiError({
@@ -60,12 +57,7 @@ export async function reviewBearer(
 ): Promise<SessionUser> {
   let review: SelfSubjectReview;
   try {
-    review = await bearerClient(token).request<SelfSubjectReview>({
-      method: "POST",
-      path: "/apis/authentication.k8s.io/v1/selfsubjectreviews",
-      body: { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" },
-      signal,
-    });
+    review = await selfSubjectReview(bearerClient(token), signal);
   } catch (e) {
     if (e instanceof KubeApiError && e.status === 401) {
       throw new KubeApiError({
@@ -102,12 +94,7 @@ export async function reviewBearer(
 export async function confirmImpersonation(user: SessionUser, signal: AbortSignal): Promise<void> {
   if (!impersonationMode()) return;
   try {
-    await impersonatingClient(user).request<SelfSubjectReview>({
-      method: "POST",
-      path: "/apis/authentication.k8s.io/v1/selfsubjectreviews",
-      body: { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" },
-      signal,
-    });
+    await selfSubjectReview(impersonatingClient(user), signal);
   } catch (e) {
     if (e instanceof KubeApiError && e.status === 403) {
       throw new KubeApiError({

@@ -274,20 +274,31 @@ export async function readParams(
   return { params: out.filter((p): p is ParamObjects => p !== undefined), unserved };
 }
 
+/** A SelfSubjectReview's answer: who the apiserver takes the client for. */
+export interface SelfSubjectReview {
+  status?: { userInfo?: { username?: string; groups?: string[]; uid?: string } };
+}
+
+/** Asks the apiserver who `client` is (a SelfSubjectReview); its refusal is thrown as it came. */
+export function selfSubjectReview(
+  client: KubeClient,
+  signal?: AbortSignal,
+): Promise<SelfSubjectReview> {
+  return client.request<SelfSubjectReview>({
+    method: "POST",
+    path: "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+    body: { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" },
+    signal,
+  });
+}
+
 /** Who the client is, as the apiserver sees it (SelfSubjectReview); undefined if it will not say. */
 export async function whoAmI(
   client: KubeClient,
   signal?: AbortSignal,
 ): Promise<RequestUserInfo | undefined> {
   try {
-    const r = await client.request<{
-      status?: { userInfo?: { username?: string; groups?: string[]; uid?: string } };
-    }>({
-      method: "POST",
-      path: "/apis/authentication.k8s.io/v1/selfsubjectreviews",
-      body: { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" },
-      signal,
-    });
+    const r = await selfSubjectReview(client, signal);
     const u = r.status?.userInfo;
     if (!u?.username) return undefined;
     return { username: u.username, groups: u.groups ?? [], ...(u.uid ? { uid: u.uid } : {}) };
