@@ -173,6 +173,16 @@ test("pause holds new decisions until resume; repeats are grouped; filters live 
   // Adjacent identical denials fold into one row with a count, now including the held ones.
   await expect(row(page, "deny")).toHaveCount(1);
   await expect(row(page, "deny").locator("td.num")).toHaveText(`×${count(before) + held}`);
+  // The time and the count each read on one line (a time broken as "01:57:3" over "1" misreads).
+  for (const cell of [row(page, "deny").locator("td").first(), row(page, "deny").locator("td.num")])
+    expect(
+      await cell.evaluate((td) => {
+        const r = document.createRange();
+        r.selectNodeContents(td);
+        return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size;
+      }),
+      `lines in "${await cell.textContent()}"`,
+    ).toBe(1);
   // Only denials are shown: the outcome filter came from the URL.
   await expect(page.locator("table.decisions tbody tr:not([data-outcome='denied'])")).toHaveCount(
     0,

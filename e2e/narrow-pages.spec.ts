@@ -33,7 +33,7 @@ test.describe("Pages on a phone (390x844)", () => {
     await expect(ops).toHaveCount(4);
     for (const op of await ops.all()) {
       const box = await op.boundingBox();
-      expect(box && box.x >= 0 && box.x + box.width <= 390, await op.textContent()).toBe(true);
+      expect(box && box.x >= 0 && box.x + box.width <= 390, `${await op.textContent()}`).toBe(true);
     }
     await page.getByRole("radio", { name: "CONNECT" }).click();
     await expect(page.getByRole("radio", { name: "CONNECT" })).toHaveAttribute(
