@@ -3,7 +3,7 @@
  * on Escape and give focus back) and on a phone-sized window (390x844): no page is wider than the
  * window, so no link, button or column sits off to the side.
  */
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
 import { createConfig, deleteConfig, getConfig, hook, uniqueName } from "./webhooks-helpers";
 
@@ -99,6 +99,72 @@ test.describe("The YAML editor from the keyboard", () => {
       expect(await focused(page)).not.toBe("BODY");
       // Said where a sighted keyboard user sees it.
       await expect(page.getByText("Esc then Tab leaves the editor")).toBeVisible();
+    } finally {
+      await deleteConfig(kube, "validatingwebhookconfigurations", name);
+    }
+  });
+});
+
+test.describe("The editor's view tabs from the keyboard (WAI-ARIA tabs)", () => {
+  test("arrows wrap, Home and End jump, only the selected tab is in the Tab order and each tab controls its panel", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-kbd-tabs");
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a.${name}.example.com`),
+    ]);
+    try {
+      await page.goto(`/webhooks/validatingwebhookconfigurations/${name}/edit`);
+      const list = page.getByRole("tablist", { name: "Editor view" });
+      const tabs = list.getByRole("tab");
+      await expect(tabs).toHaveCount(3);
+      const [yaml, form, diff] = [tabs.nth(0), tabs.nth(1), tabs.nth(2)];
+      await expect(page.getByTestId("yaml-editor").locator("textarea").first()).toBeAttached({
+        timeout: 15_000,
+      });
+      // The selected tab, its panel shown and named by it; the other tabs out of the Tab order.
+      const expectSelected = async (selected: Locator) => {
+        for (const t of [yaml, form, diff]) {
+          const on = (await t.textContent()) === (await selected.textContent());
+          await expect(t).toHaveAttribute("aria-selected", String(on));
+          await expect(t).toHaveAttribute("tabindex", on ? "0" : "-1");
+          const panelId = await t.getAttribute("aria-controls");
+          expect(panelId, `${await t.textContent()} controls a panel`).toBeTruthy();
+          const panel = page.locator(`[id="${panelId}"]`);
+          await expect(panel).toHaveAttribute("role", "tabpanel");
+          await expect(panel).toHaveAttribute(
+            "aria-labelledby",
+            (await t.getAttribute("id")) ?? "",
+          );
+          if (on) await expect(panel).toBeVisible();
+          else await expect(panel).toBeHidden();
+        }
+        await expect(selected).toBeFocused();
+      };
+
+      await yaml.focus();
+      await expect(yaml).toHaveAttribute("aria-selected", "true");
+      await page.keyboard.press("ArrowRight");
+      await expectSelected(form);
+      await expect(page.getByRole("tabpanel", { name: "Form" })).toBeVisible();
+      await page.keyboard.press("ArrowRight");
+      await expectSelected(diff);
+      await page.keyboard.press("ArrowRight");
+      await expectSelected(yaml);
+      await page.keyboard.press("ArrowLeft");
+      await expectSelected(diff);
+      await page.keyboard.press("Home");
+      await expectSelected(yaml);
+      await page.keyboard.press("End");
+      await expectSelected(diff);
+
+      // Tab leaves the tab list (the other tabs are skipped), Shift+Tab comes back to the
+      // selected one.
+      await page.keyboard.press("Tab");
+      expect(await focused(page)).not.toMatch(/^BUTTON (YAML|Form)$/);
+      await page.keyboard.press("Shift+Tab");
+      await expect(diff).toBeFocused();
     } finally {
       await deleteConfig(kube, "validatingwebhookconfigurations", name);
     }

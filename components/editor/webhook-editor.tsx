@@ -34,8 +34,11 @@ import { DryRunResult, type DryRun } from "./dry-run-result";
 import { ConflictView } from "./conflict-view";
 import { useUnsavedGuard } from "./use-unsaved-guard";
 import { ErrorBox } from "@/components/ui/error-box";
+import { useTabs } from "@/components/ui/use-tabs";
 
 type Tab = "yaml" | "form" | "diff";
+const WEBHOOK_TABS: readonly Tab[] = ["yaml", "form", "diff"];
+const POLICY_TABS: readonly Tab[] = ["yaml", "diff"];
 
 /** The stored version a 409 found; the merge onto it is made from the edit as it is now. */
 interface Conflict {
@@ -276,6 +279,8 @@ export function WebhookEditor({
   const errors = shown.filter((m) => m.severity === "error").length;
   const detailHref = objectPagePath(resource, name);
   const hasForm = isWebhookResource(resource);
+  const tabIds = hasForm ? WEBHOOK_TABS : POLICY_TABS;
+  const tabs = useTabs(tabIds, tab, setTab);
   return (
     <div className="stack editor-page">
       <div className="page-head">
@@ -293,26 +298,18 @@ export function WebhookEditor({
         </p>
       ) : null}
       <div className="editor-tabs">
-        <div className="tab-group" role="tablist" aria-label="Editor view">
-          {(hasForm ? (["yaml", "form", "diff"] as const) : (["yaml", "diff"] as const)).map(
-            (t) => (
-              <button
-                key={t}
-                type="button"
-                role="tab"
-                aria-selected={tab === t}
-                onClick={() => setTab(t)}
-              >
-                {t === "yaml"
-                  ? "YAML"
-                  : t === "form"
-                    ? "Form"
-                    : creating
-                      ? "Diff vs template"
-                      : "Diff vs live"}
-              </button>
-            ),
-          )}
+        <div className="tab-group" {...tabs.list} aria-label="Editor view">
+          {tabIds.map((t) => (
+            <button key={t} {...tabs.tab(t)}>
+              {t === "yaml"
+                ? "YAML"
+                : t === "form"
+                  ? "Form"
+                  : creating
+                    ? "Diff vs template"
+                    : "Diff vs live"}
+            </button>
+          ))}
         </div>
         <span className="spacer" />
         <span className={errors > 0 ? "bad" : "muted"} data-testid="error-count">
@@ -354,7 +351,7 @@ export function WebhookEditor({
       ) : null}
       <div className="editor-body">
         <div className="editor-main">
-          <div hidden={tab !== "yaml"} className="editor-pane">
+          <div {...tabs.panel("yaml")} className="editor-pane">
             <YamlEditor
               path={modelPath}
               value={text}
@@ -365,24 +362,30 @@ export function WebhookEditor({
               reveal={reveal}
             />
           </div>
-          {tab === "form" && hasForm ? (
-            <FormView
-              value={parsed}
-              mutating={resource === "mutatingwebhookconfigurations"}
-              nameEditable={creating}
-              readOnly={!canWrite}
-              onSet={(path, v) => edit(setYamlPath(text, path, v))}
-            />
+          {hasForm ? (
+            <div {...tabs.panel("form")}>
+              {tab === "form" ? (
+                <FormView
+                  value={parsed}
+                  mutating={resource === "mutatingwebhookconfigurations"}
+                  nameEditable={creating}
+                  readOnly={!canWrite}
+                  onSet={(path, v) => edit(setYamlPath(text, path, v))}
+                />
+              ) : null}
+            </div>
           ) : null}
-          {tab === "diff" ? (
-            <YamlDiff
-              id="live"
-              label="Diff against the live object"
-              original={base}
-              modified={text}
-              height={520}
-            />
-          ) : null}
+          <div {...tabs.panel("diff")}>
+            {tab === "diff" ? (
+              <YamlDiff
+                id="live"
+                label="Diff against the live object"
+                original={base}
+                modified={text}
+                height={520}
+              />
+            ) : null}
+          </div>
         </div>
         <ProblemsList
           markers={shown}
