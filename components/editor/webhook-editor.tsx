@@ -40,10 +40,14 @@ type Tab = "yaml" | "form" | "diff";
 const WEBHOOK_TABS: readonly Tab[] = ["yaml", "form", "diff"];
 const POLICY_TABS: readonly Tab[] = ["yaml", "diff"];
 
-/** The stored version a 409 found; the merge onto it is made from the edit as it is now. */
+/**
+ * The stored version a 409 found; the merge onto it is made from the edit as it is now. `by` is
+ * the button that met it: a dry run's conflict is merged and dry-run again, never written.
+ */
 interface Conflict {
   theirs: ConfigObject;
   theirsText: string;
+  by: "apply" | "dry-run";
 }
 
 export interface WebhookEditorProps {
@@ -176,8 +180,24 @@ export function WebhookEditor({
       : { error: "the document is not an object" };
   };
 
-  const runDryRun = async () => {
-    const read = readObject(text);
+  // The stored version another admin wrote since this edit began: the three-way view opens on it,
+  // whichever button met the 409. False when it could not be read (said in the notice).
+  const meetConflict = async (by: Conflict["by"]): Promise<boolean> => {
+    try {
+      await openConflict(by);
+      return true;
+    } catch (readError) {
+      // Say it: a rejection nobody shows would leave the button looking as if nothing happened.
+      setNotice(
+        `Your ${by === "apply" ? "apply" : "dry run"} was refused (409 Conflict): the object changed since you read it, and reading the stored version failed. Nothing was overwritten; reload the page to start from it.`,
+      );
+      setDryRun({ ok: false, error: asError(readError) });
+      return false;
+    }
+  };
+
+  const runDryRun = async (dryText: string = text) => {
+    const read = readObject(dryText);
     if (!("object" in read)) {
       setDryRun({
         ok: false,
@@ -189,18 +209,27 @@ export function WebhookEditor({
     try {
       const stored = await submit.mutateAsync({ dry: true, object });
       setApiserver([]);
-      setDryRun({ ok: true, submitted: toEditorYaml(object), stored: toEditorYaml(stored) }, text);
+      setDryRun(
+        { ok: true, submitted: toEditorYaml(object), stored: toEditorYaml(stored) },
+        dryText,
+      );
     } catch (e) {
-      showApiError(e, text);
-      setDryRun({ ok: false, error: asError(e) }, text);
+      // Another admin applied since this edit began: the same conflict view as Apply's 409.
+      if (e instanceof ApiError && e.status === 409 && !creating) {
+        setDryRun(undefined);
+        await meetConflict("dry-run");
+        return;
+      }
+      showApiError(e, dryText);
+      setDryRun({ ok: false, error: asError(e) }, dryText);
     }
   };
 
-  const openConflict = async () => {
+  const openConflict = async (by: Conflict["by"]) => {
     const theirs = await apiFetch<ConfigObject>(
       `/api/webhooks/${resource}/${encodeURIComponent(name ?? "")}`,
     );
-    setConflict({ theirs, theirsText: toEditorYaml(theirs) });
+    setConflict({ theirs, theirsText: toEditorYaml(theirs), by });
   };
 
   const apply = async (applyText: string) => {
@@ -230,15 +259,7 @@ export function WebhookEditor({
       setNotice(`Applied: stored at resourceVersion ${stored.metadata?.resourceVersion ?? "?"}.`);
     } catch (e) {
       if (e instanceof ApiError && e.status === 409 && !creating) {
-        try {
-          await openConflict();
-        } catch (readError) {
-          // Say it: a rejection nobody shows would leave Apply looking as if nothing happened.
-          setNotice(
-            "Your apply was refused (409 Conflict): the object changed since you read it, and reading the stored version failed. Nothing was overwritten; reload the page to start from it.",
-          );
-          setDryRun({ ok: false, error: asError(readError) });
-        }
+        await meetConflict("apply");
         return;
       }
       showApiError(e, applyText);
@@ -263,6 +284,15 @@ export function WebhookEditor({
       setNotice(
         `Merged onto resourceVersion ${conflict.theirs.metadata?.resourceVersion}; review the conflicting fields, then apply.`,
       );
+      return;
+    }
+    if (conflict.by === "dry-run") {
+      // The admin asked for a dry run: the merge is dry-run, and written only by Apply.
+      setConflict(undefined);
+      setNotice(
+        `Merged onto resourceVersion ${conflict.theirs.metadata?.resourceVersion} and dry-run again; nothing was written. Apply writes it.`,
+      );
+      await runDryRun(mergedText);
       return;
     }
     await apply(mergedText);
@@ -315,7 +345,7 @@ export function WebhookEditor({
         <span className={errors > 0 ? "bad" : "muted"} data-testid="error-count">
           {errors} {errors === 1 ? "error" : "errors"}
         </span>
-        <button type="button" onClick={runDryRun} disabled={!canWrite || submit.isPending}>
+        <button type="button" onClick={() => runDryRun()} disabled={!canWrite || submit.isPending}>
           Dry run
         </button>
         <button
@@ -339,6 +369,7 @@ export function WebhookEditor({
       ) : null}
       {conflict ? (
         <ConflictView
+          by={conflict.by}
           base={base}
           mine={text}
           theirs={conflict.theirsText}
