@@ -229,6 +229,45 @@ test.describe("Webhook pages on a phone (390x844)", () => {
   });
 });
 
+test.describe("The editor on a phone (390x844)", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the YAML editor and the problems list stack, each the window's width", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-narrow-edit");
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a.${name}.example.com`),
+    ]);
+    try {
+      await page.goto(`/webhooks/validatingwebhookconfigurations/${name}/edit`);
+      const editor = page.getByTestId("yaml-editor");
+      await expect(editor.locator("textarea").first()).toBeAttached({ timeout: 15_000 });
+      const problems = page.getByRole("heading", { name: /^Problems/ });
+      await expect(problems).toBeVisible();
+      const main = await page.locator("main").boundingBox();
+      const box = await editor.boundingBox();
+      const list = await page.locator(".problems").boundingBox();
+      expect(main && box && list).toBeTruthy();
+      if (!main || !box || !list) return;
+      // Side by side, the editor got a few pixels; stacked, both take the page's width.
+      expect(box.width, "the YAML editor's width").toBeGreaterThan(main.width * 0.8);
+      expect(list.width, "the problems list's width").toBeGreaterThan(main.width * 0.8);
+      expect(list.y, "the problems list is below the editor").toBeGreaterThanOrEqual(
+        box.y + box.height,
+      );
+      // The editor's keyboard hint reads as a sentence, not a column of letters.
+      const hint = await page.getByText("Esc then Tab leaves the editor").boundingBox();
+      expect(hint && hint.height < 120, "the keyboard hint is a few lines").toBe(true);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width).toBeLessThanOrEqual(390);
+    } finally {
+      await deleteConfig(kube, "validatingwebhookconfigurations", name);
+    }
+  });
+});
+
 test.describe("Very long names", () => {
   for (const [width, height] of [
     [1280, 800],
