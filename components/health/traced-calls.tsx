@@ -54,7 +54,7 @@ export function TracedCalls({
                   <td className="mono traced-resource" title={c.resource}>
                     {spanResourceLabel(c.resource, c.subresource)}
                   </td>
-                  <td className={`num${c.failed ? " bad" : ""}`}>
+                  <td className={`num traced-took${c.failed ? " bad" : ""}`}>
                     {ms(c.durationMs)} ms{c.failed ? ", failed" : ""}
                   </td>
                   <td className="mono traced-uid">
