@@ -124,23 +124,31 @@ test.describe("The editor's view tabs from the keyboard (WAI-ARIA tabs)", () => 
         timeout: 15_000,
       });
       // The selected tab, its panel shown and named by it; the other tabs out of the Tab order.
+      // Each tab as "<name> selected|-, tabindex, its panel's role, labelled by it?, shown?".
+      const tabStates = () =>
+        list.evaluate((l) =>
+          Array.from(l.querySelectorAll('[role="tab"]')).map((t) => {
+            const panel = document.getElementById(t.getAttribute("aria-controls") ?? "");
+            const shown = !!panel && !panel.hidden && panel.getClientRects().length > 0;
+            return [
+              t.textContent,
+              t.getAttribute("aria-selected") === "true" ? "selected" : "-",
+              t.getAttribute("tabindex"),
+              panel?.getAttribute("role") ?? "no panel",
+              panel?.getAttribute("aria-labelledby") === t.id ? "labelled" : "unlabelled",
+              shown ? "shown" : "hidden",
+              document.activeElement === t ? "focused" : "-",
+            ].join(" ");
+          }),
+        );
       const expectSelected = async (selected: Locator) => {
-        for (const t of [yaml, form, diff]) {
-          const on = (await t.textContent()) === (await selected.textContent());
-          await expect(t).toHaveAttribute("aria-selected", String(on));
-          await expect(t).toHaveAttribute("tabindex", on ? "0" : "-1");
-          const panelId = await t.getAttribute("aria-controls");
-          expect(panelId, `${await t.textContent()} controls a panel`).toBeTruthy();
-          const panel = page.locator(`[id="${panelId}"]`);
-          await expect(panel).toHaveAttribute("role", "tabpanel");
-          await expect(panel).toHaveAttribute(
-            "aria-labelledby",
-            (await t.getAttribute("id")) ?? "",
-          );
-          if (on) await expect(panel).toBeVisible();
-          else await expect(panel).toBeHidden();
-        }
-        await expect(selected).toBeFocused();
+        const on = await selected.textContent();
+        const want = ["YAML", "Form", "Diff vs live"].map((n) =>
+          n === on
+            ? `${n} selected 0 tabpanel labelled shown focused`
+            : `${n} - -1 tabpanel labelled hidden -`,
+        );
+        await expect.poll(tabStates).toEqual(want);
       };
 
       await yaml.focus();
@@ -232,7 +240,7 @@ test.describe("Webhook pages on a phone (390x844)", () => {
 test.describe("The editor on a phone (390x844)", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test("the YAML editor and the problems list stack, each the window's width", async ({
+  test("the YAML editor and the problems list stack, each the window's width; the form fits it", async ({
     page,
     kube,
   }) => {
@@ -262,6 +270,16 @@ test.describe("The editor on a phone (390x844)", () => {
       expect(hint && hint.height < 120, "the keyboard hint is a few lines").toBe(true);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width).toBeLessThanOrEqual(390);
+
+      // The form view's fields wrap to the window too.
+      await page.getByRole("tab", { name: "Form" }).click();
+      await expect(page.getByLabel("failurePolicy")).toBeVisible();
+      const formWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(formWidth, "the Form view's width").toBeLessThanOrEqual(390);
+      const matchPolicy = await page.getByLabel("matchPolicy").boundingBox();
+      expect(matchPolicy && matchPolicy.x + matchPolicy.width <= 390, "matchPolicy on screen").toBe(
+        true,
+      );
     } finally {
       await deleteConfig(kube, "validatingwebhookconfigurations", name);
     }
