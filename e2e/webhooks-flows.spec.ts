@@ -5,7 +5,8 @@
  * change kept) and is dropped with a notice when they change the hook list itself; a hook dropped
  * on another configuration's list reorders nothing there. The editor can be left by keyboard as
  * it says, keeps an unsaved edit through a network blip, re-applies after a conflict what was typed
- * after the conflict view opened, and takes the cursor to a listed problem every time. Delete and
+ * after the conflict view opened, opens the same view when a dry run meets the conflict (the merge
+ * is dry-run, not written), and takes the cursor to a listed problem every time. Delete and
  * rename, and a reorder's save and cancel, are operated from the keyboard alone. A dry run's verdict is not shown as the verdict on
  * a text edited since.
  */
