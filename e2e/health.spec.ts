@@ -213,6 +213,54 @@ test.describe("Health", () => {
     }
   });
 
+  test("on a phone (390x844) the latest traced calls fit the health card: nothing scrolls sideways, nothing is dropped", async ({
+    page,
+    kube,
+    stack,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const seeded = await seedTwoHooks(kube, stack, "e2e-hnarrow");
+    server = seeded.server;
+    const { name, hookName } = seeded;
+    try {
+      await page.goto(`/webhooks/validatingwebhookconfigurations/${name}`);
+      const card = page.getByRole("group", { name: `Health of ${hookName("fast")}` });
+      await expect(card.getByTestId("trace-summary")).toContainText("2 calls", {
+        timeout: 30_000,
+      });
+      const table = card.getByRole("table", { name: "Latest traced calls" });
+      // Neither the table nor anything around it scrolls sideways.
+      const scrolling = await table.evaluate((t) => {
+        const wide: string[] = [];
+        for (let el: Element | null = t; el; el = el.parentElement) {
+          if (el.scrollWidth > el.clientWidth + 1)
+            wide.push(`${el.tagName}.${el.className}: ${el.scrollWidth} > ${el.clientWidth}`);
+        }
+        return wide;
+      });
+      expect(scrolling).toEqual([]);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width).toBeLessThanOrEqual(390);
+      const calls = server.calls("fast");
+      expect(calls).toHaveLength(2);
+      for (const c of calls) {
+        const row = table.locator(`tr[data-uid="${c.request.uid}"]`);
+        // Every fact of the call is still there, and on screen.
+        await expect(row).toContainText("CREATE");
+        const r = c.request.resource;
+        await expect(row).toContainText(`${r.group || "core"}/${r.version}/${r.resource}`);
+        await expect(row).toContainText(c.request.uid);
+        await expect(row).toContainText(/\d+(\.\d)? ms/);
+        await expect(row).toContainText(/\d{1,2}:\d{2}:\d{2}/);
+        const box = await row.boundingBox();
+        expect(box && box.x >= 0 && box.x + box.width <= 390, "the row is on screen").toBe(true);
+      }
+      await card.screenshot({ path: "e2e/artifacts/health-card-narrow.png" });
+    } finally {
+      await seeded.cleanup();
+    }
+  });
+
   test("a validating policy's page shows its checks as the apiserver counts them", async ({
     page,
     kube,

@@ -5,7 +5,8 @@
  * change kept) and is dropped with a notice when they change the hook list itself; a hook dropped
  * on another configuration's list reorders nothing there. The editor can be left by keyboard as
  * it says, keeps an unsaved edit through a network blip, re-applies after a conflict what was typed
- * after the conflict view opened, and takes the cursor to a listed problem every time. Delete and
+ * after the conflict view opened, opens the same view when a dry run meets the conflict (the merge
+ * is dry-run, not written), and takes the cursor to a listed problem every time. Delete and
  * rename, and a reorder's save and cancel, are operated from the keyboard alone. A dry run's verdict is not shown as the verdict on
  * a text edited since.
  */
@@ -220,6 +221,59 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
       expect(stored?.timeoutSeconds).toBe(3);
       expect(stored?.failurePolicy).toBe("Ignore");
       expect(stored?.matchPolicy).toBe("Exact");
+    } finally {
+      await deleteConfig(kube, V, name);
+    }
+  });
+
+  test("a dry run meeting another admin's change opens the conflict view; merging onto it dry-runs again and writes nothing", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-dry-conflict");
+    const made = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
+    try {
+      await page.goto(`/webhooks/${V}/${name}/edit`);
+      const text = await editorText(page, V);
+      // Another admin applies a new timeout while I change the failure policy.
+      const theirs = structuredClone(made);
+      (theirs.webhooks?.[0] as Record<string, unknown>).timeoutSeconds = 3;
+      expect((await kube.request("PUT", `${GROUP_PATH}/${V}/${name}`, theirs)).status).toBe(200);
+      const theirVersion = (await getConfig(kube, V, name))?.metadata.resourceVersion ?? "";
+      const mine = text.replace("failurePolicy: Fail", "failurePolicy: Ignore");
+      expect(mine).not.toBe(text);
+      await setEditorText(page, V, mine);
+
+      await page.getByRole("button", { name: "Dry run" }).click();
+      const conflict = page.getByRole("region", { name: "Conflict" });
+      await expect(conflict).toContainText("Your dry run was refused (409 Conflict)");
+      await expect(conflict).toContainText(theirVersion);
+      await expect(conflict.getByTestId("diff-theirs")).toBeVisible();
+      await expect(conflict.getByTestId("diff-mine")).toBeVisible();
+      // Apply stays off while the conflict is open, as after an Apply's 409.
+      await expect(page.getByRole("button", { name: "Apply", exact: true })).toBeDisabled();
+
+      // Merging my change onto theirs is dry-run again: a dry run never writes.
+      await conflict
+        .getByRole("button", { name: /Merge my changes onto version .* and dry run/ })
+        .click();
+      await expect(conflict).toHaveCount(0);
+      await expect(page.getByRole("region", { name: "Dry run result" })).toContainText(
+        "accepted by the apiserver",
+      );
+      const merged = await editorText(page, V);
+      expect(merged).toContain("timeoutSeconds: 3");
+      expect(merged).toContain("failurePolicy: Ignore");
+      const untouched = await getConfig(kube, V, name);
+      expect(untouched?.metadata.resourceVersion).toBe(theirVersion);
+      expect(untouched?.webhooks?.[0]?.failurePolicy).toBe("Fail");
+
+      // Apply then writes the merge onto their version: both changes survive.
+      await page.getByRole("button", { name: "Apply", exact: true }).click();
+      await expect(page.getByRole("status")).toContainText("Applied");
+      const stored = (await getConfig(kube, V, name))?.webhooks?.[0];
+      expect(stored?.timeoutSeconds).toBe(3);
+      expect(stored?.failurePolicy).toBe("Ignore");
     } finally {
       await deleteConfig(kube, V, name);
     }

@@ -3,7 +3,7 @@
  * on Escape and give focus back) and on a phone-sized window (390x844): no page is wider than the
  * window, so no link, button or column sits off to the side.
  */
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
 import { createConfig, deleteConfig, getConfig, hook, uniqueName } from "./webhooks-helpers";
 
@@ -105,6 +105,80 @@ test.describe("The YAML editor from the keyboard", () => {
   });
 });
 
+test.describe("The editor's view tabs from the keyboard (WAI-ARIA tabs)", () => {
+  test("arrows wrap, Home and End jump, only the selected tab is in the Tab order and each tab controls its panel", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-kbd-tabs");
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a.${name}.example.com`),
+    ]);
+    try {
+      await page.goto(`/webhooks/validatingwebhookconfigurations/${name}/edit`);
+      const list = page.getByRole("tablist", { name: "Editor view" });
+      const tabs = list.getByRole("tab");
+      await expect(tabs).toHaveCount(3);
+      const [yaml, form, diff] = [tabs.nth(0), tabs.nth(1), tabs.nth(2)];
+      await expect(page.getByTestId("yaml-editor").locator("textarea").first()).toBeAttached({
+        timeout: 15_000,
+      });
+      // The selected tab, its panel shown and named by it; the other tabs out of the Tab order.
+      // Each tab as "<name> selected|-, tabindex, its panel's role, labelled by it?, shown?".
+      const tabStates = () =>
+        list.evaluate((l) =>
+          Array.from(l.querySelectorAll('[role="tab"]')).map((t) => {
+            const panel = document.getElementById(t.getAttribute("aria-controls") ?? "");
+            const shown = !!panel && !panel.hidden && panel.getClientRects().length > 0;
+            return [
+              t.textContent,
+              t.getAttribute("aria-selected") === "true" ? "selected" : "-",
+              t.getAttribute("tabindex"),
+              panel?.getAttribute("role") ?? "no panel",
+              panel?.getAttribute("aria-labelledby") === t.id ? "labelled" : "unlabelled",
+              shown ? "shown" : "hidden",
+              document.activeElement === t ? "focused" : "-",
+            ].join(" ");
+          }),
+        );
+      const expectSelected = async (selected: Locator) => {
+        const on = await selected.textContent();
+        const want = ["YAML", "Form", "Diff vs live"].map((n) =>
+          n === on
+            ? `${n} selected 0 tabpanel labelled shown focused`
+            : `${n} - -1 tabpanel labelled hidden -`,
+        );
+        await expect.poll(tabStates).toEqual(want);
+      };
+
+      await yaml.focus();
+      await expect(yaml).toHaveAttribute("aria-selected", "true");
+      await page.keyboard.press("ArrowRight");
+      await expectSelected(form);
+      await expect(page.getByRole("tabpanel", { name: "Form" })).toBeVisible();
+      await page.keyboard.press("ArrowRight");
+      await expectSelected(diff);
+      await page.keyboard.press("ArrowRight");
+      await expectSelected(yaml);
+      await page.keyboard.press("ArrowLeft");
+      await expectSelected(diff);
+      await page.keyboard.press("Home");
+      await expectSelected(yaml);
+      await page.keyboard.press("End");
+      await expectSelected(diff);
+
+      // Tab leaves the tab list (the other tabs are skipped), Shift+Tab comes back to the
+      // selected one.
+      await page.keyboard.press("Tab");
+      expect(await focused(page)).not.toMatch(/^BUTTON (YAML|Form)$/);
+      await page.keyboard.press("Shift+Tab");
+      await expect(diff).toBeFocused();
+    } finally {
+      await deleteConfig(kube, "validatingwebhookconfigurations", name);
+    }
+  });
+});
+
 test.describe("Webhook list for a screen reader", () => {
   test("the row count is a status message, read out as a filter narrows the list", async ({
     page,
@@ -157,6 +231,55 @@ test.describe("Webhook pages on a phone (390x844)", () => {
           );
         }
       }
+    } finally {
+      await deleteConfig(kube, "validatingwebhookconfigurations", name);
+    }
+  });
+});
+
+test.describe("The editor on a phone (390x844)", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the YAML editor and the problems list stack, each the window's width; the form fits it", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-narrow-edit");
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a.${name}.example.com`),
+    ]);
+    try {
+      await page.goto(`/webhooks/validatingwebhookconfigurations/${name}/edit`);
+      const editor = page.getByTestId("yaml-editor");
+      await expect(editor.locator("textarea").first()).toBeAttached({ timeout: 15_000 });
+      const problems = page.getByRole("heading", { name: /^Problems/ });
+      await expect(problems).toBeVisible();
+      const main = await page.locator("main").boundingBox();
+      const box = await editor.boundingBox();
+      const list = await page.locator(".problems").boundingBox();
+      expect(main && box && list).toBeTruthy();
+      if (!main || !box || !list) return;
+      // Side by side, the editor got a few pixels; stacked, both take the page's width.
+      expect(box.width, "the YAML editor's width").toBeGreaterThan(main.width * 0.8);
+      expect(list.width, "the problems list's width").toBeGreaterThan(main.width * 0.8);
+      expect(list.y, "the problems list is below the editor").toBeGreaterThanOrEqual(
+        box.y + box.height,
+      );
+      // The editor's keyboard hint reads as a sentence, not a column of letters.
+      const hint = await page.getByText("Esc then Tab leaves the editor").boundingBox();
+      expect(hint && hint.height < 120, "the keyboard hint is a few lines").toBe(true);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width).toBeLessThanOrEqual(390);
+
+      // The form view's fields wrap to the window too.
+      await page.getByRole("tab", { name: "Form" }).click();
+      await expect(page.getByLabel("failurePolicy")).toBeVisible();
+      const formWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(formWidth, "the Form view's width").toBeLessThanOrEqual(390);
+      const matchPolicy = await page.getByLabel("matchPolicy").boundingBox();
+      expect(matchPolicy && matchPolicy.x + matchPolicy.width <= 390, "matchPolicy on screen").toBe(
+        true,
+      );
     } finally {
       await deleteConfig(kube, "validatingwebhookconfigurations", name);
     }

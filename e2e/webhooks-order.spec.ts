@@ -1,3 +1,4 @@
+import type { Locator } from "@playwright/test";
 import { test, expect } from "./fixtures";
 import { createConfig, deleteConfig, getConfig, hook, uniqueName } from "./webhooks-helpers";
 
@@ -5,6 +6,25 @@ const M = "mutatingwebhookconfigurations" as const;
 const V = "validatingwebhookconfigurations" as const;
 
 const names = (c: Awaited<ReturnType<typeof getConfig>>) => c?.webhooks?.map((w) => w.name);
+
+/**
+ * The hooks of one configuration's list as the page shows them, top to bottom, each numbered from
+ * the list's own first place (the numbers shown continue from the configurations before it, which
+ * other tests may create): "1. <hook>", "2. <hook>", …
+ */
+async function hookOrder(config: Locator): Promise<string[]> {
+  const shown = await config
+    .getByRole("list", { name: /^Hooks of / })
+    .getByRole("listitem")
+    .evaluateAll((lis) =>
+      lis.map((li) => ({
+        idx: Number(li.querySelector(".idx")?.textContent),
+        hook: li.getAttribute("data-testid")?.replace(/^hook-item-/, "") ?? "",
+      })),
+    );
+  const first = shown[0]?.idx ?? 1;
+  return shown.map((s) => `${s.idx - first + 1}. ${s.hook}`);
+}
 
 test.describe("Call order", () => {
   test("reorders hooks by keyboard and by drag, each saved after a diff", async ({
@@ -45,13 +65,20 @@ test.describe("Call order", () => {
       await expect(diff).toHaveCount(0);
       await expect.poll(async () => names(await getConfig(kube, M, name))).toEqual([b, a, c]);
 
-      // Drag: c onto the first place.
-      await expect(config.getByTestId(`hook-item-${b}`)).toContainText("1");
+      // Drag: c onto the first place. The order shown is read from this configuration's own list
+      // (its numbers continue from the configurations before it, which other tests may create).
+      await expect.poll(() => hookOrder(config)).toEqual([`1. ${b}`, `2. ${a}`, `3. ${c}`]);
       await config.getByTestId(`hook-item-${c}`).dragTo(config.getByTestId(`hook-item-${b}`));
       await config.getByRole("button", { name: `Save order of ${name}` }).click();
       await expect.poll(async () => names(await getConfig(kube, M, name))).toEqual([c, b, a]);
-      // The reinvocation round names the IfNeeded hook.
-      await expect(page.getByRole("region", { name: "Reinvocation round" })).toContainText(c);
+      await expect.poll(() => hookOrder(config)).toEqual([`1. ${c}`, `2. ${b}`, `3. ${a}`]);
+      // The reinvocation round names the IfNeeded hook, under this configuration.
+      await expect(
+        page
+          .getByRole("region", { name: "Reinvocation round" })
+          .getByRole("listitem")
+          .filter({ hasText: `${name} / ${c}` }),
+      ).toHaveCount(1);
     } finally {
       await deleteConfig(kube, M, name);
     }

@@ -4,9 +4,11 @@ import { YamlDiff } from "./yaml-diff";
 
 /**
  * The 409 view: what you started from, your edit, and what is stored now, as two diffs against
- * the common base. Nothing is written until the admin chooses.
+ * the common base. Nothing is written until the admin chooses. It opens whether Apply or a dry
+ * run met the 409; after a dry run, the merge is dry-run again rather than written.
  */
 export function ConflictView({
+  by,
   base,
   mine,
   theirs,
@@ -16,6 +18,8 @@ export function ConflictView({
   pending,
   conflicts,
 }: {
+  /** The button that met the 409. */
+  by: "apply" | "dry-run";
   base: string;
   mine: string;
   theirs: string;
@@ -29,9 +33,13 @@ export function ConflictView({
     <section className="panel conflict" aria-label="Conflict">
       <h2 className="bad">Someone else changed this configuration while you were editing</h2>
       <p>
-        Your apply was refused (409 Conflict): the stored object is now at resourceVersion{" "}
-        <span className="mono">{theirsVersion}</span>. Nothing was overwritten. Compare the three
-        versions, then re-apply your changes onto the stored version or discard them.
+        Your {by === "apply" ? "apply" : "dry run"} was refused (409 Conflict): the stored object is
+        now at resourceVersion <span className="mono">{theirsVersion}</span>. Nothing was
+        overwritten. Compare the three versions, then{" "}
+        {by === "apply"
+          ? "re-apply your changes onto the stored version"
+          : "merge your changes onto the stored version and dry-run the result (Apply writes it)"}{" "}
+        or discard them.
       </p>
       <div className="three-way">
         <div>
@@ -51,13 +59,15 @@ export function ConflictView({
       </div>
       {conflicts.length > 0 ? (
         <p className="warn" role="alert">
-          Both sides changed {conflicts.join(", ")}: re-applying keeps your value there; the merged
-          text opens in the editor for review.
+          Both sides changed {conflicts.join(", ")}: merging keeps your value there; the merged text
+          opens in the editor for review.
         </p>
       ) : null}
       <div className="actions">
         <button type="button" className="primary" onClick={onReapply} disabled={pending}>
-          Re-apply my changes onto version {theirsVersion}
+          {by === "apply"
+            ? `Re-apply my changes onto version ${theirsVersion}`
+            : `Merge my changes onto version ${theirsVersion} and dry run`}
         </button>
         <button type="button" onClick={onDiscard} disabled={pending}>
           Discard my edit and load the stored version

@@ -34,13 +34,20 @@ import { DryRunResult, type DryRun } from "./dry-run-result";
 import { ConflictView } from "./conflict-view";
 import { useUnsavedGuard } from "./use-unsaved-guard";
 import { ErrorBox } from "@/components/ui/error-box";
+import { useTabs } from "@/components/ui/use-tabs";
 
 type Tab = "yaml" | "form" | "diff";
+const WEBHOOK_TABS: readonly Tab[] = ["yaml", "form", "diff"];
+const POLICY_TABS: readonly Tab[] = ["yaml", "diff"];
 
-/** The stored version a 409 found; the merge onto it is made from the edit as it is now. */
+/**
+ * The stored version a 409 found; the merge onto it is made from the edit as it is now. `by` is
+ * the button that met it: a dry run's conflict is merged and dry-run again, never written.
+ */
 interface Conflict {
   theirs: ConfigObject;
   theirsText: string;
+  by: "apply" | "dry-run";
 }
 
 export interface WebhookEditorProps {
@@ -173,8 +180,24 @@ export function WebhookEditor({
       : { error: "the document is not an object" };
   };
 
-  const runDryRun = async () => {
-    const read = readObject(text);
+  // The stored version another admin wrote since this edit began: the three-way view opens on it,
+  // whichever button met the 409. False when it could not be read (said in the notice).
+  const meetConflict = async (by: Conflict["by"]): Promise<boolean> => {
+    try {
+      await openConflict(by);
+      return true;
+    } catch (readError) {
+      // Say it: a rejection nobody shows would leave the button looking as if nothing happened.
+      setNotice(
+        `Your ${by === "apply" ? "apply" : "dry run"} was refused (409 Conflict): the object changed since you read it, and reading the stored version failed. Nothing was overwritten; reload the page to start from it.`,
+      );
+      setDryRun({ ok: false, error: asError(readError) });
+      return false;
+    }
+  };
+
+  const runDryRun = async (dryText: string = text) => {
+    const read = readObject(dryText);
     if (!("object" in read)) {
       setDryRun({
         ok: false,
@@ -186,18 +209,27 @@ export function WebhookEditor({
     try {
       const stored = await submit.mutateAsync({ dry: true, object });
       setApiserver([]);
-      setDryRun({ ok: true, submitted: toEditorYaml(object), stored: toEditorYaml(stored) }, text);
+      setDryRun(
+        { ok: true, submitted: toEditorYaml(object), stored: toEditorYaml(stored) },
+        dryText,
+      );
     } catch (e) {
-      showApiError(e, text);
-      setDryRun({ ok: false, error: asError(e) }, text);
+      // Another admin applied since this edit began: the same conflict view as Apply's 409.
+      if (e instanceof ApiError && e.status === 409 && !creating) {
+        setDryRun(undefined);
+        await meetConflict("dry-run");
+        return;
+      }
+      showApiError(e, dryText);
+      setDryRun({ ok: false, error: asError(e) }, dryText);
     }
   };
 
-  const openConflict = async () => {
+  const openConflict = async (by: Conflict["by"]) => {
     const theirs = await apiFetch<ConfigObject>(
       `/api/webhooks/${resource}/${encodeURIComponent(name ?? "")}`,
     );
-    setConflict({ theirs, theirsText: toEditorYaml(theirs) });
+    setConflict({ theirs, theirsText: toEditorYaml(theirs), by });
   };
 
   const apply = async (applyText: string) => {
@@ -227,15 +259,7 @@ export function WebhookEditor({
       setNotice(`Applied: stored at resourceVersion ${stored.metadata?.resourceVersion ?? "?"}.`);
     } catch (e) {
       if (e instanceof ApiError && e.status === 409 && !creating) {
-        try {
-          await openConflict();
-        } catch (readError) {
-          // Say it: a rejection nobody shows would leave Apply looking as if nothing happened.
-          setNotice(
-            "Your apply was refused (409 Conflict): the object changed since you read it, and reading the stored version failed. Nothing was overwritten; reload the page to start from it.",
-          );
-          setDryRun({ ok: false, error: asError(readError) });
-        }
+        await meetConflict("apply");
         return;
       }
       showApiError(e, applyText);
@@ -262,6 +286,15 @@ export function WebhookEditor({
       );
       return;
     }
+    if (conflict.by === "dry-run") {
+      // The admin asked for a dry run: the merge is dry-run, and written only by Apply.
+      setConflict(undefined);
+      setNotice(
+        `Merged onto resourceVersion ${conflict.theirs.metadata?.resourceVersion} and dry-run again; nothing was written. Apply writes it.`,
+      );
+      await runDryRun(mergedText);
+      return;
+    }
     await apply(mergedText);
   };
 
@@ -276,6 +309,8 @@ export function WebhookEditor({
   const errors = shown.filter((m) => m.severity === "error").length;
   const detailHref = objectPagePath(resource, name);
   const hasForm = isWebhookResource(resource);
+  const tabIds = hasForm ? WEBHOOK_TABS : POLICY_TABS;
+  const tabs = useTabs(tabIds, tab, setTab);
   return (
     <div className="stack editor-page">
       <div className="page-head">
@@ -293,32 +328,24 @@ export function WebhookEditor({
         </p>
       ) : null}
       <div className="editor-tabs">
-        <div className="tab-group" role="tablist" aria-label="Editor view">
-          {(hasForm ? (["yaml", "form", "diff"] as const) : (["yaml", "diff"] as const)).map(
-            (t) => (
-              <button
-                key={t}
-                type="button"
-                role="tab"
-                aria-selected={tab === t}
-                onClick={() => setTab(t)}
-              >
-                {t === "yaml"
-                  ? "YAML"
-                  : t === "form"
-                    ? "Form"
-                    : creating
-                      ? "Diff vs template"
-                      : "Diff vs live"}
-              </button>
-            ),
-          )}
+        <div className="tab-group" {...tabs.list} aria-label="Editor view">
+          {tabIds.map((t) => (
+            <button key={t} {...tabs.tab(t)}>
+              {t === "yaml"
+                ? "YAML"
+                : t === "form"
+                  ? "Form"
+                  : creating
+                    ? "Diff vs template"
+                    : "Diff vs live"}
+            </button>
+          ))}
         </div>
         <span className="spacer" />
         <span className={errors > 0 ? "bad" : "muted"} data-testid="error-count">
           {errors} {errors === 1 ? "error" : "errors"}
         </span>
-        <button type="button" onClick={runDryRun} disabled={!canWrite || submit.isPending}>
+        <button type="button" onClick={() => runDryRun()} disabled={!canWrite || submit.isPending}>
           Dry run
         </button>
         <button
@@ -342,6 +369,7 @@ export function WebhookEditor({
       ) : null}
       {conflict ? (
         <ConflictView
+          by={conflict.by}
           base={base}
           mine={text}
           theirs={conflict.theirsText}
@@ -354,7 +382,7 @@ export function WebhookEditor({
       ) : null}
       <div className="editor-body">
         <div className="editor-main">
-          <div hidden={tab !== "yaml"} className="editor-pane">
+          <div {...tabs.panel("yaml")} className="editor-pane">
             <YamlEditor
               path={modelPath}
               value={text}
@@ -365,24 +393,30 @@ export function WebhookEditor({
               reveal={reveal}
             />
           </div>
-          {tab === "form" && hasForm ? (
-            <FormView
-              value={parsed}
-              mutating={resource === "mutatingwebhookconfigurations"}
-              nameEditable={creating}
-              readOnly={!canWrite}
-              onSet={(path, v) => edit(setYamlPath(text, path, v))}
-            />
+          {hasForm ? (
+            <div {...tabs.panel("form")}>
+              {tab === "form" ? (
+                <FormView
+                  value={parsed}
+                  mutating={resource === "mutatingwebhookconfigurations"}
+                  nameEditable={creating}
+                  readOnly={!canWrite}
+                  onSet={(path, v) => edit(setYamlPath(text, path, v))}
+                />
+              ) : null}
+            </div>
           ) : null}
-          {tab === "diff" ? (
-            <YamlDiff
-              id="live"
-              label="Diff against the live object"
-              original={base}
-              modified={text}
-              height={520}
-            />
-          ) : null}
+          <div {...tabs.panel("diff")}>
+            {tab === "diff" ? (
+              <YamlDiff
+                id="live"
+                label="Diff against the live object"
+                original={base}
+                modified={text}
+                height={520}
+              />
+            ) : null}
+          </div>
         </div>
         <ProblemsList
           markers={shown}

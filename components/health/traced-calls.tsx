@@ -32,32 +32,42 @@ export function TracedCalls({
         />
       </div>
       {showRecent ? (
-        <table className="data compact" aria-label="Latest traced calls">
-          <thead>
-            <tr>
-              <th scope="col">At</th>
-              <th scope="col">Operation</th>
-              <th scope="col">Resource</th>
-              <th scope="col" className="num">
-                ms
-              </th>
-              <th scope="col">Request uid</th>
-            </tr>
-          </thead>
-          <tbody>
-            {traces.recent.map((c) => (
-              <tr key={`${c.uid}-${c.startMs}`} data-uid={c.uid}>
-                <td>{clockTime(c.startMs)}</td>
-                <td>{c.operation}</td>
-                <td className="mono" title={c.resource}>
-                  {spanResourceLabel(c.resource, c.subresource)}
-                </td>
-                <td className={`num${c.failed ? " bad" : ""}`}>{ms(c.durationMs)}</td>
-                <td className="mono">{c.uid}</td>
+        // Stacks into one block per call where its box is narrow (a phone): see .traced-recent.
+        <div className="traced-recent">
+          <table className="data compact" aria-label="Latest traced calls">
+            <thead>
+              <tr>
+                <th scope="col">At</th>
+                <th scope="col">Operation</th>
+                <th scope="col">Resource</th>
+                <th scope="col" className="num">
+                  Took
+                </th>
+                <th scope="col">Request uid</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {traces.recent.map((c) => (
+                <tr key={`${c.uid}-${c.startMs}`} data-uid={c.uid}>
+                  <td>{clockTime(c.startMs)}</td>
+                  <td>{c.operation}</td>
+                  <td className="mono traced-resource" title={c.resource}>
+                    {spanResourceLabel(c.resource, c.subresource)}
+                  </td>
+                  <td className={`num traced-took${c.failed ? " bad" : ""}`}>
+                    {ms(c.durationMs)} ms{c.failed ? ", failed" : ""}
+                  </td>
+                  <td className="mono traced-uid">
+                    <span className="traced-uid-label" aria-hidden="true">
+                      uid{" "}
+                    </span>
+                    {c.uid}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
     </div>
   );
