@@ -104,6 +104,22 @@ describe("grouping repeats", () => {
     expect(g[0]?.oldest).toBe(rec(4).time);
   });
 
+  it("never folds a dry run into real requests, nor one impersonator's requests into another's", () => {
+    const dry = (id: number) => rec(id, { request: { ...rec(id).request, dryRun: true } });
+    const as = (id: number, by: string) =>
+      rec(id, { request: { ...rec(id).request, impersonatedBy: by } });
+    // The row shows its newest decision's "dry run" badge: three real denials must not hide under it.
+    expect(
+      groupRepeats([dry(4), rec(3), rec(2), rec(1)]).map((x) => [x.first.id, x.count]),
+    ).toEqual([
+      [4, 1],
+      [3, 3],
+    ]);
+    expect(groupRepeats([as(3, "bob"), as(2, "carol"), rec(1)]).map((x) => x.count)).toEqual([
+      1, 1, 1,
+    ]);
+  });
+
   it("merges live decisions newest first without duplicates, capped", () => {
     const list = [rec(3), rec(2)];
     expect(mergeNewest(list, [rec(3), rec(5), rec(4)], 10).map((d) => d.id)).toEqual([5, 4, 3, 2]);
