@@ -4,6 +4,7 @@
  * produced through the apiserver appears live in Chromium with the right hook, outcome and
  * message; the viewer is refused by RBAC.
  */
+import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
 import {
@@ -16,6 +17,7 @@ import {
   type Scenario,
 } from "./decisions-scenario";
 import { readStack } from "../cluster/harness/stack";
+import { httpsRequest } from "../cluster/https-json";
 import { policyHeaders } from "./api-headers";
 import { serious } from "./axe";
 import { summarizeTallies, type DecisionTallyResponse } from "../lib/decisions/tally";
@@ -238,6 +240,62 @@ test("a webhook's detail page lists its recent decisions and links to the filter
     "href",
     `/predict?${new URLSearchParams({ for: `ValidatingAdmissionPolicy/${vap}/` }).toString()}`,
   );
+});
+
+test("a webhook name in a mutating and a validating configuration: each page lists only its own webhook's decisions", async ({
+  page,
+}) => {
+  // cert-manager names its mutating and its validating webhook alike. Here a validating
+  // configuration holds a webhook named as the scenario's patching (mutating) one, called for
+  // no request: its page must not list the mutating webhook's calls.
+  const stack = readStack();
+  const twin = `${scenario.namespace}-twin`;
+  const name = scenario.hookOf.patch;
+  const created = await httpsRequest(
+    `${stack.server}/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations`,
+    {
+      method: "POST",
+      token: stack.tokens.admin,
+      ca: readFileSync(stack.caFile),
+      body: {
+        apiVersion: "admissionregistration.k8s.io/v1",
+        kind: "ValidatingWebhookConfiguration",
+        metadata: { name: twin },
+        webhooks: [
+          {
+            name,
+            admissionReviewVersions: ["v1"],
+            sideEffects: "None",
+            clientConfig: { url: scenario.server.url(name), caBundle: scenario.server.caBundle },
+            rules: [
+              {
+                operations: ["DELETE"],
+                apiGroups: ["example.invalid"],
+                apiVersions: ["v1"],
+                resources: ["nothings"],
+              },
+            ],
+          },
+        ],
+      },
+    },
+  );
+  expect(created.status).toBe(201);
+  try {
+    await scenario.produce("patch");
+    await page.goto(`/webhooks/mutatingwebhookconfigurations/${scenario.namespace}-mutating`);
+    const mine = page.getByRole("region", { name: `Recent decisions of ${name}` });
+    await expect(mine.locator(".outcome").first()).toHaveText("mutated");
+    await page.goto(`/webhooks/validatingwebhookconfigurations/${twin}`);
+    const twins = page.getByRole("region", { name: `Recent decisions of ${name}` });
+    await expect(twins).toContainText("No stored decisions for this webhook.");
+    await expect(twins.locator(".outcome")).toHaveCount(0);
+  } finally {
+    await httpsRequest(
+      `${stack.server}/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/${twin}`,
+      { method: "DELETE", token: stack.tokens.admin, ca: readFileSync(stack.caFile) },
+    );
+  }
 });
 
 test("a decision's request opens on the predict page as the audit event records it", async ({

@@ -82,6 +82,17 @@ describe("decision filter", () => {
     expect(matchesDecisionFilter(d, f("auditID=another"))).toBe(false);
   });
 
+  it("reads the webhook page's phase and configuration from an API query, never from the feed page's URL", () => {
+    expect(
+      parseDecisionFilter(new URLSearchParams("hook=h&phase=validating&configuration=c")),
+    ).toEqual({ hook: "h", phase: "validating", configuration: "c", outcome: [] });
+    expect(() => parseDecisionFilter(new URLSearchParams("phase=both"))).toThrow(/phase/);
+    // The feed's form shows neither: a link holding them would filter the page unseen.
+    expect(
+      readDecisionFilterLoosely(new URLSearchParams("hook=h&phase=validating&configuration=c")),
+    ).toEqual({ hook: "h", outcome: [] });
+  });
+
   it("finds a request with a long Audit-ID by the ID its client sent and by the form shown", () => {
     const sent = `trace-${"a".repeat(130)}`;
     const d = rec(1, { auditID: storedAuditID(sent) });
