@@ -82,6 +82,17 @@ describe("decision filter", () => {
     expect(matchesDecisionFilter(d, f("auditID=another"))).toBe(false);
   });
 
+  it("filters by any service account, whose user name runs past 253 characters", () => {
+    const sa = `system:serviceaccount:${"n".repeat(63)}:${"s".repeat(253)}`;
+    const d = rec(1, { request: { ...rec(1).request, user: sa } });
+    const f = parseDecisionFilter(new URLSearchParams({ user: sa }));
+    expect(f.user).toBe(sa);
+    expect(matchesDecisionFilter(d, f)).toBe(true);
+    // The feed page keeps it rather than silently showing every user's decisions.
+    expect(readDecisionFilterLoosely(new URLSearchParams({ user: sa })).user).toBe(sa);
+    expect(() => parseDecisionFilter(new URLSearchParams({ user: "u".repeat(1025) }))).toThrow();
+  });
+
   it("reads the webhook page's phase and configuration from an API query, never from the feed page's URL", () => {
     expect(
       parseDecisionFilter(new URLSearchParams("hook=h&phase=validating&configuration=c")),

@@ -64,6 +64,13 @@ const API_ONLY_FIELDS: ReadonlySet<Field> = new Set(["phase", "configuration"]);
 
 type Field = (typeof FILTER_FIELDS)[number];
 
+/**
+ * Longest user a filter takes. User names have no limit of their own, and a service account's is
+ * `system:serviceaccount:<namespace>:<name>`: up to 339 characters (a 63-character namespace, a
+ * 253-character name); an OIDC user is its issuer's claim with a prefix.
+ */
+const MAX_USER = 1024;
+
 /** One field's value, or an error message. */
 function readField(field: Field, raw: string): { value: string | number } | { error: string } {
   const v = raw.trim();
@@ -81,7 +88,8 @@ function readField(field: Field, raw: string): { value: string | number } | { er
       ? { value: v }
       : { error: `phase: one of ${PHASES.join(", ")}` };
   }
-  if (v.length === 0 || v.length > 253) return { error: `${field}: 1 to 253 characters` };
+  const max = field === "user" ? MAX_USER : 253;
+  if (v.length === 0 || v.length > max) return { error: `${field}: 1 to ${max} characters` };
   return { value: field === "auditID" ? auditIDToFind(v) : v };
 }
 
