@@ -6,6 +6,7 @@ import { decisionListQuery, filterQuery } from "@/lib/queries/decisions";
 import type { DecisionFilter } from "@/lib/decisions/filter";
 import { objectRefText } from "@/lib/decisions/object-ref";
 import { messageGist } from "@/lib/decisions/message";
+import { visibleText } from "@/lib/decisions/visible-text";
 import { ApiError } from "@/lib/queries/fetch";
 import { clockTime } from "@/lib/clock";
 import { OutcomeBadge } from "./outcome-badge";
@@ -62,7 +63,7 @@ export function RecentDecisions({
                 <td>
                   <Link
                     href={`/decisions${filterQuery(feed, { d: String(d.id) })}`}
-                    title={d.message || undefined}
+                    title={visibleText(d.message) || undefined}
                   >
                     {messageGist(d.message) || "details"}
                   </Link>
