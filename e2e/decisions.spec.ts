@@ -298,6 +298,25 @@ test("a webhook name in a mutating and a validating configuration: each page lis
   }
 });
 
+test("the feed's time and count columns hold their text on one line", async ({ page }) => {
+  await scenario.produce("deny");
+  await page.goto(`/decisions?hook=${encodeURIComponent(scenario.hookOf.deny)}`);
+  await expect(row(page, "deny").first()).toBeVisible();
+  // One line box per text: a wrapped "02:05:4 / 0" or "Coun / t" has two.
+  const lines = (selector: string) =>
+    page
+      .locator(selector)
+      .first()
+      .evaluate((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      });
+  expect(await lines("table.decisions tbody td:nth-child(1)")).toBe(1);
+  expect(await lines("table.decisions thead th:nth-child(1)")).toBe(1);
+  expect(await lines("table.decisions thead th:nth-child(8)")).toBe(1);
+});
+
 test("a decision's request opens on the predict page as the audit event records it", async ({
   page,
 }) => {
