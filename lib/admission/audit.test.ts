@@ -387,7 +387,12 @@ describe("parseAuditEvent: webhooks", () => {
         "validation.policy.admission.k8s.io/validation_failure":
           '[{"message":"m","policy":"p","binding":"b","expressionIndex":0,"validationActions":["Audit"]}]',
       };
-      for (const extra of [validating, audited]) {
+      // A request over 500 ms: the validating webhooks' own latency, written once one was called.
+      const slowValidating = {
+        "apiserver.latency.k8s.io/validating-webhook": "1.002s",
+        "apiserver.latency.k8s.io/total": "1.01s",
+      };
+      for (const extra of [validating, audited, slowValidating]) {
         const p = parseAuditEvent(
           event({
             responseStatus: denial("w.example.com"),
@@ -404,6 +409,48 @@ describe("parseAuditEvent: webhooks", () => {
         expect(p?.decisions.find((d) => d.outcome === "denied")?.kind).toBe("webhook");
         expect(p?.decisions[0]).toMatchObject({ hook: "w.example.com", outcome: "admitted" });
       }
+    });
+
+    it("is not the mutating call when a same-named validating webhook timed out (cert-manager's)", () => {
+      const p = parseAuditEvent(
+        event({
+          responseStatus: {
+            code: 500,
+            message:
+              'Internal error occurred: failed calling webhook "webhook.cert-manager.io": failed to call webhook: Post "https://cm.svc:443/validate?timeout=1s": context deadline exceeded',
+          },
+          annotations: {
+            "mutation.webhook.admission.k8s.io/round_0_index_0": mutation(
+              "cert-manager-webhook",
+              "webhook.cert-manager.io",
+              false,
+            ),
+            "apiserver.latency.k8s.io/mutating-webhook": "3.1ms",
+            "apiserver.latency.k8s.io/validating-webhook": "1.001s",
+            "apiserver.latency.k8s.io/total": "1.02s",
+          },
+        }),
+      );
+      expect(rows(p)).toEqual([
+        ["mutating-webhook", "webhook.cert-manager.io", 0, 0, "admitted"],
+        ["webhook", "webhook.cert-manager.io", undefined, undefined, "timeout"],
+      ]);
+      // Without the validating phase's latency (a request under 500 ms) it cannot be told apart.
+      const fast = parseAuditEvent(
+        event({
+          responseStatus: denial("webhook.cert-manager.io"),
+          annotations: {
+            "mutation.webhook.admission.k8s.io/round_0_index_0": mutation(
+              "cert-manager-webhook",
+              "webhook.cert-manager.io",
+              false,
+            ),
+            "apiserver.latency.k8s.io/mutating-webhook": "600ms",
+            "apiserver.latency.k8s.io/total": "610ms",
+          },
+        }),
+      );
+      expect(rows(fast)).toEqual([["mutating-webhook", "webhook.cert-manager.io", 0, 0, "denied"]]);
     });
 
     it("is the last call of the reinvocation round when it made one", () => {

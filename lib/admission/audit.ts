@@ -270,6 +270,8 @@ const FAILED_OPEN_MUTATING = "failed-open.mutation.webhook.admission.k8s.io/";
 const FAILED_OPEN_VALIDATING = "failed-open.validating.webhook.admission.k8s.io/";
 const VALIDATION_FAILURE = "validation.policy.admission.k8s.io/validation_failure";
 const LATENCY = "apiserver.latency.k8s.io/";
+/** Written (requests over 500 ms) only once a validating webhook was called (request/webhook_duration.go). */
+const VALIDATING_WEBHOOK_LATENCY = `${LATENCY}validating-webhook`;
 
 /**
  * Where in `calls` (sorted by byCallOrder) the mutating call is that refused the request on behalf
@@ -281,15 +283,14 @@ const LATENCY = "apiserver.latency.k8s.io/";
  * callAttrMutatingHook). A webhook name is often in a mutating and a validating configuration
  * alike (cert-manager's): an earlier call, or one that mutated or failed open, is not the
  * refusal. Nor is any mutating call when the validating phase has begun, which a validating
- * fail-open or a policy's validation failure shows. When the last call has the name and did not
- * mutate, the event cannot tell the two apart; it is read as that call's.
+ * fail-open, a policy's validation failure or the validating webhooks' latency shows (a request
+ * slower than 500 ms gets `apiserver.latency.k8s.io/validating-webhook` once a validating webhook
+ * was called: a validating hook's timeout always does). When the last call has the name and did
+ * not mutate, and nothing shows the validating phase began, the event cannot tell the two apart;
+ * it is read as that call's.
  */
-function refusingMutatingCall(
-  calls: CallDraft[],
-  hook: string,
-  validationFailure: boolean,
-): number {
-  if (validationFailure) return -1;
+function refusingMutatingCall(calls: CallDraft[], hook: string, validatingBegan: boolean): number {
+  if (validatingBegan) return -1;
   let last = -1;
   for (let i = 0; i < calls.length; i++) {
     const c = calls[i] as CallDraft;
@@ -714,7 +715,12 @@ export function parseAuditEvent(event: unknown, source?: string): ParsedAuditEve
   const calls = webhookCalls(annotations);
   const refusedAt =
     status?.by === "webhook"
-      ? refusingMutatingCall(calls, status.hook, annotations[VALIDATION_FAILURE] !== undefined)
+      ? refusingMutatingCall(
+          calls,
+          status.hook,
+          annotations[VALIDATION_FAILURE] !== undefined ||
+            annotations[VALIDATING_WEBHOOK_LATENCY] !== undefined,
+        )
       : -1;
   for (let i = 0; i < calls.length; i++) {
     const c = calls[i] as CallDraft;
