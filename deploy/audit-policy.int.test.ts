@@ -71,9 +71,21 @@ beforeAll(async () => {
             operations: ["CONNECT"],
             resources: ["pods/exec", "services/proxy"],
           },
+          {
+            apiGroups: [""],
+            apiVersions: ["v1"],
+            operations: ["DELETE"],
+            resources: ["configmaps"],
+          },
         ],
       },
-      validations: [{ expression: "false", message: "connect probe" }],
+      validations: [
+        {
+          expression: "request.operation != 'DELETE'",
+          message: "delete probe",
+        },
+        { expression: "request.operation == 'DELETE'", message: "connect probe" },
+      ],
     },
   });
   expect(policy.status).toBe(201);
@@ -112,6 +124,42 @@ describe("the shipped audit policy", () => {
         message: expect.stringContaining("connect probe"),
       }),
     ]);
+  });
+
+  it("logs a delete's options, so a dry-run delete (options in the body, as kubectl sends them) reads as one", async () => {
+    const cm = `${tag}-cm`;
+    const created = await api("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+      metadata: { name: cm },
+    });
+    expect(created.status).toBe(201);
+    const url = `/api/v1/namespaces/${ns}/configmaps/${cm}`;
+    const deadline = Date.now() + 30_000;
+    let res = await api("DELETE", url, {
+      kind: "DeleteOptions",
+      apiVersion: "v1",
+      dryRun: ["All"],
+    });
+    while (!res.body.includes("delete probe") && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 300));
+      res = await api("DELETE", url, { kind: "DeleteOptions", apiVersion: "v1", dryRun: ["All"] });
+    }
+    expect(res.status).toBe(422);
+    const events = await eventsOf(res.headers["audit-id"] as string);
+    const parsed = parseAuditEvent(events.find((e) => e.stage === "ResponseComplete"));
+    expect(parsed?.request).toMatchObject({ operation: "DELETE", dryRun: true });
+    expect(parsed?.decisions).toEqual([
+      expect.objectContaining({
+        hook: tag,
+        outcome: "rejected",
+        message: expect.stringContaining("delete probe"),
+      }),
+    ]);
+    // The same delete for real: no dry run.
+    const real = await api("DELETE", url, { kind: "DeleteOptions", apiVersion: "v1" });
+    expect(real.status).toBe(422);
+    const realEvents = await eventsOf(real.headers["audit-id"] as string);
+    const realParsed = parseAuditEvent(realEvents.find((e) => e.stage === "ResponseComplete"));
+    expect(realParsed?.request.dryRun).toBe(false);
   });
 
   it("leaves a plain read out of the audit log", async () => {

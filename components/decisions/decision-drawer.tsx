@@ -9,14 +9,16 @@ import { deciderLinks, type DeciderLinks } from "@/lib/decisions/links";
 import { objectRefText } from "@/lib/decisions/object-ref";
 import { requestPrediction } from "@/lib/decisions/predict-request";
 import { impersonationNote } from "@/lib/decisions/user-label";
+import { visibleText } from "@/lib/decisions/visible-text";
 import { ErrorBox } from "@/components/ui/error-box";
 import { OutcomeBadge } from "./outcome-badge";
 
+/** JSON text indented, bidirectional controls written as the JSON escapes they stand for. */
 function pretty(text: string): string {
   try {
-    return JSON.stringify(JSON.parse(text), null, 2);
+    return visibleText(JSON.stringify(JSON.parse(text), null, 2));
   } catch {
-    return text;
+    return visibleText(text);
   }
 }
 
@@ -145,14 +147,14 @@ export function DecisionDrawer({
             {d.message ? (
               <>
                 <dt>Message</dt>
-                <dd className="pre-line">{d.message}</dd>
+                <dd className="pre-line">{visibleText(d.message)}</dd>
               </>
             ) : null}
             <dt>Time</dt>
             <dd className="mono">{new Date(d.time).toISOString()}</dd>
             <dt>Request</dt>
             <dd className="mono">
-              {d.request.verb} {d.request.requestURI}
+              {d.request.verb} {visibleText(d.request.requestURI)}
               {d.request.dryRun ? " (dry run)" : ""}
             </dd>
             <dt>Object</dt>
@@ -164,9 +166,9 @@ export function DecisionDrawer({
             </dd>
             <dt>User</dt>
             <dd className="mono">
-              {d.request.user}
+              {visibleText(d.request.user)}
               {d.request.groups.length > 0 ? (
-                <span className="muted"> ({d.request.groups.join(", ")})</span>
+                <span className="muted"> ({visibleText(d.request.groups.join(", "))})</span>
               ) : null}
               {impersonation !== undefined ? (
                 <span data-testid="impersonated-by"> {impersonation}</span>

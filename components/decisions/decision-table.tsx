@@ -4,6 +4,7 @@ import { isPolicyKind, KIND_LABELS, OUTCOME_TONES } from "@/lib/decisions/outcom
 import { userLabel } from "@/lib/decisions/user-label";
 import { objectRefText } from "@/lib/decisions/object-ref";
 import { messageGist } from "@/lib/decisions/message";
+import { visibleText } from "@/lib/decisions/visible-text";
 import { clockTime } from "@/lib/clock";
 import { OutcomeBadge } from "./outcome-badge";
 
@@ -70,10 +71,10 @@ export function DecisionTable({
             <td className="mono ellipsis" title={target(d)}>
               {target(d)}
             </td>
-            <td className="mono ellipsis" title={d.request.user}>
+            <td className="mono ellipsis" title={visibleText(d.request.user)}>
               {userLabel(d.request.user)}
             </td>
-            <td className="ellipsis msg" title={d.message || undefined}>
+            <td className="ellipsis msg" title={visibleText(d.message) || undefined}>
               {messageGist(d.message)}
             </td>
             <td className="num">

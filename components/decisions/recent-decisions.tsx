@@ -6,27 +6,33 @@ import { decisionListQuery, filterQuery } from "@/lib/queries/decisions";
 import type { DecisionFilter } from "@/lib/decisions/filter";
 import { objectRefText } from "@/lib/decisions/object-ref";
 import { messageGist } from "@/lib/decisions/message";
+import { visibleText } from "@/lib/decisions/visible-text";
 import { ApiError } from "@/lib/queries/fetch";
 import { clockTime } from "@/lib/clock";
 import { OutcomeBadge } from "./outcome-badge";
 
 const SHOWN = 8;
 
-/** The last few decisions of one webhook (or policy), with a link to the filtered feed. */
+/**
+ * The last few decisions of one webhook (or policy), with a link to the filtered feed. `within`
+ * names the webhook's configuration: a webhook name is often in several (cert-manager's is in a
+ * mutating and a validating one), and the other's calls are not this webhook's.
+ */
 export function RecentDecisions({
   context,
   name,
   policy = false,
+  within,
 }: {
   context: string;
   name: string;
   policy?: boolean;
+  within?: { phase: "mutating" | "validating"; configuration: string };
 }) {
-  const filter: DecisionFilter = policy
-    ? { policy: name, outcome: [] }
-    : { hook: name, outcome: [] };
+  const feed: DecisionFilter = policy ? { policy: name, outcome: [] } : { hook: name, outcome: [] };
+  const filter: DecisionFilter = within ? { ...feed, ...within } : feed;
   const q = useQuery({ ...decisionListQuery(context, filter, SHOWN), enabled: !!context });
-  const href = `/decisions${filterQuery(filter)}`;
+  const href = `/decisions${filterQuery(feed)}`;
   return (
     <section className="recent-decisions" aria-label={`Recent decisions of ${name}`}>
       <h3>
@@ -56,8 +62,8 @@ export function RecentDecisions({
                 </td>
                 <td>
                   <Link
-                    href={`/decisions${filterQuery(filter, { d: String(d.id) })}`}
-                    title={d.message || undefined}
+                    href={`/decisions${filterQuery(feed, { d: String(d.id) })}`}
+                    title={visibleText(d.message) || undefined}
                   >
                     {messageGist(d.message) || "details"}
                   </Link>

@@ -148,7 +148,11 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
           {hooks.map((h, i) => (
             <div key={`${h.name}-${i}`}>
               <div className="mono">{h.name}</div>
-              <RecentDecisions context={context} name={h.name ?? ""} />
+              <RecentDecisions
+                context={context}
+                name={h.name ?? ""}
+                within={{ phase: mutating ? "mutating" : "validating", configuration: name }}
+              />
             </div>
           ))}
         </div>

@@ -71,6 +71,63 @@ describe("parseAuditEvent: webhooks", () => {
 
   // endpoints/filters/impersonation: admission sees the impersonated user; the event's user is
   // the one who authenticated.
+  // endpoints/handlers/delete.go: a delete with a body reads its DeleteOptions there, not from
+  // the query; kubectl delete --dry-run=server and client-go send them in the body.
+  it("reads a delete's dry run from its DeleteOptions, which the apiserver reads before the query", () => {
+    const refused = {
+      verb: "delete",
+      requestURI: "/api/v1/namespaces/team-a/configmaps/cm1",
+      level: "Request",
+      responseStatus: {
+        code: 500,
+        message:
+          'Internal error occurred: failed calling webhook "d.example.com": failed to call webhook: refused',
+      },
+    };
+    const options = (dryRun?: string[]) => ({
+      kind: "DeleteOptions",
+      apiVersion: "meta.k8s.io/__internal",
+      propagationPolicy: "Background",
+      ...(dryRun ? { dryRun } : {}),
+    });
+    const dry = parseAuditEvent(event({ ...refused, requestObject: options(["All"]) }));
+    expect(dry?.request).toMatchObject({ operation: "DELETE", dryRun: true });
+    expect(requestFactsOfRaw(dry?.raw ?? "")?.dryRun).toBe(true);
+    // A body without dryRun: the query's dryRun=All was ignored, the object deleted.
+    const real = parseAuditEvent(
+      event({
+        ...refused,
+        requestURI: `${refused.requestURI}?dryRun=All`,
+        requestObject: options(),
+      }),
+    );
+    expect(real?.request.dryRun).toBe(false);
+    // No body: the query's options apply.
+    const query = parseAuditEvent(
+      event({ ...refused, requestURI: `${refused.requestURI}?dryRun=All` }),
+    );
+    expect(query?.request.dryRun).toBe(true);
+    // Kept through what a stored event drops: a Secret's request object, a too-large event.
+    const secret = parseAuditEvent(
+      event({
+        ...refused,
+        objectRef: { resource: "secrets", namespace: "a", name: "s", apiVersion: "v1" },
+        requestObject: options(["All"]),
+      }),
+    );
+    expect(secret?.request.dryRun).toBe(true);
+    expect(requestFactsOfRaw(secret?.raw ?? "")?.dryRun).toBe(true);
+    for (const over of [
+      { annotations: { "x.example.com/big": "b".repeat(MAX_RAW_EVENT_CHARS) } },
+      { auditID: "i".repeat(1_000_000) },
+    ]) {
+      const big = parseAuditEvent(event({ ...refused, requestObject: options(["All"]), ...over }));
+      expect(big?.raw.length).toBeLessThanOrEqual(MAX_RAW_EVENT_CHARS);
+      expect(requestFactsOfRaw(big?.raw ?? "")).toEqual(big?.request);
+      expect(big?.request.dryRun).toBe(true);
+    }
+  });
+
   it("reads an impersonated request as its impersonated user, keeping who impersonated", () => {
     const p = parseAuditEvent(
       event({
@@ -330,7 +387,12 @@ describe("parseAuditEvent: webhooks", () => {
         "validation.policy.admission.k8s.io/validation_failure":
           '[{"message":"m","policy":"p","binding":"b","expressionIndex":0,"validationActions":["Audit"]}]',
       };
-      for (const extra of [validating, audited]) {
+      // A request over 500 ms: the validating webhooks' own latency, written once one was called.
+      const slowValidating = {
+        "apiserver.latency.k8s.io/validating-webhook": "1.002s",
+        "apiserver.latency.k8s.io/total": "1.01s",
+      };
+      for (const extra of [validating, audited, slowValidating]) {
         const p = parseAuditEvent(
           event({
             responseStatus: denial("w.example.com"),
@@ -347,6 +409,48 @@ describe("parseAuditEvent: webhooks", () => {
         expect(p?.decisions.find((d) => d.outcome === "denied")?.kind).toBe("webhook");
         expect(p?.decisions[0]).toMatchObject({ hook: "w.example.com", outcome: "admitted" });
       }
+    });
+
+    it("is not the mutating call when a same-named validating webhook timed out (cert-manager's)", () => {
+      const p = parseAuditEvent(
+        event({
+          responseStatus: {
+            code: 500,
+            message:
+              'Internal error occurred: failed calling webhook "webhook.cert-manager.io": failed to call webhook: Post "https://cm.svc:443/validate?timeout=1s": context deadline exceeded',
+          },
+          annotations: {
+            "mutation.webhook.admission.k8s.io/round_0_index_0": mutation(
+              "cert-manager-webhook",
+              "webhook.cert-manager.io",
+              false,
+            ),
+            "apiserver.latency.k8s.io/mutating-webhook": "3.1ms",
+            "apiserver.latency.k8s.io/validating-webhook": "1.001s",
+            "apiserver.latency.k8s.io/total": "1.02s",
+          },
+        }),
+      );
+      expect(rows(p)).toEqual([
+        ["mutating-webhook", "webhook.cert-manager.io", 0, 0, "admitted"],
+        ["webhook", "webhook.cert-manager.io", undefined, undefined, "timeout"],
+      ]);
+      // Without the validating phase's latency (a request under 500 ms) it cannot be told apart.
+      const fast = parseAuditEvent(
+        event({
+          responseStatus: denial("webhook.cert-manager.io"),
+          annotations: {
+            "mutation.webhook.admission.k8s.io/round_0_index_0": mutation(
+              "cert-manager-webhook",
+              "webhook.cert-manager.io",
+              false,
+            ),
+            "apiserver.latency.k8s.io/mutating-webhook": "600ms",
+            "apiserver.latency.k8s.io/total": "610ms",
+          },
+        }),
+      );
+      expect(rows(fast)).toEqual([["mutating-webhook", "webhook.cert-manager.io", 0, 0, "denied"]]);
     });
 
     it("is the last call of the reinvocation round when it made one", () => {

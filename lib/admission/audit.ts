@@ -235,12 +235,43 @@ function dryRunOf(requestURI: string): boolean {
   return false;
 }
 
+/**
+ * Whether a request was a dry run. A delete sends its DeleteOptions in the body (kubectl and
+ * client-go do), and then the apiserver reads them there, not from the query
+ * (endpoints/handlers/delete.go): its dry run is in the event only as the request object, which
+ * the apiserver logs at Request level (the shipped audit policy logs deletes so). At Metadata
+ * level such a dry run cannot be told from a real delete.
+ */
+function isDryRun(verb: string, requestURI: string, requestObject: unknown): boolean {
+  const options = obj(requestObject);
+  if ((verb === "delete" || verb === "deletecollection") && options?.kind === "DeleteOptions") {
+    return Array.isArray(options.dryRun) && options.dryRun.includes("All");
+  }
+  return dryRunOf(requestURI);
+}
+
+/**
+ * What a stored event keeps of a delete's DeleteOptions when it drops the request object (a
+ * Secret's, or an event too large): its dry run, so the request reads back as it was.
+ */
+function keptDeleteOptions(e: Record<string, unknown>): Record<string, unknown> | undefined {
+  const verb = str(e.verb);
+  if (!isDryRun(verb, "", e.requestObject)) return undefined;
+  return {
+    kind: "DeleteOptions",
+    apiVersion: str(obj(e.requestObject)?.apiVersion),
+    dryRun: ["All"],
+  };
+}
+
 const MUTATION = "mutation.webhook.admission.k8s.io/";
 const PATCH = "patch.webhook.admission.k8s.io/";
 const FAILED_OPEN_MUTATING = "failed-open.mutation.webhook.admission.k8s.io/";
 const FAILED_OPEN_VALIDATING = "failed-open.validating.webhook.admission.k8s.io/";
 const VALIDATION_FAILURE = "validation.policy.admission.k8s.io/validation_failure";
 const LATENCY = "apiserver.latency.k8s.io/";
+/** Written (requests over 500 ms) only once a validating webhook was called (request/webhook_duration.go). */
+const VALIDATING_WEBHOOK_LATENCY = `${LATENCY}validating-webhook`;
 
 /**
  * Where in `calls` (sorted by byCallOrder) the mutating call is that refused the request on behalf
@@ -252,15 +283,14 @@ const LATENCY = "apiserver.latency.k8s.io/";
  * callAttrMutatingHook). A webhook name is often in a mutating and a validating configuration
  * alike (cert-manager's): an earlier call, or one that mutated or failed open, is not the
  * refusal. Nor is any mutating call when the validating phase has begun, which a validating
- * fail-open or a policy's validation failure shows. When the last call has the name and did not
- * mutate, the event cannot tell the two apart; it is read as that call's.
+ * fail-open, a policy's validation failure or the validating webhooks' latency shows (a request
+ * slower than 500 ms gets `apiserver.latency.k8s.io/validating-webhook` once a validating webhook
+ * was called: a validating hook's timeout always does). When the last call has the name and did
+ * not mutate, and nothing shows the validating phase began, the event cannot tell the two apart;
+ * it is read as that call's.
  */
-function refusingMutatingCall(
-  calls: CallDraft[],
-  hook: string,
-  validationFailure: boolean,
-): number {
-  if (validationFailure) return -1;
+function refusingMutatingCall(calls: CallDraft[], hook: string, validatingBegan: boolean): number {
+  if (validatingBegan) return -1;
   let last = -1;
   for (let i = 0; i < calls.length; i++) {
     const c = calls[i] as CallDraft;
@@ -405,7 +435,7 @@ function requestFacts(e: Record<string, unknown>, annotations: Record<string, st
     subresource,
     namespace: str(ref?.namespace),
     name: str(ref?.name),
-    dryRun: dryRunOf(requestURI),
+    dryRun: isDryRun(verb, requestURI, e.requestObject),
     code: typeof status?.code === "number" ? status.code : undefined,
     latencies,
   };
@@ -469,6 +499,8 @@ function redact(
   if (sensitive) {
     delete out.requestObject;
     delete out.responseObject;
+    const options = keptDeleteOptions(e);
+    if (options) out.requestObject = options;
     const safe: Record<string, string> = {};
     for (const key in annotations) {
       if (key.startsWith(PATCH)) {
@@ -517,7 +549,8 @@ function rawWithinBounds(raw: Record<string, unknown>, text: string): string {
     let rest = raw;
     if (hasObjects(raw)) {
       const { requestObject: _req, responseObject: _res, ...others } = raw;
-      rest = others;
+      const options = keptDeleteOptions(raw);
+      rest = options ? { ...others, requestObject: options } : others;
       notes.push("request and response objects removed");
       const t = withNote(rest, notes);
       if (t.length <= MAX_RAW_EVENT_CHARS) return t;
@@ -598,6 +631,7 @@ function factsOnly(e: Record<string, unknown>): string {
       },
       requestReceivedTimestamp: cut(e.requestReceivedTimestamp),
       stageTimestamp: cut(e.stageTimestamp),
+      requestObject: keptDeleteOptions(e),
       annotations: latencies,
       portcullisNote: "only the request facts kept: event too large",
     };
@@ -681,7 +715,12 @@ export function parseAuditEvent(event: unknown, source?: string): ParsedAuditEve
   const calls = webhookCalls(annotations);
   const refusedAt =
     status?.by === "webhook"
-      ? refusingMutatingCall(calls, status.hook, annotations[VALIDATION_FAILURE] !== undefined)
+      ? refusingMutatingCall(
+          calls,
+          status.hook,
+          annotations[VALIDATION_FAILURE] !== undefined ||
+            annotations[VALIDATING_WEBHOOK_LATENCY] !== undefined,
+        )
       : -1;
   for (let i = 0; i < calls.length; i++) {
     const c = calls[i] as CallDraft;

@@ -82,6 +82,28 @@ describe("decision filter", () => {
     expect(matchesDecisionFilter(d, f("auditID=another"))).toBe(false);
   });
 
+  it("filters by any service account, whose user name runs past 253 characters", () => {
+    const sa = `system:serviceaccount:${"n".repeat(63)}:${"s".repeat(253)}`;
+    const d = rec(1, { request: { ...rec(1).request, user: sa } });
+    const f = parseDecisionFilter(new URLSearchParams({ user: sa }));
+    expect(f.user).toBe(sa);
+    expect(matchesDecisionFilter(d, f)).toBe(true);
+    // The feed page keeps it rather than silently showing every user's decisions.
+    expect(readDecisionFilterLoosely(new URLSearchParams({ user: sa })).user).toBe(sa);
+    expect(() => parseDecisionFilter(new URLSearchParams({ user: "u".repeat(1025) }))).toThrow();
+  });
+
+  it("reads the webhook page's phase and configuration from an API query, never from the feed page's URL", () => {
+    expect(
+      parseDecisionFilter(new URLSearchParams("hook=h&phase=validating&configuration=c")),
+    ).toEqual({ hook: "h", phase: "validating", configuration: "c", outcome: [] });
+    expect(() => parseDecisionFilter(new URLSearchParams("phase=both"))).toThrow(/phase/);
+    // The feed's form shows neither: a link holding them would filter the page unseen.
+    expect(
+      readDecisionFilterLoosely(new URLSearchParams("hook=h&phase=validating&configuration=c")),
+    ).toEqual({ hook: "h", outcome: [] });
+  });
+
   it("finds a request with a long Audit-ID by the ID its client sent and by the form shown", () => {
     const sent = `trace-${"a".repeat(130)}`;
     const d = rec(1, { auditID: storedAuditID(sent) });
@@ -102,6 +124,22 @@ describe("grouping repeats", () => {
       [2, 2],
     ]);
     expect(g[0]?.oldest).toBe(rec(4).time);
+  });
+
+  it("never folds a dry run into real requests, nor one impersonator's requests into another's", () => {
+    const dry = (id: number) => rec(id, { request: { ...rec(id).request, dryRun: true } });
+    const as = (id: number, by: string) =>
+      rec(id, { request: { ...rec(id).request, impersonatedBy: by } });
+    // The row shows its newest decision's "dry run" badge: three real denials must not hide under it.
+    expect(
+      groupRepeats([dry(4), rec(3), rec(2), rec(1)]).map((x) => [x.first.id, x.count]),
+    ).toEqual([
+      [4, 1],
+      [3, 3],
+    ]);
+    expect(groupRepeats([as(3, "bob"), as(2, "carol"), rec(1)]).map((x) => x.count)).toEqual([
+      1, 1, 1,
+    ]);
   });
 
   it("merges live decisions newest first without duplicates, capped", () => {

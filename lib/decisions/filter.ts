@@ -12,6 +12,7 @@ import { auditIDToFind } from "@/lib/admission/audit-id";
 import { KubeApiError } from "@/lib/k8s/errors";
 
 const OPERATIONS = ["CREATE", "UPDATE", "DELETE", "CONNECT"] as const;
+const PHASES = ["mutating", "validating"] as const;
 
 /**
  * Filter fields, as they appear in URLs (`?hook=…&outcome=denied&outcome=timeout&from=…`).
@@ -28,6 +29,17 @@ export interface DecisionFilter {
   operation?: (typeof OPERATIONS)[number];
   /** One request's decisions (the Audit-ID the apiserver gave it, in its stored form). */
   auditID?: string;
+  /**
+   * Webhooks of one admission phase: decisions of that phase's webhooks, and those whose phase the
+   * event does not tell (kind `webhook`: a denial or error read from the response status).
+   */
+  phase?: (typeof PHASES)[number];
+  /**
+   * Decisions that name this webhook configuration or policy binding, or name none (a denial or
+   * error read from the response status, a validating fail-open: they may be its). A webhook
+   * name is often in several configurations (cert-manager's is in a mutating and a validating one).
+   */
+  configuration?: string;
   /** Inclusive lower and exclusive upper bound of the decision time, ms since the epoch. */
   from?: number;
   to?: number;
@@ -41,11 +53,23 @@ export const FILTER_FIELDS = [
   "resource",
   "operation",
   "auditID",
+  "phase",
+  "configuration",
   "from",
   "to",
 ] as const;
 
+/** Fields the feed page's form does not show: read from an API query, not from the page's URL. */
+const API_ONLY_FIELDS: ReadonlySet<Field> = new Set(["phase", "configuration"]);
+
 type Field = (typeof FILTER_FIELDS)[number];
+
+/**
+ * Longest user a filter takes. User names have no limit of their own, and a service account's is
+ * `system:serviceaccount:<namespace>:<name>`: up to 339 characters (a 63-character namespace, a
+ * 253-character name); an OIDC user is its issuer's claim with a prefix.
+ */
+const MAX_USER = 1024;
 
 /** One field's value, or an error message. */
 function readField(field: Field, raw: string): { value: string | number } | { error: string } {
@@ -59,7 +83,13 @@ function readField(field: Field, raw: string): { value: string | number } | { er
       ? { value: v }
       : { error: `operation: one of ${OPERATIONS.join(", ")}` };
   }
-  if (v.length === 0 || v.length > 253) return { error: `${field}: 1 to 253 characters` };
+  if (field === "phase") {
+    return (PHASES as readonly string[]).includes(v)
+      ? { value: v }
+      : { error: `phase: one of ${PHASES.join(", ")}` };
+  }
+  const max = field === "user" ? MAX_USER : 253;
+  if (v.length === 0 || v.length > max) return { error: `${field}: 1 to ${max} characters` };
   return { value: field === "auditID" ? auditIDToFind(v) : v };
 }
 
@@ -93,14 +123,17 @@ export function parseDecisionFilter(params: URLSearchParams): DecisionFilter {
   return out;
 }
 
-/** Like parseDecisionFilter, but drops invalid fields instead of refusing (for page URLs). */
+/**
+ * Like parseDecisionFilter, but drops invalid fields instead of refusing (for the feed page's
+ * URL), and the fields its form does not show, which could not be seen or cleared there.
+ */
 export function readDecisionFilterLoosely(params: URLSearchParams): DecisionFilter {
   const out: DecisionFilter = {
     outcome: params.getAll("outcome").filter(isOutcome).slice(0, DECISION_OUTCOMES.length),
   };
   for (const f of FILTER_FIELDS) {
     const raw = params.get(f);
-    if (raw === null || raw === "") continue;
+    if (raw === null || raw === "" || API_ONLY_FIELDS.has(f)) continue;
     const r = readField(f, raw);
     if ("value" in r) Object.assign(out, { [f]: r.value });
   }
@@ -135,6 +168,14 @@ export function matchesDecisionFilter(d: DecisionRecord, f: DecisionFilter): boo
   if (f.resource !== undefined && d.request.resource !== f.resource) return false;
   if (f.operation !== undefined && d.request.operation !== f.operation) return false;
   if (f.auditID !== undefined && d.auditID !== f.auditID) return false;
+  if (f.phase !== undefined && d.kind !== `${f.phase}-webhook` && d.kind !== "webhook")
+    return false;
+  if (
+    f.configuration !== undefined &&
+    d.configuration !== "" &&
+    d.configuration !== f.configuration
+  )
+    return false;
   if (f.from !== undefined && d.time < f.from) return false;
   if (f.to !== undefined && d.time >= f.to) return false;
   return true;

@@ -2,7 +2,11 @@
 import type { DecisionRecord } from "@/lib/admission/audit";
 import { addToHistogram, type DecisionHistogram } from "./histogram";
 
-/** A run of adjacent decisions that differ only in time, object name and audit event. */
+/**
+ * A run of adjacent decisions that differ only in time, object name and audit event (a dry run and
+ * a real request, or two impersonators acting as one user, are never one run: the row shows only
+ * its newest decision's request).
+ */
 export interface DecisionGroup {
   /** The newest decision of the run (the list is newest first). */
   first: DecisionRecord;
@@ -27,6 +31,8 @@ export function repeatKey(d: DecisionRecord): string {
     r.subresource,
     r.namespace,
     r.user,
+    r.impersonatedBy ?? "",
+    r.dryRun ? "dry-run" : "",
   ].join("\u0000");
 }
 

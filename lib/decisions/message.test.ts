@@ -30,3 +30,13 @@ describe("messageGist", () => {
       expect(messageGist(m)).toBe(m);
   });
 });
+
+describe("messageGist and bidirectional controls", () => {
+  it("writes out a webhook message's controls, so its words never run backwards", () => {
+    expect(messageGist("request \u202edeillaf\u202c by policy")).toBe(
+      "request \\u202edeillaf\\u202c by policy",
+    );
+    expect(messageGist('failed to call webhook: Post "https://x/": \u2067x')).toBe("\\u2067x");
+    expect(messageGist("مرحبا <b>")).toBe("مرحبا <b>");
+  });
+});

@@ -22,3 +22,11 @@ describe("objectRefText", () => {
     expect(objectRefText({ namespace: "shop", name: "", operation: "DELETE" })).toBe("shop");
   });
 });
+
+describe("objectRefText and bidirectional controls", () => {
+  it("writes them out of a name that may hold them (a Role's)", () => {
+    expect(objectRefText({ namespace: "a", name: "\u202enimda-resu", operation: "CREATE" })).toBe(
+      "a/\\u202enimda-resu",
+    );
+  });
+});

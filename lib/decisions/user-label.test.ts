@@ -29,3 +29,17 @@ describe("impersonationNote", () => {
     expect(impersonationNote({})).toBeUndefined();
   });
 });
+
+describe("bidirectional controls in a user name", () => {
+  it("writes them out instead of obeying them: a user named \\u202enimda never reads admin", () => {
+    const spoof = "\u202enimda\u202c";
+    expect(userLabel(spoof)).toBe("\\u202enimda\\u202c");
+    expect(impersonationNote({ impersonatedBy: spoof })).toBe(
+      "impersonated by \\u202enimda\\u202c",
+    );
+    for (const c of ["\u061c", "\u200e", "\u200f", "\u202a", "\u202d", "\u2066", "\u2069"])
+      expect(userLabel(`a${c}b`)).not.toContain(c);
+    // Right-to-left text itself is shown as it is.
+    expect(userLabel("שלום")).toBe("שלום");
+  });
+});

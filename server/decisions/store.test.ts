@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseAuditEvent, type ParsedAuditEvent } from "@/lib/admission/audit";
 import { parseEventListBody } from "@/lib/admission/audit-batch";
-import { parseDecisionFilter } from "@/lib/decisions/filter";
+import { matchesDecisionFilter, parseDecisionFilter } from "@/lib/decisions/filter";
 import { startPostgres, type TestPostgres } from "../../test/postgres";
 import { PostgresDriver } from "./postgres";
 import { sql, type Sql, type SqlDriver } from "./sql";
@@ -257,6 +257,69 @@ describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
     const next = await store.list(all, { limit: 2, before: page[1]!.id });
     expect([...page, ...next].map((d) => d.auditID)).toEqual(["e3", "e3", "e2", "e1"]);
     expect((await store.after(all, page[1]!.id, 10)).map((d) => d.id)).toEqual([page[0]!.id]);
+  });
+
+  it("narrows a webhook's decisions to one configuration's phase: a name in a mutating and a validating configuration is two webhooks", async () => {
+    const event = (auditID: string, over: Record<string, unknown>) => {
+      const p = parseAuditEvent({
+        auditID,
+        stage: "ResponseComplete",
+        verb: "create",
+        requestURI: "/api/v1/namespaces/a/configmaps",
+        user: { username: "alice" },
+        objectRef: { resource: "configmaps", namespace: "a", name: auditID, apiVersion: "v1" },
+        stageTimestamp: new Date(T0).toISOString(),
+        responseStatus: { code: 201 },
+        ...over,
+      });
+      if (!p) throw new Error("fixture did not parse");
+      return p;
+    };
+    const mutation = (configuration: string) => ({
+      annotations: {
+        "mutation.webhook.admission.k8s.io/round_0_index_0": JSON.stringify({
+          configuration,
+          webhook: "webhook.cert-manager.io",
+          mutated: false,
+        }),
+      },
+    });
+    await store.ingest([
+      event("m1", mutation("cert-manager-webhook")),
+      event("m2", mutation("another-mutating")),
+      event("v1", {
+        annotations: {
+          "failed-open.validating.webhook.admission.k8s.io/round_0_index_0":
+            "webhook.cert-manager.io",
+        },
+      }),
+      event("s1", {
+        responseStatus: {
+          code: 500,
+          message:
+            'Internal error occurred: failed calling webhook "webhook.cert-manager.io": failed to call webhook: refused',
+        },
+        annotations: {
+          "failed-open.validating.webhook.admission.k8s.io/round_0_index_1": "other.example.com",
+        },
+      }),
+    ]);
+    const ids = async (q: string) =>
+      (await store.list(filter(`hook=webhook.cert-manager.io&${q}`), { limit: 10 }))
+        .map((d) => d.auditID)
+        .sort();
+    expect(await ids("")).toEqual(["m1", "m2", "s1", "v1"]);
+    expect(await ids("phase=validating&configuration=cert-manager-webhook")).toEqual(["s1", "v1"]);
+    expect(await ids("phase=mutating&configuration=cert-manager-webhook")).toEqual(["m1", "s1"]);
+    expect(await ids("phase=mutating&configuration=another-mutating")).toEqual(["m2", "s1"]);
+    // The live stream's match agrees with the query.
+    const every = await store.list(all, { limit: 10 });
+    for (const q of ["phase=validating", "phase=mutating&configuration=another-mutating"]) {
+      const f = filter(`hook=webhook.cert-manager.io&${q}`);
+      expect(every.filter((d) => matchesDecisionFilter(d, f)).map((d) => d.id)).toEqual(
+        (await store.list(f, { limit: 10 })).map((d) => d.id),
+      );
+    }
   });
 
   it("stores requests whose long Audit-IDs share their first characters apart, each found by the ID its client sent", async () => {

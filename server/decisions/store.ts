@@ -503,6 +503,9 @@ function where(
   if (f.resource !== undefined) parts.push(sql`d.resource = ${f.resource}`);
   if (f.operation !== undefined) parts.push(sql`d.operation = ${f.operation}`);
   if (f.auditID !== undefined) parts.push(sql`d.audit_id = ${f.auditID}`);
+  if (f.phase !== undefined) parts.push(inList("d.kind", [`${f.phase}-webhook`, "webhook"]));
+  if (f.configuration !== undefined)
+    parts.push(sql`(d.configuration = ${f.configuration} OR d.configuration = '')`);
   if (f.from !== undefined) parts.push(sql`d.time >= ${f.from}`);
   if (f.to !== undefined) parts.push(sql`d.time < ${f.to}`);
   const w = joinSql(parts, " AND ");
