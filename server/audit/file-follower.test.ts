@@ -14,6 +14,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  writeFileSync,
   writeSync,
 } from "node:fs";
 import os from "node:os";
@@ -22,7 +23,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ParsedAuditEvent } from "@/lib/admission/audit";
 import { SqliteDriver } from "@/server/decisions/sqlite";
 import { DecisionStore, type LogCursor } from "@/server/decisions/store";
-import { AuditLogFollower, type FollowerOptions } from "./file-follower";
+import { AuditLogFollower, isRotatedName, type FollowerOptions } from "./file-follower";
 
 let dir: string;
 let log: string;
@@ -170,6 +171,22 @@ describe("AuditLogFollower", () => {
     appendFileSync(log, lines("new", 7));
     await expectStoredOnce([...ids("old", 10), ...ids("late", 4), ...ids("new", 7)]);
     expect(f.stats.rotations).toBe(1);
+  });
+
+  it("reads only rotated copies of the log, not other files beside it that start alike", async () => {
+    await stopThenRotate();
+    // Newer than the rotated copy, as the files an admin keeps beside the log often are.
+    await new Promise((r) => setTimeout(r, 20));
+    writeFileSync(path.join(dir, "audit-copy.log"), lines("decoy", 3));
+    writeFileSync(
+      path.join(dir, "audit-policy.yaml"),
+      "apiVersion: audit.k8s.io/v1\nkind: Policy\n",
+    );
+    writeFileSync(path.join(dir, "audit.token"), "0123456789abcdef\n");
+    const second = follow();
+    await expectStoredOnce([...ids("one", 8), ...ids("two", 3), ...ids("three", 4)]);
+    expect(second.stats.skipped).toEqual({ notJson: 0, oversized: 0, partial: 0 });
+    expect(second.stats.lastError).toBeUndefined();
   });
 
   it("follows a copytruncate, reading past the zeros a non-appending writer leaves", async () => {
@@ -323,5 +340,40 @@ describe("AuditLogFollower", () => {
     await expectStoredOnce(ids("r", 5));
     expect(f.stats.storeFailures).toBe(2);
     expect(f.stats.lastError).toContain("disk full");
+  });
+});
+
+describe("isRotatedName", () => {
+  it("knows the apiserver's and logrotate's rotated copies", () => {
+    for (const entry of [
+      "audit-2026-11-23T10-00-00.000.log",
+      "audit.log.1",
+      "audit.log.12",
+      "audit.log-20261123",
+      "audit.log-2026112310",
+      "audit-20261123.log",
+    ])
+      expect(isRotatedName("audit.log", entry), entry).toBe(true);
+    expect(isRotatedName("audit", "audit-2026-11-23T10-00-00.000")).toBe(true);
+    expect(isRotatedName("audit", "audit.1")).toBe(true);
+  });
+
+  it("leaves the log itself, compressed copies and files that only start alike", () => {
+    for (const entry of [
+      "audit.log",
+      "audit.log.1.gz",
+      "audit-2026-11-23T10-00-00.000.log.gz",
+      "audit.log.zst",
+      "audit-policy.yaml",
+      "audit-copy.log",
+      "audit.token",
+      "audit-sink.key",
+      "audit.log.swp",
+      "audit.log.bak",
+      "audit.log-old",
+      "auditing.log",
+      "audit.log.",
+    ])
+      expect(isRotatedName("audit.log", entry), entry).toBe(false);
   });
 });

@@ -83,6 +83,30 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 const LEGACY_LINE = /^\S+ AUDIT: /;
 
+/** What a rotation puts between the log's name (or its stem) and the rest: a number or a date. */
+const ROTATION_MARK = /^[-.]\d[\dT:.-]*$/;
+
+/**
+ * Whether `entry`, in the log's directory, is a rotated copy of the log named `base`, not another
+ * file that merely starts alike (the audit policy, the sink's token, another log): the
+ * apiserver's own rotation (`audit-2026-11-23T10-00-00.000.log`, `<stem>-<time><ext>`),
+ * logrotate's numbered (`audit.log.1`) and dated (`audit.log-20261123`, or `audit-20261123.log`
+ * with its `extension` option) copies. Compressed copies are not read.
+ */
+export function isRotatedName(base: string, entry: string): boolean {
+  if (entry === base || /\.(gz|bz2|xz|zst|lz4|z)$/i.test(entry)) return false;
+  if (entry.startsWith(base) && ROTATION_MARK.test(entry.slice(base.length))) return true;
+  const ext = path.extname(base);
+  const stem = base.slice(0, base.length - ext.length);
+  return (
+    ext !== "" &&
+    entry.length > base.length &&
+    entry.startsWith(stem) &&
+    entry.endsWith(ext) &&
+    ROTATION_MARK.test(entry.slice(stem.length, entry.length - ext.length))
+  );
+}
+
 /**
  * Follows an apiserver audit log (JSON lines): appends as they are written, rotation by rename
  * (the apiserver's own, `<name>-<timestamp>.<ext>`, or logrotate's `<name>.1`: the old file is
@@ -192,14 +216,13 @@ export class AuditLogFollower {
     return true;
   }
 
-  /** Rotated siblings of the log (same directory, name starting with its stem), oldest first. */
+  /** Rotated siblings of the log (see isRotatedName), oldest first. */
   private async rotated(): Promise<Array<{ name: string; id: Identity; mtime: number }>> {
     const dir = path.dirname(this.opts.file);
     const base = path.basename(this.opts.file);
-    const stem = base.slice(0, base.length - path.extname(base).length);
     const out: Array<{ name: string; id: Identity; mtime: number }> = [];
     for (const entry of await readdir(dir)) {
-      if (entry === base || !entry.startsWith(stem) || entry.endsWith(".gz")) continue;
+      if (!isRotatedName(base, entry)) continue;
       const name = path.join(dir, entry);
       try {
         const s = await stat(name, { bigint: true });
