@@ -242,6 +242,26 @@ test("a webhook's detail page lists its recent decisions and links to the filter
   );
 });
 
+test("a policy's page and its binding's page list the policy's recent decisions", async ({
+  page,
+}) => {
+  const vap = scenario.hookOf["vap-warn"];
+  await scenario.produce("vap-warn");
+  await page.goto(`/policies/validatingadmissionpolicies/${vap}`);
+  const recent = page.getByRole("region", { name: `Recent decisions of ${vap}` });
+  await expect(recent.locator(".outcome").first()).toHaveText(/policy warned|policy audited/);
+  await expect(recent).toContainText(VAP_WARN_MESSAGE);
+  await expect(recent.getByRole("link", { name: "open in the feed" })).toHaveAttribute(
+    "href",
+    `/decisions?policy=${encodeURIComponent(vap)}`,
+  );
+  await page.goto(`/policies/validatingadmissionpolicybindings/${vap}-binding`);
+  const through = page.getByRole("region", { name: `Recent decisions of ${vap}` });
+  await expect(through.locator(".outcome").first()).toHaveText(/policy warned|policy audited/);
+  // Another policy's decisions are not this one's.
+  await expect(through).not.toContainText(VAP_DENY_MESSAGE);
+});
+
 test("a webhook name in a mutating and a validating configuration: each page lists only its own webhook's decisions", async ({
   page,
 }) => {

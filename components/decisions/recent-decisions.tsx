@@ -15,8 +15,10 @@ const SHOWN = 8;
 
 /**
  * The last few decisions of one webhook (or policy), with a link to the filtered feed. `within`
- * names the webhook's configuration: a webhook name is often in several (cert-manager's is in a
- * mutating and a validating one), and the other's calls are not this webhook's.
+ * names the phase and the webhook's configuration (or the policy's binding): a webhook name is
+ * often in several configurations (cert-manager's is in a mutating and a validating one), and a
+ * ValidatingAdmissionPolicy and a MutatingAdmissionPolicy may share a name; the other's calls are
+ * not this one's.
  */
 export function RecentDecisions({
   context,
@@ -27,7 +29,7 @@ export function RecentDecisions({
   context: string;
   name: string;
   policy?: boolean;
-  within?: { phase: "mutating" | "validating"; configuration: string };
+  within?: { phase: "mutating" | "validating"; configuration?: string };
 }) {
   const feed: DecisionFilter = policy ? { policy: name, outcome: [] } : { hook: name, outcome: [] };
   const filter: DecisionFilter = within ? { ...feed, ...within } : feed;

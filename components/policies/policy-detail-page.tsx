@@ -20,6 +20,7 @@ import { BindingBody } from "./binding-body";
 import { PolicyHealthCard } from "@/components/health/policy-health-card";
 import { healthQuery } from "@/lib/queries/health";
 import { ObjectGone } from "@/components/ui/object-gone";
+import { RecentDecisions } from "@/components/decisions/recent-decisions";
 
 /** One admission policy or binding, every field readable, live. */
 export function PolicyDetailPage({ resource, name }: { resource: PolicyResource; name: string }) {
@@ -100,6 +101,25 @@ export function PolicyDetailPage({ resource, name }: { resource: PolicyResource;
       ) : null}
       {health.error ? (
         <p className="muted">Health could not be read: {health.error.message}</p>
+      ) : null}
+      {context && policyName ? (
+        <div className="panel">
+          <h2>Recent decisions</h2>
+          {binding ? (
+            <p className="hint">
+              Of policy <span className="mono">{policyName}</span> through this binding.
+            </p>
+          ) : null}
+          <RecentDecisions
+            context={context}
+            name={policyName}
+            policy
+            within={{
+              phase: resource.startsWith("validating") ? "validating" : "mutating",
+              ...(binding ? { configuration: name } : {}),
+            }}
+          />
+        </div>
       ) : null}
       {params.error ? <ErrorBox error={params.error} /> : null}
     </div>

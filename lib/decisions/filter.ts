@@ -30,8 +30,10 @@ export interface DecisionFilter {
   /** One request's decisions (the Audit-ID the apiserver gave it, in its stored form). */
   auditID?: string;
   /**
-   * Webhooks of one admission phase: decisions of that phase's webhooks, and those whose phase the
-   * event does not tell (kind `webhook`: a denial or error read from the response status).
+   * One admission phase. With `policy`: that phase's policies only (a ValidatingAdmissionPolicy
+   * and a MutatingAdmissionPolicy may share a name). Otherwise webhooks: decisions of that
+   * phase's webhooks, and those whose phase the event does not tell (kind `webhook`: a denial or
+   * error read from the response status).
    */
   phase?: (typeof PHASES)[number];
   /**
@@ -157,6 +159,12 @@ const POLICY_KINDS: readonly DeciderKind[] = ["validating-policy", "mutating-pol
 /** Which decider kinds a `hook` or `policy` filter matches. */
 export const deciderKinds = { webhook: WEBHOOK_KINDS, policy: POLICY_KINDS } as const;
 
+/** The decision kinds a filter's `phase` admits (see DecisionFilter.phase). */
+export function phaseKinds(f: DecisionFilter): DecisionRecord["kind"][] {
+  if (f.phase === undefined) return [];
+  return f.policy !== undefined ? [`${f.phase}-policy`] : [`${f.phase}-webhook`, "webhook"];
+}
+
 /** Whether a stored decision passes the filter (the live stream's check; SQL does the same). */
 export function matchesDecisionFilter(d: DecisionRecord, f: DecisionFilter): boolean {
   if (f.hook !== undefined && (d.hook !== f.hook || !WEBHOOK_KINDS.includes(d.kind))) return false;
@@ -168,8 +176,7 @@ export function matchesDecisionFilter(d: DecisionRecord, f: DecisionFilter): boo
   if (f.resource !== undefined && d.request.resource !== f.resource) return false;
   if (f.operation !== undefined && d.request.operation !== f.operation) return false;
   if (f.auditID !== undefined && d.auditID !== f.auditID) return false;
-  if (f.phase !== undefined && d.kind !== `${f.phase}-webhook` && d.kind !== "webhook")
-    return false;
+  if (f.phase !== undefined && !phaseKinds(f).includes(d.kind)) return false;
   if (
     f.configuration !== undefined &&
     d.configuration !== "" &&

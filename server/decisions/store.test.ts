@@ -322,6 +322,57 @@ describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
     }
   });
 
+  it("narrows a policy's decisions to its kind and binding: a validating and a mutating policy may share a name", async () => {
+    const event = (auditID: string, over: Record<string, unknown>) => {
+      const p = parseAuditEvent({
+        auditID,
+        stage: "ResponseComplete",
+        verb: "create",
+        requestURI: "/api/v1/namespaces/a/configmaps",
+        user: { username: "alice" },
+        objectRef: { resource: "configmaps", namespace: "a", name: auditID, apiVersion: "v1" },
+        stageTimestamp: new Date(T0).toISOString(),
+        responseStatus: { code: 201 },
+        ...over,
+      });
+      if (!p) throw new Error("fixture did not parse");
+      return p;
+    };
+    const warned = (binding: string) => ({
+      annotations: {
+        "validation.policy.admission.k8s.io/validation_failure": JSON.stringify([
+          { message: "no", policy: "p", binding, expressionIndex: 0, validationActions: ["Warn"] },
+        ]),
+      },
+    });
+    await store.ingest([
+      event("v1", warned("b1")),
+      event("v2", warned("b2")),
+      event("m1", {
+        responseStatus: {
+          code: 403,
+          message:
+            "configmaps \"m1\" is forbidden: policy 'p' with binding 'mb' denied request: no",
+        },
+      }),
+    ]);
+    const kinds = (await store.list(filter("policy=p"), { limit: 10 })).map((d) => d.kind);
+    expect(kinds.sort()).toEqual(["mutating-policy", "validating-policy", "validating-policy"]);
+    const ids = async (q: string) =>
+      (await store.list(filter(`policy=p&${q}`), { limit: 10 })).map((d) => d.auditID).sort();
+    expect(await ids("phase=validating")).toEqual(["v1", "v2"]);
+    expect(await ids("phase=mutating")).toEqual(["m1"]);
+    expect(await ids("phase=validating&configuration=b2")).toEqual(["v2"]);
+    // The live stream's match agrees with the query.
+    const every = await store.list(all, { limit: 10 });
+    for (const q of ["phase=validating", "phase=mutating", "phase=validating&configuration=b1"]) {
+      const f = filter(`policy=p&${q}`);
+      expect(every.filter((d) => matchesDecisionFilter(d, f)).map((d) => d.id)).toEqual(
+        (await store.list(f, { limit: 10 })).map((d) => d.id),
+      );
+    }
+  });
+
   it("stores requests whose long Audit-IDs share their first characters apart, each found by the ID its client sent", async () => {
     const long = `trace-${"a".repeat(130)}`;
     const r = await store.ingest([parsed(long), parsed(`${long}b`, { deny: "d.example.com" })]);

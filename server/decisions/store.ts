@@ -11,7 +11,7 @@ import {
   type ItemBytes,
   type ParsedAuditEvent,
 } from "@/lib/admission/audit";
-import { deciderKinds, type DecisionFilter } from "@/lib/decisions/filter";
+import { deciderKinds, phaseKinds, type DecisionFilter } from "@/lib/decisions/filter";
 import type { DecisionTally } from "@/lib/decisions/tally";
 import {
   joinSql,
@@ -503,7 +503,7 @@ function where(
   if (f.resource !== undefined) parts.push(sql`d.resource = ${f.resource}`);
   if (f.operation !== undefined) parts.push(sql`d.operation = ${f.operation}`);
   if (f.auditID !== undefined) parts.push(sql`d.audit_id = ${f.auditID}`);
-  if (f.phase !== undefined) parts.push(inList("d.kind", [`${f.phase}-webhook`, "webhook"]));
+  if (f.phase !== undefined) parts.push(inList("d.kind", phaseKinds(f)));
   if (f.configuration !== undefined)
     parts.push(sql`(d.configuration = ${f.configuration} OR d.configuration = '')`);
   if (f.from !== undefined) parts.push(sql`d.time >= ${f.from}`);
