@@ -90,7 +90,8 @@ describe("parseDocuments: merge keys like go-yaml v2", () => {
     const r = read(`b:\n  <<: {${items}}\n`);
     expect(r.problems).toEqual([]);
     expect(Object.keys((r.value as { b: object }).b)).toHaveLength(110_000);
-  });
+    // A correctness test on a large input, not a timing one: it takes seconds on a busy machine.
+  }, 60_000);
 
   it("a key named __proto__ is an own key", () => {
     const v = read("__proto__: {x: 1}\n").value;
