@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { parseAuditEvent, type ParsedAuditEvent } from "@/lib/admission/audit";
 import { parseEventListBody } from "@/lib/admission/audit-batch";
 import { matchesDecisionFilter, parseDecisionFilter } from "@/lib/decisions/filter";
+import { parsedEvent } from "../../test/parsed-event";
 import { startPostgres, type TestPostgres } from "../../test/postgres";
 import { PostgresDriver } from "./postgres";
 import { sql, type Sql, type SqlDriver } from "./sql";
@@ -260,21 +261,8 @@ describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
   });
 
   it("narrows a webhook's decisions to one configuration's phase: a name in a mutating and a validating configuration is two webhooks", async () => {
-    const event = (auditID: string, over: Record<string, unknown>) => {
-      const p = parseAuditEvent({
-        auditID,
-        stage: "ResponseComplete",
-        verb: "create",
-        requestURI: "/api/v1/namespaces/a/configmaps",
-        user: { username: "alice" },
-        objectRef: { resource: "configmaps", namespace: "a", name: auditID, apiVersion: "v1" },
-        stageTimestamp: new Date(T0).toISOString(),
-        responseStatus: { code: 201 },
-        ...over,
-      });
-      if (!p) throw new Error("fixture did not parse");
-      return p;
-    };
+    const event = (auditID: string, over: Record<string, unknown>) =>
+      parsedEvent(auditID, T0, { responseStatus: { code: 201 }, ...over });
     const mutation = (configuration: string) => ({
       annotations: {
         "mutation.webhook.admission.k8s.io/round_0_index_0": JSON.stringify({
@@ -323,21 +311,8 @@ describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
   });
 
   it("narrows a policy's decisions to its kind and binding: a validating and a mutating policy may share a name", async () => {
-    const event = (auditID: string, over: Record<string, unknown>) => {
-      const p = parseAuditEvent({
-        auditID,
-        stage: "ResponseComplete",
-        verb: "create",
-        requestURI: "/api/v1/namespaces/a/configmaps",
-        user: { username: "alice" },
-        objectRef: { resource: "configmaps", namespace: "a", name: auditID, apiVersion: "v1" },
-        stageTimestamp: new Date(T0).toISOString(),
-        responseStatus: { code: 201 },
-        ...over,
-      });
-      if (!p) throw new Error("fixture did not parse");
-      return p;
-    };
+    const event = (auditID: string, over: Record<string, unknown>) =>
+      parsedEvent(auditID, T0, { responseStatus: { code: 201 }, ...over });
     const warned = (binding: string) => ({
       annotations: {
         "validation.policy.admission.k8s.io/validation_failure": JSON.stringify([
