@@ -145,7 +145,7 @@ export interface FailureReport {
 
 export interface PredictReport {
   schema: "portcullis.predict/v1";
-  /** False when admission is predicted to reject the request (see `failure`). */
+  /** False when admission is predicted to reject the request (see `failure`, `rejectedBeforeHooks`). */
   admitted: boolean;
   request: RequestReport;
   calls: CallReport[];
@@ -163,6 +163,11 @@ export interface PredictReport {
   failure: FailureReport | null;
   /** Other failing bindings of the same policy stage: the apiserver names one of them all. */
   alsoFailing: FailureReport[];
+  /**
+   * An in-tree plugin's rejection before any hook (NamespaceLifecycle refusing a CREATE in a
+   * namespace that does not exist): no hook is called.
+   */
+  rejectedBeforeHooks: { plugin: string; status: number; message: string } | null;
   exclusions: { webhooks: string | null; policies: string | null };
   worstCaseLatencySeconds: number;
   /**
@@ -384,7 +389,7 @@ export function reportOf(
 ): PredictReport {
   return {
     schema: "portcullis.predict/v1",
-    admitted: p.failure === undefined,
+    admitted: p.failure === undefined && p.rejectedBeforeHooks === undefined,
     request: requestReport,
     calls: p.calls.map((c, order) => ({
       order,
@@ -429,6 +434,7 @@ export function reportOf(
     })),
     failure: p.failure ? failureReport(p.failure) : null,
     alsoFailing: p.alsoFailing.map(failureReport),
+    rejectedBeforeHooks: p.rejectedBeforeHooks ? { ...p.rejectedBeforeHooks } : null,
     exclusions: {
       webhooks: p.exclusions.webhooks?.message ?? null,
       policies: p.exclusions.policies?.message ?? null,
