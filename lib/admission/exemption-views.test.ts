@@ -6,6 +6,7 @@ import {
   NOT_MATCHED,
   compareGroupValues,
   exemptionMatrix,
+  type MatrixHook,
   type MatrixRequest,
 } from "@/lib/admission/exemptions";
 import {
@@ -256,6 +257,49 @@ describe("requests that reach few objects", () => {
     // Creating a pod does not reach the exec hook ("pods/*" covers the pod itself too).
     const create = exemptionMatrix(c);
     expect(create.hooks.map((h) => h.applies)).toEqual([false, true, true]);
+  });
+
+  it("a hook with an objectSelector is never called for a CONNECT (its options have no labels)", () => {
+    const execRule = [podsRule(["CONNECT"], ["pods/exec"])];
+    // Even a selector an unlabelled object would satisfy: the options object has no metadata.
+    const absent = { matchExpressions: [{ key: "app", operator: "DoesNotExist" }] };
+    const c = compileSnapshot({
+      validatingWebhookConfigurations: [
+        {
+          metadata: { name: "connect" },
+          webhooks: [
+            hook("exec-labelled.x.io", { objectSelector: absent, rules: execRule }),
+            hook("exec.x.io", { rules: execRule }),
+          ],
+        },
+      ],
+      validatingAdmissionPolicies: [
+        {
+          metadata: { name: "p" },
+          spec: {
+            failurePolicy: "Fail",
+            matchConstraints: { resourceRules: execRule, objectSelector: absent },
+            validations: [{ expression: "false" }],
+          },
+        },
+      ],
+      validatingAdmissionPolicyBindings: [
+        { metadata: { name: "b" }, spec: { policyName: "p", validationActions: ["Deny"] } },
+      ],
+      namespaces,
+    });
+    const m = exemptionMatrix(c, "runlevel", EXEC);
+    expect(m.hooks.map((h) => [h.hook.name, h.applies, h.never !== undefined])).toEqual([
+      ["b", false, true],
+      ["exec-labelled.x.io", false, true],
+      ["exec.x.io", true, false],
+    ]);
+    expect(grid(m)).toMatchObject({ team: "--X", "kube-system": "--X" });
+    const labelled = m.hooks[1] as MatrixHook;
+    expect(explainCell(m, labelled, NOT_MATCHED, "team", {})).toMatchObject({
+      requirement: "objectSelector",
+      detail: expect.stringContaining("never called for pods/exec CONNECT"),
+    });
   });
 
   it("a binding's exclusion that names objects leaves the rest of them intercepted", () => {
