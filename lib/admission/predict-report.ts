@@ -240,7 +240,11 @@ export function buildRequest(
   if (resolved.guessed)
     notices.push({
       at,
-      message: `resource ${gvr} is inferred from kind ${t.kind}; name it with --resource if that is wrong`,
+      // Live discovery lists every resource the cluster serves: a guess is one it does not.
+      message:
+        input.namespacesFrom === "cluster"
+          ? `the cluster does not serve ${gvr} (kind ${t.kind || "unknown"} in ${t.apiVersion || "no apiVersion"}): the apiserver answers 404 NotFound before admission; the hooks below are those it would call if it served it`
+          : `resource ${gvr} is inferred from kind ${t.kind}; name it with --resource if that is wrong`,
     });
   if (cmd.namespace !== undefined && objNs !== "" && cmd.namespace !== objNs)
     throw new RequestSpecError(

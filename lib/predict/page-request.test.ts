@@ -88,4 +88,17 @@ describe("predict page request", () => {
       "debug-exec.example.com",
     ]);
   });
+
+  it("a kind live discovery does not list: the cluster does not serve it (404 before admission)", () => {
+    const r = predictPage(
+      {
+        ...DEFAULT_STATE,
+        object: "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: team}\n",
+      },
+      live,
+    );
+    expect(r.ok && r.report.notices.map((n) => n.message)).toContainEqual(
+      expect.stringContaining("the cluster does not serve example.com/v1/widgets"),
+    );
+  });
 });
