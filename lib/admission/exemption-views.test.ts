@@ -4,6 +4,7 @@ import {
   EXEMPT,
   INTERCEPTED,
   NOT_MATCHED,
+  POD_CREATE,
   compareGroupValues,
   exemptionMatrix,
   type MatrixHook,
@@ -298,8 +299,33 @@ describe("requests that reach few objects", () => {
     const labelled = m.hooks[1] as MatrixHook;
     expect(explainCell(m, labelled, NOT_MATCHED, "team", {})).toMatchObject({
       requirement: "objectSelector",
-      detail: expect.stringContaining("never called for pods/exec CONNECT"),
+      detail: expect.stringContaining("never called for pods/exec CONNECT: its objectSelector"),
     });
+  });
+
+  it("a mutating policy whose rules match every operation is never consulted for a DELETE", () => {
+    const c = compileSnapshot({
+      mutatingAdmissionPolicies: [
+        {
+          metadata: { name: "m" },
+          spec: {
+            failurePolicy: "Fail",
+            matchConstraints: { resourceRules: [podsRule(["*"], ["pods"])] },
+            mutations: [{ patchType: "JSONPatch", jsonPatch: { expression: "[]" } }],
+          },
+        },
+      ],
+      mutatingAdmissionPolicyBindings: [{ metadata: { name: "mb" }, spec: { policyName: "m" } }],
+      namespaces,
+    });
+    const del = exemptionMatrix(c, "runlevel", { ...POD_CREATE, operation: "DELETE" });
+    expect(del.hooks.map((h) => [h.applies, h.never?.by])).toEqual([[false, "operation"]]);
+    expect(grid(del)).toMatchObject({ team: "-" });
+    expect(explainCell(del, del.hooks[0] as MatrixHook, NOT_MATCHED, "team", {}).detail).toBe(
+      "mb is never called for pods DELETE: mutating admission policies are never consulted for DELETE",
+    );
+    const upd = exemptionMatrix(c, "runlevel", { ...POD_CREATE, operation: "UPDATE" });
+    expect(grid(upd)).toMatchObject({ team: "X" });
   });
 
   it("a binding's exclusion that names objects leaves the rest of them intercepted", () => {

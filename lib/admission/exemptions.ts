@@ -68,9 +68,11 @@ export interface MatrixHook {
   readonly applies: boolean;
   /**
    * Why the hook is never called for the request although its rules match it (then `applies` is
-   * false): an objectSelector on a CONNECT, whose options object has no labels to match.
+   * false): an objectSelector on a CONNECT, whose options object has no labels to match; a
+   * mutating policy on a DELETE.
    */
-  readonly never: string | undefined;
+  readonly never:
+    { readonly by: "objectSelector" | "operation"; readonly reason: string } | undefined;
   /**
    * An objectSelector, matchConditions or resourceNames can still skip individual objects: an
    * intercepted cell means "called unless those say otherwise".
@@ -208,7 +210,11 @@ export function matrixHooks(
   const blind = (selectors: ReadonlyArray<CompiledMatchResources | undefined>) =>
     request.operation === "CONNECT" &&
     selectors.some((m) => m !== undefined && !m.objectSelector.empty)
-      ? "its objectSelector never matches a CONNECT: the options object it would read has no labels"
+      ? ({
+          by: "objectSelector",
+          reason:
+            "its objectSelector never matches a CONNECT: the options object it would read has no labels",
+        } as const)
       : undefined;
   const webhooks = (stage: MatrixHook["stage"], list: CompiledSnapshot["mutating"]) => {
     for (const h of list) {
@@ -239,7 +245,16 @@ export function matrixHooks(
       const rules =
         resourcesApply(p.constraints, a, s, true) &&
         (!p.bindingMatch || resourcesApply(p.bindingMatch, a, s, true));
-      const never = rules ? blind([p.constraints, p.bindingMatch]) : undefined;
+      // policy/mutating/plugin.go registers for CREATE, UPDATE and CONNECT: a "*" rule that
+      // matches a DELETE is never consulted for it.
+      const never = !rules
+        ? undefined
+        : stage === "mutating-policy" && request.operation === "DELETE"
+          ? ({
+              by: "operation",
+              reason: "mutating admission policies are never consulted for DELETE",
+            } as const)
+          : blind([p.constraints, p.bindingMatch]);
       out.push({
         hook: p.id,
         stage,

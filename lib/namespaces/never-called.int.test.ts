@@ -1,7 +1,9 @@
 /**
- * The exemption matrix for a CONNECT (pods/exec) beside the real apiserver: a hook with an
- * objectSelector is never called for it (the options object has no labels), so its cells must not
- * read intercepted; the same hook without one is called, and its cells read intercepted.
+ * Exemption matrix cells for hooks whose rules match a request the apiserver still never hands
+ * them, beside the real apiserver: a webhook with an objectSelector on a CONNECT (pods/exec; the
+ * options object has no labels), and a mutating admission policy on a DELETE (its plugin is not
+ * consulted for DELETE). Their cells must not read intercepted; the same hooks' cells for requests
+ * the apiserver does hand them do.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
@@ -17,6 +19,9 @@ import { readParams, requestOf } from "@/lib/namespaces/matrix-params";
 
 const id = `cm${Date.now().toString(36)}`;
 const CONFIG = `${id}-exec`;
+const POLICY = `${id}-map`;
+const LABEL = `portcullis.test/${id}`;
+const ADM = "/apis/admissionregistration.k8s.io/v1";
 const LABELLED = `labelled.${id}.portcullis.test`;
 const PLAIN = `plain.${id}.portcullis.test`;
 const exec = {
@@ -55,6 +60,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const p of [
+    `${ADM}/mutatingadmissionpolicybindings/${POLICY}`,
+    `${ADM}/mutatingadmissionpolicies/${POLICY}`,
+    `/api/v1/namespaces/default/configmaps/${id}-kept`,
+  ])
+    await admin?.kube("DELETE", p).catch(() => undefined);
   await admin
     ?.kube(
       "DELETE",
@@ -101,4 +112,76 @@ test("pods/exec CONNECT: cells read intercepted exactly for the hooks the apiser
       intercepted: called.has(short),
     });
   }
+});
+
+test("configmaps DELETE: a mutating policy whose rules match it is not consulted, as the matrix says", async () => {
+  // Only objects labelled for this test: the policy fails every request it is consulted for.
+  await admin.kubeOk("POST", "/api/v1/namespaces/default/configmaps", {
+    metadata: { name: `${id}-kept`, labels: { [LABEL]: "x" } },
+  });
+  await admin.kubeOk("POST", `${ADM}/mutatingadmissionpolicies`, {
+    metadata: { name: POLICY },
+    spec: {
+      failurePolicy: "Fail",
+      matchConstraints: {
+        resourceRules: [
+          { operations: ["*"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+        ],
+        objectSelector: { matchLabels: { [LABEL]: "x" } },
+      },
+      reinvocationPolicy: "Never",
+      mutations: [
+        {
+          patchType: "JSONPatch",
+          jsonPatch: {
+            expression:
+              '[JSONPatch{op: "add", path: "/data/x", value: string(object.data["none"])}]',
+          },
+        },
+      ],
+    },
+  });
+  await admin.kubeOk("POST", `${ADM}/mutatingadmissionpolicybindings`, {
+    metadata: { name: POLICY },
+    spec: { policyName: POLICY },
+  });
+  // Consulted for a CREATE (it fails it) once the apiserver has it.
+  const deadline = Date.now() + 20_000;
+  let created = 0;
+  for (;;) {
+    created = (
+      await admin.kube("POST", "/api/v1/namespaces/default/configmaps?dryRun=All", {
+        metadata: { name: `${id}-new`, labels: { [LABEL]: "x" } },
+      })
+    ).status;
+    if (created >= 400 || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  expect(created).toBe(403);
+  const deleted = await admin.kube(
+    "DELETE",
+    `/api/v1/namespaces/default/configmaps/${id}-kept?dryRun=All`,
+  );
+  expect(deleted.status).toBe(200);
+
+  const client = new KubeClient(
+    stack.contexts.admin,
+    kubeConfigFor(stack.contexts.admin, [stack.kubeconfig]),
+  );
+  const snapshot = compileSnapshot((await readAdmissionState(client)).snapshot);
+  const cell = (op: string) => {
+    const m = exemptionMatrix(
+      snapshot,
+      "runlevel",
+      requestOf(readParams(new URLSearchParams(`resource=configmaps&op=${op}`))),
+    );
+    const row = matrixRows(m).find((r) => r.kind === "namespace" && r.name === "default");
+    const h = m.hooks.findIndex((x) => x.hook.configuration === POLICY);
+    if (row?.kind !== "namespace" || h < 0) throw new Error("no cell for the policy in default");
+    return cellReader(m)("default", row.g, h) === INTERCEPTED;
+  };
+  expect({ CREATE: cell("CREATE"), DELETE: cell("DELETE") }).toEqual({
+    CREATE: true,
+    DELETE: false,
+  });
 });
