@@ -170,6 +170,14 @@ export function writeParams(p: MatrixParams): string {
   return s ? `?${s}` : "";
 }
 
+/**
+ * The matrix opened on one hook's column for the request `p` is for: the hook filter set to its
+ * name, its column shown even where its rules do not match that request, other filters cleared.
+ */
+export function hookColumnHref(name: string, p: MatrixParams = DEFAULT_PARAMS): string {
+  return `/namespaces${writeParams({ ...p, hook: name, namespace: "", failurePolicy: "", all: true })}`;
+}
+
 /** The matrix request for the parameters. */
 export function requestOf(p: MatrixParams): MatrixRequest {
   const r = MATRIX_RESOURCES.find((x) => x.key === p.resource) ?? MATRIX_RESOURCES[0];
