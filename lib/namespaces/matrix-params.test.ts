@@ -134,4 +134,11 @@ describe("matrix parameters in the URL", () => {
     });
     expect(new URL(hookColumnHref("a.b.c"), "http://x").pathname).toBe("/namespaces");
   });
+
+  it("the automatic name label cannot head groups (every namespace has it, one value each)", () => {
+    expect(readParams(new URLSearchParams("group=kubernetes.io/metadata.name")).groupBy).toBe(
+      "runlevel",
+    );
+    expect(readParams(new URLSearchParams("group=team")).groupBy).toBe("team");
+  });
 });

@@ -148,7 +148,11 @@ export function readParams(q: { get(name: string): string | null }): MatrixParam
   return {
     resource: request.resource,
     operation: request.operation,
-    groupBy: LABEL_KEY.test(groupBy) ? groupBy : DEFAULT_PARAMS.groupBy,
+    // Rows group by label sets without the automatic name label: it cannot head groups.
+    groupBy:
+      LABEL_KEY.test(groupBy) && groupBy !== "kubernetes.io/metadata.name"
+        ? groupBy
+        : DEFAULT_PARAMS.groupBy,
     hook: (q.get("hook") ?? "").slice(0, 253),
     namespace: (q.get("ns") ?? "").slice(0, 63),
     failurePolicy: fp === "Fail" || fp === "Ignore" ? fp : "",
