@@ -270,6 +270,7 @@ describe("predict", () => {
         "indeterminate",
         "legacy",
         "notices",
+        "rejectedBeforeHooks",
         "request",
         "schema",
         "skips",

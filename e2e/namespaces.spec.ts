@@ -136,6 +136,7 @@ test.describe("namespaces and exemptions", () => {
     const cfg = uniqueName("e2e-connect");
     const exec = `exec.${cfg}.example.com`;
     const pods = `pods.${cfg}.example.com`;
+    const labelled = `labelled.${cfg}.example.com`;
     await createNamespace(kube, ns, { "e2e-run": run });
     await createConfig(kube, "validatingwebhookconfigurations", cfg, [
       podHook(exec, run, {
@@ -152,6 +153,19 @@ test.describe("namespaces and exemptions", () => {
       podHook(pods, run, {
         failurePolicy: "Ignore",
         rules: [{ operations: ["*"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] }],
+      }),
+      // Never called for a CONNECT: the options object has no labels for its objectSelector.
+      podHook(labelled, run, {
+        failurePolicy: "Ignore",
+        objectSelector: { matchExpressions: [{ key: "app", operator: "DoesNotExist" }] },
+        rules: [
+          {
+            operations: ["CONNECT"],
+            apiGroups: [""],
+            apiVersions: ["v1"],
+            resources: ["pods/exec"],
+          },
+        ],
       }),
     ]);
     try {
@@ -175,10 +189,53 @@ test.describe("namespaces and exemptions", () => {
         grid.getByRole("gridcell", { name: new RegExp(`× ${pods.replace(/\./g, "\\.")}`) }),
       ).toHaveCount(0);
       await expect(page.getByText(/for pods\/exec CONNECT/)).toBeVisible();
+      await expect(
+        grid.getByRole("gridcell", { name: new RegExp(`× ${labelled.replace(/\./g, "\\.")}`) }),
+      ).toHaveCount(0);
 
       // Back to a resource: the operation leaves CONNECT with it.
       await page.getByRole("combobox", { name: "Request" }).selectOption("configmaps");
       await expect(page.getByRole("combobox", { name: "Operation" })).toHaveValue("CREATE");
+    } finally {
+      await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
+      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+    }
+  });
+
+  test("a hook page's 'In the matrix' opens on its column for the request the page shows", async ({
+    page,
+    kube,
+  }) => {
+    const run = uniqueName("hl");
+    const ns = `${run}-app`;
+    const cfg = uniqueName("e2e-link");
+    const cm = `cm.${cfg}.example.com`;
+    await createNamespace(kube, ns, { "e2e-run": run });
+    await createConfig(kube, "validatingwebhookconfigurations", cfg, [
+      podHook(cm, run, {
+        failurePolicy: "Ignore",
+        rules: [
+          {
+            operations: ["CREATE"],
+            apiGroups: [""],
+            apiVersions: ["v1"],
+            resources: ["configmaps"],
+          },
+        ],
+      }),
+    ]);
+    try {
+      await page.goto(`/hooks/ValidatingWebhookConfiguration/${cfg}/${cm}?resource=configmaps`);
+      await page.getByRole("link", { name: "In the matrix" }).click();
+      await expect(page.getByRole("combobox", { name: "Request" })).toHaveValue("configmaps");
+      const grid = page.getByRole("grid", { name: /Exemption matrix/ });
+      await expect(
+        grid.getByRole("gridcell", { name: `${ns} × ${cm}: intercepted` }),
+      ).toBeVisible();
+      // From the default request (pods), the column still shows: its rules do not match pods.
+      await page.goto(`/hooks/ValidatingWebhookConfiguration/${cfg}/${cm}`);
+      await page.getByRole("link", { name: "In the matrix" }).click();
+      await expect(grid.getByRole("columnheader", { name: cm })).toBeVisible();
     } finally {
       await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
       await kube.request("DELETE", `/api/v1/namespaces/${ns}`);

@@ -321,6 +321,27 @@ test("a denial: the apiserver's verdict beside the prediction, the denier among 
   await expect(page.getByTestId("agrees")).toContainText(`denied by vdeny${SUFFIX}`);
 });
 
+test("a CREATE in a namespace that does not exist: rejected before any hook, as the apiserver does", async ({
+  page,
+}) => {
+  const ghost = `${id}-ghost`;
+  await open(page, configMap("keep-g", ghost, { app: "web" }));
+  await expect(page.getByTestId("verdict")).toHaveText("Rejected by admission");
+  await expect(page.getByTestId("predicted-failure")).toContainText(
+    `404: namespaces "${ghost}" not found`,
+  );
+  const p = await predicted(page);
+  expect([...p.mutating, ...p.validating]).toEqual([]);
+  const seen = await tryForReal(page);
+  expect([...seen.mutating, ...seen.validating]).toEqual([]);
+  await expect(page.getByTestId("dry-run-message")).toContainText(
+    `namespaces "${ghost}" not found`,
+  );
+  await expect(page.getByTestId("agrees")).toContainText(
+    "rejected as predicted, by NamespaceLifecycle",
+  );
+});
+
 test("invalid YAML is pointed at where it is", async ({ page }) => {
   await open(page, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [x\n");
   const err = page.getByRole("alert").filter({ hasText: "Line" });

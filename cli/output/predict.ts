@@ -32,6 +32,11 @@ export function formatPredictText(r: PredictReport): string {
     lines.push("", "undecided (may be called):");
     for (const x of r.indeterminate) lines.push(`  [${x.stage}] ${hookText(x.hook)}: ${x.message}`);
   }
+  if (r.rejectedBeforeHooks)
+    lines.push(
+      "",
+      `REJECTED by ${r.rejectedBeforeHooks.plugin} before any hook: ${r.rejectedBeforeHooks.status} ${r.rejectedBeforeHooks.message}`,
+    );
   if (r.failure)
     lines.push(
       "",

@@ -17,6 +17,7 @@ import {
   type HookSourceKind,
 } from "@/lib/admission/hook-identity";
 import { configurationHref, namespaceHref } from "@/lib/namespaces/links";
+import { hookColumnHref } from "@/lib/namespaces/matrix-params";
 import { ErrorBox } from "@/components/ui/error-box";
 import { useLiveMatrix } from "./use-live-matrix";
 import { RequestPicker } from "./request-picker";
@@ -83,7 +84,7 @@ export function HookNamespacesPage({
         <LiveIndicator {...state.live} />
         <span className="spacer" />
         <span className="links">
-          <Link href={`/namespaces?hook=${encodeURIComponent(name)}`}>In the matrix</Link>
+          <Link href={hookColumnHref(name, params)}>In the matrix</Link>
           {/* Initializers (1.7–1.13) leave no audit decisions or metrics; `for` names webhooks and policies. */}
           {source !== "InitializerConfiguration" ? (
             <>

@@ -206,7 +206,7 @@ function Summary({ r }: { r: PredictReport }) {
   return (
     <section className="panel" aria-label="Answer" data-testid="answer">
       <h2>
-        {r.failure ? (
+        {r.failure || r.rejectedBeforeHooks ? (
           <span className="bad" data-testid="verdict">
             Rejected by admission
           </span>
@@ -216,7 +216,14 @@ function Summary({ r }: { r: PredictReport }) {
           </span>
         )}
       </h2>
-      {r.failure ? (
+      {r.rejectedBeforeHooks ? (
+        <p className="alert" data-testid="predicted-failure">
+          {r.rejectedBeforeHooks.status}: {r.rejectedBeforeHooks.message}{" "}
+          <span className="hint">
+            ({r.rejectedBeforeHooks.plugin}, before any policy or webhook is consulted)
+          </span>
+        </p>
+      ) : r.failure ? (
         <>
           <p className="alert" data-testid="predicted-failure">
             {r.failure.status}: {r.failure.message}

@@ -153,6 +153,19 @@ export function RequestForm({ state, onChange, result, namespaces, identity, dis
             <option key={n} value={n} />
           ))}
         </datalist>
+        <label htmlFor="predict-name">Name</label>
+        <input
+          id="predict-name"
+          className="mono"
+          value={state.name}
+          placeholder={
+            request?.name ||
+            (state.operation === "CONNECT"
+              ? "the pod (node, service) connected to"
+              : "from the object")
+          }
+          onChange={(e) => set({ name: e.target.value })}
+        />
       </div>
       {request && request.namespaceLabelsFrom !== "cluster-scoped" ? (
         <div className="ns-labels" data-testid="namespace-labels">

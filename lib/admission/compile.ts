@@ -352,6 +352,7 @@ export function compileSnapshot(s: AdmissionSnapshot): CompiledSnapshot {
     validatingPolicies,
     initializers,
     namespaces: new Map(Object.entries(s.namespaces ?? {})),
+    namespacesKnown: s.namespaces !== undefined,
     params: s.params
       ? new Map(s.params.map((p) => [paramKindKey(p.apiVersion, p.kind), p]))
       : undefined,

@@ -152,6 +152,52 @@ describe("dependencyGraph", () => {
     expect(node?.backend?.readyEndpoints).toBe(0);
     expect(node?.backend?.serviceFound).toBe(true);
   });
+  it("a matchCondition on the pod's spec decides nothing on pods known by labels only", () => {
+    const byImage = (failurePolicy: "Fail" | "Ignore") =>
+      backed("images.x.io", "a", {
+        failurePolicy,
+        matchConditions: [
+          {
+            name: "evil-images",
+            expression: 'object.spec.containers.exists(c, c.image.startsWith("registry.evil/"))',
+          },
+        ],
+      });
+    for (const failurePolicy of ["Fail", "Ignore"] as const) {
+      const g = graph({
+        snapshot: {
+          validatingWebhookConfigurations: [
+            { metadata: { name: "images" }, webhooks: [byImage(failurePolicy)] },
+          ],
+          namespaces,
+        },
+        services: [svc("a", "images.x.io")],
+      });
+      expect(g.edges.map((e) => e.verdict)).toEqual(["maybe"]);
+    }
+    // A condition on what the map knows (the request, the pods' labels) still decides.
+    const g = graph({
+      snapshot: {
+        validatingWebhookConfigurations: [
+          {
+            metadata: { name: "images" },
+            webhooks: [
+              backed("images.x.io", "a", {
+                failurePolicy: "Fail",
+                matchConditions: [
+                  { name: "not-mine", expression: 'object.metadata.labels.app != "images.x.io"' },
+                ],
+              }),
+            ],
+          },
+        ],
+        namespaces,
+      },
+      services: [svc("a", "images.x.io")],
+    });
+    expect(g.edges).toEqual([]);
+    expect(g.selfLoops).toEqual([]);
+  });
   it("counts only the endpoints the apiserver can call: on the hook's Service port, by its name", () => {
     const slice = (portName: string) => ({
       addressType: "IPv4",

@@ -128,13 +128,24 @@ function createIn(
   });
 }
 
-/** Would `h` intercept (or possibly intercept) one of these requests? */
+/**
+ * Would `h` intercept (or possibly intercept) one of these requests? The requests carry only the
+ * pods' namespace and labels: a matchCondition that reads the object and fails to evaluate on them
+ * fails for want of what a real pod has (its spec), so it decides nothing ("maybe"), where on a real
+ * pod it may well be false and the hook skipped.
+ */
 function verdictFor(h: CompiledWebhook, contexts: readonly MatchContext[]): "yes" | "maybe" | "no" {
   let verdict: "yes" | "maybe" | "no" = "no";
+  const readsObject = h.conditions.some((c) => c.usesObject);
   for (const ctx of contexts) {
     const m = matchWebhook(h, ctx);
-    if (m.kind === "call" || m.kind === "fail") return "yes";
-    if (m.kind === "indeterminate") verdict = "maybe";
+    // A webhook's 403 is its matchConditions' failed evaluation (selector errors are 404 or 500).
+    const conditionError =
+      (m.kind === "fail" && m.failure.status === 403) ||
+      (m.kind === "skip" && m.reason.code === "match-condition-error-ignored");
+    if (readsObject && conditionError) verdict = "maybe";
+    else if (m.kind === "call" || m.kind === "fail") return "yes";
+    else if (m.kind === "indeterminate") verdict = "maybe";
   }
   return verdict;
 }

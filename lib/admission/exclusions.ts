@@ -35,7 +35,11 @@ const VIRTUAL_RESOURCES: ReadonlySet<string> = new Set([
 
 /** Why a whole plugin returned before considering any hook. */
 export interface Exclusion {
-  readonly code: "virtual-resource" | "admission-configuration" | "operation-not-handled";
+  readonly code:
+    | "virtual-resource"
+    | "admission-configuration"
+    | "operation-not-handled"
+    | "namespace-not-found";
   readonly message: string;
 }
 
@@ -102,4 +106,30 @@ export function mutatingPolicyExclusion(r: AdmissionRequest): Exclusion | undefi
     message:
       "mutating admission policies are consulted for CREATE, UPDATE and CONNECT only, never for DELETE",
   };
+}
+
+/** A rejection by an in-tree admission plugin that runs before every hook. */
+export interface InTreeRejection {
+  readonly plugin: "NamespaceLifecycle";
+  readonly status: number;
+  readonly message: string;
+}
+
+/**
+ * `namespace/lifecycle/admission.go` `Admit`: NamespaceLifecycle runs before the policy and
+ * webhook plugins and refuses a CREATE of a namespaced object (a Namespace excepted, and
+ * localsubjectaccessreviews) in a namespace that does not exist with the NotFound of its lookup.
+ * It handles CREATE, UPDATE and DELETE only, and lets UPDATE and DELETE through: a CONNECT or an
+ * update in a missing namespace reaches the hooks.
+ */
+export function namespaceLifecycleRejection(
+  r: AdmissionRequest,
+  namespaceMissing: boolean,
+): InTreeRejection | undefined {
+  const ns = r.namespace ?? "";
+  if (!namespaceMissing || ns === "" || r.operation !== "CREATE") return undefined;
+  if (r.kind.group === "" && r.kind.kind === "Namespace") return undefined;
+  if (r.group === "authorization.k8s.io" && r.resource === "localsubjectaccessreviews")
+    return undefined;
+  return { plugin: "NamespaceLifecycle", status: 404, message: `namespaces "${ns}" not found` };
 }

@@ -4,8 +4,10 @@ import {
   EXEMPT,
   INTERCEPTED,
   NOT_MATCHED,
+  POD_CREATE,
   compareGroupValues,
   exemptionMatrix,
+  type MatrixHook,
   type MatrixRequest,
 } from "@/lib/admission/exemptions";
 import {
@@ -256,6 +258,74 @@ describe("requests that reach few objects", () => {
     // Creating a pod does not reach the exec hook ("pods/*" covers the pod itself too).
     const create = exemptionMatrix(c);
     expect(create.hooks.map((h) => h.applies)).toEqual([false, true, true]);
+  });
+
+  it("a hook with an objectSelector is never called for a CONNECT (its options have no labels)", () => {
+    const execRule = [podsRule(["CONNECT"], ["pods/exec"])];
+    // Even a selector an unlabelled object would satisfy: the options object has no metadata.
+    const absent = { matchExpressions: [{ key: "app", operator: "DoesNotExist" }] };
+    const c = compileSnapshot({
+      validatingWebhookConfigurations: [
+        {
+          metadata: { name: "connect" },
+          webhooks: [
+            hook("exec-labelled.x.io", { objectSelector: absent, rules: execRule }),
+            hook("exec.x.io", { rules: execRule }),
+          ],
+        },
+      ],
+      validatingAdmissionPolicies: [
+        {
+          metadata: { name: "p" },
+          spec: {
+            failurePolicy: "Fail",
+            matchConstraints: { resourceRules: execRule, objectSelector: absent },
+            validations: [{ expression: "false" }],
+          },
+        },
+      ],
+      validatingAdmissionPolicyBindings: [
+        { metadata: { name: "b" }, spec: { policyName: "p", validationActions: ["Deny"] } },
+      ],
+      namespaces,
+    });
+    const m = exemptionMatrix(c, "runlevel", EXEC);
+    expect(m.hooks.map((h) => [h.hook.name, h.applies, h.never !== undefined])).toEqual([
+      ["b", false, true],
+      ["exec-labelled.x.io", false, true],
+      ["exec.x.io", true, false],
+    ]);
+    expect(grid(m)).toMatchObject({ team: "--X", "kube-system": "--X" });
+    const labelled = m.hooks[1] as MatrixHook;
+    expect(explainCell(m, labelled, NOT_MATCHED, "team", {})).toMatchObject({
+      requirement: "objectSelector",
+      detail: expect.stringContaining("never called for pods/exec CONNECT: its objectSelector"),
+    });
+  });
+
+  it("a mutating policy whose rules match every operation is never consulted for a DELETE", () => {
+    const c = compileSnapshot({
+      mutatingAdmissionPolicies: [
+        {
+          metadata: { name: "m" },
+          spec: {
+            failurePolicy: "Fail",
+            matchConstraints: { resourceRules: [podsRule(["*"], ["pods"])] },
+            mutations: [{ patchType: "JSONPatch", jsonPatch: { expression: "[]" } }],
+          },
+        },
+      ],
+      mutatingAdmissionPolicyBindings: [{ metadata: { name: "mb" }, spec: { policyName: "m" } }],
+      namespaces,
+    });
+    const del = exemptionMatrix(c, "runlevel", { ...POD_CREATE, operation: "DELETE" });
+    expect(del.hooks.map((h) => [h.applies, h.never?.by])).toEqual([[false, "operation"]]);
+    expect(grid(del)).toMatchObject({ team: "-" });
+    expect(explainCell(del, del.hooks[0] as MatrixHook, NOT_MATCHED, "team", {}).detail).toBe(
+      "mb is never called for pods DELETE: mutating admission policies are never consulted for DELETE",
+    );
+    const upd = exemptionMatrix(c, "runlevel", { ...POD_CREATE, operation: "UPDATE" });
+    expect(grid(upd)).toMatchObject({ team: "X" });
   });
 
   it("a binding's exclusion that names objects leaves the rest of them intercepted", () => {

@@ -110,8 +110,10 @@ export function explainCell(
   if (state === NOT_MATCHED)
     return {
       state: "not-matched",
-      requirement: "rules",
-      detail: `${hook.hook.name}'s rules do not match ${describeRequest(m.request)}`,
+      requirement: hook.never?.by ?? "rules",
+      detail: hook.never
+        ? `${hook.hook.name} is never called for ${describeRequest(m.request)}: ${hook.never.reason}`
+        : `${hook.hook.name}'s rules do not match ${describeRequest(m.request)}`,
     };
   if (m.request.scope === "Cluster")
     return {

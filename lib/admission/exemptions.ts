@@ -64,8 +64,15 @@ export interface MatrixHook {
   readonly failurePolicy: "Fail" | "Ignore";
   /** Policy bindings have two selectors: both must match. */
   readonly selectors: readonly CompiledSelector[];
-  /** Whether the hook's rules match the matrix's request at all. */
+  /** Whether the hook's rules match the matrix's request at all (and it can be called for it). */
   readonly applies: boolean;
+  /**
+   * Why the hook is never called for the request although its rules match it (then `applies` is
+   * false): an objectSelector on a CONNECT, whose options object has no labels to match; a
+   * mutating policy on a DELETE.
+   */
+  readonly never:
+    { readonly by: "objectSelector" | "operation"; readonly reason: string } | undefined;
   /**
    * An objectSelector, matchConditions or resourceNames can still skip individual objects: an
    * intercepted cell means "called unless those say otherwise".
@@ -198,17 +205,32 @@ export function matrixHooks(
 ): MatrixHook[] {
   const a = attributesOf(request);
   const out: MatrixHook[] = [];
+  // object/matcher.go: an object without metadata (a CONNECT's options) matches no objectSelector
+  // but the empty one, so such a hook is never called for a CONNECT.
+  const blind = (selectors: ReadonlyArray<CompiledMatchResources | undefined>) =>
+    request.operation === "CONNECT" &&
+    selectors.some((m) => m !== undefined && !m.objectSelector.empty)
+      ? ({
+          by: "objectSelector",
+          reason:
+            "its objectSelector never matches a CONNECT: the options object it would read has no labels",
+        } as const)
+      : undefined;
   const webhooks = (stage: MatrixHook["stage"], list: CompiledSnapshot["mutating"]) => {
-    for (const h of list)
+    for (const h of list) {
+      const rules = resourcesApply(h.match, a, s, false);
+      const never = rules ? blind([h.match]) : undefined;
       out.push({
         hook: h.id,
         stage,
         failurePolicy: h.failurePolicy,
         selectors: [h.match.namespaceSelector],
-        applies: resourcesApply(h.match, a, s, false),
+        applies: rules && never === undefined,
+        never,
         conditional: !h.match.objectSelector.empty || h.conditions.length > 0,
         timeoutSeconds: h.timeoutSeconds,
       });
+    }
   };
   const policies = (stage: MatrixHook["stage"], list: CompiledSnapshot["mutatingPolicies"]) => {
     for (const p of list) {
@@ -220,14 +242,26 @@ export function matrixHooks(
         m !== undefined &&
         (m.rules.some((r) => r.resourceNames.length > 0) ||
           m.excludeRules.some((r) => r.resourceNames.length > 0 && ruleMatches(r, a)));
+      const rules =
+        resourcesApply(p.constraints, a, s, true) &&
+        (!p.bindingMatch || resourcesApply(p.bindingMatch, a, s, true));
+      // policy/mutating/plugin.go registers for CREATE, UPDATE and CONNECT: a "*" rule that
+      // matches a DELETE is never consulted for it.
+      const never = !rules
+        ? undefined
+        : stage === "mutating-policy" && request.operation === "DELETE"
+          ? ({
+              by: "operation",
+              reason: "mutating admission policies are never consulted for DELETE",
+            } as const)
+          : blind([p.constraints, p.bindingMatch]);
       out.push({
         hook: p.id,
         stage,
         failurePolicy: p.failurePolicy,
         selectors: sels,
-        applies:
-          resourcesApply(p.constraints, a, s, true) &&
-          (!p.bindingMatch || resourcesApply(p.bindingMatch, a, s, true)),
+        applies: rules && never === undefined,
+        never,
         conditional:
           !p.constraints.objectSelector.empty ||
           (p.bindingMatch !== undefined && !p.bindingMatch.objectSelector.empty) ||

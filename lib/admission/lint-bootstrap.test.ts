@@ -129,6 +129,27 @@ describe("L2 (Good Practices 'Limit the scope')", () => {
       ],
     });
   });
+  it("says 'may' when only a matchCondition on the object's spec, unknown here, could spare them", () => {
+    const byImage = hook("images", {
+      matchConditions: [
+        {
+          name: "evil-images",
+          expression: 'object.spec.containers.exists(c, c.image.startsWith("registry.evil/"))',
+        },
+      ],
+    });
+    const f = lint({
+      snapshot: {
+        validatingWebhookConfigurations: [{ metadata: { name: "c" }, webhooks: [byImage] }],
+        namespaces,
+      },
+    });
+    const l2 = f.find((x) => x.id === "L2");
+    expect(l2?.explanation).toMatch(
+      /^images \(failurePolicy Fail\) may \(depending on matchConditions that read the object\) intercept writes in kube-system/,
+    );
+  });
+
   it("proposes runlevel NotIn [0,1] when the hit namespaces carry runlevel 0 or 1", () => {
     const labelled = Object.fromEntries(
       ["kube-system", "kube-public", "kube-node-lease"].map((ns) => [

@@ -24,6 +24,14 @@ function intercepts(
   r: AdmissionRequest,
 ): "yes" | "maybe" | "no" {
   const m = matchWebhook(h, createMatchContext(r, ctx.compiled));
+  // The requests carry metadata only: a matchCondition that reads the object and fails on them
+  // (a webhook's 403) fails for want of what a real object has, and decides nothing.
+  if (
+    h.conditions.some((c) => c.usesObject) &&
+    ((m.kind === "fail" && m.failure.status === 403) ||
+      (m.kind === "skip" && m.reason.code === "match-condition-error-ignored"))
+  )
+    return "maybe";
   return m.kind === "call" || m.kind === "fail"
     ? "yes"
     : m.kind === "indeterminate"
@@ -102,6 +110,7 @@ export function checkSystemNamespaces(ctx: LintContext): LintFinding[] {
     if (h.failurePolicy !== "Fail") continue;
     const hit: string[] = [];
     let severe = false;
+    let certain = false;
     for (const ns of critical) {
       const labels = ctx.compiled.namespaces.get(ns) ?? { "kubernetes.io/metadata.name": ns };
       const req = (group: string, resource: string, kind: string) =>
@@ -114,11 +123,15 @@ export function checkSystemNamespaces(ctx: LintContext): LintFinding[] {
           namespaceObject: { labels },
           object: { metadata: { namespace: ns } },
         });
-      const pods = intercepts(ctx, h, req("", "pods", "Pod")) !== "no";
-      const leases = intercepts(ctx, h, req("coordination.k8s.io", "leases", "Lease")) !== "no";
-      const other =
-        h.match.rules.some((r) => r.scope !== "Cluster") &&
-        intercepts(ctx, h, req("", "configmaps", "ConfigMap")) !== "no";
+      const verdicts = [
+        intercepts(ctx, h, req("", "pods", "Pod")),
+        intercepts(ctx, h, req("coordination.k8s.io", "leases", "Lease")),
+        h.match.rules.some((r) => r.scope !== "Cluster")
+          ? intercepts(ctx, h, req("", "configmaps", "ConfigMap"))
+          : "no",
+      ];
+      const [pods, leases, other] = verdicts.map((v) => v !== "no");
+      if (verdicts.includes("yes")) certain = true;
       if (pods || leases || other) hit.push(ns);
       if (pods || leases) severe = true;
     }
@@ -128,7 +141,7 @@ export function checkSystemNamespaces(ctx: LintContext): LintFinding[] {
       severity: severe ? "critical" : "high",
       title: "Fail-closed webhook intercepts kube-system",
       objects: [webhookObject(h), ...hit.map((name) => ({ kind: "Namespace", name }))],
-      explanation: `${h.id.name} (failurePolicy Fail) intercepts writes in ${hit.join(", ")}. Control-plane add-ons there cannot be admitted while the webhook is down.`,
+      explanation: `${h.id.name} (failurePolicy Fail) ${certain ? "intercepts" : "may (depending on matchConditions that read the object) intercept"} writes in ${hit.join(", ")}. Control-plane add-ons there cannot be admitted while the webhook is down.`,
       fix: systemExemptionFix(ctx, h, hit),
     });
   }

@@ -103,6 +103,8 @@ export interface CompiledSnapshot {
   readonly validatingPolicies: readonly CompiledPolicyBinding[];
   readonly initializers: readonly CompiledInitializer[];
   readonly namespaces: ReadonlyMap<string, Labels>;
+  /** Whether the snapshot lists the cluster's namespaces (then one not in it does not exist). */
+  readonly namespacesKnown: boolean;
   readonly equivalence: EquivalenceIndex;
   readonly excludeVirtualResources: boolean;
   readonly mutatingIndex: HookIndex;

@@ -145,7 +145,7 @@ export interface FailureReport {
 
 export interface PredictReport {
   schema: "portcullis.predict/v1";
-  /** False when admission is predicted to reject the request (see `failure`). */
+  /** False when admission is predicted to reject the request (see `failure`, `rejectedBeforeHooks`). */
   admitted: boolean;
   request: RequestReport;
   calls: CallReport[];
@@ -163,6 +163,11 @@ export interface PredictReport {
   failure: FailureReport | null;
   /** Other failing bindings of the same policy stage: the apiserver names one of them all. */
   alsoFailing: FailureReport[];
+  /**
+   * An in-tree plugin's rejection before any hook (NamespaceLifecycle refusing a CREATE in a
+   * namespace that does not exist): no hook is called.
+   */
+  rejectedBeforeHooks: { plugin: string; status: number; message: string } | null;
   exclusions: { webhooks: string | null; policies: string | null };
   worstCaseLatencySeconds: number;
   /**
@@ -235,7 +240,11 @@ export function buildRequest(
   if (resolved.guessed)
     notices.push({
       at,
-      message: `resource ${gvr} is inferred from kind ${t.kind}; name it with --resource if that is wrong`,
+      // Live discovery lists every resource the cluster serves: a guess is one it does not.
+      message:
+        input.namespacesFrom === "cluster"
+          ? `the cluster does not serve ${gvr} (kind ${t.kind || "unknown"} in ${t.apiVersion || "no apiVersion"}): the apiserver answers 404 NotFound before admission; the hooks below are those it would call if it served it`
+          : `resource ${gvr} is inferred from kind ${t.kind}; name it with --resource if that is wrong`,
     });
   if (cmd.namespace !== undefined && objNs !== "" && cmd.namespace !== objNs)
     throw new RequestSpecError(
@@ -384,7 +393,7 @@ export function reportOf(
 ): PredictReport {
   return {
     schema: "portcullis.predict/v1",
-    admitted: p.failure === undefined,
+    admitted: p.failure === undefined && p.rejectedBeforeHooks === undefined,
     request: requestReport,
     calls: p.calls.map((c, order) => ({
       order,
@@ -429,6 +438,7 @@ export function reportOf(
     })),
     failure: p.failure ? failureReport(p.failure) : null,
     alsoFailing: p.alsoFailing.map(failureReport),
+    rejectedBeforeHooks: p.rejectedBeforeHooks ? { ...p.rejectedBeforeHooks } : null,
     exclusions: {
       webhooks: p.exclusions.webhooks?.message ?? null,
       policies: p.exclusions.policies?.message ?? null,

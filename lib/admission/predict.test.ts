@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compileSnapshot } from "@/lib/admission/compile";
 import { predict } from "@/lib/admission/predict";
+import { reportOf } from "@/lib/admission/predict-report";
 import { serializeSkipReason } from "@/lib/admission/explain";
 import { makeRequest } from "@/lib/admission/request";
 import { hook, validatingSnapshot } from "@/lib/admission/test-helpers";
@@ -143,27 +144,36 @@ describe("prediction output", () => {
   });
 
   it("a mutating failure stops the chain (dispatcher returns the StatusError)", () => {
+    // A CONNECT reaches the hooks in a namespace that does not exist (NamespaceLifecycle lets
+    // it through); the selector's namespace lookup then fails.
+    const exec = {
+      rules: [
+        { operations: ["CONNECT"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods/exec"] },
+      ],
+    };
     const snap = {
       namespaces: {},
       mutatingWebhookConfigurations: [
         {
           metadata: { name: "a" },
           webhooks: [
-            hook("first"),
-            hook("sel", { namespaceSelector: { matchLabels: { a: "b" } } }),
-            hook("after"),
+            hook("first", exec),
+            hook("sel", { ...exec, namespaceSelector: { matchLabels: { a: "b" } } }),
+            hook("after", exec),
           ],
         },
       ],
-      validatingWebhookConfigurations: [{ metadata: { name: "v" }, webhooks: [hook("v")] }],
+      validatingWebhookConfigurations: [{ metadata: { name: "v" }, webhooks: [hook("v", exec)] }],
     };
     const out = predict(
       makeRequest({
         resource: "pods",
-        operation: "CREATE",
+        subresource: "exec",
+        operation: "CONNECT",
         namespace: "ghost",
-        kind: { kind: "Pod" },
-        object: { metadata: {} },
+        name: "web",
+        kind: { kind: "PodExecOptions" },
+        object: { kind: "PodExecOptions", apiVersion: "v1" },
       }),
       snap,
     ).prediction;
@@ -173,6 +183,96 @@ describe("prediction output", () => {
       "after:not-reached",
       "v:not-reached",
     ]);
+  });
+});
+
+describe("NamespaceLifecycle (namespace/lifecycle/admission.go Admit) runs before every hook", () => {
+  const snap = (namespaces?: Record<string, Record<string, string>>): AdmissionSnapshot => ({
+    ...(namespaces ? { namespaces } : {}),
+    mutatingWebhookConfigurations: [
+      { metadata: { name: "m" }, webhooks: [hook("m.example.com", { rules: any })] },
+    ],
+    validatingWebhookConfigurations: [
+      { metadata: { name: "v" }, webhooks: [hook("v.example.com", { rules: any })] },
+    ],
+  });
+  const create = (namespace: string) =>
+    makeRequest({
+      resource: "configmaps",
+      operation: "CREATE",
+      namespace,
+      name: "c",
+      kind: { kind: "ConfigMap" },
+      object: { metadata: { name: "c", namespace } },
+    });
+
+  it("a CREATE in a namespace the cluster does not have: 404 before any hook", () => {
+    const p = predict(create("ghost"), snap({ default: {} })).prediction;
+    expect(p.calls).toEqual([]);
+    expect(p.failure).toBeUndefined();
+    expect(p.rejectedBeforeHooks).toEqual({
+      plugin: "NamespaceLifecycle",
+      status: 404,
+      message: 'namespaces "ghost" not found',
+    });
+    expect(p.skips.map((x) => `${x.hook.name}:${x.reason.code}`)).toEqual([
+      "m.example.com:excluded",
+      "v.example.com:excluded",
+    ]);
+    expect(p.worstCaseLatencySeconds).toBe(0);
+  });
+
+  it("the report says the request is not admitted", () => {
+    const p = predict(create("ghost"), snap({ default: {} }));
+    const r = reportOf(p, {} as Parameters<typeof reportOf>[1], []);
+    expect(r.admitted).toBe(false);
+    expect(r.rejectedBeforeHooks?.message).toBe('namespaces "ghost" not found');
+  });
+
+  it.each([
+    { what: "an existing namespace", req: create("default"), calls: 2 },
+    {
+      what: "an UPDATE (let through)",
+      req: makeRequest({ ...create("ghost"), operation: "UPDATE", kind: { kind: "ConfigMap" } }),
+      calls: 2,
+    },
+    {
+      what: "a CONNECT (not handled by the plugin)",
+      req: makeRequest({
+        resource: "pods",
+        subresource: "exec",
+        operation: "CONNECT",
+        namespace: "ghost",
+        name: "web",
+        kind: { kind: "PodExecOptions" },
+        object: { kind: "PodExecOptions", apiVersion: "v1" },
+      }),
+      calls: 2,
+    },
+    {
+      what: "a localsubjectaccessreview (an access review)",
+      req: makeRequest({
+        group: "authorization.k8s.io",
+        resource: "localsubjectaccessreviews",
+        operation: "CREATE",
+        namespace: "ghost",
+        kind: { kind: "LocalSubjectAccessReview" },
+        object: { metadata: { namespace: "ghost" } },
+      }),
+      // A virtual auth resource: no webhook sees it either way.
+      calls: 0,
+    },
+  ])("not for $what", ({ req, calls }) => {
+    const p = predict(req, snap({ default: {} })).prediction;
+    expect(p.rejectedBeforeHooks).toBeUndefined();
+    expect(p.exclusions.webhooks?.code).not.toBe("namespace-not-found");
+    expect(p.calls.length).toBe(calls);
+  });
+
+  it("not when the namespaces are not known at all", () => {
+    const p = predict(create("ghost"), snap()).prediction;
+    expect(p.rejectedBeforeHooks).toBeUndefined();
+    expect(p.calls.length).toBe(2);
   });
 });
 

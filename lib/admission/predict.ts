@@ -47,9 +47,11 @@ import {
 } from "@/lib/admission/match";
 import {
   mutatingPolicyExclusion,
+  namespaceLifecycleRejection,
   policyExclusion,
   webhookExclusion,
   type Exclusion,
+  type InTreeRejection,
 } from "@/lib/admission/exclusions";
 import { describeSkipReason } from "@/lib/admission/explain";
 import {
@@ -139,6 +141,11 @@ export interface Prediction {
    * binding before rejecting, in no fixed order, and names one failure: `failure` or one of these.
    */
   readonly alsoFailing: PredictedFailure[];
+  /**
+   * An in-tree plugin that rejects the request before any hook is consulted (a CREATE in a
+   * namespace that does not exist): then no hook is called.
+   */
+  readonly rejectedBeforeHooks: InTreeRejection | undefined;
   readonly exclusions: {
     readonly webhooks: Exclusion | undefined;
     readonly policies: Exclusion | undefined;
@@ -499,11 +506,25 @@ function run(
     failure: undefined,
     alsoFailing: [],
   };
-  const wExcl = webhookExclusion(request, snapshot.excludeVirtualResources);
-  const pExcl = policyExclusion(request);
+  // NamespaceLifecycle runs before the policy and webhook plugins: its rejection ends admission.
+  const rejected = namespaceLifecycleRejection(
+    request,
+    snapshot.namespacesKnown && ctx.nsSource.kind === "stored" && ctx.nsLabels === null,
+  );
+  const before: Exclusion | undefined = rejected && {
+    code: "namespace-not-found",
+    message: `namespace ${request.namespace ?? ""} does not exist: the NamespaceLifecycle admission plugin refuses the CREATE (${rejected.status} ${rejected.message}) before any policy or webhook`,
+  };
+  const wExcl = before ?? webhookExclusion(request, snapshot.excludeVirtualResources);
+  const pExcl = before ?? policyExclusion(request);
 
-  runInitializers(acc, request, snapshot);
-  runPolicies(acc, "mutating-policy", snapshot.mutatingPolicies, mutatingPolicyExclusion(request));
+  runInitializers(acc, request, snapshot, before);
+  runPolicies(
+    acc,
+    "mutating-policy",
+    snapshot.mutatingPolicies,
+    before ?? mutatingPolicyExclusion(request),
+  );
   runWebhooks(
     acc,
     "mutating-webhook",
@@ -580,6 +601,7 @@ function run(
   prediction.indeterminate = acc.indeterminate;
   prediction.failure = acc.failure;
   prediction.alsoFailing = acc.alsoFailing;
+  prediction.rejectedBeforeHooks = rejected;
   prediction.exclusions = { webhooks: wExcl, policies: pExcl };
   prediction.worstCaseLatencySeconds = worstCaseLatency(mutatingTimeouts, validatingTimeouts);
   prediction[SKIPS] = { segments: acc.segments, skips: undefined };
@@ -642,7 +664,17 @@ function explainerFor(ctx: MatchContext): Explainer {
   };
 }
 
-function runInitializers(acc: Acc, r: AdmissionRequest, s: CompiledSnapshot): void {
+function runInitializers(
+  acc: Acc,
+  r: AdmissionRequest,
+  s: CompiledSnapshot,
+  excl: Exclusion | undefined,
+): void {
+  if (excl) {
+    const reason: SkipReason = { code: "excluded", message: excl.message };
+    for (const init of s.initializers) pushSkip(acc, skipEntry("initializer", init, reason));
+    return;
+  }
   let seq = 0;
   for (const init of s.initializers) {
     const applies =

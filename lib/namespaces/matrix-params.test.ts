@@ -4,6 +4,7 @@ import {
   changeRequest,
   MATRIX_RESOURCES,
   DEFAULT_PARAMS,
+  hookColumnHref,
   readParams,
   requestOf,
   writeParams,
@@ -113,5 +114,31 @@ describe("matrix parameters in the URL", () => {
       (r) => `${r.request.resource}/${r.request.subresource} ${r.request.scope}`,
     );
     expect(offered.sort()).toEqual(connect.sort());
+  });
+
+  it("a hook's column link keeps the request and shows the column where its rules do not match", () => {
+    const href = hookColumnHref("validate.nginx.ingress.kubernetes.io", {
+      ...DEFAULT_PARAMS,
+      resource: "configmaps",
+      operation: "UPDATE",
+      namespace: "team",
+      failurePolicy: "Ignore",
+    });
+    const back = readParams(new URL(href, "http://x").searchParams);
+    expect(back).toEqual({
+      ...DEFAULT_PARAMS,
+      resource: "configmaps",
+      operation: "UPDATE",
+      hook: "validate.nginx.ingress.kubernetes.io",
+      all: true,
+    });
+    expect(new URL(hookColumnHref("a.b.c"), "http://x").pathname).toBe("/namespaces");
+  });
+
+  it("the automatic name label cannot head groups (every namespace has it, one value each)", () => {
+    expect(readParams(new URLSearchParams("group=kubernetes.io/metadata.name")).groupBy).toBe(
+      "runlevel",
+    );
+    expect(readParams(new URLSearchParams("group=team")).groupBy).toBe("team");
   });
 });

@@ -148,7 +148,11 @@ export function readParams(q: { get(name: string): string | null }): MatrixParam
   return {
     resource: request.resource,
     operation: request.operation,
-    groupBy: LABEL_KEY.test(groupBy) ? groupBy : DEFAULT_PARAMS.groupBy,
+    // Rows group by label sets without the automatic name label: it cannot head groups.
+    groupBy:
+      LABEL_KEY.test(groupBy) && groupBy !== "kubernetes.io/metadata.name"
+        ? groupBy
+        : DEFAULT_PARAMS.groupBy,
     hook: (q.get("hook") ?? "").slice(0, 253),
     namespace: (q.get("ns") ?? "").slice(0, 63),
     failurePolicy: fp === "Fail" || fp === "Ignore" ? fp : "",
@@ -168,6 +172,14 @@ export function writeParams(p: MatrixParams): string {
   if (p.all) q.set("all", "1");
   const s = q.toString();
   return s ? `?${s}` : "";
+}
+
+/**
+ * The matrix opened on one hook's column for the request `p` is for: the hook filter set to its
+ * name, its column shown even where its rules do not match that request, other filters cleared.
+ */
+export function hookColumnHref(name: string, p: MatrixParams = DEFAULT_PARAMS): string {
+  return `/namespaces${writeParams({ ...p, hook: name, namespace: "", failurePolicy: "", all: true })}`;
 }
 
 /** The matrix request for the parameters. */

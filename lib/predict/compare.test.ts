@@ -180,4 +180,31 @@ describe("prediction beside the apiserver's audit event", () => {
       )[1]?.agrees,
     ).toBe(false);
   });
+
+  it("a rejection before any hook (NamespaceLifecycle) agrees with the apiserver's 404 only", () => {
+    const dry = {
+      ...report(["v"]),
+      calls: [],
+      rejectedBeforeHooks: {
+        plugin: "NamespaceLifecycle",
+        status: 404,
+        message: 'namespaces "ghost" not found',
+      },
+    } as PredictReport;
+    const refused = {
+      outcome: "error" as const,
+      status: 404,
+      reason: "NotFound",
+      message: 'namespaces "ghost" not found',
+      warnings: [],
+      auditID: "x",
+    };
+    expect(compareVerdict(dry, refused)).toEqual([
+      { agrees: true, message: "rejected as predicted, by NamespaceLifecycle before any hook" },
+    ]);
+    expect(
+      compareVerdict(dry, { outcome: "allowed", status: 200, warnings: [], auditID: "x" })[0]
+        ?.agrees,
+    ).toBe(false);
+  });
 });

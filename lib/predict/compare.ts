@@ -29,6 +29,18 @@ export function denierOf(message: string): { webhook?: string; policy?: string; 
 export function compareVerdict(dry: PredictReport, verdict: DryRunVerdict): Comparison[] {
   const out: Comparison[] = [];
   if (verdict.outcome === "unsupported") return out;
+  const before = dry.rejectedBeforeHooks;
+  if (before) {
+    out.push(
+      verdict.outcome !== "allowed" && verdict.message === before.message
+        ? { agrees: true, message: `rejected as predicted, by ${before.plugin} before any hook` }
+        : {
+            agrees: false,
+            message: `predicted a rejection by ${before.plugin} before any hook (${before.message}); the apiserver ${verdict.outcome === "allowed" ? "admitted the request" : `said: ${verdict.message}`}`,
+          },
+    );
+    return out;
+  }
   const predictedFailure = dry.failure;
   if (verdict.outcome === "allowed") {
     out.push(

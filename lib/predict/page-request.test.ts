@@ -3,6 +3,7 @@ import { hook, validatingSnapshot } from "@/lib/admission/test-helpers";
 import { predictPage } from "@/lib/predict/page-request";
 import { liveOf } from "@/lib/predict/test-live";
 import { DEFAULT_STATE } from "@/lib/predict/page-state";
+import { PREDICT_TEMPLATES } from "@/lib/predict/templates";
 
 const snapshot = validatingSnapshot([
   hook("cm.example.com", {
@@ -52,5 +53,52 @@ describe("predict page request", () => {
       username: "bob",
       groups: ["x", "system:authenticated"],
     });
+  });
+
+  it("a CONNECT names its pod in the request: a matchCondition on request.name decides", () => {
+    const debugExec = liveOf(
+      validatingSnapshot([
+        hook("debug-exec.example.com", {
+          rules: [
+            {
+              operations: ["CONNECT"],
+              apiGroups: [""],
+              apiVersions: ["v1"],
+              resources: ["pods/exec"],
+            },
+          ],
+          matchConditions: [
+            { name: "debug-pods", expression: 'request.name.startsWith("debug-")' },
+          ],
+        }),
+      ]),
+    );
+    const exec = PREDICT_TEMPLATES.find((t) => t.id === "exec")?.state;
+    const state = { ...DEFAULT_STATE, ...exec };
+    const web = predictPage(state, debugExec);
+    expect(web.ok && web.report.request.name).toBe("web");
+    expect(web.ok && web.report.calls).toEqual([]);
+    const debug = predictPage({ ...state, name: "debug-1" }, debugExec);
+    expect(debug.ok && debug.report.request).toMatchObject({
+      operation: "CONNECT",
+      subresource: "exec",
+      name: "debug-1",
+    });
+    expect(debug.ok && debug.report.calls.map((c) => c.hook.name)).toEqual([
+      "debug-exec.example.com",
+    ]);
+  });
+
+  it("a kind live discovery does not list: the cluster does not serve it (404 before admission)", () => {
+    const r = predictPage(
+      {
+        ...DEFAULT_STATE,
+        object: "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: team}\n",
+      },
+      live,
+    );
+    expect(r.ok && r.report.notices.map((n) => n.message)).toContainEqual(
+      expect.stringContaining("the cluster does not serve example.com/v1/widgets"),
+    );
   });
 });

@@ -83,7 +83,7 @@ export function requestSpec(s: PredictPageState): RequestSpec {
     subresource: s.subresource.trim(),
     resource: s.resource.trim() || undefined,
     namespace: s.namespace.trim() || undefined,
-    name: undefined,
+    name: s.name.trim() || undefined,
     dryRun: s.dryRun,
     namespaceLabels: s.namespaceLabels,
     user: s.user.trim() || undefined,

@@ -22,6 +22,7 @@ describe("predict page state in the URL", () => {
       subresource: "scale",
       resource: "apps/v1/deployments",
       namespace: "team-a",
+      name: "web",
       namespaceLabels: { "kubernetes.io/metadata.name": "team-a", runlevel: "0", empty: "" },
       user: "alice",
       groups: ["devs", "system:authenticated"],

@@ -17,6 +17,11 @@ export interface PredictPageState {
   resource: string;
   /** The request's namespace when the object does not name one; "" for none. */
   namespace: string;
+  /**
+   * The request's name when the body does not carry it (a CONNECT's options name no pod); "" for
+   * the object's metadata.name.
+   */
+  name: string;
   /** Namespace labels to predict with instead of the live ones (what-if); undefined: live. */
   namespaceLabels: Record<string, string> | undefined;
   /** Acting user; "" for the context's own identity. */
@@ -46,6 +51,7 @@ export const DEFAULT_STATE: PredictPageState = {
   subresource: "",
   resource: "",
   namespace: "",
+  name: "",
   namespaceLabels: undefined,
   user: "",
   groups: [],
@@ -92,6 +98,7 @@ export function stateToQuery(s: PredictPageState): string {
   if (s.subresource) q.set("sub", s.subresource);
   if (s.resource) q.set("resource", s.resource);
   if (s.namespace) q.set("ns", s.namespace);
+  if (s.name) q.set("name", s.name);
   if (s.namespaceLabels) q.set("nsLabels", formatLabels(s.namespaceLabels));
   if (s.user) q.set("user", s.user);
   for (const g of s.groups) q.append("group", g);
@@ -112,6 +119,7 @@ export function stateFromQuery(query: string | URLSearchParams): PredictPageStat
     subresource: bounded(q.get("sub")),
     resource: bounded(q.get("resource")),
     namespace: bounded(q.get("ns")),
+    name: bounded(q.get("name")),
     namespaceLabels:
       parsedLabels && !parsedLabels.error && Object.keys(parsedLabels.labels).length <= MAX_LABELS
         ? parsedLabels.labels

@@ -85,6 +85,8 @@ stdin: true
 tty: true
 `,
       namespace: "default",
+      // The options name no pod: the request names it (the URL's pods/web/exec).
+      name: "web",
     },
   },
   {
