@@ -116,6 +116,15 @@ function readSetting(variable: string, file: string): Buffer {
   }
 }
 
+/** Closes the listener (tests; a server process keeps it until it exits). */
+export async function stopAuditTlsListener(): Promise<void> {
+  const server = g.portcullisAuditTls;
+  if (!server) return;
+  g.portcullisAuditTls = undefined;
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
 /**
  * Starts the listener once per process when PORTCULLIS_AUDIT_TLS_LISTEN and the files it needs
  * are set; returns its address. Settings given only in part, a file that cannot be read, a
