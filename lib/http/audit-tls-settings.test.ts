@@ -48,7 +48,7 @@ describe("the audit sink's TLS listener settings", () => {
     );
     // Names alone would restrict a listener that is not there.
     expect(() => auditTlsSettings({ PORTCULLIS_AUDIT_CLIENT_NAMES: "kube-apiserver" })).toThrow(
-      /needs PORTCULLIS_AUDIT_TLS_LISTEN/,
+      /^PORTCULLIS_AUDIT_TLS_LISTEN, .* are set together .*; missing: PORTCULLIS_AUDIT_TLS_LISTEN,/,
     );
   });
 

@@ -47,7 +47,7 @@ export function auditTlsSettings(
   const missing = REQUIRED.filter((name) => value(name) === undefined);
   if (missing.length > 0) {
     throw new Error(
-      `the audit sink's TLS listener needs ${REQUIRED.join(", ")} together (${NAMES} optional); missing: ${missing.join(", ")}`,
+      `${REQUIRED.join(", ")} are set together (${NAMES} optional); missing: ${missing.join(", ")}`,
     );
   }
   const listen = value("PORTCULLIS_AUDIT_TLS_LISTEN") as string;
