@@ -21,16 +21,21 @@ let apiserver: CertPair;
 let otherName: CertPair;
 let foreign: CertPair;
 let serverAuthOnly: CertPair;
+let noUsage: CertPair;
+let twoNames: CertPair;
 
-/** A certificate from `ca` whose extended key usage is serverAuth only (no client use). */
-function serverOnlyCert(ca: CertPair, name: string): CertPair {
+/**
+ * A certificate from `ca` for `subject` with the given extensions (a file name `name`): no
+ * extended key usage at all, serverAuth only, several common names.
+ */
+function certWith(ca: CertPair, name: string, subject: string, extensions: string): CertPair {
   const keyFile = path.join(dir, `${name}.key`);
   const certFile = path.join(dir, `${name}.crt`);
   const ext = path.join(dir, `${name}.ext`);
-  writeFileSync(ext, "extendedKeyUsage=serverAuth\n");
+  writeFileSync(ext, extensions);
   const run = (args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "ignore" });
   run(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", keyFile]);
-  run(["req", "-new", "-key", keyFile, "-subj", `/CN=${name}`, "-out", `${name}.csr`]);
+  run(["req", "-new", "-key", keyFile, "-subj", subject, "-out", `${name}.csr`]);
   run([
     "x509",
     "-req",
@@ -66,7 +71,14 @@ beforeAll(() => {
   otherName = issueServingCert(dir, clientCa, "someone-else");
   const otherCa = createCa(subdir("other-ca"), "other-ca");
   foreign = issueServingCert(subdir("foreign"), otherCa, "kube-apiserver");
-  serverAuthOnly = serverOnlyCert(clientCa, "kube-apiserver-serving");
+  serverAuthOnly = certWith(
+    clientCa,
+    "serving-only",
+    "/CN=kube-apiserver",
+    "extendedKeyUsage=serverAuth\n",
+  );
+  noUsage = certWith(clientCa, "no-usage", "/CN=kube-apiserver", "");
+  twoNames = certWith(clientCa, "two-names", "/CN=kube-apiserver/CN=someone-else", "");
 });
 
 afterAll(() => {
@@ -158,7 +170,8 @@ describe("the audit sink's TLS listener", () => {
     const where = await startAuditTlsListener(settings());
     expect(where).toMatch(/^127\.0\.0\.1:\d+$/);
     const at = where as string;
-    for (const cert of [apiserver, otherName]) {
+    // No extended key usage at all allows any use, as in Go's and OpenSSL's verification.
+    for (const cert of [apiserver, otherName, noUsage, twoNames]) {
       expect(await post(at, { cert })).toMatchObject({ status: 400 });
     }
     expect(await post(at, { cert: foreign })).toEqual({
@@ -199,6 +212,12 @@ describe("the audit sink's TLS listener", () => {
         'the client certificate\'s common name ("someone-else") is not in PORTCULLIS_AUDIT_CLIENT_NAMES, and no bearer token',
     });
     expect(await post(at, { cert: otherName, token: "wrong" })).toMatchObject({ status: 401 });
+    // Two common names, one allowed: which one names the sender is not clear, so neither does.
+    expect(await post(at, { cert: twoNames })).toEqual({
+      status: 401,
+      message:
+        'the client certificate\'s common name ("kube-apiserver", "someone-else") is not in PORTCULLIS_AUDIT_CLIENT_NAMES, and no bearer token',
+    });
     expect(await post(at, { token: "the-token" })).toMatchObject({ status: 400 });
     expect(await post(at, { cert: foreign, token: "the-token" })).toMatchObject({ status: 400 });
   });
