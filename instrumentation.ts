@@ -3,7 +3,8 @@
  * SIGINT (so the server can stop), begins following the apiserver's audit log
  * file when PORTCULLIS_AUDIT_LOG is set (file mode, for clusters without the audit webhook), and
  * starts the OTLP trace receiver when PORTCULLIS_OTLP_LISTEN names an address (README, "Per-call
- * webhook latency from your apiserver's traces").
+ * webhook latency from your apiserver's traces") and the audit sink's own HTTPS listener when
+ * PORTCULLIS_AUDIT_TLS_LISTEN does (README, "Admission decisions from your apiserver").
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -17,5 +18,10 @@ export async function register(): Promise<void> {
   if (listen) {
     const { startTraceReceiver } = await import("@/server/traces/receiver");
     await startTraceReceiver(listen);
+  }
+  // Any of its settings: one given without the others is reported, not ignored.
+  if (Object.keys(process.env).some((k) => /^PORTCULLIS_AUDIT_(TLS|CLIENT)_/.test(k))) {
+    const { startAuditTlsListener } = await import("@/server/audit/tls-listener");
+    await startAuditTlsListener();
   }
 }

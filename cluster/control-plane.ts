@@ -28,7 +28,13 @@ export interface ControlPlaneInfo {
   contexts: Record<UserName, string>;
   auditToken: string;
   auditLogPath: string;
+  /** Where the apiserver sends its audit batches: the relay's port, or the dashboard's own listener's. */
   auditRelayPort: number;
+  /**
+   * Set when the apiserver authenticates to the dashboard's own TLS listener with a client
+   * certificate (`auditSink: "client-certificate"`): what that listener is started with.
+   */
+  auditTls?: AuditTlsFiles;
   /**
    * Where the apiserver exports its traces (OTLP/gRPC, every span sampled): the dashboard's
    * trace receiver listens here (PORTCULLIS_OTLP_LISTEN).
@@ -45,6 +51,22 @@ export interface ControlPlaneInfo {
   pids: number[];
 }
 
+/** The dashboard's audit TLS listener and the client certificate the apiserver presents to it. */
+export interface AuditTlsFiles {
+  /** PORTCULLIS_AUDIT_TLS_LISTEN */
+  listen: string;
+  /** Its serving certificate and key (signed by the run's CA, which the apiserver trusts). */
+  certFile: string;
+  keyFile: string;
+  /** The CA of audit client certificates (a CA of its own) and its key, to issue more. */
+  clientCaFile: string;
+  clientCaKeyFile: string;
+  /** The apiserver's client certificate: its common name, certificate and key. */
+  clientName: string;
+  clientCertFile: string;
+  clientKeyFile: string;
+}
+
 export interface ControlPlane extends ControlPlaneInfo {
   stop(): Promise<void>;
 }
@@ -57,6 +79,12 @@ export interface StartOptions {
   /** Keep the run directory after stop (for inspection). */
   keepDir?: boolean;
   log?: (line: string) => void;
+  /**
+   * How the apiserver's audit webhook reaches the dashboard: "relay" (the default) through the
+   * TLS relay with the bearer token; "client-certificate" straight to the dashboard's own TLS
+   * listener (started from `auditTls`), presenting a client certificate and no token.
+   */
+  auditSink?: "relay" | "client-certificate";
 }
 
 interface Proc {
@@ -240,6 +268,26 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
       "kubernetes.default.svc",
     ]);
     const relayCert: CertPair = issueServingCert(dir, ca, "audit-sink");
+    let auditTls: AuditTlsFiles | undefined;
+    if (opts.auditSink === "client-certificate") {
+      // A CA of its own for audit clients, as a cluster's front-proxy or etcd CA is: a
+      // certificate the apiserver's CA signed for anything else is no audit client.
+      const clientCaDir = path.join(dir, "audit-client-ca");
+      mkdirSync(clientCaDir);
+      const clientCa = createCa(clientCaDir, "portcullis-audit-client-ca");
+      const clientName = "kube-apiserver-audit";
+      const client = issueServingCert(dir, clientCa, clientName);
+      auditTls = {
+        listen: `127.0.0.1:${relayPort}`,
+        certFile: relayCert.certFile,
+        keyFile: relayCert.keyFile,
+        clientCaFile: clientCa.certFile,
+        clientCaKeyFile: clientCa.keyFile,
+        clientName,
+        clientCertFile: client.certFile,
+        clientKeyFile: client.keyFile,
+      };
+    }
     const sa = createServiceAccountKeys(dir);
 
     const tokens = Object.fromEntries(
@@ -281,7 +329,12 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         "users:",
         "  - name: kube-apiserver",
         "    user:",
-        `      tokenFile: ${auditTokenFile}`,
+        ...(auditTls
+          ? [
+              `      client-certificate: ${auditTls.clientCertFile}`,
+              `      client-key: ${auditTls.clientKeyFile}`,
+            ]
+          : [`      tokenFile: ${auditTokenFile}`]),
         "contexts:",
         "  - name: default",
         "    context: { cluster: portcullis-audit-sink, user: kube-apiserver }",
@@ -292,11 +345,14 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
     );
     const auditLogPath = path.join(dir, "audit.log");
 
-    relay = await startAuditRelay(
-      relayPort,
-      relayCert,
-      `${opts.dashboardUrl.replace(/\/$/, "")}/api/audit`,
-    );
+    // With a client certificate the apiserver posts to the dashboard's own listener: no relay.
+    if (!auditTls) {
+      relay = await startAuditRelay(
+        relayPort,
+        relayCert,
+        `${opts.dashboardUrl.replace(/\/$/, "")}/api/audit`,
+      );
+    }
 
     const etcdLog = path.join(dir, "etcd.log");
     const etcd = startProcess(
@@ -472,6 +528,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
       auditToken,
       auditLogPath,
       auditRelayPort: relayPort,
+      ...(auditTls ? { auditTls } : {}),
       otlpListen,
       authenticationConfig,
       dashboardUrl: opts.dashboardUrl,

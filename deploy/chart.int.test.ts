@@ -27,6 +27,7 @@ const VALUES = {
   postgresql: [path.join(CHART_DIR, "ci", "postgresql-values.yaml")],
   impersonation: [path.join(CHART_DIR, "ci", "impersonation-values.yaml")],
   oidc: [path.join(CHART_DIR, "ci", "oidc-values.yaml")],
+  "audit-client-certificate": [path.join(CHART_DIR, "ci", "audit-client-certificate-values.yaml")],
 };
 
 let admin: KubeClient;
@@ -233,6 +234,68 @@ describe("helm template", () => {
     const kubeconfig = cm.data["audit-webhook.kubeconfig"] ?? "";
     expect(kubeconfig).toContain('tokenFile: "/etc/kubernetes/portcullis-audit.token"');
     expect(kubeconfig).not.toMatch(/\btoken:/);
+  });
+
+  it("serves the audit sink's TLS listener from the Secret on its own Service port when asked, and the apiserver's kubeconfig names a client certificate", async () => {
+    const objects = renderedObjects(
+      await renderChart({ namespace, valuesFiles: VALUES["audit-client-certificate"] }),
+    );
+    const pod = deploymentOf(objects).spec.template.spec;
+    const [c] = pod.containers;
+    const env = Object.fromEntries((c?.env ?? []).map((e) => [e.name, e.value]));
+    expect(env).toMatchObject({
+      PORTCULLIS_AUDIT_TLS_LISTEN: "0.0.0.0:8443",
+      PORTCULLIS_AUDIT_TLS_CERT_FILE: "/var/run/secrets/portcullis/audit-tls/tls.crt",
+      PORTCULLIS_AUDIT_TLS_KEY_FILE: "/var/run/secrets/portcullis/audit-tls/tls.key",
+      PORTCULLIS_AUDIT_CLIENT_CA_FILE: "/var/run/secrets/portcullis/audit-tls/client-ca.crt",
+      PORTCULLIS_AUDIT_CLIENT_NAMES: "kube-apiserver-audit",
+    });
+    const mounts = Object.fromEntries((c?.volumeMounts ?? []).map((m) => [m.name, m.mountPath]));
+    expect(mounts["audit-tls"]).toBe("/var/run/secrets/portcullis/audit-tls");
+    const volume = pod.volumes.find((v) => v.name === "audit-tls");
+    expect(volume?.secret).toMatchObject({
+      secretName: "portcullis-audit-tls",
+      items: [
+        { key: "tls.crt", path: "tls.crt" },
+        { key: "tls.key", path: "tls.key" },
+        { key: "ca.crt", path: "client-ca.crt" },
+      ],
+    });
+    const [service] = byKind(objects, "Service") as unknown as [
+      { spec: { type: string; ports: Array<{ name: string; port: number; targetPort: string }> } },
+    ];
+    expect(service.spec.type).toBe("NodePort");
+    expect(service.spec.ports).toContainEqual(
+      expect.objectContaining({ name: "audit-tls", port: 8443, targetPort: "audit-tls" }),
+    );
+    const [cm] = byKind(objects, "ConfigMap") as unknown as [{ data: Record<string, string> }];
+    const kubeconfig = cm.data["audit-webhook.kubeconfig"] ?? "";
+    expect(kubeconfig).toContain('server: "https://203.0.113.10:30443/api/audit"');
+    expect(kubeconfig).toContain(
+      'client-certificate: "/etc/kubernetes/portcullis-audit-client.crt"',
+    );
+    expect(kubeconfig).toContain('client-key: "/etc/kubernetes/portcullis-audit-client.key"');
+    expect(kubeconfig).not.toMatch(/token/i);
+    // Off by default: no listener variable, no port, the token file.
+    const plain = renderedObjects(await renderChart({ namespace }));
+    const names = (deploymentOf(plain).spec.template.spec.containers[0]?.env ?? []).map(
+      (e) => e.name,
+    );
+    expect(names.filter((n) => /^PORTCULLIS_AUDIT_(TLS|CLIENT)_/.test(n))).toEqual([]);
+    expect(JSON.stringify(byKind(plain, "Service"))).not.toContain("audit-tls");
+    // Without its Secret, or without the address the apiserver reaches it at, it is refused.
+    await expect(
+      renderChart({
+        namespace,
+        set: ["audit.clientCertificate.enabled=true", "audit.sinkUrl=https://x:30443/api/audit"],
+      }),
+    ).rejects.toThrow(/audit\.clientCertificate\.existingSecret/);
+    await expect(
+      renderChart({
+        namespace,
+        set: ["audit.clientCertificate.enabled=true", "audit.clientCertificate.existingSecret=s"],
+      }),
+    ).rejects.toThrow(/audit\.sinkUrl must name/);
   });
 
   it("tells the installer how to grant decisions and wire the apiserver, and that SQLite kept one replica", async () => {

@@ -51,6 +51,16 @@ export function dashboardEnv(info: ControlPlaneInfo): NodeJS.ProcessEnv {
     PORTCULLIS_LEGACY_ADMISSION_GROUP: LEGACY_ADMISSION_GROUP,
     // The apiserver exports its traces here; the dashboard's receiver listens on it.
     ...(info.otlpListen ? { PORTCULLIS_OTLP_LISTEN: info.otlpListen } : {}),
+    // The apiserver presents a client certificate to the dashboard's own audit listener.
+    ...(info.auditTls
+      ? {
+          PORTCULLIS_AUDIT_TLS_LISTEN: info.auditTls.listen,
+          PORTCULLIS_AUDIT_TLS_CERT_FILE: info.auditTls.certFile,
+          PORTCULLIS_AUDIT_TLS_KEY_FILE: info.auditTls.keyFile,
+          PORTCULLIS_AUDIT_CLIENT_CA_FILE: info.auditTls.clientCaFile,
+          PORTCULLIS_AUDIT_CLIENT_NAMES: info.auditTls.clientName,
+        }
+      : {}),
     NEXT_TELEMETRY_DISABLED: "1",
   };
 }
@@ -163,14 +173,24 @@ export async function buildDashboard(log: (l: string) => void): Promise<void> {
  * build in .next (built first when missing).
  */
 export async function startStack(
-  opts: { dashboard?: boolean; log?: (l: string) => void } = {},
+  opts: {
+    dashboard?: boolean;
+    log?: (l: string) => void;
+    /** How the apiserver's audit batches reach the dashboard (StartOptions.auditSink). */
+    auditSink?: "relay" | "client-certificate";
+  } = {},
 ): Promise<Stack> {
   const log = opts.log ?? ((l: string) => process.stderr.write(l + "\n"));
   await ensureBuilt(log);
   const [dashboardPort] = (await freePorts(1)) as [number];
   const dashboardUrl = `http://127.0.0.1:${dashboardPort}`;
   mkdirSync(STATE_DIR, { recursive: true });
-  const cp = await startControlPlane({ dashboardUrl, baseDir: path.join(STATE_DIR, "runs"), log });
+  const cp = await startControlPlane({
+    dashboardUrl,
+    baseDir: path.join(STATE_DIR, "runs"),
+    log,
+    ...(opts.auditSink ? { auditSink: opts.auditSink } : {}),
+  });
   try {
     await installLegacyCrds({
       server: cp.server,

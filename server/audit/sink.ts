@@ -2,7 +2,8 @@ import "server-only";
 import { timingSafeEqual } from "node:crypto";
 import { parseEventListBody } from "@/lib/admission/audit-batch";
 import { KubeApiError } from "@/lib/k8s/errors";
-import { RequestBodyError } from "@/server/http/body";
+import { readBodyBytes, RequestBodyError } from "@/server/http/body";
+import { errorResponse, handle, json } from "@/server/http/respond";
 import { storeDecisions } from "@/server/decisions/instance";
 
 /** Audit batches larger than this are refused (the apiserver's batches are far smaller). */
@@ -30,6 +31,80 @@ export function authorizeAuditSender(authorization: string | null): AuditAuthRes
     return { ok: false, status: 401, message: "missing or wrong bearer token for the audit sink" };
   }
   return { ok: true };
+}
+
+/** What the audit sink's TLS listener knows of the client certificate a sender presented. */
+export interface PeerCertificate {
+  /** A certificate was presented. */
+  presented: boolean;
+  /** It chains to PORTCULLIS_AUDIT_CLIENT_CA_FILE (TLS verified it: dates, signature, usage). */
+  verified: boolean;
+  /** Why TLS did not verify it (OpenSSL's code, e.g. UNABLE_TO_VERIFY_LEAF_SIGNATURE). */
+  verifyError?: string;
+  /** The subject's common names (one in any sane certificate). */
+  commonNames: string[];
+}
+
+/**
+ * Authenticates a sender on the audit sink's TLS listener: a verified client certificate (whose
+ * common name is in `allowedNames` when that is given), or else the bearer token exactly as
+ * authorizeAuditSender checks it on /api/audit. A failure is 401 and says what was wrong with the
+ * certificate and with the token.
+ */
+export function authorizeAuditClient(
+  peer: PeerCertificate,
+  authorization: string | null,
+  allowedNames?: readonly string[],
+): AuditAuthResult {
+  let certificate: string;
+  if (!peer.presented) {
+    certificate = "no client certificate";
+  } else if (!peer.verified) {
+    certificate = `the client certificate is not signed by PORTCULLIS_AUDIT_CLIENT_CA_FILE (${peer.verifyError ?? "not verified"})`;
+  } else if (!allowedNames) {
+    return { ok: true };
+  } else if (
+    peer.commonNames.length === 1 &&
+    allowedNames.includes(peer.commonNames[0] as string)
+  ) {
+    return { ok: true };
+  } else {
+    const names = peer.commonNames.map((n) => JSON.stringify(n)).join(", ") || "none";
+    certificate = `the client certificate's common name (${names}) is not in PORTCULLIS_AUDIT_CLIENT_NAMES`;
+  }
+  if (!authorization) {
+    return { ok: false, status: 401, message: `${certificate}, and no bearer token` };
+  }
+  const token = authorizeAuditSender(authorization);
+  if (token.ok) return token;
+  return {
+    ok: false,
+    status: 401,
+    message: `${certificate}, and ${token.status === 503 ? "a bearer token was sent but PORTCULLIS_AUDIT_TOKEN is not set" : "a wrong bearer token"}`,
+  };
+}
+
+/**
+ * The audit sink's answer to one POST, however it arrived (the /api/audit route, the TLS
+ * listener): the sender's authentication failure as is, else the batch read (at most
+ * MAX_AUDIT_BODY_BYTES) and stored.
+ */
+export async function receiveAuditBatch(
+  request: Request,
+  auth: AuditAuthResult,
+): Promise<Response> {
+  if (!auth.ok) {
+    return errorResponse({
+      status: auth.status,
+      reason: auth.status === 401 ? "Unauthorized" : "ServiceUnavailable",
+      message: auth.message,
+      cluster: "",
+    });
+  }
+  return handle(async () => {
+    const body = await readBodyBytes(request, MAX_AUDIT_BODY_BYTES);
+    return json(await ingestAuditBatch(body));
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import "server-only";
 import http2 from "node:http2";
 import { gunzipSync } from "node:zlib";
+import { parseListenAddress } from "@/lib/http/listen";
 import { decodeWebhookSpans, OtlpDecodeError } from "@/lib/traces/otlp";
 import { recordSpans, setReceiverListening } from "./store";
 
@@ -103,13 +104,7 @@ function handle(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHead
 
 /** `host:port` or `[v6]:port`. */
 export function parseListen(listen: string): { host: string; port: number } {
-  const m = /^(?:\[([0-9a-fA-F:]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(listen.trim());
-  const port = Number(m?.[3]);
-  const host = m?.[1] ?? m?.[2];
-  if (!m || !host || port > 65535) {
-    throw new Error(`PORTCULLIS_OTLP_LISTEN must be host:port, not "${listen}"`);
-  }
-  return { host, port };
+  return parseListenAddress(listen, "PORTCULLIS_OTLP_LISTEN");
 }
 
 const g = globalThis as typeof globalThis & { portcullisOtlp?: http2.Http2Server };

@@ -39,6 +39,8 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- define "portcullis.sinkUrl" -}}
 {{- if .Values.audit.sinkUrl -}}
 {{- .Values.audit.sinkUrl -}}
+{{- else if .Values.audit.clientCertificate.enabled -}}
+{{- fail "audit.sinkUrl must name where kube-apiserver reaches the audit-tls port (https://<host>:<port>/api/audit) when audit.clientCertificate is enabled" -}}
 {{- else if .Values.ingress.host -}}
 {{- printf "https://%s/api/audit" .Values.ingress.host -}}
 {{- else -}}
