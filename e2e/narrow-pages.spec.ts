@@ -4,6 +4,7 @@
  * the side where an admin on a phone cannot reach it.
  */
 import { test, expect } from "./fixtures";
+import { GROUP_PATH, uniqueName } from "./webhooks-helpers";
 
 test.describe("Pages on a phone (390x844)", () => {
   test.use({ viewport: { width: 390, height: 844 } });
@@ -26,6 +27,63 @@ test.describe("Pages on a phone (390x844)", () => {
       expect(width, `${path} is ${width}px wide in a 390px window`).toBeLessThanOrEqual(390);
     });
   }
+
+  test("a policy's page and its binding's page are no wider than the window", async ({
+    page,
+    kube,
+  }) => {
+    const name = uniqueName("e2e-narrow-policy");
+    const made = [
+      await kube.request("POST", `${GROUP_PATH}/validatingadmissionpolicies`, {
+        apiVersion: "admissionregistration.k8s.io/v1",
+        kind: "ValidatingAdmissionPolicy",
+        metadata: { name },
+        spec: {
+          failurePolicy: "Fail",
+          matchConstraints: {
+            resourceRules: [
+              {
+                operations: ["CREATE"],
+                apiGroups: ["apps"],
+                apiVersions: ["v1"],
+                resources: ["deployments"],
+              },
+            ],
+          },
+          validations: [{ expression: "has(object.metadata.labels)", message: "needs labels" }],
+        },
+      }),
+      await kube.request("POST", `${GROUP_PATH}/validatingadmissionpolicybindings`, {
+        apiVersion: "admissionregistration.k8s.io/v1",
+        kind: "ValidatingAdmissionPolicyBinding",
+        metadata: { name: `${name}-binding` },
+        spec: {
+          policyName: name,
+          validationActions: ["Warn", "Audit"],
+          matchResources: { namespaceSelector: { matchLabels: { [`${name}/never`]: "x" } } },
+        },
+      }),
+    ];
+    expect(made.map((r) => r.status)).toEqual([201, 201]);
+    try {
+      for (const path of [
+        `/policies/validatingadmissionpolicies/${name}`,
+        `/policies/validatingadmissionpolicybindings/${name}-binding`,
+      ]) {
+        await page.goto(path);
+        await expect(page.getByRole("heading", { name: "Recent decisions" })).toBeVisible();
+        await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(width, `${path} is ${width}px wide in a 390px window`).toBeLessThanOrEqual(390);
+      }
+    } finally {
+      await kube.request(
+        "DELETE",
+        `${GROUP_PATH}/validatingadmissionpolicybindings/${name}-binding`,
+      );
+      await kube.request("DELETE", `${GROUP_PATH}/validatingadmissionpolicies/${name}`);
+    }
+  });
 
   test("/predict: every operation is on screen and can be chosen", async ({ page }) => {
     await page.goto("/predict");
