@@ -71,7 +71,9 @@ test.describe("Pages on a phone (390x844)", () => {
         `/policies/validatingadmissionpolicybindings/${name}-binding`,
       ]) {
         await page.goto(path);
-        await expect(page.getByRole("heading", { name: "Recent decisions" })).toBeVisible();
+        await expect(
+          page.getByRole("heading", { name: "Recent decisions", exact: true }),
+        ).toBeVisible();
         await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         expect(width, `${path} is ${width}px wide in a 390px window`).toBeLessThanOrEqual(390);
