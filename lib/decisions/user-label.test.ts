@@ -37,6 +37,8 @@ describe("bidirectional controls in a user name", () => {
     expect(impersonationNote({ impersonatedBy: spoof })).toBe(
       "impersonated by \\u202enimda\\u202c",
     );
+    // A name shaped like a ServiceAccount's (any authenticator may hand one out) is no exception.
+    expect(userLabel("system:serviceaccount:\u202eab:nimda")).toBe("nimda (SA, \\u202eab)");
     for (const c of ["\u061c", "\u200e", "\u200f", "\u202a", "\u202d", "\u2066", "\u2069"])
       expect(userLabel(`a${c}b`)).not.toContain(c);
     // Right-to-left text itself is shown as it is.

@@ -10,7 +10,7 @@ import { visibleText } from "./visible-text";
  */
 export function userLabel(user: string): string {
   const m = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(user);
-  return m ? `${m[2]} (SA, ${m[1]})` : visibleText(user);
+  return visibleText(m ? `${m[2]} (SA, ${m[1]})` : user);
 }
 
 /**
