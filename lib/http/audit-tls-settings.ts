@@ -42,8 +42,8 @@ export function auditTlsSettings(
     return v ? v : undefined;
   };
   const given = REQUIRED.filter((name) => value(name) !== undefined);
-  const namesGiven = env[NAMES] !== undefined && env[NAMES].trim() !== "";
-  if (given.length === 0 && !namesGiven) return undefined;
+  const names = value(NAMES);
+  if (given.length === 0 && names === undefined) return undefined;
   const missing = REQUIRED.filter((name) => value(name) === undefined);
   if (missing.length > 0) {
     throw new Error(
@@ -53,19 +53,17 @@ export function auditTlsSettings(
   const listen = value("PORTCULLIS_AUDIT_TLS_LISTEN") as string;
   const { host, port } = parseListenAddress(listen, "PORTCULLIS_AUDIT_TLS_LISTEN");
   let clientNames: string[] | undefined;
-  if (namesGiven) {
+  if (names !== undefined) {
     clientNames = [
       ...new Set(
-        (env[NAMES] as string)
+        names
           .split(",")
           .map((n) => n.trim())
           .filter((n) => n !== ""),
       ),
     ];
     if (clientNames.length === 0) {
-      throw new Error(
-        `${NAMES} must list common names separated by commas, not "${env[NAMES] as string}"`,
-      );
+      throw new Error(`${NAMES} must list common names separated by commas, not "${names}"`);
     }
   }
   return {
