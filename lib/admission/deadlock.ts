@@ -129,23 +129,29 @@ function createIn(
 }
 
 /**
- * Would `h` intercept (or possibly intercept) one of these requests? The requests carry only the
- * pods' namespace and labels: a matchCondition that reads the object and fails to evaluate on them
- * fails for want of what a real pod has (its spec), so it decides nothing ("maybe"), where on a real
- * pod it may well be false and the hook skipped.
+ * Would `h` intercept (or possibly intercept) a request the maps build, carrying only metadata
+ * (a namespace and labels, no spec)? A matchCondition that reads the object and fails to evaluate
+ * on such a request (a webhook's 403 is its matchConditions' failed evaluation; selector errors
+ * are 404 or 500) fails for want of what a real object has, so it decides nothing ("maybe"),
+ * where on a real object it may well be false and the hook skipped. Shared with lint L2.
  */
+export function metadataOnlyVerdict(h: CompiledWebhook, ctx: MatchContext): "yes" | "maybe" | "no" {
+  const m = matchWebhook(h, ctx);
+  const conditionError =
+    (m.kind === "fail" && m.failure.status === 403) ||
+    (m.kind === "skip" && m.reason.code === "match-condition-error-ignored");
+  if (conditionError && h.conditions.some((c) => c.usesObject)) return "maybe";
+  if (m.kind === "call" || m.kind === "fail") return "yes";
+  return m.kind === "indeterminate" ? "maybe" : "no";
+}
+
+/** Would `h` intercept (or possibly intercept) one of these requests (see metadataOnlyVerdict)? */
 function verdictFor(h: CompiledWebhook, contexts: readonly MatchContext[]): "yes" | "maybe" | "no" {
   let verdict: "yes" | "maybe" | "no" = "no";
-  const readsObject = h.conditions.some((c) => c.usesObject);
   for (const ctx of contexts) {
-    const m = matchWebhook(h, ctx);
-    // A webhook's 403 is its matchConditions' failed evaluation (selector errors are 404 or 500).
-    const conditionError =
-      (m.kind === "fail" && m.failure.status === 403) ||
-      (m.kind === "skip" && m.reason.code === "match-condition-error-ignored");
-    if (readsObject && conditionError) verdict = "maybe";
-    else if (m.kind === "call" || m.kind === "fail") return "yes";
-    else if (m.kind === "indeterminate") verdict = "maybe";
+    const v = metadataOnlyVerdict(h, ctx);
+    if (v === "yes") return "yes";
+    if (v === "maybe") verdict = "maybe";
   }
   return verdict;
 }

@@ -4,10 +4,14 @@
  */
 import type { CompiledWebhook } from "@/lib/admission/compile";
 import { createMatchContext } from "@/lib/admission/match-context";
-import { matchWebhook } from "@/lib/admission/match";
 import { makeRequest, type AdmissionRequest } from "@/lib/admission/request";
 import { labelValue } from "@/lib/admission/selectors";
-import { dependencyGraph, SYSTEM_NAMESPACES, type Backend } from "@/lib/admission/deadlock";
+import {
+  dependencyGraph,
+  metadataOnlyVerdict,
+  SYSTEM_NAMESPACES,
+  type Backend,
+} from "@/lib/admission/deadlock";
 import {
   namespaceRequirementFix,
   runlevelExemptionFix,
@@ -17,26 +21,13 @@ import {
   type LintFinding,
 } from "@/lib/admission/lint-types";
 
-/** Would the hook intercept (or possibly intercept) this request? */
+/** Would the hook intercept (or possibly intercept) this metadata-only request? */
 function intercepts(
   ctx: LintContext,
   h: CompiledWebhook,
   r: AdmissionRequest,
 ): "yes" | "maybe" | "no" {
-  const m = matchWebhook(h, createMatchContext(r, ctx.compiled));
-  // The requests carry metadata only: a matchCondition that reads the object and fails on them
-  // (a webhook's 403) fails for want of what a real object has, and decides nothing.
-  if (
-    h.conditions.some((c) => c.usesObject) &&
-    ((m.kind === "fail" && m.failure.status === 403) ||
-      (m.kind === "skip" && m.reason.code === "match-condition-error-ignored"))
-  )
-    return "maybe";
-  return m.kind === "call" || m.kind === "fail"
-    ? "yes"
-    : m.kind === "indeterminate"
-      ? "maybe"
-      : "no";
+  return metadataOnlyVerdict(h, createMatchContext(r, ctx.compiled));
 }
 
 function inferenceNote(b: Backend): string {
