@@ -10,7 +10,7 @@
  * rename, and a reorder's save and cancel, are operated from the keyboard alone. A dry run's verdict is not shown as the verdict on
  * a text edited since.
  */
-import { test, expect } from "./fixtures";
+import { test, expect, type Kube } from "./fixtures";
 import { serious } from "./axe";
 import {
   setEditorText,
@@ -22,10 +22,25 @@ import {
   hook,
   lineOf,
   uniqueName,
+  type StoredConfig,
 } from "./webhooks-helpers";
 
 const V = "validatingwebhookconfigurations" as const;
 const M = "mutatingwebhookconfigurations" as const;
+
+/** Another admin stores a 3 s timeout on the configuration as it was created. */
+async function otherAdminSetsTimeout(kube: Kube, made: StoredConfig, name: string): Promise<void> {
+  const theirs = structuredClone(made);
+  (theirs.webhooks?.[0] as Record<string, unknown>).timeoutSeconds = 3;
+  expect((await kube.request("PUT", `${GROUP_PATH}/${V}/${name}`, theirs)).status).toBe(200);
+}
+
+/** My edit: the editor's text with the failure policy turned to Ignore. */
+function withIgnore(text: string): string {
+  const mine = text.replace("failurePolicy: Fail", "failurePolicy: Ignore");
+  expect(mine).not.toBe(text);
+  return mine;
+}
 
 test.describe("Editing flows: two admins, keyboard, drag", () => {
   test("a delete confirmation open while the configuration changes is held until the new version is confirmed", async ({
@@ -169,13 +184,10 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
       const page = await ctx.newPage();
       await page.goto(`/webhooks/${V}/${name}/edit`);
       const text = await editorText(page, V);
-      const mine = text.replace("failurePolicy: Fail", "failurePolicy: Ignore");
-      expect(mine).not.toBe(text);
+      const mine = withIgnore(text);
       await setEditorText(page, V, mine);
 
-      const theirs = structuredClone(made);
-      (theirs.webhooks?.[0] as Record<string, unknown>).timeoutSeconds = 3;
-      expect((await kube.request("PUT", `${GROUP_PATH}/${V}/${name}`, theirs)).status).toBe(200);
+      await otherAdminSetsTimeout(kube, made, name);
       await ctx.setOffline(true);
       await ctx.setOffline(false);
       // Whatever the page fetches on reconnect (there may be nothing to wait for), the edit stays.
@@ -201,11 +213,8 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
       await page.goto(`/webhooks/${V}/${name}/edit`);
       const text = await editorText(page, V);
       // Someone else changes the timeout while I edit the failure policy.
-      const theirs = structuredClone(made);
-      (theirs.webhooks?.[0] as Record<string, unknown>).timeoutSeconds = 3;
-      expect((await kube.request("PUT", `${GROUP_PATH}/${V}/${name}`, theirs)).status).toBe(200);
-      const first = text.replace("failurePolicy: Fail", "failurePolicy: Ignore");
-      expect(first).not.toBe(text);
+      await otherAdminSetsTimeout(kube, made, name);
+      const first = withIgnore(text);
       await setEditorText(page, V, first);
       await page.getByRole("button", { name: "Apply" }).click();
       const conflict = page.getByRole("region", { name: "Conflict" });
@@ -236,12 +245,9 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
       await page.goto(`/webhooks/${V}/${name}/edit`);
       const text = await editorText(page, V);
       // Another admin applies a new timeout while I change the failure policy.
-      const theirs = structuredClone(made);
-      (theirs.webhooks?.[0] as Record<string, unknown>).timeoutSeconds = 3;
-      expect((await kube.request("PUT", `${GROUP_PATH}/${V}/${name}`, theirs)).status).toBe(200);
+      await otherAdminSetsTimeout(kube, made, name);
       const theirVersion = (await getConfig(kube, V, name))?.metadata.resourceVersion ?? "";
-      const mine = text.replace("failurePolicy: Fail", "failurePolicy: Ignore");
-      expect(mine).not.toBe(text);
+      const mine = withIgnore(text);
       await setEditorText(page, V, mine);
 
       await page.getByRole("button", { name: "Dry run" }).click();
