@@ -201,6 +201,8 @@ test("a webhook's detail page lists its recent decisions and links to the filter
     new RegExp(`/decisions\\?hook=${scenario.hookOf.deny.replace(/\./g, "\\.")}`),
   );
   await expect(row(page, "deny").first()).toBeVisible();
+  // The link keeps the webhook's phase, shown in the form (a name may be in both kinds).
+  await expect(page.getByLabel("Phase")).toHaveValue("validating");
   // …and the filtered feed leads on to the webhook's row in the list and its matrix column.
   const context = page.getByTestId("hook-context");
   await expect(context.getByRole("link", { name: "in the webhook list" })).toHaveAttribute(
@@ -254,7 +256,7 @@ test("a policy's page and its binding's page list the policy's recent decisions"
   await expect(recent).toContainText(VAP_WARN_MESSAGE);
   await expect(recent.getByRole("link", { name: "open in the feed" })).toHaveAttribute(
     "href",
-    `/decisions?policy=${encodeURIComponent(vap)}`,
+    `/decisions?policy=${encodeURIComponent(vap)}&phase=validating`,
   );
   await page.goto(`/policies/validatingadmissionpolicybindings/${vap}-binding`);
   const through = page.getByRole("region", { name: `Recent decisions of ${vap}` });

@@ -168,7 +168,7 @@ test.describe("Health", () => {
       // Cross-links: decisions, the hook's matrix column, prediction.
       await expect(slowCard.getByRole("link", { name: "decisions" })).toHaveAttribute(
         "href",
-        `/decisions?hook=${encodeURIComponent(hookName("fail-open"))}`,
+        `/decisions?hook=${encodeURIComponent(hookName("fail-open"))}&phase=validating`,
       );
       await expect(slowCard.getByRole("link", { name: "matrix" })).toHaveAttribute(
         "href",
@@ -189,7 +189,7 @@ test.describe("Health", () => {
       await expect(row).toHaveAttribute("data-severity", "critical");
       await expect(row.getByRole("link", { name: "decisions" })).toHaveAttribute(
         "href",
-        `/decisions?hook=${encodeURIComponent(hookName("fail-open"))}`,
+        `/decisions?hook=${encodeURIComponent(hookName("fail-open"))}&phase=validating`,
       );
       await row.getByRole("link", { name }).click();
       await expect(page).toHaveURL(`/webhooks/validatingwebhookconfigurations/${name}`);
@@ -204,7 +204,7 @@ test.describe("Health", () => {
       );
       await expect(head.getByRole("link", { name: "Decisions" })).toHaveAttribute(
         "href",
-        `/decisions?hook=${encodeURIComponent(hookName("fail-open"))}`,
+        `/decisions?hook=${encodeURIComponent(hookName("fail-open"))}&phase=validating`,
       );
       await head.getByRole("link", { name: "Predict" }).click();
       await expect(page.getByTestId("hook-example")).toContainText(hookName("fail-open"));
@@ -508,7 +508,7 @@ test.describe("Health", () => {
       );
       await expect(badRow.getByRole("link", { name: "decisions" })).toHaveAttribute(
         "href",
-        `/decisions?policy=${failing}`,
+        `/decisions?policy=${failing}&phase=mutating`,
       );
       await page.screenshot({ path: "e2e/artifacts/health-map-card.png", fullPage: true });
 

@@ -93,6 +93,22 @@ export function DecisionFilters({
           ))}
         </select>
       </label>
+      <label title="Mutating or validating: a webhook name may be in configurations of both kinds, and a policy name may be both a ValidatingAdmissionPolicy's and a MutatingAdmissionPolicy's">
+        Phase
+        <select
+          value={filter.phase ?? ""}
+          onChange={(e) =>
+            onChange({
+              ...filter,
+              phase: (e.target.value || undefined) as DecisionFilter["phase"],
+            })
+          }
+        >
+          <option value="">any</option>
+          <option value="mutating">mutating</option>
+          <option value="validating">validating</option>
+        </select>
+      </label>
       <label>
         Time
         <select

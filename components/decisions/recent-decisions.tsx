@@ -34,7 +34,9 @@ export function RecentDecisions({
   const feed: DecisionFilter = policy ? { policy: name, outcome: [] } : { hook: name, outcome: [] };
   const filter: DecisionFilter = within ? { ...feed, ...within } : feed;
   const q = useQuery({ ...decisionListQuery(context, filter, SHOWN), enabled: !!context });
-  const href = `/decisions${filterQuery(feed)}`;
+  // The feed's own form shows the phase, not the configuration: the link carries the phase only.
+  const shown: DecisionFilter = within ? { ...feed, phase: within.phase } : feed;
+  const href = `/decisions${filterQuery(shown)}`;
   return (
     <section className="recent-decisions" aria-label={`Recent decisions of ${name}`}>
       <h3>
@@ -64,7 +66,7 @@ export function RecentDecisions({
                 </td>
                 <td>
                   <Link
-                    href={`/decisions${filterQuery(feed, { d: String(d.id) })}`}
+                    href={`/decisions${filterQuery(shown, { d: String(d.id) })}`}
                     title={visibleText(d.message) || undefined}
                   >
                     {messageGist(d.message) || "details"}

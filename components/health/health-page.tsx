@@ -40,7 +40,7 @@ function HookCell({ row }: { row: HealthRow }) {
       {row.source !== "CustomResourceDefinition" ? <div className="mono">{row.hook}</div> : null}
       {resource ? (
         <div className="links">
-          <Link href={hookDecisionsHref(row.hook)}>decisions</Link>
+          <Link href={hookDecisionsHref(row.hook, row.source)}>decisions</Link>
           <Link
             href={hookHref({
               source: row.source as HookSourceKind,

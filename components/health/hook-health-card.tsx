@@ -44,7 +44,7 @@ export function HookHealthCard({
           on the Health page
         </Link>
         {row.source !== "CustomResourceDefinition" ? (
-          <Link href={hookDecisionsHref(row.hook)}>decisions</Link>
+          <Link href={hookDecisionsHref(row.hook, row.source)}>decisions</Link>
         ) : null}
         {exemptionsHref ? <Link href={exemptionsHref}>matrix</Link> : null}
         <Link href={predictHref({ ...row, name: row.hook })}>predict</Link>

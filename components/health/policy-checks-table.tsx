@@ -132,7 +132,7 @@ export function PolicyChecksTable({
                 <td>
                   <div className="links">
                     {page ? null : <Link href={healthHref(id)}>on the Health page</Link>}
-                    <Link href={policyDecisionsHref(p.policy)}>decisions</Link>
+                    <Link href={policyDecisionsHref(p.policy, p.kind)}>decisions</Link>
                     {p.exists === false ? null : (
                       <Link
                         href={hookHref({

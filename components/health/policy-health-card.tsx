@@ -25,7 +25,7 @@ export function PolicyHealthCard({
       <div className="health-card-head">
         <h2 id="policy-health-h">Health</h2>
         <span className="spacer" />
-        <Link href={policyDecisionsHref(policy)}>decisions</Link>
+        <Link href={policyDecisionsHref(policy, kind)}>decisions</Link>
         <Link href={predictHref({ source: kind, configuration: policy, name: "" })}>predict</Link>
       </div>
       {metricsError ? <p className="bad">{metricsError}</p> : null}

@@ -91,8 +91,8 @@ export function HookNamespacesPage({
               <Link
                 href={
                   isPolicySource(source)
-                    ? policyDecisionsHref(configuration)
-                    : hookDecisionsHref(name)
+                    ? policyDecisionsHref(configuration, source)
+                    : hookDecisionsHref(name, source)
                 }
               >
                 Decisions

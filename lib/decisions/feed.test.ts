@@ -93,15 +93,52 @@ describe("decision filter", () => {
     expect(() => parseDecisionFilter(new URLSearchParams({ user: "u".repeat(1025) }))).toThrow();
   });
 
-  it("reads the webhook page's phase and configuration from an API query, never from the feed page's URL", () => {
+  it("reads the webhook page's configuration from an API query, never from the feed page's URL", () => {
     expect(
       parseDecisionFilter(new URLSearchParams("hook=h&phase=validating&configuration=c")),
     ).toEqual({ hook: "h", phase: "validating", configuration: "c", outcome: [] });
     expect(() => parseDecisionFilter(new URLSearchParams("phase=both"))).toThrow(/phase/);
-    // The feed's form shows neither: a link holding them would filter the page unseen.
+    // The feed's form shows the phase, not the configuration: a link holding that would filter
+    // the page unseen.
     expect(
       readDecisionFilterLoosely(new URLSearchParams("hook=h&phase=validating&configuration=c")),
-    ).toEqual({ hook: "h", outcome: [] });
+    ).toEqual({ hook: "h", phase: "validating", outcome: [] });
+    expect(readDecisionFilterLoosely(new URLSearchParams("phase=both"))).toEqual({ outcome: [] });
+  });
+
+  it("tells apart a ValidatingAdmissionPolicy and a MutatingAdmissionPolicy that share a name by the phase", () => {
+    const vap = rec(1, { kind: "validating-policy", hook: "p" });
+    const map = rec(2, { kind: "mutating-policy", hook: "p" });
+    const f = (q: string) => readDecisionFilterLoosely(new URLSearchParams(q));
+    expect([vap, map].filter((d) => matchesDecisionFilter(d, f("policy=p")))).toHaveLength(2);
+    expect(
+      [vap, map].filter((d) => matchesDecisionFilter(d, f("policy=p&phase=mutating"))),
+    ).toEqual([map]);
+    expect(
+      [vap, map].filter((d) => matchesDecisionFilter(d, f("policy=p&phase=validating"))),
+    ).toEqual([vap]);
+  });
+
+  it("narrows the whole feed to one phase: its webhooks, its policies, and calls of unknown phase", () => {
+    const kinds = [
+      "mutating-webhook",
+      "validating-webhook",
+      "webhook",
+      "mutating-policy",
+      "validating-policy",
+    ] as const;
+    const all = kinds.map((kind, i) => rec(i + 1, { kind, hook: "x" }));
+    const seen = (q: string) =>
+      all
+        .filter((d) => matchesDecisionFilter(d, readDecisionFilterLoosely(new URLSearchParams(q))))
+        .map((d) => d.kind);
+    expect(seen("phase=mutating")).toEqual(["mutating-webhook", "webhook", "mutating-policy"]);
+    expect(seen("phase=validating")).toEqual([
+      "validating-webhook",
+      "webhook",
+      "validating-policy",
+    ]);
+    expect(seen("hook=x&phase=validating")).toEqual(["validating-webhook", "webhook"]);
   });
 
   it("finds a request with a long Audit-ID by the ID its client sent and by the form shown", () => {

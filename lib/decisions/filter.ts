@@ -31,9 +31,9 @@ export interface DecisionFilter {
   auditID?: string;
   /**
    * One admission phase. With `policy`: that phase's policies only (a ValidatingAdmissionPolicy
-   * and a MutatingAdmissionPolicy may share a name). Otherwise webhooks: decisions of that
-   * phase's webhooks, and those whose phase the event does not tell (kind `webhook`: a denial or
-   * error read from the response status).
+   * and a MutatingAdmissionPolicy may share a name). With `hook`: decisions of that phase's
+   * webhooks, and those whose phase the event does not tell (kind `webhook`: a denial or error
+   * read from the response status). With neither: both.
    */
   phase?: (typeof PHASES)[number];
   /**
@@ -62,7 +62,7 @@ export const FILTER_FIELDS = [
 ] as const;
 
 /** Fields the feed page's form does not show: read from an API query, not from the page's URL. */
-const API_ONLY_FIELDS: ReadonlySet<Field> = new Set(["phase", "configuration"]);
+const API_ONLY_FIELDS: ReadonlySet<Field> = new Set(["configuration"]);
 
 type Field = (typeof FILTER_FIELDS)[number];
 
@@ -162,7 +162,9 @@ export const deciderKinds = { webhook: WEBHOOK_KINDS, policy: POLICY_KINDS } as 
 /** The decision kinds a filter's `phase` admits (see DecisionFilter.phase). */
 export function phaseKinds(f: DecisionFilter): DecisionRecord["kind"][] {
   if (f.phase === undefined) return [];
-  return f.policy !== undefined ? [`${f.phase}-policy`] : [`${f.phase}-webhook`, "webhook"];
+  if (f.policy !== undefined) return [`${f.phase}-policy`];
+  if (f.hook !== undefined) return [`${f.phase}-webhook`, "webhook"];
+  return [`${f.phase}-webhook`, "webhook", `${f.phase}-policy`];
 }
 
 /** Whether a stored decision passes the filter (the live stream's check; SQL does the same). */

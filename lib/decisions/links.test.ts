@@ -7,13 +7,13 @@ describe("deciderLinks", () => {
     expect(
       deciderLinks({ kind: "mutating-webhook", hook: "m.example.com", configuration: "cfg a" }),
     ).toEqual({
-      decisions: "/decisions?hook=m.example.com",
+      decisions: "/decisions?hook=m.example.com&phase=mutating",
       configuration: "/webhooks/mutatingwebhookconfigurations/cfg%20a",
     });
     expect(
       deciderLinks({ kind: "validating-webhook", hook: "v.example.com", configuration: "c" }),
     ).toEqual({
-      decisions: "/decisions?hook=v.example.com",
+      decisions: "/decisions?hook=v.example.com&phase=validating",
       configuration: "/webhooks/validatingwebhookconfigurations/c",
     });
   });
@@ -32,12 +32,12 @@ describe("deciderLinks", () => {
     expect(
       deciderLinks({ kind: "validating-policy", hook: "require-team", configuration: "teams" }),
     ).toEqual({
-      decisions: "/decisions?policy=require-team",
+      decisions: "/decisions?policy=require-team&phase=validating",
       decider: "/policies/validatingadmissionpolicies/require-team",
       configuration: "/policies/validatingadmissionpolicybindings/teams",
     });
     expect(deciderLinks({ kind: "mutating-policy", hook: "owner", configuration: "" })).toEqual({
-      decisions: "/decisions?policy=owner",
+      decisions: "/decisions?policy=owner&phase=mutating",
       decider: "/policies/mutatingadmissionpolicies/owner",
     });
   });

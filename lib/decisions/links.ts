@@ -41,7 +41,12 @@ export function deciderLinks(d: {
     case "mutating-webhook":
     case "validating-webhook":
       return {
-        decisions: hookDecisionsHref(d.hook),
+        decisions: hookDecisionsHref(
+          d.hook,
+          d.kind === "mutating-webhook"
+            ? "MutatingWebhookConfiguration"
+            : "ValidatingWebhookConfiguration",
+        ),
         configuration:
           cfg &&
           objectPagePath(
@@ -56,7 +61,7 @@ export function deciderLinks(d: {
       const kind =
         d.kind === "validating-policy" ? "ValidatingAdmissionPolicy" : "MutatingAdmissionPolicy";
       return {
-        decisions: policyDecisionsHref(d.hook),
+        decisions: policyDecisionsHref(d.hook, kind),
         decider: d.hook ? policyHref(kind, d.hook) : undefined,
         configuration: cfg && policyBindingHref(kind, cfg),
       };

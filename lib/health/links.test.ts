@@ -11,5 +11,21 @@ describe("health links", () => {
   it("filters the decision feed by hook or policy", () => {
     expect(hookDecisionsHref("v.example.com")).toBe("/decisions?hook=v.example.com");
     expect(policyDecisionsHref("a&b")).toBe("/decisions?policy=a%26b");
+    // A policy name may be both kinds': the phase tells them apart; a webhook's too.
+    expect(policyDecisionsHref("p", "MutatingAdmissionPolicy")).toBe(
+      "/decisions?policy=p&phase=mutating",
+    );
+    expect(policyDecisionsHref("p", "ValidatingAdmissionPolicy")).toBe(
+      "/decisions?policy=p&phase=validating",
+    );
+    expect(hookDecisionsHref("v.example.com", "ValidatingWebhookConfiguration")).toBe(
+      "/decisions?hook=v.example.com&phase=validating",
+    );
+    expect(hookDecisionsHref("m.example.com", "MutatingWebhookConfiguration")).toBe(
+      "/decisions?hook=m.example.com&phase=mutating",
+    );
+    expect(hookDecisionsHref("c.example.com", "CustomResourceDefinition")).toBe(
+      "/decisions?hook=c.example.com",
+    );
   });
 });

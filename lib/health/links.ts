@@ -37,12 +37,31 @@ export function healthHref(rowId: string): string {
   return `/health#${encodeURIComponent(rowId)}`;
 }
 
-/** The decision feed filtered to one webhook (by name, as the audit annotations name it). */
-export function hookDecisionsHref(hook: string): string {
-  return `/decisions?${new URLSearchParams({ hook }).toString()}`;
+/** The admission phase of a webhook configuration kind, if it is one. */
+const WEBHOOK_PHASE: Record<string, "mutating" | "validating"> = {
+  MutatingWebhookConfiguration: "mutating",
+  ValidatingWebhookConfiguration: "validating",
+};
+
+/**
+ * The decision feed filtered to one webhook (by name, as the audit annotations name it), in the
+ * phase of its configuration's kind when that is given (a name may be in a mutating and in a
+ * validating configuration).
+ */
+export function hookDecisionsHref(hook: string, source?: string): string {
+  const q = new URLSearchParams({ hook });
+  const phase = source === undefined ? undefined : WEBHOOK_PHASE[source];
+  if (phase) q.set("phase", phase);
+  return `/decisions?${q.toString()}`;
 }
 
-/** The decision feed filtered to one admission policy. */
-export function policyDecisionsHref(policy: string): string {
-  return `/decisions?${new URLSearchParams({ policy }).toString()}`;
+/**
+ * The decision feed filtered to one admission policy, of one kind when it is known (a
+ * ValidatingAdmissionPolicy and a MutatingAdmissionPolicy may share a name: the feed's phase
+ * tells them apart).
+ */
+export function policyDecisionsHref(policy: string, kind?: PolicyKind): string {
+  const q = new URLSearchParams({ policy });
+  if (kind) q.set("phase", kind === "MutatingAdmissionPolicy" ? "mutating" : "validating");
+  return `/decisions?${q.toString()}`;
 }

@@ -348,6 +348,58 @@ describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
     }
   });
 
+  it("narrows the whole feed to one phase: its webhooks' and its policies' decisions", async () => {
+    const event = (auditID: string, over: Record<string, unknown>) =>
+      parsedEvent(auditID, T0, { responseStatus: { code: 201 }, ...over });
+    await store.ingest([
+      event("mw", {
+        annotations: {
+          "mutation.webhook.admission.k8s.io/round_0_index_0": JSON.stringify({
+            configuration: "c",
+            webhook: "m.example.com",
+            mutated: true,
+          }),
+        },
+      }),
+      event("vw", {
+        annotations: {
+          "failed-open.validating.webhook.admission.k8s.io/round_0_index_0": "v.example.com",
+        },
+      }),
+      event("vp", {
+        annotations: {
+          "validation.policy.admission.k8s.io/validation_failure": JSON.stringify([
+            {
+              message: "no",
+              policy: "p",
+              binding: "b",
+              expressionIndex: 0,
+              validationActions: ["Warn"],
+            },
+          ]),
+        },
+      }),
+      event("mp", {
+        responseStatus: {
+          code: 403,
+          message:
+            "configmaps \"mp\" is forbidden: policy 'p' with binding 'mb' denied request: no",
+        },
+      }),
+    ]);
+    const ids = async (q: string) =>
+      (await store.list(filter(q), { limit: 10 })).map((d) => d.auditID).sort();
+    expect(await ids("phase=mutating")).toEqual(["mp", "mw"]);
+    expect(await ids("phase=validating")).toEqual(["vp", "vw"]);
+    const every = await store.list(all, { limit: 10 });
+    for (const q of ["phase=mutating", "phase=validating"]) {
+      const f = filter(q);
+      expect(every.filter((d) => matchesDecisionFilter(d, f)).map((d) => d.id)).toEqual(
+        (await store.list(f, { limit: 10 })).map((d) => d.id),
+      );
+    }
+  });
+
   it("stores requests whose long Audit-IDs share their first characters apart, each found by the ID its client sent", async () => {
     const long = `trace-${"a".repeat(130)}`;
     const r = await store.ingest([parsed(long), parsed(`${long}b`, { deny: "d.example.com" })]);
