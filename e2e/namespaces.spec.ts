@@ -223,6 +223,8 @@ test.describe("namespaces and exemptions", () => {
           },
         ],
       }),
+      // A neighbour whose name holds the first's: not its column.
+      podHook(`x${cm}`, run, { failurePolicy: "Ignore" }),
     ]);
     try {
       await page.goto(`/hooks/ValidatingWebhookConfiguration/${cfg}/${cm}?resource=configmaps`);
@@ -232,6 +234,12 @@ test.describe("namespaces and exemptions", () => {
       await expect(
         grid.getByRole("gridcell", { name: `${ns} × ${cm}: intercepted` }),
       ).toBeVisible();
+      await expect(grid.getByRole("columnheader", { name: cm, exact: true })).toBeVisible();
+      await expect(grid.getByRole("columnheader", { name: `x${cm}`, exact: true })).toHaveCount(0);
+      await expect(page.getByTestId("only-hook")).toContainText(`only ${cm} in ${cfg}`);
+      // Clearing it shows the neighbour too.
+      await page.getByRole("button", { name: "Show every hook" }).click();
+      await expect(grid.getByRole("columnheader", { name: `x${cm}`, exact: true })).toBeVisible();
       // From the default request (pods), the column still shows: its rules do not match pods.
       await page.goto(`/hooks/ValidatingWebhookConfiguration/${cfg}/${cm}`);
       await page.getByRole("link", { name: "In the matrix" }).click();

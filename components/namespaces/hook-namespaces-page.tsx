@@ -84,7 +84,7 @@ export function HookNamespacesPage({
         <LiveIndicator {...state.live} />
         <span className="spacer" />
         <span className="links">
-          <Link href={hookColumnHref(name, params)}>In the matrix</Link>
+          <Link href={hookColumnHref({ source, configuration, name }, params)}>In the matrix</Link>
           {/* Initializers (1.7–1.13) leave no audit decisions or metrics; `for` names webhooks and policies. */}
           {source !== "InitializerConfiguration" ? (
             <>

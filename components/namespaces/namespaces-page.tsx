@@ -15,7 +15,7 @@ import {
   visibleRows,
   type PackedPreview,
 } from "@/lib/namespaces/matrix-preview";
-import { writeParams, type MatrixParams } from "@/lib/namespaces/matrix-params";
+import { readOnly, writeParams, type MatrixParams } from "@/lib/namespaces/matrix-params";
 import { configurationHref, hookHref, namespaceHref } from "@/lib/namespaces/links";
 import { ErrorBox } from "@/components/ui/error-box";
 import { useStreamedSeed } from "@/components/ui/use-settled";
@@ -56,6 +56,7 @@ export function NamespacesPage({
   const read = useMemo(() => (matrix ? cellReader(matrix) : undefined), [matrix]);
   const rows = useMemo(() => (matrix ? visibleRows(matrix, params) : []), [matrix, params]);
   const cols = useMemo(() => (matrix ? visibleColumns(matrix, params) : []), [matrix, params]);
+  const only = readOnly(params.only);
 
   // Namespaces created while the page is open are checked for a missing grouping label.
   const [openedAt] = useState(() => Date.now());
@@ -129,6 +130,25 @@ export function NamespacesPage({
             onChange={(e) => setParams({ hook: e.target.value })}
           />
         </label>
+        {only ? (
+          <span className="filter-chip" data-testid="only-hook">
+            only <span className="mono">{only.name}</span>
+            {only.configuration ? (
+              <>
+                {" "}
+                in <span className="mono">{only.configuration}</span>
+              </>
+            ) : null}
+            <button
+              type="button"
+              aria-label="Show every hook"
+              title="Show every hook"
+              onClick={() => setParams({ only: "" })}
+            >
+              ×
+            </button>
+          </span>
+        ) : null}
         <label>
           Namespace
           <input
@@ -197,7 +217,11 @@ export function NamespacesPage({
           </p>
           {cols.length === 0 || rows.length === 0 ? (
             <p className="muted">
-              {cols.length === 0 && !params.all && !params.hook && !params.failurePolicy
+              {cols.length === 0 &&
+              !params.all &&
+              !params.hook &&
+              !params.only &&
+              !params.failurePolicy
                 ? `No hook's rules match ${describeRequest(request)}: tick "hooks whose rules do not match" to see every hook, or choose another request.`
                 : "No hooks or namespaces match the filters: clear them above, or group by another label."}
             </p>

@@ -47,7 +47,7 @@ describe("hookContextLinks", () => {
   it("finds a webhook in the webhook list and in the exemption matrix", () => {
     expect(hookContextLinks("a.b&c d")).toEqual({
       list: "/webhooks?q=a.b%26c+d",
-      matrix: "/namespaces?hook=a.b%26c+d&all=1",
+      matrix: "/namespaces?only=a.b%26c+d&all=1",
     });
   });
 });

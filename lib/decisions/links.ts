@@ -80,10 +80,10 @@ export function deciderLinks(d: {
 export function hookContextLinks(hook: string): { list: string; matrix: string } {
   return {
     list: `/webhooks?${listStateQuery({ ...parseListState(new URLSearchParams()), q: hook })}`,
-    // The matrix's `hook` and `all` parameters (lib/namespaces/matrix-params.ts; not imported:
-    // it pulls the exemption engine into this page's first load). all=1: the column is shown
-    // whatever request the matrix is set to.
-    matrix: `/namespaces?${new URLSearchParams({ hook, all: "1" }).toString()}`,
+    // The matrix's `only` and `all` parameters (lib/namespaces/matrix-params.ts; not imported:
+    // it pulls the exemption engine into this page's first load): the columns of the hooks with
+    // exactly this name (in whichever configurations), shown whatever request the matrix is set to.
+    matrix: `/namespaces?${new URLSearchParams({ only: hook, all: "1" }).toString()}`,
   };
 }
 

@@ -5,6 +5,7 @@ import {
   MATRIX_RESOURCES,
   DEFAULT_PARAMS,
   hookColumnHref,
+  readOnly,
   readParams,
   requestOf,
   writeParams,
@@ -17,6 +18,7 @@ describe("matrix parameters in the URL", () => {
       operation: "UPDATE" as const,
       groupBy: "environment",
       hook: "inject",
+      only: "MutatingWebhookConfiguration/istio-sidecar-injector/namespace.sidecar-injector.istio.io",
       namespace: "team",
       failurePolicy: "Fail" as const,
       all: true,
@@ -116,11 +118,17 @@ describe("matrix parameters in the URL", () => {
     expect(offered.sort()).toEqual(connect.sort());
   });
 
-  it("a hook's column link keeps the request and shows the column where its rules do not match", () => {
-    const href = hookColumnHref("validate.nginx.ingress.kubernetes.io", {
+  it("a hook's column link keeps the request and shows that column only, where its rules do not match too", () => {
+    const id = {
+      source: "ValidatingWebhookConfiguration",
+      configuration: "ingress-nginx-admission",
+      name: "validate.nginx.ingress.kubernetes.io",
+    };
+    const href = hookColumnHref(id, {
       ...DEFAULT_PARAMS,
       resource: "configmaps",
       operation: "UPDATE",
+      hook: "nginx",
       namespace: "team",
       failurePolicy: "Ignore",
     });
@@ -129,10 +137,22 @@ describe("matrix parameters in the URL", () => {
       ...DEFAULT_PARAMS,
       resource: "configmaps",
       operation: "UPDATE",
-      hook: "validate.nginx.ingress.kubernetes.io",
+      only: "ValidatingWebhookConfiguration/ingress-nginx-admission/validate.nginx.ingress.kubernetes.io",
       all: true,
     });
-    expect(new URL(hookColumnHref("a.b.c"), "http://x").pathname).toBe("/namespaces");
+    expect(readOnly(back.only)).toEqual(id);
+    expect(new URL(hookColumnHref({ ...id, name: "a.b.c" }), "http://x").pathname).toBe(
+      "/namespaces",
+    );
+  });
+
+  it("reads only a hook name or Source/configuration/name as the one column to show", () => {
+    const only = (v: string) => readParams(new URLSearchParams({ only: v })).only;
+    expect(only("a.b.c")).toBe("a.b.c");
+    expect(readOnly(only("a.b.c"))).toEqual({ name: "a.b.c" });
+    expect(only("MutatingAdmissionPolicy/p/b")).toBe("MutatingAdmissionPolicy/p/b");
+    for (const bad of ["a/b", "a/b/c/d", "x y", "/b/c", "S/c/", "S1/c/n", "n".repeat(254)])
+      expect(only(bad)).toBe("");
   });
 
   it("the automatic name label cannot head groups (every namespace has it, one value each)", () => {

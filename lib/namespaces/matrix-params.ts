@@ -80,6 +80,12 @@ export interface MatrixParams {
   readonly groupBy: string;
   /** Substring of the hook or configuration name. */
   readonly hook: string;
+  /**
+   * Exactly one hook's column (`Source/configuration/name`, as a hook's page names it), or the
+   * columns of every hook with exactly this name (`name`: a webhook's name may be in several
+   * configurations); "" for no such narrowing. A webhook's name may be a substring of others'.
+   */
+  readonly only: string;
   /** Substring of the namespace name. */
   readonly namespace: string;
   readonly failurePolicy: "" | "Fail" | "Ignore";
@@ -92,10 +98,25 @@ export const DEFAULT_PARAMS: MatrixParams = {
   operation: "CREATE",
   groupBy: "runlevel",
   hook: "",
+  only: "",
   namespace: "",
   failurePolicy: "",
   all: false,
 };
+
+/** A hook name, or `Source/configuration/name` (names are DNS subdomains: they hold no `/`). */
+const ONLY = /^(?:[A-Za-z]{1,40}\/[^/\s]{1,253}\/)?[^/\s]{1,253}$/;
+
+/** What an `only` parameter names: one hook, or every hook of a name. */
+export function readOnly(
+  only: string,
+): { source?: string; configuration?: string; name: string } | undefined {
+  if (!only) return undefined;
+  const parts = only.split("/");
+  if (parts.length === 3)
+    return { source: parts[0], configuration: parts[1], name: parts[2] as string };
+  return { name: only };
+}
 
 const LABEL_KEY =
   /^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
@@ -154,6 +175,7 @@ export function readParams(q: { get(name: string): string | null }): MatrixParam
         ? groupBy
         : DEFAULT_PARAMS.groupBy,
     hook: (q.get("hook") ?? "").slice(0, 253),
+    only: ONLY.test(q.get("only") ?? "") ? (q.get("only") as string) : "",
     namespace: (q.get("ns") ?? "").slice(0, 63),
     failurePolicy: fp === "Fail" || fp === "Ignore" ? fp : "",
     all: q.get("all") === "1",
@@ -167,6 +189,7 @@ export function writeParams(p: MatrixParams): string {
   if (p.operation !== DEFAULT_PARAMS.operation) q.set("op", p.operation);
   if (p.groupBy !== DEFAULT_PARAMS.groupBy) q.set("group", p.groupBy);
   if (p.hook) q.set("hook", p.hook);
+  if (p.only) q.set("only", p.only);
   if (p.namespace) q.set("ns", p.namespace);
   if (p.failurePolicy) q.set("fp", p.failurePolicy);
   if (p.all) q.set("all", "1");
@@ -175,11 +198,22 @@ export function writeParams(p: MatrixParams): string {
 }
 
 /**
- * The matrix opened on one hook's column for the request `p` is for: the hook filter set to its
- * name, its column shown even where its rules do not match that request, other filters cleared.
+ * The matrix opened on one hook's column for the request `p` is for: that column only (not the
+ * columns of hooks whose names hold its name), shown even where its rules do not match that
+ * request, other filters cleared.
  */
-export function hookColumnHref(name: string, p: MatrixParams = DEFAULT_PARAMS): string {
-  return `/namespaces${writeParams({ ...p, hook: name, namespace: "", failurePolicy: "", all: true })}`;
+export function hookColumnHref(
+  id: { source: string; configuration: string; name: string },
+  p: MatrixParams = DEFAULT_PARAMS,
+): string {
+  return `/namespaces${writeParams({
+    ...p,
+    hook: "",
+    only: `${id.source}/${id.configuration}/${id.name}`,
+    namespace: "",
+    failurePolicy: "",
+    all: true,
+  })}`;
 }
 
 /** The matrix request for the parameters. */

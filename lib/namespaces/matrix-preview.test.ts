@@ -163,3 +163,39 @@ describe("matrixPreview", () => {
     expect(() => unpackPreview({ ...p, cells: p.cells.map(() => "e") })).toThrow(/not 3/);
   });
 });
+
+describe("visibleColumns", () => {
+  const m = exemptionMatrix(
+    compileSnapshot({
+      validatingWebhookConfigurations: [
+        { metadata: { name: "v" }, webhooks: [hook("a.x.io"), hook("data.x.io")] },
+      ],
+      mutatingWebhookConfigurations: [{ metadata: { name: "m" }, webhooks: [hook("a.x.io")] }],
+      namespaces: { app: NS("app") },
+    }),
+  );
+  const shown = (p: Partial<typeof DEFAULT_PARAMS>) =>
+    visibleColumns(m, { ...DEFAULT_PARAMS, all: true, ...p }).map((i) => {
+      const h = m.hooks[i]?.hook;
+      return `${h?.source}/${h?.configuration}/${h?.name}`;
+    });
+
+  it("filters by a substring of the hook or configuration name as typed", () => {
+    expect(shown({ hook: "a.x.io" })).toEqual([
+      "MutatingWebhookConfiguration/m/a.x.io",
+      "ValidatingWebhookConfiguration/v/a.x.io",
+      "ValidatingWebhookConfiguration/v/data.x.io",
+    ]);
+  });
+
+  it("narrows to one hook's column, or to every hook of exactly a name, never to names that hold it", () => {
+    expect(shown({ only: "ValidatingWebhookConfiguration/v/a.x.io" })).toEqual([
+      "ValidatingWebhookConfiguration/v/a.x.io",
+    ]);
+    expect(shown({ only: "a.x.io" })).toEqual([
+      "MutatingWebhookConfiguration/m/a.x.io",
+      "ValidatingWebhookConfiguration/v/a.x.io",
+    ]);
+    expect(shown({ only: "ValidatingWebhookConfiguration/m/a.x.io" })).toEqual([]);
+  });
+});

@@ -13,15 +13,23 @@ import {
 } from "@/lib/admission/exemptions";
 import { cellReader, matrixRows, type MatrixRow } from "@/lib/admission/exemption-views";
 import type { HookIdentity, HookSourceKind } from "@/lib/admission/hook-identity";
-import type { MatrixParams } from "@/lib/namespaces/matrix-params";
+import { readOnly, type MatrixParams } from "@/lib/namespaces/matrix-params";
 
 /** The hook columns the parameters show, as indexes into the matrix's hooks. */
 export function visibleColumns(m: ExemptionMatrix, params: MatrixParams): number[] {
   const q = params.hook.toLowerCase();
+  const only = readOnly(params.only);
   const out: number[] = [];
   m.hooks.forEach((h, i) => {
     if (!params.all && !h.applies) return;
     if (params.failurePolicy && h.failurePolicy !== params.failurePolicy) return;
+    if (
+      only &&
+      (h.hook.name !== only.name ||
+        (only.source !== undefined &&
+          (h.hook.source !== only.source || h.hook.configuration !== only.configuration)))
+    )
+      return;
     if (
       q &&
       !h.hook.name.toLowerCase().includes(q) &&
