@@ -24,9 +24,10 @@ function pretty(text: string): string {
 
 /**
  * How long after a webhook call its span may still be on its way: the apiserver batches spans
- * and exports them every 5 s (OpenTelemetry's default), while its audit batch arrives within 1 s.
+ * and exports them every 5 s (OpenTelemetry's default), while its audit batch arrives within 1 s;
+ * a busy apiserver has been seen to export a span over 30 s after the call.
  */
-const SPAN_WAIT_MS = 30_000;
+const SPAN_WAIT_MS = 60_000;
 
 /** Reads of a decision while its span is awaited: SPAN_WAIT_MS at most, every 2 s. */
 const SPAN_READS = SPAN_WAIT_MS / 2_000;
