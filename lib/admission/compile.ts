@@ -353,6 +353,7 @@ export function compileSnapshot(s: AdmissionSnapshot): CompiledSnapshot {
     initializers,
     namespaces: new Map(Object.entries(s.namespaces ?? {})),
     namespacesKnown: s.namespaces !== undefined,
+    terminatingNamespaces: new Set(s.terminatingNamespaces ?? []),
     params: s.params
       ? new Map(s.params.map((p) => [paramKindKey(p.apiVersion, p.kind), p]))
       : undefined,

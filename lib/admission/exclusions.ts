@@ -2,6 +2,7 @@
  * Requests the apiserver never hands to API-defined hooks, before any rule is looked at.
  */
 import type { AdmissionRequest } from "@/lib/admission/request";
+import { goQuote } from "@/lib/admission/validate/go-format";
 
 const ADMISSION_GROUP = "admissionregistration.k8s.io";
 
@@ -39,7 +40,9 @@ export interface Exclusion {
     | "virtual-resource"
     | "admission-configuration"
     | "operation-not-handled"
-    | "namespace-not-found";
+    | "namespace-not-found"
+    | "namespace-terminating"
+    | "immortal-namespace";
   readonly message: string;
 }
 
@@ -115,21 +118,102 @@ export interface InTreeRejection {
   readonly message: string;
 }
 
+/** What NamespaceLifecycle finds for the request's namespace. */
+export type NamespaceState = "active" | "missing" | "terminating";
+
+/**
+ * The namespaces NamespaceLifecycle never lets be deleted: the set its registration gives it
+ * (`lifecycle.Register`: default, kube-system, kube-public).
+ */
+export const IMMORTAL_NAMESPACES: ReadonlySet<string> = new Set([
+  "default",
+  "kube-system",
+  "kube-public",
+]);
+
+const isNamespaceKind = (r: AdmissionRequest) => r.kind.group === "" && r.kind.kind === "Namespace";
+
+/** `schema.GroupResource.String()`: `resource.group`, or `resource` in the core group. */
+function qualifiedResource(r: AdmissionRequest): string {
+  return r.group === "" ? r.resource : `${r.resource}.${r.group}`;
+}
+
+/**
+ * The name `admission.NewForbidden` puts in its message (`errors.go` `extractResourceName`): the
+ * request's name (the path's, else the object's `metadata.name` on a CREATE), else the object's
+ * generateName (a name is generated after admission), else `Unknown`.
+ */
+function forbiddenName(r: AdmissionRequest): string {
+  if (r.name) return r.name;
+  const meta = r.object?.["metadata"];
+  if (typeof meta !== "object" || meta === null || Array.isArray(meta)) return "Unknown";
+  const m = meta as Record<string, unknown>;
+  if (typeof m["name"] === "string" && m["name"] !== "") return m["name"];
+  if (typeof m["generateName"] === "string" && m["generateName"] !== "") return m["generateName"];
+  return "Unknown";
+}
+
+/** apimachinery `errors.NewForbidden`'s message, with Go's %q quoting of the name. */
+function forbidden(r: AdmissionRequest, name: string, reason: string): InTreeRejection {
+  return {
+    plugin: "NamespaceLifecycle",
+    status: 403,
+    message: `${qualifiedResource(r)} ${goQuote(name)} is forbidden: ${reason}`,
+  };
+}
+
 /**
  * `namespace/lifecycle/admission.go` `Admit`: NamespaceLifecycle runs before the policy and
- * webhook plugins and refuses a CREATE of a namespaced object (a Namespace excepted, and
- * localsubjectaccessreviews) in a namespace that does not exist with the NotFound of its lookup.
- * It handles CREATE, UPDATE and DELETE only, and lets UPDATE and DELETE through: a CONNECT or an
- * update in a missing namespace reaches the hooks.
+ * webhook plugins. It refuses a DELETE of an immortal Namespace (403), and a CREATE of a
+ * namespaced object (a Namespace excepted, and localsubjectaccessreviews) in a namespace that
+ * does not exist (the NotFound of its lookup) or is being terminated (403). It handles CREATE,
+ * UPDATE and DELETE only, and lets every other UPDATE and DELETE through: a CONNECT, or an update
+ * in a missing or terminating namespace, reaches the hooks.
  */
 export function namespaceLifecycleRejection(
   r: AdmissionRequest,
-  namespaceMissing: boolean,
+  namespace: NamespaceState,
 ): InTreeRejection | undefined {
+  if (r.operation === "DELETE" && isNamespaceKind(r) && IMMORTAL_NAMESPACES.has(r.name ?? ""))
+    return forbidden(r, r.name ?? "", "this namespace may not be deleted");
   const ns = r.namespace ?? "";
-  if (!namespaceMissing || ns === "" || r.operation !== "CREATE") return undefined;
-  if (r.kind.group === "" && r.kind.kind === "Namespace") return undefined;
+  if (namespace === "active" || ns === "" || r.operation !== "CREATE") return undefined;
+  if (isNamespaceKind(r)) return undefined;
   if (r.group === "authorization.k8s.io" && r.resource === "localsubjectaccessreviews")
     return undefined;
-  return { plugin: "NamespaceLifecycle", status: 404, message: `namespaces "${ns}" not found` };
+  if (namespace === "missing")
+    return {
+      plugin: "NamespaceLifecycle",
+      status: 404,
+      message: `namespaces ${goQuote(ns)} not found`,
+    };
+  return forbidden(
+    r,
+    forbiddenName(r),
+    `unable to create new content in namespace ${ns} because it is being terminated`,
+  );
+}
+
+/** Why every hook is skipped when NamespaceLifecycle has refused the request. */
+export function namespaceLifecycleExclusion(
+  r: AdmissionRequest,
+  rejected: InTreeRejection,
+  namespace: NamespaceState,
+): Exclusion {
+  const ns = r.namespace ?? "";
+  const refusal = `(${rejected.status} ${rejected.message}) before any policy or webhook`;
+  if (r.operation === "DELETE")
+    return {
+      code: "immortal-namespace",
+      message: `namespace ${r.name ?? ""} is one the apiserver never deletes: the NamespaceLifecycle admission plugin refuses the DELETE ${refusal}`,
+    };
+  if (namespace === "terminating")
+    return {
+      code: "namespace-terminating",
+      message: `namespace ${ns} is being terminated: the NamespaceLifecycle admission plugin refuses the CREATE ${refusal}`,
+    };
+  return {
+    code: "namespace-not-found",
+    message: `namespace ${ns} does not exist: the NamespaceLifecycle admission plugin refuses the CREATE ${refusal}`,
+  };
 }

@@ -47,6 +47,7 @@ function asV1beta1<T>(xs: readonly V1beta1WebhookConfiguration[]): T[] {
 export function compileLegacy(s: AdmissionSnapshot): CompiledLegacy {
   const base = {
     namespaces: s.namespaces,
+    terminatingNamespaces: s.terminatingNamespaces,
     discovery: s.discovery,
     excludeVirtualResources: s.excludeVirtualResources,
   };

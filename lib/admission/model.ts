@@ -105,6 +105,8 @@ export interface CompiledSnapshot {
   readonly namespaces: ReadonlyMap<string, Labels>;
   /** Whether the snapshot lists the cluster's namespaces (then one not in it does not exist). */
   readonly namespacesKnown: boolean;
+  /** Namespaces whose `status.phase` is Terminating (NamespaceLifecycle refuses creates in them). */
+  readonly terminatingNamespaces: ReadonlySet<string>;
   readonly equivalence: EquivalenceIndex;
   readonly excludeVirtualResources: boolean;
   readonly mutatingIndex: HookIndex;

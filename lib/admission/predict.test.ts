@@ -276,6 +276,238 @@ describe("NamespaceLifecycle (namespace/lifecycle/admission.go Admit) runs befor
   });
 });
 
+describe("NamespaceLifecycle: creates in a Terminating namespace, deletes of immortal namespaces", () => {
+  const snap: AdmissionSnapshot = {
+    namespaces: { default: {}, doomed: {}, "kube-public": {} },
+    terminatingNamespaces: ["doomed"],
+    mutatingWebhookConfigurations: [
+      { metadata: { name: "m" }, webhooks: [hook("m.example.com", { rules: any })] },
+    ],
+    validatingWebhookConfigurations: [
+      { metadata: { name: "v" }, webhooks: [hook("v.example.com", { rules: any })] },
+    ],
+    validatingAdmissionPolicies: [
+      {
+        metadata: { name: "p" },
+        spec: {
+          matchConstraints: { resourceRules: any },
+          validations: [{ expression: "true" }],
+        },
+      },
+    ],
+    validatingAdmissionPolicyBindings: [
+      { metadata: { name: "pb" }, spec: { policyName: "p", validationActions: ["Deny"] } },
+    ],
+  };
+  const configMap = (namespace: string, metadata: Record<string, unknown>, name?: string) =>
+    makeRequest({
+      resource: "configmaps",
+      operation: "CREATE",
+      namespace,
+      ...(name !== undefined ? { name } : {}),
+      kind: { kind: "ConfigMap" },
+      object: { metadata: { ...metadata, namespace } },
+    });
+  const terminated = (what: string) =>
+    `${what} is forbidden: unable to create new content in namespace doomed because it is being terminated`;
+
+  it("a CREATE in a Terminating namespace: 403 before any hook, named after the object", () => {
+    const p = predict(configMap("doomed", { name: "c" }, "c"), snap).prediction;
+    expect(p.rejectedBeforeHooks).toEqual({
+      plugin: "NamespaceLifecycle",
+      status: 403,
+      message: terminated('configmaps "c"'),
+    });
+    expect(p.calls).toEqual([]);
+    expect(p.failure).toBeUndefined();
+    expect(p.exclusions.webhooks?.code).toBe("namespace-terminating");
+    expect(p.exclusions.policies?.code).toBe("namespace-terminating");
+    expect(p.skips.map((x) => `${x.hook.name}:${x.reason.code}`).sort()).toEqual([
+      "m.example.com:excluded",
+      "pb:excluded",
+      "v.example.com:excluded",
+    ]);
+    const r = reportOf(predict(configMap("doomed", { name: "c" }, "c"), snap), {} as never, []);
+    expect(r.admitted).toBe(false);
+  });
+
+  it.each([
+    {
+      what: "the generateName when there is no name",
+      metadata: { generateName: "gen-" },
+      name: 'configmaps "gen-"',
+    },
+    { what: "Unknown with neither", metadata: {}, name: 'configmaps "Unknown"' },
+  ])("the refusal names $what (admission errors.go extractResourceName)", ({ metadata, name }) => {
+    const p = predict(configMap("doomed", metadata), snap).prediction;
+    expect(p.rejectedBeforeHooks?.message).toBe(terminated(name));
+  });
+
+  it("a subresource CREATE is named by its parent resource and the path's name", () => {
+    const p = predict(
+      makeRequest({
+        resource: "pods",
+        subresource: "eviction",
+        operation: "CREATE",
+        namespace: "doomed",
+        name: "web",
+        kind: { group: "policy", version: "v1", kind: "Eviction" },
+        object: { apiVersion: "policy/v1", kind: "Eviction", metadata: { name: "web" } },
+      }),
+      snap,
+    ).prediction;
+    expect(p.rejectedBeforeHooks?.message).toBe(terminated('pods "web"'));
+  });
+
+  it("a resource outside the core group is named resource.group", () => {
+    const p = predict(
+      makeRequest({
+        group: "apps",
+        resource: "deployments",
+        operation: "CREATE",
+        namespace: "doomed",
+        name: "web",
+        kind: { group: "apps", kind: "Deployment" },
+        object: { metadata: { name: "web" } },
+      }),
+      snap,
+    ).prediction;
+    expect(p.rejectedBeforeHooks?.message).toBe(terminated('deployments.apps "web"'));
+  });
+
+  it.each([
+    {
+      what: "an UPDATE",
+      req: makeRequest({
+        ...configMap("doomed", { name: "c" }, "c"),
+        operation: "UPDATE",
+        kind: { kind: "ConfigMap" },
+      }),
+    },
+    {
+      what: "a DELETE",
+      req: makeRequest({
+        resource: "configmaps",
+        operation: "DELETE",
+        namespace: "doomed",
+        name: "c",
+        kind: { kind: "ConfigMap" },
+        oldObject: { metadata: { name: "c", namespace: "doomed" } },
+      }),
+    },
+    {
+      what: "a CONNECT",
+      req: makeRequest({
+        resource: "pods",
+        subresource: "exec",
+        operation: "CONNECT",
+        namespace: "doomed",
+        name: "web",
+        kind: { kind: "PodExecOptions" },
+        object: { kind: "PodExecOptions", apiVersion: "v1" },
+      }),
+    },
+    {
+      what: "the Namespace itself (its finalize subresource)",
+      req: makeRequest({
+        resource: "namespaces",
+        subresource: "finalize",
+        operation: "UPDATE",
+        namespace: "doomed",
+        name: "doomed",
+        kind: { kind: "Namespace" },
+        object: { metadata: { name: "doomed" } },
+      }),
+    },
+    {
+      what: "a CREATE in an Active namespace",
+      req: configMap("default", { name: "c" }, "c"),
+    },
+    {
+      what: "a localsubjectaccessreview (an access review)",
+      req: makeRequest({
+        group: "authorization.k8s.io",
+        resource: "localsubjectaccessreviews",
+        operation: "CREATE",
+        namespace: "doomed",
+        kind: { kind: "LocalSubjectAccessReview" },
+        object: { metadata: { namespace: "doomed" } },
+      }),
+    },
+  ])("lets $what through", ({ req }) => {
+    expect(predict(req, snap).prediction.rejectedBeforeHooks).toBeUndefined();
+  });
+
+  const deleteNamespace = (name: string) =>
+    makeRequest({
+      resource: "namespaces",
+      operation: "DELETE",
+      namespace: name,
+      name,
+      kind: { kind: "Namespace" },
+      oldObject: { apiVersion: "v1", kind: "Namespace", metadata: { name } },
+    });
+
+  it.each(["default", "kube-system", "kube-public"])(
+    "a DELETE of the immortal namespace %s: 403 before any hook",
+    (name) => {
+      const p = predict(deleteNamespace(name), snap).prediction;
+      expect(p.rejectedBeforeHooks).toEqual({
+        plugin: "NamespaceLifecycle",
+        status: 403,
+        message: `namespaces "${name}" is forbidden: this namespace may not be deleted`,
+      });
+      expect(p.calls).toEqual([]);
+      expect(p.exclusions.webhooks?.code).toBe("immortal-namespace");
+      expect(p.skips.every((x) => x.reason.code === "excluded")).toBe(true);
+    },
+  );
+
+  it.each([
+    { what: "another namespace", req: deleteNamespace("doomed") },
+    {
+      what: "an UPDATE of kube-public",
+      req: makeRequest({
+        ...deleteNamespace("kube-public"),
+        operation: "UPDATE",
+        kind: { kind: "Namespace" },
+      }),
+    },
+    {
+      what: "a DELETE of another kind named kube-public",
+      req: makeRequest({
+        resource: "configmaps",
+        operation: "DELETE",
+        namespace: "default",
+        name: "kube-public",
+        kind: { kind: "ConfigMap" },
+      }),
+    },
+  ])("not for $what", ({ req }) => {
+    const p = predict(req, snap).prediction;
+    expect(p.rejectedBeforeHooks).toBeUndefined();
+    expect(p.calls.length).toBeGreaterThan(0);
+  });
+
+  it("an immortal namespace is refused even when the namespaces are not known", () => {
+    const p = predict(deleteNamespace("kube-system"), {
+      ...snap,
+      namespaces: undefined,
+    }).prediction;
+    expect(p.rejectedBeforeHooks?.status).toBe(403);
+  });
+
+  it("a compiled snapshot keeps the terminating namespaces", () => {
+    const compiled = compileSnapshot(snap);
+    expect([...compiled.terminatingNamespaces]).toEqual(["doomed"]);
+    expect(
+      predict(configMap("doomed", { name: "c" }, "c"), compiled).prediction.rejectedBeforeHooks
+        ?.status,
+    ).toBe(403);
+    expect(compileSnapshot({}).terminatingNamespaces.size).toBe(0);
+  });
+});
+
 describe("params from live state (policy_dispatcher.go CollectParams)", () => {
   const policy = {
     metadata: { name: "limits" },

@@ -47,11 +47,13 @@ import {
 } from "@/lib/admission/match";
 import {
   mutatingPolicyExclusion,
+  namespaceLifecycleExclusion,
   namespaceLifecycleRejection,
   policyExclusion,
   webhookExclusion,
   type Exclusion,
   type InTreeRejection,
+  type NamespaceState,
 } from "@/lib/admission/exclusions";
 import { describeSkipReason } from "@/lib/admission/explain";
 import {
@@ -142,8 +144,9 @@ export interface Prediction {
    */
   readonly alsoFailing: PredictedFailure[];
   /**
-   * An in-tree plugin that rejects the request before any hook is consulted (a CREATE in a
-   * namespace that does not exist): then no hook is called.
+   * An in-tree plugin that rejects the request before any hook is consulted (NamespaceLifecycle:
+   * a CREATE in a namespace that does not exist or is being terminated, a DELETE of an immortal
+   * namespace): then no hook is called.
    */
   readonly rejectedBeforeHooks: InTreeRejection | undefined;
   readonly exclusions: {
@@ -493,6 +496,23 @@ export function predictCompiled(request: AdmissionRequest, snapshot: CompiledSna
   return run(request, snapshot).prediction;
 }
 
+/**
+ * The request's namespace as NamespaceLifecycle finds it: terminating when the snapshot says so,
+ * missing when the snapshot lists the cluster's namespaces and the stored one is not among them
+ * (labels the caller gave for it stand for one that exists).
+ */
+function namespaceState(
+  request: AdmissionRequest,
+  snapshot: CompiledSnapshot,
+  ctx: MatchContext,
+): NamespaceState {
+  const ns = request.namespace ?? "";
+  if (ns !== "" && snapshot.terminatingNamespaces.has(ns)) return "terminating";
+  if (snapshot.namespacesKnown && ctx.nsSource.kind === "stored" && ctx.nsLabels === null)
+    return "missing";
+  return "active";
+}
+
 function run(
   request: AdmissionRequest,
   snapshot: CompiledSnapshot,
@@ -507,14 +527,9 @@ function run(
     alsoFailing: [],
   };
   // NamespaceLifecycle runs before the policy and webhook plugins: its rejection ends admission.
-  const rejected = namespaceLifecycleRejection(
-    request,
-    snapshot.namespacesKnown && ctx.nsSource.kind === "stored" && ctx.nsLabels === null,
-  );
-  const before: Exclusion | undefined = rejected && {
-    code: "namespace-not-found",
-    message: `namespace ${request.namespace ?? ""} does not exist: the NamespaceLifecycle admission plugin refuses the CREATE (${rejected.status} ${rejected.message}) before any policy or webhook`,
-  };
+  const nsState = namespaceState(request, snapshot, ctx);
+  const rejected = namespaceLifecycleRejection(request, nsState);
+  const before = rejected && namespaceLifecycleExclusion(request, rejected, nsState);
   const wExcl = before ?? webhookExclusion(request, snapshot.excludeVirtualResources);
   const pExcl = before ?? policyExclusion(request);
 

@@ -104,6 +104,11 @@ export interface AdmissionSnapshot {
   readonly externalAdmissionHookConfigurations?: readonly ExternalAdmissionHookConfiguration[];
   /** Namespace name → labels. A namespace missing here is treated as not existing. */
   readonly namespaces?: Readonly<Record<string, Labels>>;
+  /**
+   * The namespaces whose `status.phase` is Terminating (deleted, their content being removed):
+   * NamespaceLifecycle refuses every create in them. Absent: none.
+   */
+  readonly terminatingNamespaces?: readonly string[];
   readonly discovery?: readonly DiscoveryResource[];
   /**
    * The objects of each paramKind the policies name, read from the cluster. Absent: params are
@@ -129,7 +134,12 @@ export type SnapshotLists = {
   -readonly [
     K in Exclude<
       keyof AdmissionSnapshot,
-      "namespaces" | "discovery" | "excludeVirtualResources" | "params" | "unservedParamKinds"
+      | "namespaces"
+      | "terminatingNamespaces"
+      | "discovery"
+      | "excludeVirtualResources"
+      | "params"
+      | "unservedParamKinds"
     >
   ]-?: NonNullable<AdmissionSnapshot[K]> extends ReadonlyArray<infer T> ? T[] : never;
 };
