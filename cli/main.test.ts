@@ -201,6 +201,56 @@ describe("lint", () => {
 });
 
 describe("predict", () => {
+  test("NamespaceLifecycle: a create in a --namespaces Namespace whose phase is Terminating, and a DELETE of kube-system, are refused before any hook", async () => {
+    const cfg = file("cfg-nl.yaml", HOOKS);
+    const namespaces = file(
+      "ns-nl.yaml",
+      [
+        "apiVersion: v1",
+        "kind: Namespace",
+        "metadata: {name: team}",
+        "status: {phase: Terminating}",
+        "---",
+        "apiVersion: v1",
+        "kind: Namespace",
+        "metadata: {name: other}",
+        "status: {phase: Active}",
+        "",
+      ].join("\n"),
+    );
+    const pod = (ns: string) =>
+      file(
+        `pod-nl-${ns}.yaml`,
+        `apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: ${ns}}\n`,
+      );
+    const base = ["predict", "--config", cfg, "--namespaces", namespaces, "--operation"];
+    const r = await run([...base, "CREATE", "--object", pod("team"), "-o", "json"]);
+    expect(r.code).toBe(1);
+    const p = JSON.parse(r.out);
+    expect(p.admitted).toBe(false);
+    expect(p.calls).toEqual([]);
+    expect(p.rejectedBeforeHooks).toEqual({
+      plugin: "NamespaceLifecycle",
+      status: 403,
+      message:
+        'pods "web" is forbidden: unable to create new content in namespace team because it is being terminated',
+    });
+    const active = JSON.parse(
+      (await run([...base, "CREATE", "--object", pod("other"), "-o", "json"])).out,
+    );
+    expect(active.rejectedBeforeHooks).toBeNull();
+    expect(active.calls.length).toBeGreaterThan(0);
+
+    const ns = file(
+      "ns-ks.yaml",
+      "apiVersion: v1\nkind: Namespace\nmetadata: {name: kube-system}\n",
+    );
+    const text = await run(["predict", "--config", cfg, "--operation", "DELETE", "--object", ns]);
+    expect(text.out).toContain(
+      'REJECTED by NamespaceLifecycle before any hook: 403 namespaces "kube-system" is forbidden: this namespace may not be deleted',
+    );
+  });
+
   test("external admission hooks from files are predicted in a section of their own", async () => {
     const cfg = file(
       "eahc.yaml",

@@ -47,6 +47,8 @@ export interface BackendObjects {
 export interface Collected {
   lists: SnapshotLists;
   namespaces: Record<string, Labels>;
+  /** The Namespace objects whose `status.phase` is Terminating (e.g. `kubectl get ns -o yaml`). */
+  terminatingNamespaces: string[];
   backends: BackendObjects;
   /** Number of admission configuration objects read. */
   configurations: number;
@@ -141,6 +143,7 @@ export function collect(objects: readonly SourceObject[]): Collected {
   const out: Collected = {
     lists: emptyLists(),
     namespaces: {},
+    terminatingNamespaces: [],
     backends: emptyBackends(),
     configurations: 0,
     notices: [],
@@ -166,6 +169,7 @@ export function collect(objects: readonly SourceObject[]): Collected {
     const ns = namespaceLabels(o);
     if (ns) {
       out.namespaces[ns.name] = ns.labels;
+      if (obj(o, "status")?.["phase"] === "Terminating") out.terminatingNamespaces.push(ns.name);
       continue;
     }
     if (addConfiguration(out.lists, o)) {

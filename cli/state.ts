@@ -23,6 +23,8 @@ export interface State {
   namespaces: Record<string, Labels>;
   /** True when namespaces were read from somewhere (else lint/predict assume defaults). */
   namespacesKnown: boolean;
+  /** The namespaces among them whose phase is Terminating. */
+  terminatingNamespaces: string[];
   discovery: DiscoveryResource[];
   /** The param objects policies name (live only; offline they are unknown). */
   params: readonly ParamObjects[] | undefined;
@@ -56,6 +58,16 @@ export async function loadState(opts: {
 }): Promise<State> {
   const collected = opts.inputs.length > 0 ? await readManifests(opts.inputs) : undefined;
   const namespaces: Record<string, Labels> = {};
+  // By name; a later source's Namespace object replaces an earlier one's, phase and all.
+  const terminating = new Set<string>();
+  const addNamespaces = (
+    labels: Readonly<Record<string, Labels>>,
+    terminatingNames: readonly string[],
+  ) => {
+    Object.assign(namespaces, labels);
+    for (const name of Object.keys(labels)) terminating.delete(name);
+    for (const name of terminatingNames) terminating.add(name);
+  };
   let namespacesKnown = false;
   const notices: Notice[] = collected?.notices ?? [];
   let discovery = builtinDiscovery();
@@ -66,6 +78,7 @@ export async function loadState(opts: {
   let result: Collected = collected ?? {
     lists: emptyLists(),
     namespaces: {},
+    terminatingNamespaces: [],
     backends: emptyBackends(),
     configurations: 0,
     notices,
@@ -96,7 +109,7 @@ export async function loadState(opts: {
       );
       result = { ...result, notices };
     }
-    Object.assign(namespaces, state.snapshot.namespaces);
+    addNamespaces(state.snapshot.namespaces ?? {}, state.snapshot.terminatingNamespaces ?? []);
     namespacesKnown = true;
     discovery = [...(state.snapshot.discovery ?? [])];
     params = state.snapshot.params;
@@ -112,11 +125,11 @@ export async function loadState(opts: {
         at: n.at,
         message: n.message.replace("is not an admission configuration", "is not a Namespace"),
       });
-    Object.assign(namespaces, ns.namespaces);
+    addNamespaces(ns.namespaces, ns.terminatingNamespaces);
     namespacesKnown = true;
   }
   if (collected && Object.keys(collected.namespaces).length > 0) {
-    Object.assign(namespaces, collected.namespaces);
+    addNamespaces(collected.namespaces, collected.terminatingNamespaces);
     namespacesKnown = true;
   }
   if (result.configurations === 0 && collected)
@@ -128,6 +141,7 @@ export async function loadState(opts: {
     collected: result,
     namespaces,
     namespacesKnown,
+    terminatingNamespaces: [...terminating],
     discovery,
     params,
     unservedParamKinds,

@@ -64,6 +64,9 @@ export async function runPredict(cmd: PredictCommand): Promise<PredictReport> {
   const snapshot: AdmissionSnapshot = {
     ...state.collected.lists,
     namespaces: state.namespaces,
+    ...(state.terminatingNamespaces.length > 0
+      ? { terminatingNamespaces: state.terminatingNamespaces }
+      : {}),
     discovery: state.discovery,
     ...(state.params ? { params: state.params } : {}),
     ...(state.unservedParamKinds ? { unservedParamKinds: state.unservedParamKinds } : {}),

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { packNamespaces, unpackNamespaces } from "@/lib/namespaces/collections";
+import {
+  NAMESPACES,
+  packNamespaces,
+  snapshotOfCollections,
+  unpackNamespaces,
+} from "@/lib/namespaces/collections";
 
 describe("packed namespaces", () => {
   it("round-trips names, creation times and labels, sharing repeated label sets", () => {
@@ -36,5 +41,34 @@ describe("packed namespaces", () => {
     ]);
     expect(p.names).toEqual(["x", "y"]);
     expect(p.labelSets).toHaveLength(1);
+  });
+  it("keeps which namespaces are Terminating, and only when some are", () => {
+    const items = [
+      { metadata: { name: "a" }, status: { phase: "Active" } },
+      { metadata: { name: "b" }, status: { phase: "Terminating" } },
+      { metadata: { name: "c" } },
+    ];
+    const packed = packNamespaces("7", items);
+    expect(packed.terminating).toEqual([1]);
+    const unpacked = unpackNamespaces(JSON.parse(JSON.stringify(packed)));
+    expect(unpacked.items.map((i) => i.status?.phase)).toEqual([
+      undefined,
+      "Terminating",
+      undefined,
+    ]);
+    expect(
+      snapshotOfCollections([{ resource: NAMESPACES.resource, items: unpacked.items }]).snapshot
+        .terminatingNamespaces,
+    ).toEqual(["b"]);
+    expect(
+      snapshotOfCollections([{ resource: NAMESPACES.resource, items }]).snapshot
+        .terminatingNamespaces,
+    ).toEqual(["b"]);
+    const none = packNamespaces("8", [items[0]!, items[2]!]);
+    expect("terminating" in none).toBe(false);
+    expect(
+      "terminatingNamespaces" in
+        snapshotOfCollections([{ resource: NAMESPACES.resource, items: [items[0]] }]).snapshot,
+    ).toBe(false);
   });
 });

@@ -39,7 +39,8 @@ const NAME_LABEL = "kubernetes.io/metadata.name";
 /**
  * Namespaces packed for the page's HTML: at 10,000 namespaces the label sets repeat (a few
  * hundred distinct ones), so each namespace is a name, a creation time and an index into the
- * distinct label sets (the automatic name label left out and restored on unpacking).
+ * distinct label sets (the automatic name label left out and restored on unpacking), and the
+ * few being terminated listed apart.
  */
 export interface PackedNamespaces {
   readonly resourceVersion: string;
@@ -48,11 +49,16 @@ export interface PackedNamespaces {
   readonly created: readonly string[];
   readonly labelSets: ReadonlyArray<Readonly<Record<string, string>>>;
   readonly sets: readonly number[];
+  /** Indexes into `names` of the namespaces whose phase is Terminating (absent: none). */
+  readonly terminating?: readonly number[];
 }
 
 type NamespaceLike = {
   metadata?: { name?: unknown; creationTimestamp?: unknown; labels?: unknown };
+  status?: { phase?: unknown };
 };
+
+const TERMINATING = "Terminating";
 
 /** Packs a namespace list (see PackedNamespaces). */
 export function packNamespaces(
@@ -63,6 +69,7 @@ export function packNamespaces(
   const created: string[] = [];
   const labelSets: Array<Record<string, string>> = [];
   const sets: number[] = [];
+  const terminating: number[] = [];
   const index = new Map<string, number>();
   for (const item of items) {
     const m = item.metadata ?? {};
@@ -78,11 +85,19 @@ export function packNamespaces(
       labelSets.push(labels);
       index.set(key, set);
     }
+    if (item.status?.phase === TERMINATING) terminating.push(names.length);
     names.push(m.name);
     created.push(typeof m.creationTimestamp === "string" ? m.creationTimestamp : "");
     sets.push(set);
   }
-  return { resourceVersion, names, created, labelSets, sets };
+  return {
+    resourceVersion,
+    names,
+    created,
+    labelSets,
+    sets,
+    ...(terminating.length > 0 ? { terminating } : {}),
+  };
 }
 
 /** The namespace list again, in the collection shape the query cache holds. */
@@ -90,8 +105,10 @@ export function unpackNamespaces(p: PackedNamespaces): {
   resourceVersion: string;
   items: Array<{
     metadata: { name: string; creationTimestamp?: string; labels: Record<string, string> };
+    status?: { phase: string };
   }>;
 } {
+  const terminating = new Set(p.terminating ?? []);
   return {
     resourceVersion: p.resourceVersion,
     items: p.names.map((name, i) => ({
@@ -100,17 +117,20 @@ export function unpackNamespaces(p: PackedNamespaces): {
         ...(p.created[i] ? { creationTimestamp: p.created[i] } : {}),
         labels: { ...p.labelSets[p.sets[i] ?? 0], [NAME_LABEL]: name },
       },
+      ...(terminating.has(i) ? { status: { phase: TERMINATING } } : {}),
     })),
   };
 }
 
 type NamespaceObject = {
   metadata?: { name?: string; labels?: Record<string, string>; creationTimestamp?: string };
+  status?: { phase?: string };
 };
 
 /**
  * The admission snapshot the matrix compiles, from its collections (by resource name), with
  * each namespace's creation time: the same on the server (the first screen) and in the browser.
+ * Namespaces being terminated are listed in `terminatingNamespaces` (left out when none are).
  */
 export function snapshotOfCollections(
   lists: ReadonlyArray<{ resource: string; items: readonly unknown[] }>,
@@ -118,12 +138,14 @@ export function snapshotOfCollections(
   const created = new Map<string, number>();
   const s: Record<string, unknown> = {};
   const namespaces: Record<string, Labels> = {};
+  const terminating: string[] = [];
   for (const { resource, items } of lists) {
     if (resource === NAMESPACES.resource) {
       for (const ns of items as NamespaceObject[]) {
         const name = ns.metadata?.name;
         if (!name) continue;
         namespaces[name] = ns.metadata?.labels ?? {};
+        if (ns.status?.phase === TERMINATING) terminating.push(name);
         const t = Date.parse(ns.metadata?.creationTimestamp ?? "");
         if (Number.isFinite(t)) created.set(name, t);
       }
@@ -132,5 +154,12 @@ export function snapshotOfCollections(
     const field = SNAPSHOT_FIELD[resource];
     if (field) s[field] = items;
   }
-  return { snapshot: { ...(s as AdmissionSnapshot), namespaces }, created };
+  return {
+    snapshot: {
+      ...(s as AdmissionSnapshot),
+      namespaces,
+      ...(terminating.length > 0 ? { terminatingNamespaces: terminating } : {}),
+    },
+    created,
+  };
 }

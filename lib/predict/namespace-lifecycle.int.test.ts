@@ -1,7 +1,8 @@
 /**
- * The predict page's prediction for a request in a namespace the cluster does not have, beside
- * what the real apiserver does with it (dry run): NamespaceLifecycle refuses a CREATE there before
- * any hook, and lets a CONNECT through to the hooks.
+ * The predict page's prediction beside what the real apiserver does with the same request:
+ * NamespaceLifecycle refuses a CREATE in a namespace the cluster does not have (404) or in one
+ * being terminated (403), and a DELETE of an immortal namespace (403), before any hook; it lets a
+ * CONNECT in a missing namespace, and the DELETE of any other namespace, through to the hooks.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
@@ -18,6 +19,12 @@ const id = `nl${Date.now().toString(36)}`;
 const CONFIG = `${id}-recorder`;
 const GHOST = `${id}-ghost`;
 const HOOK = `all.${id}.portcullis.test`;
+/** Deleted, and held Terminating by a finalizer of ours until the tests end. */
+const DOOMED = `${id}-doomed`;
+/** A namespace whose (dry-run) DELETE reaches the hooks. */
+const ALIVE = `${id}-alive`;
+const HOLD = "portcullis.test/hold";
+const NS_HOOK = `ns.${id}.portcullis.test`;
 
 let stack: StackInfo;
 let admin: AdminKube;
@@ -28,7 +35,10 @@ beforeAll(async () => {
   admin = adminKube(stack);
   recorder = await startWebhookServer({ certFile: stack.caFile, keyFile: stack.caKeyFile });
   recorder.program("all", { type: "allow" });
-  // Every namespaced CREATE and CONNECT of configmaps and pods/exec, with no selector.
+  recorder.program("ns", { type: "allow" });
+  await admin.kubeOk("POST", "/api/v1/namespaces", { metadata: { name: ALIVE } });
+  // Every namespaced CREATE and CONNECT of configmaps and pods/exec, with no selector; and the
+  // DELETE of this test's namespaces and kube-public.
   await admin.kubeOk(
     "POST",
     "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
@@ -45,6 +55,25 @@ beforeAll(async () => {
             },
           ],
         }),
+        recorder.webhook(NS_HOOK, "ns", {
+          rules: [
+            {
+              operations: ["DELETE"],
+              apiGroups: [""],
+              apiVersions: ["v1"],
+              resources: ["namespaces"],
+            },
+          ],
+          namespaceSelector: {
+            matchExpressions: [
+              {
+                key: "kubernetes.io/metadata.name",
+                operator: "In",
+                values: ["kube-public", ALIVE, DOOMED],
+              },
+            ],
+          },
+        }),
       ],
     },
   );
@@ -58,6 +87,12 @@ beforeAll(async () => {
     if (recorder.calls("all").length > 0 || Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 200));
   }
+  // Terminating, and kept so: the namespace controller empties it and removes its own finalizer,
+  // but not ours.
+  await admin.kubeOk("POST", "/api/v1/namespaces", {
+    metadata: { name: DOOMED, finalizers: [HOLD] },
+  });
+  await admin.kubeOk("DELETE", `/api/v1/namespaces/${DOOMED}`);
 });
 
 afterAll(async () => {
@@ -67,8 +102,24 @@ afterAll(async () => {
       `/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/${CONFIG}`,
     )
     .catch(() => undefined);
+  await releaseDoomed().catch(() => undefined);
+  await admin?.kube("DELETE", `/api/v1/namespaces/${ALIVE}`).catch(() => undefined);
   await recorder?.close();
 });
+
+/** Removes our finalizer from the terminating namespace, so its deletion completes. */
+async function releaseDoomed(): Promise<void> {
+  if (!admin) return;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const res = await admin.kube("GET", `/api/v1/namespaces/${DOOMED}`);
+    if (res.status === 404) return;
+    const ns = JSON.parse(res.body) as { metadata: { finalizers?: string[] } };
+    ns.metadata.finalizers = (ns.metadata.finalizers ?? []).filter((f) => f !== HOLD);
+    const put = await admin.kube("PUT", `/api/v1/namespaces/${DOOMED}`, ns);
+    if (put.status < 300 || put.status === 404) return;
+    if (put.status !== 409) throw new Error(`releasing ${DOOMED}: ${put.status} ${put.body}`);
+  }
+}
 
 async function live(): Promise<LiveInputs> {
   const client = new KubeClient(
@@ -82,6 +133,13 @@ async function live(): Promise<LiveInputs> {
     namespaces: state.snapshot.namespaces ?? {},
     identity: state.identity,
   };
+}
+
+/** The apiserver's answer: status code and message. */
+async function answer(method: string, path: string, body?: unknown) {
+  const res = await admin.kube(method, path, body);
+  const status = JSON.parse(res.body) as { message?: string };
+  return { status: res.status, message: status.message };
 }
 
 test("a CREATE in a missing namespace: the apiserver refuses it before any hook, as predicted", async () => {
@@ -135,4 +193,93 @@ test("a CONNECT in a missing namespace reaches the hooks, as predicted", async (
 
   expect(p.report.rejectedBeforeHooks).toBeNull();
   expect(p.report.calls.map((c) => c.hook.name)).toContain(HOOK);
+});
+
+test("a CREATE in a Terminating namespace: the apiserver refuses it with 403 before any hook, as predicted", async () => {
+  const phase = JSON.parse((await admin.kube("GET", `/api/v1/namespaces/${DOOMED}`)).body) as {
+    status?: { phase?: string };
+  };
+  expect(phase.status?.phase).toBe("Terminating");
+  const inputs = await live();
+  expect(inputs.namespaces[DOOMED]).toBeDefined();
+  expect(inputs.compiled.terminatingNamespaces.has(DOOMED)).toBe(true);
+
+  for (const metadata of [{ name: "c" }, { generateName: "gen-" }]) {
+    const meta =
+      "name" in metadata ? `name: ${metadata.name}` : `generateName: ${metadata.generateName}`;
+    const p = predictPage(
+      {
+        ...DEFAULT_STATE,
+        object: `apiVersion: v1\nkind: ConfigMap\nmetadata: {${meta}, namespace: ${DOOMED}}\n`,
+        dryRun: true,
+      },
+      inputs,
+    );
+    if (!p.ok) throw new Error(JSON.stringify(p.problems));
+
+    recorder.clearCalls();
+    const path = `/api/v1/namespaces/${DOOMED}/configmaps`;
+    const body = { metadata: { ...metadata, namespace: DOOMED } };
+    const dry = await answer("POST", `${path}?dryRun=All`, body);
+    // The dry run is refused exactly as the real create is.
+    const real = await answer("POST", path, body);
+    expect(real).toEqual(dry);
+    expect(dry.status).toBe(403);
+    expect(recorder.calls("all")).toEqual([]);
+
+    expect(p.report.admitted).toBe(false);
+    expect(p.report.calls.filter((c) => c.hook.name === HOOK)).toEqual([]);
+    expect(p.report.rejectedBeforeHooks).toEqual({ plugin: "NamespaceLifecycle", ...dry });
+  }
+});
+
+test("a DELETE of kube-public: the apiserver refuses it with 403 before any hook, as predicted; another namespace's reaches the hooks", async () => {
+  const inputs = await live();
+  const predictDelete = (name: string) => {
+    const p = predictPage(
+      {
+        ...DEFAULT_STATE,
+        object: `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${name}}\n`,
+        operation: "DELETE",
+        dryRun: true,
+      },
+      inputs,
+    );
+    if (!p.ok) throw new Error(JSON.stringify(p.problems));
+    return p.report;
+  };
+
+  // A dry run: nothing is deleted whatever admission says; admission refuses it all the same.
+  recorder.clearCalls();
+  const refused = await answer("DELETE", "/api/v1/namespaces/kube-public?dryRun=All", {
+    apiVersion: "v1",
+    kind: "DeleteOptions",
+    dryRun: ["All"],
+  });
+  expect(refused.status).toBe(403);
+  expect(recorder.calls("ns")).toEqual([]);
+  const kept = JSON.parse((await admin.kube("GET", "/api/v1/namespaces/kube-public")).body) as {
+    metadata?: { deletionTimestamp?: string };
+    status?: { phase?: string };
+  };
+  expect(kept.metadata?.deletionTimestamp).toBeUndefined();
+  expect(kept.status?.phase).toBe("Active");
+
+  const immortal = predictDelete("kube-public");
+  expect(immortal.admitted).toBe(false);
+  expect(immortal.calls).toEqual([]);
+  expect(immortal.rejectedBeforeHooks).toEqual({ plugin: "NamespaceLifecycle", ...refused });
+
+  // The same DELETE of a namespace that is not immortal reaches the hook.
+  recorder.clearCalls();
+  const allowed = await answer("DELETE", `/api/v1/namespaces/${ALIVE}?dryRun=All`, {
+    apiVersion: "v1",
+    kind: "DeleteOptions",
+    dryRun: ["All"],
+  });
+  expect(allowed.status).toBe(200);
+  expect(recorder.calls("ns").map((c) => c.request.operation)).toEqual(["DELETE"]);
+  const mortal = predictDelete(ALIVE);
+  expect(mortal.rejectedBeforeHooks).toBeNull();
+  expect(mortal.calls.map((c) => c.hook.name)).toContain(NS_HOOK);
 });

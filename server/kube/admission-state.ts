@@ -177,26 +177,44 @@ export async function readAdmissionObjects(
   return out;
 }
 
-/** Namespace name → labels. */
-export async function readNamespaces(
+/** The cluster's namespaces as prediction reads them. */
+export interface NamespaceState {
+  /** Namespace name → labels. */
+  labels: Record<string, Labels>;
+  /** The namespaces whose `status.phase` is Terminating, by name. */
+  terminating: string[];
+}
+
+/** Namespace names, labels and which of them are being terminated. */
+export async function readNamespaceState(
   client: KubeClient,
   signal?: AbortSignal,
-): Promise<Record<string, Labels>> {
+): Promise<NamespaceState> {
   const list = await listCollection(
     client,
     { group: "", version: "v1", resource: "namespaces" },
     signal,
   );
-  const out: Record<string, Labels> = {};
+  const out: NamespaceState = { labels: {}, terminating: [] };
   for (const ns of list.items) {
     const meta = (ns.metadata ?? {}) as { name?: string; labels?: Record<string, unknown> };
     if (typeof meta.name !== "string") continue;
     const labels: Record<string, string> = {};
     for (const [k, v] of Object.entries(meta.labels ?? {}))
       if (typeof v === "string") labels[k] = v;
-    out[meta.name] = labels;
+    out.labels[meta.name] = labels;
+    if ((ns as { status?: { phase?: unknown } }).status?.phase === "Terminating")
+      out.terminating.push(meta.name);
   }
   return out;
+}
+
+/** Namespace name → labels. */
+export async function readNamespaces(
+  client: KubeClient,
+  signal?: AbortSignal,
+): Promise<Record<string, Labels>> {
+  return (await readNamespaceState(client, signal)).labels;
 }
 
 /**
@@ -326,9 +344,9 @@ export async function readAdmissionState(
   // One signal serves discovery and every list read in parallel: more than the default ten.
   if (signal) setMaxListeners(64, signal);
   const notices: string[] = [];
-  const [{ resources: discovery, unread }, namespaces, identity] = await Promise.all([
+  const [{ resources: discovery, unread }, namespaceState, identity] = await Promise.all([
     discover(client, notices, signal),
-    readNamespaces(client, signal),
+    readNamespaceState(client, signal),
     whoAmI(client, signal),
   ]);
   const objects =
@@ -347,7 +365,10 @@ export async function readAdmissionState(
   );
   const snapshot: AdmissionSnapshot = {
     ...(objects ?? {}),
-    namespaces,
+    namespaces: namespaceState.labels,
+    ...(namespaceState.terminating.length > 0
+      ? { terminatingNamespaces: namespaceState.terminating }
+      : {}),
     discovery,
     params,
     ...(unserved.length > 0 ? { unservedParamKinds: unserved } : {}),
