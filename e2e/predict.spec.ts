@@ -342,6 +342,43 @@ test("a CREATE in a namespace that does not exist: rejected before any hook, as 
   );
 });
 
+test("a CREATE in a Terminating namespace: rejected with 403 before any hook, as the apiserver does", async ({
+  page,
+  kube,
+}) => {
+  // Deleted, and held Terminating by a finalizer of ours (the namespace controller removes only
+  // its own); every hook of this file would otherwise see configmaps created in it.
+  const doomed = `${id}-doomed`;
+  const hold = "portcullis.test/hold";
+  await ok(kube, "POST", "/api/v1/namespaces", {
+    metadata: { name: doomed, labels: { [id]: "1", env: "prod" }, finalizers: [hold] },
+  });
+  try {
+    await ok(kube, "DELETE", `/api/v1/namespaces/${doomed}`);
+    const message = `configmaps "keep-t" is forbidden: unable to create new content in namespace ${doomed} because it is being terminated`;
+    await open(page, configMap("keep-t", doomed, { app: "web" }));
+    await expect(page.getByTestId("verdict")).toHaveText("Rejected by admission");
+    await expect(page.getByTestId("predicted-failure")).toContainText(`403: ${message}`);
+    await expect(page.getByTestId("predicted-failure")).toContainText("NamespaceLifecycle");
+    await expect(page.getByTestId("namespace-labels")).toContainText("being terminated");
+    const p = await predicted(page);
+    expect([...p.mutating, ...p.validating]).toEqual([]);
+    const seen = await tryForReal(page);
+    expect([...seen.mutating, ...seen.validating]).toEqual([]);
+    await expect(page.getByTestId("dry-run-message")).toContainText(message);
+    await expect(page.getByTestId("agrees")).toContainText(
+      "rejected as predicted, by NamespaceLifecycle",
+    );
+  } finally {
+    const res = await kube.request("GET", `/api/v1/namespaces/${doomed}`);
+    if (res.status === 200) {
+      const ns = JSON.parse(res.body) as { metadata: { finalizers?: string[] } };
+      ns.metadata.finalizers = (ns.metadata.finalizers ?? []).filter((f) => f !== hold);
+      await kube.request("PUT", `/api/v1/namespaces/${doomed}`, ns);
+    }
+  }
+});
+
 test("invalid YAML is pointed at where it is", async ({ page }) => {
   await open(page, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [x\n");
   const err = page.getByRole("alert").filter({ hasText: "Line" });

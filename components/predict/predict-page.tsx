@@ -99,6 +99,7 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
           onChange={setState}
           result={result}
           namespaces={live.data?.snapshot.namespaces ?? {}}
+          terminating={live.data?.snapshot.terminatingNamespaces}
           identity={live.data?.identity}
           discovery={inputs?.discovery ?? []}
         />

@@ -21,12 +21,22 @@ interface Props {
   onChange: (s: PredictPageState) => void;
   result: PagePrediction | undefined;
   namespaces: Readonly<Record<string, Labels>>;
+  /** The live namespaces whose phase is Terminating. */
+  terminating?: readonly string[];
   identity: RequestUserInfo | undefined;
   discovery: readonly DiscoveryResource[];
 }
 
 /** The request: object, operation, namespace (with what-if labels), user and groups, dry run. */
-export function RequestForm({ state, onChange, result, namespaces, identity, discovery }: Props) {
+export function RequestForm({
+  state,
+  onChange,
+  result,
+  namespaces,
+  terminating = [],
+  identity,
+  discovery,
+}: Props) {
   const set = (patch: Partial<PredictPageState>) => onChange({ ...state, ...patch });
   const [labelsText, setLabelsText] = useState(() =>
     state.namespaceLabels ? formatLabels(state.namespaceLabels) : "",
@@ -177,7 +187,9 @@ export function RequestForm({ state, onChange, result, namespaces, identity, dis
                 ? "(from the object)"
                 : request.namespaceLabelsFrom === "missing"
                   ? "(the namespace does not exist)"
-                  : "(live)"}
+                  : terminating.includes(ns)
+                    ? "(live; the namespace is being terminated)"
+                    : "(live)"}
             :
           </span>{" "}
           {Object.entries(request.namespaceLabels ?? {}).map(([k, v]) => (

@@ -207,4 +207,26 @@ describe("prediction beside the apiserver's audit event", () => {
         ?.agrees,
     ).toBe(false);
   });
+
+  it("a 403 before any hook (a Terminating namespace) agrees only with the same status and message", () => {
+    const message =
+      'configmaps "c" is forbidden: unable to create new content in namespace doomed because it is being terminated';
+    const dry = {
+      ...report(["v"]),
+      calls: [],
+      rejectedBeforeHooks: { plugin: "NamespaceLifecycle", status: 403, message },
+    } as PredictReport;
+    const refused = (status: number) => ({
+      outcome: "error" as const,
+      status,
+      reason: "Forbidden",
+      message,
+      warnings: [],
+      auditID: "x",
+    });
+    expect(compareVerdict(dry, refused(403))).toEqual([
+      { agrees: true, message: "rejected as predicted, by NamespaceLifecycle before any hook" },
+    ]);
+    expect(compareVerdict(dry, refused(500))[0]).toMatchObject({ agrees: false });
+  });
 });

@@ -32,11 +32,13 @@ export function compareVerdict(dry: PredictReport, verdict: DryRunVerdict): Comp
   const before = dry.rejectedBeforeHooks;
   if (before) {
     out.push(
-      verdict.outcome !== "allowed" && verdict.message === before.message
+      verdict.outcome !== "allowed" &&
+        verdict.status === before.status &&
+        verdict.message === before.message
         ? { agrees: true, message: `rejected as predicted, by ${before.plugin} before any hook` }
         : {
             agrees: false,
-            message: `predicted a rejection by ${before.plugin} before any hook (${before.message}); the apiserver ${verdict.outcome === "allowed" ? "admitted the request" : `said: ${verdict.message}`}`,
+            message: `predicted a rejection by ${before.plugin} before any hook (${before.status} ${before.message}); the apiserver ${verdict.outcome === "allowed" ? "admitted the request" : `said: ${verdict.status} ${verdict.message}`}`,
           },
     );
     return out;
