@@ -332,7 +332,12 @@ export function buildRequest(
     version: resolved.version,
     resource: resolved.resource,
     subresource: cmd.subresource,
-    kind: { group: splitGroup(t.apiVersion), version: splitVersion(t.apiVersion), kind: t.kind },
+    // An object known by name only (a decision's DELETE read at Metadata level) has no kind: the
+    // request's is its resource's, as the apiserver gives it (a subresource's body kind is not).
+    kind:
+      t.kind === "" && cmd.subresource === "" && resolved.kind.kind !== ""
+        ? resolved.kind
+        : { group: splitGroup(t.apiVersion), version: splitVersion(t.apiVersion), kind: t.kind },
     operation: cmd.operation,
     namespace,
     name,

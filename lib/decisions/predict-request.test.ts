@@ -156,4 +156,29 @@ describe("a decision's request on the predict page", () => {
     expect(JSON.parse(deploy.object).apiVersion).toBe("apps/v1");
     expect(requestPrediction(facts({ operation: "", verb: "get" }), undefined)).toBeUndefined();
   });
+
+  it("a DELETE known by name only is of its resource's kind: the refusal of an immortal namespace is predicted", () => {
+    const p = requestPrediction(
+      facts({
+        verb: "delete",
+        operation: "DELETE",
+        requestURI: "/api/v1/namespaces/kube-public",
+        resource: "namespaces",
+        namespace: "kube-public",
+        name: "kube-public",
+      }),
+      undefined,
+    );
+    const r = predictPage(stateOf(p?.href ?? ""), live);
+    expect(r.ok && r.report.request.kind).toEqual({ group: "", version: "v1", kind: "Namespace" });
+    expect(r.ok && r.report.rejectedBeforeHooks).toEqual({
+      plugin: "NamespaceLifecycle",
+      status: 403,
+      message: 'namespaces "kube-public" is forbidden: this namespace may not be deleted',
+    });
+    // A ConfigMap's DELETE by name: its kind, from the resource.
+    const cm = requestPrediction(facts({ verb: "delete", operation: "DELETE" }), undefined);
+    const c = predictPage(stateOf(cm?.href ?? ""), live);
+    expect(c.ok && c.report.request.kind).toEqual({ group: "", version: "v1", kind: "ConfigMap" });
+  });
 });
