@@ -15,6 +15,17 @@ const TEXT_FIELDS = [
   ["auditID", "Audit ID"],
 ] as const;
 
+/** Fields picked from a list ("any" clears them). */
+const CHOICES = [
+  ["operation", "Operation", ["CREATE", "UPDATE", "DELETE", "CONNECT"], undefined],
+  [
+    "phase",
+    "Phase",
+    ["mutating", "validating"],
+    "Mutating or validating: a webhook name may be in configurations of both kinds, and a policy name may be both a ValidatingAdmissionPolicy's and a MutatingAdmissionPolicy's",
+  ],
+] as const;
+
 const RANGES = [
   ["", "any time"],
   ["900000", "last 15 min"],
@@ -76,39 +87,20 @@ export function DecisionFilters({
           />
         </label>
       ))}
-      <label>
-        Operation
-        <select
-          value={filter.operation ?? ""}
-          onChange={(e) =>
-            onChange({
-              ...filter,
-              operation: (e.target.value || undefined) as DecisionFilter["operation"],
-            })
-          }
-        >
-          <option value="">any</option>
-          {["CREATE", "UPDATE", "DELETE", "CONNECT"].map((o) => (
-            <option key={o}>{o}</option>
-          ))}
-        </select>
-      </label>
-      <label title="Mutating or validating: a webhook name may be in configurations of both kinds, and a policy name may be both a ValidatingAdmissionPolicy's and a MutatingAdmissionPolicy's">
-        Phase
-        <select
-          value={filter.phase ?? ""}
-          onChange={(e) =>
-            onChange({
-              ...filter,
-              phase: (e.target.value || undefined) as DecisionFilter["phase"],
-            })
-          }
-        >
-          <option value="">any</option>
-          <option value="mutating">mutating</option>
-          <option value="validating">validating</option>
-        </select>
-      </label>
+      {CHOICES.map(([f, label, values, title]) => (
+        <label key={f} title={title}>
+          {label}
+          <select
+            value={filter[f] ?? ""}
+            onChange={(e) => onChange({ ...filter, [f]: e.target.value || undefined })}
+          >
+            <option value="">any</option>
+            {values.map((v) => (
+              <option key={v}>{v}</option>
+            ))}
+          </select>
+        </label>
+      ))}
       <label>
         Time
         <select
