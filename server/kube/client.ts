@@ -17,6 +17,8 @@ export interface KubeRequest {
   contentType?: string;
   /** Extra request headers (e.g. `Audit-ID`, which the apiserver adopts for the request). */
   headers?: Record<string, string>;
+  /** The Accept header; defaults to application/json (e.g. a metadata-only list). */
+  accept?: string;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -171,7 +173,7 @@ export class KubeClient {
     }
     const opts: https.RequestOptions = {
       method: req.method ?? "GET",
-      headers: { ...asked, Accept: "application/json" },
+      headers: { ...asked, Accept: req.accept ?? "application/json" },
       timeout: req.timeoutMs ?? 30_000,
       signal: req.signal,
     };
