@@ -26,6 +26,7 @@ const PLAIN_NODE_SERVER = [
   "server/kube/errors.ts",
   "server/kube/collections.ts",
   "server/kube/admission-state.ts",
+  "server/kube/backend-pods.ts",
 ];
 const plainNodeImports = {
   patterns: [

@@ -26,6 +26,9 @@ export const queryKeys = {
   policyParams: (context: string, at: string) => ["policy-params", context, at] as const,
   predictState: (context: string) => ["predict-state", context] as const,
   lintState: (context: string) => ["lint-state", context] as const,
+  /** `targets`: the route's query; `at`: the backends' EndpointSlices (see endpointsFingerprint). */
+  backendPods: (context: string, targets: string, at: string) =>
+    ["backend-pods", context, targets, at] as const,
   decisionsFor: (context: string, auditID: string) => ["decisions", context, auditID] as const,
   /** Every decision query of a context (the live stream patches these). */
   decisionsAll: (context: string) => ["decisions", context] as const,
