@@ -314,6 +314,70 @@ test.describe("namespaces and exemptions", () => {
     }
   });
 
+  test("a backend's pod labels come from its Deployment's template, whose opt-out label exempts it", async ({
+    page,
+    kube,
+  }) => {
+    const run = uniqueName("pl");
+    const ns = `${run}-hooks`;
+    const cfg = uniqueName("e2e-podlabels");
+    const hookName = `optout.${cfg}.example.com`;
+    const skip = "webhook.example.com/skip";
+    await createNamespace(kube, ns, { "e2e-run": run });
+    const svc = await kube.request("POST", `/api/v1/namespaces/${ns}/services`, {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "webhook", namespace: ns },
+      spec: { selector: { app: "webhook" }, ports: [{ port: 443, targetPort: 8443 }] },
+    });
+    expect(svc.status).toBe(201);
+    // The opt-out label is on the pod template only, not in the Service's selector; no replicas.
+    const deploy = await kube.request("POST", `/apis/apps/v1/namespaces/${ns}/deployments`, {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "webhook", namespace: ns },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: "webhook" } },
+        template: {
+          metadata: { labels: { app: "webhook", [skip]: "true" } },
+          spec: { containers: [{ name: "webhook", image: "portcullis.invalid/webhook:1" }] },
+        },
+      },
+    });
+    expect(deploy.status).toBe(201);
+    await createConfig(kube, "validatingwebhookconfigurations", cfg, [
+      podHook(hookName, run, {
+        clientConfig: { service: { namespace: ns, name: "webhook", path: "/validate" } },
+        failurePolicy: "Fail",
+        objectSelector: { matchExpressions: [{ key: skip, operator: "NotIn", values: ["true"] }] },
+      }),
+    ]);
+    try {
+      await page.goto("/deadlocks");
+      const row = page.getByRole("row", { name: new RegExp(hookName) });
+      await expect(row).toBeVisible();
+      // Judged by the template's labels, which the hook exempts: not by the selector's.
+      await expect(row).not.toContainText("(itself)");
+      await expect(
+        page
+          .getByRole("listitem")
+          .filter({ hasText: "Fail-closed webhook intercepts its own backend" })
+          .filter({ hasText: hookName }),
+      ).toHaveCount(0);
+      const header = page.getByRole("columnheader");
+      const column = await header.evaluateAll((hs) =>
+        hs.findIndex((h) => h.textContent === "Pod labels from"),
+      );
+      expect(column).toBeGreaterThan(0);
+      // The Deployment's template (and its ReplicaSet's, once the controller made it).
+      await expect(row.getByRole("cell").nth(column)).toHaveText(/^workload templates \(\d\)$/);
+    } finally {
+      await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
+      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+    }
+  });
+
   test("a fail-closed hook whose backend it intercepts is flagged, fixed from the editor, and clears", async ({
     page,
     kube,

@@ -2,8 +2,16 @@
 
 import Link from "next/link";
 import { useMemo } from "react";
+import { useQuery } from "@tanstack/react-query";
 import type { V1EndpointSlice, V1Service } from "@/lib/k8s/types";
+import type { Backend } from "@/lib/admission/deadlock";
 import { deadlockMap } from "@/lib/namespaces/deadlock-view";
+import {
+  LABEL_SOURCE_TEXT,
+  backendTargets,
+  endpointsFingerprint,
+} from "@/lib/namespaces/backend-pods";
+import { backendPodsQuery, type BackendPodsData } from "@/lib/queries/backend-pods";
 import { configurationHref, hookHref, namespaceHref } from "@/lib/namespaces/links";
 import { ErrorBox } from "@/components/ui/error-box";
 import { HookFindings } from "@/components/webhooks/hook-findings";
@@ -12,25 +20,63 @@ import { useMatrixModel } from "./use-matrix-model";
 import { DeadlockSvg } from "./deadlock-svg";
 import { LiveIndicator } from "@/components/live/live-indicator";
 
+/** What the map reads about the backends' pods (none given: the Services' selectors stand in). */
+type PodLabelInput = Partial<Pick<BackendPodsData, "pods" | "workloads">>;
+/** No backend selects pods: nothing to read. */
+const NO_LABELS: PodLabelInput = { pods: [], workloads: [] };
+/** The pods could not be read. */
+const SELECTORS_ONLY: PodLabelInput = {};
+
 /**
  * The bootstrap-deadlock map: each webhook → its backend → the hooks that intercept the creation
  * of the backend's pods, with fail-closed self-interception, cycles, kube-system / runlevel 0–1
  * coverage and backends without ready endpoints called out, and each finding's fix one click from
- * the editor. Live.
+ * the editor. A backend's pod labels are its pods', else its workloads' pod templates', else its
+ * Service selector's (read in the backends' namespaces only, see /api/webhooks/backend-pods).
+ * Live.
  */
 export function DeadlockPage() {
   const state = useAdmissionState({ backends: true });
   const model = useMatrixModel();
+  const services = state.services as V1Service[] | undefined;
+  const slices = state.endpointSlices as V1EndpointSlice[] | undefined;
+  const targets = useMemo(
+    () => (state.snapshot && services ? backendTargets(state.snapshot, services) : undefined),
+    [state.snapshot, services],
+  );
+  // Read again when the backends' endpoints change: their pods came, went or were replaced.
+  const at = useMemo(
+    () => (targets && slices ? endpointsFingerprint(targets, slices) : ""),
+    [targets, slices],
+  );
+  const podLabels = useQuery({
+    ...backendPodsQuery(state.context ?? "", targets ?? [], at),
+    enabled: state.context !== undefined && targets !== undefined && targets.length > 0,
+  });
+  // Until the labels are here (or could not be read) the map would judge by selectors alone.
+  const failed = podLabels.error !== null;
+  const labels = useMemo(
+    (): PodLabelInput | undefined =>
+      targets === undefined
+        ? undefined
+        : targets.length === 0
+          ? NO_LABELS
+          : (podLabels.data ?? (failed ? SELECTORS_ONLY : undefined)),
+    [targets, podLabels.data, failed],
+  );
   const result = useMemo(() => {
-    if (!model || !state.snapshot || !state.services || !state.endpointSlices) return undefined;
+    if (!model || !state.snapshot || !services || !slices || !labels) return undefined;
     const input = {
       snapshot: state.snapshot,
-      services: state.services as V1Service[],
-      endpointSlices: state.endpointSlices as V1EndpointSlice[],
+      services,
+      endpointSlices: slices,
+      ...(labels.pods ? { pods: labels.pods } : {}),
+      ...(labels.workloads ? { workloads: labels.workloads } : {}),
     };
     const r = model.deadlocks(input, model.compile(state.snapshot));
     return { ...r, map: deadlockMap(r.graph) };
-  }, [model, state.snapshot, state.services, state.endpointSlices]);
+  }, [model, state.snapshot, services, slices, labels]);
+  const forbidden = podLabels.data?.forbidden ?? {};
 
   const g = result?.graph;
   const noEndpoints = g?.hooks.filter(
@@ -89,9 +135,27 @@ export function DeadlockPage() {
             <p className="hint">
               hook ⇢ its backend (dashed) → the hooks that intercept the creation of that
               backend&apos;s pods. Red: fail-closed self-interception or cycle, coverage of
-              kube-system or runlevel 0–1, or a backend without ready endpoints. Pod labels come
-              from each Service&apos;s selector.
+              kube-system or runlevel 0–1, or a backend without ready endpoints. A backend&apos;s
+              pod labels are those of the pods its Service selects, else the pod templates of the
+              Deployments, StatefulSets, DaemonSets and ReplicaSets it selects, else the
+              Service&apos;s selector itself; the table says which, per backend.
             </p>
+            {podLabels.error ? (
+              <p className="hint" role="status">
+                {`The backends' pods and workloads could not be read (${podLabels.error.message}): ${
+                  podLabels.data
+                    ? "their labels are as read before."
+                    : "pod labels come from each Service's selector."
+                }`}
+              </p>
+            ) : null}
+            {podLabels.data && podLabels.data.notices.length > 0 ? (
+              <ul className="hint" aria-label="Pod label notices">
+                {podLabels.data.notices.map((n) => (
+                  <li key={n}>{n}</li>
+                ))}
+              </ul>
+            ) : null}
             {result.map.nodes.length === 0 ? (
               <p className="muted">
                 No service-backed hooks and no hooks on system pods: nothing here can block the
@@ -110,6 +174,7 @@ export function DeadlockPage() {
                   <th>Failure policy</th>
                   <th>Backend</th>
                   <th className="num">Ready endpoints</th>
+                  <th>Pod labels from</th>
                   <th>Intercepts the pods of</th>
                   <th>System / runlevel 0–1 namespaces</th>
                 </tr>
@@ -156,6 +221,13 @@ export function DeadlockPage() {
                           {h.backend?.readyEndpoints ?? "—"}
                         </td>
                         <td>
+                          {h.backend ? (
+                            <LabelSource backend={h.backend} forbidden={forbidden} />
+                          ) : (
+                            "—"
+                          )}
+                        </td>
+                        <td>
                           {targets.length === 0
                             ? "—"
                             : targets
@@ -177,5 +249,27 @@ export function DeadlockPage() {
         </>
       )}
     </div>
+  );
+}
+
+/** Where a backend's pod labels came from, and what could not be read in its namespace. */
+function LabelSource({
+  backend,
+  forbidden,
+}: {
+  backend: Backend;
+  forbidden: Readonly<Record<string, readonly string[]>>;
+}) {
+  const n = backend.podLabels.length;
+  const counted = backend.source === "pods" || backend.source === "workloads";
+  const unread = forbidden[backend.namespace] ?? [];
+  return (
+    <>
+      {LABEL_SOURCE_TEXT[backend.source]}
+      {counted && ` (${n})`}
+      {backend.source !== "pods" && unread.length > 0 && (
+        <span className="muted"> — may not list {unread.join(", ")} here</span>
+      )}
+    </>
   );
 }
