@@ -6,6 +6,7 @@
  * AdmissionSnapshot lib/admission predicts from — and who the identity is. The predict page,
  * `portcullis … --context` and the matching oracle all read the cluster through here.
  */
+import { mapLimit } from "@/lib/map-limit";
 import { setMaxListeners } from "node:events";
 import {
   emptyLists,
@@ -51,20 +52,6 @@ const LEGACY_V1BETA1_KEY: Record<string, keyof SnapshotLists> = {
   MutatingWebhookConfiguration: "legacyMutatingWebhookConfigurations",
   ValidatingWebhookConfiguration: "legacyValidatingWebhookConfigurations",
 };
-
-async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (t: T) => Promise<R>,
-): Promise<R[]> {
-  const out: R[] = [];
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
 
 /**
  * Every served resource of every group version, with subresources, their kinds and storage

@@ -7,6 +7,7 @@
  * ReplicaSets whose pod template it selects (template labels only). What the identity may not
  * list is named per namespace, and the rest is still read.
  */
+import { mapLimit } from "@/lib/map-limit";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { parseSelector, selectsLabels, type PodLabelTarget } from "@/lib/namespaces/backend-pods";
 import type { BackendPodsData, PodMetadata, WorkloadTemplate } from "@/lib/queries/backend-pods";
@@ -51,14 +52,6 @@ async function listAll<T>(
     token = page.metadata?.continue || undefined;
   } while (token);
   return out;
-}
-
-async function mapLimit<T>(items: readonly T[], limit: number, fn: (t: T) => Promise<void>) {
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < items.length; i = next++) await fn(items[i] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 function stringMap(v: unknown): Record<string, string> | undefined {
