@@ -43,6 +43,14 @@ const READS: Array<[string, string]> = [
   ["discovery.k8s.io", "endpointslices"],
 ];
 const READ_VERBS = ["get", "list", "watch"];
+/** Workloads whose pod templates stand in for a backend's pods where none runs: get and list. */
+const WORKLOAD_READS: Array<[string, string]> = [
+  ["apps", "deployments"],
+  ["apps", "statefulsets"],
+  ["apps", "daemonsets"],
+  ["apps", "replicasets"],
+];
+const WORKLOAD_VERBS = ["get", "list"];
 
 const id = randomBytes(3).toString("hex");
 const namespace = `portcullis-rbac-${id}`;
@@ -274,7 +282,7 @@ async function chartServiceAccount(
 }
 
 describe("the chart's ClusterRole for the dashboard's service account", () => {
-  it("grants exactly reads of admission configuration, namespaces, services, endpoint slices, pods and /metrics", () => {
+  it("grants exactly reads of admission configuration, namespaces, services, endpoint slices, pods, workloads and /metrics", () => {
     const granted = role.rules
       .flatMap((r) =>
         r.nonResourceURLs
@@ -286,6 +294,7 @@ describe("the chart's ClusterRole for the dashboard's service account", () => {
       .sort();
     const expected = [
       ...READS.flatMap(([g, res]) => READ_VERBS.map((v) => `${g}/${res} ${v}`)),
+      ...WORKLOAD_READS.flatMap(([g, res]) => WORKLOAD_VERBS.map((v) => `${g}/${res} ${v}`)),
       "/metrics get",
     ].sort();
     expect(granted).toEqual(expected);
@@ -297,7 +306,11 @@ describe("the chart's ClusterRole for the dashboard's service account", () => {
   });
 
   it("is minimal: without any one of its permissions the read paths fail for exactly that one", async () => {
-    const removals = [...READS.map(([, resource]) => resource), "/metrics"];
+    const removals = [
+      ...READS.map(([, resource]) => resource),
+      ...WORKLOAD_READS.map(([, resource]) => resource),
+      "/metrics",
+    ];
     for (const [i, removed] of removals.entries()) {
       const rules: Rule[] = role.rules
         .map((r) =>
@@ -327,7 +340,7 @@ describe("the chart's ClusterRole for the dashboard's service account", () => {
 
   it("writes nothing and reads nothing else: the apiserver refuses it", async () => {
     const client = await chartServiceAccount();
-    for (const [group, resource] of READS)
+    for (const [group, resource] of [...READS, ...WORKLOAD_READS])
       for (const verb of ["create", "update", "patch", "delete", "deletecollection"])
         expect(await canI(client, { group, resource, verb }), `${verb} ${resource}`).toBe(false);
     for (const [group, resource, verb] of [
@@ -340,7 +353,8 @@ describe("the chart's ClusterRole for the dashboard's service account", () => {
       ["", "users", "impersonate"],
       ["", "groups", "impersonate"],
       ["", "serviceaccounts", "impersonate"],
-      ["apps", "deployments", "list"],
+      ["apps", "deployments", "watch"],
+      ["apps", "controllerrevisions", "list"],
       ["apiextensions.k8s.io", "customresourcedefinitions", "list"],
       ["rbac.authorization.k8s.io", "clusterrolebindings", "create"],
       ["rbac.authorization.k8s.io", "clusterroles", "escalate"],

@@ -2,6 +2,7 @@
  * Query options and writes for the admission kinds the editor writes — webhook configurations,
  * admission policies and bindings (the browser side of /api/webhooks).
  */
+import type { WorkloadLike } from "@/lib/admission/deadlock";
 import { queryOptions } from "@tanstack/react-query";
 import type {
   AccessMap,
@@ -101,6 +102,8 @@ export interface LintStateData {
   services?: V1Service[];
   endpointSlices?: V1EndpointSlice[];
   pods?: V1Pod[];
+  /** Where a backend Service selects no pod: the workloads whose pod template it selects. */
+  workloads?: WorkloadLike[];
   serverMinor?: number;
   notices: string[];
 }

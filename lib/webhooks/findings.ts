@@ -26,6 +26,7 @@ export function lintConfigurations(
     ...(live.services ? { services: live.services } : {}),
     ...(live.endpointSlices ? { endpointSlices: live.endpointSlices } : {}),
     ...(live.pods ? { pods: live.pods } : {}),
+    ...(live.workloads ? { workloads: live.workloads } : {}),
     ...(live.serverMinor !== undefined ? { serverMinor: live.serverMinor } : {}),
   });
 }

@@ -7,6 +7,9 @@
  * `portcullis … --context` and the matching oracle all read the cluster through here.
  */
 import { mapLimit } from "@/lib/map-limit";
+import type { WorkloadLike } from "@/lib/admission/deadlock";
+import { selectorText, type PodLabelTarget } from "@/lib/namespaces/backend-pods";
+import { readBackendPods } from "./backend-pods";
 import { setMaxListeners } from "node:events";
 import {
   emptyLists,
@@ -369,15 +372,18 @@ export interface BackendState {
   services?: V1Service[];
   /** Their endpoint slices. */
   endpointSlices?: V1EndpointSlice[];
-  /** Pods in their namespaces, metadata only (the checks match service selectors to labels). */
+  /** The pods the services select, metadata only (undefined when they may not be listed). */
   pods?: V1Pod[];
+  /** Where a service selects no pod: the workloads whose pod template it selects. */
+  workloads?: WorkloadLike[];
   /** The server's minor version (e.g. 37), when /version says. */
   serverMinor?: number;
 }
 
 /**
  * Reads the backends of the service-backed webhooks in `configurations`: each named service, its
- * endpoint slices and the pods of its namespace. What the identity may not read is left out with
+ * endpoint slices, the pods it selects and, where it selects none, the workloads whose pod
+ * template it selects. What the identity may not read is left out with
  * a notice (the checks that need it are then limited).
  */
 export async function readBackendState(
@@ -411,10 +417,8 @@ export async function readBackendState(
   };
   const services: V1Service[] = [];
   const endpointSlices: V1EndpointSlice[] = [];
-  const pods: V1Pod[] = [];
   let servicesKnown = true;
   let slicesKnown = true;
-  let podsKnown = true;
   await mapLimit([...refs.values()], 4, async ({ namespace, name }) => {
     const ns = encodeURIComponent(namespace);
     const svc = await tryRead("services", async () => {
@@ -440,24 +444,18 @@ export async function readBackendState(
     if (slices === undefined) slicesKnown = false;
     else endpointSlices.push(...(slices.items ?? []));
   });
-  await mapLimit([...new Set([...refs.values()].map((r) => r.namespace))], 4, async (namespace) => {
-    const list = await tryRead("pods", () =>
-      client.request<{ items?: V1Pod[] }>({
-        path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`,
-        signal,
-      }),
-    );
-    if (list === undefined) podsKnown = false;
-    else
-      for (const p of list.items ?? [])
-        pods.push({
-          metadata: {
-            name: p.metadata?.name,
-            namespace: p.metadata?.namespace,
-            labels: p.metadata?.labels,
-          },
-        });
-  });
+  // The pods the services select (metadata only) and, where none runs, the pod templates of the
+  // workloads they select: what the deadlock map reads (server/kube/backend-pods.ts).
+  const targets = new Map<string, PodLabelTarget>();
+  for (const svc of services) {
+    const namespace = svc.metadata?.namespace;
+    const selector = selectorText(svc.spec?.selector ?? {});
+    if (namespace && selector)
+      targets.set(`${namespace}\u0000${selector}`, { namespace, selector });
+  }
+  const behind = await readBackendPods(client, [...targets.values()], signal);
+  notices.push(...behind.notices);
+  const podsKnown = !Object.values(behind.forbidden).some((r) => r.includes("pods"));
   for (const what of limited)
     notices.push(`cannot read ${what} (403 Forbidden): the checks that need them are limited`);
   let serverMinor: number | undefined;
@@ -471,7 +469,8 @@ export async function readBackendState(
   return {
     ...(servicesKnown ? { services } : {}),
     ...(slicesKnown ? { endpointSlices } : {}),
-    ...(podsKnown ? { pods } : {}),
+    ...(podsKnown ? { pods: behind.pods } : {}),
+    ...(behind.workloads.length > 0 ? { workloads: behind.workloads } : {}),
     ...(serverMinor !== undefined ? { serverMinor } : {}),
   };
 }
