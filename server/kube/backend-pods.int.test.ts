@@ -157,9 +157,8 @@ describe("a hook whose opt-out label only its backend's pod template carries", (
     expect(read.pods).toEqual([]);
     expect(read.forbidden).toEqual({});
     expect(read.notices).toEqual([]);
-    // The Deployment, and the ReplicaSet its controller makes from the same template (with a
-    // pod-template-hash label added).
-    expect(read.workloads.map((w) => `${w.kind}/${w.metadata.name}`)).toContain("Deployment/hook");
+    // The Deployment, which stands for the ReplicaSets its controller makes from its template.
+    expect(read.workloads.map((w) => `${w.kind}/${w.metadata.name}`)).toEqual(["Deployment/hook"]);
     for (const w of read.workloads) expect(w.spec.template.metadata.labels).toMatchObject(TEMPLATE);
 
     const withLabels = { snapshot, services, pods: read.pods, workloads: read.workloads };
@@ -172,6 +171,45 @@ describe("a hook whose opt-out label only its backend's pod template carries", (
       source: "service-selector",
       selfIntercepted: true,
       interceptsItself: true,
+    });
+  });
+
+  it("a Deployment stands for its ReplicaSets: an older revision's labels are not judged", async () => {
+    const deployment = `/apis/apps/v1/namespaces/${NS}/deployments/hook`;
+    type Deployment = {
+      metadata: { generation: number };
+      status?: { observedGeneration?: number };
+    };
+    /** Sets the template's labels and waits until the controller has made its ReplicaSets. */
+    const roll = async (labels: Record<string, string>, replicaSets: number) => {
+      // A strategic merge would keep the labels a revision drops: replace the map instead.
+      await admin.request({
+        method: "PATCH",
+        path: deployment,
+        contentType: "application/json-patch+json",
+        body: [{ op: "replace", path: "/spec/template/metadata/labels", value: labels }],
+      });
+      await until(`${replicaSets} ReplicaSets of the Deployment`, async () => {
+        const d = JSON.parse((await kube.kube("GET", deployment)).body) as Deployment;
+        if (d.status?.observedGeneration !== d.metadata.generation) return undefined;
+        const list = JSON.parse(
+          (await kube.kube("GET", `/apis/apps/v1/namespaces/${NS}/replicasets`)).body,
+        ) as { items: unknown[] };
+        return list.items.length === replicaSets ? true : undefined;
+      });
+    };
+    // A revision without the opt-out label, then back to the template with it: the first
+    // revision's ReplicaSet is the Deployment's again, the second's stays, scaled to zero.
+    const { [SKIP]: _skip, ...without } = TEMPLATE;
+    await roll({ ...without, rev: "2" }, 2);
+    await roll(TEMPLATE, 2);
+    const { snapshot, services, targets } = await state();
+    const read = await readBackendPods(admin, targets);
+    expect(read.workloads.map((w) => `${w.kind}/${w.metadata.name}`)).toEqual(["Deployment/hook"]);
+    expect(judge({ snapshot, services, pods: read.pods, workloads: read.workloads })).toEqual({
+      source: "workloads",
+      selfIntercepted: false,
+      interceptsItself: false,
     });
   });
 

@@ -62,8 +62,24 @@ function stringMap(v: unknown): Record<string, string> | undefined {
 }
 
 interface ObjectLike {
-  metadata?: { name?: unknown; namespace?: unknown; labels?: unknown };
+  metadata?: { name?: unknown; namespace?: unknown; labels?: unknown; ownerReferences?: unknown };
   spec?: { template?: { metadata?: { labels?: unknown } } };
+}
+
+/** The Deployment controlling a ReplicaSet (its controller owner reference), if one does. */
+function deploymentOf(o: ObjectLike): string | undefined {
+  const refs = o.metadata?.ownerReferences;
+  if (!Array.isArray(refs)) return undefined;
+  for (const r of refs as Array<Record<string, unknown>>)
+    if (
+      r?.["controller"] === true &&
+      r["kind"] === "Deployment" &&
+      typeof r["apiVersion"] === "string" &&
+      r["apiVersion"].startsWith("apps/") &&
+      typeof r["name"] === "string"
+    )
+      return r["name"];
+  return undefined;
 }
 
 /**
@@ -137,6 +153,10 @@ export async function readBackendPods(
     selectors.set(t.namespace, [...(selectors.get(t.namespace) ?? []), sel]);
   }
   const workloads: WorkloadTemplate[] = [];
+  /** Deployments listed, by namespace/name: their ReplicaSets' templates are theirs, or older. */
+  const deployments = new Set<string>();
+  /** ReplicaSets a Deployment controls: its name. */
+  const owners = new Map<WorkloadTemplate, string>();
   const reads = [...selectors.keys()]
     .sort()
     .flatMap((namespace) => WORKLOADS.map((w) => ({ namespace, ...w })));
@@ -153,6 +173,7 @@ export async function readBackendPods(
     for (const o of items ?? []) {
       const name = o.metadata?.name;
       if (typeof name !== "string") continue;
+      if (kind === "Deployment") deployments.add(`${namespace}/${name}`);
       const labels = stringMap(o.spec?.template?.metadata?.labels);
       // Only templates a target's Service selects: no other can stand in for its pods.
       if (!wanted.some((sel) => selectsLabels(sel, labels))) continue;
@@ -161,9 +182,18 @@ export async function readBackendPods(
         metadata: { name, namespace },
         spec: { template: { metadata: { ...(labels ? { labels } : {}) } } },
       });
+      const owner = kind === "ReplicaSet" ? deploymentOf(o) : undefined;
+      if (owner) owners.set(workloads[workloads.length - 1] as WorkloadTemplate, owner);
     }
   });
-  workloads.sort((a, b) =>
+  // A Deployment's ReplicaSets hold its current template (new pods come from it) or an older one
+  // (scaled down, its labels no longer what new pods get): the Deployment, when listed, stands for
+  // them. An old revision's labels would otherwise judge pods that will never be made again.
+  const standing = workloads.filter((w) => {
+    const owner = owners.get(w);
+    return !(owner && deployments.has(`${w.metadata.namespace}/${owner}`));
+  });
+  standing.sort((a, b) =>
     `${a.metadata.namespace}/${a.kind}/${a.metadata.name}` <
     `${b.metadata.namespace}/${b.kind}/${b.metadata.name}`
       ? -1
@@ -191,7 +221,7 @@ export async function readBackendPods(
         ? -1
         : 1,
     ),
-    workloads,
+    workloads: standing,
     forbidden: Object.fromEntries(
       [...forbidden].map(([ns, set]) => [
         ns,
