@@ -10,7 +10,7 @@ import { serviceBackendFacts } from "@/lib/admission/backend-judgement";
 import { createMatchContext, type MatchContext } from "@/lib/admission/match-context";
 import { matchWebhook } from "@/lib/admission/match";
 import { makeRequest, type AdmissionRequest } from "@/lib/admission/request";
-import { labelValue, type Labels } from "@/lib/admission/selectors";
+import { labelValue, selectsLabels, type Labels } from "@/lib/admission/selectors";
 import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
 import type {
   AdmissionregistrationV1WebhookClientConfig,
@@ -156,11 +156,6 @@ function verdictFor(h: CompiledWebhook, contexts: readonly MatchContext[]): "yes
   return verdict;
 }
 
-function selects(selector: Record<string, string>, labels: Labels | undefined): boolean {
-  for (const [k, v] of Object.entries(selector)) if (labelValue(labels, k) !== v) return false;
-  return true;
-}
-
 /** The client config of each webhook, by `hookKey`. */
 export function clientConfigsByHook(
   snapshot: AdmissionSnapshot,
@@ -207,7 +202,8 @@ export function backendsOf(input: DependencyInput, compiled: CompiledSnapshot): 
     if (selector && Object.keys(selector).length > 0) {
       podLabels = (input.pods ?? [])
         .filter(
-          (p) => p.metadata?.namespace === svc.namespace && selects(selector, p.metadata?.labels),
+          (p) =>
+            p.metadata?.namespace === svc.namespace && selectsLabels(selector, p.metadata?.labels),
         )
         .map((p) => p.metadata?.labels ?? {});
       source = "pods";
@@ -216,7 +212,7 @@ export function backendsOf(input: DependencyInput, compiled: CompiledSnapshot): 
           .filter(
             (w) =>
               w.metadata?.namespace === svc.namespace &&
-              selects(selector, w.spec?.template?.metadata?.labels),
+              selectsLabels(selector, w.spec?.template?.metadata?.labels),
           )
           .map((w) => w.spec?.template?.metadata?.labels ?? {});
         source = "workloads";

@@ -3,6 +3,7 @@ import {
   compileSelector,
   explainSelectorMismatch,
   selectorMatches,
+  selectsLabels,
   selectorMatchesUnknownValue,
 } from "@/lib/admission/selectors";
 import { couldBeGeneratedName, generatedNamespaceBase, makeRequest } from "@/lib/admission/request";
@@ -217,5 +218,16 @@ describe("a label whose value is known only by its shape (a name generateName gi
     expect(r({ generateName: "web-", name: "web" })).toBeUndefined();
     expect(r({ name: "web" })).toBeUndefined();
     expect(couldBeGeneratedName(`${"a".repeat(58)}bcdfg`, "a".repeat(58))).toBe(true);
+  });
+});
+
+describe("selectsLabels", () => {
+  it("needs every key with its value; an empty value still needs the key", () => {
+    expect(selectsLabels({ app: "x" }, { app: "x", more: "y" })).toBe(true);
+    expect(selectsLabels({ app: "x", tier: "a" }, { app: "x" })).toBe(false);
+    expect(selectsLabels({ tier: "" }, {})).toBe(false);
+    expect(selectsLabels({ tier: "" }, { tier: "" })).toBe(true);
+    expect(selectsLabels({ app: "x" }, undefined)).toBe(false);
+    expect(selectsLabels({ toString: "x" }, {})).toBe(false);
   });
 });

@@ -71,6 +71,18 @@ export function labelValue(labels: Labels | undefined | null, key: string): stri
   return typeof v === "string" && Object.prototype.hasOwnProperty.call(labels, key) ? v : undefined;
 }
 
+/**
+ * Whether labels carry every key of an equality selector with its value (a Service's or a
+ * workload's `selector`); an empty value still needs the key.
+ */
+export function selectsLabels(
+  selector: Readonly<Record<string, string>>,
+  labels: Labels | undefined | null,
+): boolean {
+  for (const [k, v] of Object.entries(selector)) if (labelValue(labels, k) !== v) return false;
+  return true;
+}
+
 /** A requirement as apimachinery prints it, e.g. `runlevel notin (0,1)`. */
 export function requirementText(r: CompiledRequirement): string {
   switch (r.operator) {

@@ -7,7 +7,6 @@ import {
   parseSelector,
   parseTargets,
   selectorText,
-  selectsLabels,
   targetsQuery,
 } from "./backend-pods";
 
@@ -35,17 +34,6 @@ describe("selectorText / parseSelector", () => {
     expect(selectorText({ a: "x=y" })).toBeUndefined();
     for (const bad of ["", "a", "=x", "a=x,", "a!=x", "a in (x)", "a=x,a=y", "a=x y", "/a=x"])
       expect(parseSelector(bad), bad).toBeUndefined();
-  });
-});
-
-describe("selectsLabels", () => {
-  it("needs every key with its value; an empty value still needs the key", () => {
-    expect(selectsLabels({ app: "x" }, { app: "x", more: "y" })).toBe(true);
-    expect(selectsLabels({ app: "x", tier: "a" }, { app: "x" })).toBe(false);
-    expect(selectsLabels({ tier: "" }, {})).toBe(false);
-    expect(selectsLabels({ tier: "" }, { tier: "" })).toBe(true);
-    expect(selectsLabels({ app: "x" }, undefined)).toBe(false);
-    expect(selectsLabels({ toString: "x" }, {})).toBe(false);
   });
 });
 

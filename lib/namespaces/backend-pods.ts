@@ -7,7 +7,6 @@
  * namespace, and no pod the selector leaves out.
  */
 import type { PodLabelSource } from "@/lib/admission/deadlock";
-import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
 
 /** One namespace and selector to read pods and workload templates for. */
 export interface PodLabelTarget {
@@ -68,14 +67,14 @@ export function parseSelector(text: string): Record<string, string> | undefined 
   return out;
 }
 
-/** Whether labels carry every key of the selector with its value (a Service's selection). */
-export function selectsLabels(
-  selector: Readonly<Record<string, string>>,
-  labels: Readonly<Record<string, string>> | undefined,
-): boolean {
-  for (const [k, v] of Object.entries(selector))
-    if (!labels || !Object.hasOwn(labels, k) || labels[k] !== v) return false;
-  return true;
+/** What backendTargets reads of a webhook configuration: the Services its webhooks call. */
+interface WebhookConfigurationLike {
+  readonly metadata?: { readonly name?: string };
+  readonly webhooks?: ReadonlyArray<{
+    readonly clientConfig?: {
+      readonly service?: { readonly namespace?: string; readonly name?: string };
+    };
+  }>;
 }
 
 interface ServiceLike {
@@ -89,10 +88,10 @@ interface ServiceLike {
  * from pods (see backendsOf).
  */
 export function backendTargets(
-  snapshot: Pick<
-    AdmissionSnapshot,
-    "mutatingWebhookConfigurations" | "validatingWebhookConfigurations"
-  >,
+  snapshot: {
+    readonly mutatingWebhookConfigurations?: readonly WebhookConfigurationLike[];
+    readonly validatingWebhookConfigurations?: readonly WebhookConfigurationLike[];
+  },
   services: readonly ServiceLike[],
 ): BackendTarget[] {
   const byRef = new Map<string, ServiceLike>();
@@ -115,23 +114,14 @@ export function backendTargets(
       t.services.add(ref.name);
       targets.set(key, t);
     }
-  return [...targets.values()]
-    .map((t) => ({
+  // Sorted by namespace, then selector (the map's keys, NUL-separated, order the same way).
+  return [...targets]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([, t]) => ({
       namespace: t.namespace,
       selector: t.selector,
       services: [...t.services].sort(),
-    }))
-    .sort((a, b) =>
-      a.namespace === b.namespace
-        ? a.selector < b.selector
-          ? -1
-          : a.selector > b.selector
-            ? 1
-            : 0
-        : a.namespace < b.namespace
-          ? -1
-          : 1,
-    );
+    }));
 }
 
 /** The route's query string for the targets: `b=<namespace>/<selector>` each. */

@@ -8,7 +8,7 @@
  */
 import { mapLimit } from "@/lib/map-limit";
 import type { WorkloadLike } from "@/lib/admission/deadlock";
-import { selectorText, type PodLabelTarget } from "@/lib/namespaces/backend-pods";
+import { backendTargets } from "@/lib/namespaces/backend-pods";
 import { readBackendPods } from "./backend-pods";
 import { setMaxListeners } from "node:events";
 import {
@@ -446,14 +446,8 @@ export async function readBackendState(
   });
   // The pods the services select (metadata only) and, where none runs, the pod templates of the
   // workloads they select: what the deadlock map reads (server/kube/backend-pods.ts).
-  const targets = new Map<string, PodLabelTarget>();
-  for (const svc of services) {
-    const namespace = svc.metadata?.namespace;
-    const selector = selectorText(svc.spec?.selector ?? {});
-    if (namespace && selector)
-      targets.set(`${namespace}\u0000${selector}`, { namespace, selector });
-  }
-  const behind = await readBackendPods(client, [...targets.values()], signal);
+  const targets = backendTargets({ validatingWebhookConfigurations: configurations }, services);
+  const behind = await readBackendPods(client, targets, signal);
   notices.push(...behind.notices);
   const podsKnown = !Object.values(behind.forbidden).some((r) => r.includes("pods"));
   for (const what of limited)
