@@ -193,6 +193,47 @@ describe("lint", () => {
     );
   });
 
+  test("L19: a policy and a webhook named like the apiserver's own audit records fail the run", async () => {
+    const f = file(
+      "forge.yaml",
+      `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: validation.policy.admission.k8s.io}
+spec:
+  matchConstraints:
+    resourceRules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [configmaps]}]
+  validations: [{expression: "true"}]
+  auditAnnotations: [{key: validation_failure, valueExpression: "'[]'"}]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: audit}
+webhooks:
+  - name: apiserver.latency.k8s.io
+    clientConfig: {url: "https://127.0.0.1:9443/v"}
+    rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [configmaps]}]
+    sideEffects: None
+    admissionReviewVersions: [v1]
+    failurePolicy: Ignore
+`,
+    );
+    const r = await run(["lint", f, "-o", "json"]);
+    const report = JSON.parse(r.out);
+    expect(report.checks.run).toContain("L19");
+    expect(
+      report.findings
+        .filter((x: { id: string }) => x.id === "L19")
+        .map((x: { objects: Array<{ kind: string; name: string }> }) => [
+          x.objects[0]?.kind,
+          x.objects[0]?.name,
+        ]),
+    ).toEqual([
+      ["ValidatingWebhookConfiguration", "audit"],
+      ["ValidatingAdmissionPolicy", "validation.policy.admission.k8s.io"],
+    ]);
+    expect(r.code).toBe(1);
+  });
+
   test("--namespaces must hold namespaces", async () => {
     const r = await run(["lint", file("h2.yaml", HOOKS), "--namespaces", file("none.yaml", HOOKS)]);
     expect(r.code).toBe(2);

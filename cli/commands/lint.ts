@@ -1,5 +1,5 @@
 /**
- * `portcullis lint`: the admission risk checks (L1–L18). Offline, only the checks decidable from
+ * `portcullis lint`: the admission risk checks (L1–L19). Offline, only the checks decidable from
  * configurations (and --namespaces) run; with --context the cluster's namespaces, discovery,
  * services, endpoint slices and pods let the others run too (L14 always needs metrics).
  */

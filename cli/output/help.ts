@@ -19,7 +19,7 @@ Exit: 0 all valid, 1 something invalid, 2 usage error or unreadable input.`,
   lint: `Usage: portcullis lint FILE|DIR ... [--namespaces FILE] [--fail-on critical|high|medium]
                       [--context NAME] [-o text|json]
 
-Runs the admission risk checks L1-L18 that can be decided offline (with --context, the
+Runs the admission risk checks L1-L19 that can be decided offline (with --context, the
 cluster's namespaces, discovery, services and pods let the others run too).
   --namespaces FILE   v1 Namespace objects (with labels) for the selector-dependent checks
   --fail-on LEVEL     lowest severity that fails the run (default high)
@@ -55,7 +55,7 @@ Usage: portcullis COMMAND [flags]
 
 Commands:
   validate   check configuration as the apiserver would, with positions
-  lint       risk findings L1-L18 (deadlocks, fail-open, wildcards, ...)
+  lint       risk findings L1-L19 (deadlocks, fail-open, wildcards, ...)
   predict    which hooks a request reaches, in which order, and why others are skipped
   help CMD   flags of one command
 

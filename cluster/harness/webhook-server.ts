@@ -53,7 +53,8 @@ export type JsonPatchOp = {
 };
 
 export type Behaviour =
-  | { type: "allow"; warnings?: string[] }
+  /** `auditAnnotations`: the apiserver files each under `<webhook name>/<key>`. */
+  | { type: "allow"; warnings?: string[]; auditAnnotations?: Record<string, string> }
   /** `reason` is sent only when given; the apiserver reads it when the message is empty. */
   | { type: "deny"; message: string; code?: number; reason?: string }
   | { type: "patch"; patch: JsonPatchOp[] | ((req: AdmissionRequest) => JsonPatchOp[]) }
@@ -189,6 +190,8 @@ export async function startWebhookServer(
           };
         if (behaviour.type === "allow" && behaviour.warnings)
           response.warnings = behaviour.warnings;
+        if (behaviour.type === "allow" && behaviour.auditAnnotations)
+          response.auditAnnotations = behaviour.auditAnnotations;
         if (behaviour.type === "patch") {
           const ops =
             typeof behaviour.patch === "function" ? behaviour.patch(request) : behaviour.patch;

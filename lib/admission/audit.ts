@@ -21,6 +21,14 @@
  */
 
 import { storedAuditID, wellFormedPrefix } from "./audit-id";
+import {
+  FAILED_OPEN_MUTATING,
+  FAILED_OPEN_VALIDATING,
+  LATENCY,
+  MUTATION,
+  PATCH,
+  VALIDATION_FAILURE,
+} from "./audit-keys";
 import { readStatusMessage } from "./status-message";
 
 export type DecisionOutcome =
@@ -264,12 +272,6 @@ function keptDeleteOptions(e: Record<string, unknown>): Record<string, unknown> 
   };
 }
 
-const MUTATION = "mutation.webhook.admission.k8s.io/";
-const PATCH = "patch.webhook.admission.k8s.io/";
-const FAILED_OPEN_MUTATING = "failed-open.mutation.webhook.admission.k8s.io/";
-const FAILED_OPEN_VALIDATING = "failed-open.validating.webhook.admission.k8s.io/";
-const VALIDATION_FAILURE = "validation.policy.admission.k8s.io/validation_failure";
-const LATENCY = "apiserver.latency.k8s.io/";
 /** Written (requests over 500 ms) only once a validating webhook was called (request/webhook_duration.go). */
 const VALIDATING_WEBHOOK_LATENCY = `${LATENCY}validating-webhook`;
 

@@ -114,3 +114,85 @@ describe("L15 (§3.2 byte-wise name order)", () => {
     ).toHaveLength(0);
   });
 });
+
+describe("L19 (a name the apiserver files its own audit records under)", () => {
+  const vcfg = (name: string, ...webhooks: ReturnType<typeof hook>[]) => ({
+    metadata: { name },
+    webhooks,
+  });
+  const policy = (
+    name: string,
+    auditAnnotations?: Array<{ key: string; valueExpression: string }>,
+  ) => ({
+    metadata: { name },
+    spec: {
+      validations: [{ expression: "true" }],
+      ...(auditAnnotations ? { auditAnnotations } : {}),
+    },
+  });
+  it("flags a mutating and a validating webhook named like the apiserver's prefixes", () => {
+    const f = only(
+      "L19",
+      lint({
+        snapshot: {
+          mutatingWebhookConfigurations: [
+            mcfg("m", hook("mutation.webhook.admission.k8s.io"), hook("gate.example.com")),
+          ],
+          validatingWebhookConfigurations: [
+            vcfg("v", hook("failed-open.validating.webhook.admission.k8s.io")),
+          ],
+        },
+      }),
+    );
+    expect(f.map((x) => [x.severity, x.objects[0]?.kind, x.objects[0]?.hook])).toEqual([
+      ["high", "MutatingWebhookConfiguration", "mutation.webhook.admission.k8s.io"],
+      ["high", "ValidatingWebhookConfiguration", "failed-open.validating.webhook.admission.k8s.io"],
+    ]);
+    expect(f[0]?.explanation).toContain("whether it mutated");
+    expect(f[1]?.explanation).toContain("failed open");
+  });
+  it("flags every prefix the feed reads, and only exact names", () => {
+    const names = [
+      "mutation.webhook.admission.k8s.io",
+      "patch.webhook.admission.k8s.io",
+      "failed-open.mutation.webhook.admission.k8s.io",
+      "failed-open.validating.webhook.admission.k8s.io",
+      "validation.policy.admission.k8s.io",
+      "apiserver.latency.k8s.io",
+    ];
+    const near = [
+      "x.mutation.webhook.admission.k8s.io",
+      "webhook.admission.k8s.io",
+      "latency.k8s.io",
+    ];
+    const f = only(
+      "L19",
+      lint({
+        snapshot: {
+          validatingWebhookConfigurations: [vcfg("v", ...[...names, ...near].map((n) => hook(n)))],
+        },
+      }),
+    );
+    expect(f.map((x) => x.objects[0]?.hook)).toEqual(names);
+  });
+  it("flags a policy only when it writes audit annotations", () => {
+    const f = only(
+      "L19",
+      lint({
+        snapshot: {
+          validatingAdmissionPolicies: [
+            policy("validation.policy.admission.k8s.io", [
+              { key: "validation_failure", valueExpression: "'[]'" },
+            ]),
+            policy("apiserver.latency.k8s.io"),
+            policy("mine.example.com", [{ key: "k", valueExpression: "'v'" }]),
+          ],
+        },
+      }),
+    );
+    expect(f.map((x) => [x.objects[0]?.kind, x.objects[0]?.name])).toEqual([
+      ["ValidatingAdmissionPolicy", "validation.policy.admission.k8s.io"],
+    ]);
+    expect(f[0]?.explanation).toContain("validation failures");
+  });
+});

@@ -1,7 +1,9 @@
 /**
  * Operational checks: L9 (timeout budget), L10 (legacy sideEffects), L13 (reinvocation),
- * L14 (fail-open hiding outages), L15 (order-sensitive names).
+ * L14 (fail-open hiding outages), L15 (order-sensitive names), L19 (names that write the
+ * apiserver's own audit records).
  */
+import { APISERVER_ANNOTATION_PREFIXES } from "@/lib/admission/audit-keys";
 import {
   webhookObject,
   webhookPath,
@@ -123,4 +125,46 @@ export function checkNameOrder(ctx: LintContext): LintFinding[] {
       fix: { description: "zero-pad numeric prefixes (e.g. 009-, 010-) and use lower case" },
     },
   ];
+}
+
+/** What the apiserver records under `name/`, when it is one of its own prefixes. */
+const recordsUnder = (name: string) =>
+  APISERVER_ANNOTATION_PREFIXES.find((p) => p.name === name)?.records;
+
+const forgeryExplanation = (what: string, name: string, records: string) =>
+  `${what} "${name}" files its audit annotations under "${name}/", where the apiserver records ${records}. It can write records the decision feed (and every other reader of the audit log) takes for the apiserver's own, and, writing first, keep the real ones out: an audit annotation is never overwritten.`;
+
+/**
+ * L19: a webhook, or a ValidatingAdmissionPolicy with audit annotations, named exactly like a
+ * prefix the apiserver files its own admission records under (APISERVER_ANNOTATION_PREFIXES).
+ * The apiserver accepts such names (a webhook name needs only three DNS labels).
+ */
+export function checkReservedAnnotationNames(ctx: LintContext): LintFinding[] {
+  const out: LintFinding[] = [];
+  for (const h of [...ctx.compiled.mutating, ...ctx.compiled.validating]) {
+    const records = recordsUnder(h.id.name);
+    if (records === undefined) continue;
+    out.push({
+      id: "L19",
+      severity: "high",
+      title: "Webhook named like the apiserver's own audit records",
+      objects: [webhookObject(h)],
+      explanation: forgeryExplanation("The webhook", h.id.name, records),
+      fix: { description: "rename the webhook to a name under a domain of its own" },
+    });
+  }
+  for (const p of ctx.input.snapshot.validatingAdmissionPolicies ?? []) {
+    const name = p.metadata?.name ?? "";
+    const records = recordsUnder(name);
+    if (records === undefined || (p.spec?.auditAnnotations?.length ?? 0) === 0) continue;
+    out.push({
+      id: "L19",
+      severity: "high",
+      title: "Policy named like the apiserver's own audit records",
+      objects: [{ kind: "ValidatingAdmissionPolicy", name }],
+      explanation: forgeryExplanation("The policy", name, records),
+      fix: { description: "rename the policy (its bindings name it) to a name of its own" },
+    });
+  }
+  return out;
 }

@@ -7,7 +7,7 @@ import type { WorkloadLike } from "@/lib/admission/deadlock";
 /** Finding severity. */
 export type Severity = "critical" | "high" | "medium" | "low" | "info";
 
-/** Check ids L1–L18. */
+/** Check ids L1–L19. */
 export type LintId =
   | "L1"
   | "L2"
@@ -26,7 +26,8 @@ export type LintId =
   | "L15"
   | "L16"
   | "L17"
-  | "L18";
+  | "L18"
+  | "L19";
 
 /** An object a finding is about. */
 export interface LintObject {

@@ -1,6 +1,7 @@
 /**
- * The admission risk linter: checks L1–L18 of reference §7.2. `offline` checks need only the
- * configurations (and namespaces where given), so the CLI can run them without a cluster.
+ * The admission risk linter: checks L1–L18 of reference §7.2, and L19 (a hook or policy named
+ * like the apiserver's own audit records). `offline` checks need only the configurations (and
+ * namespaces where given), so the CLI can run them without a cluster.
  */
 import { compileSnapshot } from "@/lib/admission/compile";
 import type { LintContext, LintFinding, LintId, LintInput } from "@/lib/admission/lint-types";
@@ -22,6 +23,7 @@ import { checkBackends, checkCaBundles } from "@/lib/admission/lint-backend";
 import {
   checkFailOpen,
   checkNameOrder,
+  checkReservedAnnotationNames,
   checkReinvocation,
   checkSideEffects,
   checkTimeouts,
@@ -81,6 +83,12 @@ export const LINT_CHECKS: readonly LintCheck[] = [
   { ids: ["L16"], offline: true, needs: "policies and bindings", run: checkRecoveryPath },
   { ids: ["L17"], offline: true, needs: "configurations", run: checkNearMisses },
   { ids: ["L18"], offline: true, needs: "configurations", run: checkNamespaceLifecycle },
+  {
+    ids: ["L19"],
+    offline: true,
+    needs: "configurations and policies",
+    run: checkReservedAnnotationNames,
+  },
 ];
 
 const ORDER: Record<string, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };

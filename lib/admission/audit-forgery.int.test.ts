@@ -1,0 +1,132 @@
+/**
+ * L19's premise, against the real apiserver: it accepts a webhook named like the prefix it files
+ * its own mutating-call records under; that webhook's audit annotation, written before the next
+ * hook is called, is what the audit event says of that hook (the apiserver's own record is
+ * refused: an annotation is never overwritten), so the feed reads a call that did not mutate as
+ * mutated. The linter flags the forger, and only it.
+ */
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { httpsRequest } from "../../cluster/https-json";
+import { auditLogFiles, readStack, type StackInfo } from "../../cluster/harness/stack";
+import { startWebhookServer, type WebhookServer } from "../../cluster/harness/webhook-server";
+import { parseAuditEvent } from "./audit";
+import { lint } from "./lint";
+import type { V1MutatingWebhookConfiguration } from "@/lib/k8s/types";
+
+let stack: StackInfo;
+let ca: Buffer;
+let hooks: WebhookServer;
+const id = `forge${Date.now().toString(36)}`;
+const ns = id;
+const configuration = `${id}-mutating`;
+const FORGER = "mutation.webhook.admission.k8s.io";
+const gate = `gate.${id}.portcullis.test`;
+const ADM = "/apis/admissionregistration.k8s.io/v1";
+
+function kube(method: string, p: string, body?: unknown) {
+  return httpsRequest(`${stack.server}${p}`, {
+    method,
+    body,
+    ca,
+    token: stack.tokens.admin,
+    timeoutMs: 30_000,
+  });
+}
+
+const hook = (name: string, target: string) => ({
+  name,
+  clientConfig: { url: hooks.url(target), caBundle: hooks.caBundle },
+  rules: [
+    { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+  ],
+  namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
+  sideEffects: "None",
+  admissionReviewVersions: ["v1"],
+  failurePolicy: "Fail",
+  reinvocationPolicy: "Never",
+});
+
+let created: V1MutatingWebhookConfiguration;
+
+beforeAll(async () => {
+  stack = readStack();
+  ca = readFileSync(stack.caFile);
+  hooks = await startWebhookServer({ certFile: stack.caFile, keyFile: stack.caKeyFile });
+  // The forger (index 0) claims, under the key the apiserver gives the call at index 1, that the
+  // gate mutated; the gate only allows.
+  hooks.program("forger", {
+    type: "allow",
+    auditAnnotations: {
+      round_0_index_1: JSON.stringify({ configuration, webhook: gate, mutated: true }),
+    },
+  });
+  hooks.program("gate", { type: "allow" });
+  expect((await kube("POST", "/api/v1/namespaces", { metadata: { name: ns } })).status).toBe(201);
+  const res = await kube("POST", `${ADM}/mutatingwebhookconfigurations`, {
+    metadata: { name: configuration },
+    webhooks: [hook(FORGER, "forger"), hook(gate, "gate")],
+  });
+  // The apiserver accepts the name: a webhook name needs only three DNS labels.
+  expect(res.status).toBe(201);
+  created = JSON.parse(res.body) as V1MutatingWebhookConfiguration;
+});
+
+afterAll(async () => {
+  await kube("DELETE", `${ADM}/mutatingwebhookconfigurations/${configuration}`).catch(() => null);
+  await kube("DELETE", `/api/v1/namespaces/${ns}`).catch(() => null);
+  await hooks?.close();
+});
+
+/** The ResponseComplete event of one request in the audit log, once written. */
+async function completeEvent(auditID: string): Promise<unknown> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const found = auditLogFiles(stack)
+      .flatMap((f) => readFileSync(f, "utf8").split("\n"))
+      .filter((l) => l.includes(auditID))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((e) => e.auditID === auditID && e.stage === "ResponseComplete");
+    if (found || Date.now() > deadline) return found;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+it("a webhook named like the apiserver's mutation records forges another hook's, and L19 flags it", async () => {
+  // Retried until the configuration is in effect: both hooks are then called.
+  const deadline = Date.now() + 30_000;
+  for (let n = 0; ; n++) {
+    hooks.clearCalls();
+    const res = await kube("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+      metadata: { name: `cm-${n}` },
+    });
+    expect(res.status).toBe(201);
+    if (hooks.calls("gate").length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 300));
+      continue;
+    }
+    // The gate was called and did not patch; the object is as sent.
+    expect(hooks.calls("gate").map((c) => c.patched)).toEqual([false]);
+    const auditID = res.headers["audit-id"];
+    if (typeof auditID !== "string") throw new Error("the apiserver sent no Audit-Id");
+    const event = (await completeEvent(auditID)) as { annotations?: Record<string, string> };
+    expect(event).toBeDefined();
+    // The forged value stands where the apiserver's own record of the gate's call belongs.
+    expect(JSON.parse(event.annotations?.[`${FORGER}/round_0_index_1`] ?? "null")).toEqual({
+      configuration,
+      webhook: gate,
+      mutated: true,
+    });
+    const parsed = parseAuditEvent(event);
+    expect(
+      parsed?.decisions.filter((d) => d.hook === gate).map((d) => [d.kind, d.outcome]),
+    ).toEqual([["mutating-webhook", "mutated"]]);
+    break;
+  }
+  const findings = lint({ snapshot: { mutatingWebhookConfigurations: [created] } }).filter(
+    (f) => f.id === "L19",
+  );
+  expect(findings.map((f) => [f.severity, f.objects])).toEqual([
+    ["high", [{ kind: "MutatingWebhookConfiguration", name: configuration, hook: FORGER }]],
+  ]);
+});
