@@ -248,6 +248,24 @@ export function auditLogFiles(stack: Pick<StackInfo, "auditLogPath">): string[] 
   return [...rotated, stack.auditLogPath];
 }
 
+/** The ResponseComplete event of one request (by its Audit-Id) once the apiserver wrote it. */
+export async function completedAuditEvent(
+  stack: Pick<StackInfo, "auditLogPath">,
+  auditID: string,
+  timeoutMs = 15_000,
+): Promise<Record<string, unknown> | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = auditLogFiles(stack)
+      .flatMap((f) => readFileSync(f, "utf8").split("\n"))
+      .filter((l) => l.includes(auditID))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((e) => e.auditID === auditID && e.stage === "ResponseComplete");
+    if (found || Date.now() > deadline) return found;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 /** What tests read of an apiserver audit event. */
 export interface AuditedWrite {
   verb?: string;

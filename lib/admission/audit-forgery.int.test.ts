@@ -5,17 +5,15 @@
  * refused: an annotation is never overwritten), so the feed reads a call that did not mutate as
  * mutated. The linter flags the forger, and only it.
  */
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { httpsRequest } from "../../cluster/https-json";
-import { auditLogFiles, readStack, type StackInfo } from "../../cluster/harness/stack";
+import { completedAuditEvent, readStack } from "../../cluster/harness/stack";
 import { startWebhookServer, type WebhookServer } from "../../cluster/harness/webhook-server";
+import { adminKube, type AdminKube } from "../../test/oracle/admin-kube";
 import { parseAuditEvent } from "./audit";
 import { lint } from "./lint";
 import type { V1MutatingWebhookConfiguration } from "@/lib/k8s/types";
 
-let stack: StackInfo;
-let ca: Buffer;
+let kube: AdminKube["kube"];
 let hooks: WebhookServer;
 const id = `forge${Date.now().toString(36)}`;
 const ns = id;
@@ -23,16 +21,6 @@ const configuration = `${id}-mutating`;
 const FORGER = "mutation.webhook.admission.k8s.io";
 const gate = `gate.${id}.portcullis.test`;
 const ADM = "/apis/admissionregistration.k8s.io/v1";
-
-function kube(method: string, p: string, body?: unknown) {
-  return httpsRequest(`${stack.server}${p}`, {
-    method,
-    body,
-    ca,
-    token: stack.tokens.admin,
-    timeoutMs: 30_000,
-  });
-}
 
 const hook = (name: string, target: string) => ({
   name,
@@ -50,8 +38,8 @@ const hook = (name: string, target: string) => ({
 let created: V1MutatingWebhookConfiguration;
 
 beforeAll(async () => {
-  stack = readStack();
-  ca = readFileSync(stack.caFile);
+  const stack = readStack();
+  kube = adminKube(stack).kube;
   hooks = await startWebhookServer({ certFile: stack.caFile, keyFile: stack.caKeyFile });
   // The forger (index 0) claims, under the key the apiserver gives the call at index 1, that the
   // gate mutated; the gate only allows.
@@ -73,24 +61,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await kube("DELETE", `${ADM}/mutatingwebhookconfigurations/${configuration}`).catch(() => null);
-  await kube("DELETE", `/api/v1/namespaces/${ns}`).catch(() => null);
+  await kube?.("DELETE", `${ADM}/mutatingwebhookconfigurations/${configuration}`).catch(() => null);
+  await kube?.("DELETE", `/api/v1/namespaces/${ns}`).catch(() => null);
   await hooks?.close();
 });
-
-/** The ResponseComplete event of one request in the audit log, once written. */
-async function completeEvent(auditID: string): Promise<unknown> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const found = auditLogFiles(stack)
-      .flatMap((f) => readFileSync(f, "utf8").split("\n"))
-      .filter((l) => l.includes(auditID))
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((e) => e.auditID === auditID && e.stage === "ResponseComplete");
-    if (found || Date.now() > deadline) return found;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 it("a webhook named like the apiserver's mutation records forges another hook's, and L19 flags it", async () => {
   // Retried until the configuration is in effect: both hooks are then called.
@@ -109,7 +83,9 @@ it("a webhook named like the apiserver's mutation records forges another hook's,
     expect(hooks.calls("gate").map((c) => c.patched)).toEqual([false]);
     const auditID = res.headers["audit-id"];
     if (typeof auditID !== "string") throw new Error("the apiserver sent no Audit-Id");
-    const event = (await completeEvent(auditID)) as { annotations?: Record<string, string> };
+    const event = (await completedAuditEvent(readStack(), auditID)) as {
+      annotations?: Record<string, string>;
+    };
     expect(event).toBeDefined();
     // The forged value stands where the apiserver's own record of the gate's call belongs.
     expect(JSON.parse(event.annotations?.[`${FORGER}/round_0_index_1`] ?? "null")).toEqual({

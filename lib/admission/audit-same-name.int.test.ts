@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { httpsRequest } from "../../cluster/https-json";
-import { auditLogFiles, readStack, type StackInfo } from "../../cluster/harness/stack";
+import { completedAuditEvent, readStack, type StackInfo } from "../../cluster/harness/stack";
 import { startWebhookServer, type WebhookServer } from "../../cluster/harness/webhook-server";
 import { parseAuditEvent } from "./audit";
 
@@ -74,20 +74,6 @@ afterAll(async () => {
   await hooks?.close();
 });
 
-/** The ResponseComplete event of one request in the audit log, once written. */
-async function completeEvent(auditID: string): Promise<unknown> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const found = auditLogFiles(stack)
-      .flatMap((f) => readFileSync(f, "utf8").split("\n"))
-      .filter((l) => l.includes(auditID))
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((e) => e.auditID === auditID && e.stage === "ResponseComplete");
-    if (found || Date.now() > deadline) return found;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 it("reads a same-named validating webhook's timeout as its own, the mutating call as admitted", async () => {
   // Retried until both configurations are in effect: the mutating call is then recorded too.
   const deadline = Date.now() + 30_000;
@@ -97,7 +83,7 @@ it("reads a same-named validating webhook's timeout as its own, the mutating cal
     });
     const auditID = res.headers["audit-id"];
     if (typeof auditID !== "string") throw new Error("the apiserver sent no Audit-Id");
-    const event = res.status === 500 ? await completeEvent(auditID) : undefined;
+    const event = res.status === 500 ? await completedAuditEvent(stack, auditID) : undefined;
     const parsed = event ? parseAuditEvent(event) : undefined;
     const mutatingCalled = parsed?.decisions.some((d) => d.kind === "mutating-webhook");
     if ((!mutatingCalled || res.status !== 500) && Date.now() < deadline) {
