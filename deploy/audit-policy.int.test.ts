@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLogFiles, readStack, type StackInfo } from "../cluster/harness/stack";
+import { auditEventsOf, readStack, type StackInfo } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
 import { parseAuditEvent } from "@/lib/admission/audit";
 import { denyInNamespaceBinding } from "../test/policy-objects";
@@ -28,19 +28,7 @@ async function api(method: string, url: string, body?: unknown) {
   });
 }
 
-/** The audit log's events of one request, by its Audit-Id, once the last stage is written. */
-async function eventsOf(auditID: string, waitMs = 15_000): Promise<Array<Record<string, unknown>>> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const events = auditLogFiles(stack)
-      .flatMap((f) => readFileSync(f, "utf8").split("\n"))
-      .filter((l) => l.includes(auditID))
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .filter((e) => e.auditID === auditID);
-    if (events.some((e) => e.stage === "ResponseComplete") || Date.now() > deadline) return events;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const eventsOf = (auditID: string, waitMs?: number) => auditEventsOf(stack, auditID, waitMs);
 
 /** A GET that admission refuses: retried until the policy is in effect (it is compiled first). */
 async function refusedGet(url: string): Promise<{ status: number; auditID: string }> {

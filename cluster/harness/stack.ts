@@ -248,22 +248,33 @@ export function auditLogFiles(stack: Pick<StackInfo, "auditLogPath">): string[] 
   return [...rotated, stack.auditLogPath];
 }
 
+/**
+ * The audit log's events of one request, by its Audit-Id, once its last stage (ResponseComplete)
+ * is written, or what there is after `waitMs`.
+ */
+export async function auditEventsOf(
+  stack: Pick<StackInfo, "auditLogPath">,
+  auditID: string,
+  waitMs = 15_000,
+): Promise<Array<Record<string, unknown>>> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const events = auditLogFiles(stack)
+      .flatMap((f) => readFileSync(f, "utf8").split("\n"))
+      .filter((l) => l.includes(auditID))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((e) => e.auditID === auditID);
+    if (events.some((e) => e.stage === "ResponseComplete") || Date.now() > deadline) return events;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 /** The ResponseComplete event of one request (by its Audit-Id) once the apiserver wrote it. */
 export async function completedAuditEvent(
   stack: Pick<StackInfo, "auditLogPath">,
   auditID: string,
-  timeoutMs = 15_000,
 ): Promise<Record<string, unknown> | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = auditLogFiles(stack)
-      .flatMap((f) => readFileSync(f, "utf8").split("\n"))
-      .filter((l) => l.includes(auditID))
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((e) => e.auditID === auditID && e.stage === "ResponseComplete");
-    if (found || Date.now() > deadline) return found;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  return (await auditEventsOf(stack, auditID)).find((e) => e.stage === "ResponseComplete");
 }
 
 /** What tests read of an apiserver audit event. */

@@ -22,18 +22,15 @@ const FORGER = "mutation.webhook.admission.k8s.io";
 const gate = `gate.${id}.portcullis.test`;
 const ADM = "/apis/admissionregistration.k8s.io/v1";
 
-const hook = (name: string, target: string) => ({
-  name,
-  clientConfig: { url: hooks.url(target), caBundle: hooks.caBundle },
-  rules: [
-    { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
-  ],
-  namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
-  sideEffects: "None",
-  admissionReviewVersions: ["v1"],
-  failurePolicy: "Fail",
-  reinvocationPolicy: "Never",
-});
+/** Both hooks: CREATE of configmaps in the test's namespace, called once each (no reinvocation). */
+const hook = (name: string, target: string) =>
+  hooks.webhook(name, target, {
+    rules: [
+      { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+    ],
+    namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
+    reinvocationPolicy: "Never",
+  });
 
 let created: V1MutatingWebhookConfiguration;
 
