@@ -4,6 +4,7 @@
  * Test runners start one per run, or reuse a running one named by PORTCULLIS_STACK.
  */
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
+import { createHash, type Hash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureBuilt } from "../build";
@@ -118,38 +119,60 @@ const BUILD_INPUTS = [
   "package-lock.json",
 ];
 
-/** The newest modification time under `p` (test files skipped), or 0 when absent. */
-function newestMtime(p: string): number {
+/** Where a build records the fingerprint of the sources it was made from. */
+const BUILD_STAMP = path.join(".next", "portcullis-inputs.sha256");
+
+/** Feeds every file under `p` (test files skipped), by path and content, to `hash`. */
+function hashInputs(root: string, p: string, hash: Hash): void {
+  const full = path.join(root, p);
   let st;
   try {
-    st = statSync(p);
+    st = statSync(full);
   } catch {
-    return 0;
+    return;
   }
-  if (!st.isDirectory()) return /\.test\.tsx?$/.test(p) ? 0 : st.mtimeMs;
-  let newest = 0;
-  for (const e of readdirSync(p)) newest = Math.max(newest, newestMtime(path.join(p, e)));
-  return newest;
+  if (st.isDirectory()) {
+    for (const e of readdirSync(full).sort()) hashInputs(root, path.join(p, e), hash);
+  } else if (!/\.test\.tsx?$/.test(p)) {
+    const content = readFileSync(full);
+    hash.update(`${p}\0${content.length}\0`).update(content);
+  }
+}
+
+/** A fingerprint of what the production build is made from: every input's path and content. */
+export function buildInputsFingerprint(root: string = REPO_ROOT): string {
+  const hash = createHash("sha256");
+  for (const p of BUILD_INPUTS) hashInputs(root, p, hash);
+  return hash.digest("hex");
+}
+
+/** Records that the build in `.next` was made from sources with this fingerprint. */
+export function markBuildCurrent(fingerprint: string, root: string = REPO_ROOT): void {
+  writeFileSync(path.join(root, BUILD_STAMP), fingerprint + "\n");
 }
 
 /**
- * Whether `.next` holds a production build made after every source it is built from was last
- * changed: a build left from an older checkout would otherwise be served (and benchmarked) as if
- * it were the current code.
+ * Whether `.next` holds a production build made from the sources as they are now (by content, not
+ * modification times, which a copy or an archive can carry back in time, and which a deleted file
+ * leaves none of): a build left from an older checkout would otherwise be served (and benchmarked)
+ * as if it were the current code. A build not made by buildDashboard has no record: not current.
  */
 export function dashboardBuildIsCurrent(root: string = REPO_ROOT): boolean {
-  let built: number;
+  let stamp: string;
   try {
-    built = statSync(path.join(root, ".next", "BUILD_ID")).mtimeMs;
+    statSync(path.join(root, ".next", "BUILD_ID"));
+    stamp = readFileSync(path.join(root, BUILD_STAMP), "utf8").trim();
   } catch {
     return false;
   }
-  return BUILD_INPUTS.every((p) => newestMtime(path.join(root, p)) <= built);
+  return stamp === buildInputsFingerprint(root);
 }
 
 /** Runs `next build` (the stack serves the production build, as users get it). */
 export async function buildDashboard(log: (l: string) => void): Promise<void> {
   log("stack: building the dashboard (next build)…");
+  // Taken before the build: a source changed while it runs leaves the build not current.
+  const fingerprint = buildInputsFingerprint();
   await new Promise<void>((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -166,6 +189,7 @@ export async function buildDashboard(log: (l: string) => void): Promise<void> {
       code === 0 ? resolve() : reject(new Error(`next build exited with code ${code}`)),
     );
   });
+  markBuildCurrent(fingerprint);
 }
 
 /**
