@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import type { Page } from "@playwright/test";
 import { test, expect, type Kube } from "./fixtures";
 import { createConfig, deleteConfig, getConfig, uniqueName } from "./webhooks-helpers";
+import { TEMPLATE_REREAD_MS } from "@/lib/queries/backend-pods";
 
 const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
@@ -314,10 +315,11 @@ test.describe("namespaces and exemptions", () => {
     }
   });
 
-  test("a backend's pod labels come from its Deployment's template, whose opt-out label exempts it", async ({
+  test("a backend's pod labels come from its Deployment's template, whose opt-out label exempts it, read again when the template changes", async ({
     page,
     kube,
   }) => {
+    test.setTimeout(TEMPLATE_REREAD_MS + 90_000);
     const run = uniqueName("pl");
     const ns = `${run}-hooks`;
     const cfg = uniqueName("e2e-podlabels");
@@ -372,6 +374,20 @@ test.describe("namespaces and exemptions", () => {
       expect(column).toBeGreaterThan(0);
       // The Deployment's template, which stands for its ReplicaSets'.
       await expect(row.getByRole("cell").nth(column)).toHaveText("workload templates (1)");
+      // The opt-out label taken off the template (no pod runs, no endpoint changes): read again
+      // on its own, and the backend is now intercepted by its own fail-closed hook.
+      const fresh = await kube.request("GET", `/apis/apps/v1/namespaces/${ns}/deployments/webhook`);
+      const stored = JSON.parse(fresh.body) as {
+        spec: { template: { metadata: { labels: Record<string, string> } } };
+      };
+      stored.spec.template.metadata.labels = { app: "webhook" };
+      const put = await kube.request(
+        "PUT",
+        `/apis/apps/v1/namespaces/${ns}/deployments/webhook`,
+        stored,
+      );
+      expect(put.status).toBe(200);
+      await expect(row).toContainText("(itself)", { timeout: TEMPLATE_REREAD_MS + 15_000 });
     } finally {
       await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
       await kube.request("DELETE", `/api/v1/namespaces/${ns}`);

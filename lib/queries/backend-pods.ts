@@ -32,8 +32,20 @@ export interface BackendPodsData {
 }
 
 /**
+ * How often labels read from workload templates are read again. Nothing watches the workloads:
+ * a backend with no pod running (a self-intercepting one, whose pods the hook itself refuses) is
+ * judged by its templates, and the usual fix edits one, which changes no endpoints.
+ */
+export const TEMPLATE_REREAD_MS = 30_000;
+
+/** How soon an answer is read again: TEMPLATE_REREAD_MS when it holds workload templates. */
+export const templateReread = (data: BackendPodsData | undefined): number | false =>
+  (data?.workloads.length ?? 0) > 0 ? TEMPLATE_REREAD_MS : false;
+
+/**
  * The pod labels of the targets. `at` names the backends' EndpointSlices as they are now, so new
- * pods are read again; the previous answer of the same context stays shown meanwhile.
+ * pods are read again; labels taken from workload templates are read again every
+ * TEMPLATE_REREAD_MS. The previous answer of the same context stays shown meanwhile.
  */
 export const backendPodsQuery = (
   context: string,
@@ -46,6 +58,7 @@ export const backendPodsQuery = (
     queryFn: ({ signal }) =>
       apiFetch<BackendPodsData>(`/api/webhooks/backend-pods?${q}`, { signal }),
     staleTime: 30_000,
+    refetchInterval: (query) => templateReread(query.state.data),
     retry: false,
     placeholderData: (previous, previousQuery) =>
       previousQuery?.queryKey[1] === context ? previous : undefined,
