@@ -35,6 +35,18 @@ async function createNamespace(kube: Kube, name: string, labels: Record<string, 
   if (res.status !== 201) throw new Error(`namespace ${name}: ${res.status} ${res.body}`);
 }
 
+/** A namespace of this run holding a webhook's backend Service `webhook` (selector app=webhook). */
+async function createBackendNamespace(kube: Kube, ns: string, run: string) {
+  await createNamespace(kube, ns, { "e2e-run": run });
+  const svc = await kube.request("POST", `/api/v1/namespaces/${ns}/services`, {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name: "webhook", namespace: ns },
+    spec: { selector: { app: "webhook" }, ports: [{ port: 443, targetPort: 8443 }] },
+  });
+  if (svc.status !== 201) throw new Error(`service ${ns}/webhook: ${svc.status} ${svc.body}`);
+}
+
 /** Adds labels with a read and a conditional replace (the stored resourceVersion is the precondition). */
 async function labelNamespace(kube: Kube, name: string, labels: Record<string, string>) {
   const got = await kube.request("GET", `/api/v1/namespaces/${name}`);
@@ -325,14 +337,7 @@ test.describe("namespaces and exemptions", () => {
     const cfg = uniqueName("e2e-podlabels");
     const hookName = `optout.${cfg}.example.com`;
     const skip = "webhook.example.com/skip";
-    await createNamespace(kube, ns, { "e2e-run": run });
-    const svc = await kube.request("POST", `/api/v1/namespaces/${ns}/services`, {
-      apiVersion: "v1",
-      kind: "Service",
-      metadata: { name: "webhook", namespace: ns },
-      spec: { selector: { app: "webhook" }, ports: [{ port: 443, targetPort: 8443 }] },
-    });
-    expect(svc.status).toBe(201);
+    await createBackendNamespace(kube, ns, run);
     // The opt-out label is on the pod template only, not in the Service's selector; no replicas.
     const deploy = await kube.request("POST", `/apis/apps/v1/namespaces/${ns}/deployments`, {
       apiVersion: "apps/v1",
@@ -402,14 +407,7 @@ test.describe("namespaces and exemptions", () => {
     const ns = `${run}-hooks`;
     const cfg = uniqueName("e2e-deadlock");
     const hookName = `self.${cfg}.example.com`;
-    await createNamespace(kube, ns, { "e2e-run": run });
-    const svc = await kube.request("POST", `/api/v1/namespaces/${ns}/services`, {
-      apiVersion: "v1",
-      kind: "Service",
-      metadata: { name: "webhook", namespace: ns },
-      spec: { selector: { app: "webhook" }, ports: [{ port: 443, targetPort: 8443 }] },
-    });
-    expect(svc.status).toBe(201);
+    await createBackendNamespace(kube, ns, run);
     const created = await createConfig(kube, "validatingwebhookconfigurations", cfg, [
       podHook(hookName, run, {
         clientConfig: { service: { namespace: ns, name: "webhook", path: "/validate" } },
