@@ -51,3 +51,53 @@ test("a hook backed by a missing Service is reported on its detail page and coun
     await deleteConfig(kube, "validatingwebhookconfigurations", name);
   }
 });
+
+test("a hook added with the page open is judged by its own Service, and a Service deleted meanwhile is seen within the re-read", async ({
+  page,
+  kube,
+}) => {
+  test.setTimeout(120_000);
+  const name = uniqueName("lint-added");
+  const svc = `${name}-svc`;
+  const servicePath = `/api/v1/namespaces/default/services/${svc}`;
+  // An ExternalName Service: it has a finding of its own (medium), and needs no endpoints.
+  const created = await kube.request("POST", "/api/v1/namespaces/default/services", {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name: svc },
+    spec: { type: "ExternalName", externalName: "backend.example.com" },
+  });
+  expect(created.status).toBe(201);
+  try {
+    // The live state is read before the configuration exists.
+    await page.goto(`/webhooks?q=${name}`);
+    await expect(page.getByTestId("lint-mode")).toContainText("the live ones included");
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`h.${name}.example.com`, {
+        failurePolicy: "Ignore",
+        clientConfig: { service: { namespace: "default", name: svc, port: 443 } },
+      }),
+    ]);
+    const row = page.locator(`[data-row-id="ValidatingWebhookConfiguration/${name}/0"]`);
+    // To its detail page in the same tab (the query cache is kept): its Service is read, not
+    // reported missing from an answer that never looked for it.
+    await row.getByRole("link", { name, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/webhooks/validatingwebhookconfigurations/${name}`));
+    const panel = page.getByRole("region", { name: `Hook h.${name}.example.com` });
+    await expect(panel).toContainText("ExternalName webhook service");
+    await expect(panel).not.toContainText("Webhook service missing");
+    // Its backend as the apiserver resolves an ExternalName Service: the name and the hook's
+    // port, with no Service port or endpoints to check.
+    await expect(panel).toContainText("called at backend.example.com:443");
+    await expect(panel).not.toContainText("is not served");
+
+    // The Service deleted with the page open (nothing the page watches changes): reported
+    // within the lint state's re-read.
+    expect((await kube.request("DELETE", servicePath)).status).toBe(200);
+    await expect(panel).toContainText("Webhook service missing", { timeout: 45_000 });
+    await expect(panel).not.toContainText("ExternalName webhook service");
+  } finally {
+    await deleteConfig(kube, "validatingwebhookconfigurations", name);
+    await kube.request("DELETE", servicePath);
+  }
+});

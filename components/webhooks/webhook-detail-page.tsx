@@ -4,12 +4,8 @@ import { useMemo } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
 import { collectionQuery } from "@/lib/queries/collections";
-import {
-  lintStateQuery,
-  webhookAccessQuery,
-  webhookDetailsQuery,
-  webhookRef,
-} from "@/lib/queries/webhooks";
+import { webhookAccessQuery, webhookDetailsQuery, webhookRef } from "@/lib/queries/webhooks";
+import { useLintState } from "./use-lint-state";
 import { KIND_OF, type WebhookResource } from "@/lib/webhooks/kinds";
 import type { ConfigLike } from "@/lib/webhooks/summary";
 import { lintConfigurations } from "@/lib/webhooks/findings";
@@ -74,7 +70,7 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
   });
   // The checks that need live state (backends, namespaces, discovery) run once it is read; the
   // offline ones do not wait for it.
-  const lintState = useQuery({ ...lintStateQuery(context), enabled });
+  const lintState = useLintState(context, m.data?.items, v.data?.items, enabled);
   const health = useQuery({
     ...healthQuery(context, { source: KIND_OF[resource], configuration: name }),
     enabled,

@@ -18,7 +18,6 @@ import {
 import { countFindings } from "@/lib/webhooks/finding-counts";
 import {
   parseSeedCollections,
-  lintStateQuery,
   webhookAccessQuery,
   type WebhookListSeedHead,
 } from "@/lib/queries/webhooks";
@@ -28,6 +27,7 @@ import { useStreamedSeed } from "@/components/ui/use-settled";
 import { ApiError } from "@/lib/queries/fetch";
 import { useWebhookConfigs } from "./use-webhook-configs";
 import { useFindings } from "./use-findings";
+import { useLintState } from "./use-lint-state";
 import { ListToolbar } from "./list-toolbar";
 import { HookTable } from "./hook-table";
 import { CreateMenu, type TemplateEntry } from "./create-menu";
@@ -106,10 +106,7 @@ export function WebhooksListPage({
   // The live state for the checks that need it, read once the offline findings are shown (so it
   // stays out of the first load); until then, and if it cannot be read, the offline checks.
   const [offlineShown, setOfflineShown] = useState(false);
-  const lintState = useQuery({
-    ...lintStateQuery(context ?? ""),
-    enabled: !!context && offlineShown,
-  });
+  const lintState = useLintState(context, mutating, validating, offlineShown);
   const findings = useFindings(mutating, validating, lintState.data);
   if (findings && !offlineShown) setOfflineShown(true);
   const hookCounts = useMemo(

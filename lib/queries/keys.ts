@@ -25,7 +25,8 @@ export const queryKeys = {
   /** `at`: the resourceVersions of the policy and binding collections the report was read at. */
   policyParams: (context: string, at: string) => ["policy-params", context, at] as const,
   predictState: (context: string) => ["predict-state", context] as const,
-  lintState: (context: string) => ["lint-state", context] as const,
+  /** `services`: the backend Services it reads (see backendServicesKey). */
+  lintState: (context: string, services: string) => ["lint-state", context, services] as const,
   /** `targets`: the route's query; `at`: the backends' EndpointSlices (see endpointsFingerprint). */
   backendPods: (context: string, targets: string, at: string) =>
     ["backend-pods", context, targets, at] as const,

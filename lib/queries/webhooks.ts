@@ -21,6 +21,7 @@ import type { DiscoveryResource } from "@/lib/admission/snapshot";
 import type { V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
 import type { ConfigLike } from "@/lib/webhooks/summary";
 import { ApiError, apiFetch, contextHeaders } from "./fetch";
+import { refetchWhileNoAnswer } from "./no-answer";
 import type { CollectionData } from "./kube-list";
 import type { OverviewData } from "./overview";
 import { queryKeys } from "./keys";
@@ -108,13 +109,66 @@ export interface LintStateData {
   notices: string[];
 }
 
-export const lintStateQuery = (context: string) =>
+/**
+ * How often a webhook page reads the lint's live state again while it is open. Nothing watches
+ * the backends' Services, EndpointSlices and pods, the namespaces or discovery for these pages
+ * (the deadlock map watches them; at scale the lint's few reads cost far less than those
+ * collections streamed into every webhook page), and the usual fixes — a Service created, a
+ * backend scaled up, a namespace labelled — change nothing the pages watch.
+ */
+export const LINT_STATE_REREAD_MS = 30_000;
+
+/**
+ * The backend Services the configurations' hooks call, `namespace/name` once each, sorted: the
+ * lint state is read for them (its key carries them), so a hook added or pointed at another
+ * Service has its backend read instead of judged by an answer that never looked at it.
+ */
+export function backendServicesKey(
+  ...lists: ReadonlyArray<ReadonlyArray<ConfigLike> | undefined>
+): string {
+  const refs = new Set<string>();
+  for (const list of lists)
+    for (const c of list ?? [])
+      for (const w of c.webhooks ?? []) {
+        const s = w.clientConfig?.service;
+        if (s?.namespace && s.name) refs.add(`${s.namespace}/${s.name}`);
+      }
+  return [...refs].sort().join(" ");
+}
+
+/**
+ * GET /api/webhooks/lint-state for the configurations' backend Services (`services`, see
+ * backendServicesKey): read again every LINT_STATE_REREAD_MS, sooner while the cluster does not
+ * answer. The previous answer of the same context stays meanwhile (see lintStateToUse).
+ */
+export const lintStateQuery = (context: string, services: string) =>
   queryOptions({
-    queryKey: queryKeys.lintState(context),
+    queryKey: queryKeys.lintState(context, services),
     queryFn: ({ signal }) => apiFetch<LintStateData>("/api/webhooks/lint-state", { signal }),
     staleTime: 30_000,
+    refetchInterval: (query) => refetchWhileNoAnswer(query) || LINT_STATE_REREAD_MS,
     retry: false,
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[1] === context ? previous : undefined,
   });
+
+/**
+ * The live state to lint with. An answer read for other backend Services (shown while the
+ * configurations' own are read) goes without its backend part, so those checks run as offline
+ * meanwhile: a Service it never read would otherwise be reported missing.
+ */
+export function lintStateToUse(
+  data: LintStateData | undefined,
+  readForOtherServices: boolean,
+): LintStateData | undefined {
+  if (!data || !readForOtherServices) return data;
+  const rest = { ...data };
+  delete rest.services;
+  delete rest.endpointSlices;
+  delete rest.pods;
+  delete rest.workloads;
+  return rest;
+}
 
 export const webhookAccessQuery = (context: string) =>
   queryOptions({
