@@ -32,6 +32,24 @@ export function BackendFacts({ backend }: { backend: BackendView | undefined }) 
       </dd>
       {b.exists ? (
         <>
+          <dt>Type</dt>
+          <dd className="mono">
+            {b.serviceType ?? "ClusterIP"}{" "}
+            {b.serviceType === "ExternalName" ? (
+              <span className="muted">
+                called at {b.externalName ?? "(no name)"}:{b.port}: no Service port or endpoints are
+                used
+              </span>
+            ) : b.clusterIP === "None" ? (
+              <span className="muted">headless (ClusterIP None)</span>
+            ) : b.clusterIP ? (
+              <span className="muted">{b.clusterIP}</span>
+            ) : null}
+          </dd>
+        </>
+      ) : null}
+      {b.exists && b.serviceType !== "ExternalName" ? (
+        <>
           <dt>Ports</dt>
           <dd className="mono">
             {b.servicePorts

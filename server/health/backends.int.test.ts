@@ -6,6 +6,8 @@
  *   report must say so even though the Service has ready endpoints;
  * - an ExternalName Service: no endpoints by design; the apiserver calls the name (ClusterIP
  *   routing) or refuses the type (endpoint routing, this harness), never for want of endpoints;
+ *   probed from here, it is dialled at its external name and verified for the Service's own name,
+ *   as the apiserver's webhook client does;
  * - a caBundle holding an expired CA beside the valid one that signs the serving certificate (a
  *   CA being rotated): the apiserver calls the hook, so the report must not call it expired;
  * - a caBundle whose only CA is not valid yet: the apiserver refuses, and the report says so
@@ -40,6 +42,7 @@ let ca: Buffer;
 let dir: string;
 let rotated: WebhookServer;
 let future: WebhookServer;
+let externalUp: WebhookServer;
 let client: KubeClient;
 
 function kube(method: string, p: string, body?: unknown) {
@@ -176,6 +179,9 @@ beforeAll(async () => {
   const notYet = datedCa("future-ca", "20400101000000Z", "20410101000000Z");
   rotated = await startWebhookServer(current);
   future = await startWebhookServer(notYet);
+  // Serving the name the apiserver verifies for a Service-backed hook, at the name an
+  // ExternalName Service gives (localhost): what the apiserver dials with ClusterIP routing.
+  externalUp = await startWebhookServer(current, { hosts: [`external-up.${ns}.svc`] });
   rotated.program("rotated", { type: "allow" });
   rotated.program("ca-mixed", { type: "allow" });
   rotated.program("ca-garbage", { type: "allow" });
@@ -202,6 +208,10 @@ beforeAll(async () => {
     {
       metadata: { name: "external" },
       spec: { type: "ExternalName", externalName: "localhost", ports: [{ port: 443 }] },
+    },
+    {
+      metadata: { name: "external-up" },
+      spec: { type: "ExternalName", externalName: "localhost" },
     },
     {
       metadata: { name: "named" },
@@ -252,6 +262,18 @@ beforeAll(async () => {
           "CONNECT",
         ),
         hook(
+          "external-up",
+          {
+            service: {
+              namespace: ns,
+              name: "external-up",
+              port: Number(new URL(externalUp.url("x")).port),
+            },
+            caBundle: Buffer.from(pem(current.certFile)).toString("base64"),
+          },
+          "CONNECT",
+        ),
+        hook(
           "port-name",
           { service: { namespace: ns, name: "named", port: 443 } },
           "CREATE",
@@ -283,6 +305,7 @@ afterAll(async () => {
   await kube("DELETE", `/api/v1/namespaces/${ns}`);
   await rotated?.close();
   await future?.close();
+  await externalUp?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -322,6 +345,11 @@ it("judges a Service's ports and type, and a caBundle's validity, as the apiserv
 
   expect(codes("external")).toContain("medium:external-name-service");
   expect(codes("external")).not.toContain("critical:no-ready-endpoints");
+  // Probed where the apiserver dials it (the ExternalName), verifying the Service's own name.
+  const up = row("external-up").probe;
+  expect(up.status).toBe("ok");
+  expect(up.status === "ok" && up.served.subjectAltName).toContain(`DNS:external-up.${ns}.svc`);
+  expect(codes("external-up")).toEqual(["medium:external-name-service"]);
 });
 
 it("judges a Service's endpoints by port name and a caBundle as client-go loads it, in the report and in lint", async () => {

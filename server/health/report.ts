@@ -112,7 +112,15 @@ async function backendAndProbe(
     const probe: ProbeResult =
       view.exists === false
         ? { status: "not-probed", reason: "the Service does not exist" }
-        : await probeTls({ host: serverName, port: view.port, serverName, caPem, timeoutMs });
+        : await probeTls({
+            // The apiserver dials an ExternalName Service's name, and still verifies the Service's
+            // own name (`<svc>.<ns>.svc`) in the certificate.
+            host: (view.serviceType === "ExternalName" && view.externalName) || serverName,
+            port: view.port,
+            serverName,
+            caPem,
+            timeoutMs,
+          });
     return {
       facts,
       probe,
