@@ -52,7 +52,7 @@ test("a hook backed by a missing Service is reported on its detail page and coun
   }
 });
 
-test("a hook added with the page open is judged by its own Service, and a Service deleted meanwhile is seen within the re-read", async ({
+test("a hook added with the page open is judged by its own Service, and a Service deleted meanwhile is seen within the re-reads", async ({
   page,
   kube,
 }) => {
@@ -96,6 +96,8 @@ test("a hook added with the page open is judged by its own Service, and a Servic
     expect((await kube.request("DELETE", servicePath)).status).toBe(200);
     await expect(panel).toContainText("Webhook service missing", { timeout: 45_000 });
     await expect(panel).not.toContainText("ExternalName webhook service");
+    // The backend facts beside the finding say so too.
+    await expect(panel.locator("dd", { hasText: `default/${svc}:443` })).toContainText("not found");
   } finally {
     await deleteConfig(kube, "validatingwebhookconfigurations", name);
     await kube.request("DELETE", servicePath);

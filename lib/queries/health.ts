@@ -109,9 +109,12 @@ export function healthUrl(filter: HealthFilter = {}): string {
   return s ? `/api/admission-health?${s}` : "/api/admission-health";
 }
 
+/** How often a health report is read again while shown. */
+export const HEALTH_REREAD_MS = 15_000;
+
 export const healthQuery = (context: string, filter: HealthFilter = {}) =>
   queryOptions({
     queryKey: queryKeys.health(context, healthUrl(filter)),
     queryFn: ({ signal }) => apiFetch<HealthReport>(healthUrl(filter), { signal }),
-    refetchInterval: 15_000,
+    refetchInterval: HEALTH_REREAD_MS,
   });

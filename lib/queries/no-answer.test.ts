@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Query } from "@tanstack/react-query";
 import { KubeApiError } from "@/lib/k8s/errors";
-import { refetchWhileNoAnswer } from "./no-answer";
+import { refetchWhileNoAnswer, rereadEvery } from "./no-answer";
 
 const query = (state: Partial<Query["state"]>) => ({ state }) as Pick<Query, "state">;
 const error = (status: number, reason: string) =>
@@ -24,5 +24,18 @@ describe("refetchWhileNoAnswer", () => {
         false,
       );
     expect(refetchWhileNoAnswer(query({ status: "success", error: null }))).toBe(false);
+  });
+});
+
+describe("rereadEvery", () => {
+  it("reads live state nothing watches again every given interval, sooner while there is no answer", () => {
+    const every = rereadEvery(30_000);
+    expect(every(query({ status: "success", error: null }))).toBe(30_000);
+    expect(
+      every(query({ status: "error", error: error(403, "Forbidden"), errorUpdateCount: 1 })),
+    ).toBe(30_000);
+    expect(
+      every(query({ status: "error", error: error(503, "Unreachable"), errorUpdateCount: 1 })),
+    ).toBe(2000);
   });
 });

@@ -15,6 +15,15 @@ export function refetchWhileNoAnswer(query: Pick<Query, "state">): number | fals
 }
 
 /**
+ * The refetch interval of a query of live state that nothing watches (a backend's endpoints,
+ * parameter objects, the state a prediction is made from): read again every `ms` while shown,
+ * and as refetchWhileNoAnswer (sooner) while the cluster does not answer.
+ */
+export function rereadEvery(ms: number): (query: Pick<Query, "state">) => number {
+  return (query) => refetchWhileNoAnswer(query) || ms;
+}
+
+/**
  * How long to wait before asking again after `failures` failures in a row (1, 2, …): 2 s, then
  * twice as long each time, at most 30 s. Queries that got no answer and event streams the
  * browser gave up on wait this long.

@@ -4,10 +4,13 @@ import {
   backendServicesKey,
   lintStateQuery,
   lintStateToUse,
+  BACKEND_REREAD_MS,
   LINT_STATE_REREAD_MS,
+  webhookDetailsQuery,
   type LintStateData,
 } from "./webhooks";
 import type { ConfigLike } from "@/lib/webhooks/summary";
+import { healthQuery } from "./health";
 
 const config = (...services: Array<[string, string] | string>): ConfigLike => ({
   metadata: { name: "c" },
@@ -86,5 +89,19 @@ describe("lintStateQuery", () => {
     ) => unknown;
     expect(keep(state, { queryKey: ["lint-state", "ctx", "a/other"] })).toBe(state);
     expect(keep(state, { queryKey: ["lint-state", "other-ctx", "a/svc"] })).toBeUndefined();
+  });
+});
+
+describe("webhookDetailsQuery", () => {
+  it("reads the hooks' backends again every BACKEND_REREAD_MS, as often as the health card", () => {
+    const q = webhookDetailsQuery("ctx", "validatingwebhookconfigurations", "c", "7");
+    const interval =
+      typeof q.refetchInterval === "function"
+        ? q.refetchInterval({ state: { status: "success" } } as unknown as Parameters<
+            typeof q.refetchInterval
+          >[0])
+        : q.refetchInterval;
+    expect(interval).toBe(BACKEND_REREAD_MS);
+    expect(healthQuery("ctx").refetchInterval).toBe(BACKEND_REREAD_MS);
   });
 });

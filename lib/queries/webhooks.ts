@@ -21,7 +21,8 @@ import type { DiscoveryResource } from "@/lib/admission/snapshot";
 import type { V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
 import type { ConfigLike } from "@/lib/webhooks/summary";
 import { ApiError, apiFetch, contextHeaders } from "./fetch";
-import { refetchWhileNoAnswer } from "./no-answer";
+import { rereadEvery } from "./no-answer";
+import { HEALTH_REREAD_MS } from "./health";
 import type { CollectionData } from "./kube-list";
 import type { OverviewData } from "./overview";
 import { queryKeys } from "./keys";
@@ -79,6 +80,17 @@ export const webhookObjectQuery = (context: string, resource: AdmissionResource,
     retry: false,
   });
 
+/**
+ * How often the detail page reads its hooks' backends (Service, ports, endpoints) again: as often
+ * as the health card beside them (healthQuery), so the two never disagree for long. Nothing the
+ * page watches changes when a Service or its endpoints do.
+ */
+export const BACKEND_REREAD_MS = HEALTH_REREAD_MS;
+
+/**
+ * The decoded caBundles and the backends of a configuration's hooks at `resourceVersion`; the
+ * backends are read again every BACKEND_REREAD_MS (sooner while the cluster does not answer).
+ */
 export const webhookDetailsQuery = (
   context: string,
   resource: WebhookResource,
@@ -91,7 +103,8 @@ export const webhookDetailsQuery = (
       apiFetch<WebhookDetails>(`/api/webhooks/${resource}/${encodeURIComponent(name)}/details`, {
         signal,
       }),
-    staleTime: Infinity,
+    staleTime: BACKEND_REREAD_MS,
+    refetchInterval: rereadEvery(BACKEND_REREAD_MS),
     retry: false,
   });
 
@@ -146,7 +159,7 @@ export const lintStateQuery = (context: string, services: string) =>
     queryKey: queryKeys.lintState(context, services),
     queryFn: ({ signal }) => apiFetch<LintStateData>("/api/webhooks/lint-state", { signal }),
     staleTime: 30_000,
-    refetchInterval: (query) => refetchWhileNoAnswer(query) || LINT_STATE_REREAD_MS,
+    refetchInterval: rereadEvery(LINT_STATE_REREAD_MS),
     retry: false,
     placeholderData: (previous, previousQuery) =>
       previousQuery?.queryKey[1] === context ? previous : undefined,
