@@ -321,6 +321,33 @@ test("a denial: the apiserver's verdict beside the prediction, the denier among 
   await expect(page.getByTestId("agrees")).toContainText(`denied by vdeny${SUFFIX}`);
 });
 
+test("the prediction follows the cluster: a hook added with the page open is predicted, as the apiserver calls it", async ({
+  page,
+  kube,
+}) => {
+  test.setTimeout(120_000);
+  await open(page, configMap("keep-l", PROD, { app: "web" }));
+  expect((await predicted(page)).validating).toEqual(["vcond", "vns", "vobj"]);
+  await expect(page.getByTestId("state-read-at")).toContainText("read again every 30 s");
+  hooks.program("vlate", { type: "allow" });
+  const late = `${id}-late`;
+  await ok(kube, "POST", `${GROUP_PATH}/validatingwebhookconfigurations`, {
+    metadata: { name: late },
+    webhooks: [webhook("vlate", {})],
+  });
+  try {
+    // No reload, no edit of the request: the page reads the state again by itself.
+    await expect
+      .poll(async () => (await predicted(page)).validating, { timeout: 45_000, intervals: [1000] })
+      .toEqual(["vcond", "vlate", "vns", "vobj"]);
+    await expect
+      .poll(async () => (await tryForReal(page)).validating, { timeout: 15_000 })
+      .toEqual(["vcond", "vlate", "vns", "vobj"]);
+  } finally {
+    await kube.request("DELETE", `${GROUP_PATH}/validatingwebhookconfigurations/${late}`);
+  }
+});
+
 test("a CREATE in a namespace that does not exist: rejected before any hook, as the apiserver does", async ({
   page,
 }) => {

@@ -6,7 +6,8 @@ import { compileSnapshot } from "@/lib/admission/compile";
 import { compileLegacy } from "@/lib/admission/legacy-hooks";
 import { builtinDiscovery } from "@/lib/admission/resources";
 import { useTabContext } from "@/components/layout/tab-context";
-import { predictStateQuery } from "@/lib/queries/predict";
+import { PREDICT_STATE_REREAD_MS, predictStateQuery } from "@/lib/queries/predict";
+import { clockTime } from "@/lib/clock";
 import { predictPage, type LiveInputs } from "@/lib/predict/page-request";
 import { stateFromQuery, stateToQuery, type PredictPageState } from "@/lib/predict/page-state";
 import { exampleFor, type HookExample } from "@/lib/predict/hook-example";
@@ -85,6 +86,12 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
         </span>
       </div>
       {error ? <ErrorBox error={error} /> : null}
+      {live.data ? (
+        <p className="hint" data-testid="state-read-at">
+          Live state read {clockTime(live.dataUpdatedAt)}, read again every{" "}
+          {PREDICT_STATE_REREAD_MS / 1000} s and when this tab is shown.
+        </p>
+      ) : null}
       {live.data && live.data.notices.length > 0 ? (
         <ul className="hint" aria-label="State notices">
           {live.data.notices.map((n) => (

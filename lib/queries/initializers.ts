@@ -4,6 +4,7 @@
  */
 import { queryOptions } from "@tanstack/react-query";
 import type { CoveredCollection, UninitializedReport } from "@/lib/admission/uninitialized";
+import { rereadEvery } from "./no-answer";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
 
@@ -35,5 +36,7 @@ export const uninitializedQuery = (context: string, stuckAfterSeconds: number) =
         { signal },
       ),
     staleTime: 10_000,
+    // Objects get stuck (or initialized) by the second: read again while shown.
+    refetchInterval: rereadEvery(15_000),
     retry: false,
   });

@@ -8,6 +8,7 @@ import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
 import type { RequestUserInfo } from "@/lib/admission/request";
 import type { AdmissionOperation } from "@/lib/k8s/types";
 import type { DecisionRecord } from "@/lib/admission/audit";
+import { rereadEvery } from "./no-answer";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
 
@@ -19,12 +20,21 @@ export interface PredictStateData {
   notices: string[];
 }
 
+/**
+ * How often the predict page reads the admission state again while shown (and whenever the tab
+ * is shown again): a configuration, policy or namespace changed elsewhere is predicted with.
+ */
+export const PREDICT_STATE_REREAD_MS = 30_000;
+
 export const predictStateQuery = (context: string) =>
   queryOptions({
     queryKey: queryKeys.predictState(context),
     queryFn: ({ signal }) => apiFetch<PredictStateData>("/api/predict/state", { signal }),
     retry: false,
-    staleTime: 30_000,
+    staleTime: PREDICT_STATE_REREAD_MS,
+    refetchInterval: rereadEvery(PREDICT_STATE_REREAD_MS),
+    // An admin who changed a hook in another tab comes back to this one: read it now.
+    refetchOnWindowFocus: "always",
   });
 
 /** GET /api/predict/object?resource=G/V/R&namespace=NS[&name=N]: one object, or the names. */
