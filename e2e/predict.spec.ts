@@ -328,6 +328,7 @@ test("the prediction follows the cluster: a hook added elsewhere is predicted on
   await open(page, configMap("keep-l", PROD, { app: "web" }));
   expect((await predicted(page)).validating).toEqual(["vcond", "vns", "vobj"]);
   await expect(page.getByTestId("state-read-at")).toContainText("read again every 30 s");
+  expect((await tryForReal(page)).validating).toEqual(["vcond", "vns", "vobj"]);
   hooks.program("vlate", { type: "allow" });
   const late = `${id}-late`;
   await ok(kube, "POST", `${GROUP_PATH}/validatingwebhookconfigurations`, {
@@ -343,6 +344,10 @@ test("the prediction follows the cluster: a hook added elsewhere is predicted on
     await expect
       .poll(async () => (await predicted(page)).validating, { timeout: 10_000 })
       .toEqual(["vcond", "vlate", "vns", "vobj"]);
+    // The earlier dry run was compared with the state before the hook: it is not compared with
+    // the new prediction, and says so.
+    await expect(page.getByTestId("dry-run-outdated")).toBeVisible();
+    await expect(page.getByTestId("dry-run-outcome")).toHaveCount(0);
     await expect
       .poll(async () => (await tryForReal(page)).validating, { timeout: 15_000 })
       .toEqual(["vcond", "vlate", "vns", "vobj"]);

@@ -25,7 +25,10 @@ export function TryForReal({
   state: PredictPageState;
   compiled: CompiledSnapshot;
 }) {
-  const [verdict, setVerdict] = useState<{ verdict: DryRunVerdict; for: string } | undefined>();
+  // The verdict, for the request it was sent for and the admission state it is compared with.
+  const [verdict, setVerdict] = useState<
+    { verdict: DryRunVerdict; for: string; compiled: CompiledSnapshot } | undefined
+  >();
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const r = result.request;
@@ -42,7 +45,11 @@ export function TryForReal({
   );
   const hooks = useMemo(() => dryRunHooks(dry, compiled), [dry, compiled]);
   const refusing = hooks.filter((h) => h.effect === "refuses");
-  const current = verdict && verdict.for === signature ? verdict.verdict : undefined;
+  const sameRequest = verdict !== undefined && verdict.for === signature;
+  const current = sameRequest && verdict.compiled === compiled ? verdict.verdict : undefined;
+  // The state the page predicts from was read again and changed since: comparing that verdict
+  // with the new prediction would blame the prediction for a change in the cluster.
+  const outdated = sameRequest && verdict.compiled !== compiled;
   const comparisons = current ? compareVerdict(dry, current) : [];
   const differentUser =
     state.user !== "" ? `The dry run runs as your own identity, not as ${state.user}.` : "";
@@ -61,7 +68,7 @@ export function TryForReal({
         name: r.name ?? "",
         object: r.operation === "DELETE" ? null : ((r.object as Record<string, unknown>) ?? null),
       });
-      setVerdict({ verdict: v, for: signature });
+      setVerdict({ verdict: v, for: signature, compiled });
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
@@ -103,6 +110,11 @@ export function TryForReal({
           <span className="hint">CONNECT has no dry run: it would run for real.</span>
         ) : null}
       </div>
+      {outdated ? (
+        <p className="hint" data-testid="dry-run-outdated">
+          The admission state changed since the last dry run: try it again to compare.
+        </p>
+      ) : null}
       {error ? (
         <p className="alert" role="alert">
           {error}
