@@ -6,14 +6,14 @@ import { rereadEvery } from "./no-answer";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
 
+/** How often the params report is read again while shown (parameter objects are not watched). */
+export const PARAMS_REREAD_MS = 30_000;
+
 /**
  * What every binding's params resolve to. `at` names the collection versions it answers for, so a
  * changed policy or binding reads it again; parameter objects themselves are not watched, so it
  * is also read again every PARAMS_REREAD_MS.
  */
-/** How often the params report is read again while shown (parameter objects are not watched). */
-export const PARAMS_REREAD_MS = 30_000;
-
 export const policyParamsQuery = (context: string, at: string) =>
   queryOptions({
     queryKey: queryKeys.policyParams(context, at),
