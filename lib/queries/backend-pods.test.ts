@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { KubeApiError } from "@/lib/k8s/errors";
 import {
   backendPodsQuery,
   templateReread,
@@ -38,5 +39,19 @@ describe("backend pod labels are read again", () => {
         : interval;
     expect(withData(answer([deployment]))).toBe(TEMPLATE_REREAD_MS);
     expect(withData(answer([]))).toBe(false);
+    // While the cluster does not answer, asked again sooner, as every query is.
+    const unreachable = new KubeApiError({
+      status: 503,
+      reason: "Unreachable",
+      message: "m",
+      cluster: "ctx",
+    });
+    expect(
+      typeof interval === "function"
+        ? interval({
+            state: { status: "error", error: unreachable, errorUpdateCount: 1 },
+          } as unknown as Parameters<typeof interval>[0])
+        : interval,
+    ).toBe(2000);
   });
 });

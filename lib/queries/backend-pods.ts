@@ -3,7 +3,8 @@ import { queryOptions } from "@tanstack/react-query";
 import type { WorkloadLike } from "@/lib/admission/deadlock";
 import { targetsQuery, type PodLabelTarget } from "@/lib/namespaces/backend-pods";
 import { apiFetch } from "./fetch";
-import { queryKeys } from "./keys";
+import { previousOfSameContext, queryKeys } from "./keys";
+import { refetchWhileNoAnswer } from "./no-answer";
 
 /** A pod as far as the deadlock map reads it: its metadata only. */
 export interface PodMetadata {
@@ -38,7 +39,10 @@ export interface BackendPodsData {
  */
 export const TEMPLATE_REREAD_MS = 30_000;
 
-/** How soon an answer is read again: TEMPLATE_REREAD_MS when it holds workload templates. */
+/**
+ * How soon an answer is read again: TEMPLATE_REREAD_MS when it holds workload templates (the
+ * query asks sooner while the cluster does not answer, as every query does).
+ */
 export const templateReread = (data: BackendPodsData | undefined): number | false =>
   (data?.workloads.length ?? 0) > 0 ? TEMPLATE_REREAD_MS : false;
 
@@ -58,9 +62,8 @@ export const backendPodsQuery = (
     queryFn: ({ signal }) =>
       apiFetch<BackendPodsData>(`/api/webhooks/backend-pods?${q}`, { signal }),
     staleTime: 30_000,
-    refetchInterval: (query) => templateReread(query.state.data),
+    refetchInterval: (query) => refetchWhileNoAnswer(query) || templateReread(query.state.data),
     retry: false,
-    placeholderData: (previous, previousQuery) =>
-      previousQuery?.queryKey[1] === context ? previous : undefined,
+    placeholderData: previousOfSameContext(context),
   });
 };

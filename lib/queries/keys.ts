@@ -4,6 +4,16 @@
  */
 import type { ResourceRef } from "@/lib/k8s/resources";
 
+/**
+ * placeholderData for a query whose key changes with what it reads: the previous answer stays
+ * shown while the new one is read, but never across contexts (every key carries its context
+ * second).
+ */
+export const previousOfSameContext =
+  (context: string) =>
+  <T>(previous: T | undefined, previousQuery: { queryKey: readonly unknown[] } | undefined) =>
+    previousQuery?.queryKey[1] === context ? previous : undefined;
+
 export const queryKeys = {
   contexts: () => ["contexts"] as const,
   /** Shared mode: one session per browser (a new sign-in reloads the page). */

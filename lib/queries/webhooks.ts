@@ -25,7 +25,7 @@ import { rereadEvery } from "./no-answer";
 import { HEALTH_REREAD_MS } from "./health";
 import type { CollectionData } from "./kube-list";
 import type { OverviewData } from "./overview";
-import { queryKeys } from "./keys";
+import { previousOfSameContext, queryKeys } from "./keys";
 
 /**
  * An admission object as the apiserver returns it, as JSON (the editor's unit); the one
@@ -158,11 +158,10 @@ export const lintStateQuery = (context: string, services: string) =>
   queryOptions({
     queryKey: queryKeys.lintState(context, services),
     queryFn: ({ signal }) => apiFetch<LintStateData>("/api/webhooks/lint-state", { signal }),
-    staleTime: 30_000,
+    staleTime: LINT_STATE_REREAD_MS,
     refetchInterval: rereadEvery(LINT_STATE_REREAD_MS),
     retry: false,
-    placeholderData: (previous, previousQuery) =>
-      previousQuery?.queryKey[1] === context ? previous : undefined,
+    placeholderData: previousOfSameContext(context),
   });
 
 /**
