@@ -6,6 +6,7 @@ import type { DecisionHistogram } from "@/lib/decisions/histogram";
 import type { DecisionTallyResponse } from "@/lib/decisions/tally";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
+import { rereadEvery } from "./no-answer";
 
 /** Most decisions one list request returns. */
 export const DECISION_PAGE_LIMIT = 500;
@@ -57,7 +58,7 @@ export const decisionDetailQuery = (context: string, id: number) =>
     retry: false,
   });
 
-/** How often the overview counts the recent decisions again. */
+/** How often the overview counts the recent decisions again (sooner while there is no answer). */
 export const TALLY_REFRESH_MS = 15_000;
 
 /**
@@ -68,6 +69,6 @@ export const decisionTallyQuery = (context: string) =>
   queryOptions({
     queryKey: queryKeys.decisionTally(context),
     queryFn: ({ signal }) => apiFetch<DecisionTallyResponse>("/api/decisions/tally", { signal }),
-    refetchInterval: TALLY_REFRESH_MS,
+    refetchInterval: rereadEvery(TALLY_REFRESH_MS),
     retry: false,
   });

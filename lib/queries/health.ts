@@ -5,6 +5,7 @@ import type { PolicyKind, QuantileBucket } from "@/lib/admission/metrics";
 import type { ReceiverStatus, TraceSummary } from "@/lib/traces/summary";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
+import { rereadEvery } from "./no-answer";
 
 export interface HealthRow {
   /** "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration" or "CustomResourceDefinition". */
@@ -109,12 +110,15 @@ export function healthUrl(filter: HealthFilter = {}): string {
   return s ? `/api/admission-health?${s}` : "/api/admission-health";
 }
 
-/** How often a health report is read again while shown. */
+/**
+ * How often a health report is read again while shown (sooner while the cluster does not
+ * answer, so the page fills in once it does).
+ */
 export const HEALTH_REREAD_MS = 15_000;
 
 export const healthQuery = (context: string, filter: HealthFilter = {}) =>
   queryOptions({
     queryKey: queryKeys.health(context, healthUrl(filter)),
     queryFn: ({ signal }) => apiFetch<HealthReport>(healthUrl(filter), { signal }),
-    refetchInterval: HEALTH_REREAD_MS,
+    refetchInterval: rereadEvery(HEALTH_REREAD_MS),
   });
