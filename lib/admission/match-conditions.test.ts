@@ -34,6 +34,13 @@ test("what cel-go raises is an error; what cannot be modelled is not guessed", (
   expect(verdict("object.n == uint(1)", { n: 1 })).toBe("indeterminate");
 });
 
+test("relations are grouped left to right, as cel-go groups them", () => {
+  // (s != 'a') <= true: bools compared, true whatever s is. cel-js alone read s != ('a' <= true).
+  expect(verdict("object.s != 'a' <= true", { s: "b" })).toBe("match");
+  expect(verdict("object.s == 'a' < true", { s: "b" })).toBe("match");
+  expect(verdict("object.s == 'a' < true", { s: "a" })).toBe("no-match");
+});
+
 test("request omits what the apiserver's JSON omits (omitempty), so reading it is an error", () => {
   const r: AdmissionRequest = {
     group: "",

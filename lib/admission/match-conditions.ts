@@ -6,7 +6,7 @@
  * is "indeterminate" rather than a guess.
  */
 import { Environment } from "@marcbachmann/cel-js";
-import { celNodes, isCelUint } from "@/lib/admission/cel-ast";
+import { celNodes, isCelUint, leftFoldedRelations } from "@/lib/admission/cel-ast";
 import { GLOBAL_RENAMES, MEMBER_RENAMES, OVERLOADS } from "@/lib/admission/cel-go-compat";
 import type {
   AdmissionRequest,
@@ -115,7 +115,10 @@ export function compileMatchConditions(
   return (conditions ?? []).map((c) => {
     const usesObject = /\b(object|oldObject)\b/.test(c.expression);
     try {
-      const program = environment.parse(c.expression);
+      const parsed = environment.parse(c.expression);
+      // Relations grouped as cel-go groups them (see leftFoldedRelations).
+      const folded = leftFoldedRelations(c.expression, (parsed as unknown as { ast: unknown }).ast);
+      const program = folded ? environment.parse(folded.text) : parsed;
       const notModelled =
         goSemantics((program as unknown as { ast: unknown }).ast) ??
         (/\brequest\s*\.\s*uid\b/.test(c.expression)

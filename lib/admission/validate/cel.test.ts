@@ -153,6 +153,18 @@ describe("checkCel (verdicts confirmed by the oracle against kube-apiserver 1.37
     expect(() => checkCel("!".repeat(5000) + "true", webhook, "bool")).not.toThrow();
   });
 
+  it("relations are grouped left to right, as cel-go's grammar groups them", () => {
+    // (object != kind) <= '': no _<=_ for (bool, string), reported at the <= (the apiserver's
+    // message, word for word); cel-js alone read object != (kind <= '') and accepted it.
+    expect(checkCel("(object) != request.kind.kind <= ''", webhook, "bool")).toEqual({
+      kind: "error",
+      detail:
+        "compilation failed: ERROR: <input>:1:31: found no matching overload for '_<=_' applied to '(bool, string)'\n | (object) != request.kind.kind <= ''\n | ..............................^",
+    });
+    // (kind != 'x') <= true compares two bools: valid CEL that cel-js alone refused.
+    expect(checkCel("request.kind.kind != 'x' <= true", webhook, "bool").kind).toBe("ok");
+  });
+
   it("undeclared reference message mirrors cel-go's issue text", () => {
     expect(checkCel("foo", webhook, "bool")).toEqual({
       kind: "error",

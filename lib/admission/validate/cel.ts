@@ -6,7 +6,14 @@
  * is certainly wrong. Anything else is reported as "unknown" and produces no issue.
  */
 import { Environment, parse } from "@marcbachmann/cel-js";
-import { celNodes, isCelNode, type CelNode } from "@/lib/admission/cel-ast";
+import {
+  celNodes,
+  isCelNode,
+  leftFoldedRelations,
+  maskStrings,
+  type CelNode,
+  type FoldedText,
+} from "@/lib/admission/cel-ast";
 import {
   readsIterationVariable,
   sortByComprehensions,
@@ -142,13 +149,6 @@ function byteLength(s: string): number {
     n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
   }
   return n;
-}
-
-/** String literals blanked to spaces, same length, so offsets still point into the original. */
-function maskStrings(expr: string): string {
-  return expr.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, (m) =>
-    m.length < 2 ? m : `${m[0]}${" ".repeat(m.length - 2)}${m[m.length - 1]}`,
-  );
 }
 
 const isIdentChar = (c: string) => /[A-Za-z0-9_.]/.test(c);
@@ -820,9 +820,11 @@ function typeVerdict(
   comprehensions: readonly TwoVarComprehension[],
 ): CelVerdict {
   const env = envFor(decl);
+  // Relations as cel-go groups them (see leftFoldedRelations): checked in that text.
+  const folded = leftFoldedRelations(expr, celAst(expr));
   let result: { valid: boolean; type?: string; error?: unknown };
   try {
-    result = env.check(expr) as { valid: boolean; type?: string; error?: unknown };
+    result = env.check(folded?.text ?? expr) as { valid: boolean; type?: string; error?: unknown };
   } catch (e) {
     result = { valid: false, error: e };
   }
@@ -830,14 +832,34 @@ function typeVerdict(
     const le = asLibError(result.error);
     if (!le) return { kind: "unknown" };
     if (comprehensions.length > 0) {
-      const at = le.range?.start ?? -1;
+      const at = le.range ? (folded?.toOriginal(le.range.start) ?? le.range.start) : -1;
       const outside = comprehensions.every((c) => at < c.node.start || at >= c.node.end);
       if (le.code !== "unknown_variable" || !outside) return { kind: "unknown" };
     }
-    return libErrorVerdict(expr, le);
+    return folded
+      ? unfolded(libErrorVerdict(folded.text, le), folded, expr)
+      : libErrorVerdict(expr, le);
   }
   if (comprehensions.length > 0) return { kind: "unknown" };
   return returnVerdict(expr, result.type ?? "dyn", ret, decl);
+}
+
+/**
+ * A verdict on the folded text told of `expr`: each issue at its place there (the parentheses the
+ * fold added are not in the text the apiserver shows).
+ */
+function unfolded(verdict: CelVerdict, folded: FoldedText, expr: string): CelVerdict {
+  if (verdict.kind !== "error") return verdict;
+  const starts = [0];
+  for (let i = 0; i < folded.text.length; i++) if (folded.text[i] === "\n") starts.push(i + 1);
+  const issues: Array<{ offset: number; message: string }> = [];
+  for (const m of verdict.detail.matchAll(/ERROR: <input>:(\d+):(\d+): ([^\n]*)/g)) {
+    const lineStart = starts[Number(m[1]) - 1] ?? 0;
+    // Columns count code points.
+    const lead = [...folded.text.slice(lineStart)].slice(0, Number(m[2]) - 1).join("");
+    issues.push({ offset: folded.toOriginal(lineStart + lead.length), message: m[3] ?? "" });
+  }
+  return issues.length > 0 ? { kind: "error", detail: compileIssues(expr, issues) } : verdict;
 }
 
 /**
