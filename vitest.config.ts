@@ -21,6 +21,7 @@ export default defineConfig({
             "cli/**/*.test.ts",
             "components/**/*.test.ts",
             "cluster/**/*.test.ts",
+            "test/**/*.test.ts",
           ],
           // Tests that need the control plane run in the integration and oracle projects.
           exclude: ["node_modules/**", "**/*.int.test.ts"],

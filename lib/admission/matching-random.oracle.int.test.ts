@@ -29,8 +29,9 @@ import type { JsonObject } from "@/lib/admission/request";
 import { belongsTo, Rand, RandomRequests } from "../../test/oracle/random-requests";
 
 /**
- * Fixed, so a failure reproduces (PORTCULLIS_ORACLE_SEED tries another). Each of these found
- * disagreements in the code before the fixes named above (112, 29 and 42 of 400 requests).
+ * Fixed, so a failure reproduces (PORTCULLIS_ORACLE_SEED tries another). Drawn with the random
+ * source before its fix (see Rand), each of these found disagreements in the code before the
+ * fixes named above (112, 29 and 42 of 400 requests).
  */
 const SEEDS = process.env.PORTCULLIS_ORACLE_SEED
   ? [Number(process.env.PORTCULLIS_ORACLE_SEED)]
@@ -243,6 +244,7 @@ async function compare(seed: number): Promise<void> {
   );
   for (const p of problems.slice(0, 20)) console.log(`DISAGREE ${p}`);
   expect(problems).toEqual([]);
-  expect(decided).toBeGreaterThan(0.9 * REQUESTS);
-  expect(reached).toBeGreaterThan(0.15 * decided);
+  const few = "this seed's random hooks reach too few requests for the run to say much";
+  expect(decided, few).toBeGreaterThan(0.9 * REQUESTS);
+  expect(reached, few).toBeGreaterThan(0.15 * decided);
 }

@@ -28,14 +28,15 @@ import { Rand, RandomRequests } from "../../test/oracle/random-requests";
 import { warningTexts } from "../../test/oracle/server-verdict";
 
 /**
- * Fixed, so a failure reproduces (PORTCULLIS_ORACLE_SEED tries another). With the fixes in
- * match.ts, request.ts and predict.ts reverted, seeds 5 and 10 disagree on 45 and 22 requests;
- * 1 and 6 reach the most policies and reject tens of requests. Other seeds found the DELETE,
- * Scale and Namespace-label cases (unit tests in predict.test.ts keep those).
+ * Fixed, so a failure reproduces (PORTCULLIS_ORACLE_SEED tries another). Seeds 1 to 16 all agree;
+ * these reach the most: 4 and 13 reject tens of requests, 7 has matchConditions that fail, 15
+ * reaches the policies on most requests. (Drawn with the random source before its fix, see Rand,
+ * seeds found the disagreements fixed in match.ts, request.ts and predict.ts, and the DELETE,
+ * Scale and Namespace-label cases that unit tests in predict.test.ts keep.)
  */
 const SEEDS = process.env.PORTCULLIS_ORACLE_SEED
   ? [Number(process.env.PORTCULLIS_ORACLE_SEED)]
-  : [1, 5, 6, 10];
+  : [4, 7, 13, 15];
 const POLICY_COUNT = 16;
 const REQUESTS = 300;
 const runId = Date.now().toString(36);
@@ -561,6 +562,7 @@ async function compare(seed: number): Promise<void> {
   );
   for (const p of problems.slice(0, 25)) console.log(`DISAGREE ${p}`);
   expect(problems).toEqual([]);
-  expect(decided).toBeGreaterThan(0.85 * REQUESTS);
-  expect(reached).toBeGreaterThan(0.1 * decided);
+  const few = "this seed's random policies reach too few requests for the run to say much";
+  expect(decided, few).toBeGreaterThan(0.85 * REQUESTS);
+  expect(reached, few).toBeGreaterThan(0.1 * decided);
 }

@@ -8,6 +8,7 @@ import { exampleFor, labelsSatisfying } from "./hook-example";
 import { hookTargetParam, parseHookTarget, predictHref, type HookTarget } from "./links";
 import { predictPage, type LiveInputs } from "./page-request";
 import { liveOf } from "./test-live";
+import { Rand } from "../../test/oracle/random-requests";
 
 const createPods = {
   operations: ["CREATE"],
@@ -159,6 +160,50 @@ describe("a hook's example request", () => {
       "injection.example.com": "enabled",
     });
     expect(calledBy(live, ex)).toEqual(["gated.example.com"]);
+  });
+
+  it("a Namespace's DELETE names a live namespace the apiserver would delete, as labelled", () => {
+    const deleteNamespaces = {
+      operations: ["DELETE"],
+      apiGroups: [""],
+      apiVersions: ["v1"],
+      resources: ["namespaces"],
+    };
+    // Its stored labels meet both selectors: that namespace, no what-if.
+    const live = liveOf(
+      validatingSnapshot([
+        hook("ns-delete.example.com", {
+          rules: [deleteNamespaces],
+          namespaceSelector: { matchExpressions: [{ key: "runlevel", operator: "DoesNotExist" }] },
+          objectSelector: { matchLabels: { env: "prod" } },
+        }),
+      ]),
+    );
+    const ex = exampleFor(target("ns-delete.example.com"), live);
+    expect(ex).toMatchObject({ called: true, summary: "DELETE namespace team" });
+    expect(ex.found && ex.whatIfNamespace).toBeUndefined();
+    expect(ex.found && ex.state.object).toContain("name: team");
+    expect(calledBy(live, ex)).toEqual(["ns-delete.example.com"]);
+
+    // No live namespace carries the labels: a what-if, never on default or kube-system (the
+    // apiserver refuses their DELETE before any webhook).
+    const gated = liveOf(
+      validatingSnapshot([
+        hook("ns-gated.example.com", {
+          rules: [deleteNamespaces],
+          namespaceSelector: { matchExpressions: [{ key: "team", operator: "DoesNotExist" }] },
+          objectSelector: { matchLabels: { app: "web" } },
+        }),
+      ]),
+    );
+    const whatIf = exampleFor(target("ns-gated.example.com"), gated);
+    expect(whatIf).toMatchObject({ called: true, whatIfNamespace: "team" });
+    expect(whatIf.found && whatIf.state.namespaceLabels).toEqual({
+      "kubernetes.io/metadata.name": "team",
+      env: "prod",
+      app: "web",
+    });
+    expect(calledBy(gated, whatIf)).toEqual(["ns-gated.example.com"]);
   });
 
   it("a hook nothing can reach: the first request, uncalled, whose prediction says why", () => {
@@ -324,12 +369,9 @@ describe("a hook's example request", () => {
   });
 
   it("finds a called request for every satisfiable random hook", () => {
-    let seed = 7;
-    const rnd = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed % n;
-    };
-    const pick = <T>(a: readonly T[]): T => a[rnd(a.length)] as T;
+    const rand = new Rand(7);
+    const rnd = (n: number) => Math.floor(rand.next() * n);
+    const pick = <T>(a: readonly T[]): T => rand.pick(a);
     // Admission's own configuration and the virtual auth reviews are never sent to webhooks.
     const exempt = [
       "admissionregistration.k8s.io",

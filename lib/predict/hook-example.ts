@@ -17,6 +17,7 @@ import type { CompiledSelector, Labels } from "@/lib/admission/selectors";
 import { selectorMatches } from "@/lib/admission/selectors";
 import type { DiscoveryResource } from "@/lib/admission/snapshot";
 import type { AdmissionOperation } from "@/lib/k8s/types";
+import { IMMORTAL_NAMESPACES } from "@/lib/admission/exclusions";
 import { predictCompiled } from "@/lib/admission/predict";
 import type { JsonObject } from "@/lib/admission/validate/json";
 import { pageRequest, type LiveInputs } from "./page-request";
@@ -209,8 +210,8 @@ function stateOf(
   objectLabels: Record<string, string>,
   namespaceLabels: Record<string, string> | undefined,
 ): { state: PredictPageState; object: JsonObject } {
-  // A Namespace's subresource is reached through the namespace itself, looked up by name.
-  const ownNamespace = isNamespaces(c.resource) && c.subresource !== "";
+  // A Namespace's subresource, or its DELETE, is reached through the namespace itself, by name.
+  const ownNamespace = isNamespaces(c.resource) && inNamespace(c);
   const metadata: JsonObject = {
     name: ownNamespace && namespace !== undefined ? namespace : c.name,
   };
@@ -237,14 +238,31 @@ function isNamespaces(d: DiscoveryResource): boolean {
   return d.group === "" && d.resource === "namespaces";
 }
 
-/** Whether the request names a live namespace (a namespaced resource, a Namespace's subresource). */
+/**
+ * A Namespace's DELETE: the apiserver matches the namespace as stored (the lister's labels for
+ * the namespaceSelector, the object it deletes for the objectSelector), so the request names a
+ * live namespace, labelled as it is.
+ */
+function deletesNamespace(c: Candidate): boolean {
+  return isNamespaces(c.resource) && c.subresource === "" && c.operation === "DELETE";
+}
+
+/**
+ * Whether the request names a live namespace (a namespaced resource, a Namespace's subresource,
+ * a Namespace's DELETE).
+ */
 function inNamespace(c: Candidate): boolean {
-  return c.resource.namespaced || (isNamespaces(c.resource) && c.subresource !== "");
+  return (
+    c.resource.namespaced ||
+    (isNamespaces(c.resource) && c.subresource !== "") ||
+    deletesNamespace(c)
+  );
 }
 
 function summaryOf(c: Candidate, namespace: string | undefined): string {
   const what = c.subresource ? `${c.resource.resource}/${c.subresource}` : c.resource.resource;
   if (namespace === undefined) return `${c.operation} ${what}`;
+  if (deletesNamespace(c)) return `${c.operation} namespace ${namespace}`;
   return c.resource.namespaced
     ? `${c.operation} ${what} in namespace ${namespace}`
     : `${c.operation} ${what} of namespace ${namespace}`;
@@ -297,12 +315,18 @@ export function exampleFor(target: HookTarget, live: LiveInputs): HookExample {
         (accepted ??= spaces
           .filter((n) => nsSelectors.every((s) => selectorMatches(s, live.namespaces[n])))
           .slice(0, MAX_NAMESPACES));
+      // A DELETE reaches no hook for a namespace the apiserver never deletes (default, …).
+      const deletable = () => inScope().filter((n) => !IMMORTAL_NAMESPACES.has(n));
+      const selectors = [...nsSelectors, ...m.all.map((x) => x.objectSelector)];
       return candidatesOf(m, live.discovery).map((c) => {
         // A Namespace is matched by its own labels against the namespaceSelector.
         const labels = isNamespaces(c.resource)
           ? (labelsSatisfying(nsSelectors, objectLabels) ?? objectLabels)
           : objectLabels;
-        return { c, labels, nsSelectors, inScope };
+        // A what-if for a namespace: the selectors it must satisfy (a deleted Namespace's labels
+        // meet the objectSelector too).
+        const whatIfSelectors = deletesNamespace(c) ? selectors : nsSelectors;
+        return { c, labels, whatIfSelectors, inScope: deletesNamespace(c) ? deletable : inScope };
       });
     })
     .slice(0, MAX_PLANS);
@@ -317,7 +341,12 @@ export function exampleFor(target: HookTarget, live: LiveInputs): HookExample {
     nsLabels?: Record<string, string>,
   ): HookExample | undefined => {
     tries++;
-    const { state, object } = stateOf(p.c, ns, p.labels, nsLabels);
+    // A deleted Namespace carries the labels it has (or, in a what-if, is given).
+    const objectLabels =
+      deletesNamespace(p.c) && ns !== undefined
+        ? (nsLabels ?? live.namespaces[ns] ?? {})
+        : p.labels;
+    const { state, object } = stateOf(p.c, ns, objectLabels, nsLabels);
     const summary = summaryOf(p.c, ns);
     const called = calls(state, object, live, target);
     const example: HookExample = nsLabels
@@ -337,18 +366,25 @@ export function exampleFor(target: HookTarget, live: LiveInputs): HookExample {
         if (hit) return hit;
       }
     }
-  // Then a what-if: the first namespace's labels changed to satisfy the namespaceSelector.
+  // Then a what-if: the first namespace's labels changed to satisfy the namespaceSelector (for a
+  // Namespace's DELETE, the first one the apiserver would delete).
   const whatIf = spaces[0] ?? "default";
+  const deletableWhatIf = spaces.find((n) => !IMMORTAL_NAMESPACES.has(n)) ?? "example";
   for (const p of plans) {
     if (!inNamespace(p.c)) continue;
-    const nsLabels = labelsSatisfying(p.nsSelectors, live.namespaces[whatIf] ?? {});
+    const ns = deletesNamespace(p.c) ? deletableWhatIf : whatIf;
+    const nsLabels = labelsSatisfying(p.whatIfSelectors, live.namespaces[ns] ?? {});
     if (!nsLabels || tries >= MAX_TRIES) continue;
-    const hit = attempt(p, whatIf, nsLabels);
+    const hit = attempt(p, ns, nsLabels);
     if (hit) return hit;
   }
   // Nothing calls it: the prediction of the first request says why the hook is skipped.
   if (fallback) return fallback;
-  const ns = inNamespace(first.c) ? whatIf : undefined;
+  const ns = inNamespace(first.c)
+    ? deletesNamespace(first.c)
+      ? deletableWhatIf
+      : whatIf
+    : undefined;
   return {
     found: true,
     state: stateOf(first.c, ns, first.labels, undefined).state,

@@ -14,12 +14,21 @@ export function oracleSeeds(fixed: number[]): number[] {
   return one ? [Number(one)] : fixed;
 }
 
-/** A seeded linear congruential source: the same seed draws the same hooks and requests. */
+/**
+ * A seeded linear congruential source (modulus 2^31, full period): the same seed draws the same
+ * hooks and requests. The product is taken with Math.imul: as a plain multiplication it exceeds
+ * 2^53 and loses its low bits, and every seed fell into one cycle of 10,466 states within a few
+ * thousand draws, so different seeds drew the same cases.
+ */
 export class Rand {
-  constructor(private state: number) {}
+  private state: number;
+  constructor(seed: number) {
+    this.state = seed & 0x7fffffff;
+  }
+  /** In [0, 1). */
   next(): number {
-    this.state = (this.state * 1103515245 + 12345) & 0x7fffffff;
-    return this.state / 0x7fffffff;
+    this.state = (Math.imul(this.state, 1103515245) + 12345) & 0x7fffffff;
+    return this.state / 0x80000000;
   }
   pick<T>(a: readonly T[]): T {
     return a[Math.floor(this.next() * a.length)] as T;
