@@ -513,6 +513,23 @@ export function webhookVariants(mutating: boolean): [string, (h: JsonObject) => 
     "1 - -9223372036854775808 < 0",
     "18446744073709551615u > 0u",
     "'\\U0010ffff' != ''",
+    // Relations are one precedence, left to right; `!` and `-` do not mix in one prefix run.
+    "object != object.metadata.name <= ''",
+    "object.metadata.name != 'x' <= true",
+    "!-object",
+    "-!object",
+    "!- object.metadata.name",
+    "!-1 == true",
+    // Indexes cel-go's checker refuses, and constant keys its planner cannot make a qualifier of.
+    "timestamp('2024-01-01T00:00:00Z')[object.metadata.name] == 1",
+    "type(0)[1] == 1",
+    "{'k': 1}[[]] == 1",
+    "object[null] == 1",
+    "object[[1]] == 1",
+    "object[{'a': 1}] == 1",
+    "object[duration('1s')] == 1",
+    "object[b'x'] == 1",
+    "object[dyn(1)] == 1",
   ];
   for (const e of exprs)
     mcs.push([`expr ${JSON.stringify(e).slice(0, 60)}`, [{ name: "a", expression: e }]]);

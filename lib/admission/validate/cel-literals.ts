@@ -187,6 +187,47 @@ export function literalSign(expr: string, start: number): number | undefined {
 }
 
 /**
+ * `!` and `-` mixed in one run of prefix operators (`!-x`, `-!x`), which cel-go's grammar does
+ * not parse (`unary: '!'+ member | '-'+ member`) and cel-js does: reported at the token after the
+ * inner operator, with the input ANTLR names. `!-1` parses (the minus belongs to the literal).
+ */
+export function unaryMixIssues(expr: string, ast: unknown): LiteralIssue[] {
+  const out: LiteralIssue[] = [];
+  for (const n of celNodes(ast)) {
+    if ((n.op !== "!_" && n.op !== "-_") || !isCelNode(n.args)) continue;
+    const inner = n.args;
+    if (inner.op !== (n.op === "!_" ? "-_" : "!_")) continue;
+    // Only with nothing but space between the two (`!(-x)` parses).
+    if (expr.slice(n.pos + 1, inner.pos).trim() !== "") continue;
+    const operand = inner.args;
+    if (
+      isCelNode(operand) &&
+      operand.op === "value" &&
+      literalSign(expr, operand.start) === inner.pos
+    )
+      continue;
+    // `-!x`: no alternative takes the `!` after a `-` (`-` could still begin a literal).
+    if (n.op === "-_") {
+      out.push({
+        offset: inner.pos,
+        message: `Syntax error: no viable alternative at input '${expr.slice(n.pos, inner.pos + 1)}'`,
+      });
+      continue;
+    }
+    // `!-x`: the `-` could begin a negative literal, and the token after it is no number.
+    const token = /^\s*(?:[A-Za-z_]\w*|\d[\w.]*|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\S)/.exec(
+      expr.slice(inner.pos + 1),
+    )?.[0];
+    if (token === undefined) continue;
+    out.push({
+      offset: inner.pos + 1 + token.length - token.trimStart().length,
+      message: `Syntax error: no viable alternative at input '${expr.slice(inner.pos, inner.pos + 1 + token.length)}'`,
+    });
+  }
+  return out;
+}
+
+/**
  * Int literals cel-go's parser refuses (VisitInt: strconv.ParseInt with the sign it folds in):
  * out of int64's range. cel-js reads any size. `-9223372036854775808` is valid, as one literal;
  * `-(9223372036854775808)` and `--9223372036854775808` are not.
@@ -427,6 +468,48 @@ function convert(name: string, v: Literal): Folded {
 
 const CONVERSIONS = new Set(["int", "uint", "double", "bool", "string"]);
 
+/** The Go types cel-go's type conversions return, where they are not a valid qualifier. */
+const CONVERTED: Record<string, string> = {
+  timestamp: "types.Timestamp",
+  duration: "types.Duration",
+  bytes: "types.Bytes",
+  type: "*types.Type",
+};
+
+/**
+ * For an index whose key cel-go's planner holds as a constant (a literal; a list or map of
+ * constants, which OptOptimize builds; a type conversion of a constant, which it evaluates):
+ * the Go type of that value when it is not one a qualifier takes (string, int, uint, bool,
+ * double), as interpreter.newQualifier names it (`invalid qualifier type: types.Null`); ""
+ * for a constant it takes; undefined for a key that is not constant.
+ */
+function constantQualifier(expr: string, n: unknown): string | undefined {
+  if (!isCelNode(n)) return undefined;
+  const lit = literalOf(expr, n);
+  if (lit && lit.kind !== "other") return "";
+  if (n.op === "value") {
+    if (n.args === null) return "types.Null";
+    return n.args instanceof Uint8Array ? "types.Bytes" : undefined;
+  }
+  if (n.op === "list" && Array.isArray(n.args))
+    return n.args.every((e) => constantQualifier(expr, e) !== undefined)
+      ? "*types.baseList"
+      : undefined;
+  if (n.op === "map" && Array.isArray(n.args))
+    return n.args.every(
+      (e) => Array.isArray(e) && e.every((kv) => constantQualifier(expr, kv) !== undefined),
+    )
+      ? "*types.baseMap"
+      : undefined;
+  const c = callParts(n);
+  if (!c || c.member || c.args.length !== 1) return undefined;
+  const inner = constantQualifier(expr, c.args[0]);
+  if (inner === undefined) return undefined;
+  if (c.name === "dyn") return inner;
+  if (CONVERSIONS.has(c.name)) return "";
+  return CONVERTED[c.name];
+}
+
 /**
  * The error cel-go's OptOptimize raises while building the program: the first conversion of a
  * constant that fails, in evaluation order (arguments before the call). Only conversions between
@@ -463,6 +546,11 @@ export function foldingError(expr: string, ast: CelNode): string | undefined {
       return r?.ok;
     }
     visitChildren(n.args);
+    if (error === undefined && (n.op === "[]" || n.op === "[?]") && Array.isArray(n.args)) {
+      // Planned after its operands: an index by a constant makes a qualifier of its value.
+      const bad = constantQualifier(expr, n.args[1]);
+      if (bad) error = `invalid qualifier type: ${bad}`;
+    }
     return undefined;
   };
   const visitChildren = (v: unknown) => {

@@ -165,6 +165,65 @@ describe("checkCel (verdicts confirmed by the oracle against kube-apiserver 1.37
     expect(checkCel("request.kind.kind != 'x' <= true", webhook, "bool").kind).toBe("ok");
   });
 
+  // The apiserver's own messages, from the randomized CEL oracle's disagreements.
+  it.each([
+    [
+      "-timestamp('2024-01-01T00:00:00Z')[-object.metadata.labels] == request.name",
+      "1:35: found no matching overload for '_[_]' applied to '(timestamp, dyn)'",
+    ],
+    [
+      "(!type(0)[object.metadata.name[request.operation]]) < object.spec.replicas.exists_one(e, true)",
+      "1:10: found no matching overload for '_[_]' applied to '(type(int), dyn)'",
+    ],
+    [
+      "(bool({} != object.metadata.labels) != object.spec.replicas) == dyn(({'k': 1})[[]])",
+      "1:79: found no matching overload for '_[_]' applied to '(map(string, int), list(dyn))'",
+    ],
+    ["!-oldObject", "1:3: Syntax error: no viable alternative at input '-oldObject'"],
+  ])("an index or prefix cel-go refuses: %s", (expr, issue) => {
+    expect(checkCel(expr, webhook, "bool")).toEqual({
+      kind: "error",
+      detail: expect.stringContaining(`compilation failed: ERROR: <input>:${issue}\n`),
+    });
+  });
+
+  it.each([
+    ["({1: oldObject[null]}) == oldObject", "types.Null"],
+    ["(string(request.dryRun)) in object[null]", "types.Null"],
+    ["((true ? 1 : 2)[{[1, 2]: duration('1s')}]) == 1", "*types.baseMap"],
+    ["object >= -object[{}[[]]]", "*types.baseList"],
+    ["object[duration('1s')] == 1", "types.Duration"],
+    ["object[b'x'] == 1", "types.Bytes"],
+  ])("a constant key the planner cannot qualify by fails the program: %s", (expr, type) => {
+    expect(checkCel(expr, webhook, "bool")).toEqual({
+      kind: "internal",
+      detail: `program instantiation failed: invalid qualifier type: ${type}`,
+    });
+  });
+
+  it.each([
+    "object['a'] == 1",
+    "object[1] == 1",
+    "object[-1] == 1",
+    "object[1u] == 1",
+    "object[true] == 1",
+    "object[1.5] == 1",
+    "object[dyn('a')] == 1",
+    "object[int('1')] == 1",
+    "!-1 == true",
+    "!(-object) == true",
+    "--object == 1",
+    "{'k': 1}['k'] == 1",
+    "{'k': 1}[dyn('k')] == 1",
+    // (cel-go's checker takes null_type indexed by dyn.)
+    "(2) in -null[object]",
+  ])("still accepted: %s", (expr) => {
+    expect(checkCel(expr, webhook, "bool").kind).not.toBe("internal");
+    expect(checkCel(expr, webhook, "bool")).not.toMatchObject({
+      detail: expect.stringMatching(/_\[_\]|no viable alternative/),
+    });
+  });
+
   it("undeclared reference message mirrors cel-go's issue text", () => {
     expect(checkCel("foo", webhook, "bool")).toEqual({
       kind: "error",

@@ -27,6 +27,7 @@ import {
   celAst,
   foldingError,
   intLiteralIssues,
+  unaryMixIssues,
   literalIssues,
   literalSyntaxIssue,
   REQUEST_SCHEMA,
@@ -326,6 +327,9 @@ const knownCalls = new Set([
   "has",
   "bool",
   "bytes",
+  // (Every overload of these returns a timestamp, a duration.)
+  "timestamp",
+  "duration",
 ]);
 
 function onlyKnownCalls(expr: string): boolean {
@@ -697,12 +701,36 @@ function conditionalVerdict(
   return { kind: "error", detail: compileIssues(expr, refused) };
 }
 
-const SCALAR = /^(int|uint|double|string|bool|bytes|null_type|null|timestamp|duration)$/;
+const SCALAR = /^(int|uint|double|string|bool|bytes|null_type|null|timestamp|duration|type)$/;
+/** Types cel-go has no index for even by a dyn key (measured: `timestamp(…)[dyn]`, `type(0)[dyn]`). */
+const DYN_INDEX_REFUSED = /^(timestamp|duration|type)$/;
+/** Key types a map literal's type can carry (cel-go indexes a map by its key type, or dyn). */
+const MAP_KEY = /^map<(int|uint|string|bool), /;
 
 /**
- * An index into a value that has none (`1u[x]`), which cel-js lets through as dyn and cel-go
- * refuses: reported where both types are concrete (at the `[`), undecided where only the
- * indexed value's is.
+ * What cel-go says a node's type is in an `_[_]` message: cel-js's, in cel-go's words, with the
+ * type a `type(x)` call returns spelled out (`type(int)`; cel-js says `type`).
+ */
+function indexTypeName(
+  expr: string,
+  decl: CelDecl,
+  n: CelNode,
+  t: string,
+  comprehensions: readonly TwoVarComprehension[],
+): string {
+  const args = n.op === "call" && Array.isArray(n.args) ? (n.args as unknown[]) : [];
+  if (goTypeName(t) === "type" && args[0] === "type" && Array.isArray(args[1])) {
+    const of = partType(expr, decl, (args[1] as unknown[])[0], comprehensions);
+    if (of !== undefined) return `type(${goTypeName(of)})`;
+  }
+  return goTypeName(t);
+}
+
+/**
+ * An index into a value that has none (`1u[x]`, `timestamp(…)[x]`, `type(0)[x]`), or into a map
+ * literal by a key of another type (`{'k': 1}[[]]`), which cel-js lets through and cel-go
+ * refuses: reported at the `[` where the index's type is known (dyn included), undecided where
+ * it is not.
  */
 function indexVerdict(
   expr: string,
@@ -716,16 +744,27 @@ function indexVerdict(
     if (n.op !== "[]" || !Array.isArray(n.args)) continue;
     const [target, index] = n.args as [CelNode, CelNode];
     const t = partType(expr, decl, target, comprehensions);
-    if (t === undefined || !SCALAR.test(t)) continue;
+    if (t === undefined) continue;
     const i = partType(expr, decl, index, comprehensions);
-    if (i === undefined || !fullyConcrete(i)) return { kind: "unknown" };
+    const key = MAP_KEY.exec(t)?.[1];
+    if (key !== undefined) {
+      // A map is indexed by its key's type or dyn; any other type is refused.
+      const k = i === undefined ? undefined : goTypeName(i);
+      if (k === undefined || k === "dyn" || k === key) continue;
+    } else if (!SCALAR.test(goTypeName(t))) continue;
+    // (A map's key was compared above.) A dyn index is refused for some scalars (cel-go's
+    // message names it dyn); null_type takes one.
+    const dynRefused = i === "dyn" && DYN_INDEX_REFUSED.test(goTypeName(t));
+    if (i === undefined || (key === undefined && !fullyConcrete(i) && !dynRefused))
+      return { kind: "unknown" };
     const at = code.indexOf("[", target.end);
+    const types = `${indexTypeName(expr, decl, target, t, comprehensions)}, ${goTypeName(i)}`;
     return {
       kind: "error",
       detail: goIssue(
         expr,
         at < 0 ? n.start : at,
-        `found no matching overload for '_[_]' applied to '(${goTypeName(t)}, ${goTypeName(i)})'`,
+        `found no matching overload for '_[_]' applied to '(${types})'`,
       ),
     };
   }
@@ -763,6 +802,7 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
       message: i.message,
     })),
     ...intLiteralIssues(expr, tree),
+    ...unaryMixIssues(expr, tree),
   ].sort((a, b) => a.offset - b.offset);
   if (parseIssues.length > 0) return { kind: "error", detail: compileIssues(expr, parseIssues) };
   let verdict = typeVerdict(expr, decl, ret, comprehensions);
