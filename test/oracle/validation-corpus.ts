@@ -530,6 +530,9 @@ export function webhookVariants(mutating: boolean): [string, (h: JsonObject) => 
     "object[duration('1s')] == 1",
     "object[b'x'] == 1",
     "object[dyn(1)] == 1",
+    "bool(string(b'x'))",
+    "string(b'\\xff') == ''",
+    "int(string(b'12')) == 12",
   ];
   for (const e of exprs)
     mcs.push([`expr ${JSON.stringify(e).slice(0, 60)}`, [{ name: "a", expression: e }]]);

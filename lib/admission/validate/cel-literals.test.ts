@@ -142,12 +142,24 @@ describe("checks cel-go makes after type-checking", () => {
     ["[1].all(x, int('z') == x)", "type conversion error from 'string' to 'int'"],
     ["matches('a', '[')", "error parsing regexp: missing closing ]: `[`"],
     ["matches('a', '\\\\8')", "error parsing regexp: invalid escape sequence: `\\8`"],
+    ["bool(string(b'x'))", "type conversion error from 'string' to 'bool'"],
+    ["string(b'\\xff') == ''", "invalid UTF-8 in bytes, cannot convert to string"],
+    ["object[null] == 1", "invalid qualifier type: types.Null"],
+    ["object[[1]] == 1", "invalid qualifier type: *types.baseList"],
+    ["object[{'a': 1}] == 1", "invalid qualifier type: *types.baseMap"],
+    ["object[dyn(b'x')] == 1", "invalid qualifier type: types.Bytes"],
+    ["object[timestamp('2024-01-01T00:00:00Z')] == 1", "invalid qualifier type: types.Timestamp"],
   ])("%s fails to build: %s", (e, message) => expect(foldingError(e, ast(e))).toBe(message));
 
-  test.each(["int('+12') == 12", "bool('True')", "double('Inf') > 0.0", "int(object.x) == 1"])(
-    "%s builds",
-    (e) => expect(foldingError(e, ast(e))).toBeUndefined(),
-  );
+  test.each([
+    "int('+12') == 12",
+    "bool('True')",
+    "double('Inf') > 0.0",
+    "int(object.x) == 1",
+    "int(string(b'12')) == 12",
+    "object[[object][0]] == 1",
+    "object['a'] == object[1] && object[1u] == object[true] && object[1.5] == object[-1]",
+  ])("%s builds", (e) => expect(foldingError(e, ast(e))).toBeUndefined());
 
   test("optional selects on request's types name real fields", () => {
     expect(undefinedRequestField(ast("request.userInfo.?nope.hasValue()"))).toEqual({

@@ -536,7 +536,23 @@ export function foldingError(expr: string, ast: CelNode): string | undefined {
       }
     }
     if (c && !c.member && CONVERSIONS.has(c.name) && c.args.length === 1) {
-      const inner = fold(c.args[0]);
+      const arg = c.args[0];
+      // string(b'…'): that text, or the error cel-go's folding raises for invalid UTF-8.
+      if (
+        c.name === "string" &&
+        isCelNode(arg) &&
+        arg.op === "value" &&
+        arg.args instanceof Uint8Array
+      ) {
+        try {
+          const value = new TextDecoder("utf-8", { fatal: true }).decode(arg.args);
+          return { kind: "string", value };
+        } catch {
+          error = "invalid UTF-8 in bytes, cannot convert to string";
+          return undefined;
+        }
+      }
+      const inner = fold(arg);
       if (error !== undefined || !inner) return undefined;
       const r = convert(c.name, inner);
       if (r && "error" in r) {

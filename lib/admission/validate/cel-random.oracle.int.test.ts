@@ -15,11 +15,10 @@ import { judge, reportDisagreements } from "../../../test/oracle/validation-judg
 import { checkCel } from "./cel";
 
 /**
- * Of seeds 1 to 120, these five still disagree, each on one expression the validator accepts and
- * the apiserver refuses: 16 and 95 (a list literal mixing map(dyn, dyn) with string or dyn, which
+ * Of seeds 1 to 120, four still disagree, each on one expression the validator accepts and the
+ * apiserver refuses: 16 and 95 (a list literal mixing map(dyn, dyn) with string or dyn, which
  * cel-go's homogeneous-literal check refuses and cel-js lets through), 69 and 82 (`x.orValue(1)`
- * on a dyn, which cel-go types int and cel-js dyn), 98 (`bool(string(b'x'))`, a conversion of a
- * bytes literal the program's constant folding fails). Every other seed agrees; these run.
+ * on a dyn, which cel-go types int and cel-js dyn). Every other seed agrees; these run.
  */
 const SEEDS = process.env.PORTCULLIS_ORACLE_SEED
   ? [Number(process.env.PORTCULLIS_ORACLE_SEED)]
