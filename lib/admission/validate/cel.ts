@@ -704,6 +704,7 @@ function conditionalVerdict(
 const SCALAR = /^(int|uint|double|string|bool|bytes|null_type|null|timestamp|duration|type)$/;
 /** Types cel-go has no index for even by a dyn key (measured: `timestamp(…)[dyn]`, `type(0)[dyn]`). */
 const DYN_INDEX_REFUSED = /^(timestamp|duration|type)$/;
+const NUMBER = /^(int|uint|double)$/;
 /** Key types a map literal's type can carry (cel-go indexes a map by its key type, or dyn). */
 const MAP_KEY = /^map<(int|uint|string|bool), /;
 
@@ -748,9 +749,11 @@ function indexVerdict(
     const i = partType(expr, decl, index, comprehensions);
     const key = MAP_KEY.exec(t)?.[1];
     if (key !== undefined) {
-      // A map is indexed by its key's type or dyn; any other type is refused.
+      // A map is indexed by its key's type or dyn; any other type is refused. (Numbers of
+      // another kind, `{1: 'a'}[1u]`, are left undecided: not measured.)
       const k = i === undefined ? undefined : goTypeName(i);
-      if (k === undefined || k === "dyn" || k === key) continue;
+      const numbers = NUMBER.test(key) && NUMBER.test(k ?? "");
+      if (k === undefined || k === "dyn" || k === key || numbers) continue;
     } else if (!SCALAR.test(goTypeName(t))) continue;
     // (A map's key was compared above.) A dyn index is refused for some scalars (cel-go's
     // message names it dyn); null_type takes one.
