@@ -161,14 +161,9 @@ function ExampleNote({
   else if (!example.found) text = `No request to show: ${example.reason}.`;
   else if (!example.called)
     text = `No request found that the ${who} is called for. Shown: ${example.summary}, the first its rules allow; the prediction says why it is skipped.`;
-  else if (example.whatIfNamespace) {
-    // A Namespace's DELETE is matched by the namespace's stored labels, on both selectors.
-    const { operation, resource, subresource } = example.state;
-    const deleted =
-      operation === "DELETE" && resource === "core/v1/namespaces" && subresource === "";
-    const selectors = deleted ? "namespaceSelector and objectSelector" : "namespaceSelector";
-    text = `Opened on a request the ${who} is called for: ${example.summary}, with that namespace's labels changed (what-if) to satisfy its ${selectors}, as no live namespace does. Edit the request to try others.`;
-  } else
+  else if (example.whatIfNamespace)
+    text = `Opened on a request the ${who} is called for: ${example.summary}, with that namespace's labels changed (what-if) to satisfy its ${example.whatIfSelectors ?? "namespaceSelector"}, as no live namespace does. Edit the request to try others.`;
+  else
     text = `Opened on a request the ${who} is called for: ${example.summary}. Edit the request to try others.`;
   return (
     <p

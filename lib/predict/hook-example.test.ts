@@ -154,7 +154,11 @@ describe("a hook's example request", () => {
       ]),
     );
     const ex = exampleFor(target("gated.example.com"), live);
-    expect(ex).toMatchObject({ called: true, whatIfNamespace: "default" });
+    expect(ex).toMatchObject({
+      called: true,
+      whatIfNamespace: "default",
+      whatIfSelectors: "namespaceSelector",
+    });
     expect(ex.found && ex.state.namespaceLabels).toEqual({
       "kubernetes.io/metadata.name": "default",
       "injection.example.com": "enabled",
@@ -197,7 +201,11 @@ describe("a hook's example request", () => {
       ]),
     );
     const whatIf = exampleFor(target("ns-gated.example.com"), gated);
-    expect(whatIf).toMatchObject({ called: true, whatIfNamespace: "team" });
+    expect(whatIf).toMatchObject({
+      called: true,
+      whatIfNamespace: "team",
+      whatIfSelectors: "namespaceSelector and objectSelector",
+    });
     expect(whatIf.found && whatIf.state.namespaceLabels).toEqual({
       "kubernetes.io/metadata.name": "team",
       env: "prod",

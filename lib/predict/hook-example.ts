@@ -35,6 +35,8 @@ export type HookExample =
       summary: string;
       /** Set when the namespace's labels are a what-if (no live namespace satisfies the selector). */
       whatIfNamespace?: string;
+      /** The selectors the what-if labels satisfy (a deleted Namespace's meet both). */
+      whatIfSelectors?: "namespaceSelector" | "namespaceSelector and objectSelector";
     }
   | { found: false; reason: string };
 
@@ -350,7 +352,16 @@ export function exampleFor(target: HookTarget, live: LiveInputs): HookExample {
     const summary = summaryOf(p.c, ns);
     const called = calls(state, object, live, target);
     const example: HookExample = nsLabels
-      ? { found: true, state, called, summary, whatIfNamespace: ns }
+      ? {
+          found: true,
+          state,
+          called,
+          summary,
+          whatIfNamespace: ns,
+          whatIfSelectors: deletesNamespace(p.c)
+            ? "namespaceSelector and objectSelector"
+            : "namespaceSelector",
+        }
       : { found: true, state, called, summary };
     fallback ??= example;
     return called ? example : undefined;
@@ -368,11 +379,12 @@ export function exampleFor(target: HookTarget, live: LiveInputs): HookExample {
     }
   // Then a what-if: the first namespace's labels changed to satisfy the namespaceSelector (for a
   // Namespace's DELETE, the first one the apiserver would delete).
-  const whatIf = spaces[0] ?? "default";
-  const deletableWhatIf = spaces.find((n) => !IMMORTAL_NAMESPACES.has(n)) ?? "example";
+  const firstLive = spaces[0] ?? "default";
+  const firstDeletable = spaces.find((n) => !IMMORTAL_NAMESPACES.has(n)) ?? "example";
+  const whatIf = (c: Candidate) => (deletesNamespace(c) ? firstDeletable : firstLive);
   for (const p of plans) {
     if (!inNamespace(p.c)) continue;
-    const ns = deletesNamespace(p.c) ? deletableWhatIf : whatIf;
+    const ns = whatIf(p.c);
     const nsLabels = labelsSatisfying(p.whatIfSelectors, live.namespaces[ns] ?? {});
     if (!nsLabels || tries >= MAX_TRIES) continue;
     const hit = attempt(p, ns, nsLabels);
@@ -380,11 +392,7 @@ export function exampleFor(target: HookTarget, live: LiveInputs): HookExample {
   }
   // Nothing calls it: the prediction of the first request says why the hook is skipped.
   if (fallback) return fallback;
-  const ns = inNamespace(first.c)
-    ? deletesNamespace(first.c)
-      ? deletableWhatIf
-      : whatIf
-    : undefined;
+  const ns = inNamespace(first.c) ? whatIf(first.c) : undefined;
   return {
     found: true,
     state: stateOf(first.c, ns, first.labels, undefined).state,
