@@ -360,6 +360,7 @@ describe("predict", () => {
         "failure",
         "indeterminate",
         "legacy",
+        "neverSent",
         "notices",
         "rejectedBeforeHooks",
         "request",

@@ -375,6 +375,55 @@ test("a CREATE in a namespace that does not exist: rejected before any hook, as 
   await expect(page.getByTestId("agrees")).toContainText(
     "rejected as predicted, by NamespaceLifecycle",
   );
+  await expect(page.getByTestId("dry-run-predicted")).toHaveText(
+    `Rejected: 404 namespaces "${ghost}" not found`,
+  );
+});
+
+test("a DELETE of a pod's status: refused by the router before admission (405), as the apiserver does", async ({
+  page,
+}) => {
+  await page.goto("/predict?op=DELETE&sub=status");
+  await expect(page.getByTestId("verdict")).toBeVisible();
+  await page
+    .getByLabel("Object being deleted", { exact: true })
+    .fill(`apiVersion: v1\nkind: Pod\nmetadata:\n  name: keep-s\n  namespace: ${PROD}\n`);
+  await expect(page.getByTestId("verdict")).toHaveText("Refused before admission");
+  await expect(page.getByTestId("predicted-failure")).toContainText(
+    "405: the server does not allow this method on the requested resource",
+  );
+  await expect(page.getByTestId("predicted-failure")).toContainText("router");
+  const seen = await tryForReal(page);
+  expect([...seen.mutating, ...seen.validating]).toEqual([]);
+  await expect(page.getByTestId("dry-run-message")).toContainText(
+    "the server does not allow this method on the requested resource",
+  );
+  await expect(page.getByTestId("agrees")).toContainText(
+    "rejected as predicted, by the apiserver's router",
+  );
+  await expect(page.getByTestId("dry-run-predicted")).toHaveText(
+    "Refused before admission: 405 the server does not allow this method on the requested resource",
+  );
+});
+
+test("a connect subresource has no dry run, whatever the operation: nothing is sent", async ({
+  page,
+}) => {
+  await page.goto(`/predict?op=UPDATE&sub=proxy`);
+  await expect(page.getByTestId("verdict")).toBeVisible();
+  await page
+    .getByLabel("New object", { exact: true })
+    .fill(`apiVersion: v1\nkind: Pod\nmetadata:\n  name: keep-p\n  namespace: ${PROD}\n`);
+  // A PUT to pods/…/proxy is admitted as CONNECT: no hook is consulted for an UPDATE.
+  await expect(page.getByTestId("verdict")).toHaveText("Never admitted as UPDATE");
+  await expect(page.getByTestId("exclusions")).toContainText(
+    "admitted as CONNECT, never as UPDATE",
+  );
+  await page.getByRole("button", { name: "Try it for real" }).click();
+  await expect(page.getByTestId("dry-run-outcome")).toHaveText("Not sent");
+  await expect(page.getByTestId("dry-run-message")).toContainText(
+    "pods/proxy is a connect subresource",
+  );
 });
 
 test("a CREATE in a Terminating namespace: rejected with 403 before any hook, as the apiserver does", async ({

@@ -35,8 +35,12 @@ export function formatPredictText(r: PredictReport): string {
   if (r.rejectedBeforeHooks)
     lines.push(
       "",
-      `REJECTED by ${r.rejectedBeforeHooks.plugin} before any hook: ${r.rejectedBeforeHooks.status} ${r.rejectedBeforeHooks.message}`,
+      r.rejectedBeforeHooks.plugin === "routing"
+        ? `REFUSED by the apiserver's router before admission: ${r.rejectedBeforeHooks.status} ${r.rejectedBeforeHooks.message}`
+        : `REJECTED by ${r.rejectedBeforeHooks.plugin} before any hook: ${r.rejectedBeforeHooks.status} ${r.rejectedBeforeHooks.message}`,
     );
+  if (r.neverSent)
+    lines.push("", `NEVER ADMITTED as ${r.request.operation}: ${r.exclusions.webhooks ?? ""}`);
   if (r.failure)
     lines.push(
       "",

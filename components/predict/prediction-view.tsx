@@ -206,7 +206,15 @@ function Summary({ r }: { r: PredictReport }) {
   return (
     <section className="panel" aria-label="Answer" data-testid="answer">
       <h2>
-        {r.failure || r.rejectedBeforeHooks ? (
+        {r.rejectedBeforeHooks?.plugin === "routing" ? (
+          <span className="bad" data-testid="verdict">
+            Refused before admission
+          </span>
+        ) : r.neverSent ? (
+          <span className="bad" data-testid="verdict">
+            Never admitted as {r.request.operation}
+          </span>
+        ) : r.failure || r.rejectedBeforeHooks ? (
           <span className="bad" data-testid="verdict">
             Rejected by admission
           </span>
@@ -220,7 +228,9 @@ function Summary({ r }: { r: PredictReport }) {
         <p className="alert" data-testid="predicted-failure">
           {r.rejectedBeforeHooks.status}: {r.rejectedBeforeHooks.message}{" "}
           <span className="hint">
-            ({r.rejectedBeforeHooks.plugin}, before any policy or webhook is consulted)
+            {r.rejectedBeforeHooks.plugin === "routing"
+              ? "(the apiserver's router: no route serves this method on the resource, so the request never reaches admission)"
+              : `(${r.rejectedBeforeHooks.plugin}, before any policy or webhook is consulted)`}
           </span>
         </p>
       ) : r.failure ? (
@@ -244,6 +254,8 @@ function Summary({ r }: { r: PredictReport }) {
             </details>
           ) : null}
         </>
+      ) : r.neverSent ? (
+        <p className="hint">No request to this resource is admitted as this operation.</p>
       ) : (
         <p className="hint">
           The hooks below are called; any of them may still deny or change the request.
@@ -295,9 +307,10 @@ function Summary({ r }: { r: PredictReport }) {
         </dd>
       </dl>
       {r.exclusions.webhooks || r.exclusions.policies ? (
-        <p className="hint">
-          {r.exclusions.webhooks ? `Webhooks: ${r.exclusions.webhooks}. ` : ""}
-          {r.exclusions.policies ? `Policies: ${r.exclusions.policies}.` : ""}
+        <p className="hint" data-testid="exclusions">
+          {r.exclusions.webhooks && r.exclusions.webhooks === r.exclusions.policies
+            ? `Webhooks and policies: ${r.exclusions.webhooks}.`
+            : `${r.exclusions.webhooks ? `Webhooks: ${r.exclusions.webhooks}. ` : ""}${r.exclusions.policies ? `Policies: ${r.exclusions.policies}.` : ""}`}
         </p>
       ) : null}
       {r.notices.length ? (

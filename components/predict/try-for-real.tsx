@@ -151,10 +151,15 @@ export function TryForReal({
           </div>
           <div>
             <h3>The prediction (for the dry run)</h3>
-            <p className={dry.failure ? "bad" : "good"}>
-              {dry.failure
-                ? `Rejected: ${dry.failure.message}`
-                : "Admitted as far as matching decides"}
+            <p
+              className={dry.failure || dry.rejectedBeforeHooks ? "bad" : "good"}
+              data-testid="dry-run-predicted"
+            >
+              {dry.rejectedBeforeHooks
+                ? `${dry.rejectedBeforeHooks.plugin === "routing" ? "Refused before admission" : "Rejected"}: ${dry.rejectedBeforeHooks.status} ${dry.rejectedBeforeHooks.message}`
+                : dry.failure
+                  ? `Rejected: ${dry.failure.message}`
+                  : "Admitted as far as matching decides"}
             </p>
             <p className="hint">{dry.calls.length} calls predicted</p>
           </div>

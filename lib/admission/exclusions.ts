@@ -42,7 +42,9 @@ export interface Exclusion {
     | "operation-not-handled"
     | "namespace-not-found"
     | "namespace-terminating"
-    | "immortal-namespace";
+    | "immortal-namespace"
+    | "method-not-allowed"
+    | "operation-never-sent";
   readonly message: string;
 }
 
@@ -111,9 +113,13 @@ export function mutatingPolicyExclusion(r: AdmissionRequest): Exclusion | undefi
   };
 }
 
-/** A rejection by an in-tree admission plugin that runs before every hook. */
+/**
+ * A rejection before every hook: by an in-tree admission plugin that runs first, or by the
+ * apiserver's router (`routing`: no route serves the request's method on its resource; see
+ * served-operations.ts), before admission at all.
+ */
 export interface InTreeRejection {
-  readonly plugin: "NamespaceLifecycle";
+  readonly plugin: "NamespaceLifecycle" | "routing";
   readonly status: number;
   readonly message: string;
 }

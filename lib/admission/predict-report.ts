@@ -164,11 +164,17 @@ export interface PredictReport {
   /** Other failing bindings of the same policy stage: the apiserver names one of them all. */
   alsoFailing: FailureReport[];
   /**
-   * An in-tree plugin's rejection before any hook (NamespaceLifecycle refusing a CREATE in a
-   * namespace that does not exist): no hook is called.
+   * A rejection before any hook: by an in-tree plugin (NamespaceLifecycle refusing a CREATE in
+   * a namespace that does not exist), or by the router (`routing`: 405, the resource serves no
+   * such method): no hook is called.
    */
   rejectedBeforeHooks: { plugin: string; status: number; message: string } | null;
   exclusions: { webhooks: string | null; policies: string | null };
+  /**
+   * True when the request cannot happen as given: its target admits every request as another
+   * operation (a connect subresource, or CONNECT on anything else; see served-operations.ts).
+   */
+  neverSent: boolean;
   worstCaseLatencySeconds: number;
   /**
    * The historical hooks (v1beta1 webhook configurations served apart from the cluster's own,
@@ -448,6 +454,7 @@ export function reportOf(
       webhooks: p.exclusions.webhooks?.message ?? null,
       policies: p.exclusions.policies?.message ?? null,
     },
+    neverSent: p.exclusions.webhooks?.code === "operation-never-sent",
     worstCaseLatencySeconds: p.worstCaseLatencySeconds,
     legacy,
     notices,

@@ -23,6 +23,7 @@
  * (lib/admission/predict-report) serialises both for the command line and the predict page.
  */
 import type { AdmissionRequest, GroupVersionKind } from "@/lib/admission/request";
+import { unservedOperation } from "@/lib/admission/served-operations";
 import {
   compileSnapshot,
   type CompiledSnapshot,
@@ -526,10 +527,13 @@ function run(
     failure: undefined,
     alsoFailing: [],
   };
+  // A request whose operation its resource does not serve never reaches admission; then
   // NamespaceLifecycle runs before the policy and webhook plugins: its rejection ends admission.
+  const unserved = unservedOperation(request, snapshot.equivalence.resourceInfo(request));
   const nsState = namespaceState(request, snapshot, ctx);
-  const rejected = namespaceLifecycleRejection(request, nsState);
-  const before = rejected && namespaceLifecycleExclusion(request, rejected, nsState);
+  const rejected = unserved ? unserved.rejection : namespaceLifecycleRejection(request, nsState);
+  const before =
+    unserved?.exclusion ?? (rejected && namespaceLifecycleExclusion(request, rejected, nsState));
   const wExcl = before ?? webhookExclusion(request, snapshot.excludeVirtualResources);
   const pExcl = before ?? policyExclusion(request);
 

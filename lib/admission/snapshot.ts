@@ -22,10 +22,16 @@ export interface DiscoveryResource {
   readonly resource: string;
   readonly kind: string;
   readonly namespaced: boolean;
+  /**
+   * The verbs discovery lists for it (`create`, `update`, `patch`, `delete`, …): which operations
+   * can reach admission on it (see served-operations.ts). Unknown when absent.
+   */
+  readonly verbs?: readonly string[];
   /** Subresources served for it; `kind` defaults to the parent's kind (e.g. `status`). */
   readonly subresources?: ReadonlyArray<{
     readonly name: string;
     readonly kind?: GroupVersionKind;
+    readonly verbs?: readonly string[];
   }>;
   /**
    * Resources with the same key are the same stored resource (the apiserver's

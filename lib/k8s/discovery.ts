@@ -31,6 +31,7 @@ export function discoveryResources(docs: readonly GroupVersionResources[]): Disc
             version: r.version ?? doc.version,
             kind: r.kind,
           },
+          verbs: r.verbs,
         }));
       out.push({
         group: doc.group,
@@ -38,6 +39,7 @@ export function discoveryResources(docs: readonly GroupVersionResources[]): Disc
         resource: p.name,
         kind: p.kind,
         namespaced: p.namespaced,
+        verbs: p.verbs,
         subresources,
         ...(p.storageVersionHash ? { equivalenceKey: `hash:${p.storageVersionHash}` } : {}),
       });

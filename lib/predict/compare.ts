@@ -31,14 +31,15 @@ export function compareVerdict(dry: PredictReport, verdict: DryRunVerdict): Comp
   if (verdict.outcome === "unsupported") return out;
   const before = dry.rejectedBeforeHooks;
   if (before) {
+    const by = before.plugin === "routing" ? "the apiserver's router" : before.plugin;
     out.push(
       verdict.outcome !== "allowed" &&
         verdict.status === before.status &&
         verdict.message === before.message
-        ? { agrees: true, message: `rejected as predicted, by ${before.plugin} before any hook` }
+        ? { agrees: true, message: `rejected as predicted, by ${by} before any hook` }
         : {
             agrees: false,
-            message: `predicted a rejection by ${before.plugin} before any hook (${before.status} ${before.message}); the apiserver ${verdict.outcome === "allowed" ? "admitted the request" : `said: ${verdict.status} ${verdict.message}`}`,
+            message: `predicted a rejection by ${by} before any hook (${before.status} ${before.message}); the apiserver ${verdict.outcome === "allowed" ? "admitted the request" : `said: ${verdict.status} ${verdict.message}`}`,
           },
     );
     return out;

@@ -121,6 +121,42 @@ describe("a hook's example request", () => {
     expect(calledBy(live, exec)).toContain("exec.example.com");
   });
 
+  it("asks only for what the resource serves, by discovery's verbs", () => {
+    const statusHook = (name: string, operations: string[]) =>
+      hook(name, {
+        rules: [{ operations, apiGroups: [""], apiVersions: ["v1"], resources: ["pods/status"] }],
+      });
+    const base = liveOf(
+      validatingSnapshot([
+        statusHook("status.example.com", ["CREATE", "UPDATE"]),
+        statusHook("never.example.com", ["CREATE", "DELETE"]),
+      ]),
+    );
+    // As the apiserver lists it: pods/status serves get, patch and update only.
+    const live: LiveInputs = {
+      ...base,
+      discovery: base.discovery.map((d) =>
+        d.group === "" && d.resource === "pods"
+          ? {
+              ...d,
+              verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
+              subresources: d.subresources?.map((s) =>
+                s.name === "status" ? { ...s, verbs: ["get", "patch", "update"] } : s,
+              ),
+            }
+          : d,
+      ),
+    };
+    // Without verbs the first operation of the rule is asked for.
+    expect(exampleFor(target("status.example.com"), base)).toMatchObject({
+      summary: "CREATE pods/status in namespace default",
+    });
+    const ex = exampleFor(target("status.example.com"), live);
+    expect(ex).toMatchObject({ called: true, summary: "UPDATE pods/status in namespace default" });
+    expect(calledBy(live, ex)).toContain("status.example.com");
+    expect(exampleFor(target("never.example.com"), live)).toMatchObject({ found: false });
+  });
+
   it("a cluster-scoped rule gets a cluster-scoped resource and no namespace", () => {
     const live = liveOf(
       validatingSnapshot([

@@ -18,6 +18,7 @@ import { selectorMatches } from "@/lib/admission/selectors";
 import type { DiscoveryResource } from "@/lib/admission/snapshot";
 import type { AdmissionOperation } from "@/lib/k8s/types";
 import { IMMORTAL_NAMESPACES } from "@/lib/admission/exclusions";
+import { reachesAdmission } from "@/lib/admission/served-operations";
 import { predictCompiled } from "@/lib/admission/predict";
 import type { JsonObject } from "@/lib/admission/validate/json";
 import { pageRequest, type LiveInputs } from "./page-request";
@@ -179,11 +180,12 @@ function candidatesOf(m: Matchers, discovery: readonly DiscoveryResource[]): Can
       const found: Candidate[] = [];
       for (const d of ranked) {
         const kind = { group: d.group, version: d.version, kind: d.kind };
-        // CONNECT reaches only subresources (exec, attach, portforward, proxy).
-        if (operation !== "CONNECT" && matches(d, ""))
+        // Only what the target serves reaches admission: CONNECT only the connect subresources
+        // (exec, attach, portforward, proxy), DELETE never a status (served-operations.ts).
+        if (reachesAdmission(operation, d, "") && matches(d, ""))
           found.push({ operation, resource: d, subresource: "", kind, name: named });
         for (const s of d.subresources ?? [])
-          if (matches(d, s.name))
+          if (reachesAdmission(operation, d, s.name) && matches(d, s.name))
             found.push({
               operation,
               resource: d,

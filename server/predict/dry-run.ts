@@ -5,6 +5,8 @@ import type { DryRunInput, DryRunVerdict } from "@/lib/queries/predict";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { readStatusMessage } from "@/lib/admission/status-message";
 import type { KubeClient } from "@/server/kube/client";
+import type { V1APIResource } from "@/lib/k8s/types";
+import { isConnectKind } from "@/lib/admission/served-operations";
 
 const segment = z
   .string()
@@ -43,6 +45,18 @@ function isDenial(message: string): boolean {
   );
 }
 
+/** Whether discovery of the request's group version says its subresource is a connect one. */
+async function connects(
+  client: KubeClient,
+  r: DryRunInput,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const path = r.group === "" ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
+  const doc = await client.request<{ resources?: V1APIResource[] }>({ path, signal });
+  const sub = doc.resources?.find((x) => x.name === `${r.resource}/${r.subresource}`);
+  return sub !== undefined && isConnectKind(sub.kind);
+}
+
 /**
  * Sends the request as a server-side dry run (`dryRun=All`) as the client's identity and reads
  * the apiserver's verdict. Admission runs in full; nothing is stored; only hooks with sideEffects
@@ -64,6 +78,14 @@ export async function dryRun(
     return {
       outcome: "unsupported",
       message: `${r.operation} needs the object's name (metadata.name)`,
+      warnings: [],
+    };
+  // A connect subresource admits every method as CONNECT and then runs it for real (a PUT to
+  // pods/…/proxy reaches the pod): whatever the operation asked for, it has no dry run.
+  if (r.subresource !== "" && (await connects(client, r, signal)))
+    return {
+      outcome: "unsupported",
+      message: `${r.resource}/${r.subresource} is a connect subresource: every request to it is admitted as CONNECT and then run for real, so it has no dry run`,
       warnings: [],
     };
   const base = basePath(r);
