@@ -165,8 +165,8 @@ export interface PredictReport {
   alsoFailing: FailureReport[];
   /**
    * A rejection before any hook: by an in-tree plugin (NamespaceLifecycle refusing a CREATE in
-   * a namespace that does not exist), or by the router (`routing`: 405, the resource serves no
-   * such method): no hook is called.
+   * a namespace that does not exist), or by the router (`routing`: 405, or 404 where the path
+   * serves no method; the resource serves no such method): no hook is called.
    */
   rejectedBeforeHooks: { plugin: string; status: number; message: string } | null;
   exclusions: { webhooks: string | null; policies: string | null };

@@ -40,6 +40,9 @@ describe("checkCel (verdicts confirmed by the oracle against kube-apiserver 1.37
     ["a field named cel is not cel.bind", "object.cel.bind(1) == 2", "error"],
     ["sortBy binds its variable (ext.Lists v3)", "[1, 2].sortBy(x, -x)[0] == 2", "unknown"],
     ["optional list element", "[?optional.of(1)].size() == 1", "unknown"],
+    // cel-go types it int (optional(T).orValue(T) with T bound by the argument), cel-js dyn.
+    ["orValue on a dyn takes its argument's type", "object.x.orValue(1) + 'a' == 'b'", "unknown"],
+    ["orValue on a dyn, as the return value", "object.x.orValue(1)", "unknown"],
     ["optional map entry", "{?'a': optional.of(1)}.size() == 1", "unknown"],
     ["ip.isCanonical (library.IP)", "ip.isCanonical('1.2.3.4')", "unknown"],
     ["unknown field of request", "request.foo == 'x'", "error"],

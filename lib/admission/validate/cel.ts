@@ -810,6 +810,12 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
   if (parseIssues.length > 0) return { kind: "error", detail: compileIssues(expr, parseIssues) };
   let verdict = typeVerdict(expr, decl, ret, comprehensions);
   if (verdict.kind === "error") return verdict;
+  // cel-go types `x.orValue(v)` on a dyn `x` as v's type (its overload is optional(T) → T, and a
+  // dyn receiver binds T to v's type); cel-js keeps dyn, so its "ok" may be cel-go's overload or
+  // return-type error (`x.orValue(1) + 'a'`). An error cel-js finds stands: cel-go's types are
+  // narrower, never wider.
+  if (verdict.kind === "ok" && /\.\s*orValue\s*\(/.test(maskStrings(expr)))
+    verdict = { kind: "unknown" };
   // cel.bind is cel-go's ext.Bindings, which the apiserver's environment does not enable (cel-js
   // has it built in): the first issue is `cel` itself, where everything else type-checks.
   if (verdict.kind === "ok") {
