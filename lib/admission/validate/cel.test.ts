@@ -43,6 +43,10 @@ describe("checkCel (verdicts confirmed by the oracle against kube-apiserver 1.37
     // cel-go types it int (optional(T).orValue(T) with T bound by the argument), cel-js dyn.
     ["orValue on a dyn takes its argument's type", "object.x.orValue(1) + 'a' == 'b'", "unknown"],
     ["orValue on a dyn, as the return value", "object.x.orValue(1)", "unknown"],
+    // cel-go: "expected type 'string' but found 'map(dyn, dyn)'"; cel-js lets `{}` join anything.
+    ["an empty map among strings", "[request.namespace, {}].size() == 2", "unknown"],
+    ["an empty map beside a dyn", "[{}, object].size() == 2", "unknown"],
+    ["an empty map as a map value", "{'a': {}, 'b': object}.size() == 2", "unknown"],
     ["optional map entry", "{?'a': optional.of(1)}.size() == 1", "unknown"],
     ["ip.isCanonical (library.IP)", "ip.isCanonical('1.2.3.4')", "unknown"],
     ["unknown field of request", "request.foo == 'x'", "error"],

@@ -816,6 +816,7 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
   // narrower, never wider.
   if (verdict.kind === "ok" && /\.\s*orValue\s*\(/.test(maskStrings(expr)))
     verdict = { kind: "unknown" };
+  if (verdict.kind === "ok" && mixesEmptyAggregate(tree)) verdict = { kind: "unknown" };
   // cel.bind is cel-go's ext.Bindings, which the apiserver's environment does not enable (cel-js
   // has it built in): the first issue is `cel` itself, where everything else type-checks.
   if (verdict.kind === "ok") {
@@ -855,6 +856,32 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
     // (An expression this module cannot walk gets no verdict from it, never a crash.)
   }
   return verdict;
+}
+
+const isEmptyAggregate = (n: unknown): boolean =>
+  isCelNode(n) &&
+  (n.op === "list" || n.op === "map") &&
+  Array.isArray(n.args) &&
+  n.args.length === 0;
+
+/**
+ * Whether a list literal's elements, or a map literal's keys or values, join an empty `[]` or `{}`
+ * with something else. cel-js lets an empty literal stand for any type there; cel-go's
+ * homogeneous-literal check (ValidateHomogeneousAggregateLiterals) wants every element of exactly
+ * one type, an empty literal's being list(dyn) or map(dyn, dyn) unless unification with the
+ * others bound it (`[request.namespace, {}]` and `[{}, object]` fail, `[[], [1]]` does not).
+ */
+function mixesEmptyAggregate(tree: unknown): boolean {
+  for (const n of celNodes(tree)) {
+    if (!Array.isArray(n.args) || n.args.length < 2) continue;
+    if (n.op === "list" && n.args.some(isEmptyAggregate)) return true;
+    if (
+      n.op === "map" &&
+      n.args.some((e) => Array.isArray(e) && (isEmptyAggregate(e[0]) || isEmptyAggregate(e[1])))
+    )
+      return true;
+  }
+  return false;
 }
 
 /**
