@@ -533,6 +533,19 @@ export function webhookVariants(mutating: boolean): [string, (h: JsonObject) => 
     "bool(string(b'x'))",
     "string(b'\\xff') == ''",
     "int(string(b'12')) == 12",
+    // Through a dyn, a conversion with no overload reaches the planner; dyn() of a constant is
+    // that constant. Null indexed by an int, or read as an optional, passes the checker.
+    "bool(dyn(1)) == true",
+    "int(dyn(true)) == 1",
+    "bool(dyn(b'x'))",
+    "string(dyn(null)) == ''",
+    "bool(dyn('x'))",
+    "int(dyn('12')) == 12",
+    "string(dyn(b'\\xff')) == ''",
+    "uint(dyn(-1)) == 1u",
+    "object[dyn(null)] == 1",
+    "null[1] == ['a']",
+    "null['a'].hasValue()",
   ];
   for (const e of exprs)
     mcs.push([`expr ${JSON.stringify(e).slice(0, 60)}`, [{ name: "a", expression: e }]]);

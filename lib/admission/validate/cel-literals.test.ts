@@ -149,6 +149,14 @@ describe("checks cel-go makes after type-checking", () => {
     ["object[{'a': 1}] == 1", "invalid qualifier type: *types.baseMap"],
     ["object[dyn(b'x')] == 1", "invalid qualifier type: types.Bytes"],
     ["object[timestamp('2024-01-01T00:00:00Z')] == 1", "invalid qualifier type: types.Timestamp"],
+    // Through a dyn (the apiserver's messages, measured).
+    ["true == bool(dyn(b'x'))", "no such overload: bool(bytes)"],
+    ["bool(dyn(1)) == true", "no such overload: bool(int)"],
+    ["double(dyn(true)) == 1.0", "no such overload: double(bool)"],
+    ["string(dyn(null)) == ''", "no such overload: string(null_type)"],
+    ["bool(dyn(dyn('x')))", "type conversion error from 'string' to 'bool'"],
+    ["string(dyn(b'\\xff')) == ''", "invalid UTF-8 in bytes, cannot convert to string"],
+    ["uint(dyn(-1)) == 1u", "unsigned integer overflow"],
   ])("%s fails to build: %s", (e, message) => expect(foldingError(e, ast(e))).toBe(message));
 
   test.each([
@@ -157,6 +165,8 @@ describe("checks cel-go makes after type-checking", () => {
     "double('Inf') > 0.0",
     "int(object.x) == 1",
     "int(string(b'12')) == 12",
+    "int(dyn('12')) == 12",
+    "bool(dyn(object))",
     "object[[object][0]] == 1",
     "object['a'] == object[1] && object[1u] == object[true] && object[1.5] == object[-1]",
   ])("%s builds", (e) => expect(foldingError(e, ast(e))).toBeUndefined());

@@ -63,6 +63,8 @@ type Literal =
   | { kind: "uint"; value: bigint }
   | { kind: "double"; value: number }
   | { kind: "bool"; value: boolean }
+  | { kind: "bytes"; value: Uint8Array }
+  | { kind: "null" }
   | { kind: "other" };
 
 /**
@@ -85,6 +87,8 @@ function literalOf(expr: string, n: unknown): Literal | undefined {
   if (typeof v === "number") return { kind: "double", value: v };
   if (typeof v === "boolean") return { kind: "bool", value: v };
   if (isCelUint(v)) return { kind: "uint", value: BigInt(v.valueOf()) };
+  if (v instanceof Uint8Array) return { kind: "bytes", value: v };
+  if (v === null) return { kind: "null" };
   return { kind: "other" };
 }
 
@@ -395,6 +399,33 @@ function convert(name: string, v: Literal): Folded {
     error: `type conversion error from '${from}' to '${name}'`,
   });
   switch (`${name}(${v.kind})`) {
+    case "string(bytes)":
+      try {
+        const value = new TextDecoder("utf-8", { fatal: true }).decode(
+          (v as { value: Uint8Array }).value,
+        );
+        return { ok: { kind: "string", value } };
+      } catch {
+        return { error: "invalid UTF-8 in bytes, cannot convert to string" };
+      }
+    // No such conversion: the checker refuses them on typed arguments; through a dyn (`bool(dyn(1))`)
+    // they reach the planner, which fails the program.
+    case "int(bool)":
+    case "int(bytes)":
+    case "int(null)":
+    case "uint(bool)":
+    case "uint(bytes)":
+    case "uint(null)":
+    case "double(bool)":
+    case "double(bytes)":
+    case "double(null)":
+    case "bool(int)":
+    case "bool(uint)":
+    case "bool(double)":
+    case "bool(bytes)":
+    case "bool(null)":
+    case "string(null)":
+      return { error: `no such overload: ${name}(${v.kind === "null" ? "null_type" : v.kind})` };
     case "int(string)": {
       const s = (v as { value: string }).value;
       if (!/^[+-]?\d+$/.test(s)) return typeErr("string");
@@ -486,7 +517,7 @@ const CONVERTED: Record<string, string> = {
 function constantQualifier(expr: string, n: unknown): string | undefined {
   if (!isCelNode(n)) return undefined;
   const lit = literalOf(expr, n);
-  if (lit && lit.kind !== "other") return "";
+  if (lit && lit.kind !== "other" && lit.kind !== "bytes" && lit.kind !== "null") return "";
   if (n.op === "value") {
     if (n.args === null) return "types.Null";
     return n.args instanceof Uint8Array ? "types.Bytes" : undefined;
@@ -512,8 +543,9 @@ function constantQualifier(expr: string, n: unknown): string | undefined {
 
 /**
  * The error cel-go's OptOptimize raises while building the program: the first conversion of a
- * constant that fails, in evaluation order (arguments before the call). Only conversions between
- * strings, numbers and booleans are followed; any other node ends the constant.
+ * constant that fails, in evaluation order (arguments before the call). Only conversions of
+ * strings, numbers, booleans, bytes and null are followed (dyn() is transparent); any other node
+ * ends the constant.
  */
 export function foldingError(expr: string, ast: CelNode): string | undefined {
   let error: string | undefined;
@@ -535,24 +567,10 @@ export function foldingError(expr: string, ast: CelNode): string | undefined {
         }
       }
     }
+    // dyn() of a constant is that constant to the planner.
+    if (c && !c.member && c.name === "dyn" && c.args.length === 1) return fold(c.args[0]);
     if (c && !c.member && CONVERSIONS.has(c.name) && c.args.length === 1) {
-      const arg = c.args[0];
-      // string(b'…'): that text, or the error cel-go's folding raises for invalid UTF-8.
-      if (
-        c.name === "string" &&
-        isCelNode(arg) &&
-        arg.op === "value" &&
-        arg.args instanceof Uint8Array
-      ) {
-        try {
-          const value = new TextDecoder("utf-8", { fatal: true }).decode(arg.args);
-          return { kind: "string", value };
-        } catch {
-          error = "invalid UTF-8 in bytes, cannot convert to string";
-          return undefined;
-        }
-      }
-      const inner = fold(arg);
+      const inner = fold(c.args[0]);
       if (error !== undefined || !inner) return undefined;
       const r = convert(c.name, inner);
       if (r && "error" in r) {

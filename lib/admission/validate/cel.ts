@@ -701,7 +701,7 @@ function conditionalVerdict(
   return { kind: "error", detail: compileIssues(expr, refused) };
 }
 
-const SCALAR = /^(int|uint|double|string|bool|bytes|null_type|null|timestamp|duration|type)$/;
+const SCALAR = /^(int|uint|double|string|bool|bytes|timestamp|duration|type)$/;
 /** Types cel-go has no index for even by a dyn key (measured: `timestamp(…)[dyn]`, `type(0)[dyn]`). */
 const DYN_INDEX_REFUSED = /^(timestamp|duration|type)$/;
 const NUMBER = /^(int|uint|double)$/;
@@ -756,7 +756,8 @@ function indexVerdict(
       if (k === undefined || k === "dyn" || k === key || numbers) continue;
     } else if (!SCALAR.test(goTypeName(t))) continue;
     // (A map's key was compared above.) A dyn index is refused for some scalars (cel-go's
-    // message names it dyn); null_type takes one.
+    // message names it dyn). null is not among them: cel-go's checker resolves `null[k]` by the
+    // index overloads for any k (`null[1]` as a list's, `null['a']` as an optional_type(dyn)).
     const dynRefused = i === "dyn" && DYN_INDEX_REFUSED.test(goTypeName(t));
     if (i === undefined || (key === undefined && !fullyConcrete(i) && !dynRefused))
       return { kind: "unknown" };
@@ -817,6 +818,10 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
   if (verdict.kind === "ok" && /\.\s*orValue\s*\(/.test(maskStrings(expr)))
     verdict = { kind: "unknown" };
   if (verdict.kind === "ok" && mixesEmptyAggregate(tree)) verdict = { kind: "unknown" };
+  // A macro over an empty literal: cel-go infers its element type from the body
+  // (`[].filter(e, e != '')` is a list(string)), where cel-js keeps it open.
+  if (verdict.kind === "ok" && EMPTY_MACRO_TARGET.test(maskStrings(expr)))
+    verdict = { kind: "unknown" };
   // cel.bind is cel-go's ext.Bindings, which the apiserver's environment does not enable (cel-js
   // has it built in): the first issue is `cel` itself, where everything else type-checks.
   if (verdict.kind === "ok") {
@@ -857,6 +862,9 @@ export function checkCel(expr: string, decl: CelDecl, ret: CelReturn): CelVerdic
   }
   return verdict;
 }
+
+const EMPTY_MACRO_TARGET =
+  /(\[\s*\]|\{\s*\})\s*\.\s*(all|exists|exists_one|map|filter|sortBy|transformList|transformMap|transformMapEntry)\s*\(/;
 
 const isEmptyAggregate = (n: unknown): boolean =>
   isCelNode(n) &&
