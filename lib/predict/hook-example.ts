@@ -335,7 +335,11 @@ export function exampleFor(target: HookTarget, live: LiveInputs): HookExample {
     })
     .slice(0, MAX_PLANS);
   const first = plans[0];
-  if (!first) return { found: false, reason: `no served resource matches the rules of ${what}` };
+  if (!first)
+    return {
+      found: false,
+      reason: `no served resource matches the rules of ${what} for an operation it serves (by discovery's verbs: a status takes no DELETE, pods/exec only CONNECT)`,
+    };
   let tries = 0;
   // The first request tried: the fallback, as close to being called as the search came.
   let fallback: HookExample | undefined;
