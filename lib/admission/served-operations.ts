@@ -91,7 +91,7 @@ export interface UnservedOperation {
 
 /**
  * Whether discovery says the request's operation never reaches admission on its target: a
- * CREATE, UPDATE or DELETE whose verbs the target does not serve (refused with 405), an operation
+ * CREATE, UPDATE or DELETE whose verbs the target does not serve (refused by the router), an operation
  * other than CONNECT on a connect subresource, or a CONNECT on anything else (both admitted as the
  * other, so never as this one). Undefined when discovery does not list the target's verbs.
  */

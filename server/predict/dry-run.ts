@@ -45,14 +45,23 @@ function isDenial(message: string): boolean {
   );
 }
 
-/** Whether discovery of the request's group version says its subresource is a connect one. */
+/**
+ * Whether discovery of the request's group version says its subresource is a connect one. (A
+ * group version the cluster does not serve has none: the request itself is answered 404.)
+ */
 async function connects(
   client: KubeClient,
   r: DryRunInput,
   signal?: AbortSignal,
 ): Promise<boolean> {
   const path = r.group === "" ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
-  const doc = await client.request<{ resources?: V1APIResource[] }>({ path, signal });
+  let doc: { resources?: V1APIResource[] };
+  try {
+    doc = await client.request<{ resources?: V1APIResource[] }>({ path, signal });
+  } catch (e) {
+    if (e instanceof KubeApiError && e.status === 404) return false;
+    throw e;
+  }
   const sub = doc.resources?.find((x) => x.name === `${r.resource}/${r.subresource}`);
   return sub !== undefined && isConnectKind(sub.kind);
 }
