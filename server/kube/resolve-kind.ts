@@ -8,6 +8,24 @@ export function groupVersionPath(apiVersion: string): string {
   return apiVersion.includes("/") ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
 }
 
+/** The resources a group version serves, subresources included; undefined when it is not served. */
+export async function groupVersionResources(
+  client: KubeClient,
+  apiVersion: string,
+  signal?: AbortSignal,
+): Promise<V1APIResource[] | undefined> {
+  try {
+    const l = await client.request<{ resources?: V1APIResource[] }>({
+      path: groupVersionPath(apiVersion),
+      signal,
+    });
+    return l.resources ?? [];
+  } catch (e) {
+    if (e instanceof KubeApiError && e.status === 404) return undefined;
+    throw e;
+  }
+}
+
 /** Discovery results by apiVersion, for the lifetime of one request. */
 export type KindCache = Map<string, Promise<V1APIResource[] | undefined>>;
 
@@ -24,13 +42,7 @@ export async function resourceForKind(
 ): Promise<V1APIResource | undefined> {
   let p = cache.get(apiVersion);
   if (!p) {
-    p = client
-      .request<{ resources: V1APIResource[] }>({ path: groupVersionPath(apiVersion), signal })
-      .then((l) => l.resources)
-      .catch((e: unknown) => {
-        if (e instanceof KubeApiError && e.status === 404) return undefined;
-        throw e;
-      });
+    p = groupVersionResources(client, apiVersion, signal);
     cache.set(apiVersion, p);
   }
   return (await p)?.find((r) => r.kind === kind && !r.name.includes("/"));

@@ -5,7 +5,7 @@ import type { DryRunInput, DryRunVerdict } from "@/lib/queries/predict";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { readStatusMessage } from "@/lib/admission/status-message";
 import type { KubeClient } from "@/server/kube/client";
-import type { V1APIResource } from "@/lib/k8s/types";
+import { groupVersionResources } from "@/server/kube/resolve-kind";
 import { isConnectKind } from "@/lib/admission/served-operations";
 
 const segment = z
@@ -54,15 +54,9 @@ async function connects(
   r: DryRunInput,
   signal?: AbortSignal,
 ): Promise<boolean> {
-  const path = r.group === "" ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
-  let doc: { resources?: V1APIResource[] };
-  try {
-    doc = await client.request<{ resources?: V1APIResource[] }>({ path, signal });
-  } catch (e) {
-    if (e instanceof KubeApiError && e.status === 404) return false;
-    throw e;
-  }
-  const sub = doc.resources?.find((x) => x.name === `${r.resource}/${r.subresource}`);
+  const apiVersion = r.group === "" ? r.version : `${r.group}/${r.version}`;
+  const resources = await groupVersionResources(client, apiVersion, signal);
+  const sub = resources?.find((x) => x.name === `${r.resource}/${r.subresource}`);
   return sub !== undefined && isConnectKind(sub.kind);
 }
 
