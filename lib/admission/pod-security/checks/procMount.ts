@@ -1,0 +1,51 @@
+import type { Check, CheckResult, PodMeta, PodSpec } from "../types";
+import {
+  ALLOWED,
+  joinQuote,
+  pluralize,
+  relaxPolicyForUserNamespacePod,
+  v1,
+  visitContainers,
+} from "../types";
+import { goSetList } from "../go-sets";
+
+/**
+ * The default /proc masks reduce attack surface, and are required unless the pod is in a user
+ * namespace (`hostUsers: false`, from v1.35).
+ * Restricted fields: spec.{initContainers,containers,ephemeralContainers}[*].securityContext.procMount.
+ * Allowed values: undefined/null, "Default" (or any value if hostUsers is false, from v1.35).
+ */
+function procMount1_0(_meta: PodMeta, spec: PodSpec): CheckResult {
+  const badContainers: string[] = [];
+  const forbiddenProcMountTypes = new Set<string>();
+  visitContainers(spec, (c) => {
+    const procMount = c.securityContext?.procMount;
+    if (procMount === undefined || procMount === null) return;
+    if (procMount !== "Default") {
+      badContainers.push(c.name ?? "");
+      forbiddenProcMountTypes.add(procMount);
+    }
+  });
+  if (badContainers.length > 0) {
+    return {
+      allowed: false,
+      forbiddenReason: "procMount",
+      forbiddenDetail: `${pluralize("container", "containers", badContainers.length)} ${joinQuote(badContainers)} must not set securityContext.procMount to ${joinQuote(goSetList(forbiddenProcMountTypes))}`,
+    };
+  }
+  return ALLOWED;
+}
+
+function procMount1_35(meta: PodMeta, spec: PodSpec): CheckResult {
+  if (relaxPolicyForUserNamespacePod(spec)) return ALLOWED;
+  return procMount1_0(meta, spec);
+}
+
+export const procMount: Check = {
+  id: "procMount",
+  level: "baseline",
+  versions: [
+    { minimumVersion: v1(0), checkPod: procMount1_0 },
+    { minimumVersion: v1(35), checkPod: procMount1_35 },
+  ],
+};
