@@ -1,5 +1,6 @@
 import type { JsonValue } from "./json";
 import { isObject } from "./json";
+import { goIsPrint } from "./go-isprint";
 
 /** Go's strconv.Quote: a double-quoted string with Go escape sequences. */
 export function goQuote(s: string): string {
@@ -36,9 +37,11 @@ export function goQuote(s: string): string {
         continue;
     }
     if (c < 0x20 || c === 0x7f) out += "\\x" + c.toString(16).padStart(2, "0");
-    else if (c === 0xfffd && ch !== "\ufffd") out += "\\ufffd";
-    else if ((c >= 0x80 && c < 0xa0) || c === 0xad) out += "\\u" + c.toString(16).padStart(4, "0");
-    else out += ch;
+    // A lone surrogate cannot come from Go: its JSON decoder reads one as U+FFFD (printable).
+    else if (c >= 0xd800 && c <= 0xdfff) out += "\ufffd";
+    else if (goIsPrint(c)) out += ch;
+    else if (c < 0x10000) out += "\\u" + c.toString(16).padStart(4, "0");
+    else out += "\\U" + c.toString(16).padStart(8, "0");
   }
   return out + '"';
 }

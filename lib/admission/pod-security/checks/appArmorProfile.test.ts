@@ -128,6 +128,14 @@ describe("appArmorProfile", () => {
       );
     });
 
+    it("quotes annotation values as Go's %q does (non-printable runes escaped)", () => {
+      expectForbidden(
+        run(fn, {}, { annotations: { [`${PREFIX}a`]: "\u2028\u00a0x" } }),
+        "forbidden AppArmor profile",
+        `annotation must not set AppArmor profile type to "container.apparmor.security.beta.kubernetes.io/a="\\u2028\\u00a0x""`,
+      );
+    });
+
     it("pod, containers and an annotation together; an unset type is the empty type", () => {
       expectForbidden(
         run(

@@ -82,6 +82,14 @@ describe("seccompProfile_baseline", () => {
       );
     });
 
+    it("quotes annotation values as Go's %q does (non-printable runes escaped)", () => {
+      expectForbidden(
+        run(fn, {}, { annotations: { "seccomp.security.alpha.kubernetes.io/pod": "\u200bx\t" } }),
+        "seccompProfile",
+        `forbidden annotation seccomp.security.alpha.kubernetes.io/pod="\\u200bx\\t"`,
+      );
+    });
+
     it("allows runtime/default, docker/default, localhost/*, and ignores the fields", () => {
       expectAllowed(
         run(
