@@ -362,6 +362,7 @@ describe("predict", () => {
         "legacy",
         "neverSent",
         "notices",
+        "podSecurity",
         "rejectedBeforeHooks",
         "request",
         "schema",

@@ -41,6 +41,21 @@ export function formatPredictText(r: PredictReport): string {
     );
   if (r.neverSent)
     lines.push("", `NEVER ADMITTED as ${r.request.operation}: ${r.exclusions.webhooks ?? ""}`);
+  const ps = r.podSecurity;
+  if (ps) {
+    lines.push(
+      "",
+      `PodSecurity (enforce ${ps.enforce}, audit ${ps.audit}, warn ${ps.warn}; from the namespace's labels):`,
+    );
+    if (ps.rejection)
+      lines.push(
+        `  ${ps.rejects ? "REJECTED" : "would reject"}: ${ps.rejection.status} ${ps.rejection.message}`,
+      );
+    for (const w of ps.warnings) lines.push(`  warning: ${w}`);
+    for (const e of ps.labelErrors) lines.push(`  label does not parse: ${e}`);
+    if (ps.undecided) lines.push(`  undecided: ${ps.undecided}`);
+    if (!ps.rejection && ps.warnings.length === 0) lines.push("  allowed");
+  }
   if (r.failure)
     lines.push(
       "",

@@ -5,6 +5,7 @@ import { useState } from "react";
 import type {
   CallReport,
   HookRef,
+  PodSecurityReport,
   PredictReport,
   SkipReport,
 } from "@/lib/admission/predict-report";
@@ -218,6 +219,10 @@ function Summary({ r }: { r: PredictReport }) {
           <span className="bad" data-testid="verdict">
             Rejected by admission
           </span>
+        ) : r.podSecurity?.rejects ? (
+          <span className="bad" data-testid="verdict">
+            Refused by PodSecurity
+          </span>
         ) : (
           <span className="good" data-testid="verdict">
             Admitted as far as matching decides
@@ -254,6 +259,14 @@ function Summary({ r }: { r: PredictReport }) {
             </details>
           ) : null}
         </>
+      ) : r.podSecurity?.rejects && r.podSecurity.rejection ? (
+        <p className="alert" data-testid="predicted-failure">
+          {r.podSecurity.rejection.status}: {r.podSecurity.rejection.message}{" "}
+          <span className="hint">
+            (the PodSecurity admission plugin, after the mutating hooks and before any validating
+            policy or webhook)
+          </span>
+        </p>
       ) : r.neverSent ? (
         <p className="hint">No request to this resource is admitted as this operation.</p>
       ) : (
@@ -324,6 +337,86 @@ function Summary({ r }: { r: PredictReport }) {
   );
 }
 
+const SUBJECT: Record<PodSecurityReport["subject"], string> = {
+  pod: "the pod",
+  "pod-template": "the pod template (warnings and audit only: a template is never refused)",
+  namespace: "the namespace's Pod Security labels",
+};
+
+/**
+ * What the PodSecurity admission plugin does with the request: the standards the namespace's
+ * labels select, its verdict, warnings and audit annotations.
+ */
+function PodSecurityPanel({ ps }: { ps: PodSecurityReport }) {
+  return (
+    <section className="panel" aria-label="PodSecurity" data-testid="pod-security">
+      <h2>PodSecurity</h2>
+      <p className="hint">
+        The in-tree PodSecurity plugin runs after the mutating hooks and before the validating ones;
+        it evaluates {SUBJECT[ps.subject]}. Standards from the namespace&apos;s labels (a
+        cluster-wide default or exemption in the apiserver&apos;s PodSecurity configuration is not
+        visible here).
+      </p>
+      <dl className="facts">
+        <dt>Enforce</dt>
+        <dd className="mono">{ps.enforce}</dd>
+        <dt>Warn</dt>
+        <dd className="mono">{ps.warn}</dd>
+        <dt>Audit</dt>
+        <dd className="mono">{ps.audit}</dd>
+        <dt>Verdict</dt>
+        <dd data-testid="pod-security-verdict">
+          {ps.rejection ? (
+            <span className={ps.rejects ? "bad" : "warn"}>
+              {ps.rejects ? "Refused" : "Refused as submitted"}: {ps.rejection.status}{" "}
+              {ps.rejection.message}
+            </span>
+          ) : (
+            <span className="good">Allowed</span>
+          )}
+          {ps.undecided ? <div className="hint">Not certain: {ps.undecided}.</div> : null}
+        </dd>
+        {ps.warnings.length ? (
+          <>
+            <dt>Warnings</dt>
+            <dd data-testid="pod-security-warnings">
+              {ps.warnings.map((w) => (
+                <div key={w} className="warn">
+                  {w}
+                </div>
+              ))}
+            </dd>
+          </>
+        ) : null}
+        {ps.labelErrors.length ? (
+          <>
+            <dt>Labels</dt>
+            <dd>
+              {ps.labelErrors.map((e) => (
+                <div key={e} className="warn">
+                  {e}
+                </div>
+              ))}
+            </dd>
+          </>
+        ) : null}
+        {Object.keys(ps.auditAnnotations).length ? (
+          <>
+            <dt>Audit annotations</dt>
+            <dd className="mono">
+              {Object.entries(ps.auditAnnotations).map(([k, v]) => (
+                <div key={k}>
+                  {k}: {v}
+                </div>
+              ))}
+            </dd>
+          </>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
 /**
  * The prediction: summary, ordered calls, undecided hooks, and every hook not called with why;
  * `focus` marks the hook the page was opened for, wherever it is listed.
@@ -380,6 +473,7 @@ export function PredictionView({ result, focus }: { result: PagePrediction; focu
           );
         })}
       </section>
+      {r.podSecurity ? <PodSecurityPanel ps={r.podSecurity} /> : null}
       {r.indeterminate.length ? (
         <section className="panel" aria-label="Undecided">
           <h2>Cannot be decided here</h2>

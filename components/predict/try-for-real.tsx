@@ -152,14 +152,18 @@ export function TryForReal({
           <div>
             <h3>The prediction (for the dry run)</h3>
             <p
-              className={dry.failure || dry.rejectedBeforeHooks ? "bad" : "good"}
+              className={
+                dry.failure || dry.rejectedBeforeHooks || dry.podSecurity?.rejects ? "bad" : "good"
+              }
               data-testid="dry-run-predicted"
             >
               {dry.rejectedBeforeHooks
                 ? `${dry.rejectedBeforeHooks.plugin === "routing" ? "Refused before admission" : "Rejected"}: ${dry.rejectedBeforeHooks.status} ${dry.rejectedBeforeHooks.message}`
                 : dry.failure
                   ? `Rejected: ${dry.failure.message}`
-                  : "Admitted as far as matching decides"}
+                  : dry.podSecurity?.rejects && dry.podSecurity.rejection
+                    ? `Rejected by PodSecurity: ${dry.podSecurity.rejection.status} ${dry.podSecurity.rejection.message}`
+                    : "Admitted as far as matching decides"}
             </p>
             <p className="hint">{dry.calls.length} calls predicted</p>
           </div>

@@ -44,7 +44,8 @@ export interface Exclusion {
     | "namespace-terminating"
     | "immortal-namespace"
     | "method-not-allowed"
-    | "operation-never-sent";
+    | "operation-never-sent"
+    | "pod-security";
   readonly message: string;
 }
 

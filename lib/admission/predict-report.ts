@@ -7,7 +7,13 @@ import type { CompiledSnapshot } from "@/lib/admission/compile";
 import type { HookIdentity } from "@/lib/admission/hook-identity";
 import type { SkipReason } from "@/lib/admission/match";
 import type { Stage } from "@/lib/admission/order";
-import { predict, type Explained, type PredictedFailure } from "@/lib/admission/predict";
+import {
+  predict,
+  type Explained,
+  type PodSecurityPrediction,
+  type PredictedFailure,
+} from "@/lib/admission/predict";
+import { levelVersionString } from "@/lib/admission/pod-security/policy";
 import { serializeSkipReason } from "@/lib/admission/explain";
 import {
   compileLegacy,
@@ -143,6 +149,20 @@ export interface FailureReport {
   message: string;
 }
 
+export interface PodSecurityReport {
+  subject: "pod" | "pod-template" | "namespace";
+  /** The standard each mode applies: `restricted:latest`, `baseline:v1.30`, `privileged:latest`. */
+  enforce: string;
+  audit: string;
+  warn: string;
+  labelErrors: string[];
+  rejection: { status: number; message: string } | null;
+  rejects: boolean;
+  warnings: string[];
+  auditAnnotations: Record<string, string>;
+  undecided: string | null;
+}
+
 export interface PredictReport {
   schema: "portcullis.predict/v1";
   /** False when admission is predicted to reject the request (see `failure`, `rejectedBeforeHooks`). */
@@ -176,6 +196,14 @@ export interface PredictReport {
    */
   neverSent: boolean;
   worstCaseLatencySeconds: number;
+  /**
+   * What the PodSecurity admission plugin does with the request, from its namespace's labels
+   * (null when it does not evaluate the request, or the namespace is not known). It runs after
+   * the mutating hooks and before the validating ones: `rejects` when it refuses the request for
+   * certain (then no validating policy or webhook is called); `undecided` says why a refusal or
+   * a warning may not hold.
+   */
+  podSecurity: PodSecurityReport | null;
   /**
    * The historical hooks (v1beta1 webhook configurations served apart from the cluster's own,
    * ExternalAdmissionHookConfigurations), each kind in its own section: which the request would
@@ -404,7 +432,8 @@ export function reportOf(
 ): PredictReport {
   return {
     schema: "portcullis.predict/v1",
-    admitted: p.failure === undefined && p.rejectedBeforeHooks === undefined,
+    admitted:
+      p.failure === undefined && p.rejectedBeforeHooks === undefined && !p.podSecurity?.rejects,
     request: requestReport,
     calls: p.calls.map((c, order) => ({
       order,
@@ -456,8 +485,24 @@ export function reportOf(
     },
     neverSent: p.exclusions.webhooks?.code === "operation-never-sent",
     worstCaseLatencySeconds: p.worstCaseLatencySeconds,
+    podSecurity: p.podSecurity ? podSecurityReport(p.podSecurity) : null,
     legacy,
     notices,
+  };
+}
+
+function podSecurityReport(v: PodSecurityPrediction): PodSecurityReport {
+  return {
+    subject: v.subject,
+    enforce: levelVersionString(v.policy.enforce),
+    audit: levelVersionString(v.policy.audit),
+    warn: levelVersionString(v.policy.warn),
+    labelErrors: [...v.labelErrors],
+    rejection: v.rejection ? { ...v.rejection } : null,
+    rejects: v.rejects,
+    warnings: [...v.warnings],
+    auditAnnotations: { ...v.auditAnnotations },
+    undecided: v.undecided ?? null,
   };
 }
 

@@ -25,6 +25,10 @@
 import type { AdmissionRequest, GroupVersionKind } from "@/lib/admission/request";
 import { unservedOperation } from "@/lib/admission/served-operations";
 import {
+  podSecurityVerdict,
+  type PodSecurityVerdict,
+} from "@/lib/admission/pod-security/admission";
+import {
   compileSnapshot,
   type CompiledSnapshot,
   type CompiledPolicyBinding,
@@ -156,6 +160,19 @@ export interface Prediction {
   };
   /** Serial mutating timeouts (round 1 included when possible) + the largest validating timeout. */
   readonly worstCaseLatencySeconds: number;
+  /**
+   * What the PodSecurity admission plugin does with the request (pods, pod templates and
+   * namespaces; see pod-security/admission.ts), when it evaluates it. It runs after every
+   * mutating hook and before the validating policies and webhooks: when it certainly refuses the
+   * request (no mutating hook is called that could change the pod), those are not called.
+   */
+  readonly podSecurity: PodSecurityPrediction | undefined;
+}
+
+/** PodSecurity's verdict, and whether it stops the validating hooks. */
+export interface PodSecurityPrediction extends PodSecurityVerdict {
+  /** It refuses the request for certain: no validating policy or webhook is called. */
+  readonly rejects: boolean;
 }
 
 /**
@@ -514,6 +531,33 @@ function namespaceState(
   return "active";
 }
 
+/**
+ * PodSecurity's verdict on the request, from its namespace's labels (the stored ones, or those
+ * the caller gave). A refusal is certain only when no mutating hook may be called before it: any
+ * of them could change the pod.
+ */
+function podSecurityPrediction(
+  request: AdmissionRequest,
+  ctx: MatchContext,
+  acc: Acc,
+): PodSecurityPrediction | undefined {
+  const verdict = podSecurityVerdict(request, ctx.nsLabels ?? undefined);
+  if (!verdict) return undefined;
+  const mutating = new Set<string>();
+  for (const c of [...acc.calls, ...acc.indeterminate])
+    if (c.stage === "mutating-policy" || c.stage === "mutating-webhook") mutating.add(c.key);
+  const mayChange =
+    mutating.size > 0
+      ? `it evaluates the object as the mutating hooks leave it, and ${mutating.size === 1 ? "one mutating hook" : `${mutating.size} mutating hooks`} may be called before it`
+      : undefined;
+  const undecided = verdict.undecided ?? mayChange;
+  return {
+    ...verdict,
+    undecided,
+    rejects: verdict.rejection !== undefined && undecided === undefined,
+  };
+}
+
 function run(
   request: AdmissionRequest,
   snapshot: CompiledSnapshot,
@@ -592,7 +636,15 @@ function run(
     }
   }
 
-  runPolicies(acc, "validating-policy", snapshot.validatingPolicies, pExcl);
+  // PodSecurity runs first in the validating phase, on the object as the mutating hooks left it.
+  const podSecurity = before || acc.failure ? undefined : podSecurityPrediction(request, ctx, acc);
+  const refused: Exclusion | undefined = podSecurity?.rejects
+    ? {
+        code: "pod-security",
+        message: `the PodSecurity admission plugin refuses the request (${podSecurity.rejection?.status ?? 403} ${podSecurity.rejection?.message ?? ""}) before any validating policy or webhook`,
+      }
+    : undefined;
+  runPolicies(acc, "validating-policy", snapshot.validatingPolicies, refused ?? pExcl);
   runWebhooks(
     acc,
     "validating-webhook",
@@ -600,7 +652,7 @@ function run(
     snapshot.validatingIndex,
     snapshot.validatingTable,
     snapshot.validatingRuleMatches(ctx.attrs, ctx.ruleSignature),
-    wExcl,
+    refused ?? wExcl,
     false,
   );
 
@@ -623,6 +675,7 @@ function run(
   prediction.rejectedBeforeHooks = rejected;
   prediction.exclusions = { webhooks: wExcl, policies: pExcl };
   prediction.worstCaseLatencySeconds = worstCaseLatency(mutatingTimeouts, validatingTimeouts);
+  prediction.podSecurity = podSecurity;
   prediction[SKIPS] = { segments: acc.segments, skips: undefined };
   return { prediction, ctx };
 }

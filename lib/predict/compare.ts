@@ -7,6 +7,7 @@ import type { PredictReport } from "@/lib/admission/predict-report";
 import type { DryRunVerdict } from "@/lib/queries/predict";
 import type { DecisionRecord } from "@/lib/admission/audit";
 import { readStatusMessage } from "@/lib/admission/status-message";
+import { sameMessage } from "@/lib/admission/pod-security/admission";
 
 /** One statement about prediction versus verdict; `agrees: false` is a mismatch to highlight. */
 export interface Comparison {
@@ -40,6 +41,24 @@ export function compareVerdict(dry: PredictReport, verdict: DryRunVerdict): Comp
         : {
             agrees: false,
             message: `predicted a rejection by ${by} before any hook (${before.status} ${before.message}); the apiserver ${verdict.outcome === "allowed" ? "admitted the request" : `said: ${verdict.status} ${verdict.message}`}`,
+          },
+    );
+    return out;
+  }
+  const ps = dry.podSecurity;
+  if (ps?.rejects && ps.rejection) {
+    const { status, message } = ps.rejection;
+    out.push(
+      verdict.outcome !== "allowed" &&
+        verdict.status === status &&
+        sameMessage(message, verdict.message)
+        ? {
+            agrees: true,
+            message: "rejected as predicted, by PodSecurity before the validating hooks",
+          }
+        : {
+            agrees: false,
+            message: `predicted a rejection by PodSecurity (${status} ${message}); the apiserver ${verdict.outcome === "allowed" ? "admitted the request" : `said: ${verdict.status} ${verdict.message}`}`,
           },
     );
     return out;
