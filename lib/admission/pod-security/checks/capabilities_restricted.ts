@@ -1,4 +1,4 @@
-import { sortedStringSet } from "../string-set";
+import { goSetList } from "../go-sets";
 import {
   ALLOWED,
   joinQuote,
@@ -51,7 +51,7 @@ function capabilitiesRestricted_1_22(_meta: PodMeta, spec: PodSpec): CheckResult
   }
   if (containersAddingForbidden.length > 0) {
     forbiddenDetails.push(
-      `${pluralize("container", "containers", containersAddingForbidden.length)} ${joinQuote(containersAddingForbidden)} must not include ${joinQuote(sortedStringSet(forbiddenCapabilities))} in securityContext.capabilities.add`,
+      `${pluralize("container", "containers", containersAddingForbidden.length)} ${joinQuote(containersAddingForbidden)} must not include ${joinQuote(goSetList(forbiddenCapabilities))} in securityContext.capabilities.add`,
     );
   }
   if (forbiddenDetails.length > 0) {

@@ -15,7 +15,7 @@ import { goSetList } from "../go-sets";
  * Restricted fields: spec.{initContainers,containers,ephemeralContainers}[*].securityContext.procMount.
  * Allowed values: undefined/null, "Default" (or any value if hostUsers is false, from v1.35).
  */
-function procMount1_0(_meta: PodMeta, spec: PodSpec): CheckResult {
+export function procMount1_0(_meta: PodMeta, spec: PodSpec): CheckResult {
   const badContainers: string[] = [];
   const forbiddenProcMountTypes = new Set<string>();
   visitContainers(spec, (c) => {

@@ -1,4 +1,4 @@
-import { sortedStringSet } from "../string-set";
+import { goSetList } from "../go-sets";
 import {
   ALLOWED,
   joinQuote,
@@ -73,7 +73,7 @@ function restrictedVolumes_1_0(_meta: PodMeta, spec: PodSpec): CheckResult {
   }
 
   if (badVolumes.length > 0) {
-    const types = sortedStringSet(badVolumeTypes);
+    const types = goSetList(badVolumeTypes);
     return {
       allowed: false,
       forbiddenReason: "restricted volume types",

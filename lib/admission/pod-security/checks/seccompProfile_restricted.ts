@@ -1,4 +1,4 @@
-import { sortedStringSet } from "../string-set";
+import { goSetList } from "../go-sets";
 import {
   ALLOWED,
   joinQuote,
@@ -61,7 +61,7 @@ function seccompProfileRestricted_1_19(_meta: PodMeta, spec: PodSpec): CheckResu
     return {
       allowed: false,
       forbiddenReason: "seccompProfile",
-      forbiddenDetail: `${badSetters.join(" and ")} must not set securityContext.seccompProfile.type to ${joinQuote(sortedStringSet(badValues))}`,
+      forbiddenDetail: `${badSetters.join(" and ")} must not set securityContext.seccompProfile.type to ${joinQuote(goSetList(badValues))}`,
     };
   }
 
