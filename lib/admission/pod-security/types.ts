@@ -178,5 +178,14 @@ export function joinQuote(items: readonly string[]): string {
 export const pluralize = (singular: string, plural: string, count: number) =>
   count === 1 ? singular : plural;
 
+/**
+ * A check's rule that lets a Windows pod (`spec.os.name: windows`) through: from v1.25 the
+ * restricted checks of Linux-only settings do.
+ */
+export const exceptWindowsPods =
+  (check: CheckPodFn): CheckPodFn =>
+  (meta, spec) =>
+    spec.os?.name === "windows" ? ALLOWED : check(meta, spec);
+
 /** `relaxPolicyForUserNamespacePod`: `hostUsers: false`. */
 export const relaxPolicyForUserNamespacePod = (spec: PodSpec) => spec.hostUsers === false;

@@ -1,4 +1,5 @@
 import {
+  exceptWindowsPods,
   ALLOWED,
   joinQuote,
   pluralize,
@@ -37,16 +38,11 @@ function allowPrivilegeEscalation_1_8(_meta: PodMeta, spec: PodSpec): CheckResul
   return ALLOWED;
 }
 
-function allowPrivilegeEscalation_1_25(meta: PodMeta, spec: PodSpec): CheckResult {
-  if (spec.os !== undefined && spec.os.name === "windows") return ALLOWED;
-  return allowPrivilegeEscalation_1_8(meta, spec);
-}
-
 export const allowPrivilegeEscalation: Check = {
   id: "allowPrivilegeEscalation",
   level: "restricted",
   versions: [
     { minimumVersion: v1(8), checkPod: allowPrivilegeEscalation_1_8 },
-    { minimumVersion: v1(25), checkPod: allowPrivilegeEscalation_1_25 },
+    { minimumVersion: v1(25), checkPod: exceptWindowsPods(allowPrivilegeEscalation_1_8) },
   ],
 };

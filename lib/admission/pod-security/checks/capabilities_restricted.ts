@@ -1,5 +1,6 @@
 import { goSetList } from "../go-sets";
 import {
+  exceptWindowsPods,
   ALLOWED,
   joinQuote,
   pluralize,
@@ -64,11 +65,6 @@ function capabilitiesRestricted_1_22(_meta: PodMeta, spec: PodSpec): CheckResult
   return ALLOWED;
 }
 
-function capabilitiesRestricted_1_25(meta: PodMeta, spec: PodSpec): CheckResult {
-  if (spec.os !== undefined && spec.os.name === "windows") return ALLOWED;
-  return capabilitiesRestricted_1_22(meta, spec);
-}
-
 export const capabilities_restricted: Check = {
   id: "capabilities_restricted",
   level: "restricted",
@@ -80,7 +76,7 @@ export const capabilities_restricted: Check = {
     },
     {
       minimumVersion: v1(25),
-      checkPod: capabilitiesRestricted_1_25,
+      checkPod: exceptWindowsPods(capabilitiesRestricted_1_22),
       overrideCheckIDs: ["capabilities_baseline"],
     },
   ],

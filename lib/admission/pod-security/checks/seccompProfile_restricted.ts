@@ -1,5 +1,6 @@
 import { goSetList } from "../go-sets";
 import {
+  exceptWindowsPods,
   ALLOWED,
   joinQuote,
   pluralize,
@@ -75,11 +76,6 @@ function seccompProfileRestricted_1_19(_meta: PodMeta, spec: PodSpec): CheckResu
   return ALLOWED;
 }
 
-function seccompProfileRestricted_1_25(meta: PodMeta, spec: PodSpec): CheckResult {
-  if (spec.os !== undefined && spec.os.name === "windows") return ALLOWED;
-  return seccompProfileRestricted_1_19(meta, spec);
-}
-
 export const seccompProfile_restricted: Check = {
   id: "seccompProfile_restricted",
   level: "restricted",
@@ -91,7 +87,7 @@ export const seccompProfile_restricted: Check = {
     },
     {
       minimumVersion: v1(25),
-      checkPod: seccompProfileRestricted_1_25,
+      checkPod: exceptWindowsPods(seccompProfileRestricted_1_19),
       overrideCheckIDs: ["seccompProfile_baseline"],
     },
   ],
