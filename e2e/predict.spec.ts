@@ -426,6 +426,85 @@ test("a connect subresource has no dry run, whatever the operation: nothing is s
   );
 });
 
+test("a pod the namespace's enforced Pod Security Standard forbids: refused by PodSecurity before any validating webhook, as the apiserver does", async ({
+  page,
+  kube,
+}) => {
+  const locked = `${id}-locked`;
+  const config = `${id}-vpod`;
+  const podRule = [
+    { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] },
+  ];
+  hooks.program("vpod", { type: "allow" });
+  await ok(kube, "POST", "/api/v1/namespaces", {
+    metadata: {
+      name: locked,
+      labels: { [id]: "1", "pod-security.kubernetes.io/enforce": "restricted" },
+    },
+  });
+  await ok(kube, "POST", `${GROUP_PATH}/validatingwebhookconfigurations`, {
+    metadata: { name: config },
+    webhooks: [webhook("vpod", { rules: podRule })],
+  });
+  const pod = (name: string, hardened: boolean) =>
+    `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  namespace: ${locked}\nspec:\n` +
+    (hardened
+      ? "  securityContext:\n    runAsNonRoot: true\n    seccompProfile:\n      type: RuntimeDefault\n"
+      : "") +
+    "  containers:\n  - name: app\n    image: registry.k8s.io/pause\n" +
+    (hardened
+      ? "    securityContext:\n      allowPrivilegeEscalation: false\n      capabilities:\n        drop: [ALL]\n"
+      : "");
+  try {
+    // Until the namespace's default service account exists and the apiserver calls the hook.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const from = hooks.nextSeq();
+      await kube.request("POST", `/api/v1/namespaces/${locked}/pods?dryRun=All`, {
+        metadata: { name: "keep-probe" },
+        spec: {
+          securityContext: { runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } },
+          containers: [
+            {
+              name: "app",
+              image: "registry.k8s.io/pause",
+              securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } },
+            },
+          ],
+        },
+      });
+      if (hooks.calls("vpod").some((c) => c.seq >= from)) break;
+      if (Date.now() > deadline) throw new Error("the apiserver never called vpod");
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const message = `pods "keep-root" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "app" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "app" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "app" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "app" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")`;
+    await open(page, pod("keep-root", false));
+    await expect(page.getByTestId("verdict")).toHaveText("Refused by PodSecurity");
+    await expect(page.getByTestId("predicted-failure")).toContainText(`403: ${message}`);
+    await expect(page.getByTestId("pod-security-verdict")).toContainText(`Refused: 403 ${message}`);
+    expect((await predicted(page)).skips["vpod"]).toBe("excluded");
+    const refused = await tryForReal(page);
+    expect(refused.validating).toEqual([]);
+    await expect(page.getByTestId("dry-run-message")).toContainText(message);
+    await expect(page.getByTestId("agrees")).toContainText(
+      "rejected as predicted, by PodSecurity before the validating hooks",
+    );
+    await expect(page.getByTestId("dry-run-predicted")).toHaveText(
+      `Rejected by PodSecurity: 403 ${message}`,
+    );
+    // Hardened, the same pod passes PodSecurity and reaches the validating webhook.
+    await open(page, pod("keep-hardened", true));
+    await expect(page.getByTestId("verdict")).toHaveText("Admitted as far as matching decides");
+    await expect(page.getByTestId("pod-security-verdict")).toHaveText("Allowed");
+    expect((await predicted(page)).validating).toEqual(["vpod"]);
+    expect((await tryForReal(page)).validating).toEqual(["vpod"]);
+    await expect(page.getByTestId("agrees")).toContainText("admitted, as predicted");
+  } finally {
+    await kube.request("DELETE", `${GROUP_PATH}/validatingwebhookconfigurations/${config}`);
+    await kube.request("DELETE", `/api/v1/namespaces/${locked}`);
+  }
+});
+
 test("a CREATE in a Terminating namespace: rejected with 403 before any hook, as the apiserver does", async ({
   page,
   kube,

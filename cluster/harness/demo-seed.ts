@@ -40,8 +40,8 @@ export const DEMO_NAMESPACES: Readonly<Record<string, Record<string, string>>> =
     "elbv2.k8s.aws/pod-readiness-gate-inject": "enabled",
   },
   "shop-payments": { team: "payments", "istio-injection": "enabled", guard: "enforced" },
-  "data-jobs": { team: "data" },
-  sandbox: {},
+  "data-jobs": { team: "data", "pod-security.kubernetes.io/enforce": "baseline" },
+  sandbox: { "pod-security.kubernetes.io/warn": "restricted" },
 };
 
 /** Namespaces the traffic generator writes to (workloads of teams, never the platform's). */

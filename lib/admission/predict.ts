@@ -641,7 +641,7 @@ function run(
   const refused: Exclusion | undefined = podSecurity?.rejects
     ? {
         code: "pod-security",
-        message: `the PodSecurity admission plugin refuses the request (${podSecurity.rejection?.status ?? 403} ${podSecurity.rejection?.message ?? ""}) before any validating policy or webhook`,
+        message: `the PodSecurity admission plugin refuses the request first (${podSecurity.rejection?.status ?? 403}: see PodSecurity), before every validating policy and webhook`,
       }
     : undefined;
   runPolicies(acc, "validating-policy", snapshot.validatingPolicies, refused ?? pExcl);
