@@ -215,6 +215,29 @@ describe("podSecurityVerdict for templates and namespaces", () => {
         'Namespace "team" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted',
     });
   });
+  it("says existing pods are checked when an update makes the enforced standard stricter", () => {
+    const ns = (labels: Record<string, string>) => ({ metadata: { name: "team", labels } });
+    const update = (object: JsonObject, oldObject?: JsonObject) =>
+      podSecurityVerdict(
+        makeRequest({
+          resource: "namespaces",
+          operation: "UPDATE",
+          name: "team",
+          object,
+          oldObject,
+          kind: { kind: "Namespace" },
+        }),
+        undefined,
+      );
+    expect(
+      update(ns({ [ENFORCE]: "restricted" }), ns({ [ENFORCE]: "baseline" }))?.undecided,
+    ).toMatch(/existing pods against restricted:latest/);
+    expect(
+      update(ns({ [ENFORCE]: "baseline" }), ns({ [ENFORCE]: "restricted" }))?.undecided,
+    ).toBeUndefined();
+    expect(update(ns({ [ENFORCE]: "privileged" }), ns({}))?.undecided).toBeUndefined();
+    expect(update(ns({ [ENFORCE]: "baseline" }))?.undecided).toMatch(/^if this makes/);
+  });
   it("lets a namespace keep labels that already did not parse", () => {
     const object = { metadata: { name: "team", labels: { [ENFORCE]: "strict", x: "1" } } };
     const oldObject = { metadata: { name: "team", labels: { [ENFORCE]: "strict" } } };

@@ -20,6 +20,7 @@ import { goQuote } from "../validate/go-format";
 import { decodePod } from "./decode";
 import {
   aggregate,
+  compareLevels,
   evaluatePod,
   forbiddenDetail,
   fullyPrivileged,
@@ -30,6 +31,7 @@ import {
   type LevelVersion,
   type Policy,
 } from "./policy";
+import { versionString } from "./types";
 
 /** The subresources of pods the plugin lets through unevaluated. */
 const IGNORED_POD_SUBRESOURCES: ReadonlySet<string> = new Set([
@@ -250,7 +252,30 @@ export function podSecurityVerdict(
       warnings: [],
       auditAnnotations: {},
     };
-    if (errors.length === 0) return { ...base, rejection: undefined, undecided: undefined };
+    if (errors.length === 0) {
+      // `ValidateNamespace`: an UPDATE that makes the enforced standard stricter is let through
+      // with a warning for each existing pod that would violate it (the pods are not known here).
+      const old =
+        r.operation === "UPDATE" && r.oldObject
+          ? policyToEvaluate(labelsOf(r.oldObject)).policy
+          : undefined;
+      const stricter =
+        r.operation === "UPDATE" &&
+        policy.enforce.level !== "privileged" &&
+        (!old || levelVersionString(old.enforce) !== levelVersionString(policy.enforce)) &&
+        !(
+          old &&
+          versionString(old.enforce.version) === versionString(policy.enforce.version) &&
+          compareLevels(policy.enforce.level, old.enforce.level) < 1
+        );
+      return {
+        ...base,
+        rejection: undefined,
+        undecided: stricter
+          ? `${old ? "" : "if this makes the enforced standard stricter, "}the apiserver checks the namespace's existing pods against ${levelVersionString(policy.enforce)} and warns about each that would violate it; its pods are not known here`
+          : undefined,
+      };
+    }
     if (r.operation === "UPDATE") {
       if (!r.oldObject)
         return {

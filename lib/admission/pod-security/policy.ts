@@ -82,7 +82,7 @@ function parseVersion(value: string): { version: Version; error?: string } {
 }
 
 /** `api.CompareLevels`. */
-function compareLevels(a: Level, b: Level): number {
+export function compareLevels(a: Level, b: Level): number {
   return LEVELS.indexOf(a) - LEVELS.indexOf(b);
 }
 
