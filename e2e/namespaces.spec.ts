@@ -474,4 +474,48 @@ test.describe("namespaces and exemptions", () => {
       await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
     }
   });
+
+  test("a namespace's Pod Security labels: the standards they select, and Predict's verdict on a pod there", async ({
+    page,
+    kube,
+  }) => {
+    const ns = `${uniqueName("pss")}-app`;
+    await createNamespace(kube, ns, {
+      "pod-security.kubernetes.io/enforce": "baseline",
+      "pod-security.kubernetes.io/enforce-version": "v1.30",
+      "pod-security.kubernetes.io/audit": "restricted",
+    });
+    try {
+      await page.goto(`/namespaces/${ns}`);
+      const panel = page.getByTestId("pod-security-standards");
+      // Warn follows the stricter enforce standard and its version; audit is its own.
+      await expect(panel).toContainText("Enforcebaseline:v1.30 pods that violate it are refused");
+      await expect(panel).toContainText("Warnbaseline:v1.30");
+      await expect(panel).toContainText("Auditrestricted:latest");
+      expect(await axeViolations(page)).toEqual([]);
+      await panel.getByTestId("pod-security-predict").click();
+      await expect(page.getByTestId("pod-security")).toContainText("Enforcebaseline:v1.30");
+      await expect(page.getByTestId("pod-security-verdict")).toHaveText("Allowed");
+      // A privileged container: refused, as the apiserver refuses it.
+      const pod = {
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "shell", namespace: ns },
+        spec: {
+          hostPID: true,
+          containers: [{ name: "shell", image: "busybox" }],
+        },
+      };
+      await page.getByLabel("Object", { exact: true }).fill(JSON.stringify(pod, null, 2));
+      const message = `pods "shell" is forbidden: violates PodSecurity "baseline:v1.30": host namespaces (hostPID=true)`;
+      await expect(page.getByTestId("pod-security-verdict")).toContainText(
+        `Refused: 403 ${message}`,
+      );
+      const res = await kube.request("POST", `/api/v1/namespaces/${ns}/pods?dryRun=All`, pod);
+      expect(res.status).toBe(403);
+      expect((JSON.parse(res.body) as { message: string }).message).toBe(message);
+    } finally {
+      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+    }
+  });
 });

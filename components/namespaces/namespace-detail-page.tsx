@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useMemo } from "react";
+import { Fragment, useMemo } from "react";
 import {
   describeRequest,
   namespaceView,
@@ -12,6 +12,8 @@ import { ErrorBox } from "@/components/ui/error-box";
 import { useLiveMatrix } from "./use-live-matrix";
 import { RequestPicker } from "./request-picker";
 import { LiveIndicator } from "@/components/live/live-indicator";
+import { levelVersionString, policyToEvaluate } from "@/lib/admission/pod-security/labels";
+import { DEFAULT_STATE, stateToQuery } from "@/lib/predict/page-state";
 
 const STAGE: Record<string, string> = {
   "mutating-policy": "mutating policy",
@@ -72,6 +74,72 @@ function HookRows({ entries, order }: { entries: NamespaceHookEntry[]; order: bo
   );
 }
 
+/** Predict, opened on a plain pod created in the namespace. */
+const podPredictHref = (namespace: string) =>
+  `/predict?${stateToQuery({
+    ...DEFAULT_STATE,
+    object: `apiVersion: v1\nkind: Pod\nmetadata:\n  name: example\n  namespace: ${namespace}\nspec:\n  containers:\n  - name: app\n    image: nginx\n`,
+  })}`;
+
+/**
+ * The Pod Security Standards the namespace's labels select for the in-tree PodSecurity plugin
+ * (which runs after the mutating hooks and before the validating ones), and labels that do not
+ * parse.
+ */
+function PodSecurityStandards({
+  name,
+  labels,
+}: {
+  name: string;
+  labels: Readonly<Record<string, string>>;
+}) {
+  const { policy, errors } = policyToEvaluate(labels);
+  const modes = [
+    ["Enforce", policy.enforce, "pods that violate it are refused"],
+    ["Warn", policy.warn, "the apiserver returns a warning"],
+    ["Audit", policy.audit, "the audit event is annotated"],
+  ] as const;
+  return (
+    <section className="panel" aria-label="Pod Security" data-testid="pod-security-standards">
+      <h2>Pod Security</h2>
+      <dl className="facts">
+        {modes.map(([mode, lv, what]) => (
+          <Fragment key={mode}>
+            <dt>{mode}</dt>
+            <dd>
+              <span className="mono">{levelVersionString(lv)}</span>{" "}
+              {lv.level === "privileged" ? (
+                <span className="muted">nothing is checked</span>
+              ) : (
+                <span className="hint">{what}</span>
+              )}
+            </dd>
+          </Fragment>
+        ))}
+      </dl>
+      {errors.map((e) => (
+        <p key={e.label} className="alert">
+          Label {e.label}={e.value} does not parse ({e.message}): read as{" "}
+          {e.label.endsWith("-version")
+            ? "latest"
+            : e.label.endsWith("/enforce")
+              ? "restricted"
+              : "privileged"}
+          .
+        </p>
+      ))}
+      <p className="hint">
+        From the <code>pod-security.kubernetes.io/*</code> labels. A cluster-wide default or
+        exemption in the apiserver&apos;s PodSecurity configuration is not visible here.{" "}
+        <Link href={podPredictHref(name)} data-testid="pod-security-predict">
+          Predict
+        </Link>{" "}
+        shows its verdict on a pod.
+      </p>
+    </section>
+  );
+}
+
 /** One namespace: the hooks that intercept writes in it, in call order, and those that exempt it. */
 export function NamespaceDetailPage({ name }: { name: string }) {
   const { params, setParams, state, request, matrix } = useLiveMatrix();
@@ -112,6 +180,7 @@ export function NamespaceDetailPage({ name }: { name: string }) {
               </span>
             ))}
           </section>
+          <PodSecurityStandards name={name} labels={view.labels} />
           <section className="panel">
             <h2>
               Intercept {describeRequest(request)} here ({view.intercepting.length}), in call order

@@ -13,7 +13,7 @@ import {
   type PodSecurityPrediction,
   type PredictedFailure,
 } from "@/lib/admission/predict";
-import { levelVersionString } from "@/lib/admission/pod-security/policy";
+import { levelVersionString } from "@/lib/admission/pod-security/labels";
 import { serializeSkipReason } from "@/lib/admission/explain";
 import {
   compileLegacy,

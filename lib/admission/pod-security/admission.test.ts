@@ -3,7 +3,7 @@ import { makeRequest } from "@/lib/admission/request";
 import type { AdmissionOperation } from "@/lib/k8s/types";
 import type { JsonObject } from "@/lib/admission/validate/json";
 import { podSecurityVerdict, sameMessage } from "./admission";
-import { levelVersionString, policyToEvaluate } from "./policy";
+import { levelVersionString, policyToEvaluate } from "./labels";
 
 const ENFORCE = "pod-security.kubernetes.io/enforce";
 const WARN = "pod-security.kubernetes.io/warn";

@@ -19,10 +19,7 @@ import type { AdmissionRequest } from "../request";
 import { goQuote } from "../validate/go-format";
 import { decodePod } from "./decode";
 import {
-  aggregate,
   compareLevels,
-  evaluatePod,
-  forbiddenDetail,
   fullyPrivileged,
   LABEL_PREFIX,
   levelVersionString,
@@ -30,7 +27,8 @@ import {
   type LabelError,
   type LevelVersion,
   type Policy,
-} from "./policy";
+} from "./labels";
+import { aggregate, evaluatePod, forbiddenDetail } from "./policy";
 import { versionString } from "./types";
 
 /** The subresources of pods the plugin lets through unevaluated. */
