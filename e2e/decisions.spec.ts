@@ -268,6 +268,66 @@ test("a policy's page and its binding's page list the policy's recent decisions"
   await expect(through).not.toContainText(VAP_DENY_MESSAGE);
 });
 
+test("the in-tree PodSecurity plugin's refusals and audit violations appear in the feed", async ({
+  page,
+  kube,
+}) => {
+  const ns = `pss-feed-${Date.now().toString(36)}`;
+  const created = await kube.request("POST", "/api/v1/namespaces", {
+    metadata: {
+      name: ns,
+      labels: {
+        "pod-security.kubernetes.io/enforce": "baseline",
+        "pod-security.kubernetes.io/audit": "restricted",
+      },
+    },
+  });
+  expect(created.status).toBe(201);
+  const pod = (name: string, hostPID: boolean) => ({
+    metadata: { name },
+    spec: { hostPID, containers: [{ name: "c", image: "registry.k8s.io/pause" }] },
+  });
+  const refused = `pods "bad" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostPID=true)`;
+  try {
+    // Until the namespace's default service account exists (before it, another plugin refuses).
+    await expect
+      .poll(
+        async () => {
+          const res = await kube.request("POST", `/api/v1/namespaces/${ns}/pods`, pod("bad", true));
+          return (JSON.parse(res.body) as { message?: string }).message ?? "";
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(refused);
+    await page.goto(`/decisions?namespace=${ns}&policy=PodSecurity`);
+    const denied = page.locator(
+      'table.decisions tr[data-hook="PodSecurity"][data-outcome="denied"]',
+    );
+    await expect(denied.first()).toBeVisible({ timeout: 10_000 });
+    await expect(denied.first().locator("td.msg")).toHaveAttribute("title", refused);
+    // A pod it lets through under baseline still violates the audit standard (restricted).
+    const ok = await kube.request("POST", `/api/v1/namespaces/${ns}/pods`, pod("ok", false));
+    expect(ok.status).toBe(201);
+    const audited = page.locator(
+      'table.decisions tr[data-hook="PodSecurity"][data-outcome="audited"]',
+    );
+    await expect(audited.first()).toBeVisible({ timeout: 10_000 });
+    await expect(audited.first().locator("td.msg")).toHaveAttribute(
+      "title",
+      /^would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false/,
+    );
+    await denied.first().getByRole("button").click();
+    const drawer = page.getByRole("dialog", { name: "Decision detail" });
+    await expect(drawer).toContainText("in-tree PodSecurity plugin");
+    await expect(drawer.getByRole("link", { name: "all its decisions" })).toHaveAttribute(
+      "href",
+      "/decisions?policy=PodSecurity",
+    );
+  } finally {
+    await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+  }
+});
+
 test("a webhook name in a mutating and a validating configuration: each page lists only its own webhook's decisions", async ({
   page,
 }) => {

@@ -6,6 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { DecisionFilter } from "@/lib/decisions/filter";
 import { OUTCOME_LABELS, outcomesOfTone, type OutcomeTone } from "@/lib/decisions/outcomes";
 import { summarizeTallies, type DeciderTally } from "@/lib/decisions/tally";
+import { POD_SECURITY } from "@/lib/admission/deciders";
 import { decisionTallyQuery, filterQuery } from "@/lib/queries/decisions";
 import { ApiError } from "@/lib/queries/fetch";
 import { OutcomeBadge } from "@/components/decisions/outcome-badge";
@@ -41,7 +42,13 @@ function DeciderRow({ d, from }: { d: DeciderTally; from: number }) {
   return (
     <tr data-decider={d.name} data-field={d.field}>
       <td>
-        <span className="muted">{d.field === "policy" ? "policy " : "webhook "}</span>
+        <span className="muted">
+          {d.field === "hook"
+            ? "webhook "
+            : d.name === POD_SECURITY
+              ? "in-tree plugin "
+              : "policy "}
+        </span>
         <Link className="mono" href={feedHref(from, who)}>
           {d.name}
         </Link>

@@ -971,3 +971,68 @@ describe("parseTime", () => {
     for (const s of [...fixed, ...random]) expect([s, parseTime(s)]).toEqual([s, Date.parse(s)]);
   });
 });
+
+describe("parseAuditEvent: the in-tree PodSecurity plugin", () => {
+  // As kube-apiserver 1.37 records a pod PodSecurity refuses (enforce baseline, audit restricted).
+  const refused =
+    'pods "bad" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostPID=true)';
+  const audit =
+    'would violate PodSecurity "restricted:latest": host namespaces (hostPID=true), runAsNonRoot != true (pod or container "c" must set securityContext.runAsNonRoot=true)';
+  const pod = (code: number, annotations: Record<string, string>, message?: string) =>
+    event({
+      requestURI: "/api/v1/namespaces/psx/pods",
+      objectRef: { resource: "pods", namespace: "psx", name: "bad", apiVersion: "v1" },
+      responseStatus: {
+        metadata: {},
+        code,
+        ...(message ? { status: "Failure", message, reason: "Forbidden" } : {}),
+      },
+      annotations: { "authorization.k8s.io/decision": "allow", ...annotations },
+    });
+
+  it("records its refusal and its audit standard's violations", () => {
+    const p = parseAuditEvent(
+      pod(
+        403,
+        {
+          "pod-security.kubernetes.io/enforce-policy": "baseline:latest",
+          "pod-security.kubernetes.io/audit-violations": audit,
+        },
+        refused,
+      ),
+    );
+    expect(p?.decisions).toEqual([
+      {
+        kind: "pod-security",
+        hook: "PodSecurity",
+        configuration: "",
+        outcome: "denied",
+        code: 403,
+        message: refused,
+      },
+      {
+        kind: "pod-security",
+        hook: "PodSecurity",
+        configuration: "",
+        outcome: "audited",
+        message: audit,
+      },
+    ]);
+  });
+
+  it("records nothing for a pod it lets through without violations", () => {
+    const p = parseAuditEvent(
+      pod(201, { "pod-security.kubernetes.io/enforce-policy": "privileged:latest" }),
+    );
+    expect(p?.decisions).toEqual([]);
+  });
+
+  it("does not take a webhook's denial that quotes it, or a message without its evaluation, for its refusal", () => {
+    const byWebhook = `admission webhook "guard.example.com" denied the request: ${refused}`;
+    const w = parseAuditEvent(
+      pod(403, { "pod-security.kubernetes.io/enforce-policy": "baseline:latest" }, byWebhook),
+    );
+    expect(w?.decisions.map((d) => `${d.kind}:${d.hook}`)).toEqual(["webhook:guard.example.com"]);
+    expect(parseAuditEvent(pod(403, {}, refused))?.decisions).toEqual([]);
+  });
+});

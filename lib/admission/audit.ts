@@ -29,6 +29,7 @@ import {
   PATCH,
   VALIDATION_FAILURE,
 } from "./audit-keys";
+import { POD_SECURITY } from "./deciders";
 import { readStatusMessage } from "./status-message";
 
 export type DecisionOutcome =
@@ -59,7 +60,12 @@ export const DECISION_OUTCOMES: readonly DecisionOutcome[] = [
  * fail-closed error of a validating webhook, or of a mutating one the event has no annotation for).
  */
 export type DeciderKind =
-  "mutating-webhook" | "validating-webhook" | "webhook" | "validating-policy" | "mutating-policy";
+  | "mutating-webhook"
+  | "validating-webhook"
+  | "webhook"
+  | "validating-policy"
+  | "mutating-policy"
+  | "pod-security";
 
 export type AdmissionOperation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT" | "";
 
@@ -694,6 +700,52 @@ export function requestFactsOfRaw(raw: string): AuditRequestFacts | undefined {
  */
 const UNDECIDED_STAGES = new Set(["RequestReceived", "ResponseStarted"]);
 
+/** Audit annotations of the in-tree PodSecurity plugin (set whenever it evaluates a pod). */
+const POD_SECURITY_ENFORCED = "pod-security.kubernetes.io/enforce-policy";
+const POD_SECURITY_AUDIT = "pod-security.kubernetes.io/audit-violations";
+/** Its refusal's message: `pods "x" is forbidden: violates PodSecurity "baseline:latest": …`. */
+const POD_SECURITY_REFUSAL =
+  /is forbidden: violates PodSecurity "(?:privileged|baseline|restricted):(?:latest|v1\.\d+)": /;
+
+/**
+ * The in-tree PodSecurity plugin's decisions: its refusal of a pod (the response status, when it
+ * evaluated the pod and no webhook or policy is named), and the violations of its audit standard
+ * (a pod's or a workload's pod template's), which it records as an audit annotation. A pod it
+ * lets through without violations is no decision.
+ */
+function podSecurityDecisions(
+  annotations: Record<string, string>,
+  status: ReturnType<typeof readStatusMessage> | undefined,
+  statusMessage: string,
+  code: number | undefined,
+): DecisionCall[] {
+  const out: DecisionCall[] = [];
+  if (
+    code === 403 &&
+    status === undefined &&
+    annotations[POD_SECURITY_ENFORCED] !== undefined &&
+    POD_SECURITY_REFUSAL.test(statusMessage)
+  )
+    out.push({
+      kind: "pod-security",
+      hook: POD_SECURITY,
+      configuration: "",
+      outcome: "denied",
+      code,
+      message: clip(statusMessage),
+    });
+  const audit = annotations[POD_SECURITY_AUDIT];
+  if (audit !== undefined && audit.startsWith("would violate PodSecurity "))
+    out.push({
+      kind: "pod-security",
+      hook: POD_SECURITY,
+      configuration: "",
+      outcome: "audited",
+      message: clip(audit),
+    });
+  return out;
+}
+
 /**
  * Decodes one audit event; undefined for anything that is not one. `source`, when given, must be
  * the JSON text `event` was parsed from: it is kept as the raw event when nothing is redacted.
@@ -783,6 +835,9 @@ export function parseAuditEvent(event: unknown, source?: string): ParsedAuditEve
       message: clip(status.message),
     });
   }
+
+  for (const d of podSecurityDecisions(annotations, status, statusMessage ?? "", facts.code))
+    decisions.push(d);
 
   return {
     auditID,

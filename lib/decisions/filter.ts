@@ -154,7 +154,12 @@ export function decisionFilterParams(f: DecisionFilter): URLSearchParams {
 }
 
 const WEBHOOK_KINDS: readonly DeciderKind[] = ["mutating-webhook", "validating-webhook", "webhook"];
-const POLICY_KINDS: readonly DeciderKind[] = ["validating-policy", "mutating-policy"];
+/** The admission policies, and the in-tree PodSecurity plugin (its Pod Security Standards). */
+const POLICY_KINDS: readonly DeciderKind[] = [
+  "validating-policy",
+  "mutating-policy",
+  "pod-security",
+];
 
 /** Which decider kinds a `hook` or `policy` filter matches. */
 export const deciderKinds = { webhook: WEBHOOK_KINDS, policy: POLICY_KINDS } as const;
@@ -162,9 +167,11 @@ export const deciderKinds = { webhook: WEBHOOK_KINDS, policy: POLICY_KINDS } as 
 /** The decision kinds a filter's `phase` admits (see DecisionFilter.phase). */
 export function phaseKinds(f: DecisionFilter): DecisionRecord["kind"][] {
   if (f.phase === undefined) return [];
-  if (f.policy !== undefined) return [`${f.phase}-policy`];
+  // (PodSecurity evaluates in the validating phase.)
+  const plugin: DecisionRecord["kind"][] = f.phase === "validating" ? ["pod-security"] : [];
+  if (f.policy !== undefined) return [`${f.phase}-policy`, ...plugin];
   if (f.hook !== undefined) return [`${f.phase}-webhook`, "webhook"];
-  return [`${f.phase}-webhook`, "webhook", `${f.phase}-policy`];
+  return [`${f.phase}-webhook`, "webhook", `${f.phase}-policy`, ...plugin];
 }
 
 /** Whether a stored decision passes the filter (the live stream's check; SQL does the same). */

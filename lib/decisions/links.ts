@@ -66,6 +66,9 @@ export function deciderLinks(d: {
         configuration: cfg && policyBindingHref(kind, cfg),
       };
     }
+    case "pod-security":
+      // An in-tree plugin: no page of its own; Predict shows its verdict on a pod.
+      return { decisions: policyDecisionsHref(d.hook) };
     default:
       return d.hook
         ? { decisions: hookDecisionsHref(d.hook), findConfiguration: hookContextLinks(d.hook).list }

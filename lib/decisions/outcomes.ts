@@ -56,9 +56,10 @@ export const KIND_LABELS: Record<DeciderKind, string> = {
   webhook: "webhook",
   "validating-policy": "validating policy",
   "mutating-policy": "mutating policy",
+  "pod-security": "in-tree PodSecurity plugin",
 };
 
 /** Whether a decider kind is an admission policy (its filter field is `policy`, not `hook`). */
 export function isPolicyKind(kind: DeciderKind): boolean {
-  return kind === "validating-policy" || kind === "mutating-policy";
+  return kind === "validating-policy" || kind === "mutating-policy" || kind === "pod-security";
 }
