@@ -63,4 +63,72 @@ describe("predict text output", () => {
     expect(text).toContain("also failing (the apiserver names one of all of these):");
     expect(text).toContain("[validating-policy] ValidatingAdmissionPolicy b / b-b: 422");
   });
+
+  it("says what PodSecurity does: a certain refusal, warnings, and why a verdict may not hold", () => {
+    const base = {
+      request: {
+        operation: "CREATE",
+        group: "",
+        version: "v1",
+        resource: "pods",
+        subresource: "",
+        namespace: "team",
+        name: "web",
+        userInfo: { username: "admin" },
+        dryRun: false,
+      },
+      calls: [],
+      indeterminate: [],
+      failure: null,
+      alsoFailing: [],
+      skips: [],
+      exclusions: { webhooks: null, policies: null },
+      worstCaseLatencySeconds: 0,
+      legacy: [],
+      notices: [],
+    };
+    const ps = {
+      subject: "pod",
+      enforce: "baseline:latest",
+      audit: "privileged:latest",
+      warn: "restricted:latest",
+      labelErrors: [],
+      rejection: {
+        status: 403,
+        message: 'pods "web" is forbidden: violates PodSecurity "baseline:latest": privileged',
+      },
+      rejects: true,
+      warnings: [],
+      auditAnnotations: {},
+      undecided: null,
+    };
+    const refused = formatPredictText({ ...base, podSecurity: ps } as unknown as PredictReport);
+    expect(refused).toContain(
+      "PodSecurity (enforce baseline:latest, audit privileged:latest, warn restricted:latest; from the namespace's labels):",
+    );
+    expect(refused).toContain('  REJECTED: 403 pods "web" is forbidden: violates PodSecurity');
+    const maybe = formatPredictText({
+      ...base,
+      podSecurity: {
+        ...ps,
+        rejects: false,
+        undecided: "one mutating hook may be called before it",
+      },
+    } as unknown as PredictReport);
+    expect(maybe).toContain("  would reject: 403 pods");
+    expect(maybe).toContain("  undecided: one mutating hook may be called before it");
+    const warned = formatPredictText({
+      ...base,
+      podSecurity: {
+        ...ps,
+        rejection: null,
+        rejects: false,
+        warnings: ["would violate PodSecurity x"],
+      },
+    } as unknown as PredictReport);
+    expect(warned).toContain("  warning: would violate PodSecurity x");
+    expect(
+      formatPredictText({ ...base, podSecurity: null } as unknown as PredictReport),
+    ).not.toContain("PodSecurity");
+  });
 });
