@@ -319,6 +319,7 @@ test("the in-tree PodSecurity plugin's refusals and audit violations appear in t
     await denied.first().getByRole("button").click();
     const drawer = page.getByRole("dialog", { name: "Decision detail" });
     await expect(drawer).toContainText("in-tree PodSecurity plugin");
+    await expect(drawer).toContainText("PluginPodSecurity");
     await expect(drawer.getByRole("link", { name: "all its decisions" })).toHaveAttribute(
       "href",
       "/decisions?policy=PodSecurity",

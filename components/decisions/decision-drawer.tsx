@@ -99,7 +99,9 @@ export function DecisionDrawer({
               <OutcomeBadge outcome={d.outcome} />
               {d.code !== undefined ? <span className="badge"> HTTP {d.code}</span> : null}
             </dd>
-            <dt>{isPolicyKind(d.kind) ? "Policy" : "Webhook"}</dt>
+            <dt>
+              {d.kind === "pod-security" ? "Plugin" : isPolicyKind(d.kind) ? "Policy" : "Webhook"}
+            </dt>
             <dd>
               {links.decider ? (
                 <Link className="mono" href={links.decider}>
