@@ -189,3 +189,12 @@ export const exceptWindowsPods =
 
 /** `relaxPolicyForUserNamespacePod`: `hostUsers: false`. */
 export const relaxPolicyForUserNamespacePod = (spec: PodSpec) => spec.hostUsers === false;
+
+/**
+ * A check's rule that lets a pod in a user namespace (`hostUsers: false`) through: from v1.35
+ * the checks of root and /proc settings do.
+ */
+export const exceptUserNamespacePods =
+  (check: CheckPodFn): CheckPodFn =>
+  (meta, spec) =>
+    relaxPolicyForUserNamespacePod(spec) ? ALLOWED : check(meta, spec);

@@ -3,7 +3,7 @@ import {
   ALLOWED,
   joinQuote,
   pluralize,
-  relaxPolicyForUserNamespacePod,
+  exceptUserNamespacePods,
   v1,
   visitContainers,
 } from "../types";
@@ -36,16 +36,11 @@ export function procMount1_0(_meta: PodMeta, spec: PodSpec): CheckResult {
   return ALLOWED;
 }
 
-function procMount1_35(meta: PodMeta, spec: PodSpec): CheckResult {
-  if (relaxPolicyForUserNamespacePod(spec)) return ALLOWED;
-  return procMount1_0(meta, spec);
-}
-
 export const procMount: Check = {
   id: "procMount",
   level: "baseline",
   versions: [
     { minimumVersion: v1(0), checkPod: procMount1_0 },
-    { minimumVersion: v1(35), checkPod: procMount1_35 },
+    { minimumVersion: v1(35), checkPod: exceptUserNamespacePods(procMount1_0) },
   ],
 };

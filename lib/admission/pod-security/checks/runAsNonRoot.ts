@@ -2,7 +2,7 @@ import {
   ALLOWED,
   joinQuote,
   pluralize,
-  relaxPolicyForUserNamespacePod,
+  exceptUserNamespacePods,
   v1,
   visitContainers,
   type Check,
@@ -63,16 +63,11 @@ function runAsNonRoot1_0(_meta: PodMeta, spec: PodSpec): CheckResult {
   return ALLOWED;
 }
 
-function runAsNonRoot1_35(meta: PodMeta, spec: PodSpec): CheckResult {
-  if (relaxPolicyForUserNamespacePod(spec)) return ALLOWED;
-  return runAsNonRoot1_0(meta, spec);
-}
-
 export const runAsNonRoot: Check = {
   id: "runAsNonRoot",
   level: "restricted",
   versions: [
     { minimumVersion: v1(0), checkPod: runAsNonRoot1_0 },
-    { minimumVersion: v1(35), checkPod: runAsNonRoot1_35 },
+    { minimumVersion: v1(35), checkPod: exceptUserNamespacePods(runAsNonRoot1_0) },
   ],
 };

@@ -2,7 +2,7 @@ import {
   ALLOWED,
   joinQuote,
   pluralize,
-  relaxPolicyForUserNamespacePod,
+  exceptUserNamespacePods,
   v1,
   visitContainers,
   type Check,
@@ -42,16 +42,11 @@ function runAsUser1_23(_meta: PodMeta, spec: PodSpec): CheckResult {
   return ALLOWED;
 }
 
-function runAsUser1_35(meta: PodMeta, spec: PodSpec): CheckResult {
-  if (relaxPolicyForUserNamespacePod(spec)) return ALLOWED;
-  return runAsUser1_23(meta, spec);
-}
-
 export const runAsUser: Check = {
   id: "runAsUser",
   level: "restricted",
   versions: [
     { minimumVersion: v1(23), checkPod: runAsUser1_23 },
-    { minimumVersion: v1(35), checkPod: runAsUser1_35 },
+    { minimumVersion: v1(35), checkPod: exceptUserNamespacePods(runAsUser1_23) },
   ],
 };
