@@ -482,6 +482,7 @@ test("a pod the namespace's enforced Pod Security Standard forbids: refused by P
     await expect(page.getByTestId("verdict")).toHaveText("Refused by PodSecurity");
     await expect(page.getByTestId("predicted-failure")).toContainText(`403: ${message}`);
     await expect(page.getByTestId("pod-security-verdict")).toContainText(`Refused: 403 ${message}`);
+    expect(await serious(page)).toEqual([]);
     expect((await predicted(page)).skips["vpod"]).toBe("excluded");
     const refused = await tryForReal(page);
     expect(refused.validating).toEqual([]);

@@ -544,8 +544,9 @@ function podSecurityPrediction(
   const verdict = podSecurityVerdict(request, ctx.nsLabels ?? undefined);
   if (!verdict) return undefined;
   const mutating = new Set<string>();
-  for (const c of [...acc.calls, ...acc.indeterminate])
-    if (c.stage === "mutating-policy" || c.stage === "mutating-webhook") mutating.add(c.key);
+  const isMutating = (stage: Stage) => stage === "mutating-policy" || stage === "mutating-webhook";
+  for (const c of acc.calls) if (isMutating(c.stage)) mutating.add(c.key);
+  for (const x of acc.indeterminate) if (isMutating(x.stage)) mutating.add(x.key);
   const mayChange =
     mutating.size > 0
       ? `it evaluates the object as the mutating hooks leave it, and ${mutating.size === 1 ? "one mutating hook" : `${mutating.size} mutating hooks`} may be called before it`

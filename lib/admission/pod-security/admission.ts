@@ -17,6 +17,7 @@
 import type { Labels } from "../selectors";
 import type { AdmissionRequest } from "../request";
 import { goQuote } from "../validate/go-format";
+import { isObject } from "../validate/json";
 import { decodePod } from "./decode";
 import {
   compareLevels,
@@ -75,19 +76,16 @@ export interface PodSecurityVerdict {
   readonly undecided: string | undefined;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
 function at(v: unknown, path: readonly string[]): unknown {
   let cur = v;
-  for (const k of path) cur = isRecord(cur) ? cur[k] : undefined;
+  for (const k of path) cur = isObject(cur) ? cur[k] : undefined;
   return cur;
 }
 
 function labelsOf(obj: unknown): Labels {
   const raw = at(obj, ["metadata", "labels"]);
   const out: Record<string, string> = {};
-  if (isRecord(raw))
+  if (isObject(raw))
     for (const [k, v] of Object.entries(raw)) if (typeof v === "string") out[k] = v;
   return out;
 }

@@ -4,6 +4,7 @@
  * decodes null into a nil pointer or an empty value). The apiserver refuses a pod with a field of
  * the wrong type while decoding it, before admission, so such a pod never reaches PodSecurity.
  */
+import { isObject } from "../validate/json";
 import type { AppArmorProfile, Container, PodMeta, PodSpec, Volume } from "./types";
 
 type Shape =
@@ -14,9 +15,6 @@ type Shape =
   | { readonly list: Shape }
   | { readonly map: "string" }
   | { readonly fields: Readonly<Record<string, Shape>> };
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 function narrow(v: unknown, shape: Shape): unknown {
   if (v === null || v === undefined) return undefined;
@@ -31,7 +29,7 @@ function narrow(v: unknown, shape: Shape): unknown {
       (x) => narrow(x ?? (shape.list === "string" ? "" : {}), shape.list) ?? zero(shape.list),
     );
   }
-  if (!isRecord(v)) return undefined;
+  if (!isObject(v)) return undefined;
   if ("map" in shape) {
     const out: Record<string, string> = {};
     for (const [k, x] of Object.entries(v)) if (typeof x === "string") out[k] = x;
@@ -121,7 +119,7 @@ const meta: Shape = { fields: { name: "string", annotations: { map: "string" } }
  * volume without a source is an emptyDir.
  */
 function volume(v: unknown): Volume {
-  if (!isRecord(v)) return { emptyDir: {} };
+  if (!isObject(v)) return { emptyDir: {} };
   const out: Record<string, unknown> = {};
   let sources = 0;
   for (const [k, x] of Object.entries(v))
@@ -199,7 +197,7 @@ export function decodePod(
   kind: "pod" | "created-pod" | "template" = "pod",
 ): { meta: PodMeta; spec: PodSpec } {
   let s = (narrow(podSpec, spec) ?? {}) as PodSpec;
-  const vols = isRecord(podSpec) ? podSpec["volumes"] : undefined;
+  const vols = isObject(podSpec) ? podSpec["volumes"] : undefined;
   if (Array.isArray(vols)) s = { ...s, volumes: vols.map(volume) };
   if (kind !== "template" && s.hostNetwork === true)
     s = {

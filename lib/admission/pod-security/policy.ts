@@ -4,6 +4,7 @@
  * order, and how their results read).
  */
 import { CHECKS } from "./checks";
+import { goSortStrings } from "./go-sets";
 import type { LevelVersion } from "./labels";
 import {
   older,
@@ -34,11 +35,11 @@ function populate(checks: readonly Check[]): Registry {
     const last = (c.versions[c.versions.length - 1] as Check["versions"][number]).minimumVersion;
     if (older(maxVersion, last)) maxVersion = last;
   }
-  const inflate = (
-    c: Check,
-    into: Map<string, Map<string, CheckPodFn>>,
-    overrides: Map<string, Set<string>>,
-  ) => {
+  const baselineAt = new Map<string, Map<string, CheckPodFn>>();
+  const restrictedAt = new Map<string, Map<string, CheckPodFn>>();
+  /** Baseline checks replaced at each version (only restricted checks name overrides). */
+  const overridesAt = new Map<string, Set<string>>();
+  const inflate = (c: Check, into: Map<string, Map<string, CheckPodFn>>) => {
     c.versions.forEach((vc, i) => {
       const next = c.versions[i + 1]?.minimumVersion ?? nextMinor(maxVersion);
       for (let v = vc.minimumVersion; older(v, next); v = nextMinor(v)) {
@@ -46,30 +47,17 @@ function populate(checks: readonly Check[]): Registry {
         if (!m) into.set(key(v), (m = new Map()));
         m.set(c.id, vc.checkPod);
         for (const o of vc.overrideCheckIDs ?? []) {
-          let s = overrides.get(key(v));
-          if (!s) overrides.set(key(v), (s = new Set()));
+          let s = overridesAt.get(key(v));
+          if (!s) overridesAt.set(key(v), (s = new Set()));
           s.add(o);
         }
       }
     });
   };
-  const baselineAt = new Map<string, Map<string, CheckPodFn>>();
-  const restrictedAt = new Map<string, Map<string, CheckPodFn>>();
-  const overridesAt = new Map<string, Set<string>>();
-  const ignored = new Map<string, Set<string>>();
-  const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  const baselineIDs = checks
-    .filter((c) => c.level === "baseline")
-    .map((c) => c.id)
-    .sort(byteOrder);
-  const restrictedIDs = checks
-    .filter((c) => c.level === "restricted")
-    .map((c) => c.id)
-    .sort(byteOrder);
-  for (const c of checks)
-    if (c.level === "restricted") inflate(c, restrictedAt, overridesAt);
-    else inflate(c, baselineAt, ignored);
-  const ordered = [...baselineIDs, ...restrictedIDs];
+  for (const c of checks) inflate(c, c.level === "restricted" ? restrictedAt : baselineAt);
+  const idsOf = (level: Check["level"]) =>
+    goSortStrings(checks.filter((c) => c.level === level).map((c) => c.id));
+  const ordered = [...idsOf("baseline"), ...idsOf("restricted")];
   const registry: Registry = { baseline: new Map(), restricted: new Map(), maxVersion };
   for (let v = v1(0); older(v, nextMinor(maxVersion)); v = nextMinor(v)) {
     const overrides = overridesAt.get(key(v)) ?? new Set<string>();
