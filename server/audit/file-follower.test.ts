@@ -83,7 +83,7 @@ function follow(opts: Partial<FollowerOptions> = {}): AuditLogFollower {
 /** Every stored event: auditID → how many times it is stored. */
 async function stored(): Promise<Map<string, number>> {
   const rows = await store.driver.query<{ audit_id: string }>({
-    text: "SELECT audit_id FROM admission_decisions",
+    text: "SELECT audit_id FROM admission_calls",
     params: [],
   });
   const m = new Map<string, number>();

@@ -207,7 +207,7 @@ describe("file mode on the apiserver's audit log", () => {
     try {
       const rows = db
         .prepare(
-          "SELECT audit_id AS id, COUNT(*) AS n, MIN(outcome) AS outcome, MIN(hook) AS hook, MIN(message) AS message FROM admission_decisions WHERE namespace = ? GROUP BY audit_id",
+          "SELECT d.audit_id AS id, COUNT(*) AS n, MIN(o.text) AS outcome, MIN(h.text) AS hook, MIN(d.message) AS message FROM admission_calls d JOIN admission_names o ON o.id = d.outcome JOIN admission_names h ON h.id = d.hook WHERE d.namespace = (SELECT id FROM admission_names WHERE text = ?) GROUP BY d.audit_id",
         )
         .all(ns) as Array<{
         id: string;

@@ -102,7 +102,7 @@ const BACKENDS: Backend[] = [
     reset: async () => {
       const d = new PostgresDriver(pg?.url ?? "");
       await d.exec(
-        "DROP TABLE IF EXISTS admission_decisions; DROP TABLE IF EXISTS admission_events; DROP TABLE IF EXISTS admission_hook_spans; DROP TABLE IF EXISTS decisions; DROP TABLE IF EXISTS decision_events; DROP TABLE IF EXISTS audit_log_cursor;",
+        "DROP TABLE IF EXISTS admission_calls; DROP TABLE IF EXISTS admission_names; DROP TABLE IF EXISTS admission_decisions; DROP TABLE IF EXISTS admission_events; DROP TABLE IF EXISTS admission_hook_spans; DROP TABLE IF EXISTS decisions; DROP TABLE IF EXISTS decision_events; DROP TABLE IF EXISTS audit_log_cursor;",
       );
       await d.close();
     },
@@ -443,7 +443,7 @@ describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
     const served =
       dialect === "sqlite"
         ? /(SCAN|SEARCH) s\b[^\n]*\n(.*\n)*SEARCH d USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/
-        : /Index.* using admission_decisions_hook/;
+        : /Index.* (using|on) admission_calls_hook/;
     for (const q of ["hook=h.example.com", "policy=p", `hook=h.example.com&from=${T0}`]) {
       const f = filter(q);
       const list = await plan(listStatement(f, { limit: 20, before: 1000 }, dialect));
@@ -520,18 +520,39 @@ describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
     await check();
     if (store.driver.dialect !== "sqlite") return;
 
-    // A SQLite store written by a version with the index on the hook and no spans: migrating
-    // adds spans for what it holds and drops the index.
+    // A SQLite store written by a version with names as text, the index on the hook and no
+    // spans: migrating stores each name once, adds spans for what it holds and drops the index.
+    const named = [
+      "stage",
+      "kind",
+      "hook",
+      "configuration",
+      "outcome",
+      "namespace",
+      "user_name",
+      "resource",
+      "operation",
+    ];
+    const plain = ["id", "time", "audit_id", "seq", "event_id", "code", "message", "patch"];
+    const columns = [...plain, "round", "idx"].map((c) => `c.${c}`);
     await store.driver.exec(
-      "DELETE FROM admission_hook_spans; CREATE INDEX admission_decisions_hook ON admission_decisions (hook);",
+      `CREATE TABLE admission_decisions AS SELECT ${columns.join(", ")}, ${named
+        .map((c) => `(SELECT text FROM admission_names n WHERE n.id = c.${c}) AS ${c}`)
+        .join(", ")} FROM admission_calls c;
+      DELETE FROM admission_calls; DELETE FROM admission_names; DELETE FROM admission_hook_spans;
+      CREATE INDEX admission_decisions_hook ON admission_decisions (hook);`,
     );
     await store.driver.close();
     store = open();
     await store.migrate();
-    const indexes = await store.driver.query<{ n: number | string }>(
-      sql`SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'admission_decisions_hook'`,
+    const left = await store.driver.query<{ n: number | string }>(
+      sql`SELECT COUNT(*) AS n FROM sqlite_master WHERE name IN ('admission_decisions', 'admission_decisions_hook')`,
     );
-    expect(Number(indexes[0]?.n)).toBe(0);
+    expect(Number(left[0]?.n)).toBe(0);
+    const [names] = await store.driver.query<{ n: number | string }>(
+      sql`SELECT COUNT(*) AS n FROM admission_names`,
+    );
+    expect(Number(names?.n)).toBeLessThan(20);
     const [spans] = await store.driver.query<{ n: number | string }>(
       sql`SELECT COUNT(*) AS n FROM admission_hook_spans`,
     );
@@ -914,7 +935,7 @@ CREATE INDEX decisions_hook ON decisions (hook, id);`);
     expect(transactions.mock.calls.length).toBeGreaterThanOrEqual(Math.ceil(400 / 51) + 1000 / 50);
     expect(await store.counts()).toEqual({ events: 500, decisions: 666 });
     const rows = await store.driver.query<{ audit_id: string; n: number | string }>(
-      sql`SELECT audit_id, COUNT(*) AS n FROM admission_decisions GROUP BY audit_id`,
+      sql`SELECT audit_id, COUNT(*) AS n FROM admission_calls GROUP BY audit_id`,
     );
     const kept = new Map(rows.map((r) => [r.audit_id, Number(r.n)]));
     for (let i = 0; i < 1500; i++)
@@ -1034,10 +1055,12 @@ describe("DecisionStore on SQLite: the feed's reads", { timeout: 60_000 }, () =>
       const rollback = new Error("roll back");
       await expect(
         driver.transaction(async (tx) => {
-          await tx.query(sql`UPDATE admission_decisions SET hook = 'uncommitted.example.com'`);
-          await tx.query(sql`DELETE FROM admission_decisions WHERE id % 2 = 0`);
+          await tx.query(
+            sql`UPDATE admission_calls SET hook = (SELECT MAX(id) FROM admission_names), message = 'uncommitted'`,
+          );
+          await tx.query(sql`DELETE FROM admission_calls WHERE id % 2 = 0`);
           const [mine] = await tx.query<{ n: number }>(
-            sql`SELECT COUNT(*) AS n FROM admission_decisions WHERE hook = 'uncommitted.example.com'`,
+            sql`SELECT COUNT(*) AS n FROM admission_calls WHERE message = 'uncommitted'`,
           );
           expect(mine?.n).toBeGreaterThan(0);
           expect(await s.tally(window, 10)).toEqual(tallies);
@@ -1054,7 +1077,7 @@ describe("DecisionStore on SQLite: the feed's reads", { timeout: 60_000 }, () =>
       expect((await s.detail(newest?.id ?? 0))?.rawEvent).toContain("after-commit");
       // A statement the reader refuses fails that read only.
       await expect(
-        driver.read({ text: "DELETE FROM admission_decisions", params: [] }),
+        driver.read({ text: "DELETE FROM admission_calls", params: [] }),
       ).rejects.toThrow();
       expect((await s.counts()).events).toBe(4_001);
     });
