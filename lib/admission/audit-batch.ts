@@ -87,8 +87,7 @@ const SEAM_BYTES = Buffer.from(ITEM_SEAM);
 /** Whether `bytes` hold SEAM_BYTES at `at`. */
 function seamAt(bytes: Uint8Array, at: number): boolean {
   if (at < 0 || at + SEAM_BYTES.length > bytes.length) return false;
-  for (let i = 0; i < SEAM_BYTES.length; i++)
-    if (bytes[at + i] !== SEAM_BYTES[i]) return false;
+  for (let i = 0; i < SEAM_BYTES.length; i++) if (bytes[at + i] !== SEAM_BYTES[i]) return false;
   return true;
 }
 
