@@ -3,6 +3,7 @@
  * from Debian's package), running the same query layer: batches are all-or-nothing, retried
  * batches are not counted twice, filters and retention work, and everything survives reopening.
  */
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -167,6 +168,53 @@ describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
     // …and the store keeps working after the failed transaction.
     await store.ingest([parsed("ok")]);
     expect(await store.hasEvent("ok", "ResponseComplete")).toBe(true);
+  });
+
+  it("forgets the ids of names a batch stored in a transaction that failed: names stored after it get ids of their own", async () => {
+    const first = { user: "first-user", ns: "first-ns", hook: "first.example.com" };
+    const bad = parsed("bad", first);
+    const broken: ParsedAuditEvent = {
+      ...bad,
+      decisions: [{ ...bad.decisions[0]!, message: null as unknown as string }],
+    };
+    await expect(store.ingest([broken])).rejects.toThrow(/NOT NULL|not-null/i);
+    // Other names first (on SQLite they take the ids the rolled-back ones had), then the same.
+    await store.ingest([
+      parsed("other", { user: "second-user", ns: "second-ns", hook: "second.example.com" }),
+    ]);
+    await store.ingest([parsed("again", first)]);
+    const got = await store.list(all, { limit: 10 });
+    expect(got.map((d) => [d.auditID, d.hook, d.stage, d.outcome])).toEqual([
+      ["again", "first.example.com", "ResponseComplete", "mutated"],
+      ["other", "second.example.com", "ResponseComplete", "mutated"],
+    ]);
+    const ids = async (q: string) =>
+      (await store.list(filter(q), { limit: 10 })).map((d) => d.auditID);
+    expect(await ids("user=first-user&namespace=first-ns")).toEqual(["again"]);
+    expect(await ids("user=second-user&namespace=second-ns")).toEqual(["other"]);
+    expect(await ids("hook=first.example.com")).toEqual(["again"]);
+  });
+
+  it("stores names of any length: one longer than an index entry may be is keyed by its digest", async () => {
+    const long = (c: string) => `${"u".repeat(600)}${c}`;
+    // Random, so PostgreSQL cannot compress it below its index entry limit (2,704 bytes).
+    const hook = `${randomBytes(3000).toString("base64")}.example.com`;
+    await store.ingest([
+      parsed("long-1", { user: long("1"), hook }),
+      parsed("long-2", { user: long("2"), hook }),
+      parsed("short", { user: "=".repeat(3) }),
+    ]);
+    const ids = async (q: URLSearchParams) =>
+      (await store.list(parseDecisionFilter(q), { limit: 10 })).map((d) => d.auditID);
+    expect(await ids(new URLSearchParams({ user: long("2") }))).toEqual(["long-2"]);
+    expect(await ids(new URLSearchParams({ user: long("3") }))).toEqual([]);
+    expect(await ids(new URLSearchParams({ user: "===" }))).toEqual(["short"]);
+    const got = await store.list(all, { limit: 10 });
+    expect(got.map((d) => [d.auditID, d.hook])).toEqual([
+      ["short", "m.example.com"],
+      ["long-2", hook],
+      ["long-1", hook],
+    ]);
   });
 
   it("stores text holding NUL characters, which a webhook's message or a user name may carry", async () => {
