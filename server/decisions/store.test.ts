@@ -20,6 +20,7 @@ import {
   DecisionStore,
   histogramStatement,
   listStatement,
+  NAMED,
   PACKED_ROW_BYTES,
   packedTextRows,
   rowTexts,
@@ -570,23 +571,12 @@ describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
 
     // A SQLite store written by a version with names as text, the index on the hook and no
     // spans: migrating stores each name once, adds spans for what it holds and drops the index.
-    const named = [
-      "stage",
-      "kind",
-      "hook",
-      "configuration",
-      "outcome",
-      "namespace",
-      "user_name",
-      "resource",
-      "operation",
-    ];
-    const plain = ["id", "time", "audit_id", "seq", "event_id", "code", "message", "patch"];
-    const columns = [...plain, "round", "idx"].map((c) => `c.${c}`);
+    const plain = "id, time, audit_id, seq, event_id, code, message, patch, round, idx";
+    const columns = plain.split(", ");
     await store.driver.exec(
-      `CREATE TABLE admission_decisions AS SELECT ${columns.join(", ")}, ${named
-        .map((c) => `(SELECT text FROM admission_names n WHERE n.id = c.${c}) AS ${c}`)
-        .join(", ")} FROM admission_calls c;
+      `CREATE TABLE admission_decisions AS SELECT ${columns.map((c) => `c.${c}`).join(", ")}, ${NAMED.map(
+        (c) => `(SELECT text FROM admission_names n WHERE n.id = c.${c}) AS ${c}`,
+      ).join(", ")} FROM admission_calls c;
       DELETE FROM admission_calls; DELETE FROM admission_names; DELETE FROM admission_hook_spans;
       CREATE INDEX admission_decisions_hook ON admission_decisions (hook);`,
     );

@@ -373,7 +373,7 @@ CREATE TABLE IF NOT EXISTS ${TEXT_TABLE} (
  * about a third as long: storing 200,000 recorded events, SQLite's row inserts took a third less
  * time and its commits a quarter less, and the table took 1,700 pages of 16 KB instead of 4,100.
  */
-const NAMED = [
+export const NAMED = [
   "stage",
   "kind",
   "hook",
