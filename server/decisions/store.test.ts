@@ -237,6 +237,27 @@ describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
       ["nul-1", "mutated", ""],
     ]);
     expect(byUser[0]?.request.user).toBe(nul);
+    // After a restart (its names not in memory), and beside a user whose name holds U+FFFD.
+    await store.driver.close();
+    store = open();
+    await store.migrate();
+    await store.ingest([
+      parsed("nul-3", { user: nul, ns: "n\\" }),
+      parsed("fffd", { user: "a\ufffdb", ns: "n" }),
+    ]);
+    const ids = async (q: string) =>
+      (await store.list(filter(q), { limit: 10 })).map((d) => [d.auditID, d.stage]);
+    expect(await ids(`user=${encodeURIComponent(nul)}`)).toEqual([
+      ["nul-3", "ResponseComplete"],
+      ["nul-1", "ResponseComplete"],
+      ["nul-1", "ResponseComplete"],
+    ]);
+    expect(await ids(`user=${encodeURIComponent("a\ufffdb")}`)).toEqual([
+      ["fffd", "ResponseComplete"],
+    ]);
+    expect(await ids(`namespace=${encodeURIComponent("n\\")}`)).toEqual([
+      ["nul-3", "ResponseComplete"],
+    ]);
   });
 
   it("saves an audit log cursor with the events it covers, and only if they are stored", async () => {
@@ -571,6 +592,11 @@ describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
 
     // A SQLite store written by a version with names as text, the index on the hook and no
     // spans: migrating stores each name once, adds spans for what it holds and drops the index.
+    // Among the names, some that are not their own key (see nameKey).
+    const odd = ["a\u0000b", "u".repeat(600), "domain\\user"];
+    await store.ingest(
+      odd.map((user, i) => parsed(`odd${i}`, { user, hook: hooks[0], t: T0 + 100_000 + i })),
+    );
     const plain = "id, time, audit_id, seq, event_id, code, message, patch, round, idx";
     const columns = plain.split(", ");
     await store.driver.exec(
@@ -596,6 +622,10 @@ describe.each(BACKENDS)("DecisionStore on $name", (backend) => {
     );
     expect(Number(spans?.n)).toBe(hooks.length);
     await check();
+    for (const [i, user] of odd.entries()) {
+      const f = parseDecisionFilter(new URLSearchParams({ user }));
+      expect((await store.list(f, { limit: 5 })).map((d) => d.auditID)).toEqual([`odd${i}`]);
+    }
     // New batches after the migration get spans of their own.
     await store.ingest(batch(6));
     await check();

@@ -386,11 +386,12 @@ export const NAMED = [
 ] as const;
 
 /**
- * A name's unique key in admission_names: "=" and the text, or, for a text longer than a
- * PostgreSQL index entry may be, "#" and its SHA-256.
+ * A name's unique key in admission_names: "=" and the text, or "#" and its SHA-256 for a text
+ * longer than a PostgreSQL index entry may be or holding a NUL character (which PostgreSQL's text
+ * cannot hold: there the text reads U+FFFD instead, see postgres.ts, but the key keeps it apart).
  */
 export function nameKey(text: string): string {
-  return text.length <= 512
+  return text.length <= 512 && !text.includes("\u0000")
     ? `=${text}`
     : `#${createHash("sha256").update(text, "utf8").digest("hex")}`;
 }
@@ -1071,9 +1072,9 @@ export class DecisionStore {
           tx,
           texts.map((t) => t.v),
         );
-        // By key; a text too long to be its own key, by its text among the few such names.
+        // By key; a text that is not its own key (see nameKey), by its text among the few such.
         const id = (c: string) =>
-          `COALESCE((SELECT n.id FROM ${NAMES} n WHERE n.key = '=' || t.${c}), (SELECT n.id FROM ${NAMES} n WHERE n.text = t.${c} AND n.key LIKE '#%'))`;
+          `COALESCE((SELECT n.id FROM ${NAMES} n WHERE n.key = '=' || t.${c}), (SELECT MIN(n.id) FROM ${NAMES} n WHERE n.key LIKE '#%' AND n.text = t.${c}))`;
         const columns = INSERT_COLUMNS.map((c) =>
           (NAMED as readonly string[]).includes(c) ? id(c) : `t.${c}`,
         );
