@@ -16,20 +16,23 @@ const failing = (policy: string) => ({
   message: `ValidatingAdmissionPolicy '${policy}' with binding '${policy}-b' denied request: x`,
 });
 
+/** A CREATE of `resource` named `name` in namespace team, by admin. */
+const createIn = (resource: string, name: string) => ({
+  operation: "CREATE",
+  group: "",
+  version: "v1",
+  resource,
+  subresource: "",
+  namespace: "team",
+  name,
+  userInfo: { username: "admin" },
+  dryRun: false,
+});
+
 describe("predict text output", () => {
   it("names every failing binding of a policy stage, and a failed condition's decision", () => {
     const report = {
-      request: {
-        operation: "CREATE",
-        group: "",
-        version: "v1",
-        resource: "configmaps",
-        subresource: "",
-        namespace: "team",
-        name: "c",
-        userInfo: { username: "admin" },
-        dryRun: false,
-      },
+      request: createIn("configmaps", "c"),
       calls: [
         {
           order: 0,
@@ -66,17 +69,7 @@ describe("predict text output", () => {
 
   it("says what PodSecurity does: a certain refusal, warnings, and why a verdict may not hold", () => {
     const base = {
-      request: {
-        operation: "CREATE",
-        group: "",
-        version: "v1",
-        resource: "pods",
-        subresource: "",
-        namespace: "team",
-        name: "web",
-        userInfo: { username: "admin" },
-        dryRun: false,
-      },
+      request: createIn("pods", "web"),
       calls: [],
       indeterminate: [],
       failure: null,
@@ -102,33 +95,27 @@ describe("predict text output", () => {
       auditAnnotations: {},
       undecided: null,
     };
-    const refused = formatPredictText({ ...base, podSecurity: ps } as unknown as PredictReport);
+    const text = (podSecurity: unknown) =>
+      formatPredictText({ ...base, podSecurity } as unknown as PredictReport);
+    const refused = text(ps);
     expect(refused).toContain(
       "PodSecurity (enforce baseline:latest, audit privileged:latest, warn restricted:latest; from the namespace's labels):",
     );
     expect(refused).toContain('  REJECTED: 403 pods "web" is forbidden: violates PodSecurity');
-    const maybe = formatPredictText({
-      ...base,
-      podSecurity: {
-        ...ps,
-        rejects: false,
-        undecided: "one mutating hook may be called before it",
-      },
-    } as unknown as PredictReport);
+    const maybe = text({
+      ...ps,
+      rejects: false,
+      undecided: "one mutating hook may be called before it",
+    });
     expect(maybe).toContain("  would reject: 403 pods");
     expect(maybe).toContain("  undecided: one mutating hook may be called before it");
-    const warned = formatPredictText({
-      ...base,
-      podSecurity: {
-        ...ps,
-        rejection: null,
-        rejects: false,
-        warnings: ["would violate PodSecurity x"],
-      },
-    } as unknown as PredictReport);
+    const warned = text({
+      ...ps,
+      rejection: null,
+      rejects: false,
+      warnings: ["would violate PodSecurity x"],
+    });
     expect(warned).toContain("  warning: would violate PodSecurity x");
-    expect(
-      formatPredictText({ ...base, podSecurity: null } as unknown as PredictReport),
-    ).not.toContain("PodSecurity");
+    expect(text(null)).not.toContain("PodSecurity");
   });
 });
