@@ -8,7 +8,7 @@ import { chromium } from "@playwright/test";
 import { startDemo } from "../cluster/harness/demo-process";
 import { DEMO_PAGES } from "../cluster/harness/demo-ready";
 
-const DOCS = path.resolve(import.meta.dirname, "../docs");
+const DOCS = path.resolve(import.meta.dirname, "../docs/screenshots");
 mkdirSync(DOCS, { recursive: true });
 
 const demo = await startDemo();
