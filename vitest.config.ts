@@ -22,6 +22,7 @@ export default defineConfig({
             "components/**/*.test.ts",
             "cluster/**/*.test.ts",
             "test/**/*.test.ts",
+            "scripts/**/*.test.ts",
           ],
           // Tests that need the control plane run in the integration and oracle projects.
           exclude: ["node_modules/**", "**/*.int.test.ts"],

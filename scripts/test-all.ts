@@ -1,38 +1,93 @@
 /**
- * `npm test`: every check the project has, in order — typecheck, lint, unit tests, then one
- * real control plane + a production build of the dashboard shared by the integration tests,
- * the oracles and the end-to-end tests in Chromium. `--only oracle` runs just the oracles.
+ * `npm test`: every check the project has — first whether the machine has what the tests need
+ * (one line naming all that is missing, before anything is built), then typecheck, lint and
+ * format side by side, unit tests, then one real control plane + a production build of the
+ * dashboard shared by the integration tests, the oracles and the end-to-end tests in Chromium.
+ * Closes with a table of each phase's time, then the `tests: …` line CI reads (always last).
+ * `--only oracle` runs just the oracles.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
-import { buildDashboard, REPO_ROOT, startStack } from "../cluster/harness/stack";
+import {
+  buildDashboard,
+  dashboardBuildIsCurrent,
+  REPO_ROOT,
+  startStack,
+} from "../cluster/harness/stack";
 import { ensureBuilt } from "../cluster/build";
+import { machineProbe, missingPrerequisites, prerequisitesLine } from "./prerequisites";
 
 const onlyOracle = process.argv.includes("--only") && process.argv.includes("oracle");
 
+/**
+ * Runs one step. With `captured`, its output is held back and printed in one piece when it
+ * ends, so steps running side by side do not interleave their lines.
+ */
 function run(
   label: string,
   cmd: string,
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
+  captured = false,
 ): Promise<boolean> {
   const started = Date.now();
-  process.stderr.write(`\n▶ ${label}\n`);
+  const phase = { name: label, seconds: 0 };
+  phases.push(phase);
+  if (!captured) process.stderr.write(`\n▶ ${label}\n`);
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: REPO_ROOT, env, stdio: "inherit" });
+    const output: Buffer[] = [];
+    const child = spawn(cmd, args, {
+      cwd: REPO_ROOT,
+      env,
+      stdio: captured ? ["ignore", "pipe", "pipe"] : "inherit",
+    });
+    child.stdout?.on("data", (b: Buffer) => output.push(b));
+    child.stderr?.on("data", (b: Buffer) => output.push(b));
     child.on("error", (e) => {
       process.stderr.write(`${label}: ${e.message}\n`);
       resolve(false);
     });
-    child.on("exit", (code) => {
+    child.on("close", (code) => {
+      const seconds = (phase.seconds = (Date.now() - started) / 1000);
+      if (captured) {
+        process.stderr.write(`\n▶ ${label}\n`);
+        process.stderr.write(Buffer.concat(output));
+      }
       process.stderr.write(
-        `■ ${label}: ${code === 0 ? "ok" : `failed (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+        `■ ${label}: ${code === 0 ? "ok" : `failed (exit ${code})`} in ${seconds.toFixed(0)} s\n`,
       );
       resolve(code === 0);
     });
   });
+}
+
+/** Each phase's wall time, in the order they started, for the closing table. */
+const phases: { name: string; seconds: number }[] = [];
+
+/** Times a phase that is not one child process (a build, the stack's start). */
+async function timed<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  const phase = { name, seconds: 0 };
+  phases.push(phase);
+  try {
+    return await fn();
+  } finally {
+    phase.seconds = (Date.now() - started) / 1000;
+  }
+}
+
+/** The closing table: where the run's time went. */
+function phaseTable(totalSeconds: number): string {
+  const rows = [...phases, { name: "total", seconds: totalSeconds }];
+  const width = Math.max(...rows.map((r) => r.name.length));
+  const line = (name: string, seconds: number) =>
+    `  ${name.padEnd(width)}  ${seconds.toFixed(0).padStart(5)} s`;
+  return [
+    onlyOracle ? "\nphase times:" : "\nphase times (typecheck, lint and format run side by side):",
+    ...rows.map((r) => line(r.name, r.seconds)),
+  ].join("\n");
 }
 
 const bin = (name: string) => path.join(REPO_ROOT, "node_modules", ".bin", name);
@@ -131,34 +186,51 @@ function count(file: string, kind: "vitest" | "playwright"): void {
   }
 }
 
-function preflight(): void {
-  const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-  if (!onlyOracle && !existsSync(chromium)) {
-    throw new Error(
-      `no Chromium at ${chromium}: install Debian's (apt-get install -y chromium) or set CHROMIUM_PATH`,
-    );
-  }
+/** Null when the machine has everything; else the one line naming all that is missing. */
+function preflight(): string | null {
+  return prerequisitesLine(missingPrerequisites(machineProbe(), { browser: !onlyOracle }));
 }
 
 async function main(): Promise<number> {
-  preflight();
+  const started = Date.now();
+  const missing = await timed("prerequisites", () => Promise.resolve(preflight()));
+  if (missing) {
+    process.stderr.write(`${missing}\n`);
+    return 1;
+  }
   rmSync(RESULTS_DIR, { recursive: true, force: true });
   mkdirSync(RESULTS_DIR, { recursive: true });
   const failed: string[] = [];
-  const step = async (label: string, cmd: string, args: string[], env?: NodeJS.ProcessEnv) => {
-    if (!(await run(label, cmd, args, env))) failed.push(label);
+  const step = async (
+    label: string,
+    cmd: string,
+    args: string[],
+    env?: NodeJS.ProcessEnv,
+    captured?: boolean,
+  ) => {
+    if (!(await run(label, cmd, args, env, captured))) failed.push(label);
   };
   if (!onlyOracle) {
-    await step("typecheck", bin("tsc"), ["--noEmit"]);
-    await step("lint", bin("eslint"), [".", "--max-warnings", "0"]);
-    await step("format", bin("prettier"), ["--check", "."]);
+    // Independent of each other and each mostly one core: side by side they take about as long
+    // as the longest of them.
+    await Promise.all([
+      step("typecheck", bin("tsc"), ["--noEmit"], undefined, true),
+      step("lint", bin("eslint"), [".", "--max-warnings", "0"], undefined, true),
+      step("format", bin("prettier"), ["--check", "."], undefined, true),
+    ]);
     await step("unit tests", bin("vitest"), vitestArgs("unit"));
     count("vitest-unit.json", "vitest");
   }
-  await ensureBuilt();
+  await timed("build the control plane (cached)", () => ensureBuilt());
   await step("build the command line", bin("tsx"), ["cli/build.ts"]);
-  if (!onlyOracle) await buildDashboard((l) => process.stderr.write(l + "\n"));
-  const stack = await startStack({ dashboard: !onlyOracle });
+  if (!onlyOracle) {
+    // A build made from exactly these sources (by content) is used as it is, as `npm run stack` does.
+    await timed("build the dashboard", async () => {
+      if (dashboardBuildIsCurrent()) process.stderr.write("\nthe dashboard's build is current\n");
+      else await buildDashboard((l) => process.stderr.write(l + "\n"));
+    });
+  }
+  const stack = await timed("start the stack", () => startStack({ dashboard: !onlyOracle }));
   const env = { ...process.env, PORTCULLIS_STACK: stack.file };
   try {
     if (!onlyOracle) {
@@ -175,18 +247,19 @@ async function main(): Promise<number> {
       count("playwright.json", "playwright");
     }
   } finally {
-    await stack.stop();
+    await timed("stop the stack", () => stack.stop());
   }
   const summary = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
   if (failed.length > 0) {
     process.stderr.write(`\nFAILED: ${failed.join(", ")}\n`);
     for (const f of failures) process.stderr.write(`  ✗ ${f}\n`);
-    process.stdout.write(`tests: ${summary}\n`);
-    return 1;
+  } else {
+    process.stderr.write("\nall checks passed\n");
   }
-  process.stderr.write("\nall checks passed\n");
+  process.stderr.write(phaseTable((Date.now() - started) / 1000) + "\n");
+  // The last line, always: CI reads it.
   process.stdout.write(`tests: ${summary}\n`);
-  return 0;
+  return failed.length > 0 ? 1 : 0;
 }
 
 main().then(
