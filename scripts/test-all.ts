@@ -191,8 +191,9 @@ function preflight(): string | null {
   return prerequisitesLine(missingPrerequisites(machineProbe(), { browser: !onlyOracle }));
 }
 
+const started = Date.now();
+
 async function main(): Promise<number> {
-  const started = Date.now();
   const missing = await timed("prerequisites", () => Promise.resolve(preflight()));
   if (missing) {
     process.stderr.write(`${missing}\n`);
@@ -265,6 +266,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (e: unknown) => {
+    process.stderr.write(phaseTable((Date.now() - started) / 1000) + "\n");
     process.stderr.write(`test run aborted: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   },
