@@ -21,7 +21,13 @@ const log = (l: string) => process.stderr.write(`screenshots: ${l}\n`);
 async function shoot(page: Page, base: string, p: ScreenshotPage): Promise<void> {
   await page.goto(`${base}${p.path}`);
   await page.getByRole("main").getByText(p.shows).first().waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(800); // let charts and late rows settle
+  // A live page is taken once its watch stream is up, not while it still says "connecting".
+  await page
+    .waitForFunction(() => !document.querySelector('.live[data-state$="connecting"]'), undefined, {
+      timeout: 15_000,
+    })
+    .catch(() => log(`${p.name}: its live state still connecting, taken anyway`));
+  await page.waitForTimeout(800); // let charts, late rows and access reviews settle
   await page.screenshot({ path: path.join(OUT, `${p.name}.png`) });
   log(`docs/screenshots/${p.name}.png`);
 }

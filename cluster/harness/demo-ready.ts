@@ -18,8 +18,9 @@ export interface DemoPage {
 /**
  * Every page a newcomer reaches from the navigation (the historical kinds' pages too: the demo
  * serves them from the legacy group), a detail, new and edit page of each kind, and a text each
- * shows only once it has data from the cluster (a named hook, a runlevel group, a live decision,
- * a lint finding, a policy binding, a historical configuration).
+ * shows only once it has its data (from the cluster: a named hook, a runlevel group, a live
+ * decision, a lint finding, a policy binding, a historical configuration; the new pages: their
+ * template).
  */
 export const DEMO_PAGES: ReadonlyArray<DemoPage> = [
   { path: "/", route: "/", name: "overview", shows: "admissionregistration.k8s.io/v1" },
