@@ -65,6 +65,10 @@ test.describe("Initializers", () => {
         .click();
       await expect(page).toHaveURL(/\/initializers$/);
       await expect(page.getByText("live", { exact: true })).toBeVisible();
+      // The test stack serves the kind from its own group, and the page says so.
+      await expect(page.getByTestId("legacy-group-label")).toContainText(
+        "historical API · served locally from the legacy group admission.portcullis.dev",
+      );
       await expect(page.getByTestId(`init-row-one.${id}.example.com`)).toBeVisible();
       await expect(page.getByTestId(`init-row-one.${id}.example.com`)).toContainText(
         "creation of configmaps in the core group",

@@ -1,6 +1,7 @@
 /**
  * `npm run demo` as a newcomer runs it: it prints its URL once the pages have data, the pages and
- * the API answer with the seeded hooks, policies and live decisions, and Ctrl-C (SIGINT to its
+ * the API answer with the seeded hooks, policies and live decisions (and the historical admission
+ * kinds, served from the legacy group), and Ctrl-C (SIGINT to its
  * process group, as a terminal sends it) stops every process it started and leaves no file.
  * Reuses the built control plane and dashboard of the test run (no second build).
  */
@@ -8,7 +9,11 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEMO_PAGES } from "../cluster/harness/demo-ready";
+import { DEMO_PAGES, LEGACY_OBJECTS } from "../cluster/harness/demo-ready";
+import { LEGACY_ADMISSION_GROUP } from "../cluster/legacy-crds";
+import { servedKinds } from "../lib/k8s/served-kinds";
+import { servedV1beta1HookKinds } from "../lib/k8s/v1beta1-hooks";
+import type { OverviewData } from "../lib/queries/overview";
 import { isRunning, startDemo, type DemoProcess } from "../cluster/harness/demo-process";
 
 /** Every file (not directory) below `dir`. */
@@ -69,6 +74,35 @@ describe("npm run demo", () => {
       "/api/resources/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings",
     );
     expect(policies.text).toContain("require-team-label-teams");
+
+    // The historical admission kinds: discovery finds them in the legacy group (so the navigation
+    // links their pages), and each lists its seeded configurations.
+    const { apis } = JSON.parse((await get("/api/overview")).text) as OverviewData;
+    const historical = servedKinds(apis)
+      .filter((k) => k.readAt?.group === LEGACY_ADMISSION_GROUP)
+      .map((k) => k.known.kind);
+    expect(historical.sort()).toEqual([
+      "ExternalAdmissionHookConfiguration",
+      "InitializerConfiguration",
+    ]);
+    expect(servedV1beta1HookKinds(apis).map((k) => `${k.readAt?.group} ${k.known.kind}`)).toEqual([
+      `${LEGACY_ADMISSION_GROUP} MutatingWebhookConfiguration`,
+      `${LEGACY_ADMISSION_GROUP} ValidatingWebhookConfiguration`,
+    ]);
+    for (const [version, plural, name] of LEGACY_OBJECTS) {
+      const list = await get(`/api/resources/${LEGACY_ADMISSION_GROUP}/${version}/${plural}`);
+      expect(list.status, plural).toBe(200);
+      expect(list.text, plural).toContain(name);
+    }
+    const initializers = await get(
+      `/api/resources/${LEGACY_ADMISSION_GROUP}/v1alpha1/initializerconfigurations`,
+    );
+    for (const name of [
+      "envoy.initializer.kubernetes.io",
+      "podimage.example.com",
+      "alwayspullimages.kubernetes.io",
+    ])
+      expect(initializers.text).toContain(name);
 
     // Traffic keeps producing decisions: more arrive while we watch.
     const count = async () =>

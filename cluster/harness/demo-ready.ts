@@ -3,53 +3,146 @@
  * (seeded hooks and policies listed, decisions arrived from the audit webhook, health computed).
  * The list of pages is shared with the demo's end-to-end test and the screenshot script.
  */
+import { LEGACY_ADMISSION_GROUP } from "../legacy-crds";
+
+/** One page of the demo: where it is, the app route it renders, and a text it shows with data. */
+export interface DemoPage {
+  path: string;
+  /** The app/ route (its folder, with [params]) that renders `path`. */
+  route: string;
+  /** The screenshot's name (docs/screenshots/<name>.png). */
+  name: string;
+  shows: string;
+}
 
 /**
- * Every page a newcomer reaches from the navigation, a detail page of each kind, and a text each
- * shows only once it has data from the cluster (a named hook, a runlevel group, a live decision,
- * a lint finding, a policy binding).
+ * Every page a newcomer reaches from the navigation (the historical kinds' pages too: the demo
+ * serves them from the legacy group), a detail, new and edit page of each kind, and a text each
+ * shows only once it has its data (from the cluster: a named hook, a runlevel group, a live
+ * decision, a lint finding, a policy binding, a historical configuration; the new pages: their
+ * template).
  */
-export const DEMO_PAGES: ReadonlyArray<{ path: string; name: string; shows: string }> = [
-  { path: "/", name: "overview", shows: "admissionregistration.k8s.io/v1" },
-  { path: "/webhooks", name: "webhooks", shows: "namespace.sidecar-injector.istio.io" },
+export const DEMO_PAGES: ReadonlyArray<DemoPage> = [
+  { path: "/", route: "/", name: "overview", shows: "admissionregistration.k8s.io/v1" },
+  {
+    path: "/webhooks",
+    route: "/webhooks",
+    name: "webhooks",
+    shows: "namespace.sidecar-injector.istio.io",
+  },
   {
     path: "/webhooks/validatingwebhookconfigurations/tenant-guard",
+    route: "/webhooks/[resource]/[name]",
     name: "webhook-detail",
     shows: "guard-system/tenant-guard",
   },
-  { path: "/policies", name: "policies", shows: "require-team-label-teams" },
+  {
+    path: "/webhooks/mutatingwebhookconfigurations/istio-sidecar-injector/edit",
+    route: "/webhooks/[resource]/[name]/edit",
+    name: "webhook-edit",
+    shows: "namespace.sidecar-injector.istio.io",
+  },
+  {
+    path: "/webhooks/new",
+    route: "/webhooks/new",
+    name: "webhook-new",
+    shows: "runlevel",
+  },
+  {
+    path: "/policies",
+    route: "/policies",
+    name: "policies",
+    shows: "require-team-label-teams",
+  },
   {
     path: "/policies/validatingadmissionpolicies/require-team-label",
+    route: "/policies/[resource]/[name]",
     name: "policy-detail",
     shows: "policy-params/known-teams",
   },
-  { path: "/webhooks/order", name: "order", shows: "istio-sidecar-injector" },
-  { path: "/namespaces", name: "namespaces", shows: "shop-payments" },
+  {
+    path: "/policies/validatingadmissionpolicies/require-team-label/edit",
+    route: "/policies/[resource]/[name]/edit",
+    name: "policy-edit",
+    shows: "require-team-label",
+  },
+  {
+    path: "/policies/new",
+    route: "/policies/new",
+    name: "policy-new",
+    shows: "require-labels",
+  },
+  {
+    path: "/webhooks/order",
+    route: "/webhooks/order",
+    name: "order",
+    shows: "istio-sidecar-injector",
+  },
+  { path: "/namespaces", route: "/namespaces", name: "namespaces", shows: "shop-payments" },
   {
     path: "/namespaces/shop-payments",
+    route: "/namespaces/[name]",
     name: "namespace-detail",
     shows: "namespace.sidecar-injector.istio.io",
   },
   {
     path: "/hooks/MutatingWebhookConfiguration/istio-sidecar-injector/namespace.sidecar-injector.istio.io",
+    route: "/hooks/[source]/[configuration]/[name]",
     name: "hook-namespaces",
     shows: "kube-node-lease, kube-public, kube-system",
   },
   {
     path: "/deadlocks",
+    route: "/deadlocks",
     name: "deadlocks",
     shows: "Fail-closed webhook intercepts its own backend",
   },
-  { path: "/health", name: "health", shows: "mservice.elbv2.k8s.aws" },
-  { path: "/predict", name: "predict", shows: "Labels of default (live)" },
+  { path: "/health", route: "/health", name: "health", shows: "mservice.elbv2.k8s.aws" },
+  { path: "/predict", route: "/predict", name: "predict", shows: "Labels of default (live)" },
   // The newest 500 decisions pass in about a minute, so the plain feed is checked for a hook that
   // sees most of the traffic, and the denials (rarer, kept in view far longer) for a denial.
-  { path: "/decisions", name: "decisions", shows: "validate.kyverno.svc-ignore" },
+  {
+    path: "/decisions",
+    route: "/decisions",
+    name: "decisions",
+    shows: "validate.kyverno.svc-ignore",
+  },
   {
     path: "/decisions?outcome=denied",
+    route: "/decisions",
     name: "decisions-denied",
     shows: "policy require-requests-limits",
   },
+  // The historical kinds (cluster/harness/demo-seed.ts demoLegacyConfigurations).
+  {
+    path: "/initializers",
+    route: "/initializers",
+    name: "initializers",
+    shows: "sidecar.initializer.istio.io",
+  },
+  {
+    path: "/external-admission-hooks",
+    route: "/external-admission-hooks",
+    name: "external-admission-hooks",
+    shows: "pod-image.k8s.io",
+  },
+  {
+    path: "/legacy-webhooks",
+    route: "/legacy-webhooks",
+    name: "legacy-webhooks",
+    shows: "linkerd-proxy-injector.linkerd.io",
+  },
+];
+
+/**
+ * One seeded object of each historical kind the dashboard lists from the legacy group:
+ * [version, plural, a name it holds].
+ */
+export const LEGACY_OBJECTS: ReadonlyArray<readonly [string, string, string]> = [
+  ["v1alpha1", "initializerconfigurations", "sidecar.initializer.istio.io"],
+  ["v1alpha1", "externaladmissionhookconfigurations", "pod-image.k8s.io"],
+  ["v1beta1", "mutatingwebhookconfigurations", "linkerd-proxy-injector.linkerd.io"],
+  ["v1beta1", "validatingwebhookconfigurations", "validation.gatekeeper.sh"],
 ];
 
 /** What the dashboard's own pages send (Fetch Metadata and the tab's context). */
@@ -77,6 +170,10 @@ async function missing(url: string, context: string): Promise<string | undefined
   if (items.length === 0) return "a first admission decision";
   const denied = await get("/api/decisions?outcome=denied&limit=100");
   if (!denied.text.includes("require-requests-limits")) return "the policy engine's first denial";
+  for (const [version, plural, name] of LEGACY_OBJECTS) {
+    const list = await get(`/api/resources/${LEGACY_ADMISSION_GROUP}/${version}/${plural}`);
+    if (!list.text.includes(name)) return `historical ${plural}`;
+  }
   const health = await get("/api/admission-health");
   if (health.status !== 200 || !health.text.includes("validate.kyverno.svc-ignore"))
     return "hook health";

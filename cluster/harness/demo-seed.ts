@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createCa } from "../certs";
 import { httpsRequest } from "../https-json";
+import { installLegacyCrds, LEGACY_ADMISSION_GROUP } from "../legacy-crds";
 import type { ControlPlaneInfo } from "../control-plane";
 import {
   startWebhookServer,
@@ -489,6 +490,187 @@ export const DEMO_POLICIES: ReadonlyArray<[string, Record<string, unknown>]> = [
   ],
 ];
 
+// ---- historical admission kinds ----------------------------------------------------------------
+
+/**
+ * What a 1.7–1.21 cluster held of the admission kinds a current apiserver no longer serves, as
+ * their projects published them: InitializerConfigurations (1.7–1.13), an
+ * ExternalAdmissionHookConfiguration (1.7–1.8) and v1beta1 webhook configurations (1.9–1.21).
+ * The local control plane serves their historical shapes as custom resources in the project's
+ * own group (cluster/legacy-crds.ts), so the dashboard's pages for them have something to show;
+ * nothing calls these hooks.
+ */
+export function demoLegacyConfigurations(
+  caBundle: string,
+): Array<{ version: string; plural: string; kind: string; body: Record<string, unknown> }> {
+  const service = (namespace: string, name: string, path?: string) => ({
+    service: { namespace, name, ...(path ? { path } : {}) },
+    caBundle,
+  });
+  const v1beta1Rule = (apiGroups: string[], resources: string[], operations: string[]) => ({
+    apiGroups,
+    apiVersions: ["*"],
+    resources,
+    operations,
+  });
+  return [
+    {
+      version: "v1alpha1",
+      plural: "initializerconfigurations",
+      kind: "InitializerConfiguration",
+      body: {
+        // Istio 0.2's automatic sidecar injection, before it became a webhook.
+        metadata: { name: "istio-sidecar" },
+        initializers: [
+          {
+            name: "sidecar.initializer.istio.io",
+            rules: [
+              {
+                apiGroups: ["*"],
+                apiVersions: ["*"],
+                resources: ["deployments", "statefulsets", "jobs", "daemonsets"],
+              },
+            ],
+          },
+        ],
+      },
+    },
+    {
+      version: "v1alpha1",
+      plural: "initializerconfigurations",
+      kind: "InitializerConfiguration",
+      body: {
+        // The documentation's example (an image policy on every new pod), then a second
+        // initializer in the same configuration: pods wait on both, in this order.
+        metadata: { name: "podimage-config" },
+        initializers: [
+          {
+            name: "podimage.example.com",
+            rules: [{ apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] }],
+          },
+          {
+            name: "alwayspullimages.kubernetes.io",
+            rules: [{ apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] }],
+          },
+        ],
+      },
+    },
+    {
+      version: "v1alpha1",
+      plural: "initializerconfigurations",
+      kind: "InitializerConfiguration",
+      body: {
+        // The Envoy sidecar initializer of the 1.7 initializer tutorials: sorted first by name.
+        metadata: { name: "envoy" },
+        initializers: [
+          {
+            name: "envoy.initializer.kubernetes.io",
+            rules: [{ apiGroups: ["apps"], apiVersions: ["v1beta1"], resources: ["deployments"] }],
+          },
+        ],
+      },
+    },
+    {
+      version: "v1alpha1",
+      plural: "externaladmissionhookconfigurations",
+      kind: "ExternalAdmissionHookConfiguration",
+      body: {
+        // The 1.7 documentation's GenericAdmissionWebhook example, and a hook left on the default.
+        metadata: { name: "image-policy" },
+        externalAdmissionHooks: [
+          {
+            name: "pod-image.k8s.io",
+            clientConfig: service("image-policy", "image-policy-webhook"),
+            rules: [
+              { apiGroups: [""], apiVersions: ["v1"], resources: ["pods"], operations: ["CREATE"] },
+            ],
+            failurePolicy: "Ignore",
+          },
+          {
+            name: "team-labels.example.com",
+            clientConfig: service("image-policy", "team-labels"),
+            rules: [
+              {
+                apiGroups: ["extensions"],
+                apiVersions: ["v1beta1"],
+                resources: ["deployments", "replicasets"],
+                operations: ["CREATE", "UPDATE"],
+              },
+            ],
+          },
+        ],
+      },
+    },
+    {
+      version: "v1beta1",
+      plural: "mutatingwebhookconfigurations",
+      kind: "MutatingWebhookConfiguration",
+      body: {
+        // Linkerd 2.x's proxy injector as its v1beta1 chart installed it.
+        metadata: { name: "linkerd-proxy-injector-webhook-config" },
+        webhooks: [
+          {
+            name: "linkerd-proxy-injector.linkerd.io",
+            clientConfig: service("linkerd", "linkerd-proxy-injector", "/"),
+            rules: [v1beta1Rule([""], ["pods"], ["CREATE"])],
+            namespaceSelector: {
+              matchExpressions: [
+                {
+                  key: "config.linkerd.io/admission-webhooks",
+                  operator: "NotIn",
+                  values: ["disabled"],
+                },
+              ],
+            },
+            failurePolicy: "Ignore",
+            sideEffects: "None",
+          },
+        ],
+      },
+    },
+    {
+      version: "v1beta1",
+      plural: "mutatingwebhookconfigurations",
+      kind: "MutatingWebhookConfiguration",
+      body: {
+        // An in-house hook written against v1beta1 that relies on every default.
+        metadata: { name: "pod-defaults" },
+        webhooks: [
+          {
+            name: "pod-defaults.platform.example.com",
+            clientConfig: service("platform", "pod-defaults", "/mutate"),
+            rules: [v1beta1Rule([""], ["pods"], ["CREATE", "UPDATE"])],
+          },
+        ],
+      },
+    },
+    {
+      version: "v1beta1",
+      plural: "validatingwebhookconfigurations",
+      kind: "ValidatingWebhookConfiguration",
+      body: {
+        // OPA Gatekeeper 3.1's validating webhook.
+        metadata: { name: "gatekeeper-validating-webhook-configuration" },
+        webhooks: [
+          {
+            name: "validation.gatekeeper.sh",
+            clientConfig: service("gatekeeper-system", "gatekeeper-webhook-service", "/v1/admit"),
+            rules: [v1beta1Rule(["*"], ["*"], ["CREATE", "UPDATE"])],
+            namespaceSelector: {
+              matchExpressions: [
+                { key: "admission.gatekeeper.sh/ignore", operator: "DoesNotExist" },
+              ],
+            },
+            failurePolicy: "Ignore",
+            sideEffects: "None",
+            timeoutSeconds: 3,
+          },
+        ],
+      },
+    },
+  ];
+}
+
 // ---- seeding -----------------------------------------------------------------------------------
 
 /** The seeded demo: its webhook servers, to close when the demo stops. */
@@ -566,6 +748,19 @@ export async function seedDemo(
     for (const body of validating)
       await create(`${ADMISSION}/validatingwebhookconfigurations`, body);
     for (const o of GUARD_BACKEND) await create(o.path, o.body);
+
+    log(`demo: historical admission kinds, served locally in ${LEGACY_ADMISSION_GROUP}`);
+    await installLegacyCrds({
+      server: cp.server,
+      ca: readFileSync(cp.caFile),
+      token: cp.tokens.admin,
+    });
+    for (const o of demoLegacyConfigurations(main.caBundle))
+      await create(`/apis/${LEGACY_ADMISSION_GROUP}/${o.version}/${o.plural}`, {
+        apiVersion: `${LEGACY_ADMISSION_GROUP}/${o.version}`,
+        kind: o.kind,
+        ...o.body,
+      });
     return { backends, close };
   } catch (e) {
     await close();

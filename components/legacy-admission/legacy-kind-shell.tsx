@@ -71,6 +71,26 @@ function ReadOnlyLine({ resource, label }: { resource: LegacyResource; label: st
 }
 
 /**
+ * Where the page's data comes from when it is not admissionregistration.k8s.io: the historical
+ * kind is served as custom resources in the legacy group (PORTCULLIS_LEGACY_ADMISSION_GROUP),
+ * as the local control plane of the demo and the tests serves it. Nothing on a cluster calls
+ * what is stored there.
+ */
+function LegacyGroupLabel({ served }: { served: ServedLegacyKind }) {
+  const group = served.kind.ref.group;
+  if (group === ADMISSION_GROUP) return null;
+  return (
+    <span
+      className="badge"
+      data-testid="legacy-group-label"
+      title={`This apiserver does not serve ${served.kind.kind}: the objects are custom resources in ${group}, the legacy group the dashboard is configured with (PORTCULLIS_LEGACY_ADMISSION_GROUP). They are stored for review and editing; no admission plugin reads them.`}
+    >
+      historical API · served locally from the legacy group <span className="mono">{group}</span>
+    </span>
+  );
+}
+
+/**
  * The frame of a historical kind's page: heading, live state, "New configuration" with the
  * editor (one button per kind when the page shows several), a read-only line when RBAC allows
  * no write, errors, and the one line saying which Kubernetes versions served the kind when this
@@ -116,6 +136,7 @@ export function LegacyKindShell({
       <div className="page-head">
         <h1>{title}</h1>
         {first ? <LiveIndicator {...state.live} /> : null}
+        {first ? <LegacyGroupLabel served={first} /> : null}
         <span className="spacer" />
         {all.map((k) => (
           <NewButton
