@@ -12,7 +12,7 @@ import {
   type ReactNode,
 } from "react";
 import { contextsQuery, rememberContext } from "@/lib/queries/contexts";
-import { setTabContext } from "@/lib/queries/fetch";
+import { setTabContext } from "@/lib/api/client";
 
 interface TabContextValue {
   /** The kubeconfig context this tab shows and acts as; undefined when there is no kubeconfig. */

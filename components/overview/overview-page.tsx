@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
 import { contextsQuery } from "@/lib/queries/contexts";
 import { overviewQuery } from "@/lib/queries/overview";
-import { ApiError } from "@/lib/queries/fetch";
+import { ApiError } from "@/lib/api/client";
 import { servedKinds } from "@/lib/k8s/served-kinds";
 import { servedV1beta1HookKinds } from "@/lib/k8s/v1beta1-hooks";
 import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";

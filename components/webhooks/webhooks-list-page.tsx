@@ -16,15 +16,12 @@ import {
   type SortKey,
 } from "@/lib/webhooks/list-filter";
 import { countFindings } from "@/lib/webhooks/finding-counts";
-import {
-  parseSeedCollections,
-  webhookAccessQuery,
-  type WebhookListSeedHead,
-} from "@/lib/queries/webhooks";
+import { webhookAccessQuery } from "@/lib/queries/webhooks";
+import { parseSeedCollections, type WebhookListSeedHead } from "@/lib/webhooks/list-seed";
 import { servedHookKinds } from "@/lib/webhooks/hook-kinds";
 import { unpackListPreview, type PackedListPreview } from "@/lib/webhooks/list-preview";
 import { useStreamedSeed } from "@/components/ui/use-settled";
-import { ApiError } from "@/lib/queries/fetch";
+import { ApiError } from "@/lib/api/client";
 import { useWebhookConfigs } from "./use-webhook-configs";
 import { useFindings } from "./use-findings";
 import { useLintState } from "./use-lint-state";

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { KubeApiError } from "@/lib/k8s/errors";
-import type { ContextSummary } from "@/lib/queries/contexts";
+import type { ContextSummary } from "@/lib/api/contexts";
 import { dashboardMode, SHARED_CONTEXT } from "@/lib/auth/mode";
 
 interface Loaded {

@@ -2,7 +2,7 @@ import "server-only";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { collectionPath, refToString, type ResourceRef } from "@/lib/k8s/resources";
 import { endOnShutdown } from "@/server/http/shutdown";
-import { HEARTBEAT_TEXT, STREAM_HEARTBEAT_MS } from "@/lib/queries/stream-silence";
+import { HEARTBEAT_TEXT, STREAM_HEARTBEAT_MS } from "@/lib/api/streams";
 import { servesCollection } from "./served-collections";
 import { watchHub, type HubEvent } from "./watch-hub";
 

@@ -2,7 +2,7 @@ import "server-only";
 import type { KubeClient, WatchEvent } from "./client";
 import { kubeClientFor } from "./client";
 import { KubeApiError } from "@/lib/k8s/errors";
-import { collectionFromList, type KubeList } from "@/lib/queries/kube-list";
+import { collectionFromList, type KubeList } from "@/lib/api/kube-list";
 import { ListBody, type ServedList } from "./list-body";
 
 /** A Kubernetes object as the hub keeps it: only metadata is read here. */

@@ -1,7 +1,7 @@
 import "server-only";
 import type { KubeClient } from "./client";
 import { isApiserverVerdict, KubeApiError } from "@/lib/k8s/errors";
-import type { ConfigObject, RenameResult, RenameStep } from "@/lib/queries/webhooks";
+import type { ConfigObject, RenameResult, RenameStep } from "@/lib/api/webhooks";
 import {
   forNewObject,
   KIND_OF,
