@@ -39,8 +39,11 @@ import {
   webhookDetailsRoute,
 } from "./webhooks";
 
-export const API_ROUTES: readonly AnyRoute[] = [
-  ...Object.values(notFoundRoutes),
+/** Every contract by the name it is exported as (the not-found catch-all's under notFoundRoutes). */
+export const API_ROUTES: Readonly<Record<string, AnyRoute>> = {
+  ...Object.fromEntries(
+    Object.entries(notFoundRoutes).map(([method, r]) => [`notFoundRoutes.${method}`, r]),
+  ),
   admissionHealthRoute,
   auditSinkRoute,
   listContextsRoute,
@@ -74,4 +77,4 @@ export const API_ROUTES: readonly AnyRoute[] = [
   backendPodsRoute,
   lintStateRoute,
   kindSchemaRoute,
-];
+};
