@@ -29,6 +29,7 @@ import { ListToolbar } from "./list-toolbar";
 import { HookTable } from "./hook-table";
 import { CreateMenu, type TemplateEntry } from "./create-menu";
 import { LiveIndicator } from "@/components/live/live-indicator";
+import { dashboardError } from "@/lib/api/contract";
 
 // Only shown when the cluster cannot be read: kept out of the page's first-load JavaScript.
 const ClusterUnreachable = lazy(() =>
@@ -124,7 +125,7 @@ export function WebhooksListPage({
     const e =
       error instanceof ApiError
         ? error
-        : new ApiError({ status: 0, reason: "Error", message: error.message, cluster: "" });
+        : new ApiError(dashboardError({ status: 0, reason: "Error", message: error.message }));
     return (
       <>
         <h1>Webhooks</h1>

@@ -6,6 +6,7 @@ import { readBodyBytes, RequestBodyError } from "@/server/http/body";
 import { fail, handle, respond } from "@/server/http/respond";
 import { auditSinkRoute, type AuditBatchResult } from "@/lib/api/audit";
 import { storeDecisions } from "@/server/decisions/instance";
+import { dashboardError } from "@/lib/api/contract";
 
 /** Audit batches larger than this are refused (the apiserver's batches are far smaller). */
 export const MAX_AUDIT_BODY_BYTES = 16 * 1024 * 1024;
@@ -128,11 +129,12 @@ export async function ingestAuditBatch(body: Uint8Array): Promise<AuditBatchResu
     const result = await storeDecisions(events);
     return { accepted: events.length, stored: result.stored, duplicates: result.duplicates };
   } catch (e) {
-    throw new KubeApiError({
-      status: 503,
-      reason: "StorageUnavailable",
-      message: `the decision store could not save this batch (the apiserver will retry it): ${e instanceof Error ? e.message : String(e)}`,
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 503,
+        reason: "StorageUnavailable",
+        message: `the decision store could not save this batch (the apiserver will retry it): ${e instanceof Error ? e.message : String(e)}`,
+      }),
+    );
   }
 }

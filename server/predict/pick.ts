@@ -4,6 +4,7 @@ import { NAME, type PickData, type pickInput } from "@/lib/api/predict";
 import { parseRef, collectionPath } from "@/lib/k8s/resources";
 import { KubeApiError } from "@/lib/k8s/errors";
 import type { KubeClient } from "@/server/kube/client";
+import { dashboardError } from "@/lib/api/contract";
 
 const MAX_NAMES = 500;
 
@@ -23,12 +24,13 @@ export async function pick(
     !NAME.test(ref.resource) ||
     (ref.group && !NAME.test(ref.group))
   )
-    throw new KubeApiError({
-      status: 400,
-      reason: "BadRequest",
-      message: `resource "${input.resource.slice(0, 100)}": expected GROUP/VERSION/RESOURCE (core/v1/pods)`,
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 400,
+        reason: "BadRequest",
+        message: `resource "${input.resource.slice(0, 100)}": expected GROUP/VERSION/RESOURCE (core/v1/pods)`,
+      }),
+    );
   const root = ref.group === "" ? `/api/${ref.version}` : `/apis/${ref.group}/${ref.version}`;
   const ns = input.namespace ? `/namespaces/${input.namespace}` : "";
   if (input.name === undefined) {
