@@ -50,7 +50,7 @@ export function TabContextProvider({
   const [chosen, setChosen] = useState<string | undefined>(undefined);
   const names = contexts.data?.contexts.map((c) => c.name);
   const context = chosen ?? (saved && names?.includes(saved) ? saved : initial);
-  // Before any query of this render runs (they run after it), so apiFetch names this context.
+  // Before any query of this render runs (they run after it), so callApi names this context.
   if (typeof window !== "undefined") setTabContext(context);
 
   useEffect(() => {
