@@ -13,9 +13,10 @@ export const dynamic = "force-dynamic";
  */
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
-    const { b: targets } = backendPodsRoute.input.parse({
-      b: new URL(request.url).searchParams.getAll("b"),
-    });
+    // The one field parsed by itself: its errors read as before, "(input): …".
+    const targets = backendPodsRoute.input.shape.b.parse(
+      new URL(request.url).searchParams.getAll("b"),
+    );
     return respond(
       backendPodsRoute,
       await readBackendPods(clientFor(request), targets, request.signal),
