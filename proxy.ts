@@ -3,6 +3,7 @@ import { decide, policyConfigFromEnv } from "@/lib/http/request-policy";
 import { contentSecurityPolicy, SECURITY_HEADERS } from "@/lib/http/security-headers";
 import { sessionCookie } from "@/lib/auth/session-cookie";
 import { verifySessionCookie } from "@/server/auth/secret";
+import { dashboardError } from "@/lib/api/contract";
 
 /** Shared mode: whether the request carries a session cookie signed with this dashboard's key. */
 function signedSession(cookieHeader: string | null, shared: boolean): boolean {
@@ -49,12 +50,11 @@ export function proxy(request: NextRequest): NextResponse {
       ? NextResponse.redirect(new URL(decision.redirect, request.url), 303)
       : isApi
         ? NextResponse.json(
-            {
+            dashboardError({
               status: decision.status,
               reason: decision.reason,
               message: decision.message,
-              cluster: "",
-            },
+            }),
             { status: decision.status },
           )
         : new NextResponse(`${decision.message}\n`, {

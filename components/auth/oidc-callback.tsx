@@ -2,7 +2,8 @@
 
 import { useEffect, useRef, useState } from "react";
 import { ErrorBox } from "@/components/ui/error-box";
-import { completeOidcSignIn, type OidcCallbackParams } from "@/lib/queries/session";
+import { completeOidcSignIn } from "@/lib/queries/session";
+import type { OidcCallbackParams } from "@/lib/api/session";
 
 /** What the issuer's redirect put in this page's query string; undefined without a state. */
 function callbackParams(search: string): OidcCallbackParams | undefined {

@@ -12,7 +12,7 @@ import { policyHref } from "@/lib/health/links";
 import { isPolicySource } from "@/lib/admission/hook-identity";
 import { hookTargetParam, predictHref, type HookTarget } from "@/lib/predict/links";
 import { ErrorBox } from "@/components/ui/error-box";
-import { ApiError } from "@/lib/queries/fetch";
+import { ApiError } from "@/lib/api/client";
 import { useDecisionFeed } from "./use-decision-feed";
 import { DecisionFilters } from "./decision-filters";
 import { DecisionTable } from "./decision-table";

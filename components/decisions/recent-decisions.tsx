@@ -7,7 +7,7 @@ import type { DecisionFilter } from "@/lib/decisions/filter";
 import { objectRefText } from "@/lib/decisions/object-ref";
 import { messageGist } from "@/lib/decisions/message";
 import { visibleText } from "@/lib/decisions/visible-text";
-import { ApiError } from "@/lib/queries/fetch";
+import { ApiError } from "@/lib/api/client";
 import { clockTime } from "@/lib/clock";
 import { OutcomeBadge } from "./outcome-badge";
 

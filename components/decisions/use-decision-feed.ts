@@ -5,15 +5,16 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { DecisionRecord } from "@/lib/admission/audit";
 import type { DecisionFilter } from "@/lib/decisions/filter";
 import { applyLiveBatch } from "@/lib/decisions/group";
+import { decisionListQuery, filterQuery } from "@/lib/queries/decisions";
 import {
-  decisionListQuery,
-  filterQuery,
+  decisionStreamRoute,
   type DecisionListResponse,
   type DecisionStreamMessage,
-} from "@/lib/queries/decisions";
-import { withContext } from "@/lib/queries/fetch";
+} from "@/lib/api/decisions";
+import { streamUrl } from "@/lib/api/client";
 import { askAgainAfterMs } from "@/lib/queries/no-answer";
-import { HEARTBEAT_EVENT, silenceTimer } from "@/lib/queries/stream-silence";
+import { silenceTimer } from "@/lib/queries/stream-silence";
+import { HEARTBEAT_EVENT } from "@/lib/api/streams";
 import type { LiveState } from "@/components/live/use-live-collections";
 
 /** Most decisions the page keeps in memory. */
@@ -72,7 +73,9 @@ export function useDecisionFeed(
     const after = current?.items[0]?.id ?? 0;
     const params = new URLSearchParams(filterText.replace(/^\?/, ""));
     params.set("after", String(after));
-    const source = new EventSource(withContext(`/api/decisions/stream?${params}`, context));
+    const source = new EventSource(
+      streamUrl(decisionStreamRoute, { query: params.toString() }, context),
+    );
     let again: ReturnType<typeof setTimeout> | undefined;
     const reload = () => {
       quiet.stop();

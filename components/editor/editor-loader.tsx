@@ -3,7 +3,8 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
-import { webhookAccessQuery, webhookObjectQuery, type ConfigObject } from "@/lib/queries/webhooks";
+import { webhookAccessQuery, webhookObjectQuery } from "@/lib/queries/webhooks";
+import type { ConfigObject } from "@/lib/api/webhooks";
 import { toEditorYaml } from "@/lib/webhooks/yaml-text";
 import { forNewObject, KIND_OF, type AdmissionResource } from "@/lib/webhooks/kinds";
 import { bindingTextFor, templateById } from "@/lib/webhooks/templates";

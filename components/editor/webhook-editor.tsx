@@ -22,8 +22,9 @@ import {
   WEBHOOK_VERSION,
   type AdmissionResource,
 } from "@/lib/webhooks/kinds";
-import { ApiError, apiFetch } from "@/lib/queries/fetch";
-import { kindSchemaQuery, writeConfiguration, type ConfigObject } from "@/lib/queries/webhooks";
+import { ApiError, callApi } from "@/lib/api/client";
+import { kindSchemaQuery, writeConfiguration } from "@/lib/queries/webhooks";
+import { readConfigurationRoute, type ConfigObject } from "@/lib/api/webhooks";
 import type { JSONSchema } from "monaco-yaml";
 import { setYamlSchema } from "./monaco-setup";
 import { YamlEditor, type OwnedMarkers, type RevealRequest, type ShownMarker } from "./yaml-editor";
@@ -226,9 +227,9 @@ export function WebhookEditor({
   };
 
   const openConflict = async (by: Conflict["by"]) => {
-    const theirs = await apiFetch<ConfigObject>(
-      `/api/webhooks/${resource}/${encodeURIComponent(name ?? "")}`,
-    );
+    const theirs = await callApi(readConfigurationRoute, {
+      params: { resource, name: name ?? "" },
+    });
     setConflict({ theirs, theirsText: toEditorYaml(theirs), by });
   };
 

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { HealthRow } from "@/lib/queries/health";
+import type { HealthRow } from "@/lib/api/health";
 import { healthHref, healthRowId, hookDecisionsHref } from "@/lib/health/links";
 import { predictHref } from "@/lib/predict/links";
 import { LatencySpark } from "./latency-spark";

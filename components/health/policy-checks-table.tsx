@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { PolicyHealthRow } from "@/lib/queries/health";
+import type { PolicyHealthRow } from "@/lib/api/health";
 import { hookHref } from "@/lib/namespaces/links";
 import {
   healthHref,

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { PolicyKind } from "@/lib/admission/metrics";
-import type { PolicyHealthRow } from "@/lib/queries/health";
+import type { PolicyHealthRow } from "@/lib/api/health";
 import { policyDecisionsHref } from "@/lib/health/links";
 import { predictHref } from "@/lib/predict/links";
 import { PolicyChecksTable } from "./policy-checks-table";

@@ -12,7 +12,7 @@ import {
   type ReactNode,
 } from "react";
 import { contextsQuery, rememberContext } from "@/lib/queries/contexts";
-import { setTabContext } from "@/lib/queries/fetch";
+import { setTabContext } from "@/lib/api/client";
 
 interface TabContextValue {
   /** The kubeconfig context this tab shows and acts as; undefined when there is no kubeconfig. */
@@ -50,7 +50,7 @@ export function TabContextProvider({
   const [chosen, setChosen] = useState<string | undefined>(undefined);
   const names = contexts.data?.contexts.map((c) => c.name);
   const context = chosen ?? (saved && names?.includes(saved) ? saved : initial);
-  // Before any query of this render runs (they run after it), so apiFetch names this context.
+  // Before any query of this render runs (they run after it), so callApi names this context.
   if (typeof window !== "undefined") setTabContext(context);
 
   useEffect(() => {

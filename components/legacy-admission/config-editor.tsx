@@ -7,7 +7,8 @@ import { kindInfoFor } from "@/lib/admission/validate/kinds";
 import { validateObject } from "@/lib/admission/validate/validate-object";
 import { isObject, type JsonValue } from "@/lib/admission/validate/json";
 import { readEditorYaml, toEditorYaml } from "@/lib/webhooks/yaml-text";
-import { writeConfiguration, type ConfigObject } from "@/lib/queries/webhooks";
+import { writeConfiguration } from "@/lib/queries/webhooks";
+import type { ConfigObject } from "@/lib/api/webhooks";
 import { ErrorBox } from "@/components/ui/error-box";
 import { LEGACY_KIND_OF, type LegacyResource } from "@/lib/k8s/legacy-kinds";
 

@@ -1,6 +1,6 @@
 "use client";
 
-import type { ConfigObject } from "@/lib/queries/webhooks";
+import type { ConfigObject } from "@/lib/api/webhooks";
 import type { V1RuleWithOperations } from "@/lib/k8s/types";
 import { explainRule } from "@/lib/webhooks/explain";
 import { PROPAGATION } from "@/lib/webhooks/initializer-view";

@@ -2,7 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { useMemo, useState, type ReactNode } from "react";
-import type { ConfigObject } from "@/lib/queries/webhooks";
+import type { ConfigObject } from "@/lib/api/webhooks";
 import type { LegacyResource } from "@/lib/k8s/legacy-kinds";
 import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import type { PropagationNote } from "@/lib/webhooks/initializer-view";

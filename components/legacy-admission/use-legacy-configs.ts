@@ -2,7 +2,7 @@
 
 import { useWebhookConfigs } from "@/components/webhooks/use-webhook-configs";
 import { servedKinds, type ServedKind } from "@/lib/k8s/served-kinds";
-import type { OverviewData } from "@/lib/queries/overview";
+import type { OverviewData } from "@/lib/api/overview";
 import { servedV1beta1HookKinds } from "@/lib/k8s/v1beta1-hooks";
 
 function selectKind(kind: string) {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import type { ConfigObject } from "@/lib/queries/webhooks";
+import type { ConfigObject } from "@/lib/api/webhooks";
 import { legacyOrder, v1beta1Settings } from "@/lib/admission/legacy-order";
 import type { V1beta1WebhookConfiguration } from "@/lib/admission/snapshot";
 import type { V1RuleWithOperations } from "@/lib/k8s/types";

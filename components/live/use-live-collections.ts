@@ -3,18 +3,15 @@
 import { useEffect, useMemo, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { refToString, parseRef, type ResourceRef } from "@/lib/k8s/resources";
-import {
-  applyLiveMessages,
-  nextLiveProblems,
-  type CollectionData,
-  type LiveMessage,
-  type LiveProblem,
-} from "@/lib/queries/collections";
+import { applyLiveMessages, nextLiveProblems, type LiveProblem } from "@/lib/queries/collections";
+import type { CollectionData } from "@/lib/api/kube-list";
+import { watchRoute, type LiveMessage } from "@/lib/api/resources";
 import { queryKeys } from "@/lib/queries/keys";
 import { liveBatcher } from "@/lib/queries/live-batch";
-import { withContext } from "@/lib/queries/fetch";
+import { streamUrl } from "@/lib/api/client";
 import { askAgainAfterMs } from "@/lib/queries/no-answer";
-import { HEARTBEAT_EVENT, silenceTimer } from "@/lib/queries/stream-silence";
+import { silenceTimer } from "@/lib/queries/stream-silence";
+import { HEARTBEAT_EVENT } from "@/lib/api/streams";
 
 /**
  * A live stream's state: `stale` when the stream is open but the dashboard's own watch of a
@@ -72,7 +69,7 @@ export function useLiveCollections(context: string | undefined, refs: ResourceRe
     let refused = 0;
     let silence: ReturnType<typeof silenceTimer> | undefined;
     const open = () => {
-      const s = new EventSource(withContext(`/api/watch?${param}&${heldNow()}`, context));
+      const s = new EventSource(streamUrl(watchRoute, { query: `${param}&${heldNow()}` }, context));
       source = s;
       // Nothing, not even a heartbeat, for too long: the connection is dead though it never
       // closed (see stream-silence.ts). Open a new one; the page is not live meanwhile.

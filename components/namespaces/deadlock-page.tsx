@@ -11,7 +11,8 @@ import {
   backendTargets,
   endpointsFingerprint,
 } from "@/lib/namespaces/backend-pods";
-import { backendPodsQuery, type BackendPodsData } from "@/lib/queries/backend-pods";
+import { backendPodsQuery } from "@/lib/queries/backend-pods";
+import type { BackendPodsData } from "@/lib/api/webhooks";
 import { configurationHref, hookHref, namespaceHref } from "@/lib/namespaces/links";
 import { ErrorBox } from "@/components/ui/error-box";
 import { HookFindings } from "@/components/webhooks/hook-findings";

@@ -2,12 +2,10 @@
 
 import { useMemo } from "react";
 import { useQueries, useQuery } from "@tanstack/react-query";
-import { overviewQuery, type OverviewData } from "@/lib/queries/overview";
-import {
-  collectionQuery,
-  type CollectionData,
-  type KubeObjectLike,
-} from "@/lib/queries/collections";
+import { overviewQuery } from "@/lib/queries/overview";
+import type { OverviewData } from "@/lib/api/overview";
+import { collectionQuery } from "@/lib/queries/collections";
+import type { CollectionData, KubeObjectLike } from "@/lib/api/kube-list";
 import { refToString, type ResourceRef } from "@/lib/k8s/resources";
 import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
 import {

@@ -5,12 +5,8 @@ import { useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
 import { collectionQuery } from "@/lib/queries/collections";
-import {
-  webhookAccessQuery,
-  webhookRef,
-  type ConfigObject,
-  type RenameStep,
-} from "@/lib/queries/webhooks";
+import { webhookAccessQuery, webhookRef } from "@/lib/queries/webhooks";
+import type { ConfigObject, RenameStep } from "@/lib/api/webhooks";
 import { orderModel, type OrderEntry } from "@/lib/webhooks/order-view";
 import type { WebhookResource } from "@/lib/webhooks/kinds";
 import type {
@@ -34,7 +30,7 @@ import type {
 } from "@/lib/admission/snapshot";
 import { servedV1beta1HookKinds } from "@/lib/k8s/v1beta1-hooks";
 import { servedKinds } from "@/lib/k8s/served-kinds";
-import type { OverviewData } from "@/lib/queries/overview";
+import type { OverviewData } from "@/lib/api/overview";
 import { LiveIndicator } from "@/components/live/live-indicator";
 
 const MUTATING = webhookRef("mutatingwebhookconfigurations");

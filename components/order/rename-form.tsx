@@ -2,7 +2,8 @@
 
 import { useEffect, useRef, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { RenameError, renameConfiguration, type RenameStep } from "@/lib/queries/webhooks";
+import { RenameError, renameConfiguration } from "@/lib/queries/webhooks";
+import type { RenameStep } from "@/lib/api/webhooks";
 import type { WebhookResource } from "@/lib/webhooks/kinds";
 import type { LegacyResource } from "@/lib/k8s/legacy-kinds";
 import { ErrorBox } from "@/components/ui/error-box";

@@ -2,7 +2,7 @@
 
 import { useRef, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
-import type { ConfigObject } from "@/lib/queries/webhooks";
+import type { ConfigObject } from "@/lib/api/webhooks";
 import { writeConfiguration } from "@/lib/queries/webhooks";
 import type { WebhookResource } from "@/lib/webhooks/kinds";
 import type { LegacyResource } from "@/lib/k8s/legacy-kinds";

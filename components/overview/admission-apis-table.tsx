@@ -1,4 +1,4 @@
-import type { ServedVersion } from "@/lib/queries/overview";
+import type { ServedVersion } from "@/lib/api/overview";
 import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 
 /** Every served version of admissionregistration.k8s.io with its resources. */

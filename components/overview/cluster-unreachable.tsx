@@ -1,4 +1,4 @@
-import type { ApiError } from "@/lib/queries/fetch";
+import type { ApiError } from "@/lib/api/client";
 import { isNoAnswer } from "@/lib/k8s/errors";
 
 /** What went wrong reaching the cluster, and what to check, in plain words. */

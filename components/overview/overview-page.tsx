@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
 import { contextsQuery } from "@/lib/queries/contexts";
 import { overviewQuery } from "@/lib/queries/overview";
-import { ApiError } from "@/lib/queries/fetch";
+import { ApiError } from "@/lib/api/client";
 import { servedKinds } from "@/lib/k8s/served-kinds";
 import { servedV1beta1HookKinds } from "@/lib/k8s/v1beta1-hooks";
 import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
@@ -12,6 +12,7 @@ import { AdmissionApisTable } from "./admission-apis-table";
 import { ClusterUnreachable } from "./cluster-unreachable";
 import { KindCountsTable } from "./kind-counts-table";
 import { RecentTrouble } from "./recent-trouble";
+import { dashboardError } from "@/lib/api/contract";
 
 /**
  * Overview: the cluster's version, the admission APIs it serves, the webhooks and policies that
@@ -27,7 +28,7 @@ export function OverviewPage() {
     const apiError =
       error instanceof ApiError
         ? error
-        : new ApiError({ status: 0, reason: "Error", message: error.message, cluster: "" });
+        : new ApiError(dashboardError({ status: 0, reason: "Error", message: error.message }));
     return (
       <>
         <h1>Overview</h1>

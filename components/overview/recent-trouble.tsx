@@ -8,7 +8,7 @@ import { OUTCOME_LABELS, outcomesOfTone, type OutcomeTone } from "@/lib/decision
 import { summarizeTallies, type DeciderTally } from "@/lib/decisions/tally";
 import { POD_SECURITY } from "@/lib/admission/deciders";
 import { decisionTallyQuery, filterQuery } from "@/lib/queries/decisions";
-import { ApiError } from "@/lib/queries/fetch";
+import { ApiError } from "@/lib/api/client";
 import { OutcomeBadge } from "@/components/decisions/outcome-badge";
 import { clockTime } from "@/lib/clock";
 

@@ -9,7 +9,8 @@ import { AuditedCalls } from "./audited-calls";
 import { Comparisons } from "./comparisons";
 import type { PagePrediction } from "@/lib/predict/page-request";
 import type { PredictPageState } from "@/lib/predict/page-state";
-import { dryRunRequest, type DryRunVerdict } from "@/lib/queries/predict";
+import { dryRunRequest } from "@/lib/queries/predict";
+import type { DryRunVerdict } from "@/lib/api/predict";
 
 type Ok = Extract<PagePrediction, { ok: true }>;
 

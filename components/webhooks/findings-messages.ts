@@ -1,5 +1,5 @@
 import type { LintFinding } from "@/lib/admission/lint-types";
-import type { LintStateData } from "@/lib/queries/webhooks";
+import type { LintStateData } from "@/lib/api/webhooks";
 import type {
   V1MutatingWebhookConfiguration,
   V1ValidatingWebhookConfiguration,

@@ -4,7 +4,7 @@
  * the findings when they come back (see use-findings.ts).
  */
 import { lintConfigurations } from "@/lib/webhooks/findings";
-import type { LintStateData } from "@/lib/queries/webhooks";
+import type { LintStateData } from "@/lib/api/webhooks";
 import type { FindingsReply, FindingsRequest } from "./findings-messages";
 
 const scope = globalThis as unknown as {

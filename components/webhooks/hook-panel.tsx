@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import type { LintFinding } from "@/lib/admission/lint-types";
 import type { HookLike } from "@/lib/webhooks/summary";
-import type { HookDetails } from "@/lib/queries/webhooks";
+import type { HookDetails } from "@/lib/api/webhooks";
 import type { OrderEntry } from "@/lib/webhooks/order-view";
 import { RuleTable } from "./rule-table";
 import { SelectorChips } from "./selector-chips";

@@ -7,7 +7,7 @@ import type {
   V1ValidatingWebhookConfiguration,
 } from "@/lib/k8s/types";
 import type { ConfigLike } from "@/lib/webhooks/summary";
-import type { LintStateData } from "@/lib/queries/webhooks";
+import type { LintStateData } from "@/lib/api/webhooks";
 import type { FindingsReply, FindingsRequest } from "./findings-messages";
 
 type Lint = (

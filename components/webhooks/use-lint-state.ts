@@ -2,12 +2,8 @@
 
 import { useMemo } from "react";
 import { useQuery } from "@tanstack/react-query";
-import {
-  backendServicesKey,
-  lintStateQuery,
-  lintStateToUse,
-  type LintStateData,
-} from "@/lib/queries/webhooks";
+import { backendServicesKey, lintStateQuery, lintStateToUse } from "@/lib/queries/webhooks";
+import type { LintStateData } from "@/lib/api/webhooks";
 import type { ConfigLike } from "@/lib/webhooks/summary";
 
 /**

@@ -3,13 +3,14 @@
 import { useQueries, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { useTabContext } from "@/components/layout/tab-context";
-import { overviewQuery, type OverviewData } from "@/lib/queries/overview";
+import { overviewQuery } from "@/lib/queries/overview";
+import type { OverviewData } from "@/lib/api/overview";
 import { collectionQuery } from "@/lib/queries/collections";
 import { servedHookKinds } from "@/lib/webhooks/hook-kinds";
 import type { ServedKind } from "@/lib/k8s/served-kinds";
 import { refToString, type ResourceRef } from "@/lib/k8s/resources";
 import type { ConfigLike } from "@/lib/webhooks/summary";
-import type { WebhookListSeed, WebhookListSeedHead } from "@/lib/queries/webhooks";
+import type { WebhookListSeed, WebhookListSeedHead } from "@/lib/webhooks/list-seed";
 import { useLiveCollections, type LiveStatus } from "@/components/live/use-live-collections";
 
 const NONE: ResourceRef[] = [];

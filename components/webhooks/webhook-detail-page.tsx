@@ -23,7 +23,8 @@ import { webhookDefaults } from "@/lib/admission/webhook-defaults";
 import { hookHref } from "@/lib/namespaces/links";
 import { RecentDecisions } from "@/components/decisions/recent-decisions";
 import { HookHealthCard } from "@/components/health/hook-health-card";
-import { healthQuery, type HealthReport } from "@/lib/queries/health";
+import { healthQuery } from "@/lib/queries/health";
+import type { HealthReport } from "@/lib/api/health";
 import { ObjectGone } from "@/components/ui/object-gone";
 
 const MUTATING = webhookRef("mutatingwebhookconfigurations");

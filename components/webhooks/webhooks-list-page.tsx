@@ -16,15 +16,12 @@ import {
   type SortKey,
 } from "@/lib/webhooks/list-filter";
 import { countFindings } from "@/lib/webhooks/finding-counts";
-import {
-  parseSeedCollections,
-  webhookAccessQuery,
-  type WebhookListSeedHead,
-} from "@/lib/queries/webhooks";
+import { webhookAccessQuery } from "@/lib/queries/webhooks";
+import { parseSeedCollections, type WebhookListSeedHead } from "@/lib/webhooks/list-seed";
 import { servedHookKinds } from "@/lib/webhooks/hook-kinds";
 import { unpackListPreview, type PackedListPreview } from "@/lib/webhooks/list-preview";
 import { useStreamedSeed } from "@/components/ui/use-settled";
-import { ApiError } from "@/lib/queries/fetch";
+import { ApiError } from "@/lib/api/client";
 import { useWebhookConfigs } from "./use-webhook-configs";
 import { useFindings } from "./use-findings";
 import { useLintState } from "./use-lint-state";
@@ -32,6 +29,7 @@ import { ListToolbar } from "./list-toolbar";
 import { HookTable } from "./hook-table";
 import { CreateMenu, type TemplateEntry } from "./create-menu";
 import { LiveIndicator } from "@/components/live/live-indicator";
+import { dashboardError } from "@/lib/api/contract";
 
 // Only shown when the cluster cannot be read: kept out of the page's first-load JavaScript.
 const ClusterUnreachable = lazy(() =>
@@ -127,7 +125,7 @@ export function WebhooksListPage({
     const e =
       error instanceof ApiError
         ? error
-        : new ApiError({ status: 0, reason: "Error", message: error.message, cluster: "" });
+        : new ApiError(dashboardError({ status: 0, reason: "Error", message: error.message }));
     return (
       <>
         <h1>Webhooks</h1>

@@ -10,6 +10,7 @@ import {
 } from "@/lib/admission/audit";
 import { auditIDToFind } from "@/lib/admission/audit-id";
 import { KubeApiError } from "@/lib/k8s/errors";
+import { dashboardError } from "@/lib/api/contract";
 
 const OPERATIONS = ["CREATE", "UPDATE", "DELETE", "CONNECT"] as const;
 const PHASES = ["mutating", "validating"] as const;
@@ -115,12 +116,13 @@ export function parseDecisionFilter(params: URLSearchParams): DecisionFilter {
     else Object.assign(out, { [f]: r.value });
   }
   if (errors.length > 0) {
-    throw new KubeApiError({
-      status: 400,
-      reason: "BadRequest",
-      message: `bad decision filter: ${errors.join("; ")}`,
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 400,
+        reason: "BadRequest",
+        message: `bad decision filter: ${errors.join("; ")}`,
+      }),
+    );
   }
   return out;
 }

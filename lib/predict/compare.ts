@@ -4,7 +4,7 @@
  */
 import type { CompiledSnapshot } from "@/lib/admission/compile";
 import type { PredictReport } from "@/lib/admission/predict-report";
-import type { DryRunVerdict } from "@/lib/queries/predict";
+import type { DryRunVerdict } from "@/lib/api/predict";
 import type { DecisionRecord } from "@/lib/admission/audit";
 import { readStatusMessage } from "@/lib/admission/status-message";
 import { sameMessage } from "@/lib/admission/pod-security/admission";

@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { KubeApiError } from "@/lib/k8s/errors";
-import {
-  backendPodsQuery,
-  templateReread,
-  TEMPLATE_REREAD_MS,
-  type BackendPodsData,
-} from "./backend-pods";
+import { backendPodsQuery, templateReread, TEMPLATE_REREAD_MS } from "./backend-pods";
+import type { BackendPodsData } from "@/lib/api/webhooks";
 
 const answer = (workloads: BackendPodsData["workloads"]): BackendPodsData => ({
   pods: [],

@@ -1,36 +1,10 @@
 /** The browser side of /api/webhooks/backend-pods: the labels of the pods behind webhooks. */
 import { queryOptions } from "@tanstack/react-query";
-import type { WorkloadLike } from "@/lib/admission/deadlock";
+import { callApi } from "@/lib/api/client";
+import { backendPodsRoute, type BackendPodsData } from "@/lib/api/webhooks";
 import { targetsQuery, type PodLabelTarget } from "@/lib/namespaces/backend-pods";
-import { apiFetch } from "./fetch";
 import { previousOfSameContext, queryKeys } from "./keys";
 import { refetchWhileNoAnswer } from "./no-answer";
-
-/** A pod as far as the deadlock map reads it: its metadata only. */
-export interface PodMetadata {
-  metadata: { name: string; namespace: string; labels?: Record<string, string> };
-}
-
-/** A Deployment, StatefulSet, DaemonSet or ReplicaSet: its name and its pod template's labels. */
-export interface WorkloadTemplate extends WorkloadLike {
-  kind: "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet";
-  metadata: { name: string; namespace: string };
-  spec: { template: { metadata: { labels?: Record<string, string> } } };
-}
-
-/**
- * GET /api/webhooks/backend-pods?b=<namespace>/<selector>…: the pods each target's selector
- * selects, and (where none does) the workloads whose pod template it selects, as the request's
- * identity. What it may not list is named, not guessed.
- */
-export interface BackendPodsData {
-  pods: PodMetadata[];
-  workloads: WorkloadTemplate[];
-  /** Namespace → what the identity may not list there (403): `pods`, `deployments`, … */
-  forbidden: Record<string, string[]>;
-  /** What could not be read and what that limits, in words. */
-  notices: string[];
-}
 
 /**
  * How often labels read from workload templates are read again. Nothing watches the workloads:
@@ -60,7 +34,10 @@ export const backendPodsQuery = (
   return queryOptions({
     queryKey: queryKeys.backendPods(context, q, at),
     queryFn: ({ signal }) =>
-      apiFetch<BackendPodsData>(`/api/webhooks/backend-pods?${q}`, { signal }),
+      callApi(backendPodsRoute, {
+        input: { b: targets.map((t) => `${t.namespace}/${t.selector}`) },
+        signal,
+      }),
     staleTime: 30_000,
     refetchInterval: (query) => refetchWhileNoAnswer(query) || templateReread(query.state.data),
     retry: false,

@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  applyLiveMessage,
-  applyLiveMessages,
-  nextLiveProblems,
-  type CollectionData,
-  type LiveMessage,
-} from "./collections";
+import { applyLiveMessage, applyLiveMessages, nextLiveProblems } from "./collections";
+import type { CollectionData } from "@/lib/api/kube-list";
+import type { LiveMessage } from "@/lib/api/resources";
 
 const obj = (name: string, rv: string) => ({ metadata: { name, resourceVersion: rv } });
 

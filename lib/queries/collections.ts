@@ -1,25 +1,15 @@
 /** Collections in the query cache, and how live events patch them. */
 import { queryOptions } from "@tanstack/react-query";
-import { refToString, type ResourceRef } from "@/lib/k8s/resources";
-import { apiFetch } from "./fetch";
-import { queryKeys } from "./keys";
+import type { ResourceRef } from "@/lib/k8s/resources";
+import { callApi } from "@/lib/api/client";
 import {
   collectionFromList,
   type CollectionData,
   type KubeList,
   type KubeObjectLike,
-} from "./kube-list";
-
-export type { CollectionData, KubeList, KubeObjectLike } from "./kube-list";
-
-/** A message of /api/watch. */
-export type LiveMessage<T extends KubeObjectLike = KubeObjectLike> = { collection: string } & (
-  | { type: "SYNC"; resourceVersion: string; items: T[] }
-  /** Instead of a first SYNC when the browser said it holds this resourceVersion (`?rv=`). */
-  | { type: "CURRENT"; resourceVersion: string }
-  | { type: "ADDED" | "MODIFIED" | "DELETED"; object: T }
-  | { type: "ERROR"; error: { status: number; reason: string; message: string } }
-);
+} from "@/lib/api/kube-list";
+import { listCollectionRoute, type LiveMessage } from "@/lib/api/resources";
+import { queryKeys } from "./keys";
 
 /** Query options for a collection; live events keep it fresh, so it never goes stale by time. */
 export function collectionQuery<T extends KubeObjectLike = KubeObjectLike>(
@@ -30,7 +20,15 @@ export function collectionQuery<T extends KubeObjectLike = KubeObjectLike>(
     queryKey: queryKeys.collection(context, ref),
     queryFn: async ({ signal }) =>
       collectionFromList(
-        await apiFetch<KubeList<T>>(`/api/resources/${refToString(ref)}`, { signal }),
+        // The route answers the apiserver's List of the collection's objects as is.
+        (await callApi(listCollectionRoute, {
+          params: {
+            group: ref.group === "" ? "core" : ref.group,
+            version: ref.version,
+            resource: ref.resource,
+          },
+          signal,
+        })) as KubeList<T>,
       ),
     staleTime: Infinity,
   });

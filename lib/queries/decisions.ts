@@ -1,32 +1,10 @@
-/** The decision feed's API contract and query options (the browser side of /api/decisions). */
+/** The decision feed's query options (the browser side of /api/decisions). */
 import { queryOptions } from "@tanstack/react-query";
-import type { DecisionRecord } from "@/lib/admission/audit";
+import { callApi } from "@/lib/api/client";
+import { decisionDetailRoute, decisionListRoute, decisionTallyRoute } from "@/lib/api/decisions";
 import { decisionFilterParams, type DecisionFilter } from "@/lib/decisions/filter";
-import type { DecisionHistogram } from "@/lib/decisions/histogram";
-import type { DecisionTallyResponse } from "@/lib/decisions/tally";
-import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
 import { rereadEvery } from "./no-answer";
-
-/** Most decisions one list request returns. */
-export const DECISION_PAGE_LIMIT = 500;
-
-/** GET /api/decisions: newest first, and the chart of the same filter. */
-export interface DecisionListResponse {
-  items: DecisionRecord[];
-  histogram: DecisionHistogram;
-}
-
-/** GET /api/decisions/{id}: the decision and its audit event (Secret contents removed) as text. */
-export interface DecisionDetailResponse {
-  decision: DecisionRecord;
-  rawEvent: string;
-}
-
-/** A message of the live stream GET /api/decisions/stream (`event: decisions`). */
-export interface DecisionStreamMessage {
-  items: DecisionRecord[];
-}
 
 /** The query string of a filter, for the API and the page URL. */
 export function filterQuery(f: DecisionFilter, extra: Record<string, string> = {}): string {
@@ -40,10 +18,10 @@ export const decisionListQuery = (context: string, filter: DecisionFilter, limit
   queryOptions({
     queryKey: queryKeys.decisions(context, filterQuery(filter), limit),
     queryFn: ({ signal }) =>
-      apiFetch<DecisionListResponse>(
-        `/api/decisions${filterQuery(filter, { limit: String(limit) })}`,
-        { signal },
-      ),
+      callApi(decisionListRoute, {
+        query: filterQuery(filter, { limit: String(limit) }).slice(1),
+        signal,
+      }),
     staleTime: Infinity,
     // (A read the apiserver could not authorise because it did not answer is asked again by the
     // QueryClient's default refetch interval, lib/queries/no-answer.ts.)
@@ -53,7 +31,7 @@ export const decisionListQuery = (context: string, filter: DecisionFilter, limit
 export const decisionDetailQuery = (context: string, id: number) =>
   queryOptions({
     queryKey: queryKeys.decisionDetail(context, id),
-    queryFn: ({ signal }) => apiFetch<DecisionDetailResponse>(`/api/decisions/${id}`, { signal }),
+    queryFn: ({ signal }) => callApi(decisionDetailRoute, { params: { id: String(id) }, signal }),
     staleTime: Infinity,
     retry: false,
   });
@@ -68,7 +46,7 @@ export const TALLY_REFRESH_MS = 15_000;
 export const decisionTallyQuery = (context: string) =>
   queryOptions({
     queryKey: queryKeys.decisionTally(context),
-    queryFn: ({ signal }) => apiFetch<DecisionTallyResponse>("/api/decisions/tally", { signal }),
+    queryFn: ({ signal }) => callApi(decisionTallyRoute, { signal }),
     refetchInterval: rereadEvery(TALLY_REFRESH_MS),
     retry: false,
   });

@@ -1,114 +1,14 @@
-/** The health report: one contract for /api/admission-health and the Health page. */
+/** The Health page's query of the health report (lib/api/health.ts). */
 import { queryOptions } from "@tanstack/react-query";
-import type { HealthReason, LatencySummary, ProbeResult, Severity } from "@/lib/admission/health";
-import type { PolicyKind, QuantileBucket } from "@/lib/admission/metrics";
-import type { ReceiverStatus, TraceSummary } from "@/lib/traces/summary";
-import { apiFetch } from "./fetch";
+import { callApi } from "@/lib/api/client";
+import {
+  admissionHealthRoute,
+  healthQueryInput,
+  healthUrl,
+  type HealthFilter,
+} from "@/lib/api/health";
 import { queryKeys } from "./keys";
 import { rereadEvery } from "./no-answer";
-
-export interface HealthRow {
-  /** "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration" or "CustomResourceDefinition". */
-  source: string;
-  configuration: string;
-  /** The hook's name; for a conversion webhook, the CRD's name. */
-  hook: string;
-  /** Position of the hook in its configuration (for links). */
-  index: number;
-  failurePolicy: "Fail" | "Ignore";
-  timeoutSeconds: number;
-  severity: Severity;
-  reasons: HealthReason[];
-  latency: LatencySummary;
-  /** Over the window: calls, rejections by error type, fail-opens; undefined before a window exists. */
-  window?: { calls: number; rejected: number; failOpen: number; errors: number };
-  total?: {
-    calls: number;
-    rejected: number;
-    failOpen: number;
-    errors: number;
-    byCode: Record<string, number>;
-  };
-  errorRate?: number;
-  /** p99 seconds per scrape interval, oldest first. */
-  spark: Array<number | null>;
-  backend: string;
-  probe: ProbeResult;
-  caDaysLeft?: number;
-  /** Latency of each call from the apiserver's own spans (this configuration's hook only). */
-  traces?: TraceSummary;
-}
-
-export interface PolicyHealthRow {
-  kind: PolicyKind;
-  policy: string;
-  binding: string;
-  /** The policy's failurePolicy; undefined when it cannot be read (deleted, not listable). */
-  failurePolicy?: "Fail" | "Ignore";
-  severity: Severity;
-  reasons: HealthReason[];
-  /** Since the apiserver started (see PolicyMetrics for what each kind counts). */
-  checks: number;
-  byAction: Record<string, number>;
-  errors: Record<string, number>;
-  /** Failed evaluations since the apiserver started. */
-  evaluationErrors: number;
-  /** Over the window, once there is one. */
-  window?: { checks: number; evaluationErrors: number };
-  /** Per-expression evaluation time, over the window when it saw any, else since start. */
-  latency: LatencySummary;
-  /** The histogram buckets p50, p90 and p99 fall in (a decade wide: the honest answer). */
-  latencyBuckets: { p50?: QuantileBucket; p90?: QuantileBucket; p99?: QuantileBucket };
-  /** Whether the policy still exists (its metrics outlive it); undefined when unknown. */
-  exists?: boolean;
-}
-
-export interface HealthReport {
-  scrapedAt: number;
-  windowSeconds: number;
-  /** Why the apiserver's metrics could not be read (e.g. RBAC on /metrics), if so. */
-  metricsError?: string;
-  /** Why conversion webhooks could not be listed, if so. */
-  conversionError?: string;
-  labelNames: Record<string, string[]>;
-  rows: HealthRow[];
-  policies: PolicyHealthRow[];
-  /** The trace receiver's state: where it listens, how much it received. */
-  traces: ReceiverStatus;
-}
-
-/**
- * Narrows the report: one webhook configuration's hooks (`source` + `configuration`; a CRD's
- * conversion webhook with source "CustomResourceDefinition"), or one policy's bindings (`policy`,
- * optionally `kind` and one `binding`: a validating and a mutating policy may share a name).
- * Empty: everything.
- */
-export interface HealthFilter {
-  source?: string;
-  configuration?: string;
-  kind?: PolicyKind;
-  policy?: string;
-  binding?: string;
-}
-
-export const HEALTH_FILTER_FIELDS = [
-  "source",
-  "configuration",
-  "kind",
-  "policy",
-  "binding",
-] as const;
-
-/** The report's URL for a filter (fields in a stable order, empty ones left out). */
-export function healthUrl(filter: HealthFilter = {}): string {
-  const q = new URLSearchParams();
-  for (const f of HEALTH_FILTER_FIELDS) {
-    const v = filter[f];
-    if (v !== undefined && v !== "") q.set(f, v);
-  }
-  const s = q.toString();
-  return s ? `/api/admission-health?${s}` : "/api/admission-health";
-}
 
 /**
  * How often a health report is read again while shown (sooner while the cluster does not
@@ -119,6 +19,7 @@ export const HEALTH_REREAD_MS = 15_000;
 export const healthQuery = (context: string, filter: HealthFilter = {}) =>
   queryOptions({
     queryKey: queryKeys.health(context, healthUrl(filter)),
-    queryFn: ({ signal }) => apiFetch<HealthReport>(healthUrl(filter), { signal }),
+    queryFn: ({ signal }) =>
+      callApi(admissionHealthRoute, { input: healthQueryInput(filter), signal }),
     refetchInterval: rereadEvery(HEALTH_REREAD_MS),
   });

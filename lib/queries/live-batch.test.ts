@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { applyLiveMessages, type CollectionData, type LiveMessage } from "./collections";
+import { applyLiveMessages } from "./collections";
+import type { CollectionData } from "@/lib/api/kube-list";
+import type { LiveMessage } from "@/lib/api/resources";
 import { FRAME_MS, HIDDEN_FLUSH_MS, liveBatcher, type BatchClock } from "./live-batch";
 
 /** Milliseconds between animation frames in the fake page (whole numbers keep time exact). */

@@ -6,7 +6,7 @@
  * busy page a timer's turn can come after a render's worth of other work). Timers are passed in (the browser's
  * by default), so the schedule is testable.
  */
-import type { LiveMessage } from "./collections";
+import type { LiveMessage } from "@/lib/api/resources";
 
 /** About one frame at 60 Hz. */
 export const FRAME_MS = 16;

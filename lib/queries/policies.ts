@@ -1,9 +1,9 @@
 /** Query options and calls for the policy pages (the browser side of /api/policies). */
 import { queryOptions } from "@tanstack/react-query";
-import type { ParamsReport } from "@/lib/policies/params-model";
 import type { TryResult } from "@/lib/policies/try-model";
+import { callApi } from "@/lib/api/client";
+import { policyParamsRoute, tryRequestRoute, type TryRequestInput } from "@/lib/api/policies";
 import { rereadEvery } from "./no-answer";
-import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";
 
 /** How often the params report is read again while shown (parameter objects are not watched). */
@@ -18,7 +18,7 @@ export const policyParamsQuery = (context: string, at: string) =>
   queryOptions({
     queryKey: queryKeys.policyParams(context, at),
     queryFn: ({ signal }) =>
-      apiFetch<ParamsReport>(`/api/policies/params?at=${encodeURIComponent(at)}`, { signal }),
+      callApi(policyParamsRoute, { query: `at=${encodeURIComponent(at)}`, signal }),
     staleTime: PARAMS_REREAD_MS,
     refetchInterval: rereadEvery(PARAMS_REREAD_MS),
     retry: false,
@@ -26,9 +26,7 @@ export const policyParamsQuery = (context: string, at: string) =>
 
 /** Dry-run create of an object through the apiserver: what admission says, nothing stored. */
 export function tryRequest(object: unknown): Promise<TryResult> {
-  return apiFetch<TryResult>("/api/policies/try", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ object }),
-  });
+  // Any YAML object the admin wrote is sent: the route's schema judges it (a BadRequest names
+  // what is missing), as the apiserver judges the rest.
+  return callApi(tryRequestRoute, { input: { object } as TryRequestInput });
 }

@@ -8,14 +8,10 @@
  * heartbeat is an event.)
  */
 
-/** How often the dashboard's event streams send a heartbeat. */
-export const STREAM_HEARTBEAT_MS = 15_000;
+import { STREAM_HEARTBEAT_MS } from "@/lib/api/streams";
+
 /** A stream silent this long (three heartbeats) is taken for a dead connection. */
 export const STREAM_SILENCE_MS = 3 * STREAM_HEARTBEAT_MS;
-/** The heartbeat event's name. */
-export const HEARTBEAT_EVENT = "ping";
-/** The heartbeat as sent (an event with data: one with none is never dispatched). */
-export const HEARTBEAT_TEXT = `event: ${HEARTBEAT_EVENT}\ndata: {}\n\n`;
 
 /**
  * Calls `onSilent` once STREAM_SILENCE_MS pass without `heard()` being called (it is armed at

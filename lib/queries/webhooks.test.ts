@@ -7,8 +7,8 @@ import {
   BACKEND_REREAD_MS,
   LINT_STATE_REREAD_MS,
   webhookDetailsQuery,
-  type LintStateData,
 } from "./webhooks";
+import type { LintStateData } from "@/lib/api/webhooks";
 import type { ConfigLike } from "@/lib/webhooks/summary";
 import { healthQuery } from "./health";
 

@@ -2,7 +2,6 @@
  * Query options and writes for the admission kinds the editor writes — webhook configurations,
  * admission policies and bindings (the browser side of /api/webhooks).
  */
-import type { WorkloadLike } from "@/lib/admission/deadlock";
 import { queryOptions } from "@tanstack/react-query";
 import type {
   AccessMap,
@@ -10,50 +9,29 @@ import type {
   LegacyAccessMap,
   WebhookResource,
 } from "@/lib/webhooks/kinds";
-import type { BackendView } from "@/lib/webhooks/backend-view";
-import type { CaBundleView } from "@/lib/k8s/x509";
-import type { JsonSchema } from "@/lib/k8s/openapi-schema";
 import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import type { LegacyResource } from "@/lib/k8s/legacy-kinds";
 import type { ResourceRef } from "@/lib/k8s/resources";
-import type { Labels } from "@/lib/admission/selectors";
-import type { DiscoveryResource } from "@/lib/admission/snapshot";
-import type { V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
 import type { ConfigLike } from "@/lib/webhooks/summary";
-import { ApiError, apiFetch, contextHeaders } from "./fetch";
+import { ApiError, callApi, routeError } from "@/lib/api/client";
+import {
+  createConfigurationRoute,
+  deleteConfigurationRoute,
+  kindSchemaRoute,
+  lintStateRoute,
+  readConfigurationRoute,
+  renameConfigurationRoute,
+  replaceConfigurationRoute,
+  webhookAccessRoute,
+  webhookDetailsRoute,
+  type ConfigObject,
+  type LintStateData,
+  type RenameErrorBody,
+  type RenameStep,
+} from "@/lib/api/webhooks";
 import { rereadEvery } from "./no-answer";
 import { HEALTH_REREAD_MS } from "./health";
-import type { CollectionData } from "./kube-list";
-import type { OverviewData } from "./overview";
 import { previousOfSameContext, queryKeys } from "./keys";
-
-/**
- * An admission object as the apiserver returns it, as JSON (the editor's unit); the one
- * definition the server (server/kube/webhooks.ts) and the browser share.
- */
-export interface ConfigObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: {
-    name?: string;
-    resourceVersion?: string;
-    uid?: string;
-    [k: string]: unknown;
-  };
-  webhooks?: Array<Record<string, unknown>>;
-  [k: string]: unknown;
-}
-
-export interface HookDetails {
-  name: string;
-  ca: CaBundleView;
-  backend: BackendView;
-}
-
-export interface WebhookDetails {
-  resourceVersion: string;
-  hooks: HookDetails[];
-}
 
 /** The v1 collection of a webhook resource. */
 export function webhookRef(resource: WebhookResource): ResourceRef {
@@ -65,17 +43,11 @@ export function admissionRef(resource: AdmissionResource): ResourceRef {
   return { group: ADMISSION_GROUP, version: "v1", resource };
 }
 
-const JSON_HEADERS = { "Content-Type": "application/json" };
-
-/** Where the writes of a kind go (historical kinds share the routes of the v1 kinds). */
-function writeBase(resource: AdmissionResource | LegacyResource): string {
-  return `/api/webhooks/${resource}`;
-}
 export const webhookObjectQuery = (context: string, resource: AdmissionResource, name: string) =>
   queryOptions({
     queryKey: queryKeys.webhookObject(context, resource, name),
     queryFn: ({ signal }) =>
-      apiFetch<ConfigObject>(`/api/webhooks/${resource}/${encodeURIComponent(name)}`, { signal }),
+      callApi(readConfigurationRoute, { params: { resource, name }, signal }),
     staleTime: Infinity,
     retry: false,
   });
@@ -99,28 +71,11 @@ export const webhookDetailsQuery = (
 ) =>
   queryOptions({
     queryKey: queryKeys.webhookDetails(context, resource, name, resourceVersion),
-    queryFn: ({ signal }) =>
-      apiFetch<WebhookDetails>(`/api/webhooks/${resource}/${encodeURIComponent(name)}/details`, {
-        signal,
-      }),
+    queryFn: ({ signal }) => callApi(webhookDetailsRoute, { params: { resource, name }, signal }),
     staleTime: BACKEND_REREAD_MS,
     refetchInterval: rereadEvery(BACKEND_REREAD_MS),
     retry: false,
   });
-
-/** GET /api/webhooks/lint-state: the live state the lint checks beyond the offline ones read. */
-export interface LintStateData {
-  namespaces: Record<string, Labels>;
-  discovery: DiscoveryResource[];
-  /** Undefined when the identity may not read them (the checks that need them are limited). */
-  services?: V1Service[];
-  endpointSlices?: V1EndpointSlice[];
-  pods?: V1Pod[];
-  /** Where a backend Service selects no pod: the workloads whose pod template it selects. */
-  workloads?: WorkloadLike[];
-  serverMinor?: number;
-  notices: string[];
-}
 
 /**
  * How often a webhook page reads the lint's live state again while it is open. Nothing watches
@@ -157,7 +112,7 @@ export function backendServicesKey(
 export const lintStateQuery = (context: string, services: string) =>
   queryOptions({
     queryKey: queryKeys.lintState(context, services),
-    queryFn: ({ signal }) => apiFetch<LintStateData>("/api/webhooks/lint-state", { signal }),
+    queryFn: ({ signal }) => callApi(lintStateRoute, { signal }),
     staleTime: LINT_STATE_REREAD_MS,
     refetchInterval: rereadEvery(LINT_STATE_REREAD_MS),
     retry: false,
@@ -185,7 +140,9 @@ export function lintStateToUse(
 export const webhookAccessQuery = (context: string) =>
   queryOptions({
     queryKey: queryKeys.webhookAccess(context),
-    queryFn: ({ signal }) => apiFetch<AccessMap>("/api/webhooks/access", { signal }),
+    // Without `kinds`: the v1 kinds' AccessMap.
+    queryFn: async ({ signal }) =>
+      (await callApi(webhookAccessRoute, { input: {}, signal })) as AccessMap,
     staleTime: 60_000,
   });
 
@@ -193,15 +150,18 @@ export const webhookAccessQuery = (context: string) =>
 export const legacyAccessQuery = (context: string) =>
   queryOptions({
     queryKey: queryKeys.legacyAccess(context),
-    queryFn: ({ signal }) =>
-      apiFetch<LegacyAccessMap>("/api/webhooks/access?kinds=legacy", { signal }),
+    queryFn: async ({ signal }) =>
+      (await callApi(webhookAccessRoute, {
+        input: { kinds: "legacy" },
+        signal,
+      })) as LegacyAccessMap,
     staleTime: 60_000,
   });
 
 export const kindSchemaQuery = (context: string, resource: AdmissionResource) =>
   queryOptions({
     queryKey: queryKeys.kindSchema(context, resource),
-    queryFn: ({ signal }) => apiFetch<JsonSchema>(`/api/webhooks/schema/${resource}`, { signal }),
+    queryFn: ({ signal }) => callApi(kindSchemaRoute, { params: { resource }, signal }),
     staleTime: Infinity,
     retry: false,
   });
@@ -213,14 +173,13 @@ export function writeConfiguration(
   object: ConfigObject,
   dryRun: boolean,
 ): Promise<ConfigObject> {
-  return apiFetch<ConfigObject>(
-    name ? `${writeBase(resource)}/${encodeURIComponent(name)}` : writeBase(resource),
-    {
-      method: name ? "PUT" : "POST",
-      headers: JSON_HEADERS,
-      body: JSON.stringify({ object, dryRun }),
-    },
-  );
+  // Historical kinds share the routes of the v1 kinds.
+  return name
+    ? callApi(replaceConfigurationRoute, {
+        params: { resource, name },
+        input: { object, dryRun },
+      })
+    : callApi(createConfigurationRoute, { params: { resource }, input: { object, dryRun } });
 }
 
 export function deleteConfiguration(
@@ -228,35 +187,16 @@ export function deleteConfiguration(
   name: string,
   pre: { uid: string; resourceVersion: string },
 ): Promise<{ deleted: string }> {
-  return apiFetch(`${writeBase(resource)}/${encodeURIComponent(name)}`, {
-    method: "DELETE",
-    headers: JSON_HEADERS,
-    body: JSON.stringify(pre),
-  });
-}
-
-/** One step of a rename and how it went. */
-export interface RenameStep {
-  step: string;
-  ok: boolean;
-  message?: string;
-}
-
-/** What a rename did (server/kube/webhooks.ts renameConfiguration). */
-export interface RenameResult {
-  ok: boolean;
-  steps: RenameStep[];
-  object?: ConfigObject;
-  error?: { status: number; reason: string; message: string };
+  return callApi(deleteConfigurationRoute, { params: { resource, name }, input: pre });
 }
 
 /** A failed rename: the error and every step taken (including the rollback). */
-export class RenameError extends ApiError {
-  constructor(
-    body: { status: number; reason: string; message: string; cluster: string },
-    readonly steps: RenameStep[],
-  ) {
+export class RenameError extends ApiError<RenameErrorBody> {
+  readonly steps: RenameStep[];
+
+  constructor(body: RenameErrorBody) {
     super(body);
+    this.steps = body.steps;
   }
 }
 
@@ -266,54 +206,15 @@ export async function renameConfiguration(
   newName: string,
   resourceVersion: string,
 ): Promise<{ ok: true; steps: RenameStep[] }> {
-  const res = await fetch(`${writeBase(resource)}/${encodeURIComponent(name)}/rename`, {
-    method: "POST",
-    headers: { ...JSON_HEADERS, Accept: "application/json", ...contextHeaders() },
-    body: JSON.stringify({ newName, resourceVersion }),
-  });
-  const body = (await res.json()) as {
-    ok?: boolean;
-    steps?: RenameStep[];
-    status?: number;
-    reason?: string;
-    message?: string;
-  };
-  if (!res.ok)
-    throw new RenameError(
-      {
-        status: body.status ?? res.status,
-        reason: body.reason ?? "Error",
-        message: body.message ?? `HTTP ${res.status}`,
-        cluster: "",
-      },
-      body.steps ?? [],
-    );
-  return { ok: true, steps: body.steps ?? [] };
-}
-
-/**
- * What the server reads for the webhook list's first render (server/webhooks/list-seed.ts): whose
- * view it is and what the cluster serves, sent with the first screen of rows (small).
- */
-export interface WebhookListSeedHead {
-  context: string;
-  overview: OverviewData;
-}
-
-/**
- * The served webhook configuration kinds' collections by refToString, items without
- * managedFields. They follow the first screen as one JSON text: one string is cheap to carry in
- * the page's payload and is parsed in the browser once a frame has painted, where an object tree
- * of thousands of hooks would cost the payload's per-value decoding before hydration.
- */
-export type WebhookListSeedCollections = Record<string, CollectionData<ConfigLike>>;
-
-/** The whole seed, once its collections are in: the query cache's first fill (initialData). */
-export interface WebhookListSeed extends WebhookListSeedHead {
-  collections: WebhookListSeedCollections;
-}
-
-/** The seed's collections from their JSON text (once per seed: callers memoise). */
-export function parseSeedCollections(json: string): WebhookListSeedCollections {
-  return JSON.parse(json) as WebhookListSeedCollections;
+  try {
+    const done = await callApi(renameConfigurationRoute, {
+      params: { resource, name },
+      input: { newName, resourceVersion },
+    });
+    return { ok: true, steps: done.steps };
+  } catch (e) {
+    const body = routeError(renameConfigurationRoute, e);
+    if (body) throw new RenameError({ ...body, steps: body.steps ?? [] });
+    throw e;
+  }
 }

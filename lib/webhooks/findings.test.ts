@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hook } from "@/lib/admission/test-helpers";
 import { builtinDiscovery } from "@/lib/admission/resources";
-import type { LintStateData } from "@/lib/queries/webhooks";
+import type { LintStateData } from "@/lib/api/webhooks";
 import { lintConfigurations } from "./findings";
 
 describe("lintConfigurations with the cluster's state", () => {

@@ -1,7 +1,7 @@
 /** Lint findings grouped by the hook (or configuration) they are about. Pure. */
 import { lint } from "@/lib/admission/lint";
 import type { LintFinding } from "@/lib/admission/lint-types";
-import type { LintStateData } from "@/lib/queries/webhooks";
+import type { LintStateData } from "@/lib/api/webhooks";
 import type {
   V1MutatingWebhookConfiguration,
   V1ValidatingWebhookConfiguration,

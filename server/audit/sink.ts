@@ -3,8 +3,10 @@ import { timingSafeEqual } from "node:crypto";
 import { parseEventListBody } from "@/lib/admission/audit-batch";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { readBodyBytes, RequestBodyError } from "@/server/http/body";
-import { errorResponse, handle, json } from "@/server/http/respond";
+import { fail, handle, respond } from "@/server/http/respond";
+import { auditSinkRoute, type AuditBatchResult } from "@/lib/api/audit";
 import { storeDecisions } from "@/server/decisions/instance";
+import { dashboardError } from "@/lib/api/contract";
 
 /** Audit batches larger than this are refused (the apiserver's batches are far smaller). */
 export const MAX_AUDIT_BODY_BYTES = 16 * 1024 * 1024;
@@ -94,16 +96,15 @@ export async function receiveAuditBatch(
   auth: AuditAuthResult,
 ): Promise<Response> {
   if (!auth.ok) {
-    return errorResponse({
+    return fail(auditSinkRoute, {
       status: auth.status,
       reason: auth.status === 401 ? "Unauthorized" : "ServiceUnavailable",
       message: auth.message,
-      cluster: "",
     });
   }
   return handle(async () => {
     const body = await readBodyBytes(request, MAX_AUDIT_BODY_BYTES);
-    return json(await ingestAuditBatch(body));
+    return respond(auditSinkRoute, await ingestAuditBatch(body));
   });
 }
 
@@ -112,9 +113,7 @@ export async function receiveAuditBatch(
  * returning. Bad input throws a 400 RequestBodyError (nothing stored); a storage failure throws a
  * 503 so the apiserver retries the batch.
  */
-export async function ingestAuditBatch(
-  body: Uint8Array,
-): Promise<{ accepted: number; stored: number; duplicates: number }> {
+export async function ingestAuditBatch(body: Uint8Array): Promise<AuditBatchResult> {
   let events;
   try {
     events = parseEventListBody(body);
@@ -130,11 +129,12 @@ export async function ingestAuditBatch(
     const result = await storeDecisions(events);
     return { accepted: events.length, stored: result.stored, duplicates: result.duplicates };
   } catch (e) {
-    throw new KubeApiError({
-      status: 503,
-      reason: "StorageUnavailable",
-      message: `the decision store could not save this batch (the apiserver will retry it): ${e instanceof Error ? e.message : String(e)}`,
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 503,
+        reason: "StorageUnavailable",
+        message: `the decision store could not save this batch (the apiserver will retry it): ${e instanceof Error ? e.message : String(e)}`,
+      }),
+    );
   }
 }

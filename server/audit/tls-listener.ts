@@ -4,7 +4,8 @@ import https from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { auditTlsSettings, type AuditTlsSettings } from "@/lib/http/audit-tls-settings";
-import { errorResponse } from "@/server/http/respond";
+import { fail } from "@/server/http/respond";
+import { auditSinkRoute } from "@/lib/api/audit";
 import { authorizeAuditClient, receiveAuditBatch, type PeerCertificate } from "./sink";
 
 /**
@@ -81,11 +82,10 @@ async function serve(
   if (req.method !== "POST" || pathname !== PATH) {
     await send(
       res,
-      errorResponse({
+      fail(auditSinkRoute, {
         status: 404,
         reason: "NotFound",
         message: `this listener serves POST ${PATH} only`,
-        cluster: "",
       }),
       true,
     );

@@ -12,7 +12,7 @@ import { startSharedDashboard, type SharedDashboard } from "../../cluster/harnes
 import { sessionCookieOf, sharedCall } from "../../e2e/shared-api";
 import { startPostgres, type TestPostgres } from "../../test/postgres";
 import { auditBatches } from "../../test/audit-batches";
-import type { DecisionStreamMessage } from "@/lib/queries/decisions";
+import type { DecisionStreamMessage } from "@/lib/api/decisions";
 
 let stack: StackInfo;
 let pg: TestPostgres | undefined;

@@ -28,7 +28,7 @@ import { createCa } from "../../cluster/certs";
 import { httpsRequest } from "../../cluster/https-json";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { startWebhookServer, type WebhookServer } from "../../cluster/harness/webhook-server";
-import type { HealthRow } from "@/lib/queries/health";
+import type { HealthRow } from "@/lib/api/health";
 import { KubeClient } from "@/server/kube/client";
 import { lint } from "@/lib/admission/lint";
 import type { V1EndpointSlice, V1Service, V1ValidatingWebhookConfiguration } from "@/lib/k8s/types";

@@ -16,7 +16,7 @@ import { httpsRequest } from "../../cluster/https-json";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { startWebhookServer, type WebhookServer } from "../../cluster/harness/webhook-server";
 import { foldAdmissionMetrics, webhookKey } from "@/lib/admission/metrics";
-import type { HealthReport, HealthRow } from "@/lib/queries/health";
+import type { HealthReport, HealthRow } from "@/lib/api/health";
 
 let stack: StackInfo;
 let ca: Buffer;

@@ -16,7 +16,7 @@ import {
 } from "@/lib/admission/metrics";
 import { KubeApiError } from "@/lib/k8s/errors";
 import type { AdmissionregistrationV1WebhookClientConfig } from "@/lib/k8s/types";
-import type { HealthFilter, HealthReport, HealthRow, PolicyHealthRow } from "@/lib/queries/health";
+import type { HealthFilter, HealthReport, HealthRow, PolicyHealthRow } from "@/lib/api/health";
 import { backendOf } from "@/server/kube/backends";
 import { listCollection } from "@/server/kube/collections";
 import { admissionApis } from "@/server/kube/discovery";

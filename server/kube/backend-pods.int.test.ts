@@ -18,7 +18,7 @@ import { dependencyGraph, type DependencyInput } from "@/lib/admission/deadlock"
 import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
 import type { V1Service } from "@/lib/k8s/types";
 import { backendTargets, type PodLabelTarget } from "@/lib/namespaces/backend-pods";
-import type { BackendPodsData } from "@/lib/queries/backend-pods";
+import type { BackendPodsData } from "@/lib/api/webhooks";
 
 const id = `bp${Date.now().toString(36)}`;
 const NS = `${id}-hooks`;

@@ -11,7 +11,7 @@ import { mapLimit } from "@/lib/map-limit";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { selectsLabels } from "@/lib/admission/selectors";
 import { parseSelector, type PodLabelTarget } from "@/lib/namespaces/backend-pods";
-import type { BackendPodsData, PodMetadata, WorkloadTemplate } from "@/lib/queries/backend-pods";
+import type { BackendPodsData, PodMetadata, WorkloadTemplate } from "@/lib/api/webhooks";
 import type { KubeClient } from "./client";
 
 /** The workload kinds whose pod templates stand in for pods not running. */

@@ -6,6 +6,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import { kubeConfigFor } from "./config";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { errorFromResponse, toKubeApiError } from "./errors";
+import { dashboardError } from "@/lib/api/contract";
 
 export interface KubeRequest {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -154,12 +155,13 @@ export class KubeClient {
   ) {
     this.server = kc.getCurrentCluster()?.server ?? "";
     if (!this.server) {
-      throw new KubeApiError({
-        status: 503,
-        reason: "NoCluster",
-        message: `context "${context}" names no cluster with a server URL`,
-        cluster: "",
-      });
+      throw new KubeApiError(
+        dashboardError({
+          status: 503,
+          reason: "NoCluster",
+          message: `context "${context}" names no cluster with a server URL`,
+        }),
+      );
     }
   }
 

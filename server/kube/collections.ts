@@ -1,7 +1,7 @@
 // Plain Node (no Next, no "server-only"): shared by the dashboard server and the command line;
 // eslint.config.mjs keeps it that way, and lib/ and components/ still cannot import server/.
 import { collectionPath, type ResourceRef } from "@/lib/k8s/resources";
-import { collectionFromList, type CollectionData, type KubeList } from "@/lib/queries/kube-list";
+import { collectionFromList, type CollectionData, type KubeList } from "@/lib/api/kube-list";
 import type { KubeClient } from "./client";
 
 /** Lists a collection as the client's identity (items carry apiVersion and kind). */

@@ -7,8 +7,9 @@ import os from "node:os";
 import path from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { KubeApiError } from "@/lib/k8s/errors";
-import type { ContextSummary } from "@/lib/queries/contexts";
+import type { ContextSummary } from "@/lib/api/contexts";
 import { dashboardMode, SHARED_CONTEXT } from "@/lib/auth/mode";
+import { dashboardError } from "@/lib/api/contract";
 
 interface Loaded {
   kc: KubeConfig;
@@ -45,13 +46,14 @@ export function sharedApiserver(env: NodeJS.ProcessEnv = process.env): SharedApi
     : undefined;
   const server = env.PORTCULLIS_APISERVER_URL || inCluster;
   if (!server) {
-    throw new KubeApiError({
-      status: 503,
-      reason: "NoApiserver",
-      message:
-        "shared mode needs the apiserver's address: set PORTCULLIS_APISERVER_URL (and PORTCULLIS_APISERVER_CA_FILE), or run in the cluster",
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 503,
+        reason: "NoApiserver",
+        message:
+          "shared mode needs the apiserver's address: set PORTCULLIS_APISERVER_URL (and PORTCULLIS_APISERVER_CA_FILE), or run in the cluster",
+      }),
+    );
   }
   const defaultCa = path.join(SA_DIR, "ca.crt");
   return {
@@ -115,12 +117,13 @@ export function loadKubeConfig(paths: readonly string[] = defaultKubeconfigPaths
   if (paths.length > 0) {
     const missing = paths.filter((p) => !existsSync(p));
     if (missing.length === paths.length) {
-      throw new KubeApiError({
-        status: 503,
-        reason: "NoKubeconfig",
-        message: `no kubeconfig at ${missing.join(", ")}: start the local cluster with \`npm run cluster\` or point KUBECONFIG at your cluster's kubeconfig`,
-        cluster: "",
-      });
+      throw new KubeApiError(
+        dashboardError({
+          status: 503,
+          reason: "NoKubeconfig",
+          message: `no kubeconfig at ${missing.join(", ")}: start the local cluster with \`npm run cluster\` or point KUBECONFIG at your cluster's kubeconfig`,
+        }),
+      );
     }
     paths
       .filter((f) => existsSync(f))
@@ -136,13 +139,14 @@ export function loadKubeConfig(paths: readonly string[] = defaultKubeconfigPaths
     kc.loadFromCluster();
     source = "in-cluster service account";
   } else {
-    throw new KubeApiError({
-      status: 503,
-      reason: "NoKubeconfig",
-      message:
-        "no kubeconfig found: set KUBECONFIG, create ~/.kube/config, or run inside a cluster with a service account",
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 503,
+        reason: "NoKubeconfig",
+        message:
+          "no kubeconfig found: set KUBECONFIG, create ~/.kube/config, or run inside a cluster with a service account",
+      }),
+    );
   }
   cache = { kc, key, source };
   return kc;

@@ -4,7 +4,7 @@ import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import type { KubeClient } from "./client";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { LEGACY_GROUP_DISCOVERED_KINDS, legacyGroupFromEnv } from "@/lib/k8s/legacy-group";
-import type { ServedVersion, ServerVersion } from "@/lib/queries/overview";
+import type { ServedVersion, ServerVersion } from "@/lib/api/overview";
 
 /** The apiserver's /version. */
 export async function serverVersion(

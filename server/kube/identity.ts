@@ -12,6 +12,7 @@ import { isSharedMode, loadKubeConfig, resolveContext } from "./config";
 import { kubeClientFor, type KubeClient } from "./client";
 import { canI, canIPath } from "./access";
 import type { ResourceRef } from "@/lib/k8s/resources";
+import { dashboardError } from "@/lib/api/contract";
 
 /**
  * Shared mode: the session id of the request's signed session cookie. Throws 401 without one;
@@ -21,12 +22,13 @@ export function sessionIdOf(headers: Pick<Headers, "get">): string {
   const value = sessionCookie(headers.get("cookie"));
   const id = value === undefined ? undefined : verifySessionCookie(value);
   if (!id) {
-    throw new KubeApiError({
-      status: 401,
-      reason: SESSION_REQUIRED,
-      message: "sign in first: the dashboard acts only as a signed-in user",
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 401,
+        reason: SESSION_REQUIRED,
+        message: "sign in first: the dashboard acts only as a signed-in user",
+      }),
+    );
   }
   return id;
 }
@@ -45,23 +47,25 @@ export function contextOf(request: Request): string {
     new URL(request.url).searchParams.get(CONTEXT_PARAM) ??
     undefined;
   if (!named) {
-    throw new KubeApiError({
-      status: 400,
-      reason: "ContextRequired",
-      message: `name the kubeconfig context to act as (header ${CONTEXT_HEADER}, or ?${CONTEXT_PARAM}= on a stream); the dashboard never picks one for you`,
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 400,
+        reason: "ContextRequired",
+        message: `name the kubeconfig context to act as (header ${CONTEXT_HEADER}, or ?${CONTEXT_PARAM}= on a stream); the dashboard never picks one for you`,
+      }),
+    );
   }
   const names = loadKubeConfig()
     .getContexts()
     .map((c) => c.name);
   if (!names.includes(named)) {
-    throw new KubeApiError({
-      status: 400,
-      reason: "UnknownContext",
-      message: `no context "${named.slice(0, 253)}" in the kubeconfig`,
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 400,
+        reason: "UnknownContext",
+        message: `no context "${named.slice(0, 253)}" in the kubeconfig`,
+      }),
+    );
   }
   return named;
 }
@@ -71,12 +75,13 @@ function sharedContextOf(request: Request): string {
   const named =
     request.headers.get(CONTEXT_HEADER) ?? new URL(request.url).searchParams.get(CONTEXT_PARAM);
   if (named !== SHARED_CONTEXT) {
-    throw new KubeApiError({
-      status: 400,
-      reason: "UnknownContext",
-      message: `a shared dashboard serves one context, "${SHARED_CONTEXT}" (header ${CONTEXT_HEADER}, or ?${CONTEXT_PARAM}= on a stream)`,
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 400,
+        reason: "UnknownContext",
+        message: `a shared dashboard serves one context, "${SHARED_CONTEXT}" (header ${CONTEXT_HEADER}, or ?${CONTEXT_PARAM}= on a stream)`,
+      }),
+    );
   }
   return SHARED_CONTEXT;
 }

@@ -27,7 +27,7 @@ import {
 import { KubeApiError } from "@/lib/k8s/errors";
 import { servedV1beta1HookKinds } from "@/lib/k8s/v1beta1-hooks";
 import { servedKinds } from "@/lib/k8s/served-kinds";
-import type { ConfigObject } from "@/lib/queries/webhooks";
+import type { ConfigObject } from "@/lib/api/webhooks";
 
 const MWC = `/apis/${LEGACY_ADMISSION_GROUP}/v1beta1/mutatingwebhookconfigurations`;
 let admin: KubeClient;

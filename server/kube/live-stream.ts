@@ -2,9 +2,10 @@ import "server-only";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { collectionPath, refToString, type ResourceRef } from "@/lib/k8s/resources";
 import { endOnShutdown } from "@/server/http/shutdown";
-import { HEARTBEAT_TEXT, STREAM_HEARTBEAT_MS } from "@/lib/queries/stream-silence";
+import { HEARTBEAT_TEXT, STREAM_HEARTBEAT_MS } from "@/lib/api/streams";
 import { servesCollection } from "./served-collections";
 import { watchHub, type HubEvent } from "./watch-hub";
+import { dashboardError } from "@/lib/api/contract";
 
 /** How often a stream's `recheck` runs. */
 export const RECHECK_MS = 15_000;
@@ -53,12 +54,13 @@ export async function openLiveStream(
   const served = await Promise.all(refs.map((r) => servesCollection(context, r)));
   const missing = refs.filter((_, i) => !served[i]);
   if (missing.length > 0) {
-    throw new KubeApiError({
-      status: 404,
-      reason: "NotFound",
-      message: `the cluster does not serve ${missing.map(refToString).join(", ")}`,
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 404,
+        reason: "NotFound",
+        message: `the cluster does not serve ${missing.map(refToString).join(", ")}`,
+      }),
+    );
   }
   const release = claimStreamSlot(opts.owner ?? context);
 
@@ -173,12 +175,13 @@ export async function openLiveStream(
 export function claimStreamSlot(context: string): () => void {
   const count = open.get(context) ?? 0;
   if (count >= MAX_STREAMS_PER_CONTEXT) {
-    throw new KubeApiError({
-      status: 429,
-      reason: "TooManyStreams",
-      message: `${count} live streams are already open for context "${context}"; close some tabs`,
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 429,
+        reason: "TooManyStreams",
+        message: `${count} live streams are already open for context "${context}"; close some tabs`,
+      }),
+    );
   }
   open.set(context, count + 1);
   let released = false;

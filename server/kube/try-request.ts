@@ -3,6 +3,7 @@ import type { KubeClient } from "./client";
 import { KubeApiError } from "@/lib/k8s/errors";
 import type { TryResult } from "@/lib/policies/try-model";
 import { groupVersionPath, resourceForKind } from "./resolve-kind";
+import { dashboardError } from "@/lib/api/contract";
 
 interface AnyObject {
   apiVersion?: unknown;
@@ -12,7 +13,7 @@ interface AnyObject {
 }
 
 function badRequest(message: string): KubeApiError {
-  return new KubeApiError({ status: 400, reason: "BadRequest", message, cluster: "" });
+  return new KubeApiError(dashboardError({ status: 400, reason: "BadRequest", message }));
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   type ListedObject,
   type UninitializedObject,
 } from "@/lib/admission/uninitialized";
-import type { UninitializedData } from "@/lib/queries/initializers";
+import type { UninitializedData } from "@/lib/api/initializers";
 import { readDiscovery } from "./admission-state";
 
 const V1ALPHA1 = `/apis/${ADMISSION_GROUP}/v1alpha1`;

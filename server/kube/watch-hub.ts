@@ -2,8 +2,9 @@ import "server-only";
 import type { KubeClient, WatchEvent } from "./client";
 import { kubeClientFor } from "./client";
 import { KubeApiError } from "@/lib/k8s/errors";
-import { collectionFromList, type KubeList } from "@/lib/queries/kube-list";
+import { collectionFromList, type KubeList } from "@/lib/api/kube-list";
 import { ListBody, type ServedList } from "./list-body";
+import { dashboardError } from "@/lib/api/contract";
 
 /** A Kubernetes object as the hub keeps it: only metadata is read here. */
 export interface KubeObject {
@@ -203,12 +204,13 @@ class WatchHub {
       let open = 0;
       for (const other of this.watches.keys()) if (other.startsWith(`${context}\u0000`)) open++;
       if (open >= MAX_WATCHES_PER_CONTEXT) {
-        throw new KubeApiError({
-          status: 429,
-          reason: "TooManyWatches",
-          message: `the dashboard already holds ${open} upstream watches for context "${context}"`,
-          cluster: "",
-        });
+        throw new KubeApiError(
+          dashboardError({
+            status: 429,
+            reason: "TooManyWatches",
+            message: `the dashboard already holds ${open} upstream watches for context "${context}"`,
+          }),
+        );
       }
       w = new SharedWatch(kubeClientFor(context), path, () => this.watches.delete(k));
       this.watches.set(k, w);
@@ -272,7 +274,7 @@ class WatchHub {
           resolve(read(w, e));
         } else if (e.type === "ERROR") {
           finish();
-          reject(new KubeApiError({ ...e.error, cluster: "" }));
+          reject(new KubeApiError(dashboardError({ ...e.error })));
         }
       });
       signal?.addEventListener("abort", onAbort);

@@ -1,5 +1,4 @@
 import "server-only";
-import { z } from "zod";
 import {
   isAdmissionResource,
   isWebhookResource,
@@ -7,31 +6,19 @@ import {
   type WebhookResource,
 } from "@/lib/webhooks/kinds";
 import { KubeApiError } from "@/lib/k8s/errors";
+import { dashboardError } from "@/lib/api/contract";
 import { isLegacyResource } from "@/lib/k8s/legacy-kinds";
 import { legacyTarget } from "./legacy-admission";
 import type { ObjectTarget } from "./webhooks";
 
-/** A DNS-subdomain name as the apiserver accepts for cluster-scoped objects. */
-export const objectName = z
-  .string()
-  .min(1)
-  .max(253)
-  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "must be a DNS subdomain name");
-
-/** The JSON object the editor sends; the apiserver is the judge of its contents. */
-export const objectBody = z
-  .object({ metadata: z.record(z.string(), z.unknown()).optional() })
-  .passthrough();
-
-export const writeBody = z.object({ object: objectBody, dryRun: z.boolean().default(false) });
-
 function notEdited(s: string): KubeApiError {
-  return new KubeApiError({
-    status: 404,
-    reason: "NotFound",
-    message: `the dashboard does not edit ${s}`,
-    cluster: "",
-  });
+  return new KubeApiError(
+    dashboardError({
+      status: 404,
+      reason: "NotFound",
+      message: `the dashboard does not edit ${s}`,
+    }),
+  );
 }
 
 /** Route param → resource; 404 for anything but the two webhook configuration kinds. */

@@ -11,7 +11,7 @@ import { readStack } from "../../cluster/harness/stack";
 import type { KubeClient, KubeRequest } from "./client";
 import { kubeClientFor } from "./client";
 import { createConfiguration, getConfiguration, renameConfiguration } from "./webhooks";
-import type { ConfigObject } from "@/lib/queries/webhooks";
+import type { ConfigObject } from "@/lib/api/webhooks";
 import { KubeApiError } from "@/lib/k8s/errors";
 
 const MWC = "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations";

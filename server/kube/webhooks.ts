@@ -1,7 +1,7 @@
 import "server-only";
 import type { KubeClient } from "./client";
 import { isApiserverVerdict, KubeApiError } from "@/lib/k8s/errors";
-import type { ConfigObject, RenameResult, RenameStep } from "@/lib/queries/webhooks";
+import type { ConfigObject, RenameResult, RenameStep } from "@/lib/api/webhooks";
 import {
   forNewObject,
   KIND_OF,
@@ -10,6 +10,7 @@ import {
   type AdmissionResource,
   type WebhookResource,
 } from "@/lib/webhooks/kinds";
+import { dashboardError } from "@/lib/api/contract";
 
 /**
  * CRUD for the admission kinds the editor writes — webhook configurations, admission policies and
@@ -55,7 +56,7 @@ function withKind(t: ObjectTarget, o: ConfigObject): ConfigObject {
 }
 
 function badRequest(message: string): KubeApiError {
-  return new KubeApiError({ status: 400, reason: "BadRequest", message, cluster: "" });
+  return new KubeApiError(dashboardError({ status: 400, reason: "BadRequest", message }));
 }
 
 /** Reads one configuration. */
@@ -187,12 +188,13 @@ export async function renameConfiguration(
     const k =
       e instanceof KubeApiError
         ? e
-        : new KubeApiError({
-            status: 500,
-            reason: "InternalError",
-            message: String(e),
-            cluster: "",
-          });
+        : new KubeApiError(
+            dashboardError({
+              status: 500,
+              reason: "InternalError",
+              message: String(e),
+            }),
+          );
     return {
       ok: false,
       steps,
@@ -217,7 +219,7 @@ export async function renameConfiguration(
   if (signal?.aborted) {
     steps.push({ step: `create ${newName}`, ok: false, message: "cancelled; nothing was written" });
     return fail(
-      new KubeApiError({ status: 499, reason: "Aborted", message: "cancelled", cluster: "" }),
+      new KubeApiError(dashboardError({ status: 499, reason: "Aborted", message: "cancelled" })),
     );
   }
   let created: ConfigObject;

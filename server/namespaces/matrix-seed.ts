@@ -13,7 +13,7 @@ import {
   type CollectionsSeed,
 } from "@/server/kube/collections-seed";
 import type { KubeObject } from "@/server/kube/watch-hub";
-import type { CollectionData } from "@/lib/queries/collections";
+import type { CollectionData } from "@/lib/api/kube-list";
 
 /**
  * The collections the browser's live matrix starts from: configurations as collections,

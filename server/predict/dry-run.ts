@@ -1,31 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
-import type { DryRunInput, DryRunVerdict } from "@/lib/queries/predict";
+import type { DryRunInput, DryRunVerdict } from "@/lib/api/predict";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { readStatusMessage } from "@/lib/admission/status-message";
 import type { KubeClient } from "@/server/kube/client";
 import { groupVersionResources } from "@/server/kube/resolve-kind";
 import { isConnectKind } from "@/lib/admission/served-operations";
-
-const segment = z
-  .string()
-  .max(253)
-  .regex(/^[A-Za-z0-9]([-A-Za-z0-9._:]*[A-Za-z0-9])?$/, "must be a Kubernetes name")
-  .refine((s) => !s.includes(".."), "must be a Kubernetes name");
-const optionalSegment = z.union([z.literal(""), segment]);
-
-/** The body of POST /api/predict/dry-run. */
-export const dryRunInput = z.object({
-  operation: z.enum(["CREATE", "UPDATE", "DELETE", "CONNECT"]),
-  group: optionalSegment,
-  version: segment,
-  resource: segment,
-  subresource: optionalSegment,
-  namespace: optionalSegment,
-  name: optionalSegment,
-  object: z.record(z.string(), z.unknown()).nullable(),
-}) satisfies z.ZodType<DryRunInput>;
 
 function basePath(r: DryRunInput): string {
   const root = r.group === "" ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;

@@ -1,24 +1,12 @@
 import "server-only";
-import { z } from "zod";
-import type { PickData } from "@/lib/queries/predict";
+import type { z } from "zod";
+import { NAME, type PickData, type pickInput } from "@/lib/api/predict";
 import { parseRef, collectionPath } from "@/lib/k8s/resources";
 import { KubeApiError } from "@/lib/k8s/errors";
 import type { KubeClient } from "@/server/kube/client";
+import { dashboardError } from "@/lib/api/contract";
 
-const NAME = /^[A-Za-z0-9]([-A-Za-z0-9._:]*[A-Za-z0-9])?$/;
 const MAX_NAMES = 500;
-
-/** The query of GET /api/predict/object. */
-export const pickInput = z.object({
-  resource: z.string().max(400),
-  namespace: z.union([z.literal(""), z.string().max(63).regex(NAME)]),
-  name: z
-    .string()
-    .max(253)
-    .regex(NAME)
-    .refine((s) => !s.includes(".."))
-    .optional(),
-});
 
 /**
  * Names of a resource's objects (first 500, in the namespace when given) or one object, read as
@@ -36,12 +24,13 @@ export async function pick(
     !NAME.test(ref.resource) ||
     (ref.group && !NAME.test(ref.group))
   )
-    throw new KubeApiError({
-      status: 400,
-      reason: "BadRequest",
-      message: `resource "${input.resource.slice(0, 100)}": expected GROUP/VERSION/RESOURCE (core/v1/pods)`,
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 400,
+        reason: "BadRequest",
+        message: `resource "${input.resource.slice(0, 100)}": expected GROUP/VERSION/RESOURCE (core/v1/pods)`,
+      }),
+    );
   const root = ref.group === "" ? `/api/${ref.version}` : `/apis/${ref.group}/${ref.version}`;
   const ns = input.namespace ? `/namespaces/${input.namespace}` : "";
   if (input.name === undefined) {

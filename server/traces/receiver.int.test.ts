@@ -10,7 +10,7 @@ import { policyHeaders } from "../../e2e/api-headers";
 import { httpsRequest } from "../../cluster/https-json";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { startWebhookServer, type WebhookServer } from "../../cluster/harness/webhook-server";
-import { healthUrl, type HealthReport, type HealthRow } from "@/lib/queries/health";
+import { healthUrl, type HealthReport, type HealthRow } from "@/lib/api/health";
 
 let stack: StackInfo;
 let ca: Buffer;

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { KubeObject } from "@/server/kube/watch-hub";
-import type { OverviewData } from "@/lib/queries/overview";
+import type { OverviewData } from "@/lib/api/overview";
 import { parseListState } from "@/lib/webhooks/list-filter";
 import { FIRST_SCREEN_ROWS, unpackListPreview } from "@/lib/webhooks/list-preview";
 import { applyListState } from "@/lib/webhooks/list-filter";

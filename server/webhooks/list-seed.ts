@@ -10,8 +10,8 @@ import {
   type PackedListPreview,
 } from "@/lib/webhooks/list-preview";
 import { refToString } from "@/lib/k8s/resources";
-import type { CollectionData } from "@/lib/queries/collections";
-import type { WebhookListSeedCollections } from "@/lib/queries/webhooks";
+import type { CollectionData } from "@/lib/api/kube-list";
+import type { WebhookListSeedCollections } from "@/lib/webhooks/list-seed";
 import {
   collectionsSeed,
   seedJsonPerState,

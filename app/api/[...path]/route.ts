@@ -1,4 +1,5 @@
-import { errorResponse } from "@/server/http/respond";
+import { notFoundRoutes } from "@/lib/api/not-found";
+import { fail } from "@/server/http/respond";
 
 export const dynamic = "force-dynamic";
 
@@ -8,11 +9,11 @@ export const dynamic = "force-dynamic";
  */
 function notFound(request: Request): Response {
   const path = new URL(request.url).pathname;
-  return errorResponse({
+  // Every method answers the same.
+  return fail(notFoundRoutes.GET, {
     status: 404,
     reason: "NotFound",
     message: `the dashboard's API has no route at ${path.slice(0, 200)}`,
-    cluster: "",
   });
 }
 

@@ -1,28 +1,9 @@
-import { z } from "zod";
-import { handle, json } from "@/server/http/respond";
+import { handle, respond } from "@/server/http/respond";
 import { clientFor, contextOf, metricsClientFor } from "@/server/kube/identity";
 import { admissionHealth } from "@/server/health/report";
-import { HEALTH_FILTER_FIELDS } from "@/lib/queries/health";
+import { admissionHealthRoute, HEALTH_FILTER_FIELDS } from "@/lib/api/health";
 
 export const dynamic = "force-dynamic";
-
-/** Object names are at most 253 characters; anything longer matches nothing and is refused. */
-const name = z.string().min(1).max(253).optional();
-const filterSchema = z
-  .object({
-    source: z
-      .enum([
-        "MutatingWebhookConfiguration",
-        "ValidatingWebhookConfiguration",
-        "CustomResourceDefinition",
-      ])
-      .optional(),
-    configuration: name,
-    kind: z.enum(["ValidatingAdmissionPolicy", "MutatingAdmissionPolicy"]).optional(),
-    policy: name,
-    binding: name,
-  })
-  .strict();
 
 /**
  * Health of every admission hook as the request's identity sees it: the apiserver's metrics
@@ -38,8 +19,9 @@ export async function GET(request: Request): Promise<Response> {
     for (const [k, v] of params) {
       if ((HEALTH_FILTER_FIELDS as readonly string[]).includes(k)) raw[k] = v;
     }
-    const filter = filterSchema.parse(raw);
-    return json(
+    const filter = admissionHealthRoute.input.parse(raw);
+    return respond(
+      admissionHealthRoute,
       await admissionHealth(context, clientFor(request), request.signal, filter, () =>
         metricsClientFor(request),
       ),

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { handle, json } from "@/server/http/respond";
+import { handle, respond } from "@/server/http/respond";
 import { authorizeDecisionsRead } from "@/server/audit/access";
 import { decisionStore } from "@/server/decisions/instance";
 import { parseDecisionFilter } from "@/lib/decisions/filter";
 import { bucketSizeFor, DEFAULT_CHART_WINDOW_MS } from "@/lib/decisions/histogram";
-import { DECISION_PAGE_LIMIT, type DecisionListResponse } from "@/lib/queries/decisions";
+import { DECISION_PAGE_LIMIT, decisionListRoute } from "@/lib/api/decisions";
 import { withTracedDurations } from "@/server/traces/decisions";
 
 export const dynamic = "force-dynamic";
@@ -32,10 +32,9 @@ export async function GET(request: Request): Promise<Response> {
       store.list(filter, page),
       store.histogram({ ...filter, from, to }, bucketMs),
     ]);
-    const body: DecisionListResponse = {
+    return respond(decisionListRoute, {
       items: withTracedDurations(items),
       histogram: { bucketMs, from, to, buckets },
-    };
-    return json(body);
+    });
   });
 }

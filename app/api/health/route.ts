@@ -1,4 +1,5 @@
-import { json } from "@/server/http/respond";
+import { respond } from "@/server/http/respond";
+import { processHealthRoute } from "@/lib/api/health-process";
 import { openStreams } from "@/server/kube/live-stream";
 import { watchHub } from "@/server/kube/watch-hub";
 
@@ -9,7 +10,7 @@ export const dynamic = "force-dynamic";
  * upstream watches, open event streams, resident memory. Counts only; no cluster data.
  */
 export function GET(): Response {
-  return json({
+  return respond(processHealthRoute, {
     ok: true,
     upstreamWatches: watchHub().size,
     liveStreams: openStreams(),

@@ -1,4 +1,5 @@
-import { handle, json } from "@/server/http/respond";
+import { handle, respond } from "@/server/http/respond";
+import { overviewRoute } from "@/lib/api/overview";
 import { clientFor } from "@/server/kube/identity";
 import { admissionApis, serverVersion } from "@/server/kube/discovery";
 
@@ -12,6 +13,11 @@ export async function GET(request: Request): Promise<Response> {
       serverVersion(client, request.signal),
       admissionApis(client, request.signal),
     ]);
-    return json({ context: client.context, server: client.server, version, apis });
+    return respond(overviewRoute, {
+      context: client.context,
+      server: client.server,
+      version,
+      apis,
+    });
   });
 }

@@ -1,8 +1,7 @@
 import { clearSessionCookieHeader, sessionCookieHeader } from "@/lib/auth/session-cookie";
-import { tokenSignInBody } from "@/lib/auth/sign-in-body";
-import type { SessionInfo } from "@/lib/queries/session";
+import { sessionRoute, signInRoute, signOutRoute, type SessionInfo } from "@/lib/api/session";
 import { readJson } from "@/server/http/body";
-import { handle, json } from "@/server/http/respond";
+import { handle, respond } from "@/server/http/respond";
 import { impersonationMode } from "@/server/auth/session-client";
 import { authorizeSession, signInWithToken, signOut } from "@/server/auth/sign-in";
 
@@ -15,15 +14,13 @@ function via(): SessionInfo["via"] {
 /** Shared mode: signs in with a bearer token; the session cookie is HttpOnly, the token stays here. */
 export async function POST(request: Request): Promise<Response> {
   return handle(async () => {
-    const { token } = tokenSignInBody.parse(await readJson(request));
+    const { token } = signInRoute.input.parse(await readJson(request));
     const { cookie, user } = await signInWithToken(token, request);
-    const info: SessionInfo = {
-      username: user.username,
-      groups: user.groups,
-      via: via(),
-      signedInWith: "token",
-    };
-    return json(info, { headers: { "set-cookie": sessionCookieHeader(cookie) } });
+    return respond(
+      signInRoute,
+      { username: user.username, groups: user.groups, via: via(), signedInWith: "token" },
+      { headers: { "set-cookie": sessionCookieHeader(cookie) } },
+    );
   });
 }
 
@@ -31,14 +28,13 @@ export async function POST(request: Request): Promise<Response> {
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
     const { session } = await authorizeSession(request);
-    const info: SessionInfo = {
+    return respond(sessionRoute, {
       username: session.username,
       groups: session.groups,
       via: via(),
       signedInWith: session.method,
       expires: session.expires,
-    };
-    return json(info);
+    });
   });
 }
 
@@ -47,6 +43,10 @@ export async function DELETE(request: Request): Promise<Response> {
   return handle(async () => {
     const { id } = await authorizeSession(request);
     await signOut(id);
-    return json({ signedOut: true }, { headers: { "set-cookie": clearSessionCookieHeader() } });
+    return respond(
+      signOutRoute,
+      { signedOut: true },
+      { headers: { "set-cookie": clearSessionCookieHeader() } },
+    );
   });
 }

@@ -1,4 +1,5 @@
-import { errorResponse, handle } from "@/server/http/respond";
+import { fail, handle } from "@/server/http/respond";
+import { watchRoute } from "@/lib/api/resources";
 import {
   authorizeCollections,
   collectionsRecheck,
@@ -32,11 +33,10 @@ export async function GET(request: Request): Promise<Response> {
       names.length > MAX_COLLECTIONS ||
       refs.some((r) => !r || !isReadableCollection(r, legacyGroupFromEnv()))
     ) {
-      return errorResponse({
+      return fail(watchRoute, {
         status: 400,
         reason: "BadRequest",
         message: `name 1–${MAX_COLLECTIONS} readable collections with ?r=group/version/resource`,
-        cluster: "",
       });
     }
     const context = contextOf(request);

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { errorResponse, handle, json } from "@/server/http/respond";
+import { fail, handle, respond } from "@/server/http/respond";
 import { authorizeDecisionsRead } from "@/server/audit/access";
 import { decisionStore } from "@/server/decisions/instance";
-import type { DecisionDetailResponse } from "@/lib/queries/decisions";
+import { decisionDetailRoute } from "@/lib/api/decisions";
 import { withTracedDurations } from "@/server/traces/decisions";
 
 export const dynamic = "force-dynamic";
@@ -19,15 +19,13 @@ export async function GET(
     await authorizeDecisionsRead(request);
     const detail = await (await decisionStore()).detail(id);
     if (!detail) {
-      return errorResponse({
+      return fail(decisionDetailRoute, {
         status: 404,
         reason: "NotFound",
         message: `no stored decision ${id} (retention may have removed it)`,
-        cluster: "",
       });
     }
     const [decision] = withTracedDurations([detail.decision]);
-    const body: DecisionDetailResponse = { ...detail, decision: decision ?? detail.decision };
-    return json(body);
+    return respond(decisionDetailRoute, { ...detail, decision: decision ?? detail.decision });
   });
 }

@@ -4,10 +4,11 @@ import { authorizeDecisionsRead } from "@/server/audit/access";
 import { decisionStore, subscribeDecisions } from "@/server/decisions/instance";
 import { matchesDecisionFilter, parseDecisionFilter } from "@/lib/decisions/filter";
 import type { DecisionRecord } from "@/lib/admission/audit";
-import type { DecisionStreamMessage } from "@/lib/queries/decisions";
+import type { decisionStreamRoute } from "@/lib/api/decisions";
+import type { ResponseOf } from "@/lib/api/contract";
 import { streamOwnerOf } from "@/server/kube/identity";
 import { endOnShutdown } from "@/server/http/shutdown";
-import { HEARTBEAT_TEXT, STREAM_HEARTBEAT_MS } from "@/lib/queries/stream-silence";
+import { HEARTBEAT_TEXT, STREAM_HEARTBEAT_MS } from "@/lib/api/streams";
 import {
   claimStreamSlot,
   eventStreamResponse,
@@ -80,7 +81,7 @@ export async function GET(request: Request): Promise<Response> {
               return;
             }
             for (const d of fresh) last = Math.max(last, d.id);
-            const msg: DecisionStreamMessage = { items: fresh };
+            const msg: ResponseOf<typeof decisionStreamRoute> = { items: fresh };
             write(`id: ${last}\nevent: decisions\ndata: ${JSON.stringify(msg)}\n\n`);
           };
           const unsubscribe = subscribeDecisions((items) => {

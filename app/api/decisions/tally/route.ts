@@ -1,4 +1,5 @@
-import { handle, json } from "@/server/http/respond";
+import { handle, respond } from "@/server/http/respond";
+import { decisionTallyRoute } from "@/lib/api/decisions";
 import { authorizeDecisionsRead } from "@/server/audit/access";
 import { decisionStore } from "@/server/decisions/instance";
 import { sharedTally } from "@/server/decisions/tally";
@@ -15,6 +16,6 @@ export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
     const filter = parseDecisionFilter(new URL(request.url).searchParams);
     await authorizeDecisionsRead(request);
-    return json(await sharedTally(await decisionStore(), filter));
+    return respond(decisionTallyRoute, await sharedTally(await decisionStore(), filter));
   });
 }

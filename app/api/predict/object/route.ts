@@ -1,6 +1,7 @@
-import { handle, json } from "@/server/http/respond";
+import { handle, respond } from "@/server/http/respond";
+import { pickObjectRoute } from "@/lib/api/predict";
 import { clientFor } from "@/server/kube/identity";
-import { pick, pickInput } from "@/server/predict/pick";
+import { pick } from "@/server/predict/pick";
 
 export const dynamic = "force-dynamic";
 
@@ -8,11 +9,11 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
     const q = new URL(request.url).searchParams;
-    const input = pickInput.parse({
+    const input = pickObjectRoute.input.parse({
       resource: q.get("resource") ?? "",
       namespace: q.get("namespace") ?? "",
       name: q.get("name") ?? undefined,
     });
-    return json(await pick(clientFor(request), input, request.signal));
+    return respond(pickObjectRoute, await pick(clientFor(request), input, request.signal));
   });
 }

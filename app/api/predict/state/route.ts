@@ -1,7 +1,7 @@
-import { handle, json } from "@/server/http/respond";
+import { handle, respond } from "@/server/http/respond";
 import { clientFor } from "@/server/kube/identity";
 import { readAdmissionState } from "@/server/kube/admission-state";
-import type { PredictStateData } from "@/lib/queries/predict";
+import { predictStateRoute } from "@/lib/api/predict";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +10,6 @@ export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
     const client = clientFor(request);
     const state = await readAdmissionState(client, { signal: request.signal });
-    const body: PredictStateData = { context: client.context, ...state };
-    return json(body);
+    return respond(predictStateRoute, { context: client.context, ...state });
   });
 }

@@ -1,7 +1,7 @@
 import { oidcFlowCookieHeader } from "@/lib/auth/session-cookie";
-import type { OidcStart } from "@/lib/queries/session";
+import { startOidcRoute } from "@/lib/api/session";
 import { startOidcSignIn } from "@/server/auth/oidc";
-import { handle, json } from "@/server/http/respond";
+import { handle, respond } from "@/server/http/respond";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +12,10 @@ export const dynamic = "force-dynamic";
 export async function POST(): Promise<Response> {
   return handle(async () => {
     const { authorizationUrl, flow } = await startOidcSignIn();
-    const body: OidcStart = { authorizationUrl };
-    return json(body, { headers: { "set-cookie": oidcFlowCookieHeader(flow) } });
+    return respond(
+      startOidcRoute,
+      { authorizationUrl },
+      { headers: { "set-cookie": oidcFlowCookieHeader(flow) } },
+    );
   });
 }

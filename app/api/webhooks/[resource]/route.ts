@@ -1,8 +1,9 @@
-import { handle, json } from "@/server/http/respond";
+import { handle, respond } from "@/server/http/respond";
+import { createConfigurationRoute } from "@/lib/api/webhooks";
 import { readJson } from "@/server/http/body";
 import { clientFor } from "@/server/kube/identity";
 import { createConfiguration } from "@/server/kube/webhooks";
-import { writableTarget, writeBody } from "@/server/kube/webhook-input";
+import { writableTarget } from "@/server/kube/webhook-input";
 
 export const dynamic = "force-dynamic";
 
@@ -13,11 +14,11 @@ export async function POST(
 ): Promise<Response> {
   return handle(async () => {
     const r = writableTarget((await params).resource);
-    const body = writeBody.parse(await readJson(request));
+    const body = createConfigurationRoute.input.parse(await readJson(request));
     const stored = await createConfiguration(clientFor(request), r, body.object, {
       dryRun: body.dryRun,
       signal: request.signal,
     });
-    return json(stored, { status: body.dryRun ? 200 : 201 });
+    return respond(createConfigurationRoute, stored, { status: body.dryRun ? 200 : 201 });
   });
 }

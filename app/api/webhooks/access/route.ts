@@ -1,11 +1,9 @@
-import { z } from "zod";
-import { handle, json } from "@/server/http/respond";
+import { handle, respond } from "@/server/http/respond";
+import { webhookAccessRoute } from "@/lib/api/webhooks";
 import { clientFor } from "@/server/kube/identity";
 import { admissionAccess, legacyAdmissionAccess } from "@/server/kube/access";
 
 export const dynamic = "force-dynamic";
-
-const kindsParam = z.enum(["current", "legacy"]).default("current");
 
 /**
  * What the request's identity may do with admission configurations and policies
@@ -13,9 +11,13 @@ const kindsParam = z.enum(["current", "legacy"]).default("current");
  */
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
-    const kinds = kindsParam.parse(new URL(request.url).searchParams.get("kinds") ?? undefined);
+    // The one field parsed by itself: its errors read as before, "(input): …".
+    const kinds = webhookAccessRoute.input.shape.kinds.parse(
+      new URL(request.url).searchParams.get("kinds") ?? undefined,
+    );
     const client = clientFor(request);
-    return json(
+    return respond(
+      webhookAccessRoute,
       kinds === "legacy"
         ? await legacyAdmissionAccess(client, request.signal)
         : await admissionAccess(client, request.signal),

@@ -1,20 +1,9 @@
-import { z } from "zod";
-import { handle, json } from "@/server/http/respond";
+import { handle, respond } from "@/server/http/respond";
+import { backendPodsRoute } from "@/lib/api/webhooks";
 import { clientFor } from "@/server/kube/identity";
 import { readBackendPods } from "@/server/kube/backend-pods";
-import { MAX_TARGETS, parseTargets } from "@/lib/namespaces/backend-pods";
 
 export const dynamic = "force-dynamic";
-
-const targetsParam = z
-  .array(z.string())
-  .max(MAX_TARGETS)
-  .transform((values, ctx) => {
-    const targets = parseTargets(values);
-    if (!(targets instanceof Error)) return targets;
-    ctx.addIssue({ code: "custom", message: targets.message });
-    return z.NEVER;
-  });
 
 /**
  * The labels of the pods behind service-backed webhooks (`b=<namespace>/<selector>`, one per
@@ -24,7 +13,13 @@ const targetsParam = z
  */
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
-    const targets = targetsParam.parse(new URL(request.url).searchParams.getAll("b"));
-    return json(await readBackendPods(clientFor(request), targets, request.signal));
+    // The one field parsed by itself: its errors read as before, "(input): …".
+    const targets = backendPodsRoute.input.shape.b.parse(
+      new URL(request.url).searchParams.getAll("b"),
+    );
+    return respond(
+      backendPodsRoute,
+      await readBackendPods(clientFor(request), targets, request.signal),
+    );
   });
 }

@@ -1,5 +1,5 @@
 import { setMaxListeners } from "node:events";
-import { handle, json } from "@/server/http/respond";
+import { handle, respond } from "@/server/http/respond";
 import { clientFor } from "@/server/kube/identity";
 import {
   readAdmissionObjects,
@@ -7,7 +7,7 @@ import {
   readDiscovery,
   readNamespaces,
 } from "@/server/kube/admission-state";
-import type { LintStateData } from "@/lib/queries/webhooks";
+import { lintStateRoute } from "@/lib/api/webhooks";
 
 export const dynamic = "force-dynamic";
 
@@ -33,7 +33,6 @@ export async function GET(request: Request): Promise<Response> {
       notices,
       signal,
     );
-    const body: LintStateData = { namespaces, discovery, ...backends, notices };
-    return json(body);
+    return respond(lintStateRoute, { namespaces, discovery, ...backends, notices });
   });
 }

@@ -1,5 +1,10 @@
-import { z } from "zod";
-import { handle, json } from "@/server/http/respond";
+import { handle, respond } from "@/server/http/respond";
+import {
+  deleteConfigurationRoute,
+  objectName,
+  readConfigurationRoute,
+  replaceConfigurationRoute,
+} from "@/lib/api/webhooks";
 import { readJson } from "@/server/http/body";
 import { clientFor } from "@/server/kube/identity";
 import {
@@ -7,7 +12,7 @@ import {
   getConfiguration,
   replaceConfiguration,
 } from "@/server/kube/webhooks";
-import { objectName, writableTarget, writeBody } from "@/server/kube/webhook-input";
+import { writableTarget } from "@/server/kube/webhook-input";
 
 export const dynamic = "force-dynamic";
 
@@ -22,7 +27,10 @@ async function target(params: Params["params"]) {
 export async function GET(request: Request, { params }: Params): Promise<Response> {
   return handle(async () => {
     const { r, name } = await target(params);
-    return json(await getConfiguration(clientFor(request), r, name, request.signal));
+    return respond(
+      readConfigurationRoute,
+      await getConfiguration(clientFor(request), r, name, request.signal),
+    );
   });
 }
 
@@ -30,8 +38,9 @@ export async function GET(request: Request, { params }: Params): Promise<Respons
 export async function PUT(request: Request, { params }: Params): Promise<Response> {
   return handle(async () => {
     const { r, name } = await target(params);
-    const body = writeBody.parse(await readJson(request));
-    return json(
+    const body = replaceConfigurationRoute.input.parse(await readJson(request));
+    return respond(
+      replaceConfigurationRoute,
       await replaceConfiguration(clientFor(request), r, name, body.object, {
         dryRun: body.dryRun,
         signal: request.signal,
@@ -40,14 +49,12 @@ export async function PUT(request: Request, { params }: Params): Promise<Respons
   });
 }
 
-const deleteBody = z.object({ uid: z.string().min(1), resourceVersion: z.string().min(1) });
-
 /** Deletes it if it is still the version the admin confirmed. */
 export async function DELETE(request: Request, { params }: Params): Promise<Response> {
   return handle(async () => {
     const { r, name } = await target(params);
-    const pre = deleteBody.parse(await readJson(request));
+    const pre = deleteConfigurationRoute.input.parse(await readJson(request));
     await deleteConfiguration(clientFor(request), r, name, pre, request.signal);
-    return json({ deleted: name });
+    return respond(deleteConfigurationRoute, { deleted: name });
   });
 }

@@ -1,4 +1,5 @@
-import { handle, json } from "@/server/http/respond";
+import { handle, respond } from "@/server/http/respond";
+import { kindSchemaRoute } from "@/lib/api/webhooks";
 import { clientFor } from "@/server/kube/identity";
 import { kindSchema } from "@/server/kube/openapi";
 import { admissionResource } from "@/server/kube/webhook-input";
@@ -20,6 +21,6 @@ export async function GET(
       KIND_OF[r],
       request.signal,
     );
-    return json(schema);
+    return respond(kindSchemaRoute, schema);
   });
 }

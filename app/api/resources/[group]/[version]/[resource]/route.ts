@@ -1,4 +1,5 @@
-import { handle, errorResponse } from "@/server/http/respond";
+import { fail, handle } from "@/server/http/respond";
+import { listCollectionRoute } from "@/lib/api/resources";
 import { clientFor, contextOf } from "@/server/kube/identity";
 import { listCollectionText } from "@/server/kube/collections";
 import { isSharedMode } from "@/server/kube/config";
@@ -10,8 +11,8 @@ import { collectionPath, isReadableCollection, type ResourceRef } from "@/lib/k8
 export const dynamic = "force-dynamic";
 
 /**
- * Lists a collection as the request's identity, as a Kubernetes List (lib/queries/kube-list.ts
- * KubeList). Local mode: from the watch hub's copy of the collection — the same snapshot the live
+ * Lists a collection as the request's identity, as a Kubernetes List (lib/api/resources.ts
+ * listCollectionRoute; passed on as bytes, so not through `respond`). Local mode: from the watch hub's copy of the collection — the same snapshot the live
  * stream starts from — whose serialised List is kept between changes, so a request
  * costs no list upstream and no serialisation. Shared mode (the hub holds the service account's
  * view, not the user's), or when the hub cannot list: the apiserver's List passed on unparsed.
@@ -28,11 +29,10 @@ export async function GET(
       resource: p.resource,
     };
     if (!isReadableCollection(ref, legacyGroupFromEnv())) {
-      return errorResponse({
+      return fail(listCollectionRoute, {
         status: 404,
         reason: "NotFound",
         message: "the dashboard does not serve this collection",
-        cluster: "",
       });
     }
     if (!isSharedMode()) {

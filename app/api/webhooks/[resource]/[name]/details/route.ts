@@ -1,9 +1,10 @@
-import { handle, json } from "@/server/http/respond";
+import { handle, respond } from "@/server/http/respond";
+import { objectName, webhookDetailsRoute } from "@/lib/api/webhooks";
 import { clientFor } from "@/server/kube/identity";
 import { getConfiguration } from "@/server/kube/webhooks";
 import { backendOf } from "@/server/kube/backends";
 import { decodeCaBundle } from "@/server/kube/x509";
-import { objectName, webhookResource } from "@/server/kube/webhook-input";
+import { webhookResource } from "@/server/kube/webhook-input";
 import type { AdmissionregistrationV1WebhookClientConfig } from "@/lib/k8s/types";
 
 export const dynamic = "force-dynamic";
@@ -32,6 +33,9 @@ export async function GET(
         };
       }),
     );
-    return json({ resourceVersion: obj.metadata?.resourceVersion ?? "", hooks });
+    return respond(webhookDetailsRoute, {
+      resourceVersion: obj.metadata?.resourceVersion ?? "",
+      hooks,
+    });
   });
 }

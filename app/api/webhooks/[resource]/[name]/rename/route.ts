@@ -1,13 +1,11 @@
-import { z } from "zod";
-import { handle, json } from "@/server/http/respond";
+import { fail, handle, respond } from "@/server/http/respond";
+import { objectName, renameConfigurationRoute } from "@/lib/api/webhooks";
 import { readJson } from "@/server/http/body";
 import { clientFor } from "@/server/kube/identity";
 import { renameConfiguration } from "@/server/kube/webhooks";
-import { objectName, renamableTarget } from "@/server/kube/webhook-input";
+import { renamableTarget } from "@/server/kube/webhook-input";
 
 export const dynamic = "force-dynamic";
-
-const body = z.object({ newName: objectName, resourceVersion: z.string().min(1) });
 
 /**
  * Safe rename (a configuration's name decides its place in the order; historical kinds too):
@@ -21,7 +19,7 @@ export async function POST(
     const p = await params;
     const r = renamableTarget(p.resource);
     const name = objectName.parse(p.name);
-    const input = body.parse(await readJson(request));
+    const input = renameConfigurationRoute.input.parse(await readJson(request));
     const result = await renameConfiguration(
       clientFor(request),
       r,
@@ -30,10 +28,11 @@ export async function POST(
       input.resourceVersion,
       request.signal,
     );
-    if (result.ok) return json(result);
+    if (result.ok) return respond(renameConfigurationRoute, result);
     const e = result.error ?? { status: 500, reason: "InternalError", message: "rename failed" };
-    return json(
-      { ...e, cluster: "", steps: result.steps },
+    return fail(
+      renameConfigurationRoute,
+      { ...e, steps: result.steps },
       { status: e.status >= 400 ? e.status : 500 },
     );
   });

@@ -1,0 +1,80 @@
+/**
+ * Every API route's contract, once: the test that holds app/api to them (routes.test.ts) reads
+ * this list, so a route without a contract, or a contract without its route, fails it.
+ */
+import type { AnyRoute } from "./contract";
+import { auditSinkRoute } from "./audit";
+import { listContextsRoute, rememberContextRoute } from "./contexts";
+import {
+  decisionDetailRoute,
+  decisionListRoute,
+  decisionStreamRoute,
+  decisionTallyRoute,
+} from "./decisions";
+import { admissionHealthRoute } from "./health";
+import { processHealthRoute } from "./health-process";
+import { uninitializedRoute } from "./initializers";
+import { notFoundRoutes } from "./not-found";
+import { overviewRoute } from "./overview";
+import { policyParamsRoute, tryRequestRoute } from "./policies";
+import { dryRunRoute, pickObjectRoute, predictStateRoute } from "./predict";
+import { listCollectionRoute, watchRoute } from "./resources";
+import {
+  oidcCallbackRoute,
+  sessionRoute,
+  signInRoute,
+  signOutRoute,
+  startOidcRoute,
+} from "./session";
+import {
+  backendPodsRoute,
+  createConfigurationRoute,
+  deleteConfigurationRoute,
+  kindSchemaRoute,
+  lintStateRoute,
+  readConfigurationRoute,
+  renameConfigurationRoute,
+  replaceConfigurationRoute,
+  webhookAccessRoute,
+  webhookDetailsRoute,
+} from "./webhooks";
+
+/** Every contract by the name it is exported as (the not-found catch-all's under notFoundRoutes). */
+export const API_ROUTES: Readonly<Record<string, AnyRoute>> = {
+  ...Object.fromEntries(
+    Object.entries(notFoundRoutes).map(([method, r]) => [`notFoundRoutes.${method}`, r]),
+  ),
+  admissionHealthRoute,
+  auditSinkRoute,
+  listContextsRoute,
+  rememberContextRoute,
+  decisionListRoute,
+  decisionDetailRoute,
+  decisionStreamRoute,
+  decisionTallyRoute,
+  processHealthRoute,
+  uninitializedRoute,
+  overviewRoute,
+  policyParamsRoute,
+  tryRequestRoute,
+  dryRunRoute,
+  pickObjectRoute,
+  predictStateRoute,
+  listCollectionRoute,
+  sessionRoute,
+  signInRoute,
+  signOutRoute,
+  startOidcRoute,
+  oidcCallbackRoute,
+  watchRoute,
+  webhookDetailsRoute,
+  renameConfigurationRoute,
+  readConfigurationRoute,
+  replaceConfigurationRoute,
+  deleteConfigurationRoute,
+  createConfigurationRoute,
+  webhookAccessRoute,
+  backendPodsRoute,
+  lintStateRoute,
+  kindSchemaRoute,
+};
