@@ -6,7 +6,7 @@ import { useTabContext } from "@/components/layout/tab-context";
 import { ErrorBox } from "@/components/ui/error-box";
 import { healthQuery, type HealthReport, type HealthRow } from "@/lib/queries/health";
 import { hookHref } from "@/lib/namespaces/links";
-import type { HookSourceKind } from "@/lib/admission/hook-identity";
+import type { HookSourceKind } from "@/lib/admission/model/hook-identity";
 import { healthRowId, hookDecisionsHref } from "@/lib/health/links";
 import { predictHref } from "@/lib/predict/links";
 import { LatencySpark } from "./latency-spark";

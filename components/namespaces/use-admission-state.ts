@@ -9,7 +9,7 @@ import {
   type KubeObjectLike,
 } from "@/lib/queries/collections";
 import { refToString, type ResourceRef } from "@/lib/k8s/resources";
-import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
+import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
 import {
   ENDPOINT_SLICES,
   NAMESPACES,

@@ -27,11 +27,11 @@ import { useWebhookConfigs } from "@/components/webhooks/use-webhook-configs";
 import { servedPolicyKinds } from "@/lib/webhooks/hook-kinds";
 import type { PolicySnapshot } from "@/lib/webhooks/order-view";
 import { LegacyOrderSections } from "@/components/legacy-admission/legacy-order-sections";
-import { legacyOrder } from "@/lib/admission/legacy-order";
+import { legacyOrder } from "@/lib/admission/historical/legacy-order";
 import type {
   ExternalAdmissionHookConfiguration,
   V1beta1WebhookConfiguration,
-} from "@/lib/admission/snapshot";
+} from "@/lib/admission/model/snapshot";
 import { servedV1beta1HookKinds } from "@/lib/k8s/v1beta1-hooks";
 import { servedKinds } from "@/lib/k8s/served-kinds";
 import type { OverviewData } from "@/lib/queries/overview";

@@ -19,7 +19,7 @@ import { useLiveCollections } from "@/components/live/use-live-collections";
 import { ErrorBox } from "@/components/ui/error-box";
 import { HookPanel } from "./hook-panel";
 import { ObjectHead } from "./object-head";
-import { webhookDefaults } from "@/lib/admission/webhook-defaults";
+import { webhookDefaults } from "@/lib/admission/model/webhook-defaults";
 import { hookHref } from "@/lib/namespaces/links";
 import { RecentDecisions } from "@/components/decisions/recent-decisions";
 import { HookHealthCard } from "@/components/health/hook-health-card";

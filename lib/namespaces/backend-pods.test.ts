@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hook } from "@/lib/admission/test-helpers";
+import { hook } from "@/lib/admission/model/test-helpers";
 import {
   MAX_TARGETS,
   backendTargets,

@@ -3,10 +3,10 @@
  * and the route that reads them): for each service-backed webhook whose Service is known and
  * selects pods, the Service's namespace and its selector as an equality label selector. A
  * backend's pods are the pods its Service selects, its workloads those whose pod template the
- * Service selects (lib/admission/deadlock.ts `backendsOf`), so nothing else is read: no other
+ * Service selects (lib/admission/lint/deadlock.ts `backendsOf`), so nothing else is read: no other
  * namespace, and no pod the selector leaves out.
  */
-import type { PodLabelSource } from "@/lib/admission/deadlock";
+import type { PodLabelSource } from "@/lib/admission/lint/deadlock";
 
 /** One namespace and selector to read pods and workload templates for. */
 export interface PodLabelTarget {

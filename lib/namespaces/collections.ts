@@ -1,8 +1,8 @@
 /** Which collections the namespaces pages read, and how they become an AdmissionSnapshot (pure). */
 import { servedKinds } from "@/lib/k8s/served-kinds";
 import type { ResourceRef } from "@/lib/k8s/resources";
-import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
-import type { Labels } from "@/lib/admission/selectors";
+import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
+import type { Labels } from "@/lib/admission/model/selectors";
 
 export const NAMESPACES: ResourceRef = { group: "", version: "v1", resource: "namespaces" };
 export const SERVICES: ResourceRef = { group: "", version: "v1", resource: "services" };

@@ -1,6 +1,6 @@
 /** The browser side of /api/webhooks/backend-pods: the labels of the pods behind webhooks. */
 import { queryOptions } from "@tanstack/react-query";
-import type { WorkloadLike } from "@/lib/admission/deadlock";
+import type { WorkloadLike } from "@/lib/admission/lint/deadlock";
 import { targetsQuery, type PodLabelTarget } from "@/lib/namespaces/backend-pods";
 import { apiFetch } from "./fetch";
 import { previousOfSameContext, queryKeys } from "./keys";

@@ -1,6 +1,6 @@
 /** The decision feed's API contract and query options (the browser side of /api/decisions). */
 import { queryOptions } from "@tanstack/react-query";
-import type { DecisionRecord } from "@/lib/admission/audit";
+import type { DecisionRecord } from "@/lib/admission/audit/audit";
 import { decisionFilterParams, type DecisionFilter } from "@/lib/decisions/filter";
 import type { DecisionHistogram } from "@/lib/decisions/histogram";
 import type { DecisionTallyResponse } from "@/lib/decisions/tally";

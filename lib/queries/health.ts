@@ -1,7 +1,12 @@
 /** The health report: one contract for /api/admission-health and the Health page. */
 import { queryOptions } from "@tanstack/react-query";
-import type { HealthReason, LatencySummary, ProbeResult, Severity } from "@/lib/admission/health";
-import type { PolicyKind, QuantileBucket } from "@/lib/admission/metrics";
+import type {
+  HealthReason,
+  LatencySummary,
+  ProbeResult,
+  Severity,
+} from "@/lib/admission/health/health";
+import type { PolicyKind, QuantileBucket } from "@/lib/admission/health/metrics";
 import type { ReceiverStatus, TraceSummary } from "@/lib/traces/summary";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";

@@ -3,7 +3,10 @@
  * response shape, defined once for the route handler and the page.
  */
 import { queryOptions } from "@tanstack/react-query";
-import type { CoveredCollection, UninitializedReport } from "@/lib/admission/uninitialized";
+import type {
+  CoveredCollection,
+  UninitializedReport,
+} from "@/lib/admission/historical/uninitialized";
 import { rereadEvery } from "./no-answer";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";

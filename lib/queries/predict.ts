@@ -4,10 +4,10 @@
  * The response shapes are defined here once, for the route handlers and the page.
  */
 import { queryOptions } from "@tanstack/react-query";
-import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
-import type { RequestUserInfo } from "@/lib/admission/request";
+import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
+import type { RequestUserInfo } from "@/lib/admission/model/request";
 import type { AdmissionOperation } from "@/lib/k8s/types";
-import type { DecisionRecord } from "@/lib/admission/audit";
+import type { DecisionRecord } from "@/lib/admission/audit/audit";
 import { rereadEvery } from "./no-answer";
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./keys";

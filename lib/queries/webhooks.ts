@@ -2,7 +2,7 @@
  * Query options and writes for the admission kinds the editor writes — webhook configurations,
  * admission policies and bindings (the browser side of /api/webhooks).
  */
-import type { WorkloadLike } from "@/lib/admission/deadlock";
+import type { WorkloadLike } from "@/lib/admission/lint/deadlock";
 import { queryOptions } from "@tanstack/react-query";
 import type {
   AccessMap,
@@ -16,8 +16,8 @@ import type { JsonSchema } from "@/lib/k8s/openapi-schema";
 import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import type { LegacyResource } from "@/lib/k8s/legacy-kinds";
 import type { ResourceRef } from "@/lib/k8s/resources";
-import type { Labels } from "@/lib/admission/selectors";
-import type { DiscoveryResource } from "@/lib/admission/snapshot";
+import type { Labels } from "@/lib/admission/model/selectors";
+import type { DiscoveryResource } from "@/lib/admission/model/snapshot";
 import type { V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
 import type { ConfigLike } from "@/lib/webhooks/summary";
 import { ApiError, apiFetch, contextHeaders } from "./fetch";

@@ -7,13 +7,13 @@ import {
   type CaFacts,
   type BackendFacts,
   type ProbeResult,
-} from "@/lib/admission/health";
+} from "@/lib/admission/health/health";
 import {
   policyKey,
   webhookKey,
   type PolicyKind,
   type WebhookMetrics,
-} from "@/lib/admission/metrics";
+} from "@/lib/admission/health/metrics";
 import { KubeApiError } from "@/lib/k8s/errors";
 import type { AdmissionregistrationV1WebhookClientConfig } from "@/lib/k8s/types";
 import type { HealthFilter, HealthReport, HealthRow, PolicyHealthRow } from "@/lib/queries/health";

@@ -3,10 +3,10 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { DryRunInput, DryRunVerdict } from "@/lib/queries/predict";
 import { KubeApiError } from "@/lib/k8s/errors";
-import { readStatusMessage } from "@/lib/admission/status-message";
+import { readStatusMessage } from "@/lib/admission/audit/status-message";
 import type { KubeClient } from "@/server/kube/client";
 import { groupVersionResources } from "@/server/kube/resolve-kind";
-import { isConnectKind } from "@/lib/admission/served-operations";
+import { isConnectKind } from "@/lib/admission/prediction/served-operations";
 
 const segment = z
   .string()

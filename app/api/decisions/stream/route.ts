@@ -3,7 +3,7 @@ import { handle } from "@/server/http/respond";
 import { authorizeDecisionsRead } from "@/server/audit/access";
 import { decisionStore, subscribeDecisions } from "@/server/decisions/instance";
 import { matchesDecisionFilter, parseDecisionFilter } from "@/lib/decisions/filter";
-import type { DecisionRecord } from "@/lib/admission/audit";
+import type { DecisionRecord } from "@/lib/admission/audit/audit";
 import type { DecisionStreamMessage } from "@/lib/queries/decisions";
 import { streamOwnerOf } from "@/server/kube/identity";
 import { endOnShutdown } from "@/server/http/shutdown";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { handle, json } from "@/server/http/respond";
 import { clientFor } from "@/server/kube/identity";
 import { readUninitialized } from "@/server/kube/uninitialized";
-import { DEFAULT_STUCK_AFTER_SECONDS } from "@/lib/admission/uninitialized";
+import { DEFAULT_STUCK_AFTER_SECONDS } from "@/lib/admission/historical/uninitialized";
 
 export const dynamic = "force-dynamic";
 
