@@ -5,7 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
 import { webhookAccessQuery, webhookObjectQuery, type ConfigObject } from "@/lib/queries/webhooks";
 import { toEditorYaml } from "@/lib/webhooks/yaml-text";
-import { forNewObject, KIND_OF, type AdmissionResource } from "@/lib/webhooks/kinds";
+import { forNewObject, KIND_OF, type AdmissionResource } from "@/lib/webhooks/resource-kinds";
 import { bindingTextFor, templateById } from "@/lib/webhooks/templates";
 import { ErrorBox } from "@/components/ui/error-box";
 import { WebhookEditor } from "./webhook-editor";

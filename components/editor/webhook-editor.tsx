@@ -21,7 +21,7 @@ import {
   WEBHOOK_GROUP,
   WEBHOOK_VERSION,
   type AdmissionResource,
-} from "@/lib/webhooks/kinds";
+} from "@/lib/webhooks/resource-kinds";
 import { ApiError, apiFetch } from "@/lib/queries/fetch";
 import { kindSchemaQuery, writeConfiguration, type ConfigObject } from "@/lib/queries/webhooks";
 import type { JSONSchema } from "monaco-yaml";

@@ -18,7 +18,7 @@ import {
   snapshotOfCollections,
   unpackNamespaces,
   type PackedNamespaces,
-} from "@/lib/namespaces/collections";
+} from "@/lib/namespaces/matrix-collections";
 import { useLiveCollections, type LiveStatus } from "@/components/live/use-live-collections";
 import { useTabContext } from "@/components/layout/tab-context";
 

@@ -12,7 +12,7 @@ import {
   type RenameStep,
 } from "@/lib/queries/webhooks";
 import { orderModel, type OrderEntry } from "@/lib/webhooks/order-view";
-import type { WebhookResource } from "@/lib/webhooks/kinds";
+import type { WebhookResource } from "@/lib/webhooks/resource-kinds";
 import type {
   V1MutatingWebhookConfiguration,
   V1ValidatingWebhookConfiguration,

@@ -4,7 +4,7 @@ import { useRef, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import type { ConfigObject } from "@/lib/queries/webhooks";
 import { writeConfiguration } from "@/lib/queries/webhooks";
-import type { WebhookResource } from "@/lib/webhooks/kinds";
+import type { WebhookResource } from "@/lib/webhooks/resource-kinds";
 import type { LegacyResource } from "@/lib/k8s/legacy-kinds";
 import { ErrorBox } from "@/components/ui/error-box";
 import { moveItem } from "@/lib/admission/historical/initializers";

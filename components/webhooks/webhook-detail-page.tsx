@@ -6,7 +6,7 @@ import { useTabContext } from "@/components/layout/tab-context";
 import { collectionQuery } from "@/lib/queries/collections";
 import { webhookAccessQuery, webhookDetailsQuery, webhookRef } from "@/lib/queries/webhooks";
 import { useLintState } from "./use-lint-state";
-import { KIND_OF, type WebhookResource } from "@/lib/webhooks/kinds";
+import { KIND_OF, type WebhookResource } from "@/lib/webhooks/resource-kinds";
 import type { ConfigLike } from "@/lib/webhooks/summary";
 import { lintConfigurations } from "@/lib/webhooks/findings";
 import { findingConcerns } from "@/lib/webhooks/finding-counts";

@@ -2,7 +2,7 @@
 import type { DeciderKind } from "@/lib/admission/audit/audit";
 import type { HookSourceKind } from "@/lib/admission/model/hook-identity";
 import { hookTargetParam, type HookTarget } from "@/lib/predict/links";
-import { objectPagePath } from "@/lib/webhooks/kinds";
+import { objectPagePath } from "@/lib/webhooks/resource-kinds";
 import { listStateQuery, parseListState } from "@/lib/webhooks/list-filter";
 import {
   hookDecisionsHref,

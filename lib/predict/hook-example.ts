@@ -12,7 +12,7 @@
  */
 import { stringify } from "yaml";
 import type { CompiledMatchResources, CompiledSnapshot } from "@/lib/admission/matching/compiled";
-import { ruleMatches, type CompiledRule } from "@/lib/admission/model/rules";
+import { ruleMatches, type CompiledRule } from "@/lib/admission/model/rule-matcher";
 import type { CompiledSelector, Labels } from "@/lib/admission/model/selectors";
 import { selectorMatches } from "@/lib/admission/model/selectors";
 import type { DiscoveryResource } from "@/lib/admission/model/snapshot";

@@ -9,7 +9,7 @@ import type {
   AdmissionResource,
   LegacyAccessMap,
   WebhookResource,
-} from "@/lib/webhooks/kinds";
+} from "@/lib/webhooks/resource-kinds";
 import type { BackendView } from "@/lib/webhooks/backend-view";
 import type { CaBundleView } from "@/lib/k8s/x509";
 import type { JsonSchema } from "@/lib/k8s/openapi-schema";

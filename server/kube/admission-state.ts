@@ -27,7 +27,7 @@ import { LEGACY_GROUP_KINDS, legacyGroupFromEnv } from "@/lib/k8s/legacy-group";
 import type { V1APIResource, V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
 import { KubeApiError } from "@/lib/k8s/errors";
 import type { KubeClient } from "./client";
-import { listCollection } from "./collections";
+import { listCollection } from "./list-collection";
 
 /** Everything read for one identity. */
 export interface AdmissionState {

@@ -5,7 +5,7 @@ import {
   isWebhookResource,
   type AdmissionResource,
   type WebhookResource,
-} from "@/lib/webhooks/kinds";
+} from "@/lib/webhooks/resource-kinds";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { isLegacyResource } from "@/lib/k8s/legacy-kinds";
 import { legacyTarget } from "./legacy-admission";

@@ -9,7 +9,7 @@ import {
   WEBHOOK_VERSION,
   type AdmissionResource,
   type WebhookResource,
-} from "@/lib/webhooks/kinds";
+} from "@/lib/webhooks/resource-kinds";
 
 /**
  * CRUD for the admission kinds the editor writes — webhook configurations, admission policies and

@@ -4,7 +4,7 @@ import { seedStateKey } from "@/server/kube/collections-seed";
 import { compileSnapshot } from "@/lib/admission/matching/compile";
 import { exemptionMatrix } from "@/lib/admission/exemptions/exemptions";
 
-import { NAMESPACES, snapshotOfCollections } from "@/lib/namespaces/collections";
+import { NAMESPACES, snapshotOfCollections } from "@/lib/namespaces/matrix-collections";
 import {
   readParams,
   requestOf,

@@ -19,7 +19,7 @@ import {
   compileMatchConditions,
   evaluateMatchConditions,
   toCelValue,
-} from "@/lib/admission/matching/match-conditions";
+} from "@/lib/admission/matching/condition-evaluator";
 import { requestResource, type AdmissionRequest } from "@/lib/admission/model/request";
 
 const id = `cel-oracle-${Date.now().toString(36)}`;

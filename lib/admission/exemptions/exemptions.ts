@@ -14,7 +14,11 @@ import {
   type Labels,
 } from "@/lib/admission/model/selectors";
 import type { CompiledMatchResources, CompiledSnapshot } from "@/lib/admission/matching/compile";
-import { ruleMatches, type CompiledRule, type RuleAttributes } from "@/lib/admission/model/rules";
+import {
+  ruleMatches,
+  type CompiledRule,
+  type RuleAttributes,
+} from "@/lib/admission/model/rule-matcher";
 import type { HookIdentity } from "@/lib/admission/model/hook-identity";
 
 const NAME_LABEL = "kubernetes.io/metadata.name";

@@ -7,7 +7,7 @@
  * InitializerConfiguration is preserved").
  */
 import { byName } from "../model/by-name";
-import { compileRule, ruleMatches } from "../model/rules";
+import { compileRule, ruleMatches } from "../model/rule-matcher";
 import type { InitializerConfiguration } from "../model/snapshot";
 
 /** A v1alpha1 Rule: no operations (initializers act on CREATE only), no subresources. */

@@ -45,7 +45,7 @@ interface AnyHook {
   }> | null;
 }
 
-function selectorText(s: unknown): string {
+function selectorSummary(s: unknown): string {
   if (s === undefined || s === null) return "{}";
   const o = s as { matchLabels?: Record<string, unknown>; matchExpressions?: unknown[] };
   const parts: string[] = [];
@@ -103,7 +103,7 @@ export function v1beta1Settings(hook: AnyHook, mutating: boolean): SettingRow[] 
     "namespaceSelector",
     hook.namespaceSelector === undefined || hook.namespaceSelector === null
       ? undefined
-      : selectorText(hook.namespaceSelector),
+      : selectorSummary(hook.namespaceSelector),
     "{}",
     "{}",
   );
@@ -111,7 +111,7 @@ export function v1beta1Settings(hook: AnyHook, mutating: boolean): SettingRow[] 
     "objectSelector",
     hook.objectSelector === undefined || hook.objectSelector === null
       ? undefined
-      : selectorText(hook.objectSelector),
+      : selectorSummary(hook.objectSelector),
     "{}",
     "{}",
   );

@@ -5,7 +5,7 @@
  * `metadata.initializers.pending` until each initializer, strictly in order, removes its own name;
  * only the head of the list acts, so a controller that is down blocks every new object it covers.
  */
-import { compileRule, ruleMatches } from "../model/rules";
+import { compileRule, ruleMatches } from "../model/rule-matcher";
 import { initializerOrder } from "./initializers";
 import type { DiscoveryResource, InitializerConfiguration } from "../model/snapshot";
 

@@ -3,8 +3,8 @@
  * L11 (objectSelector used for enforcement), L12 (Exact with narrow versions),
  * L16 (recovery path blocked by a policy), L17 (validation near-misses).
  */
-import type { CompiledRule } from "@/lib/admission/model/rules";
-import { ruleMatches } from "@/lib/admission/model/rules";
+import type { CompiledRule } from "@/lib/admission/model/rule-matcher";
+import { ruleMatches } from "@/lib/admission/model/rule-matcher";
 import { virtualAuthResources } from "@/lib/admission/matching/exclusions";
 import {
   webhookObject,

@@ -11,14 +11,14 @@ import type {
   MatchPolicy,
 } from "@/lib/k8s/types";
 import { compileSelector, type CompiledSelector } from "@/lib/admission/model/selectors";
-import { compileRule } from "@/lib/admission/model/rules";
+import { compileRule } from "@/lib/admission/model/rule-matcher";
 import { byName } from "@/lib/admission/model/by-name";
 
 export { byName };
 import {
   compileMatchConditions,
   type CompiledCondition,
-} from "@/lib/admission/matching/match-conditions";
+} from "@/lib/admission/matching/condition-evaluator";
 import { buildEquivalenceIndex } from "@/lib/admission/matching/equivalence";
 import { hookKey, type HookIdentity } from "@/lib/admission/model/hook-identity";
 import {

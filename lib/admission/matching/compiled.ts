@@ -5,8 +5,8 @@
  */
 import type { FailurePolicy, MatchPolicy, ReinvocationPolicy } from "@/lib/k8s/types";
 import type { CompiledSelector, Labels } from "@/lib/admission/model/selectors";
-import type { CompiledRule, RuleAttributes } from "@/lib/admission/model/rules";
-import type { CompiledCondition } from "@/lib/admission/matching/match-conditions";
+import type { CompiledRule, RuleAttributes } from "@/lib/admission/model/rule-matcher";
+import type { CompiledCondition } from "@/lib/admission/matching/condition-evaluator";
 import type { EquivalenceIndex } from "@/lib/admission/matching/equivalence";
 import type { HookIdentity } from "@/lib/admission/model/hook-identity";
 import type { HookIndex, RuleMatches, WebhookTable } from "@/lib/admission/matching/hook-index";

@@ -1,10 +1,10 @@
 /** Human sentences for skip reasons and failures; kept apart so predict stays allocation-light. */
 import type { RequirementMismatch } from "@/lib/admission/model/selectors";
 import { selectorSkipDetail, type SkipReason } from "@/lib/admission/matching/match";
-import type { RuleMismatch } from "@/lib/admission/model/rules";
+import type { RuleMismatch } from "@/lib/admission/model/rule-matcher";
 import { describeResource, type AdmissionRequest } from "@/lib/admission/model/request";
 
-function selectorText(ms: readonly RequirementMismatch[]): string {
+function mismatchText(ms: readonly RequirementMismatch[]): string {
   return ms.map((m) => m.message).join("; ");
 }
 
@@ -12,7 +12,7 @@ function side(v: readonly RequirementMismatch[] | "absent" | "no-metadata", what
   if (v === "absent") return `there is no ${what}`;
   if (v === "no-metadata")
     return `the ${what} has no metadata (e.g. connect options), so it never matches`;
-  return `${what}: ${selectorText(v)}`;
+  return `${what}: ${mismatchText(v)}`;
 }
 
 /** One sentence explaining a skip. `rules` is the per-rule detail when already computed. */
@@ -32,7 +32,7 @@ export function describeSkipReason(
     case "exclude-rule":
       return `excludeResourceRules[${reason.ruleIndex}] matches the request`;
     case "namespace-selector":
-      return `namespaceSelector {${reason.selector}} does not match namespace ${reason.namespace}: ${selectorText(selectorSkipDetail(reason).namespace ?? [])}`;
+      return `namespaceSelector {${reason.selector}} does not match namespace ${reason.namespace}: ${mismatchText(selectorSkipDetail(reason).namespace ?? [])}`;
     case "object-selector": {
       const d = selectorSkipDetail(reason);
       return `objectSelector {${reason.selector}} matches neither the object nor the old object (${side(d.object ?? "absent", "object")}; ${side(d.oldObject ?? "absent", "old object")})`;

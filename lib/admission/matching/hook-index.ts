@@ -2,7 +2,11 @@
  * An index from resource name to the hooks whose rules could name it, so a prediction looks
  * closely only at candidates and skips the rest as "no rule names this resource".
  */
-import { ruleMatches, type CompiledRule, type RuleAttributes } from "@/lib/admission/model/rules";
+import {
+  ruleMatches,
+  type CompiledRule,
+  type RuleAttributes,
+} from "@/lib/admission/model/rule-matcher";
 
 /** Candidate hooks (ascending positions) for a resource name. */
 export interface HookIndex {

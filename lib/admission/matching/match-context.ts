@@ -12,13 +12,13 @@ import {
   withDecodeDefaults,
 } from "@/lib/admission/model/request";
 import type { Labels } from "@/lib/admission/model/selectors";
-import type { RuleAttributes } from "@/lib/admission/model/rules";
+import type { RuleAttributes } from "@/lib/admission/model/rule-matcher";
 import {
   celRequest,
   toCelValue,
   type CelVariables,
   type ConditionVerdict,
-} from "@/lib/admission/matching/match-conditions";
+} from "@/lib/admission/matching/condition-evaluator";
 import type { Equivalent } from "@/lib/admission/matching/equivalence";
 import { ruleSignature } from "@/lib/admission/matching/hook-index";
 import type { CompiledSnapshot, OwnCall, SkipMatch } from "@/lib/admission/matching/compiled";

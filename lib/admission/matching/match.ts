@@ -28,13 +28,13 @@ import {
   ruleMatches,
   type CompiledRule,
   type RuleMismatch,
-} from "@/lib/admission/model/rules";
+} from "@/lib/admission/model/rule-matcher";
 import {
   celRequest,
   evaluateMatchConditions,
   type CompiledCondition,
   type ConditionVerdict,
-} from "@/lib/admission/matching/match-conditions";
+} from "@/lib/admission/matching/condition-evaluator";
 import {
   RULES_REASON,
   type CompiledMatchResources,

@@ -8,7 +8,7 @@
  * order with their reinvocation rounds — must be what predict + order say, and a request it
  * rejects must be one the prediction rejects. A prediction may leave a hook undecided (with its
  * reason) but must decide nearly all. It found the omitted request fields and the generated-name
- * cases that lib/admission/matching/match-conditions.ts and match.ts now handle.
+ * cases that lib/admission/matching/condition-evaluator.ts and match.ts now handle.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { readFileSync } from "node:fs";

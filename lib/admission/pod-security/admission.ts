@@ -29,7 +29,7 @@ import {
   type LevelVersion,
   type Policy,
 } from "./labels";
-import { aggregate, evaluatePod, forbiddenDetail } from "./policy";
+import { aggregate, evaluatePod, forbiddenDetail } from "./evaluate-pod";
 import { versionString } from "./types";
 
 /** The subresources of pods the plugin lets through unevaluated. */

@@ -68,10 +68,10 @@ import {
   type ReinvocationTrigger,
   type Stage,
 } from "@/lib/admission/prediction/order";
-import type { RuleMismatch } from "@/lib/admission/model/rules";
+import type { RuleMismatch } from "@/lib/admission/model/rule-matcher";
 import type { HookIndex, RuleMatches, WebhookTable } from "@/lib/admission/matching/hook-index";
 import type { Equivalent } from "@/lib/admission/matching/equivalence";
-import { ruleMatches } from "@/lib/admission/model/rules";
+import { ruleMatches } from "@/lib/admission/model/rule-matcher";
 
 /** One predicted call. */
 export interface PredictedCall {

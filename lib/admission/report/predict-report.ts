@@ -26,7 +26,7 @@ import type {
   RequestUserInfo,
 } from "@/lib/admission/model/request";
 import { makeRequest } from "@/lib/admission/model/request";
-import type { RuleMismatch } from "@/lib/admission/model/rules";
+import type { RuleMismatch } from "@/lib/admission/model/rule-matcher";
 import type { Labels } from "@/lib/admission/model/selectors";
 import type { AdmissionSnapshot, DiscoveryResource } from "@/lib/admission/model/snapshot";
 import type { JsonObject } from "@/lib/admission/validate/json";

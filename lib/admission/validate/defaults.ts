@@ -5,7 +5,7 @@
  */
 import type { JsonObject, JsonValue } from "./json";
 import { clone, isObject } from "./json";
-import type { KindInfo } from "./kinds";
+import type { KindInfo } from "./kind-info";
 import { webhookDefaults } from "@/lib/admission/model/webhook-defaults";
 
 function setIfMissing(o: JsonObject, key: string, value: JsonValue): void {

@@ -4,7 +4,7 @@ import {
   packNamespaces,
   snapshotOfCollections,
   unpackNamespaces,
-} from "@/lib/namespaces/collections";
+} from "@/lib/namespaces/matrix-collections";
 
 describe("packed namespaces", () => {
   it("round-trips names, creation times and labels, sharing repeated label sets", () => {

@@ -4,7 +4,7 @@ import {
   compileMatchConditions,
   evaluateMatchConditions,
   toCelValue,
-} from "./match-conditions";
+} from "./condition-evaluator";
 import { requestResource, type AdmissionRequest } from "../model/request";
 
 function verdict(expression: string, object: unknown = {}) {
