@@ -28,7 +28,7 @@ const list = (items: unknown[]) => ({ kind: "EventList", apiVersion: "audit.k8s.
 
 /** The events recorded from the apiserver for the benchmarks, one JSON text each. */
 const recordedEvents = () =>
-  readFileSync(path.join(import.meta.dirname, "../../bench/fixtures/audit-events.jsonl"), "utf8")
+  readFileSync(path.join(import.meta.dirname, "../../../bench/fixtures/audit-events.jsonl"), "utf8")
     .trim()
     .split("\n");
 
