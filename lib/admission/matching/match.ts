@@ -426,12 +426,13 @@ function conditionsOutcome(
 }
 
 /**
- * The common case of `matchWebhook` for a hook whose rules matched the request's own GVR,
- * decided from the hook table and per-request memos without building intermediate results.
+ * The call, when a hook whose rules matched the request's own GVR is called on its selectors
+ * alone (no matchConditions, no dry-run question): the common case of `matchWebhook`, decided
+ * from the hook table and per-request memos without building intermediate results.
  * Returns the call when `matchWebhook(hook, ctx, ruleIndex)` would return it; undefined when
  * `matchWebhook` must decide (selector skips and errors, matchConditions, dry-run checks).
  */
-export function simpleOwnCall(
+export function callDecidedBySelectors(
   hook: CompiledWebhook,
   table: WebhookTable,
   i: number,
