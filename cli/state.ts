@@ -95,8 +95,9 @@ export async function loadState(opts: {
         addConfiguration(result.lists, o as JsonObject);
         result.configurations++;
       }
-      // The historical webhook kinds are predicted apart (lib/admission/historical/legacy-hooks.ts): the
-      // legacy group's v1beta1 configurations are not the cluster's own hooks.
+      // The historical webhook kinds are predicted apart
+      // (lib/admission/historical/legacy-hooks.ts): the legacy group's v1beta1 configurations are
+      // not the cluster's own hooks.
       const snap = state.snapshot;
       result.lists.legacyMutatingWebhookConfigurations.push(
         ...(snap.legacyMutatingWebhookConfigurations ?? []),

@@ -46,8 +46,8 @@ export const MATRIX_RESOURCES: ReadonlyArray<{
     request: { group, version: "v1", resource, scope: "Cluster" as const },
   })),
   // CONNECT reaches only these subresources (kubectl exec, attach, port-forward; the proxies).
-  // Listed here rather than read from lib/admission/report/resources.ts, whose table would weigh on the
-  // page's first load; a test keeps the two in step.
+  // Listed here rather than read from lib/admission/report/resources.ts, whose table would weigh
+  // on the page's first load; a test keeps the two in step.
   ...(
     [
       ["pods", "exec", "Namespaced"],

@@ -1,10 +1,10 @@
 /**
  * Where @marcbachmann/cel-js computes a built-in differently from the apiserver's cel-go, the
- * matchConditions evaluator calls these instead (match-conditions.ts renames the calls in the
- * parsed expression). cel-go's strings are sequences of code points and its doubles print as Go's
- * %g; cel-js indexes UTF-16 code units and prints doubles as JavaScript does. Each difference was
- * found by lib/admission/cel/cel.oracle.int.test.ts, which runs the same expressions through the real
- * apiserver.
+ * matchConditions evaluator calls these instead (matching/condition-evaluator.ts renames the calls
+ * in the parsed expression). cel-go's strings are sequences of code points and its doubles print
+ * as Go's %g; cel-js indexes UTF-16 code units and prints doubles as JavaScript does. Each
+ * difference was found by lib/admission/cel/cel.oracle.int.test.ts, which runs the same
+ * expressions through the real apiserver.
  */
 import { isCelUint } from "./cel-ast";
 import { re2Matches } from "./re2";

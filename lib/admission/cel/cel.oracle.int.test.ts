@@ -1,10 +1,10 @@
 /**
  * CEL evaluation oracle: the expressions of test/oracle/cel-corpus.ts are evaluated by the real
- * kube-apiserver and by the matchConditions evaluator (match-conditions.ts), against the same
- * ConfigMap create. The apiserver's verdict is read from a ValidatingAdmissionPolicy bound with
- * validationActions [Warn]: a false validation warns with its message, one that fails warns with
- * "expression '…' resulted in error", a true one says nothing, and one the apiserver cannot
- * compile is refused with the policy. Where our evaluator decides (true, false or error), it must
+ * kube-apiserver and by the matchConditions evaluator (matching/condition-evaluator.ts), against
+ * the same ConfigMap create. The apiserver's verdict is read from a ValidatingAdmissionPolicy
+ * bound with validationActions [Warn]: a false validation warns with its message, one that fails
+ * warns with "expression '…' resulted in error", a true one says nothing, and one the apiserver
+ * cannot compile is refused with the policy. Where our evaluator decides (true, false or error), it must
  * say what the apiserver says; it may leave a case undecided ("indeterminate"), but must decide
  * most of them, so the test cannot pass by deciding nothing.
  */
