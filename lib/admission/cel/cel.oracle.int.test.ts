@@ -4,9 +4,9 @@
  * the same ConfigMap create. The apiserver's verdict is read from a ValidatingAdmissionPolicy
  * bound with validationActions [Warn]: a false validation warns with its message, one that fails
  * warns with "expression '…' resulted in error", a true one says nothing, and one the apiserver
- * cannot compile is refused with the policy. Where our evaluator decides (true, false or error), it must
- * say what the apiserver says; it may leave a case undecided ("indeterminate"), but must decide
- * most of them, so the test cannot pass by deciding nothing.
+ * cannot compile is refused with the policy. Where our evaluator decides (true, false or error),
+ * it must say what the apiserver says; it may leave a case undecided ("indeterminate"), but must
+ * decide most of them, so the test cannot pass by deciding nothing.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { readFileSync } from "node:fs";

@@ -101,9 +101,10 @@ export interface AdmissionSnapshot {
   readonly initializerConfigurations?: readonly InitializerConfiguration[];
   /**
    * The historical webhook kinds read apart from the lists above
-   * (lib/admission/historical/legacy-hooks.ts, not compileSnapshot): v1beta1 webhook configurations served as custom resources in the
-   * configured legacy group (a 1.9–1.21 cluster's own v1beta1 objects are the lists above), and
-   * ExternalAdmissionHookConfigurations (1.7–1.8).
+   * (lib/admission/historical/legacy-hooks.ts, not compileSnapshot): v1beta1 webhook
+   * configurations served as custom resources in the configured legacy group (a 1.9–1.21
+   * cluster's own v1beta1 objects are the lists above), and ExternalAdmissionHookConfigurations
+   * (1.7–1.8).
    */
   readonly legacyMutatingWebhookConfigurations?: readonly V1beta1WebhookConfiguration[];
   readonly legacyValidatingWebhookConfigurations?: readonly V1beta1WebhookConfiguration[];
