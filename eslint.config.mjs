@@ -24,7 +24,7 @@ const PLAIN_NODE_SERVER = [
   "server/kube/config.ts",
   "server/kube/client.ts",
   "server/kube/errors.ts",
-  "server/kube/collections.ts",
+  "server/kube/list-collection.ts",
   "server/kube/admission-state.ts",
   "server/kube/backend-pods.ts",
 ];

@@ -7,9 +7,9 @@
 import { pathToFileURL } from "node:url";
 import { startWebhookServer } from "../cluster/harness/webhook-server";
 import { benchStack } from "./bench-stack";
-import { compileSnapshot } from "@/lib/admission/compile";
-import { predictCompiled } from "@/lib/admission/predict";
-import { makeRequest } from "@/lib/admission/request";
+import { compileSnapshot } from "@/lib/admission/matching/compile";
+import { predictCompiled } from "@/lib/admission/prediction/predict";
+import { makeRequest } from "@/lib/admission/model/request";
 import { makeSnapshot } from "./fixtures";
 
 type Measurement = { bench: string; value: number; unit: string };

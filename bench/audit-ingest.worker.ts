@@ -14,7 +14,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseEventListBody } from "@/lib/admission/audit-batch";
+import { parseEventListBody } from "@/lib/admission/audit/audit-batch";
 import { SqliteDriver, type SqliteSync } from "@/server/decisions/sqlite";
 import { DecisionStore } from "@/server/decisions/store";
 import type { SqlDriver } from "@/server/decisions/sql";

@@ -3,8 +3,8 @@
  * (DESIGN.md). Compilation of the snapshot is done once, outside the timing.
  */
 import { pathToFileURL } from "node:url";
-import { compileSnapshot } from "@/lib/admission/compile";
-import { exemptionMatrix } from "@/lib/admission/exemptions";
+import { compileSnapshot } from "@/lib/admission/matching/compile";
+import { exemptionMatrix } from "@/lib/admission/exemptions/exemptions";
 import { makeSnapshot } from "./fixtures";
 
 /** Runs the benchmark; one entry per measurement. */

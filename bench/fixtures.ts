@@ -7,9 +7,9 @@ import type {
   V1ValidatingWebhookConfiguration,
   V1LabelSelector,
 } from "@/lib/k8s/types";
-import type { AdmissionSnapshot, DiscoveryResource } from "@/lib/admission/snapshot";
-import type { AdmissionRequest } from "@/lib/admission/request";
-import { makeRequest } from "@/lib/admission/request";
+import type { AdmissionSnapshot, DiscoveryResource } from "@/lib/admission/model/snapshot";
+import type { AdmissionRequest } from "@/lib/admission/model/request";
+import { makeRequest } from "@/lib/admission/model/request";
 
 /** mulberry32: a small seeded PRNG so every run sees the same data. */
 export function prng(seed: number): () => number {

@@ -3,7 +3,7 @@
  * HTTP (as the apiserver would serve it), read, parsed and folded by the real parser, and the
  * rolling window computed against the previous scrape for every hook (deltas and p50/p90/p99), as
  * server/health/scraper.ts does every 15 s. The series carry the label sets of a 1.37 scrape
- * (lib/admission/testdata/metrics-1.37.txt) and sit among other apiserver metrics, which the
+ * (lib/admission/health/testdata/metrics-1.37.txt) and sit among other apiserver metrics, which the
  * parser must skip. Reference, measured in the same run: one pass that only finds the lines.
  */
 import http from "node:http";
@@ -14,7 +14,7 @@ import {
   histogramQuantile,
   webhookDelta,
   type AdmissionMetrics,
-} from "@/lib/admission/metrics";
+} from "@/lib/admission/health/metrics";
 
 const HOOKS = 1000;
 const BOUNDS = ["0.005", "0.025", "0.1", "0.5", "1", "2.5", "10", "25", "+Inf"];

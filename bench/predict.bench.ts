@@ -5,8 +5,8 @@
  * for a request the hook is called for (lib/predict/hook-example.ts), for every 10th hook.
  */
 import { pathToFileURL } from "node:url";
-import { compileSnapshot } from "@/lib/admission/compile";
-import { predictCompiled } from "@/lib/admission/predict";
+import { compileSnapshot } from "@/lib/admission/matching/compile";
+import { predictCompiled } from "@/lib/admission/prediction/predict";
 import { exampleFor } from "@/lib/predict/hook-example";
 import { makeRequests, makeSnapshot } from "./fixtures";
 

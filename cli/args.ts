@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 import type { AdmissionOperation } from "@/lib/k8s/types";
 import { UsageError } from "./errors";
-import type { RequestSpec } from "@/lib/admission/predict-report";
+import type { RequestSpec } from "@/lib/admission/report/predict-report";
 
 /** `--output`. */
 export type OutputFormat = "text" | "json";

@@ -4,7 +4,7 @@
  * Loaded with a dynamic import so commands that stay offline never pay for @kubernetes/client-node.
  */
 import type { JsonObject } from "@/lib/admission/validate/json";
-import { configurationsOf, type SnapshotLists } from "@/lib/admission/snapshot";
+import { configurationsOf, type SnapshotLists } from "@/lib/admission/model/snapshot";
 import { defaultKubeconfigPaths, loadKubeConfig, kubeConfigFor } from "@/server/kube/config";
 import { KubeClient } from "@/server/kube/client";
 import {

@@ -5,7 +5,7 @@
 import { version } from "../package.json";
 import { parseCommandLine, type Command } from "./args";
 import { EXIT, InputError, UsageError } from "./errors";
-import { RequestSpecError } from "@/lib/admission/resources";
+import { RequestSpecError } from "@/lib/admission/report/resources";
 import { helpText } from "./output/help";
 
 /** Where output goes; tests pass buffers. */

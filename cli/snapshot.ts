@@ -2,15 +2,15 @@
  * Sorting read objects into an AdmissionSnapshot: configurations by kind, Namespace objects as
  * label sets, everything else skipped with a notice (a directory of mixed manifests is normal).
  */
-import { emptyLists, type SnapshotLists } from "@/lib/admission/snapshot";
-import type { Labels } from "@/lib/admission/selectors";
+import { emptyLists, type SnapshotLists } from "@/lib/admission/model/snapshot";
+import type { Labels } from "@/lib/admission/model/selectors";
 import type { JsonObject } from "@/lib/admission/validate/json";
 import { isObject, obj } from "@/lib/admission/validate/json";
-import type { KindInfo } from "@/lib/admission/validate/kinds";
-import { kindInfoFor } from "@/lib/admission/validate/kinds";
+import type { KindInfo } from "@/lib/admission/validate/kind-info";
+import { kindInfoFor } from "@/lib/admission/validate/kind-info";
 import type { SourceObject } from "./documents";
 import type { V1Pod, V1Service } from "@/lib/k8s/types";
-import type { WorkloadLike } from "@/lib/admission/deadlock";
+import type { WorkloadLike } from "@/lib/admission/lint/deadlock";
 import { describeOrigin, typeOf } from "./documents";
 
 /** Something worth telling the user that does not change the exit code. */

@@ -2,10 +2,10 @@
  * The cluster state lint and predict work from. Files give configurations; --context gives the
  * cluster: its configurations when no files are named, and always its namespaces and discovery.
  */
-import type { DiscoveryResource } from "@/lib/admission/snapshot";
-import type { ParamObjects } from "@/lib/admission/params";
-import type { RequestUserInfo } from "@/lib/admission/request";
-import type { Labels } from "@/lib/admission/selectors";
+import type { DiscoveryResource } from "@/lib/admission/model/snapshot";
+import type { ParamObjects } from "@/lib/admission/model/params";
+import type { RequestUserInfo } from "@/lib/admission/model/request";
+import type { Labels } from "@/lib/admission/model/selectors";
 import type { JsonObject } from "@/lib/admission/validate/json";
 import { InputError } from "./errors";
 import { readDocuments } from "./documents";
@@ -13,8 +13,8 @@ import { readInputs } from "./input";
 import type { Live } from "./live";
 import type { Collected, Notice } from "./snapshot";
 import { addConfiguration, collect, emptyBackends } from "./snapshot";
-import { configurationsOf, emptyLists } from "@/lib/admission/snapshot";
-import { builtinDiscovery } from "@/lib/admission/resources";
+import { configurationsOf, emptyLists } from "@/lib/admission/model/snapshot";
+import { builtinDiscovery } from "@/lib/admission/report/resources";
 
 /** Everything read, before compiling. */
 export interface State {
@@ -95,8 +95,9 @@ export async function loadState(opts: {
         addConfiguration(result.lists, o as JsonObject);
         result.configurations++;
       }
-      // The historical webhook kinds are predicted apart (lib/admission/legacy-hooks.ts): the
-      // legacy group's v1beta1 configurations are not the cluster's own hooks.
+      // The historical webhook kinds are predicted apart
+      // (lib/admission/historical/legacy-hooks.ts): the legacy group's v1beta1 configurations are
+      // not the cluster's own hooks.
       const snap = state.snapshot;
       result.lists.legacyMutatingWebhookConfigurations.push(
         ...(snap.legacyMutatingWebhookConfigurations ?? []),

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEventsOf, readStack, type StackInfo } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
-import { parseAuditEvent } from "@/lib/admission/audit";
+import { parseAuditEvent } from "@/lib/admission/audit/audit";
 import { denyInNamespaceBinding } from "../test/policy-objects";
 
 let stack: StackInfo;

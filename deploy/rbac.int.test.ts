@@ -21,7 +21,7 @@ import {
 } from "@/server/kube/admission-state";
 import { DECISIONS_URL } from "@/server/audit/access";
 import { KubeApiError } from "@/lib/k8s/errors";
-import { ADMISSION_RESOURCES, WEBHOOK_GROUP } from "@/lib/webhooks/kinds";
+import { ADMISSION_RESOURCES, WEBHOOK_GROUP } from "@/lib/webhooks/resource-kinds";
 import type { V1ValidatingWebhookConfiguration } from "@/lib/k8s/types";
 import { renderChart, renderedObjects, type RenderedObject } from "./render";
 import { createObject } from "./objects";

@@ -6,7 +6,7 @@ import { test, expect, type Kube } from "./fixtures";
 import type { StackInfo } from "../cluster/harness/stack";
 import { startWebhookServer, type WebhookServer } from "../cluster/harness/webhook-server";
 import { uniqueName } from "./webhooks-helpers";
-import { foldAdmissionMetrics, policyKey, webhookKey } from "../lib/admission/metrics";
+import { foldAdmissionMetrics, policyKey, webhookKey } from "../lib/admission/health/metrics";
 
 const CONFIGS = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
 

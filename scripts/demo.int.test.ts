@@ -13,7 +13,7 @@ import { DEMO_PAGES, LEGACY_OBJECTS } from "../cluster/harness/demo-ready";
 import { LEGACY_ADMISSION_GROUP } from "../cluster/legacy-crds";
 import { servedKinds } from "../lib/k8s/served-kinds";
 import { servedV1beta1HookKinds } from "../lib/k8s/v1beta1-hooks";
-import type { OverviewData } from "../lib/queries/overview";
+import type { OverviewData } from "../lib/api/overview";
 import { isRunning, startDemo, type DemoProcess } from "../cluster/harness/demo-process";
 
 /** Every file (not directory) below `dir`. */

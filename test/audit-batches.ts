@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { parseAuditEvent } from "../lib/admission/audit";
+import { parseAuditEvent } from "../lib/admission/audit/audit";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../bench/fixtures/audit-events.jsonl");
 

@@ -2,7 +2,7 @@
  * A parsed audit event for store tests: a configmap create in namespace "a" by alice at `time`,
  * with `extra` fields (responseStatus, annotations…) over it.
  */
-import { parseAuditEvent, type ParsedAuditEvent } from "@/lib/admission/audit";
+import { parseAuditEvent, type ParsedAuditEvent } from "@/lib/admission/audit/audit";
 
 export function parsedEvent(
   auditID: string,

@@ -3,9 +3,9 @@
  * configurations (and --namespaces) run; with --context the cluster's namespaces, discovery,
  * services, endpoint slices and pods let the others run too (L14 always needs metrics).
  */
-import type { LintCheck } from "@/lib/admission/lint";
-import { LINT_CHECKS, lint } from "@/lib/admission/lint";
-import type { LintFinding, LintId, LintInput, Severity } from "@/lib/admission/lint-types";
+import type { LintCheck } from "@/lib/admission/lint/lint";
+import { LINT_CHECKS, lint } from "@/lib/admission/lint/lint";
+import type { LintFinding, LintId, LintInput, Severity } from "@/lib/admission/lint/lint-types";
 import type { FailOn, LintCommand } from "../args";
 import type { Notice } from "../snapshot";
 import { loadState, type State } from "../state";

@@ -1,12 +1,16 @@
 /**
  * `portcullis predict`: the calls the apiserver makes for one request — mutating rounds included —
  * every skipped hook with its reason, and the worst-case latency admission adds. The request and
- * the report are lib/admission/predict-report's, shared with the predict page.
+ * the report are lib/admission/report/predict-report's, shared with the predict page.
  */
-import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
+import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
 import type { JsonObject } from "@/lib/admission/validate/json";
 import { isObject } from "@/lib/admission/validate/json";
-import { buildRequest, predictReport, type PredictReport } from "@/lib/admission/predict-report";
+import {
+  buildRequest,
+  predictReport,
+  type PredictReport,
+} from "@/lib/admission/report/predict-report";
 import type { PredictCommand } from "../args";
 import { InputError } from "../errors";
 import { readDocuments } from "../documents";

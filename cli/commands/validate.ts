@@ -7,7 +7,7 @@ import type { ValidationIssue } from "@/lib/admission/validate/issue";
 import { fieldSegments } from "@/lib/admission/validate/issue";
 import type { JsonObject, JsonValue } from "@/lib/admission/validate/json";
 import { isObject, obj } from "@/lib/admission/validate/json";
-import { kindInfoFor } from "@/lib/admission/validate/kinds";
+import { kindInfoFor } from "@/lib/admission/validate/kind-info";
 import { validateObject } from "@/lib/admission/validate/validate-object";
 import type { ValidateCommand } from "../args";
 import type { SourceObject, SourceProblem } from "../documents";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PredictReport } from "@/lib/admission/predict-report";
+import type { PredictReport } from "@/lib/admission/report/predict-report";
 import { formatPredictText } from "./predict";
 
 const ref = (configuration: string, name: string) => ({

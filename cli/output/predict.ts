@@ -1,5 +1,5 @@
 /** Text output of `predict`: the call sequence, skips with reasons, and the latency bound. */
-import type { HookRef, PredictReport } from "@/lib/admission/predict-report";
+import type { HookRef, PredictReport } from "@/lib/admission/report/predict-report";
 
 const hookText = (h: HookRef): string => `${h.source} ${h.configuration} / ${h.name}`;
 

@@ -8,7 +8,7 @@ import { policyHeaders } from "../../e2e/api-headers";
 import { readStack, type StackInfo } from "./stack";
 import { startWebhookServer, type WebhookServer } from "./webhook-server";
 import { httpsRequest } from "../https-json";
-import type { DecisionRecord } from "@/lib/admission/audit";
+import type { DecisionRecord } from "@/lib/admission/audit/audit";
 
 let stack: StackInfo;
 let hooks: WebhookServer;

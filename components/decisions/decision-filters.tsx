@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { DECISION_OUTCOMES, type DecisionOutcome } from "@/lib/admission/audit";
+import { DECISION_OUTCOMES, type DecisionOutcome } from "@/lib/admission/audit/audit";
 import type { DecisionFilter } from "@/lib/decisions/filter";
 import { OUTCOME_LABELS, OUTCOME_TONES } from "@/lib/decisions/outcomes";
 import { dateTime } from "@/lib/clock";

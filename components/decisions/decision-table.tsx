@@ -1,4 +1,4 @@
-import type { DecisionRecord } from "@/lib/admission/audit";
+import type { DecisionRecord } from "@/lib/admission/audit/audit";
 import type { DecisionGroup } from "@/lib/decisions/group";
 import { isPolicyKind, KIND_LABELS, OUTCOME_TONES } from "@/lib/decisions/outcomes";
 import { userLabel } from "@/lib/decisions/user-label";

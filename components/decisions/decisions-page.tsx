@@ -9,7 +9,7 @@ import { readDecisionFilterLoosely, type DecisionFilter } from "@/lib/decisions/
 import { groupRepeats } from "@/lib/decisions/group";
 import { hookContextLinks, predictTargets } from "@/lib/decisions/links";
 import { policyHref } from "@/lib/health/links";
-import { isPolicySource } from "@/lib/admission/hook-identity";
+import { isPolicySource } from "@/lib/admission/model/hook-identity";
 import { hookTargetParam, predictHref, type HookTarget } from "@/lib/predict/links";
 import { ErrorBox } from "@/components/ui/error-box";
 import { ApiError } from "@/lib/api/client";

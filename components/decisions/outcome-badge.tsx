@@ -1,4 +1,4 @@
-import type { DecisionOutcome } from "@/lib/admission/audit";
+import type { DecisionOutcome } from "@/lib/admission/audit/audit";
 import { OUTCOME_LABELS, OUTCOME_TONES } from "@/lib/decisions/outcomes";
 
 /** An outcome as a small badge; timeouts, errors and fail-opens are loud on purpose. */

@@ -1,4 +1,4 @@
-import { DECISION_OUTCOMES } from "@/lib/admission/audit";
+import { DECISION_OUTCOMES } from "@/lib/admission/audit/audit";
 import type { DecisionHistogram } from "@/lib/decisions/histogram";
 import { OUTCOME_COLOURS, OUTCOME_LABELS } from "@/lib/decisions/outcomes";
 import { clockMinute } from "@/lib/clock";

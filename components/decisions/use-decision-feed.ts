@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { DecisionRecord } from "@/lib/admission/audit";
+import type { DecisionRecord } from "@/lib/admission/audit/audit";
 import type { DecisionFilter } from "@/lib/decisions/filter";
 import { applyLiveBatch } from "@/lib/decisions/group";
 import { decisionListQuery, filterQuery } from "@/lib/queries/decisions";

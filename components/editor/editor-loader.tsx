@@ -6,7 +6,7 @@ import { useTabContext } from "@/components/layout/tab-context";
 import { webhookAccessQuery, webhookObjectQuery } from "@/lib/queries/webhooks";
 import type { ConfigObject } from "@/lib/api/webhooks";
 import { toEditorYaml } from "@/lib/webhooks/yaml-text";
-import { forNewObject, KIND_OF, type AdmissionResource } from "@/lib/webhooks/kinds";
+import { forNewObject, KIND_OF, type AdmissionResource } from "@/lib/webhooks/resource-kinds";
 import { bindingTextFor, templateById } from "@/lib/webhooks/templates";
 import { ErrorBox } from "@/components/ui/error-box";
 import { WebhookEditor } from "./webhook-editor";

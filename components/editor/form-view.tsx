@@ -5,7 +5,7 @@ import type { JsonValue } from "@/lib/admission/validate/json";
 import type { V1LabelSelector, V1RuleWithOperations } from "@/lib/k8s/types";
 import { parseSelectorText, selectorText } from "@/lib/webhooks/selector-text";
 import { RuleRows } from "./rule-rows";
-import { webhookDefaults } from "@/lib/admission/webhook-defaults";
+import { webhookDefaults } from "@/lib/admission/model/webhook-defaults";
 
 type Hook = {
   name?: string;

@@ -21,7 +21,7 @@ import {
   WEBHOOK_GROUP,
   WEBHOOK_VERSION,
   type AdmissionResource,
-} from "@/lib/webhooks/kinds";
+} from "@/lib/webhooks/resource-kinds";
 import { ApiError, callApi } from "@/lib/api/client";
 import { kindSchemaQuery, writeConfiguration } from "@/lib/queries/webhooks";
 import { readConfigurationRoute, type ConfigObject } from "@/lib/api/webhooks";

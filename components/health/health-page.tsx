@@ -7,7 +7,7 @@ import { ErrorBox } from "@/components/ui/error-box";
 import { healthQuery } from "@/lib/queries/health";
 import type { HealthReport, HealthRow } from "@/lib/api/health";
 import { hookHref } from "@/lib/namespaces/links";
-import type { HookSourceKind } from "@/lib/admission/hook-identity";
+import type { HookSourceKind } from "@/lib/admission/model/hook-identity";
 import { healthRowId, hookDecisionsHref } from "@/lib/health/links";
 import { predictHref } from "@/lib/predict/links";
 import { LatencySpark } from "./latency-spark";

@@ -8,7 +8,7 @@ import {
   policyHealthRowId,
   policyHref,
 } from "@/lib/health/links";
-import { bucketText } from "@/lib/admission/health";
+import { bucketText } from "@/lib/admission/health/health";
 import { ReasonList } from "./reason-list";
 
 const pairs = (r: Record<string, number>) =>

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { PolicyKind } from "@/lib/admission/metrics";
+import type { PolicyKind } from "@/lib/admission/health/metrics";
 import type { PolicyHealthRow } from "@/lib/api/health";
 import { policyDecisionsHref } from "@/lib/health/links";
 import { predictHref } from "@/lib/predict/links";

@@ -1,4 +1,4 @@
-import type { ProbeResult } from "@/lib/admission/health";
+import type { ProbeResult } from "@/lib/admission/health/health";
 
 /** A probe result in a few words, and the tone (CSS class) to show it in. */
 export function probeText(p: ProbeResult): { text: string; tone: string } {

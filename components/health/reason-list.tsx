@@ -1,4 +1,4 @@
-import type { HealthReason } from "@/lib/admission/health";
+import type { HealthReason } from "@/lib/admission/health/health";
 
 /** Why a hook is flagged, one line per reason with its severity. */
 export function ReasonList({ reasons }: { reasons: HealthReason[] }) {

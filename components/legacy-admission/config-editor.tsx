@@ -3,7 +3,7 @@
 import dynamic from "next/dynamic";
 import { useMemo, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { kindInfoFor } from "@/lib/admission/validate/kinds";
+import { kindInfoFor } from "@/lib/admission/validate/kind-info";
 import { validateObject } from "@/lib/admission/validate/validate-object";
 import { isObject, type JsonValue } from "@/lib/admission/validate/json";
 import { readEditorYaml, toEditorYaml } from "@/lib/webhooks/yaml-text";

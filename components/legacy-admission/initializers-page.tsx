@@ -1,8 +1,8 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import { initializerOrder, pendingFor } from "@/lib/admission/initializers";
-import type { InitializerConfiguration } from "@/lib/admission/snapshot";
+import { initializerOrder, pendingFor } from "@/lib/admission/historical/initializers";
+import type { InitializerConfiguration } from "@/lib/admission/model/snapshot";
 import {
   explainInitializerRule,
   INITIALIZER_FAILURE_NOTE,

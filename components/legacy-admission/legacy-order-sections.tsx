@@ -1,6 +1,6 @@
 "use client";
 
-import type { LegacyOrderSection } from "@/lib/admission/legacy-order";
+import type { LegacyOrderSection } from "@/lib/admission/historical/legacy-order";
 
 /**
  * The historical hooks in call order, one labelled section per kind (v1beta1 mutating, v1beta1

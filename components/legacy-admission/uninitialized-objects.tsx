@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
 import { uninitializedQuery } from "@/lib/queries/initializers";
-import { DEFAULT_STUCK_AFTER_SECONDS } from "@/lib/admission/uninitialized";
+import { DEFAULT_STUCK_AFTER_SECONDS } from "@/lib/admission/historical/uninitialized";
 import { ErrorBox } from "@/components/ui/error-box";
 
 const THRESHOLDS = [

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
 import { legacyAccessQuery } from "@/lib/queries/webhooks";
 import type { LegacyResource } from "@/lib/k8s/legacy-kinds";
-import type { AccessVerb } from "@/lib/webhooks/kinds";
+import type { AccessVerb } from "@/lib/webhooks/resource-kinds";
 
 /** What the tab's identity may do with one historical kind, and why a control is off. */
 export interface LegacyAccess {

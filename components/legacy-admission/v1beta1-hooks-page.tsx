@@ -2,8 +2,8 @@
 
 import { useMemo, useState } from "react";
 import type { ConfigObject } from "@/lib/api/webhooks";
-import { legacyOrder, v1beta1Settings } from "@/lib/admission/legacy-order";
-import type { V1beta1WebhookConfiguration } from "@/lib/admission/snapshot";
+import { legacyOrder, v1beta1Settings } from "@/lib/admission/historical/legacy-order";
+import type { V1beta1WebhookConfiguration } from "@/lib/admission/model/snapshot";
 import type { V1RuleWithOperations } from "@/lib/k8s/types";
 import { explainRule } from "@/lib/webhooks/explain";
 import { PROPAGATION } from "@/lib/webhooks/initializer-view";

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useMemo } from "react";
 import { useQuery } from "@tanstack/react-query";
 import type { V1EndpointSlice, V1Service } from "@/lib/k8s/types";
-import type { Backend } from "@/lib/admission/deadlock";
+import type { Backend } from "@/lib/admission/lint/deadlock";
 import { deadlockMap } from "@/lib/namespaces/deadlock-view";
 import {
   LABEL_SOURCE_TEXT,

@@ -10,12 +10,12 @@ import {
 } from "@/lib/health/links";
 import { predictHref } from "@/lib/predict/links";
 import { useMemo } from "react";
-import { describeRequest, hookView } from "@/lib/admission/exemption-views";
+import { describeRequest, hookView } from "@/lib/admission/exemptions/exemption-views";
 import {
   isPolicySource,
   type HookIdentity,
   type HookSourceKind,
-} from "@/lib/admission/hook-identity";
+} from "@/lib/admission/model/hook-identity";
 import { configurationHref, namespaceHref } from "@/lib/namespaces/links";
 import { hookColumnHref } from "@/lib/namespaces/matrix-params";
 import { ErrorBox } from "@/components/ui/error-box";

@@ -2,9 +2,13 @@
 
 import Link from "next/link";
 import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
-import { EXEMPT, INTERCEPTED } from "@/lib/admission/exemptions";
+import { EXEMPT, INTERCEPTED } from "@/lib/admission/exemptions/exemptions";
 import type { GridHook } from "@/lib/namespaces/matrix-preview";
-import { columnGroups, type CellReader, type MatrixRow } from "@/lib/admission/exemption-views";
+import {
+  columnGroups,
+  type CellReader,
+  type MatrixRow,
+} from "@/lib/admission/exemptions/exemption-views";
 import { hookHref, namespaceHref } from "@/lib/namespaces/links";
 import { useScrollViewport } from "@/components/ui/use-scroll-viewport";
 

@@ -6,7 +6,7 @@ import {
   describeRequest,
   namespaceView,
   type NamespaceHookEntry,
-} from "@/lib/admission/exemption-views";
+} from "@/lib/admission/exemptions/exemption-views";
 import { configurationHref, hookHref } from "@/lib/namespaces/links";
 import { ErrorBox } from "@/components/ui/error-box";
 import { useLiveMatrix } from "./use-live-matrix";

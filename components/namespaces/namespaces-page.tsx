@@ -2,13 +2,13 @@
 
 import Link from "next/link";
 import { useMemo, useState } from "react";
-import { labelValue } from "@/lib/admission/selectors";
+import { labelValue } from "@/lib/admission/model/selectors";
 import {
   cellReader,
   describeRequest,
   explainCell,
   failClosedInterceptors,
-} from "@/lib/admission/exemption-views";
+} from "@/lib/admission/exemptions/exemption-views";
 import {
   unpackPreview,
   visibleColumns,

@@ -7,7 +7,7 @@ import type { OverviewData } from "@/lib/api/overview";
 import { collectionQuery } from "@/lib/queries/collections";
 import type { CollectionData, KubeObjectLike } from "@/lib/api/kube-list";
 import { refToString, type ResourceRef } from "@/lib/k8s/resources";
-import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
+import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
 import {
   ENDPOINT_SLICES,
   NAMESPACES,
@@ -16,7 +16,7 @@ import {
   snapshotOfCollections,
   unpackNamespaces,
   type PackedNamespaces,
-} from "@/lib/namespaces/collections";
+} from "@/lib/namespaces/matrix-collections";
 import { useLiveCollections, type LiveStatus } from "@/components/live/use-live-collections";
 import { useTabContext } from "@/components/layout/tab-context";
 

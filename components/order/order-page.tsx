@@ -8,7 +8,7 @@ import { collectionQuery } from "@/lib/queries/collections";
 import { webhookAccessQuery, webhookRef } from "@/lib/queries/webhooks";
 import type { ConfigObject, RenameStep } from "@/lib/api/webhooks";
 import { orderModel, type OrderEntry } from "@/lib/webhooks/order-view";
-import type { WebhookResource } from "@/lib/webhooks/kinds";
+import type { WebhookResource } from "@/lib/webhooks/resource-kinds";
 import type {
   V1MutatingWebhookConfiguration,
   V1ValidatingWebhookConfiguration,
@@ -23,11 +23,11 @@ import { useWebhookConfigs } from "@/components/webhooks/use-webhook-configs";
 import { servedPolicyKinds } from "@/lib/webhooks/hook-kinds";
 import type { PolicySnapshot } from "@/lib/webhooks/order-view";
 import { LegacyOrderSections } from "@/components/legacy-admission/legacy-order-sections";
-import { legacyOrder } from "@/lib/admission/legacy-order";
+import { legacyOrder } from "@/lib/admission/historical/legacy-order";
 import type {
   ExternalAdmissionHookConfiguration,
   V1beta1WebhookConfiguration,
-} from "@/lib/admission/snapshot";
+} from "@/lib/admission/model/snapshot";
 import { servedV1beta1HookKinds } from "@/lib/k8s/v1beta1-hooks";
 import { servedKinds } from "@/lib/k8s/served-kinds";
 import type { OverviewData } from "@/lib/api/overview";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { objectPagePath } from "@/lib/webhooks/kinds";
+import { objectPagePath } from "@/lib/webhooks/resource-kinds";
 import type { PolicyOrderEntry } from "@/lib/webhooks/order-view";
 
 /** Admission policies in the call order: each (policy, binding) pair the apiserver evaluates. */

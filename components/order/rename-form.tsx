@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { RenameError, renameConfiguration } from "@/lib/queries/webhooks";
 import type { RenameStep } from "@/lib/api/webhooks";
-import type { WebhookResource } from "@/lib/webhooks/kinds";
+import type { WebhookResource } from "@/lib/webhooks/resource-kinds";
 import type { LegacyResource } from "@/lib/k8s/legacy-kinds";
 import { ErrorBox } from "@/components/ui/error-box";
 

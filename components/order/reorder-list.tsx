@@ -4,10 +4,10 @@ import { useRef, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import type { ConfigObject } from "@/lib/api/webhooks";
 import { writeConfiguration } from "@/lib/queries/webhooks";
-import type { WebhookResource } from "@/lib/webhooks/kinds";
+import type { WebhookResource } from "@/lib/webhooks/resource-kinds";
 import type { LegacyResource } from "@/lib/k8s/legacy-kinds";
 import { ErrorBox } from "@/components/ui/error-box";
-import { moveItem } from "@/lib/admission/initializers";
+import { moveItem } from "@/lib/admission/historical/initializers";
 
 /**
  * The hooks of one configuration in call order, reorderable by drag or by keyboard

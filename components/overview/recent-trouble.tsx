@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { DecisionFilter } from "@/lib/decisions/filter";
 import { OUTCOME_LABELS, outcomesOfTone, type OutcomeTone } from "@/lib/decisions/outcomes";
 import { summarizeTallies, type DeciderTally } from "@/lib/decisions/tally";
-import { POD_SECURITY } from "@/lib/admission/deciders";
+import { POD_SECURITY } from "@/lib/admission/audit/deciders";
 import { decisionTallyQuery, filterQuery } from "@/lib/queries/decisions";
 import { ApiError } from "@/lib/api/client";
 import { OutcomeBadge } from "@/components/decisions/outcome-badge";

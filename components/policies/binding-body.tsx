@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { objectPagePath, type PolicyResource } from "@/lib/webhooks/kinds";
+import { objectPagePath, type PolicyResource } from "@/lib/webhooks/resource-kinds";
 import { POLICY_OF, rulesSummary, type BindingLike, type PolicyLike } from "@/lib/policies/view";
 import type { ParamsStatus } from "@/lib/policies/params-model";
 import { MatchResources } from "./match-resources";

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useMemo } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { servedPolicyKinds } from "@/lib/webhooks/hook-kinds";
-import { objectPagePath } from "@/lib/webhooks/kinds";
+import { objectPagePath } from "@/lib/webhooks/resource-kinds";
 import { policyRows } from "@/lib/policies/view";
 import { paramsWarn } from "@/lib/policies/params-model";
 import { webhookAccessQuery } from "@/lib/queries/webhooks";

@@ -1,6 +1,6 @@
 import Link from "next/link";
-import type { PolicyResource } from "@/lib/webhooks/kinds";
-import { objectPagePath } from "@/lib/webhooks/kinds";
+import type { PolicyResource } from "@/lib/webhooks/resource-kinds";
+import { objectPagePath } from "@/lib/webhooks/resource-kinds";
 import {
   BINDING_OF,
   bindingScope,

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { servedPolicyKinds } from "@/lib/webhooks/hook-kinds";
-import { KIND_OF, type PolicyResource } from "@/lib/webhooks/kinds";
+import { KIND_OF, type PolicyResource } from "@/lib/webhooks/resource-kinds";
 import { webhookAccessQuery } from "@/lib/queries/webhooks";
 import {
   BINDING_OF,

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { PredictReport } from "@/lib/admission/predict-report";
+import type { PredictReport } from "@/lib/admission/report/predict-report";
 import { auditedMutatingCalls, compareAudited } from "@/lib/predict/compare";
 import { auditGaveUp, decisionsForQuery } from "@/lib/queries/predict";
 import { Comparisons } from "./comparisons";

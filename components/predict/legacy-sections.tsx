@@ -1,6 +1,6 @@
 "use client";
 
-import type { LegacySectionReport } from "@/lib/admission/legacy-hooks";
+import type { LegacySectionReport } from "@/lib/admission/historical/legacy-hooks";
 
 /**
  * The historical hooks' part of a prediction: one labelled section per kind (v1beta1 mutating,

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { stringify } from "yaml";
-import type { DiscoveryResource } from "@/lib/admission/snapshot";
+import type { DiscoveryResource } from "@/lib/admission/model/snapshot";
 import { pickFromCluster } from "@/lib/queries/predict";
 
 const refOf = (d: DiscoveryResource) => `${d.group || "core"}/${d.version}/${d.resource}`;

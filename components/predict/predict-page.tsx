@@ -2,9 +2,9 @@
 
 import { useEffect, useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { compileSnapshot } from "@/lib/admission/compile";
-import { compileLegacy } from "@/lib/admission/legacy-hooks";
-import { builtinDiscovery } from "@/lib/admission/resources";
+import { compileSnapshot } from "@/lib/admission/matching/compile";
+import { compileLegacy } from "@/lib/admission/historical/legacy-hooks";
+import { builtinDiscovery } from "@/lib/admission/report/resources";
 import { useTabContext } from "@/components/layout/tab-context";
 import { PREDICT_STATE_REREAD_MS, predictStateQuery } from "@/lib/queries/predict";
 import { clockTime } from "@/lib/clock";

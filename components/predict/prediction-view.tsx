@@ -8,7 +8,7 @@ import type {
   PodSecurityReport,
   PredictReport,
   SkipReport,
-} from "@/lib/admission/predict-report";
+} from "@/lib/admission/report/predict-report";
 import type { PagePrediction } from "@/lib/predict/page-request";
 import { isTarget, type HookTarget } from "@/lib/predict/links";
 import { LegacySections } from "./legacy-sections";

@@ -1,9 +1,9 @@
 "use client";
 
 import { useState } from "react";
-import type { RequestUserInfo } from "@/lib/admission/request";
-import type { Labels } from "@/lib/admission/selectors";
-import type { DiscoveryResource } from "@/lib/admission/snapshot";
+import type { RequestUserInfo } from "@/lib/admission/model/request";
+import type { Labels } from "@/lib/admission/model/selectors";
+import type { DiscoveryResource } from "@/lib/admission/model/snapshot";
 import type { PagePrediction } from "@/lib/predict/page-request";
 import {
   DEFAULT_STATE,

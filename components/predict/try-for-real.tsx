@@ -1,9 +1,9 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import type { CompiledSnapshot } from "@/lib/admission/compile";
-import { predict } from "@/lib/admission/predict";
-import { reportOf } from "@/lib/admission/predict-report";
+import type { CompiledSnapshot } from "@/lib/admission/matching/compile";
+import { predict } from "@/lib/admission/prediction/predict";
+import { reportOf } from "@/lib/admission/report/predict-report";
 import { compareVerdict, dryRunHooks } from "@/lib/predict/compare";
 import { AuditedCalls } from "./audited-calls";
 import { Comparisons } from "./comparisons";

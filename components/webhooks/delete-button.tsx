@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { objectPagePath, type AdmissionResource } from "@/lib/webhooks/kinds";
+import { objectPagePath, type AdmissionResource } from "@/lib/webhooks/resource-kinds";
 import { deleteConfiguration } from "@/lib/queries/webhooks";
 import { isLegacyResource, type LegacyResource } from "@/lib/k8s/legacy-kinds";
 import { ErrorBox } from "@/components/ui/error-box";

@@ -1,4 +1,4 @@
-import type { LintFinding } from "@/lib/admission/lint-types";
+import type { LintFinding } from "@/lib/admission/lint/lint-types";
 import type { LintStateData } from "@/lib/api/webhooks";
 import type {
   V1MutatingWebhookConfiguration,

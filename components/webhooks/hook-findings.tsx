@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { LintFinding } from "@/lib/admission/lint-types";
+import type { LintFinding } from "@/lib/admission/lint/lint-types";
 import { proposedEditHref } from "@/lib/namespaces/links";
 
 /** Lint findings about one hook, each with its concrete fix. */

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { LintFinding } from "@/lib/admission/lint-types";
+import type { LintFinding } from "@/lib/admission/lint/lint-types";
 import type { HookLike } from "@/lib/webhooks/summary";
 import type { HookDetails } from "@/lib/api/webhooks";
 import type { OrderEntry } from "@/lib/webhooks/order-view";
@@ -10,7 +10,7 @@ import { MatchConditions } from "./match-conditions";
 import { BackendFacts } from "./backend-facts";
 import { CaFacts } from "./ca-facts";
 import { HookFindings } from "./hook-findings";
-import type { WebhookDefaults } from "@/lib/admission/webhook-defaults";
+import type { WebhookDefaults } from "@/lib/admission/model/webhook-defaults";
 import { Val } from "@/components/ui/default-value";
 
 /** Everything about one hook of a configuration. */

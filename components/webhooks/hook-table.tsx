@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRef } from "react";
 import type { FindingCounts, ListState, SortKey } from "@/lib/webhooks/list-filter";
 import type { HookRow } from "@/lib/webhooks/summary";
-import { isWebhookResource } from "@/lib/webhooks/kinds";
+import { isWebhookResource } from "@/lib/webhooks/resource-kinds";
 import { CaExpiry } from "./ca-expiry";
 import { FindingsBadges } from "./findings-badges";
 import { LIST_INITIAL_HEIGHT, LIST_OVERSCAN, LIST_ROW_HEIGHT } from "@/lib/webhooks/list-preview";

@@ -1,5 +1,9 @@
 import Link from "next/link";
-import { objectPagePath, type AdmissionResource, type AccessVerb } from "@/lib/webhooks/kinds";
+import {
+  objectPagePath,
+  type AdmissionResource,
+  type AccessVerb,
+} from "@/lib/webhooks/resource-kinds";
 import type { LiveStatus } from "@/components/live/use-live-collections";
 import { DeleteButton } from "./delete-button";
 import { LiveIndicator } from "@/components/live/live-indicator";

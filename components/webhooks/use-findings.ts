@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import type { LintFinding } from "@/lib/admission/lint-types";
+import type { LintFinding } from "@/lib/admission/lint/lint-types";
 import type {
   V1MutatingWebhookConfiguration,
   V1ValidatingWebhookConfiguration,

@@ -1,5 +1,5 @@
 /** /api/decisions: the stored admission decisions, one of them, their tally and the live feed. */
-import type { DecisionRecord } from "@/lib/admission/audit";
+import type { DecisionRecord } from "@/lib/admission/audit/audit";
 import type { DecisionHistogram } from "@/lib/decisions/histogram";
 import type { DecisionTallyResponse } from "@/lib/decisions/tally";
 import { route } from "./contract";

@@ -4,7 +4,7 @@ import {
   DEFAULT_STUCK_AFTER_SECONDS,
   type CoveredCollection,
   type UninitializedReport,
-} from "@/lib/admission/uninitialized";
+} from "@/lib/admission/historical/uninitialized";
 import { route } from "./contract";
 
 /** GET /api/initializers/uninitialized?stuckAfterSeconds=N */

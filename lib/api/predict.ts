@@ -3,8 +3,8 @@
  * the browser), objects picked from the cluster, and the apiserver's own verdict on a dry run.
  */
 import { z } from "zod";
-import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
-import type { RequestUserInfo } from "@/lib/admission/request";
+import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
+import type { RequestUserInfo } from "@/lib/admission/model/request";
 import type { AdmissionOperation } from "@/lib/k8s/types";
 import { route } from "./contract";
 

@@ -4,16 +4,16 @@
  * what the pages read beside them.
  */
 import { z } from "zod";
-import type { WorkloadLike } from "@/lib/admission/deadlock";
-import type { Labels } from "@/lib/admission/selectors";
-import type { DiscoveryResource } from "@/lib/admission/snapshot";
+import type { WorkloadLike } from "@/lib/admission/lint/deadlock";
+import type { Labels } from "@/lib/admission/model/selectors";
+import type { DiscoveryResource } from "@/lib/admission/model/snapshot";
 import type { JsonSchema } from "@/lib/k8s/openapi-schema";
 import type { V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
 import type { CaBundleView } from "@/lib/k8s/x509";
 import type { KubeApiErrorBody } from "@/lib/k8s/errors";
 import { MAX_TARGETS, parseTargets } from "@/lib/namespaces/backend-pods";
 import type { BackendView } from "@/lib/webhooks/backend-view";
-import type { AccessMap, LegacyAccessMap } from "@/lib/webhooks/kinds";
+import type { AccessMap, LegacyAccessMap } from "@/lib/webhooks/resource-kinds";
 import { route } from "./contract";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { DecisionRecord } from "@/lib/admission/audit";
-import { storedAuditID } from "@/lib/admission/audit-id";
+import type { DecisionRecord } from "@/lib/admission/audit/audit";
+import { storedAuditID } from "@/lib/admission/audit/audit-id";
 import {
   decisionFilterParams,
   matchesDecisionFilter,

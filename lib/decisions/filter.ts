@@ -7,8 +7,8 @@ import {
   type DecisionOutcome,
   type DecisionRecord,
   type DeciderKind,
-} from "@/lib/admission/audit";
-import { auditIDToFind } from "@/lib/admission/audit-id";
+} from "@/lib/admission/audit/audit";
+import { auditIDToFind } from "@/lib/admission/audit/audit-id";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { dashboardError } from "@/lib/api/contract";
 

@@ -1,5 +1,5 @@
 /** Folds runs of identical decisions into one row with a count. Pure. */
-import type { DecisionRecord } from "@/lib/admission/audit";
+import type { DecisionRecord } from "@/lib/admission/audit/audit";
 import { addToHistogram, type DecisionHistogram } from "./histogram";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DeciderKind } from "@/lib/admission/audit";
+import type { DeciderKind } from "@/lib/admission/audit/audit";
 import { deciderLinks, hookContextLinks, predictTargets } from "./links";
 
 describe("deciderLinks", () => {

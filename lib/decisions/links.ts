@@ -1,8 +1,8 @@
 /** Where a decision's webhook or policy lives in the dashboard (pure). */
-import type { DeciderKind } from "@/lib/admission/audit";
-import type { HookSourceKind } from "@/lib/admission/hook-identity";
+import type { DeciderKind } from "@/lib/admission/audit/audit";
+import type { HookSourceKind } from "@/lib/admission/model/hook-identity";
 import { hookTargetParam, type HookTarget } from "@/lib/predict/links";
-import { objectPagePath } from "@/lib/webhooks/kinds";
+import { objectPagePath } from "@/lib/webhooks/resource-kinds";
 import { listStateQuery, parseListState } from "@/lib/webhooks/list-filter";
 import {
   hookDecisionsHref,

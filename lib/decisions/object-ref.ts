@@ -1,4 +1,4 @@
-import type { AuditRequestFacts } from "@/lib/admission/audit";
+import type { AuditRequestFacts } from "@/lib/admission/audit/audit";
 import { visibleText } from "./visible-text";
 
 type Ref = Pick<AuditRequestFacts, "namespace" | "name" | "operation">;

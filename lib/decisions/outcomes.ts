@@ -1,5 +1,5 @@
 /** How each decision outcome and decider kind is named and weighted on the pages. Pure. */
-import type { DecisionOutcome, DeciderKind } from "@/lib/admission/audit";
+import type { DecisionOutcome, DeciderKind } from "@/lib/admission/audit/audit";
 
 export const OUTCOME_LABELS: Record<DecisionOutcome, string> = {
   admitted: "admitted",

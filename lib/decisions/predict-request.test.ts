@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseAuditEvent, type AuditRequestFacts } from "@/lib/admission/audit";
-import { hook, validatingSnapshot } from "@/lib/admission/test-helpers";
+import { parseAuditEvent, type AuditRequestFacts } from "@/lib/admission/audit/audit";
+import { hook, validatingSnapshot } from "@/lib/admission/model/test-helpers";
 import { predictPage } from "@/lib/predict/page-request";
 import { liveOf } from "@/lib/predict/test-live";
 import { stateFromQuery } from "@/lib/predict/page-state";

@@ -5,7 +5,7 @@
  * suggested policy logs admission configuration); at Metadata level only the object's name and
  * namespace are known, so selectors on its labels are predicted without them. Pure and light (the decision feed's first load): JSON text, no YAML.
  */
-import type { AuditRequestFacts } from "@/lib/admission/audit";
+import type { AuditRequestFacts } from "@/lib/admission/audit/audit";
 import {
   DEFAULT_STATE,
   MAX_URL_OBJECT,

@@ -3,7 +3,7 @@
  * what the overview makes of them: which webhooks and policies did not let requests through, the
  * ones that failed to do their job first. Pure.
  */
-import type { DecisionOutcome, DeciderKind } from "@/lib/admission/audit";
+import type { DecisionOutcome, DeciderKind } from "@/lib/admission/audit/audit";
 import { isPolicyKind, OUTCOME_TONES, type OutcomeTone } from "./outcomes";
 
 /** How many decisions one webhook or policy made with one outcome in the window. */

@@ -1,5 +1,5 @@
 /** Links between the Health page, the detail pages, decisions and prediction (pure). */
-import type { PolicyKind } from "@/lib/admission/metrics";
+import type { PolicyKind } from "@/lib/admission/health/metrics";
 
 /** The Health page row id of a hook (webhook or conversion webhook) at `index` of its source. */
 export function healthRowId(source: string, configuration: string, index: number): string {

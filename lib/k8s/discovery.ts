@@ -3,7 +3,7 @@
  * admission predictor needs for matchPolicy Equivalent and subresource kinds. Pure.
  */
 import type { V1APIResource } from "@/lib/k8s/types";
-import type { DiscoveryResource } from "@/lib/admission/snapshot";
+import type { DiscoveryResource } from "@/lib/admission/model/snapshot";
 
 /** One fetched discovery document: the resources of one group/version. */
 export interface GroupVersionResources {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { hook } from "@/lib/admission/test-helpers";
+import { hook } from "@/lib/admission/model/test-helpers";
 import {
   MAX_TARGETS,
   backendTargets,
   endpointsFingerprint,
   parseSelector,
   parseTargets,
-  selectorText,
+  equalitySelectorText,
   targetsQuery,
 } from "./backend-pods";
 
@@ -17,9 +17,9 @@ const svc = (namespace: string, name: string, selector?: Record<string, string>)
 const backed = (name: string, namespace: string, service: string) =>
   hook(name, { clientConfig: { service: { namespace, name: service } } });
 
-describe("selectorText / parseSelector", () => {
+describe("equalitySelectorText / parseSelector", () => {
   it("writes a selector map as k=v with keys sorted, and reads it back", () => {
-    const text = selectorText({ "app.kubernetes.io/name": "hook", app: "x", tier: "" });
+    const text = equalitySelectorText({ "app.kubernetes.io/name": "hook", app: "x", tier: "" });
     expect(text).toBe("app=x,app.kubernetes.io/name=hook,tier=");
     expect(parseSelector(text ?? "")).toEqual({
       app: "x",
@@ -29,9 +29,9 @@ describe("selectorText / parseSelector", () => {
   });
 
   it("selects nothing from an empty map, and refuses what is not a label selector of equalities", () => {
-    expect(selectorText({})).toBeUndefined();
-    expect(selectorText({ "a,b": "x" })).toBeUndefined();
-    expect(selectorText({ a: "x=y" })).toBeUndefined();
+    expect(equalitySelectorText({})).toBeUndefined();
+    expect(equalitySelectorText({ "a,b": "x" })).toBeUndefined();
+    expect(equalitySelectorText({ a: "x=y" })).toBeUndefined();
     for (const bad of ["", "a", "=x", "a=x,", "a!=x", "a in (x)", "a=x,a=y", "a=x y", "/a=x"])
       expect(parseSelector(bad), bad).toBeUndefined();
   });

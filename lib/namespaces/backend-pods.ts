@@ -3,10 +3,10 @@
  * and the route that reads them): for each service-backed webhook whose Service is known and
  * selects pods, the Service's namespace and its selector as an equality label selector. A
  * backend's pods are the pods its Service selects, its workloads those whose pod template the
- * Service selects (lib/admission/deadlock.ts `backendsOf`), so nothing else is read: no other
+ * Service selects (lib/admission/lint/deadlock.ts `backendsOf`), so nothing else is read: no other
  * namespace, and no pod the selector leaves out.
  */
-import type { PodLabelSource } from "@/lib/admission/deadlock";
+import type { PodLabelSource } from "@/lib/admission/lint/deadlock";
 
 /** One namespace and selector to read pods and workload templates for. */
 export interface PodLabelTarget {
@@ -41,7 +41,9 @@ function validValue(value: string): boolean {
 }
 
 /** A selector map as an equality label selector (keys sorted); undefined when it cannot be one. */
-export function selectorText(selector: Readonly<Record<string, string>>): string | undefined {
+export function equalitySelectorText(
+  selector: Readonly<Record<string, string>>,
+): string | undefined {
   const keys = Object.keys(selector).sort();
   if (keys.length === 0) return undefined;
   const parts: string[] = [];
@@ -53,7 +55,7 @@ export function selectorText(selector: Readonly<Record<string, string>>): string
   return parts.join(",");
 }
 
-/** An equality label selector (`k=v,…`, as selectorText writes it) as a map; undefined if not one. */
+/** An equality label selector (`k=v,…`, as equalitySelectorText writes it) as a map; undefined if not one. */
 export function parseSelector(text: string): Record<string, string> | undefined {
   const out: Record<string, string> = {};
   for (const part of text.split(",")) {
@@ -107,7 +109,7 @@ export function backendTargets(
       const ref = w.clientConfig?.service;
       if (!ref?.namespace || !ref.name || !NAMESPACE.test(ref.namespace)) continue;
       const svc = byRef.get(`${ref.namespace}/${ref.name}`);
-      const selector = svc?.spec?.selector ? selectorText(svc.spec.selector) : undefined;
+      const selector = svc?.spec?.selector ? equalitySelectorText(svc.spec.selector) : undefined;
       if (selector === undefined) continue;
       const key = `${ref.namespace}\u0000${selector}`;
       const t = targets.get(key) ?? { namespace: ref.namespace, selector, services: new Set() };

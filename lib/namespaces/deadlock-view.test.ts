@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { compileSnapshot } from "@/lib/admission/compile";
-import { dependencyGraph, type DependencyInput } from "@/lib/admission/deadlock";
+import { compileSnapshot } from "@/lib/admission/matching/compile";
+import { dependencyGraph, type DependencyInput } from "@/lib/admission/lint/deadlock";
 import { deadlockMap } from "@/lib/namespaces/deadlock-view";
-import { hook } from "@/lib/admission/test-helpers";
+import { hook } from "@/lib/admission/model/test-helpers";
 
 const NS = (name: string) => ({ "kubernetes.io/metadata.name": name });
 const only = (ns: string) => ({

@@ -3,7 +3,7 @@
  * the hooks that intercept the creation of that backend's pods. Only hooks that take part (a
  * service backend, an edge, or critical coverage) are drawn.
  */
-import type { DependencyGraph, GraphHook } from "@/lib/admission/deadlock";
+import type { DependencyGraph, GraphHook } from "@/lib/admission/lint/deadlock";
 
 /** A node to draw. */
 export interface MapNode {

@@ -1,6 +1,6 @@
 /** Links between the namespaces pages, the per-hook page and the webhook pages (pure). */
-import type { HookIdentity, HookSourceKind } from "@/lib/admission/hook-identity";
-import type { LintFix } from "@/lib/admission/lint-types";
+import type { HookIdentity, HookSourceKind } from "@/lib/admission/model/hook-identity";
+import type { LintFix } from "@/lib/admission/lint/lint-types";
 
 /** The per-namespace page. */
 export function namespaceHref(name: string): string {

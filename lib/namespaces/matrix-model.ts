@@ -3,20 +3,20 @@
  * load with a dynamic import: compiling a snapshot pulls in the CEL compiler (matchConditions),
  * which stays out of the pages' first-load JavaScript.
  */
-import { compileSnapshot, type CompiledSnapshot } from "@/lib/admission/compile";
+import { compileSnapshot, type CompiledSnapshot } from "@/lib/admission/matching/compile";
 import {
   exemptionMatrix,
   type ExemptionMatrix,
   type MatrixRequest,
-} from "@/lib/admission/exemptions";
+} from "@/lib/admission/exemptions/exemptions";
 import {
   dependencyGraph,
   type DependencyGraph,
   type DependencyInput,
-} from "@/lib/admission/deadlock";
-import { lint } from "@/lib/admission/lint";
-import type { LintFinding } from "@/lib/admission/lint-types";
-import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
+} from "@/lib/admission/lint/deadlock";
+import { lint } from "@/lib/admission/lint/lint";
+import type { LintFinding } from "@/lib/admission/lint/lint-types";
+import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
 
 export type { CompiledSnapshot };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { builtinDiscovery } from "@/lib/admission/resources";
+import { builtinDiscovery } from "@/lib/admission/report/resources";
 import {
   changeRequest,
   MATRIX_RESOURCES,

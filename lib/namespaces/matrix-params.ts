@@ -2,7 +2,7 @@
  * The exemption matrix page's state as URL search parameters (pure): the request the matrix is
  * for, the grouping label and the filters. Unknown or malformed values fall back to defaults.
  */
-import { POD_CREATE, type MatrixRequest } from "@/lib/admission/exemptions";
+import { POD_CREATE, type MatrixRequest } from "@/lib/admission/exemptions/exemptions";
 
 /** Requests the matrix can be drawn for: common namespaced kinds, Namespaces, cluster-scoped kinds. */
 export const MATRIX_RESOURCES: ReadonlyArray<{
@@ -46,8 +46,8 @@ export const MATRIX_RESOURCES: ReadonlyArray<{
     request: { group, version: "v1", resource, scope: "Cluster" as const },
   })),
   // CONNECT reaches only these subresources (kubectl exec, attach, port-forward; the proxies).
-  // Listed here rather than read from lib/admission/resources.ts, whose table would weigh on the
-  // page's first load; a test keeps the two in step.
+  // Listed here rather than read from lib/admission/report/resources.ts, whose table would weigh
+  // on the page's first load; a test keeps the two in step.
   ...(
     [
       ["pods", "exec", "Namespaced"],

@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { compileSnapshot } from "@/lib/admission/compile";
-import { EXEMPT, INTERCEPTED, NOT_MATCHED, exemptionMatrix } from "@/lib/admission/exemptions";
-import { cellReader } from "@/lib/admission/exemption-views";
-import { hook } from "@/lib/admission/test-helpers";
+import { compileSnapshot } from "@/lib/admission/matching/compile";
+import {
+  EXEMPT,
+  INTERCEPTED,
+  NOT_MATCHED,
+  exemptionMatrix,
+} from "@/lib/admission/exemptions/exemptions";
+import { cellReader } from "@/lib/admission/exemptions/exemption-views";
+import { hook } from "@/lib/admission/model/test-helpers";
 import { DEFAULT_PARAMS } from "@/lib/namespaces/matrix-params";
 import {
   decodeRuns,

@@ -10,9 +10,9 @@ import {
   NOT_MATCHED,
   type ExemptionMatrix,
   type MatrixHook,
-} from "@/lib/admission/exemptions";
-import { cellReader, matrixRows, type MatrixRow } from "@/lib/admission/exemption-views";
-import type { HookIdentity, HookSourceKind } from "@/lib/admission/hook-identity";
+} from "@/lib/admission/exemptions/exemptions";
+import { cellReader, matrixRows, type MatrixRow } from "@/lib/admission/exemptions/exemption-views";
+import type { HookIdentity, HookSourceKind } from "@/lib/admission/model/hook-identity";
 import { readOnly, type MatrixParams } from "@/lib/namespaces/matrix-params";
 
 /** The hook columns the parameters show, as indexes into the matrix's hooks. */

@@ -12,9 +12,9 @@ import { adminKube, type AdminKube } from "../../test/oracle/admin-kube";
 import { KubeClient } from "@/server/kube/client";
 import { kubeConfigFor } from "@/server/kube/config";
 import { readAdmissionState } from "@/server/kube/admission-state";
-import { compileSnapshot } from "@/lib/admission/compile";
-import { INTERCEPTED, exemptionMatrix } from "@/lib/admission/exemptions";
-import { cellReader, matrixRows } from "@/lib/admission/exemption-views";
+import { compileSnapshot } from "@/lib/admission/matching/compile";
+import { INTERCEPTED, exemptionMatrix } from "@/lib/admission/exemptions/exemptions";
+import { cellReader, matrixRows } from "@/lib/admission/exemptions/exemption-views";
 import { readParams, requestOf } from "@/lib/namespaces/matrix-params";
 
 const id = `cm${Date.now().toString(36)}`;

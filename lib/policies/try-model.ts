@@ -1,6 +1,6 @@
 /** The contract of POST /api/policies/try: a dry-run create and what admission said. Pure. */
 import type { KubeApiErrorBody } from "@/lib/k8s/errors";
-import { readStatusMessage } from "@/lib/admission/status-message";
+import { readStatusMessage } from "@/lib/admission/audit/status-message";
 
 export interface TryResult {
   /** True when admission (and validation) let the create through. */

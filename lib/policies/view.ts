@@ -4,7 +4,7 @@
  * the apiserver's type-checking warnings belong. Pure.
  */
 import type { V1LabelSelector, V1NamedRuleWithOperations } from "@/lib/k8s/types";
-import type { PolicyResource } from "@/lib/webhooks/kinds";
+import type { PolicyResource } from "@/lib/webhooks/resource-kinds";
 import { selectorSummary } from "@/lib/webhooks/summary";
 
 export interface MatchResourcesLike {

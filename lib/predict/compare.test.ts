@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { PredictReport } from "@/lib/admission/predict-report";
+import type { PredictReport } from "@/lib/admission/report/predict-report";
 import { compareAudited, compareVerdict, denierOf } from "@/lib/predict/compare";
-import type { DecisionRecord } from "@/lib/admission/audit";
+import type { DecisionRecord } from "@/lib/admission/audit/audit";
 
 const hookRef = (name: string) => ({
   source: "ValidatingWebhookConfiguration" as const,

@@ -2,11 +2,11 @@
  * The prediction beside the apiserver's verdict on a dry run of the same request: do they agree,
  * and which hooks a dry run treats differently (sideEffects). Pure.
  */
-import type { CompiledSnapshot } from "@/lib/admission/compile";
-import type { PredictReport } from "@/lib/admission/predict-report";
+import type { CompiledSnapshot } from "@/lib/admission/matching/compile";
+import type { PredictReport } from "@/lib/admission/report/predict-report";
 import type { DryRunVerdict } from "@/lib/api/predict";
-import type { DecisionRecord } from "@/lib/admission/audit";
-import { readStatusMessage } from "@/lib/admission/status-message";
+import type { DecisionRecord } from "@/lib/admission/audit/audit";
+import { readStatusMessage } from "@/lib/admission/audit/status-message";
 import { sameMessage } from "@/lib/admission/pod-security/admission";
 
 /** One statement about prediction versus verdict; `agrees: false` is a mismatch to highlight. */

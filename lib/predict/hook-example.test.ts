@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { builtinDiscovery } from "@/lib/admission/resources";
-import { compileSelector } from "@/lib/admission/selectors";
-import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
-import { hook, validatingSnapshot } from "@/lib/admission/test-helpers";
+import { builtinDiscovery } from "@/lib/admission/report/resources";
+import { compileSelector } from "@/lib/admission/model/selectors";
+import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
+import { hook, validatingSnapshot } from "@/lib/admission/model/test-helpers";
 import type { V1ValidatingWebhook } from "@kubernetes/client-node";
 import { exampleFor, labelsSatisfying } from "./hook-example";
 import { hookTargetParam, parseHookTarget, predictHref, type HookTarget } from "./links";

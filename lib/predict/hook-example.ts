@@ -11,15 +11,15 @@
  * request tried is returned, uncalled, and its prediction says why the hook is skipped.
  */
 import { stringify } from "yaml";
-import type { CompiledMatchResources, CompiledSnapshot } from "@/lib/admission/model";
-import { ruleMatches, type CompiledRule } from "@/lib/admission/rules";
-import type { CompiledSelector, Labels } from "@/lib/admission/selectors";
-import { selectorMatches } from "@/lib/admission/selectors";
-import type { DiscoveryResource } from "@/lib/admission/snapshot";
+import type { CompiledMatchResources, CompiledSnapshot } from "@/lib/admission/matching/compiled";
+import { ruleMatches, type CompiledRule } from "@/lib/admission/model/rule-matcher";
+import type { CompiledSelector, Labels } from "@/lib/admission/model/selectors";
+import { selectorMatches } from "@/lib/admission/model/selectors";
+import type { DiscoveryResource } from "@/lib/admission/model/snapshot";
 import type { AdmissionOperation } from "@/lib/k8s/types";
-import { IMMORTAL_NAMESPACES } from "@/lib/admission/exclusions";
-import { reachesAdmission } from "@/lib/admission/served-operations";
-import { predictCompiled } from "@/lib/admission/predict";
+import { IMMORTAL_NAMESPACES } from "@/lib/admission/matching/exclusions";
+import { reachesAdmission } from "@/lib/admission/prediction/served-operations";
+import { predictCompiled } from "@/lib/admission/prediction/predict";
 import type { JsonObject } from "@/lib/admission/validate/json";
 import { pageRequest, type LiveInputs } from "./page-request";
 import { DEFAULT_STATE, type PredictPageState } from "./page-state";

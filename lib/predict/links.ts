@@ -2,7 +2,7 @@
  * Links to the predict page opened on a request one hook is called for (see hook-example.ts):
  * `/predict?for=SOURCE/CONFIGURATION/NAME`. Pure and light, for every page that links a hook.
  */
-import { isPolicySource, type HookSourceKind } from "@/lib/admission/hook-identity";
+import { isPolicySource, type HookSourceKind } from "@/lib/admission/model/hook-identity";
 
 /** A webhook, or a policy binding (`name` "" for any binding of the policy). */
 export interface HookTarget {

@@ -11,7 +11,7 @@ import { adminKube, type AdminKube } from "../../test/oracle/admin-kube";
 import { KubeClient } from "@/server/kube/client";
 import { kubeConfigFor } from "@/server/kube/config";
 import { readAdmissionState } from "@/server/kube/admission-state";
-import { compileSnapshot } from "@/lib/admission/compile";
+import { compileSnapshot } from "@/lib/admission/matching/compile";
 import { predictPage, type LiveInputs } from "@/lib/predict/page-request";
 import { DEFAULT_STATE } from "@/lib/predict/page-state";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hook, validatingSnapshot } from "@/lib/admission/test-helpers";
+import { hook, validatingSnapshot } from "@/lib/admission/model/test-helpers";
 import { predictPage } from "@/lib/predict/page-request";
 import { liveOf } from "@/lib/predict/test-live";
 import { DEFAULT_STATE } from "@/lib/predict/page-state";

@@ -3,19 +3,19 @@
  * browser: the YAML parsed with positions (an error points at its line and column), the request
  * built and predicted by lib/admission exactly as the command line does. Pure.
  */
-import type { CompiledSnapshot } from "@/lib/admission/compile";
-import { predict } from "@/lib/admission/predict";
-import { predictLegacy, type CompiledLegacy } from "@/lib/admission/legacy-hooks";
+import type { CompiledSnapshot } from "@/lib/admission/matching/compile";
+import { predict } from "@/lib/admission/prediction/predict";
+import { predictLegacy, type CompiledLegacy } from "@/lib/admission/historical/legacy-hooks";
 import {
   buildRequest,
   reportOf,
   type PredictReport,
   type RequestSpec,
-} from "@/lib/admission/predict-report";
-import type { AdmissionRequest, RequestUserInfo } from "@/lib/admission/request";
-import type { ResolvedResource } from "@/lib/admission/resources";
-import type { Labels } from "@/lib/admission/selectors";
-import type { DiscoveryResource } from "@/lib/admission/snapshot";
+} from "@/lib/admission/report/predict-report";
+import type { AdmissionRequest, RequestUserInfo } from "@/lib/admission/model/request";
+import type { ResolvedResource } from "@/lib/admission/report/resources";
+import type { Labels } from "@/lib/admission/model/selectors";
+import type { DiscoveryResource } from "@/lib/admission/model/snapshot";
 import { isObject, type JsonObject } from "@/lib/admission/validate/json";
 import { parseDocuments } from "@/lib/admission/validate/source-map";
 import type { PredictPageState } from "./page-state";
@@ -34,7 +34,7 @@ export interface LiveInputs {
   discovery: readonly DiscoveryResource[];
   namespaces: Readonly<Record<string, Labels>>;
   identity: RequestUserInfo | undefined;
-  /** The historical hooks, compiled apart (lib/admission/legacy-hooks.ts). */
+  /** The historical hooks, compiled apart (lib/admission/historical/legacy-hooks.ts). */
   legacy?: CompiledLegacy;
 }
 

@@ -1,7 +1,7 @@
 /** The live inputs of the predict page for a snapshot, as tests give them (built-in discovery). */
-import { compileSnapshot } from "@/lib/admission/compile";
-import { builtinDiscovery } from "@/lib/admission/resources";
-import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
+import { compileSnapshot } from "@/lib/admission/matching/compile";
+import { builtinDiscovery } from "@/lib/admission/report/resources";
+import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
 import type { LiveInputs } from "./page-request";
 
 export function liveOf(snapshot: AdmissionSnapshot): LiveInputs {

@@ -8,7 +8,7 @@ import type {
   AdmissionResource,
   LegacyAccessMap,
   WebhookResource,
-} from "@/lib/webhooks/kinds";
+} from "@/lib/webhooks/resource-kinds";
 import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import type { LegacyResource } from "@/lib/k8s/legacy-kinds";
 import type { ResourceRef } from "@/lib/k8s/resources";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { storedAuditID } from "@/lib/admission/audit-id";
+import { storedAuditID } from "@/lib/admission/audit/audit-id";
 import { decodeWebhookSpans, OtlpDecodeError } from "./otlp";
 
 /** A minimal protobuf writer for the tests: fields as [number, wireType, value]. */

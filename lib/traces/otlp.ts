@@ -14,7 +14,7 @@
  * Field numbers from opentelemetry/proto/{collector/trace,trace,common,resource}/v1.
  */
 
-import { storedAuditID } from "@/lib/admission/audit-id";
+import { storedAuditID } from "@/lib/admission/audit/audit-id";
 
 const WEBHOOK_SPAN_NAMES: Readonly<Record<string, "mutating" | "validating">> = {
   "Call mutating webhook": "mutating",

@@ -1,5 +1,5 @@
 /** Lint findings grouped by the hook (or configuration) they are about. Pure; no linter import. */
-import type { LintFinding } from "@/lib/admission/lint-types";
+import type { LintFinding } from "@/lib/admission/lint/lint-types";
 import type { FindingCounts } from "./list-filter";
 import type { HookRow } from "./summary";
 

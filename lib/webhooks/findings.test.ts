@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { hook } from "@/lib/admission/test-helpers";
-import { builtinDiscovery } from "@/lib/admission/resources";
+import { hook } from "@/lib/admission/model/test-helpers";
+import { builtinDiscovery } from "@/lib/admission/report/resources";
 import type { LintStateData } from "@/lib/api/webhooks";
 import { lintConfigurations } from "./findings";
 

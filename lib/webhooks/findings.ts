@@ -1,6 +1,6 @@
 /** Lint findings grouped by the hook (or configuration) they are about. Pure. */
-import { lint } from "@/lib/admission/lint";
-import type { LintFinding } from "@/lib/admission/lint-types";
+import { lint } from "@/lib/admission/lint/lint";
+import type { LintFinding } from "@/lib/admission/lint/lint-types";
 import type { LintStateData } from "@/lib/api/webhooks";
 import type {
   V1MutatingWebhookConfiguration,

@@ -3,7 +3,7 @@
  * dynamic admission control design (propagation: the second goal, "a change applies within a
  * bound").
  */
-import type { InitializerRule } from "@/lib/admission/initializers";
+import type { InitializerRule } from "@/lib/admission/historical/initializers";
 import { explainGroups, explainVersions } from "./explain";
 
 /** One v1alpha1 resources entry in words: `*` is every resource, subresources are never allowed. */

@@ -2,19 +2,19 @@
  * The effective call order of webhook configurations for the order page and the detail page,
  * built on lib/admission (compile, order). Pure.
  */
-import { compileSnapshot } from "@/lib/admission/compile";
+import { compileSnapshot } from "@/lib/admission/matching/compile";
 import {
   effectiveOrder,
   planReinvocation,
   worstCaseLatency,
   type MutatingCall,
   type ReinvocationTrigger,
-} from "@/lib/admission/order";
+} from "@/lib/admission/prediction/order";
 import type {
   V1MutatingWebhookConfiguration,
   V1ValidatingWebhookConfiguration,
 } from "@/lib/k8s/types";
-import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
+import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
 
 export interface OrderEntry {
   key: string;

@@ -7,8 +7,8 @@ import type {
   V1LabelSelector,
   V1RuleWithOperations,
 } from "@/lib/k8s/types";
-import { parseCaBundle } from "@/lib/admission/pem";
-import { webhookDefaults } from "@/lib/admission/webhook-defaults";
+import { parseCaBundle } from "@/lib/admission/health/pem";
+import { webhookDefaults } from "@/lib/admission/model/webhook-defaults";
 
 /** A webhook as the list reads it: the fields shared by mutating, validating and legacy hooks. */
 export interface HookLike {

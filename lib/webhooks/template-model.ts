@@ -1,5 +1,5 @@
 /** The shape of an editor template (shared by webhook and policy templates). Pure. */
-import type { AdmissionResource } from "./kinds";
+import type { AdmissionResource } from "./resource-kinds";
 
 export interface WebhookTemplate {
   id: string;

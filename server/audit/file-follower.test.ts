@@ -20,7 +20,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ParsedAuditEvent } from "@/lib/admission/audit";
+import type { ParsedAuditEvent } from "@/lib/admission/audit/audit";
 import { SqliteDriver } from "@/server/decisions/sqlite";
 import { DecisionStore, type LogCursor } from "@/server/decisions/store";
 import { AuditLogFollower, isRotatedName, type FollowerOptions } from "./file-follower";

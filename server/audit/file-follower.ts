@@ -1,8 +1,8 @@
 import "server-only";
 import { open, readdir, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
-import { parseAuditEvent, type ParsedAuditEvent } from "@/lib/admission/audit";
-import { AuditLineSplitter } from "@/lib/admission/audit-lines";
+import { parseAuditEvent, type ParsedAuditEvent } from "@/lib/admission/audit/audit";
+import { AuditLineSplitter } from "@/lib/admission/audit/audit-lines";
 import type { LogCursor } from "@/server/decisions/store";
 
 /** What the follower needs of storage: its saved cursor, and events stored with the new one. */

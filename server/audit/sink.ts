@@ -1,6 +1,6 @@
 import "server-only";
 import { timingSafeEqual } from "node:crypto";
-import { parseEventListBody } from "@/lib/admission/audit-batch";
+import { parseEventListBody } from "@/lib/admission/audit/audit-batch";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { readBodyBytes, RequestBodyError } from "@/server/http/body";
 import { fail, handle, respond } from "@/server/http/respond";

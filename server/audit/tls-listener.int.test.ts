@@ -17,7 +17,7 @@ import { startStack, type Stack } from "../../cluster/harness/stack";
 import { startWebhookServer, type WebhookServer } from "../../cluster/harness/webhook-server";
 import type { AuditTlsFiles } from "../../cluster/control-plane";
 import { policyHeaders } from "../../e2e/api-headers";
-import type { DecisionRecord } from "@/lib/admission/audit";
+import type { DecisionRecord } from "@/lib/admission/audit/audit";
 
 let stack: Stack | undefined;
 let hooks: WebhookServer | undefined;

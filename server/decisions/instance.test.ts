@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ParsedAuditEvent } from "@/lib/admission/audit";
+import type { ParsedAuditEvent } from "@/lib/admission/audit/audit";
 import { parsedEvent } from "../../test/parsed-event";
 import { decisionStore } from "./instance";
 import { SqliteDriver } from "./sqlite";

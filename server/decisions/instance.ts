@@ -1,5 +1,5 @@
 import "server-only";
-import type { DecisionRecord, ParsedAuditEvent } from "@/lib/admission/audit";
+import type { DecisionRecord, ParsedAuditEvent } from "@/lib/admission/audit/audit";
 import { decisionsConfig } from "./config";
 import { SqliteDriver } from "./sqlite";
 import { DecisionStore, type IngestResult, type LogCursor } from "./store";

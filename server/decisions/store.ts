@@ -10,7 +10,7 @@ import {
   type DeciderKind,
   type ItemBytes,
   type ParsedAuditEvent,
-} from "@/lib/admission/audit";
+} from "@/lib/admission/audit/audit";
 import { deciderKinds, phaseKinds, type DecisionFilter } from "@/lib/decisions/filter";
 import type { DecisionTally } from "@/lib/decisions/tally";
 import {

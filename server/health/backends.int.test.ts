@@ -30,7 +30,7 @@ import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { startWebhookServer, type WebhookServer } from "../../cluster/harness/webhook-server";
 import type { HealthRow } from "@/lib/api/health";
 import { KubeClient } from "@/server/kube/client";
-import { lint } from "@/lib/admission/lint";
+import { lint } from "@/lib/admission/lint/lint";
 import type { V1EndpointSlice, V1Service, V1ValidatingWebhookConfiguration } from "@/lib/k8s/types";
 import { admissionHealth } from "./report";
 

@@ -3,8 +3,8 @@ import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { X509Certificate } from "node:crypto";
 import tls from "node:tls";
-import { certificateSignatureAlgorithm } from "@/lib/admission/pem";
-import type { ProbeResult, ServedCertificate } from "@/lib/admission/health";
+import { certificateSignatureAlgorithm } from "@/lib/admission/health/pem";
+import type { ProbeResult, ServedCertificate } from "@/lib/admission/health/health";
 
 export interface ProbeTarget {
   host: string;

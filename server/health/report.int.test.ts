@@ -15,7 +15,7 @@ import { createCa } from "../../cluster/certs";
 import { httpsRequest } from "../../cluster/https-json";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { startWebhookServer, type WebhookServer } from "../../cluster/harness/webhook-server";
-import { foldAdmissionMetrics, webhookKey } from "@/lib/admission/metrics";
+import { foldAdmissionMetrics, webhookKey } from "@/lib/admission/health/metrics";
 import type { HealthReport, HealthRow } from "@/lib/api/health";
 
 let stack: StackInfo;

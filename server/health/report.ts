@@ -7,18 +7,18 @@ import {
   type CaFacts,
   type BackendFacts,
   type ProbeResult,
-} from "@/lib/admission/health";
+} from "@/lib/admission/health/health";
 import {
   policyKey,
   webhookKey,
   type PolicyKind,
   type WebhookMetrics,
-} from "@/lib/admission/metrics";
+} from "@/lib/admission/health/metrics";
 import { KubeApiError } from "@/lib/k8s/errors";
 import type { AdmissionregistrationV1WebhookClientConfig } from "@/lib/k8s/types";
 import type { HealthFilter, HealthReport, HealthRow, PolicyHealthRow } from "@/lib/api/health";
 import { backendOf } from "@/server/kube/backends";
-import { listCollection } from "@/server/kube/collections";
+import { listCollection } from "@/server/kube/list-collection";
 import { admissionApis } from "@/server/kube/discovery";
 import { servedKinds } from "@/lib/k8s/served-kinds";
 import type { KubeClient } from "@/server/kube/client";

@@ -7,7 +7,7 @@ import {
   type AdmissionMetrics,
   type PolicyMetrics,
   type WebhookMetrics,
-} from "@/lib/admission/metrics";
+} from "@/lib/admission/health/metrics";
 import type { KubeClient } from "@/server/kube/client";
 
 /** How often the apiserver's /metrics is read while someone looks at health. */

@@ -8,7 +8,7 @@ import {
   type AccessVerb,
   type AdmissionResource,
   type LegacyAccessMap,
-} from "@/lib/webhooks/kinds";
+} from "@/lib/webhooks/resource-kinds";
 import {
   LEGACY_KIND_OF,
   LEGACY_RESOURCES,

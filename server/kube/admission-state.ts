@@ -7,7 +7,7 @@
  * `portcullis … --context` and the matching oracle all read the cluster through here.
  */
 import { mapLimit } from "@/lib/map-limit";
-import type { WorkloadLike } from "@/lib/admission/deadlock";
+import type { WorkloadLike } from "@/lib/admission/lint/deadlock";
 import { backendTargets } from "@/lib/namespaces/backend-pods";
 import { readBackendPods } from "./backend-pods";
 import { setMaxListeners } from "node:events";
@@ -16,10 +16,10 @@ import {
   type AdmissionSnapshot,
   type DiscoveryResource,
   type SnapshotLists,
-} from "@/lib/admission/snapshot";
-import { paramKindKey, type ParamObjects } from "@/lib/admission/params";
-import type { RequestUserInfo } from "@/lib/admission/request";
-import type { Labels } from "@/lib/admission/selectors";
+} from "@/lib/admission/model/snapshot";
+import { paramKindKey, type ParamObjects } from "@/lib/admission/model/params";
+import type { RequestUserInfo } from "@/lib/admission/model/request";
+import type { Labels } from "@/lib/admission/model/selectors";
 import { discoveryResources, type GroupVersionResources } from "@/lib/k8s/discovery";
 import { KNOWN_ADMISSION_KINDS, ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import { servedKinds, type ServedKind } from "@/lib/k8s/served-kinds";
@@ -27,7 +27,7 @@ import { LEGACY_GROUP_KINDS, legacyGroupFromEnv } from "@/lib/k8s/legacy-group";
 import type { V1APIResource, V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
 import { KubeApiError } from "@/lib/k8s/errors";
 import type { KubeClient } from "./client";
-import { listCollection } from "./collections";
+import { listCollection } from "./list-collection";
 
 /** Everything read for one identity. */
 export interface AdmissionState {

@@ -9,7 +9,7 @@
  */
 import { mapLimit } from "@/lib/map-limit";
 import { KubeApiError } from "@/lib/k8s/errors";
-import { selectsLabels } from "@/lib/admission/selectors";
+import { selectsLabels } from "@/lib/admission/model/selectors";
 import { parseSelector, type PodLabelTarget } from "@/lib/namespaces/backend-pods";
 import type { BackendPodsData, PodMetadata, WorkloadTemplate } from "@/lib/api/webhooks";
 import type { KubeClient } from "./client";

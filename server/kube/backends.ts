@@ -7,7 +7,7 @@ import type {
   V1Service,
 } from "@/lib/k8s/types";
 import type { BackendView, ServiceBackendView } from "@/lib/webhooks/backend-view";
-import { endpointsForPort } from "@/lib/admission/backend-judgement";
+import { endpointsForPort } from "@/lib/admission/health/backend-judgement";
 
 /**
  * Reads what a webhook's clientConfig points at: for a service, whether it exists, its ports and

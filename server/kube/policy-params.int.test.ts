@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readStack } from "../../cluster/harness/stack";
 import type { KubeClient } from "./client";
 import { kubeClientFor } from "./client";
-import { paramKindKey } from "@/lib/admission/params";
+import { paramKindKey } from "@/lib/admission/model/params";
 import { readAdmissionState } from "./admission-state";
 import { policyParamsReport } from "./policy-params";
 import { dryRunCreate } from "./try-request";

@@ -3,14 +3,14 @@ import type { KubeClient } from "./client";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import { collectionPath } from "@/lib/k8s/resources";
-import type { InitializerConfiguration } from "@/lib/admission/snapshot";
+import type { InitializerConfiguration } from "@/lib/admission/model/snapshot";
 import {
   analyzeUninitialized,
   coveredCollections,
   pendingObjects,
   type ListedObject,
   type UninitializedObject,
-} from "@/lib/admission/uninitialized";
+} from "@/lib/admission/historical/uninitialized";
 import type { UninitializedData } from "@/lib/api/initializers";
 import { readDiscovery } from "./admission-state";
 

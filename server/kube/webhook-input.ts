@@ -4,7 +4,7 @@ import {
   isWebhookResource,
   type AdmissionResource,
   type WebhookResource,
-} from "@/lib/webhooks/kinds";
+} from "@/lib/webhooks/resource-kinds";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { dashboardError } from "@/lib/api/contract";
 import { isLegacyResource } from "@/lib/k8s/legacy-kinds";

@@ -9,7 +9,7 @@ import {
   WEBHOOK_VERSION,
   type AdmissionResource,
   type WebhookResource,
-} from "@/lib/webhooks/kinds";
+} from "@/lib/webhooks/resource-kinds";
 import { dashboardError } from "@/lib/api/contract";
 
 /**

@@ -1,7 +1,7 @@
 import "server-only";
 import { X509Certificate } from "node:crypto";
 import type { CaBundleView, CertificateView } from "@/lib/k8s/x509";
-import { pemBlocks } from "@/lib/admission/pem";
+import { pemBlocks } from "@/lib/admission/health/pem";
 
 /**
  * Decodes a caBundle (base64 of PEM, as stored) into what an admin needs to see. Only

@@ -1,6 +1,6 @@
 /** The server's first screen of the matrix is computed once per cluster state and parameters. */
 import { describe, expect, it } from "vitest";
-import { hook } from "@/lib/admission/test-helpers";
+import { hook } from "@/lib/admission/model/test-helpers";
 import type { KubeObject } from "@/server/kube/watch-hub";
 import type { MatrixLists } from "./matrix-seed";
 import { matrixPreviewSeed } from "./matrix-preview-seed";

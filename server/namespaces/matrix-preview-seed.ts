@@ -1,10 +1,10 @@
 import "server-only";
 import { Recent } from "@/server/cache/recent";
 import { seedStateKey } from "@/server/kube/collections-seed";
-import { compileSnapshot } from "@/lib/admission/compile";
-import { exemptionMatrix } from "@/lib/admission/exemptions";
+import { compileSnapshot } from "@/lib/admission/matching/compile";
+import { exemptionMatrix } from "@/lib/admission/exemptions/exemptions";
 
-import { NAMESPACES, snapshotOfCollections } from "@/lib/namespaces/collections";
+import { NAMESPACES, snapshotOfCollections } from "@/lib/namespaces/matrix-collections";
 import {
   readParams,
   requestOf,

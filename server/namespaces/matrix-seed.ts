@@ -5,7 +5,7 @@ import {
   NAMESPACES,
   packNamespaces,
   type PackedNamespaces,
-} from "@/lib/namespaces/collections";
+} from "@/lib/namespaces/matrix-collections";
 import {
   collectionsSeed,
   seedJsonPerState,

@@ -2,10 +2,10 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { DryRunInput, DryRunVerdict } from "@/lib/api/predict";
 import { KubeApiError } from "@/lib/k8s/errors";
-import { readStatusMessage } from "@/lib/admission/status-message";
+import { readStatusMessage } from "@/lib/admission/audit/status-message";
 import type { KubeClient } from "@/server/kube/client";
 import { groupVersionResources } from "@/server/kube/resolve-kind";
-import { isConnectKind } from "@/lib/admission/served-operations";
+import { isConnectKind } from "@/lib/admission/prediction/served-operations";
 
 function basePath(r: DryRunInput): string {
   const root = r.group === "" ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;

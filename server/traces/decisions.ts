@@ -1,5 +1,5 @@
 import "server-only";
-import type { DecisionRecord } from "@/lib/admission/audit";
+import type { DecisionRecord } from "@/lib/admission/audit/audit";
 import { tracedDurations } from "@/lib/traces/summary";
 import { callsOfRequest } from "./store";
 

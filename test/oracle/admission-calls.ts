@@ -7,8 +7,8 @@ import type {
   JsonPatchOp,
   RecordedCall,
 } from "../../cluster/harness/webhook-server";
-import type { Prediction } from "../../lib/admission/predict";
-import { resolveMutatingRounds } from "../../lib/admission/reinvocation";
+import type { Prediction } from "../../lib/admission/prediction/predict";
+import { resolveMutatingRounds } from "../../lib/admission/prediction/reinvocation";
 
 /**
  * A recorder hook's patch: one annotation per hook, added only when missing, so its round-1 call

@@ -1,5 +1,5 @@
 /**
- * CEL expressions for the evaluation oracle (lib/admission/cel.oracle.int.test.ts): each is
+ * CEL expressions for the evaluation oracle (lib/admission/cel/cel.oracle.int.test.ts): each is
  * evaluated by the real apiserver (cel-go) and by the matchConditions evaluator against the same
  * ConfigMap and request. No case carries an expectation: the apiserver decides.
  */

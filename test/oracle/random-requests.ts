@@ -6,7 +6,11 @@
  * with the AdmissionRequest a prediction is asked about.
  */
 import type { RecordedCall } from "../../cluster/harness/webhook-server";
-import type { AdmissionRequest, JsonObject, RequestUserInfo } from "../../lib/admission/request";
+import type {
+  AdmissionRequest,
+  JsonObject,
+  RequestUserInfo,
+} from "../../lib/admission/model/request";
 
 /** The seeds an oracle runs: PORTCULLIS_ORACLE_SEED alone when set, else its fixed ones. */
 export function oracleSeeds(fixed: number[]): number[] {

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { httpsRequest } from "../../cluster/https-json";
 import { readStack } from "../../cluster/harness/stack";
-import { kindInfoFor } from "../../lib/admission/validate/kinds";
+import { kindInfoFor } from "../../lib/admission/validate/kind-info";
 import { validateObject } from "../../lib/admission/validate/validate-object";
 import type { JsonObject } from "../../lib/admission/validate/json";
 import type { CorpusCase } from "./validation-corpus";

@@ -1,5 +1,5 @@
 import { notFound } from "next/navigation";
-import { isPolicyResource } from "@/lib/webhooks/kinds";
+import { isPolicyResource } from "@/lib/webhooks/resource-kinds";
 import { EditRoute } from "@/components/editor/edit-route";
 
 export const metadata = { title: "New admission policy" };

@@ -1,5 +1,5 @@
 import { notFound } from "next/navigation";
-import { isWebhookResource } from "@/lib/webhooks/kinds";
+import { isWebhookResource } from "@/lib/webhooks/resource-kinds";
 import { EditRoute } from "@/components/editor/edit-route";
 
 export const metadata = { title: "New webhook configuration" };

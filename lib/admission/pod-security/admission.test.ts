@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeRequest } from "@/lib/admission/request";
+import { makeRequest } from "@/lib/admission/model/request";
 import type { AdmissionOperation } from "@/lib/k8s/types";
 import type { JsonObject } from "@/lib/admission/validate/json";
 import { podSecurityVerdict, sameMessage } from "./admission";

@@ -14,8 +14,8 @@
  * runtime classes) is not visible through the API: this reads the defaults it has when none is
  * given, and no exemption.
  */
-import type { Labels } from "../selectors";
-import type { AdmissionRequest } from "../request";
+import type { Labels } from "../model/selectors";
+import type { AdmissionRequest } from "../model/request";
 import { goQuote } from "../validate/go-format";
 import { isObject } from "../validate/json";
 import { decodePod } from "./decode";
@@ -29,7 +29,7 @@ import {
   type LevelVersion,
   type Policy,
 } from "./labels";
-import { aggregate, evaluatePod, forbiddenDetail } from "./policy";
+import { aggregate, evaluatePod, forbiddenDetail } from "./evaluate-pod";
 import { versionString } from "./types";
 
 /** The subresources of pods the plugin lets through unevaluated. */

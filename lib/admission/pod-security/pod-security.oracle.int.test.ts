@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { readStack } from "../../../cluster/harness/stack";
 import { adminKube, type AdminKube } from "../../../test/oracle/admin-kube";
-import { makeRequest } from "@/lib/admission/request";
+import { makeRequest } from "@/lib/admission/model/request";
 import type { JsonObject } from "@/lib/admission/validate/json";
 import { podSecurityVerdict, sameMessage } from "./admission";
 import standards from "./testdata/standards.json";

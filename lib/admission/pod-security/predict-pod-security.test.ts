@@ -3,11 +3,11 @@
  * ones, so a certain refusal leaves the mutating hooks called and the validating ones not.
  */
 import { describe, expect, it } from "vitest";
-import { predict } from "@/lib/admission/predict";
-import { reportOf } from "@/lib/admission/predict-report";
-import { makeRequest } from "@/lib/admission/request";
-import { hook } from "@/lib/admission/test-helpers";
-import type { AdmissionSnapshot } from "@/lib/admission/snapshot";
+import { predict } from "@/lib/admission/prediction/predict";
+import { reportOf } from "@/lib/admission/report/predict-report";
+import { makeRequest } from "@/lib/admission/model/request";
+import { hook } from "@/lib/admission/model/test-helpers";
+import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
 
 const pods = [
   { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] },

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { decodePod } from "./decode";
-import { aggregate, evaluatePod } from "./policy";
+import { aggregate, evaluatePod } from "./evaluate-pod";
 import standards from "./testdata/standards.json";
 import { v1, type Level } from "./types";
 

@@ -5,7 +5,7 @@
  * not declare, a string method declared for other receivers only, and the compile-time check of
  * string.format with a constant format and a list literal (ext's stringFormatValidator).
  */
-import { celNodes, isCelNode, isCelUint, type CelNode } from "@/lib/admission/cel-ast";
+import { celNodes, isCelNode, isCelUint, type CelNode } from "@/lib/admission/cel/cel-ast";
 
 /**
  * Every function the environment declares, by name (namespaced ones in full), as cel-go lists them

@@ -12,9 +12,9 @@
  * Every verdict here is one cel-go certainly gives; anything uncertain gives none.
  */
 import { Environment } from "@marcbachmann/cel-js";
-import { celNodes, isCelNode, isCelUint, type CelNode } from "@/lib/admission/cel-ast";
-import { goFormatDouble } from "@/lib/admission/cel-go-compat";
-import { translateRe2 } from "@/lib/admission/re2";
+import { celNodes, isCelNode, isCelUint, type CelNode } from "@/lib/admission/cel/cel-ast";
+import { goFormatDouble } from "@/lib/admission/cel/cel-go-compat";
+import { translateRe2 } from "@/lib/admission/cel/re2";
 import { parseRFC3339 } from "./go-time";
 
 const parser = new Environment({ enableOptionalTypes: true });

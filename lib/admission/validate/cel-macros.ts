@@ -5,7 +5,7 @@
  * `l.transformList(i, v, [filter,] t)` and the like. cel-js does not know them: it reads them as
  * calls of unknown functions whose first arguments are unknown variables.
  */
-import { celNodes, isCelNode, type CelNode } from "@/lib/admission/cel-ast";
+import { celNodes, isCelNode, type CelNode } from "@/lib/admission/cel/cel-ast";
 
 /** Each macro's name and how many arguments it takes (receiver macros only). */
 const TWO_VAR_MACROS: Readonly<Record<string, readonly number[]>> = {

@@ -13,7 +13,7 @@ import {
   maskStrings,
   type CelNode,
   type FoldedText,
-} from "@/lib/admission/cel-ast";
+} from "@/lib/admission/cel/cel-ast";
 import {
   readsIterationVariable,
   sortByComprehensions,

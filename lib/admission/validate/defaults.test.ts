@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { applyDefaults } from "./defaults";
-import { kindInfoFor } from "./kinds";
+import { kindInfoFor } from "./kind-info";
 
 describe("applyDefaults", () => {
   it("SetDefaults_ValidatingWebhook / Rule / ServiceReference (v1): no sideEffects or admissionReviewVersions default", () => {

@@ -5,8 +5,8 @@
  */
 import type { JsonObject, JsonValue } from "./json";
 import { clone, isObject } from "./json";
-import type { KindInfo } from "./kinds";
-import { webhookDefaults } from "@/lib/admission/webhook-defaults";
+import type { KindInfo } from "./kind-info";
+import { webhookDefaults } from "@/lib/admission/model/webhook-defaults";
 
 function setIfMissing(o: JsonObject, key: string, value: JsonValue): void {
   if (o[key] === undefined || o[key] === null) o[key] = value;

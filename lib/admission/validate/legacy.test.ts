@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { kindInfoFor } from "./kinds";
+import { kindInfoFor } from "./kind-info";
 import { validateObject } from "./validate-object";
 
 const INIT = kindInfoFor("admissionregistration.k8s.io/v1alpha1", "InitializerConfiguration");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { errorString } from "./field-error";
 import { FieldPath } from "./field-path";
 import type { JsonObject } from "./json";
-import { kindInfoFor } from "./kinds";
+import { kindInfoFor } from "./kind-info";
 import { validateObjectMeta, validateOwnerReferences } from "./object-meta";
 import { validateObject } from "./validate-object";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "./json";
-import { kindInfoFor } from "./kinds";
+import { kindInfoFor } from "./kind-info";
 import { validateObject } from "./validate-object";
 
 const G = "admissionregistration.k8s.io";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "./json";
-import { kindInfoFor } from "./kinds";
+import { kindInfoFor } from "./kind-info";
 import { schemas } from "./schema";
 import { strictDecode } from "./strict-decode";
 import { validateObject } from "./validate-object";

@@ -6,7 +6,7 @@ import type { SourceRange, ValidationIssue } from "./issue";
 import { fieldSegments } from "./issue";
 import type { JsonValue } from "./json";
 import { isObject, obj, str } from "./json";
-import { kindInfoFor } from "./kinds";
+import { kindInfoFor } from "./kind-info";
 import type { ParsedDocument } from "./source-map";
 import { parseDocuments } from "./source-map";
 import { validateObject } from "./validate-object";

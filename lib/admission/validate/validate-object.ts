@@ -9,8 +9,8 @@ import { goQuote } from "./go-format";
 import type { ValidationIssue } from "./issue";
 import type { JsonObject, JsonValue } from "./json";
 import { isObject, obj, str } from "./json";
-import type { KindInfo } from "./kinds";
-import { apiVersionOf } from "./kinds";
+import type { KindInfo } from "./kind-info";
+import { apiVersionOf } from "./kind-info";
 import {
   v1beta1WebhookOptions,
   validateExternalAdmissionHookConfiguration,

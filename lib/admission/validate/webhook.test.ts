@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "./json";
-import { kindInfoFor } from "./kinds";
+import { kindInfoFor } from "./kind-info";
 import { formatStatusMessage, validateObject } from "./validate-object";
 
 const VWC = kindInfoFor("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration")!;

@@ -3,7 +3,7 @@ import { handle } from "@/server/http/respond";
 import { authorizeDecisionsRead } from "@/server/audit/access";
 import { decisionStore, subscribeDecisions } from "@/server/decisions/instance";
 import { matchesDecisionFilter, parseDecisionFilter } from "@/lib/decisions/filter";
-import type { DecisionRecord } from "@/lib/admission/audit";
+import type { DecisionRecord } from "@/lib/admission/audit/audit";
 import type { decisionStreamRoute } from "@/lib/api/decisions";
 import type { ResponseOf } from "@/lib/api/contract";
 import { streamOwnerOf } from "@/server/kube/identity";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { isPolicyResource, KIND_OF } from "@/lib/webhooks/kinds";
+import { isPolicyResource, KIND_OF } from "@/lib/webhooks/resource-kinds";
 import { PolicyDetailPage } from "@/components/policies/policy-detail-page";
 
 type Params = { params: Promise<{ resource: string; name: string }> };

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { isWebhookResource, KIND_OF } from "@/lib/webhooks/kinds";
+import { isWebhookResource, KIND_OF } from "@/lib/webhooks/resource-kinds";
 import { WebhookDetailPage } from "@/components/webhooks/webhook-detail-page";
 
 type Params = { params: Promise<{ resource: string; name: string }> };

@@ -3,7 +3,7 @@ import { kindSchemaRoute } from "@/lib/api/webhooks";
 import { clientFor } from "@/server/kube/identity";
 import { kindSchema } from "@/server/kube/openapi";
 import { admissionResource } from "@/server/kube/webhook-input";
-import { KIND_OF, WEBHOOK_GROUP, WEBHOOK_VERSION } from "@/lib/webhooks/kinds";
+import { KIND_OF, WEBHOOK_GROUP, WEBHOOK_VERSION } from "@/lib/webhooks/resource-kinds";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { notFound } from "next/navigation";
-import { isWebhookResource } from "@/lib/webhooks/kinds";
+import { isWebhookResource } from "@/lib/webhooks/resource-kinds";
 import { parseProposedPatch } from "@/lib/webhooks/proposed-patch";
 import { EditRoute } from "@/components/editor/edit-route";
 import { titleFromName } from "@/lib/page-title";

@@ -1,7 +1,7 @@
 import { fail, handle } from "@/server/http/respond";
 import { listCollectionRoute } from "@/lib/api/resources";
 import { clientFor, contextOf } from "@/server/kube/identity";
-import { listCollectionText } from "@/server/kube/collections";
+import { listCollectionText } from "@/server/kube/list-collection";
 import { isSharedMode } from "@/server/kube/config";
 import { watchHub } from "@/server/kube/watch-hub";
 import type { ServedList } from "@/server/kube/list-body";

@@ -1,0 +1,181 @@
+/**
+ * The cluster state prediction works from: configurations, namespace labels and discovery.
+ * Plain data, so it can be loaded from a live cluster, a YAML bundle or a test table.
+ */
+import type {
+  V1MutatingWebhook,
+  V1MutatingWebhookConfiguration,
+  V1ValidatingWebhookConfiguration,
+  V1ValidatingAdmissionPolicy,
+  V1ValidatingAdmissionPolicyBinding,
+  V1beta1MutatingAdmissionPolicy,
+  V1beta1MutatingAdmissionPolicyBinding,
+} from "@/lib/k8s/types";
+import type { GroupVersionKind } from "@/lib/admission/model/request";
+import type { Labels } from "@/lib/admission/model/selectors";
+import type { ParamObjects } from "@/lib/admission/model/params";
+
+/** One served resource, as discovery reports it. */
+export interface DiscoveryResource {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+  /**
+   * The verbs discovery lists for it (`create`, `update`, `patch`, `delete`, …): which operations
+   * can reach admission on it (see served-operations.ts). Unknown when absent.
+   */
+  readonly verbs?: readonly string[];
+  /** Subresources served for it; `kind` defaults to the parent's kind (e.g. `status`). */
+  readonly subresources?: ReadonlyArray<{
+    readonly name: string;
+    readonly kind?: GroupVersionKind;
+    readonly verbs?: readonly string[];
+  }>;
+  /**
+   * Resources with the same key are the same stored resource (the apiserver's
+   * EquivalentResourceMapper). Defaults to `<group>/<resource>`; set it to join cross-group
+   * aliases such as `extensions` and `apps` deployments.
+   */
+  readonly equivalenceKey?: string;
+}
+
+/** admissionregistration.k8s.io/v1alpha1 InitializerConfiguration (1.7–1.13). */
+export interface InitializerConfiguration {
+  readonly metadata?: { readonly name?: string };
+  readonly initializers?: ReadonlyArray<{
+    readonly name: string;
+    readonly rules?: ReadonlyArray<{
+      readonly apiGroups?: readonly string[];
+      readonly apiVersions?: readonly string[];
+      readonly resources?: readonly string[];
+    }>;
+  }>;
+}
+
+/** admissionregistration.k8s.io/v1alpha1 ExternalAdmissionHookConfiguration (1.7–1.8). */
+export interface ExternalAdmissionHookConfiguration {
+  readonly apiVersion?: string;
+  readonly metadata?: { readonly name?: string };
+  readonly externalAdmissionHooks?: ReadonlyArray<{
+    readonly name: string;
+    readonly clientConfig?: {
+      readonly service?: { readonly namespace?: string; readonly name?: string };
+      readonly caBundle?: string;
+    };
+    readonly rules?: ReadonlyArray<{
+      readonly operations?: readonly string[];
+      readonly apiGroups?: readonly string[];
+      readonly apiVersions?: readonly string[];
+      readonly resources?: readonly string[];
+    }>;
+    readonly failurePolicy?: string;
+  }>;
+}
+
+/**
+ * A v1beta1 Mutating/ValidatingWebhookConfiguration (1.9–1.21): the v1 shape with the fields v1
+ * requires (sideEffects, admissionReviewVersions) optional, as v1beta1 defaulted them.
+ */
+export interface V1beta1WebhookConfiguration {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata?: { readonly name?: string };
+  readonly webhooks?: ReadonlyArray<
+    Omit<V1MutatingWebhook, "sideEffects" | "admissionReviewVersions"> & {
+      readonly sideEffects?: string;
+      readonly admissionReviewVersions?: string[];
+    }
+  >;
+}
+
+/** Everything `compileSnapshot` reads. Absent lists mean "none". */
+export interface AdmissionSnapshot {
+  readonly mutatingWebhookConfigurations?: readonly V1MutatingWebhookConfiguration[];
+  readonly validatingWebhookConfigurations?: readonly V1ValidatingWebhookConfiguration[];
+  readonly validatingAdmissionPolicies?: readonly V1ValidatingAdmissionPolicy[];
+  readonly validatingAdmissionPolicyBindings?: readonly V1ValidatingAdmissionPolicyBinding[];
+  readonly mutatingAdmissionPolicies?: readonly V1beta1MutatingAdmissionPolicy[];
+  readonly mutatingAdmissionPolicyBindings?: readonly V1beta1MutatingAdmissionPolicyBinding[];
+  readonly initializerConfigurations?: readonly InitializerConfiguration[];
+  /**
+   * The historical webhook kinds read apart from the lists above
+   * (lib/admission/historical/legacy-hooks.ts, not compileSnapshot): v1beta1 webhook
+   * configurations served as custom resources in the configured legacy group (a 1.9–1.21
+   * cluster's own v1beta1 objects are the lists above), and ExternalAdmissionHookConfigurations
+   * (1.7–1.8).
+   */
+  readonly legacyMutatingWebhookConfigurations?: readonly V1beta1WebhookConfiguration[];
+  readonly legacyValidatingWebhookConfigurations?: readonly V1beta1WebhookConfiguration[];
+  readonly externalAdmissionHookConfigurations?: readonly ExternalAdmissionHookConfiguration[];
+  /** Namespace name → labels. A namespace missing here is treated as not existing. */
+  readonly namespaces?: Readonly<Record<string, Labels>>;
+  /**
+   * The namespaces whose `status.phase` is Terminating (deleted, their content being removed):
+   * NamespaceLifecycle refuses every create in them. Absent: none.
+   */
+  readonly terminatingNamespaces?: readonly string[];
+  readonly discovery?: readonly DiscoveryResource[];
+  /**
+   * The objects of each paramKind the policies name, read from the cluster. Absent: params are
+   * unknown (offline), and a binding's evaluations are not counted. A paramKind missing from a
+   * present list is unknown too (e.g. not readable).
+   */
+  readonly params?: readonly ParamObjects[];
+  /**
+   * The paramKinds (`paramKindKey`) policies name that the cluster does not serve. The apiserver
+   * cannot configure such a policy (policy_source.go ensureParamsForPolicyLocked): every request
+   * its matchConstraints match fails it, under its failurePolicy. Absent: none known.
+   */
+  readonly unservedParamKinds?: readonly string[];
+  /**
+   * `ExcludeAdmissionWebhookVirtualResources` (on in 1.37): webhooks skip the virtual auth
+   * resources. Policies always skip them. Default true.
+   */
+  readonly excludeVirtualResources?: boolean;
+}
+
+/** The configuration lists of a snapshot, mutable while collecting. */
+export type SnapshotLists = {
+  -readonly [
+    K in Exclude<
+      keyof AdmissionSnapshot,
+      | "namespaces"
+      | "terminatingNamespaces"
+      | "discovery"
+      | "excludeVirtualResources"
+      | "params"
+      | "unservedParamKinds"
+    >
+  ]-?: NonNullable<AdmissionSnapshot[K]> extends ReadonlyArray<infer T> ? T[] : never;
+};
+
+/** Empty lists. */
+export function emptyLists(): SnapshotLists {
+  return {
+    mutatingWebhookConfigurations: [],
+    validatingWebhookConfigurations: [],
+    validatingAdmissionPolicies: [],
+    validatingAdmissionPolicyBindings: [],
+    mutatingAdmissionPolicies: [],
+    mutatingAdmissionPolicyBindings: [],
+    initializerConfigurations: [],
+    legacyMutatingWebhookConfigurations: [],
+    legacyValidatingWebhookConfigurations: [],
+    externalAdmissionHookConfigurations: [],
+  };
+}
+
+/** Every configuration object of a snapshot, in one list (webhooks, policies, bindings, initializers). */
+export function configurationsOf(s: AdmissionSnapshot): readonly unknown[] {
+  return [
+    ...(s.validatingWebhookConfigurations ?? []),
+    ...(s.mutatingWebhookConfigurations ?? []),
+    ...(s.validatingAdmissionPolicies ?? []),
+    ...(s.validatingAdmissionPolicyBindings ?? []),
+    ...(s.mutatingAdmissionPolicies ?? []),
+    ...(s.mutatingAdmissionPolicyBindings ?? []),
+    ...(s.initializerConfigurations ?? []),
+  ];
+}
