@@ -1,6 +1,11 @@
 /** /api/admission-health: the health report of every admission hook, one contract for the route and the Health page. */
 import { z } from "zod";
-import type { HealthReason, LatencySummary, ProbeResult, Severity } from "@/lib/admission/health/health";
+import type {
+  HealthReason,
+  LatencySummary,
+  ProbeResult,
+  Severity,
+} from "@/lib/admission/health/health";
 import type { PolicyKind, QuantileBucket } from "@/lib/admission/health/metrics";
 import type { ReceiverStatus, TraceSummary } from "@/lib/traces/summary";
 import { apiUrl, route } from "./contract";
