@@ -4,9 +4,9 @@
  * and the dark theme: zero serious or critical violations, with no baseline of accepted ones.
  */
 import type { Page } from "@playwright/test";
-import { test, expect } from "./fixtures";
-import { serious } from "./axe";
-import { createConfig, deleteConfig, hook, uniqueName } from "./webhooks-helpers";
+import { test, expect } from "../test/e2e/fixtures";
+import { serious } from "../test/e2e/axe";
+import { createConfig, deleteConfig, hook, uniqueName } from "../test/e2e/webhooks-helpers";
 
 /** Pages no link leads to but an admin reaches by URL or a menu. */
 const EXTRA_PAGES = ["/webhooks/new", "/no-such-page"];

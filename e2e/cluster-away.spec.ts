@@ -13,9 +13,9 @@
  * - A page opened while the cluster does not answer says so, and fills in by itself once it does
  *   (before, it stayed on the error until a reload).
  */
-import { test, expect } from "./fixtures";
-import { serious } from "./axe";
-import { startRelayedDashboard } from "./dashboard-process";
+import { test, expect } from "../test/e2e/fixtures";
+import { serious } from "../test/e2e/axe";
+import { startRelayedDashboard } from "../test/dashboard-process";
 import {
   createConfig,
   deleteConfig,
@@ -25,7 +25,7 @@ import {
   hook,
   setEditorText,
   uniqueName,
-} from "./webhooks-helpers";
+} from "../test/e2e/webhooks-helpers";
 
 test("an open page says its data is not current while the cluster is unreachable, then catches up", async ({
   page,

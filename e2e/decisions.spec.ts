@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { test, expect } from "./fixtures";
+import { test, expect } from "../test/e2e/fixtures";
 import {
   CASES,
   DENY_MESSAGE,
@@ -15,11 +15,11 @@ import {
   startScenario,
   type Case,
   type Scenario,
-} from "./decisions-scenario";
+} from "../test/decisions-scenario";
 import { readStack } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
-import { policyHeaders } from "./api-headers";
-import { serious } from "./axe";
+import { policyHeaders } from "../test/api-headers";
+import { serious } from "../test/e2e/axe";
 import { summarizeTallies, type DecisionTallyResponse } from "../lib/decisions/tally";
 
 /** A case's outcome, its message cell, and (where the cell shows a gist) the full message. */

@@ -3,8 +3,8 @@
  * admission.portcullis.dev: discovery, list with defaults, live update, create with validation,
  * update with conflict and delete, each read back from the apiserver.
  */
-import { test, expect, type Kube } from "./fixtures";
-import { uniqueName } from "./webhooks-helpers";
+import { test, expect, type Kube } from "../test/e2e/fixtures";
+import { uniqueName } from "../test/e2e/webhooks-helpers";
 
 const PATH = "/apis/admission.portcullis.dev/v1alpha1/externaladmissionhookconfigurations";
 

@@ -2,10 +2,10 @@
  * The Health page in Chromium against the real apiserver and harness webhooks: hooks are ranked
  * worst first and each flagged row says why, with the apiserver's own call counts.
  */
-import { test, expect, type Kube } from "./fixtures";
+import { test, expect, type Kube } from "../test/e2e/fixtures";
 import type { StackInfo } from "../cluster/harness/stack";
 import { startWebhookServer, type WebhookServer } from "../cluster/harness/webhook-server";
-import { uniqueName } from "./webhooks-helpers";
+import { uniqueName } from "../test/e2e/webhooks-helpers";
 import { foldAdmissionMetrics, policyKey, webhookKey } from "../lib/admission/metrics";
 
 const CONFIGS = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";

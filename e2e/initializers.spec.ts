@@ -5,8 +5,8 @@
  * from the apiserver.
  */
 import type { Page } from "@playwright/test";
-import { test, expect, type Kube } from "./fixtures";
-import { uniqueName } from "./webhooks-helpers";
+import { test, expect, type Kube } from "../test/e2e/fixtures";
+import { uniqueName } from "../test/e2e/webhooks-helpers";
 
 const PATH = "/apis/admission.portcullis.dev/v1alpha1/initializerconfigurations";
 

@@ -6,8 +6,8 @@
  * the apiserver — plus their sections in the call order and in Predict, and the viewer's
  * read-only buttons on every historical page.
  */
-import { test, expect, type Kube } from "./fixtures";
-import { uniqueName } from "./webhooks-helpers";
+import { test, expect, type Kube } from "../test/e2e/fixtures";
+import { uniqueName } from "../test/e2e/webhooks-helpers";
 
 const GROUP = "admission.portcullis.dev";
 const MWC = `/apis/${GROUP}/v1beta1/mutatingwebhookconfigurations`;

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { Page } from "@playwright/test";
-import { test, expect, type Kube } from "./fixtures";
-import { createConfig, deleteConfig, getConfig, uniqueName } from "./webhooks-helpers";
+import { test, expect, type Kube } from "../test/e2e/fixtures";
+import { createConfig, deleteConfig, getConfig, uniqueName } from "../test/e2e/webhooks-helpers";
 import { TEMPLATE_REREAD_MS } from "@/lib/queries/backend-pods";
 
 const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");

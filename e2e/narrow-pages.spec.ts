@@ -3,8 +3,8 @@
  * window (390x844): no page is wider than the window, so no control, link or column sits off to
  * the side where an admin on a phone cannot reach it.
  */
-import { test, expect } from "./fixtures";
-import { GROUP_PATH, uniqueName } from "./webhooks-helpers";
+import { test, expect } from "../test/e2e/fixtures";
+import { GROUP_PATH, uniqueName } from "../test/e2e/webhooks-helpers";
 
 test.describe("Pages on a phone (390x844)", () => {
   test.use({ viewport: { width: 390, height: 844 } });

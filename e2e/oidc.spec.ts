@@ -5,8 +5,8 @@
  * apiserver applies (the write controls are off; a write sent anyway is refused with 403 and the
  * object is read back unchanged).
  */
-import { test, expect } from "./fixtures";
-import { serious } from "./axe";
+import { test, expect } from "../test/e2e/fixtures";
+import { serious } from "../test/e2e/axe";
 import {
   OIDC_PASSWORD,
   OIDC_USERS,
@@ -16,7 +16,13 @@ import {
 import { startSharedDashboard, type SharedDashboard } from "../cluster/harness/shared-dashboard";
 import { readStack } from "../cluster/harness/stack";
 import { freePorts } from "../cluster/ports";
-import { createConfig, deleteConfig, getConfig, hook, uniqueName } from "./webhooks-helpers";
+import {
+  createConfig,
+  deleteConfig,
+  getConfig,
+  hook,
+  uniqueName,
+} from "../test/e2e/webhooks-helpers";
 
 const V = "validatingwebhookconfigurations" as const;
 const ALICE = OIDC_USERS[0].email;

@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { test, expect } from "./fixtures";
+import { test, expect } from "../test/e2e/fixtures";
 import { startControlPlane, type ControlPlane } from "../cluster/control-plane";
 import { dashboardEnv } from "../cluster/harness/stack";
-import { startDashboard, type DashboardProcess } from "./dashboard-process";
+import { startDashboard, type DashboardProcess } from "../test/dashboard-process";
 
 test("Overview says plainly which server is unreachable when the apiserver stops", async ({
   page,

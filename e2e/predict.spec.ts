@@ -5,14 +5,14 @@
  * run), and the page shows the apiserver's verdict.
  */
 import type { Page } from "@playwright/test";
-import { test, expect, type Kube } from "./fixtures";
+import { test, expect, type Kube } from "../test/e2e/fixtures";
 import {
   startWebhookServer,
   type JsonPatchOp,
   type WebhookServer,
 } from "../cluster/harness/webhook-server";
-import { GROUP_PATH } from "./webhooks-helpers";
-import { serious } from "./axe";
+import { GROUP_PATH } from "../test/e2e/webhooks-helpers";
+import { serious } from "../test/e2e/axe";
 
 const id = `pe${Date.now().toString(36)}`;
 const SUFFIX = `.${id}.portcullis.test`;

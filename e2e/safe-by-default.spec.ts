@@ -5,8 +5,8 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { test, expect } from "./fixtures";
-import { createConfig, getConfig, hook, uniqueName } from "./webhooks-helpers";
+import { test, expect } from "../test/e2e/fixtures";
+import { createConfig, getConfig, hook, uniqueName } from "../test/e2e/webhooks-helpers";
 
 const V = "validatingwebhookconfigurations" as const;
 

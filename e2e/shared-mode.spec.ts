@@ -5,11 +5,17 @@
  * deletes through the UI (read back: gone). Sign-out ends the session.
  */
 import type { Page } from "@playwright/test";
-import { test, expect } from "./fixtures";
-import { serious } from "./axe";
+import { test, expect } from "../test/e2e/fixtures";
+import { serious } from "../test/e2e/axe";
 import { startSharedDashboard, type SharedDashboard } from "../cluster/harness/shared-dashboard";
 import { readStack } from "../cluster/harness/stack";
-import { createConfig, deleteConfig, getConfig, hook, uniqueName } from "./webhooks-helpers";
+import {
+  createConfig,
+  deleteConfig,
+  getConfig,
+  hook,
+  uniqueName,
+} from "../test/e2e/webhooks-helpers";
 
 const V = "validatingwebhookconfigurations" as const;
 

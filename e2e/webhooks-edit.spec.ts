@@ -1,4 +1,4 @@
-import { test, expect } from "./fixtures";
+import { test, expect } from "../test/e2e/fixtures";
 import {
   createConfig,
   deleteConfig,
@@ -9,7 +9,7 @@ import {
   lineOf,
   setEditorText,
   uniqueName,
-} from "./webhooks-helpers";
+} from "../test/e2e/webhooks-helpers";
 
 const R = "validatingwebhookconfigurations" as const;
 

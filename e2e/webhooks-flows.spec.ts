@@ -10,8 +10,8 @@
  * rename, and a reorder's save and cancel, are operated from the keyboard alone. A dry run's verdict is not shown as the verdict on
  * a text edited since.
  */
-import { test, expect, type Kube } from "./fixtures";
-import { serious } from "./axe";
+import { test, expect, type Kube } from "../test/e2e/fixtures";
+import { serious } from "../test/e2e/axe";
 import {
   setEditorText,
   createConfig,
@@ -23,7 +23,7 @@ import {
   lineOf,
   uniqueName,
   type StoredConfig,
-} from "./webhooks-helpers";
+} from "../test/e2e/webhooks-helpers";
 
 const V = "validatingwebhookconfigurations" as const;
 const M = "mutatingwebhookconfigurations" as const;

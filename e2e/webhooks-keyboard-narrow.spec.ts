@@ -4,8 +4,14 @@
  * window, so no link, button or column sits off to the side.
  */
 import type { Locator, Page } from "@playwright/test";
-import { test, expect } from "./fixtures";
-import { createConfig, deleteConfig, getConfig, hook, uniqueName } from "./webhooks-helpers";
+import { test, expect } from "../test/e2e/fixtures";
+import {
+  createConfig,
+  deleteConfig,
+  getConfig,
+  hook,
+  uniqueName,
+} from "../test/e2e/webhooks-helpers";
 
 const focused = (page: Page) =>
   page.evaluate(() => {

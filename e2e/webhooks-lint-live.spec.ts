@@ -2,8 +2,14 @@
  * The webhook detail page and the list run the lint checks that need live state too: a hook whose
  * Service does not exist is reported (L7), which the configuration alone cannot tell.
  */
-import { test, expect } from "./fixtures";
-import { createConfig, deleteConfig, getConfig, hook, uniqueName } from "./webhooks-helpers";
+import { test, expect } from "../test/e2e/fixtures";
+import {
+  createConfig,
+  deleteConfig,
+  getConfig,
+  hook,
+  uniqueName,
+} from "../test/e2e/webhooks-helpers";
 import { lintConfigurations } from "../lib/webhooks/findings";
 import type { V1ValidatingWebhookConfiguration } from "../lib/k8s/types";
 

@@ -1,4 +1,4 @@
-import { test, expect } from "./fixtures";
+import { test, expect } from "../test/e2e/fixtures";
 import {
   createConfig,
   deleteConfig,
@@ -6,7 +6,7 @@ import {
   GROUP_PATH,
   hook,
   uniqueName,
-} from "./webhooks-helpers";
+} from "../test/e2e/webhooks-helpers";
 
 test.describe("Webhooks list and detail", () => {
   test("updates live when another client creates, changes and deletes a configuration", async ({

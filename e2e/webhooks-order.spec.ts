@@ -1,6 +1,12 @@
 import type { Locator } from "@playwright/test";
-import { test, expect } from "./fixtures";
-import { createConfig, deleteConfig, getConfig, hook, uniqueName } from "./webhooks-helpers";
+import { test, expect } from "../test/e2e/fixtures";
+import {
+  createConfig,
+  deleteConfig,
+  getConfig,
+  hook,
+  uniqueName,
+} from "../test/e2e/webhooks-helpers";
 
 const M = "mutatingwebhookconfigurations" as const;
 const V = "validatingwebhookconfigurations" as const;

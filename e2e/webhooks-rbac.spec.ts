@@ -1,6 +1,12 @@
-import { test, expect } from "./fixtures";
-import { policyHeaders } from "./api-headers";
-import { createConfig, deleteConfig, getConfig, hook, uniqueName } from "./webhooks-helpers";
+import { test, expect } from "../test/e2e/fixtures";
+import { policyHeaders } from "../test/api-headers";
+import {
+  createConfig,
+  deleteConfig,
+  getConfig,
+  hook,
+  uniqueName,
+} from "../test/e2e/webhooks-helpers";
 
 const V = "validatingwebhookconfigurations" as const;
 

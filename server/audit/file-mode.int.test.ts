@@ -20,8 +20,8 @@ import {
   type StackInfo,
 } from "../../cluster/harness/stack";
 import { httpsRequest } from "../../cluster/https-json";
-import { policyHeaders } from "../../e2e/api-headers";
-import { startDashboard, type DashboardProcess } from "../../e2e/dashboard-process";
+import { policyHeaders } from "../../test/api-headers";
+import { startDashboard, type DashboardProcess } from "../../test/dashboard-process";
 import { denyInNamespaceBinding } from "../../test/policy-objects";
 
 let stack: StackInfo;

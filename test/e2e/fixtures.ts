@@ -1,8 +1,8 @@
 /** Playwright fixtures: the running stack, its dashboard as baseURL, and admin API access. */
 import { test as base } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { readStack, type StackInfo } from "../cluster/harness/stack";
-import { httpsRequest, type HttpsJsonResponse } from "../cluster/https-json";
+import { readStack, type StackInfo } from "../../cluster/harness/stack";
+import { httpsRequest, type HttpsJsonResponse } from "../../cluster/https-json";
 
 export interface Kube {
   /** Calls the apiserver directly as the given user (admin by default): tests read outcomes here. */
