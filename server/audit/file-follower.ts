@@ -30,7 +30,12 @@ export interface FollowerStats {
   file: string;
   /** The file being read (the live log, or a rotated one being finished). */
   reading?: string;
+  /** Its identity (device and inode, decimal), which outlives a rename by rotation. */
+  readingId?: { dev: string; ino: string };
+  /** Offset of the last complete line read (and stored) in the file being read. */
   offset: number;
+  /** Steps taken so far: each read, rotation check or retry adds one (a test waits on it). */
+  steps: number;
   lines: number;
   /** Events with at least one decision, handed to storage. */
   events: number;
@@ -123,6 +128,7 @@ export class AuditLogFollower {
   private stopped = false;
   private loop?: Promise<void>;
   private wake?: () => void;
+  private readonly waiters = new Set<() => void>();
   readonly stats: FollowerStats;
 
   constructor(private readonly opts: FollowerOptions) {
@@ -132,6 +138,7 @@ export class AuditLogFollower {
     this.stats = {
       file: opts.file,
       offset: 0,
+      steps: 0,
       lines: 0,
       events: 0,
       rotations: 0,
@@ -152,6 +159,42 @@ export class AuditLogFollower {
     await this.loop;
     await this.source?.handle.close().catch(() => undefined);
     this.source = undefined;
+  }
+
+  /** Checks the file now instead of at the end of the idle wait (a no-op while it reads). */
+  poke(): void {
+    this.wake?.();
+  }
+
+  /**
+   * Resolves with the stats once `reached(stats)` holds, checked now and after every step; with
+   * undefined when `signal` aborts first. What a test waits on instead of a clock: "the live log
+   * read to the size it had after my last request".
+   */
+  until(
+    reached: (stats: FollowerStats) => boolean,
+    signal?: AbortSignal,
+  ): Promise<FollowerStats | undefined> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (reached(this.stats)) done(this.stats);
+      };
+      const done = (value: FollowerStats | undefined) => {
+        this.waiters.delete(check);
+        signal?.removeEventListener("abort", aborted);
+        resolve(value);
+      };
+      const aborted = () => done(undefined);
+      if (signal?.aborted) return done(undefined);
+      signal?.addEventListener("abort", aborted, { once: true });
+      this.waiters.add(check);
+      check();
+    });
+  }
+
+  private progressed(): void {
+    this.stats.steps++;
+    for (const check of [...this.waiters]) check();
   }
 
   private error(message: string): void {
@@ -176,6 +219,7 @@ export class AuditLogFollower {
         await this.reset();
         first = true;
       }
+      this.progressed();
       if (!progressed && !this.stopped) {
         await new Promise<void>((r) => {
           this.wake = r;
@@ -212,6 +256,7 @@ export class AuditLogFollower {
       readAt: start,
     };
     this.stats.reading = name;
+    this.stats.readingId = { dev: String(s.dev), ino: String(s.ino) };
     this.stats.offset = start;
     return true;
   }

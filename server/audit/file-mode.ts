@@ -42,6 +42,11 @@ export function startAuditFileMode(): AuditLogFollower | undefined {
   return follower;
 }
 
+/** The running follower (undefined when file mode is off): the test hooks wait on its progress. */
+export function auditFileModeFollower(): AuditLogFollower | undefined {
+  return g.portcullisAuditFollower;
+}
+
 /** What file mode has read so far (undefined when off). */
 export function auditFileModeStats(): FollowerStats | undefined {
   return g.portcullisAuditFollower?.stats;
