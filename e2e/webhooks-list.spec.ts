@@ -73,6 +73,7 @@ test.describe("Webhooks list and detail", () => {
     page,
     kube,
     stack,
+    cleanup,
   }) => {
     const { caBundleOf } = await import("../cluster/certs");
     const name = uniqueName("e2e-detail");
@@ -100,31 +101,30 @@ test.describe("Webhooks list and detail", () => {
         clientConfig: { service: { namespace: "default", name: "missing-svc", port: 8443 } },
       }),
     ]);
-    try {
-      await page.goto(`/webhooks`);
-      await expect(page.locator(".live")).toHaveText("live");
-      await page.screenshot({ path: "e2e/artifacts/webhooks-list.png" });
-
-      await page.goto(`/webhooks/mutatingwebhookconfigurations/${name}`);
-      const first = page.getByRole("region", { name: `Hook inject.${name}.example.com` });
-      await expect(first.getByRole("table", { name: "Rules" })).toContainText(
-        "the scale subresource of deployments",
-      );
-      await expect(first).toContainText("the status subresource of every resource that has one");
-      await expect(first).toContainText("any operation, including ones added in future releases");
-      await expect(first).toContainText('label inject is absent or not one of "false"');
-      await expect(first.getByRole("table", { name: "Match conditions" })).toContainText(
-        "request.namespace != 'kube-system'",
-      );
-      await expect(first.getByLabel("CA certificate")).toContainText("CN=portcullis-local-ca");
-      await expect(first.getByTestId("ca-days-left")).toContainText(/\d+ days left/);
-      await expect(first).toContainText(/called \d+ of \d+ mutating hooks \(serial\)/);
-      const second = page.getByRole("region", { name: `Hook svc.${name}.example.com` });
-      await expect(second).toContainText("default/missing-svc:8443");
-      await expect(second).toContainText("not found");
-      await page.screenshot({ path: "e2e/artifacts/webhook-detail.png", fullPage: true });
-    } finally {
+    cleanup.defer(async () => {
       await deleteConfig(kube, "mutatingwebhookconfigurations", name);
-    }
+    });
+    await page.goto(`/webhooks`);
+    await expect(page.locator(".live")).toHaveText("live");
+    await page.screenshot({ path: "e2e/artifacts/webhooks-list.png" });
+
+    await page.goto(`/webhooks/mutatingwebhookconfigurations/${name}`);
+    const first = page.getByRole("region", { name: `Hook inject.${name}.example.com` });
+    await expect(first.getByRole("table", { name: "Rules" })).toContainText(
+      "the scale subresource of deployments",
+    );
+    await expect(first).toContainText("the status subresource of every resource that has one");
+    await expect(first).toContainText("any operation, including ones added in future releases");
+    await expect(first).toContainText('label inject is absent or not one of "false"');
+    await expect(first.getByRole("table", { name: "Match conditions" })).toContainText(
+      "request.namespace != 'kube-system'",
+    );
+    await expect(first.getByLabel("CA certificate")).toContainText("CN=portcullis-local-ca");
+    await expect(first.getByTestId("ca-days-left")).toContainText(/\d+ days left/);
+    await expect(first).toContainText(/called \d+ of \d+ mutating hooks \(serial\)/);
+    const second = page.getByRole("region", { name: `Hook svc.${name}.example.com` });
+    await expect(second).toContainText("default/missing-svc:8443");
+    await expect(second).toContainText("not found");
+    await page.screenshot({ path: "e2e/artifacts/webhook-detail.png", fullPage: true });
   });
 });
