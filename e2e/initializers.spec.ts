@@ -57,11 +57,11 @@ test.describe("Initializers", () => {
     const id = uniqueName("e2e-init");
     const b = `b-${id}`;
     const a = `a-${id}`;
-    await create(kube, b, [`one.${id}.example.com`, `two.${id}.example.com`]);
     cleanup.defer(async () => {
       await remove(kube, a);
       await remove(kube, b);
     });
+    await create(kube, b, [`one.${id}.example.com`, `two.${id}.example.com`]);
     await page.goto("/");
     await page
       .getByRole("navigation", { name: "Main" })
@@ -192,10 +192,10 @@ test.describe("Initializers", () => {
   test("Predict shows the pending list a new object gets", async ({ page, kube, cleanup }) => {
     const id = uniqueName("e2e-initp");
     const name = `p-${id}`;
-    await create(kube, name, [`first.${id}.example.com`, `second.${id}.example.com`]);
     cleanup.defer(async () => {
       await remove(kube, name);
     });
+    await create(kube, name, [`first.${id}.example.com`, `second.${id}.example.com`]);
     await page.goto("/predict");
     await expect(page.getByTestId("verdict")).toBeVisible();
     await page

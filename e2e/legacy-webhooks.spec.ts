@@ -252,13 +252,13 @@ test.describe("v1beta1 webhook configurations", () => {
   }) => {
     const id = uniqueName("e2e-b1p");
     const m = `m-${id}`;
+    cleanup.defer(async () => {
+      await kube.request("DELETE", `${MWC}/${m}`);
+    });
     await create(kube, MWC, m, [
       hook(`pods.${id}.example.com`),
       hook(`prod.${id}.example.com`, { namespaceSelector: { matchLabels: { env: "prod" } } }),
     ]);
-    cleanup.defer(async () => {
-      await kube.request("DELETE", `${MWC}/${m}`);
-    });
     await page.goto("/predict");
     await expect(page.getByTestId("verdict")).toBeVisible();
     await page
@@ -281,10 +281,10 @@ test.describe("v1beta1 webhook configurations", () => {
   }) => {
     const id = uniqueName("e2e-b1r");
     const m = `m-${id}`;
-    await create(kube, MWC, m, [hook(`a.${id}.example.com`)]);
     cleanup.defer(async () => {
       await kube.request("DELETE", `${MWC}/${m}`);
     });
+    await create(kube, MWC, m, [hook(`a.${id}.example.com`)]);
     await page
       .context()
       .addCookies([

@@ -83,14 +83,14 @@ test.describe("namespaces and exemptions", () => {
     const run = uniqueName("rl");
     const ns = `${run}-app`;
     const cfg = uniqueName("e2e-matrix");
-    await createNamespace(kube, ns, { "e2e-run": run });
-    await createConfig(kube, "validatingwebhookconfigurations", cfg, [
-      podHook(`guard.${cfg}.example.com`, run, { failurePolicy: "Ignore" }),
-    ]);
     cleanup.defer(async () => {
       await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
       await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
     });
+    await createNamespace(kube, ns, { "e2e-run": run });
+    await createConfig(kube, "validatingwebhookconfigurations", cfg, [
+      podHook(`guard.${cfg}.example.com`, run, { failurePolicy: "Ignore" }),
+    ]);
     await page.goto(`/namespaces?hook=${cfg}&ns=${run}`);
     const grid = page.getByRole("grid", { name: /Exemption matrix/ });
     const cell = grid.getByRole("gridcell", {
@@ -151,6 +151,10 @@ test.describe("namespaces and exemptions", () => {
     const exec = `exec.${cfg}.example.com`;
     const pods = `pods.${cfg}.example.com`;
     const labelled = `labelled.${cfg}.example.com`;
+    cleanup.defer(async () => {
+      await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
+      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+    });
     await createNamespace(kube, ns, { "e2e-run": run });
     await createConfig(kube, "validatingwebhookconfigurations", cfg, [
       podHook(exec, run, {
@@ -182,10 +186,6 @@ test.describe("namespaces and exemptions", () => {
         ],
       }),
     ]);
-    cleanup.defer(async () => {
-      await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
-      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
-    });
     await page.goto(`/namespaces?hook=${cfg}&ns=${run}`);
     const grid = page.getByRole("grid", { name: /Exemption matrix/ });
     await expect(
@@ -224,6 +224,10 @@ test.describe("namespaces and exemptions", () => {
     const ns = `${run}-app`;
     const cfg = uniqueName("e2e-link");
     const cm = `cm.${cfg}.example.com`;
+    cleanup.defer(async () => {
+      await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
+      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+    });
     await createNamespace(kube, ns, { "e2e-run": run });
     await createConfig(kube, "validatingwebhookconfigurations", cfg, [
       podHook(cm, run, {
@@ -240,10 +244,6 @@ test.describe("namespaces and exemptions", () => {
       // A neighbour whose name holds the first's: not its column.
       podHook(`x${cm}`, run, { failurePolicy: "Ignore" }),
     ]);
-    cleanup.defer(async () => {
-      await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
-      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
-    });
     await page.goto(`/hooks/ValidatingWebhookConfiguration/${cfg}/${cm}?resource=configmaps`);
     await page.getByRole("link", { name: "In the matrix" }).click();
     await expect(page.getByRole("combobox", { name: "Request" })).toHaveValue("configmaps");
@@ -266,17 +266,17 @@ test.describe("namespaces and exemptions", () => {
     const cfg = uniqueName("e2e-keys");
     const a = `${run}-a`;
     const b = `${run}-b`;
+    cleanup.defer(async () => {
+      await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
+      await kube.request("DELETE", `/api/v1/namespaces/${a}`);
+      await kube.request("DELETE", `/api/v1/namespaces/${b}`);
+    });
     await createNamespace(kube, a, { "e2e-run": run, runlevel: "0" });
     await createNamespace(kube, b, { "e2e-run": run });
     await createConfig(kube, "validatingwebhookconfigurations", cfg, [
       podHook(`one.${cfg}.example.com`, run, { failurePolicy: "Ignore" }),
       podHook(`two.${cfg}.example.com`, run, { failurePolicy: "Ignore" }),
     ]);
-    cleanup.defer(async () => {
-      await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
-      await kube.request("DELETE", `/api/v1/namespaces/${a}`);
-      await kube.request("DELETE", `/api/v1/namespaces/${b}`);
-    });
     await page.goto(`/namespaces?hook=${cfg}&ns=${run}`);
     // The whole matrix, not the server's first screen it replaces while keys are pressed.
     await expect(page.getByText(/2 namespaces × 2 hooks/)).toBeVisible();
@@ -335,6 +335,10 @@ test.describe("namespaces and exemptions", () => {
     const cfg = uniqueName("e2e-podlabels");
     const hookName = `optout.${cfg}.example.com`;
     const skip = "webhook.example.com/skip";
+    cleanup.defer(async () => {
+      await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
+      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+    });
     await createBackendNamespace(kube, ns, run);
     // The opt-out label is on the pod template only, not in the Service's selector; no replicas.
     const deploy = await kube.request("POST", `/apis/apps/v1/namespaces/${ns}/deployments`, {
@@ -358,10 +362,6 @@ test.describe("namespaces and exemptions", () => {
         objectSelector: { matchExpressions: [{ key: skip, operator: "NotIn", values: ["true"] }] },
       }),
     ]);
-    cleanup.defer(async () => {
-      await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
-      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
-    });
     await page.goto("/deadlocks");
     const row = page.getByRole("row", { name: new RegExp(hookName) });
     await expect(row).toBeVisible();
@@ -405,16 +405,16 @@ test.describe("namespaces and exemptions", () => {
     const ns = `${run}-hooks`;
     const cfg = uniqueName("e2e-deadlock");
     const hookName = `self.${cfg}.example.com`;
+    cleanup.defer(async () => {
+      await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
+      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+    });
     await createBackendNamespace(kube, ns, run);
     const created = await createConfig(kube, "validatingwebhookconfigurations", cfg, [
       podHook(hookName, run, {
         clientConfig: { service: { namespace: ns, name: "webhook", path: "/validate" } },
       }),
     ]);
-    cleanup.defer(async () => {
-      await deleteConfig(kube, "validatingwebhookconfigurations", cfg);
-      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
-    });
     await page.goto("/deadlocks");
     const finding = page
       .getByRole("listitem")
@@ -476,13 +476,13 @@ test.describe("namespaces and exemptions", () => {
     cleanup,
   }) => {
     const ns = `${uniqueName("pss")}-app`;
+    cleanup.defer(async () => {
+      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
+    });
     await createNamespace(kube, ns, {
       "pod-security.kubernetes.io/enforce": "baseline",
       "pod-security.kubernetes.io/enforce-version": "v1.30",
       "pod-security.kubernetes.io/audit": "restricted",
-    });
-    cleanup.defer(async () => {
-      await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
     });
     await page.goto(`/namespaces/${ns}`);
     const panel = page.getByTestId("pod-security-standards");

@@ -53,10 +53,10 @@ test("signs in through Dex's login page and lands on the dashboard as the OIDC u
   cleanup,
 }) => {
   const name = uniqueName("e2e-oidc");
-  const created = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
   cleanup.defer(async () => {
     await deleteConfig(kube, V, name);
   });
+  const created = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
   await page.goto(`${d.url}/webhooks`);
   await expect(page).toHaveURL(`${d.url}/sign-in`);
   expect(await serious(page)).toEqual([]);

@@ -101,13 +101,13 @@ test.describe("Safe by default", () => {
     cleanup,
   }) => {
     const name = uniqueName("e2e-csp");
+    cleanup.defer(async () => {
+      await kube.request("DELETE", `/apis/admissionregistration.k8s.io/v1/${V}/${name}`);
+    });
     await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
     const violations: string[] = [];
     page.on("console", (m) => {
       if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
-    });
-    cleanup.defer(async () => {
-      await kube.request("DELETE", `/apis/admissionregistration.k8s.io/v1/${V}/${name}`);
     });
     for (const path of ["/", "/webhooks", "/webhooks/order", `/webhooks/${V}/${name}`]) {
       await page.goto(path);

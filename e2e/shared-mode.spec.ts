@@ -49,10 +49,10 @@ test("a viewer signs in, reads, and cannot write: controls off, the apiserver sa
   cleanup,
 }) => {
   const name = uniqueName("e2e-shared-viewer");
-  const created = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
   cleanup.defer(async () => {
     await deleteConfig(kube, V, name);
   });
+  const created = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
   await signIn(page, stack.tokens.viewer, "viewer");
   expect(await serious(page)).toEqual([]);
   await page.goto(`${d.url}/webhooks?q=${name}`);
@@ -92,10 +92,10 @@ test("an editor signs in and deletes through the UI; sign-out ends the session",
   cleanup,
 }) => {
   const name = uniqueName("e2e-shared-editor");
-  await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
   cleanup.defer(async () => {
     await deleteConfig(kube, V, name);
   });
+  await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
   await signIn(page, stack.tokens.editor, "editor");
   await page.goto(`${d.url}/webhooks/${V}/${name}`);
   await page.getByRole("button", { name: "Delete…" }).click();

@@ -20,10 +20,10 @@ test.describe("Editing webhook configurations", () => {
     cleanup,
   }) => {
     const name = uniqueName("e2e-edit");
-    const created = await createConfig(kube, R, name, [hook(`a.${name}.example.com`)]);
     cleanup.defer(async () => {
       await deleteConfig(kube, R, name);
     });
+    const created = await createConfig(kube, R, name, [hook(`a.${name}.example.com`)]);
     await page.goto(`/webhooks/${R}/${name}/edit`);
     const original = await editorText(page, R);
     expect(original).toContain(`resourceVersion: "${created.metadata.resourceVersion}"`);
@@ -84,10 +84,10 @@ test.describe("Editing webhook configurations", () => {
     cleanup,
   }) => {
     const name = uniqueName("e2e-bad");
-    const created = await createConfig(kube, R, name, [hook(`a.${name}.example.com`)]);
     cleanup.defer(async () => {
       await deleteConfig(kube, R, name);
     });
+    const created = await createConfig(kube, R, name, [hook(`a.${name}.example.com`)]);
     await page.goto(`/webhooks/${R}/${name}/edit`);
     const original = await editorText(page, R);
 

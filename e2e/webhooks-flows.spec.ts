@@ -49,10 +49,10 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
     cleanup,
   }) => {
     const name = uniqueName("e2e-del-held");
-    const made = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
     cleanup.defer(async () => {
       await deleteConfig(kube, V, name);
     });
+    const made = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
     await page.goto(`/webhooks/${V}/${name}`);
     await page.getByRole("button", { name: "Delete…" }).click();
     const dialog = page.getByRole("dialog", { name: "Confirm delete" });
@@ -95,6 +95,9 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
       string,
       string,
     ];
+    cleanup.defer(async () => {
+      await deleteConfig(kube, M, name);
+    });
     const made = await createConfig(kube, M, name, [hook(a), hook(b), hook(c)]);
     const put = async (body: unknown) => {
       const res = await kube.request("PUT", `${GROUP_PATH}/${M}/${name}`, body);
@@ -103,9 +106,6 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
         .resourceVersion;
     };
     const names = async () => (await getConfig(kube, M, name))?.webhooks?.map((w) => w.name);
-    cleanup.defer(async () => {
-      await deleteConfig(kube, M, name);
-    });
     await page.goto("/webhooks/order");
     const config = page.getByTestId(`config-${name}`);
     const moveUp = async (hookName: string, position: number) => {
@@ -153,10 +153,10 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
     cleanup,
   }) => {
     const name = uniqueName("e2e-keys");
-    await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
     cleanup.defer(async () => {
       await deleteConfig(kube, V, name);
     });
+    await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
     await page.goto(`/webhooks/${V}/${name}/edit`);
     const before = await editorText(page, V);
     const help = page.getByTestId("editor-keys");
@@ -209,10 +209,10 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
     cleanup,
   }) => {
     const name = uniqueName("e2e-reapply");
-    const made = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
     cleanup.defer(async () => {
       await deleteConfig(kube, V, name);
     });
+    const made = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
     await page.goto(`/webhooks/${V}/${name}/edit`);
     const text = await editorText(page, V);
     // Someone else changes the timeout while I edit the failure policy.
@@ -241,10 +241,10 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
     cleanup,
   }) => {
     const name = uniqueName("e2e-dry-conflict");
-    const made = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
     cleanup.defer(async () => {
       await deleteConfig(kube, V, name);
     });
+    const made = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
     await page.goto(`/webhooks/${V}/${name}/edit`);
     const text = await editorText(page, V);
     // Another admin applies a new timeout while I change the failure policy.
@@ -291,15 +291,15 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
     cleanup,
   }) => {
     const name = uniqueName("e2e-jump");
+    cleanup.defer(async () => {
+      await deleteConfig(kube, V, name);
+    });
     await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
     const cursor = () =>
       page.evaluate(() => {
         const e = window.monaco?.editor.getEditors()[0];
         return { line: e?.getPosition()?.lineNumber, focused: e?.hasTextFocus() };
       });
-    cleanup.defer(async () => {
-      await deleteConfig(kube, V, name);
-    });
     await page.goto(`/webhooks/${V}/${name}/edit`);
     const bad = (await editorText(page, V)).replace("timeoutSeconds: 10", "timeoutSeconds: 45");
     await setEditorText(page, V, bad);
@@ -325,6 +325,10 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
     const one = uniqueName("e2e-drag-one");
     const two = uniqueName("e2e-drag-two");
     const hooksOf = (c: string) => ["a", "b", "c"].map((x) => `${x}.${c}.example.com`);
+    cleanup.defer(async () => {
+      await deleteConfig(kube, M, one);
+      await deleteConfig(kube, M, two);
+    });
     await createConfig(
       kube,
       M,
@@ -337,10 +341,6 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
       two,
       hooksOf(two).map((h) => hook(h)),
     );
-    cleanup.defer(async () => {
-      await deleteConfig(kube, M, one);
-      await deleteConfig(kube, M, two);
-    });
     await page.goto("/webhooks/order");
     const first = page.getByTestId(`config-${one}`);
     const second = page.getByTestId(`config-${two}`);
@@ -363,10 +363,10 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
     cleanup,
   }) => {
     const name = uniqueName("e2e-kbd");
-    await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
     cleanup.defer(async () => {
       await deleteConfig(kube, V, name);
     });
+    await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
     await page.goto(`/webhooks/${V}/${name}`);
     const del = page.getByRole("button", { name: "Delete…" });
     await expect(del).toBeEnabled();
@@ -398,10 +398,10 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
     cleanup,
   }) => {
     const name = uniqueName("e2e-stale-dry");
-    await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
     cleanup.defer(async () => {
       await deleteConfig(kube, V, name);
     });
+    await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
     await page.goto(`/webhooks/${V}/${name}/edit`);
     const text = await editorText(page, V);
     await page.getByRole("button", { name: "Dry run" }).click();
@@ -422,10 +422,10 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
   }) => {
     const name = uniqueName("e2e-order-kbd");
     const [a, b] = ["a", "b"].map((x) => `${x}.${name}.example.com`) as [string, string];
-    await createConfig(kube, M, name, [hook(a), hook(b)]);
     cleanup.defer(async () => {
       await deleteConfig(kube, M, name);
     });
+    await createConfig(kube, M, name, [hook(a), hook(b)]);
     await page.goto("/webhooks/order");
     const config = page.getByTestId(`config-${name}`);
     const handle = config.getByRole("button", {
@@ -455,10 +455,10 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
     cleanup,
   }) => {
     const name = uniqueName("e2e-leave");
-    await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
     cleanup.defer(async () => {
       await deleteConfig(kube, V, name);
     });
+    await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
     await page.goto(`/webhooks/${V}/${name}/edit`);
     const stored = await editorText(page, V);
     const nav = page.getByRole("navigation", { name: "Main" });

@@ -49,12 +49,12 @@ test.describe("Webhook pages from the keyboard", () => {
     cleanup,
   }) => {
     const name = uniqueName("e2e-kbd-delete");
-    await createConfig(kube, "validatingwebhookconfigurations", name, [
-      hook(`a.${name}.example.com`),
-    ]);
     cleanup.defer(async () => {
       await deleteConfig(kube, "validatingwebhookconfigurations", name);
     });
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a.${name}.example.com`),
+    ]);
     await page.goto(`/webhooks/validatingwebhookconfigurations/${name}`);
     const open = page.getByRole("button", { name: "Delete…" });
     await expect(open).toBeEnabled();
@@ -84,12 +84,12 @@ test.describe("The YAML editor from the keyboard", () => {
     cleanup,
   }) => {
     const name = uniqueName("e2e-kbd-editor");
-    await createConfig(kube, "validatingwebhookconfigurations", name, [
-      hook(`a.${name}.example.com`),
-    ]);
     cleanup.defer(async () => {
       await deleteConfig(kube, "validatingwebhookconfigurations", name);
     });
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a.${name}.example.com`),
+    ]);
     await page.goto(`/webhooks/validatingwebhookconfigurations/${name}/edit`);
     const textarea = page.getByTestId("yaml-editor").locator("textarea").first();
     await expect(textarea).toBeAttached({ timeout: 15_000 });
@@ -121,12 +121,12 @@ test.describe("The editor's view tabs from the keyboard (WAI-ARIA tabs)", () => 
     cleanup,
   }) => {
     const name = uniqueName("e2e-kbd-tabs");
-    await createConfig(kube, "validatingwebhookconfigurations", name, [
-      hook(`a.${name}.example.com`),
-    ]);
     cleanup.defer(async () => {
       await deleteConfig(kube, "validatingwebhookconfigurations", name);
     });
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a.${name}.example.com`),
+    ]);
     await page.goto(`/webhooks/validatingwebhookconfigurations/${name}/edit`);
     const list = page.getByRole("tablist", { name: "Editor view" });
     const tabs = list.getByRole("tab");
@@ -195,12 +195,12 @@ test.describe("Webhook list for a screen reader", () => {
     cleanup,
   }) => {
     const name = uniqueName("e2e-status");
-    await createConfig(kube, "validatingwebhookconfigurations", name, [
-      hook(`a.${name}.example.com`),
-    ]);
     cleanup.defer(async () => {
       await deleteConfig(kube, "validatingwebhookconfigurations", name);
     });
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a.${name}.example.com`),
+    ]);
     await page.goto("/webhooks");
     const count = page.getByRole("status").filter({ hasText: /\brows$/ });
     await expect(count).toHaveText(/^[1-9]\d* rows$/);
@@ -218,12 +218,12 @@ test.describe("Webhook pages on a phone (390x844)", () => {
     cleanup,
   }) => {
     const name = uniqueName("e2e-narrow");
-    await createConfig(kube, "validatingwebhookconfigurations", name, [
-      hook(`a-very-long-webhook-name-that-goes-on-and-on.${name}.example.com`),
-    ]);
     cleanup.defer(async () => {
       await deleteConfig(kube, "validatingwebhookconfigurations", name);
     });
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a-very-long-webhook-name-that-goes-on-and-on.${name}.example.com`),
+    ]);
     for (const path of [
       "/",
       "/webhooks",
@@ -256,12 +256,12 @@ test.describe("The editor on a phone (390x844)", () => {
     cleanup,
   }) => {
     const name = uniqueName("e2e-narrow-edit");
-    await createConfig(kube, "validatingwebhookconfigurations", name, [
-      hook(`a.${name}.example.com`),
-    ]);
     cleanup.defer(async () => {
       await deleteConfig(kube, "validatingwebhookconfigurations", name);
     });
+    await createConfig(kube, "validatingwebhookconfigurations", name, [
+      hook(`a.${name}.example.com`),
+    ]);
     await page.goto(`/webhooks/validatingwebhookconfigurations/${name}/edit`);
     const editor = page.getByTestId("yaml-editor");
     await expect(editor.locator("textarea").first()).toBeAttached({ timeout: 15_000 });
@@ -309,10 +309,10 @@ test.describe("Very long names", () => {
       await page.setViewportSize({ width, height });
       const name = `${uniqueName("e2e-long")}.${"a".repeat(60)}.${"b".repeat(60)}.example.com`;
       const hookName = `h.${"c".repeat(60)}.${"d".repeat(60)}.${"e".repeat(60)}.example.com`;
-      await createConfig(kube, "validatingwebhookconfigurations", name, [hook(hookName)]);
       cleanup.defer(async () => {
         await deleteConfig(kube, "validatingwebhookconfigurations", name);
       });
+      await createConfig(kube, "validatingwebhookconfigurations", name, [hook(hookName)]);
       for (const path of [`/webhooks/validatingwebhookconfigurations/${name}`, "/webhooks/order"]) {
         await page.goto(path);
         await expect(page.locator("main h1").first()).toBeVisible();

@@ -20,15 +20,15 @@ test("a hook backed by a missing Service is reported on its detail page and coun
 }) => {
   const name = uniqueName("lint-live");
   const svc = `${name}-svc`;
+  cleanup.defer(async () => {
+    await deleteConfig(kube, "validatingwebhookconfigurations", name);
+  });
   await createConfig(kube, "validatingwebhookconfigurations", name, [
     hook(`h.${name}.example.com`, {
       failurePolicy: "Ignore",
       clientConfig: { service: { namespace: "default", name: svc, port: 443 } },
     }),
   ]);
-  cleanup.defer(async () => {
-    await deleteConfig(kube, "validatingwebhookconfigurations", name);
-  });
   // The Service really is absent.
   expect((await kube.request("GET", `/api/v1/namespaces/default/services/${svc}`)).status).toBe(
     404,

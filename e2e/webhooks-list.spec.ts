@@ -77,6 +77,9 @@ test.describe("Webhooks list and detail", () => {
   }) => {
     const { caBundleOf } = await import("../cluster/certs");
     const name = uniqueName("e2e-detail");
+    cleanup.defer(async () => {
+      await deleteConfig(kube, "mutatingwebhookconfigurations", name);
+    });
     await createConfig(kube, "mutatingwebhookconfigurations", name, [
       hook(`inject.${name}.example.com`, {
         clientConfig: { url: `https://127.0.0.1:9/inject`, caBundle: caBundleOf(stack.caFile) },
@@ -101,9 +104,6 @@ test.describe("Webhooks list and detail", () => {
         clientConfig: { service: { namespace: "default", name: "missing-svc", port: 8443 } },
       }),
     ]);
-    cleanup.defer(async () => {
-      await deleteConfig(kube, "mutatingwebhookconfigurations", name);
-    });
     await page.goto(`/webhooks`);
     await expect(page.locator(".live")).toHaveText("live");
     await page.screenshot({ path: "e2e/artifacts/webhooks-list.png" });

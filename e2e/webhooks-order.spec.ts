@@ -44,14 +44,14 @@ test.describe("Call order", () => {
       string,
       string,
     ];
+    cleanup.defer(async () => {
+      await deleteConfig(kube, M, name);
+    });
     await createConfig(kube, M, name, [
       hook(a),
       hook(b),
       hook(c, { reinvocationPolicy: "IfNeeded" }),
     ]);
-    cleanup.defer(async () => {
-      await deleteConfig(kube, M, name);
-    });
     await page.goto("/webhooks/order");
     const config = page.getByTestId(`config-${name}`);
     await expect(config).toBeVisible();

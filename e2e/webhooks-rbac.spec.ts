@@ -19,10 +19,10 @@ test.describe("Viewer", () => {
     cleanup,
   }) => {
     const name = uniqueName("e2e-rbac");
-    const created = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
     cleanup.defer(async () => {
       await deleteConfig(kube, V, name);
     });
+    const created = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
     await page
       .context()
       .addCookies([
