@@ -257,6 +257,18 @@ describe("signed in", () => {
     }
   });
 
+  it("serves no test hook, even signed in and started with PORTCULLIS_TEST_HOOKS=1", async () => {
+    const cookie = await signIn(stack.tokens.admin);
+    for (const [method, path] of [
+      ["POST", "/api/test-hooks/metrics-scrape"],
+      ["GET", "/api/test-hooks/metrics-scrape"],
+      ["GET", "/api/test-hooks/audit-follower"],
+    ] as const) {
+      const res = await call(method, path, { cookie });
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+  });
+
   it("an open live stream ends once its session does", async () => {
     const cookie = await signIn(stack.tokens.editor);
     const stream = await call("GET", `/api/watch?r=admissionregistration.k8s.io/v1/${V}`, {
