@@ -4,7 +4,7 @@ import { defineConfig } from "@playwright/test";
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
-  globalSetup: "./e2e/global-setup.ts",
+  globalSetup: "./test/e2e/global-setup.ts",
   fullyParallel: false,
   workers: 1,
   retries: 0,

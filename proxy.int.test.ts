@@ -11,7 +11,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readStack, REPO_ROOT, type StackInfo } from "./cluster/harness/stack";
 import { httpsRequest } from "./cluster/https-json";
-import { policyHeaders } from "./e2e/api-headers";
+import { policyHeaders } from "./test/api-headers";
 
 let stack: StackInfo;
 let port: number;

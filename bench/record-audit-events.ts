@@ -8,7 +8,7 @@
 import { openSync, readSync, statSync, writeFileSync, closeSync } from "node:fs";
 import path from "node:path";
 import { readStack } from "../cluster/harness/stack";
-import { CASES, startScenario } from "../e2e/decisions-scenario";
+import { CASES, startScenario } from "../test/decisions-scenario";
 
 const stack = readStack();
 const start = statSync(stack.auditLogPath).size;

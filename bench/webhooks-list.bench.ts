@@ -33,7 +33,7 @@ import type { StackInfo } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
 import { firstPaint } from "./browser-measure";
 import { firstLoadJs } from "./first-load-js";
-import { policyHeaders } from "../e2e/api-headers";
+import { policyHeaders } from "../test/api-headers";
 import {
   benchHook,
   benchStack,

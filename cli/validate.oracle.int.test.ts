@@ -35,11 +35,12 @@ test("validation oracle via the CLI: portcullis validate agrees with kube-apiser
   cases.forEach((c, i) => writeFileSync(fileOf(i), JSON.stringify(c.object, null, 2)));
 
   const run = await runCli(["validate", dir, "--output", "json"]);
-  expect([0, 1], run.stderr).toContain(run.code);
+  // The corpus holds objects the apiserver refuses: validate reports them and exits 1.
+  expect(run.code, run.stderr).toBe(1);
   const report = JSON.parse(run.stdout) as ValidateReport;
   const bySource = new Map(report.documents.map((d) => [d.source, d]));
   expect(report.documents).toHaveLength(cases.length);
-  expect(run.code).toBe(report.ok ? 0 : 1);
+  expect(report.ok).toBe(false);
 
   const verdicts = await serverVerdicts(cases);
   const results = cases.map((c, i) => {

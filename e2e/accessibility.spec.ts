@@ -4,9 +4,9 @@
  * and the dark theme: zero serious or critical violations, with no baseline of accepted ones.
  */
 import type { Page } from "@playwright/test";
-import { test, expect } from "./fixtures";
-import { serious } from "./axe";
-import { createConfig, deleteConfig, hook, uniqueName } from "./webhooks-helpers";
+import { test, expect } from "../test/e2e/fixtures";
+import { serious } from "../test/e2e/axe";
+import { createConfig, deleteConfig, hook, uniqueName } from "../test/e2e/webhooks-helpers";
 
 /** Pages no link leads to but an admin reaches by URL or a menu. */
 const EXTRA_PAGES = ["/webhooks/new", "/no-such-page"];
@@ -92,6 +92,7 @@ test.describe("Accessibility", () => {
   test("every page has zero serious or critical axe violations, light and dark", async ({
     page,
     kube,
+    cleanup,
   }) => {
     test.setTimeout(420_000);
     const m = uniqueName("e2e-a11y-m");
@@ -107,42 +108,41 @@ test.describe("Accessibility", () => {
       webhooks: [{ name: `a.${m}.example.com`, clientConfig: { url: "https://127.0.0.1:1/x" } }],
     });
     expect(created.status, created.body).toBe(201);
-    try {
-      const pages = await crawl(page, [m, v]);
-      expect(pages).toEqual(
-        expect.arrayContaining([
-          "/webhooks",
-          "/webhooks/order",
-          "/legacy-webhooks",
-          `/webhooks/validatingwebhookconfigurations/${v}`,
-        ]),
-      );
-      const found: string[] = [];
-      // Each page is titled by what it shows (WCAG 2.4.2), so tabs and history tell them apart:
-      // "<page or object> · Portcullis", one title per path.
-      const titles = new Map<string, string>();
-      for (const scheme of ["light", "dark"] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        for (const path of pages) {
-          await page.goto(path);
-          await settled(page);
-          for (const f of await serious(page)) found.push(`${scheme} ${path}: ${f}`);
-          titles.set(path.split("?")[0] ?? path, await page.title());
-        }
-      }
-      expect(found, found.join("\n")).toEqual([]);
-      for (const [path, title] of titles) expect(title, path).toMatch(/^\S.* · Portcullis$/);
-      const byTitle = new Map<string, string[]>();
-      for (const [path, title] of titles) byTitle.set(title, [...(byTitle.get(title) ?? []), path]);
-      expect([...byTitle].filter(([, paths]) => paths.length > 1)).toEqual([]);
-      expect(titles.get(`/webhooks/validatingwebhookconfigurations/${v}`)).toBe(
-        `${v} · ValidatingWebhookConfiguration · Portcullis`,
-      );
-    } finally {
+    cleanup.defer(async () => {
       await deleteConfig(kube, "mutatingwebhookconfigurations", m);
       await deleteConfig(kube, "validatingwebhookconfigurations", v);
       await kube.request("DELETE", `${legacy}/${m}`);
+    });
+    const pages = await crawl(page, [m, v]);
+    expect(pages).toEqual(
+      expect.arrayContaining([
+        "/webhooks",
+        "/webhooks/order",
+        "/legacy-webhooks",
+        `/webhooks/validatingwebhookconfigurations/${v}`,
+      ]),
+    );
+    const found: string[] = [];
+    // Each page is titled by what it shows (WCAG 2.4.2), so tabs and history tell them apart:
+    // "<page or object> · Portcullis", one title per path.
+    const titles = new Map<string, string>();
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const path of pages) {
+        await page.goto(path);
+        await settled(page);
+        for (const f of await serious(page)) found.push(`${scheme} ${path}: ${f}`);
+        titles.set(path.split("?")[0] ?? path, await page.title());
+      }
     }
+    expect(found, found.join("\n")).toEqual([]);
+    for (const [path, title] of titles) expect(title, path).toMatch(/^\S.* · Portcullis$/);
+    const byTitle = new Map<string, string[]>();
+    for (const [path, title] of titles) byTitle.set(title, [...(byTitle.get(title) ?? []), path]);
+    expect([...byTitle].filter(([, paths]) => paths.length > 1)).toEqual([]);
+    expect(titles.get(`/webhooks/validatingwebhookconfigurations/${v}`)).toBe(
+      `${v} · ValidatingWebhookConfiguration · Portcullis`,
+    );
   });
 
   // The crawl reaches a page only through a link to an object that exists; a link kept from

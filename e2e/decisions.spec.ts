@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { test, expect } from "./fixtures";
+import { test, expect } from "../test/e2e/fixtures";
 import {
   CASES,
   DENY_MESSAGE,
@@ -15,11 +15,11 @@ import {
   startScenario,
   type Case,
   type Scenario,
-} from "./decisions-scenario";
+} from "../test/decisions-scenario";
 import { readStack } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
-import { policyHeaders } from "./api-headers";
-import { serious } from "./axe";
+import { policyHeaders } from "../test/api-headers";
+import { serious } from "../test/e2e/axe";
 import { summarizeTallies, type DecisionTallyResponse } from "../lib/decisions/tally";
 
 /** A case's outcome, its message cell, and (where the cell shows a gist) the full message. */
@@ -271,6 +271,7 @@ test("a policy's page and its binding's page list the policy's recent decisions"
 test("the in-tree PodSecurity plugin's refusals and audit violations appear in the feed", async ({
   page,
   kube,
+  cleanup,
 }) => {
   const ns = `pss-feed-${Date.now().toString(36)}`;
   const created = await kube.request("POST", "/api/v1/namespaces", {
@@ -288,49 +289,47 @@ test("the in-tree PodSecurity plugin's refusals and audit violations appear in t
     spec: { hostPID, containers: [{ name: "c", image: "registry.k8s.io/pause" }] },
   });
   const refused = `pods "bad" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostPID=true)`;
-  try {
-    // Until the namespace's default service account exists (before it, another plugin refuses).
-    await expect
-      .poll(
-        async () => {
-          const res = await kube.request("POST", `/api/v1/namespaces/${ns}/pods`, pod("bad", true));
-          return (JSON.parse(res.body) as { message?: string }).message ?? "";
-        },
-        { timeout: 30_000 },
-      )
-      .toBe(refused);
-    await page.goto(`/decisions?namespace=${ns}&policy=PodSecurity`);
-    const denied = page.locator(
-      'table.decisions tr[data-hook="PodSecurity"][data-outcome="denied"]',
-    );
-    await expect(denied.first()).toBeVisible({ timeout: 10_000 });
-    await expect(denied.first().locator("td.msg")).toHaveAttribute("title", refused);
-    // A pod it lets through under baseline still violates the audit standard (restricted).
-    const ok = await kube.request("POST", `/api/v1/namespaces/${ns}/pods`, pod("ok", false));
-    expect(ok.status).toBe(201);
-    const audited = page.locator(
-      'table.decisions tr[data-hook="PodSecurity"][data-outcome="audited"]',
-    );
-    await expect(audited.first()).toBeVisible({ timeout: 10_000 });
-    await expect(audited.first().locator("td.msg")).toHaveAttribute(
-      "title",
-      /^would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false/,
-    );
-    await denied.first().getByRole("button").click();
-    const drawer = page.getByRole("dialog", { name: "Decision detail" });
-    await expect(drawer).toContainText("in-tree PodSecurity plugin");
-    await expect(drawer).toContainText("PluginPodSecurity");
-    await expect(drawer.getByRole("link", { name: "all its decisions" })).toHaveAttribute(
-      "href",
-      "/decisions?policy=PodSecurity",
-    );
-  } finally {
+  cleanup.defer(async () => {
     await kube.request("DELETE", `/api/v1/namespaces/${ns}`);
-  }
+  });
+  // Until the namespace's default service account exists (before it, another plugin refuses).
+  await expect
+    .poll(
+      async () => {
+        const res = await kube.request("POST", `/api/v1/namespaces/${ns}/pods`, pod("bad", true));
+        return (JSON.parse(res.body) as { message?: string }).message ?? "";
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(refused);
+  await page.goto(`/decisions?namespace=${ns}&policy=PodSecurity`);
+  const denied = page.locator('table.decisions tr[data-hook="PodSecurity"][data-outcome="denied"]');
+  await expect(denied.first()).toBeVisible({ timeout: 10_000 });
+  await expect(denied.first().locator("td.msg")).toHaveAttribute("title", refused);
+  // A pod it lets through under baseline still violates the audit standard (restricted).
+  const ok = await kube.request("POST", `/api/v1/namespaces/${ns}/pods`, pod("ok", false));
+  expect(ok.status).toBe(201);
+  const audited = page.locator(
+    'table.decisions tr[data-hook="PodSecurity"][data-outcome="audited"]',
+  );
+  await expect(audited.first()).toBeVisible({ timeout: 10_000 });
+  await expect(audited.first().locator("td.msg")).toHaveAttribute(
+    "title",
+    /^would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false/,
+  );
+  await denied.first().getByRole("button").click();
+  const drawer = page.getByRole("dialog", { name: "Decision detail" });
+  await expect(drawer).toContainText("in-tree PodSecurity plugin");
+  await expect(drawer).toContainText("PluginPodSecurity");
+  await expect(drawer.getByRole("link", { name: "all its decisions" })).toHaveAttribute(
+    "href",
+    "/decisions?policy=PodSecurity",
+  );
 });
 
 test("a webhook name in a mutating and a validating configuration: each page lists only its own webhook's decisions", async ({
   page,
+  cleanup,
 }) => {
   // cert-manager names its mutating and its validating webhook alike. Here a validating
   // configuration holds a webhook named as the scenario's patching (mutating) one, called for
@@ -368,21 +367,20 @@ test("a webhook name in a mutating and a validating configuration: each page lis
     },
   );
   expect(created.status).toBe(201);
-  try {
-    await scenario.produce("patch");
-    await page.goto(`/webhooks/mutatingwebhookconfigurations/${scenario.namespace}-mutating`);
-    const mine = page.getByRole("region", { name: `Recent decisions of ${name}` });
-    await expect(mine.locator(".outcome").first()).toHaveText("mutated");
-    await page.goto(`/webhooks/validatingwebhookconfigurations/${twin}`);
-    const twins = page.getByRole("region", { name: `Recent decisions of ${name}` });
-    await expect(twins).toContainText("No stored decisions for this webhook.");
-    await expect(twins.locator(".outcome")).toHaveCount(0);
-  } finally {
+  cleanup.defer(async () => {
     await httpsRequest(
       `${stack.server}/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/${twin}`,
       { method: "DELETE", token: stack.tokens.admin, ca: readFileSync(stack.caFile) },
     );
-  }
+  });
+  await scenario.produce("patch");
+  await page.goto(`/webhooks/mutatingwebhookconfigurations/${scenario.namespace}-mutating`);
+  const mine = page.getByRole("region", { name: `Recent decisions of ${name}` });
+  await expect(mine.locator(".outcome").first()).toHaveText("mutated");
+  await page.goto(`/webhooks/validatingwebhookconfigurations/${twin}`);
+  const twins = page.getByRole("region", { name: `Recent decisions of ${name}` });
+  await expect(twins).toContainText("No stored decisions for this webhook.");
+  await expect(twins.locator(".outcome")).toHaveCount(0);
 });
 
 test("the feed's time and count columns hold their text on one line", async ({ page }) => {

@@ -3,8 +3,8 @@
  * window (390x844): no page is wider than the window, so no control, link or column sits off to
  * the side where an admin on a phone cannot reach it.
  */
-import { test, expect } from "./fixtures";
-import { GROUP_PATH, uniqueName } from "./webhooks-helpers";
+import { test, expect } from "../test/e2e/fixtures";
+import { GROUP_PATH, uniqueName } from "../test/e2e/webhooks-helpers";
 
 test.describe("Pages on a phone (390x844)", () => {
   test.use({ viewport: { width: 390, height: 844 } });
@@ -31,6 +31,7 @@ test.describe("Pages on a phone (390x844)", () => {
   test("a policy's page and its binding's page are no wider than the window", async ({
     page,
     kube,
+    cleanup,
   }) => {
     const name = uniqueName("e2e-narrow-policy");
     const made = [
@@ -65,25 +66,24 @@ test.describe("Pages on a phone (390x844)", () => {
       }),
     ];
     expect(made.map((r) => r.status)).toEqual([201, 201]);
-    try {
-      for (const path of [
-        `/policies/validatingadmissionpolicies/${name}`,
-        `/policies/validatingadmissionpolicybindings/${name}-binding`,
-      ]) {
-        await page.goto(path);
-        await expect(
-          page.getByRole("heading", { name: "Recent decisions", exact: true }),
-        ).toBeVisible();
-        await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        expect(width, `${path} is ${width}px wide in a 390px window`).toBeLessThanOrEqual(390);
-      }
-    } finally {
+    cleanup.defer(async () => {
       await kube.request(
         "DELETE",
         `${GROUP_PATH}/validatingadmissionpolicybindings/${name}-binding`,
       );
       await kube.request("DELETE", `${GROUP_PATH}/validatingadmissionpolicies/${name}`);
+    });
+    for (const path of [
+      `/policies/validatingadmissionpolicies/${name}`,
+      `/policies/validatingadmissionpolicybindings/${name}-binding`,
+    ]) {
+      await page.goto(path);
+      await expect(
+        page.getByRole("heading", { name: "Recent decisions", exact: true }),
+      ).toBeVisible();
+      await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width, `${path} is ${width}px wide in a 390px window`).toBeLessThanOrEqual(390);
     }
   });
 

@@ -5,8 +5,8 @@
  * apiserver applies (the write controls are off; a write sent anyway is refused with 403 and the
  * object is read back unchanged).
  */
-import { test, expect } from "./fixtures";
-import { serious } from "./axe";
+import { test, expect } from "../test/e2e/fixtures";
+import { serious } from "../test/e2e/axe";
 import {
   OIDC_PASSWORD,
   OIDC_USERS,
@@ -16,7 +16,13 @@ import {
 import { startSharedDashboard, type SharedDashboard } from "../cluster/harness/shared-dashboard";
 import { readStack } from "../cluster/harness/stack";
 import { freePorts } from "../cluster/ports";
-import { createConfig, deleteConfig, getConfig, hook, uniqueName } from "./webhooks-helpers";
+import {
+  createConfig,
+  deleteConfig,
+  getConfig,
+  hook,
+  uniqueName,
+} from "../test/e2e/webhooks-helpers";
 
 const V = "validatingwebhookconfigurations" as const;
 const ALICE = OIDC_USERS[0].email;
@@ -44,62 +50,62 @@ test.afterAll(async () => {
 test("signs in through Dex's login page and lands on the dashboard as the OIDC user", async ({
   page,
   kube,
+  cleanup,
 }) => {
   const name = uniqueName("e2e-oidc");
-  const created = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
-  try {
-    await page.goto(`${d.url}/webhooks`);
-    await expect(page).toHaveURL(`${d.url}/sign-in`);
-    expect(await serious(page)).toEqual([]);
-    await page.getByRole("button", { name: "Sign in with OIDC" }).click();
-
-    // Dex's own login form, on the issuer's origin.
-    await expect(page).toHaveURL(new RegExp(`^${issuer.issuer}/auth/local/login`));
-    await page.locator("#login").fill(ALICE);
-    await page.locator("#password").fill(OIDC_PASSWORD);
-    await page.getByRole("button", { name: "Login" }).click();
-
-    // Back through /sign-in/oidc to the dashboard, signed in.
-    await expect(page).toHaveURL(`${d.url}/`);
-    await expect(page.getByRole("banner")).toContainText(`Signed in as oidc:${ALICE} via OIDC`);
-    const cookies = await page.context().cookies(d.url);
-    expect(cookies.find((c) => c.name === "__Host-portcullis-session")).toMatchObject({
-      httpOnly: true,
-      secure: true,
-      sameSite: "Strict",
-    });
-    // The flow cookie is spent, and nothing of the sign-in is readable from the page.
-    expect(cookies.find((c) => c.name === "__Host-portcullis-oidc")).toBeUndefined();
-    expect(await page.evaluate(() => document.cookie)).toBe("");
-
-    await page.goto(`${d.url}/webhooks?q=${name}`);
-    await expect(
-      page.locator(`[data-row-id="ValidatingWebhookConfiguration/${name}/0"]`),
-    ).toBeVisible();
-    await expect(page.getByRole("button", { name: "New from template" })).toBeDisabled();
-
-    const answer = await page.evaluate(
-      async ({ url, object }) => {
-        const res = await fetch(url, {
-          method: "PUT",
-          headers: { "content-type": "application/json", "x-portcullis-context": "shared" },
-          body: JSON.stringify({ object }),
-        });
-        return { status: res.status, body: (await res.json()) as { message: string } };
-      },
-      {
-        url: `/api/webhooks/${V}/${name}`,
-        object: { ...created, webhooks: [{ ...created.webhooks?.[0], timeoutSeconds: 3 }] },
-      },
-    );
-    expect(answer.status).toBe(403);
-    expect(answer.body.message).toContain(`"oidc:${ALICE}"`);
-    expect((await getConfig(kube, V, name))?.metadata.resourceVersion).toBe(
-      created.metadata.resourceVersion,
-    );
-  } finally {
+  cleanup.defer(async () => {
     await deleteConfig(kube, V, name);
-  }
+  });
+  const created = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
+  await page.goto(`${d.url}/webhooks`);
+  await expect(page).toHaveURL(`${d.url}/sign-in`);
+  expect(await serious(page)).toEqual([]);
+  await page.getByRole("button", { name: "Sign in with OIDC" }).click();
+
+  // Dex's own login form, on the issuer's origin.
+  await expect(page).toHaveURL(new RegExp(`^${issuer.issuer}/auth/local/login`));
+  await page.locator("#login").fill(ALICE);
+  await page.locator("#password").fill(OIDC_PASSWORD);
+  await page.getByRole("button", { name: "Login" }).click();
+
+  // Back through /sign-in/oidc to the dashboard, signed in.
+  await expect(page).toHaveURL(`${d.url}/`);
+  await expect(page.getByRole("banner")).toContainText(`Signed in as oidc:${ALICE} via OIDC`);
+  const cookies = await page.context().cookies(d.url);
+  expect(cookies.find((c) => c.name === "__Host-portcullis-session")).toMatchObject({
+    httpOnly: true,
+    secure: true,
+    sameSite: "Strict",
+  });
+  // The flow cookie is spent, and nothing of the sign-in is readable from the page.
+  expect(cookies.find((c) => c.name === "__Host-portcullis-oidc")).toBeUndefined();
+  expect(await page.evaluate(() => document.cookie)).toBe("");
+
+  await page.goto(`${d.url}/webhooks?q=${name}`);
+  await expect(
+    page.locator(`[data-row-id="ValidatingWebhookConfiguration/${name}/0"]`),
+  ).toBeVisible();
+  await expect(page.getByRole("button", { name: "New from template" })).toBeDisabled();
+
+  const answer = await page.evaluate(
+    async ({ url, object }) => {
+      const res = await fetch(url, {
+        method: "PUT",
+        headers: { "content-type": "application/json", "x-portcullis-context": "shared" },
+        body: JSON.stringify({ object }),
+      });
+      return { status: res.status, body: (await res.json()) as { message: string } };
+    },
+    {
+      url: `/api/webhooks/${V}/${name}`,
+      object: { ...created, webhooks: [{ ...created.webhooks?.[0], timeoutSeconds: 3 }] },
+    },
+  );
+  expect(answer.status).toBe(403);
+  expect(answer.body.message).toContain(`"oidc:${ALICE}"`);
+  expect((await getConfig(kube, V, name))?.metadata.resourceVersion).toBe(
+    created.metadata.resourceVersion,
+  );
 });
 
 test("the callback page without a sign-in in progress says so and stays put", async ({ page }) => {

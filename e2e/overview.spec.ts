@@ -1,4 +1,4 @@
-import { test, expect } from "./fixtures";
+import { test, expect } from "../test/e2e/fixtures";
 
 test.describe("Overview", () => {
   test("shows the real version, the admission APIs served, and live counts", async ({

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
-import { test, expect, type Kube } from "./fixtures";
-import { policyHeaders } from "./api-headers";
+import { test, expect, type Kube } from "../test/e2e/fixtures";
+import { policyHeaders } from "../test/api-headers";
 import {
   GROUP_PATH,
   editorMarkers,
@@ -8,7 +8,7 @@ import {
   lineOf,
   setEditorText,
   uniqueName,
-} from "./webhooks-helpers";
+} from "../test/e2e/webhooks-helpers";
 
 const VAP = "validatingadmissionpolicies";
 const VAPB = "validatingadmissionpolicybindings";

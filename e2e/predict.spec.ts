@@ -5,14 +5,14 @@
  * run), and the page shows the apiserver's verdict.
  */
 import type { Page } from "@playwright/test";
-import { test, expect, type Kube } from "./fixtures";
+import { test, expect, type Kube } from "../test/e2e/fixtures";
 import {
   startWebhookServer,
   type JsonPatchOp,
   type WebhookServer,
 } from "../cluster/harness/webhook-server";
-import { GROUP_PATH } from "./webhooks-helpers";
-import { serious } from "./axe";
+import { GROUP_PATH } from "../test/e2e/webhooks-helpers";
+import { serious } from "../test/e2e/axe";
 
 const id = `pe${Date.now().toString(36)}`;
 const SUFFIX = `.${id}.portcullis.test`;
@@ -324,6 +324,7 @@ test("a denial: the apiserver's verdict beside the prediction, the denier among 
 test("the prediction follows the cluster: a hook added elsewhere is predicted once the tab is shown again, as the apiserver calls it", async ({
   page,
   kube,
+  cleanup,
 }) => {
   await open(page, configMap("keep-l", PROD, { app: "web" }));
   expect((await predicted(page)).validating).toEqual(["vcond", "vns", "vobj"]);
@@ -335,25 +336,24 @@ test("the prediction follows the cluster: a hook added elsewhere is predicted on
     metadata: { name: late },
     webhooks: [webhook("vlate", {})],
   });
-  try {
-    // The admin comes back to this tab (as after changing the hook in another one): no reload,
-    // no edit of the request, and well before the 30 s re-read.
-    await page.evaluate(() =>
-      document.dispatchEvent(new Event("visibilitychange", { bubbles: true })),
-    );
-    await expect
-      .poll(async () => (await predicted(page)).validating, { timeout: 10_000 })
-      .toEqual(["vcond", "vlate", "vns", "vobj"]);
-    // The earlier dry run was compared with the state before the hook: it is not compared with
-    // the new prediction, and says so.
-    await expect(page.getByTestId("dry-run-outdated")).toBeVisible();
-    await expect(page.getByTestId("dry-run-outcome")).toHaveCount(0);
-    await expect
-      .poll(async () => (await tryForReal(page)).validating, { timeout: 15_000 })
-      .toEqual(["vcond", "vlate", "vns", "vobj"]);
-  } finally {
+  cleanup.defer(async () => {
     await kube.request("DELETE", `${GROUP_PATH}/validatingwebhookconfigurations/${late}`);
-  }
+  });
+  // The admin comes back to this tab (as after changing the hook in another one): no reload,
+  // no edit of the request, and well before the 30 s re-read.
+  await page.evaluate(() =>
+    document.dispatchEvent(new Event("visibilitychange", { bubbles: true })),
+  );
+  await expect
+    .poll(async () => (await predicted(page)).validating, { timeout: 10_000 })
+    .toEqual(["vcond", "vlate", "vns", "vobj"]);
+  // The earlier dry run was compared with the state before the hook: it is not compared with
+  // the new prediction, and says so.
+  await expect(page.getByTestId("dry-run-outdated")).toBeVisible();
+  await expect(page.getByTestId("dry-run-outcome")).toHaveCount(0);
+  await expect
+    .poll(async () => (await tryForReal(page)).validating, { timeout: 15_000 })
+    .toEqual(["vcond", "vlate", "vns", "vobj"]);
 });
 
 test("a CREATE in a namespace that does not exist: rejected before any hook, as the apiserver does", async ({
@@ -429,6 +429,7 @@ test("a connect subresource has no dry run, whatever the operation: nothing is s
 test("a pod the namespace's enforced Pod Security Standard forbids: refused by PodSecurity before any validating webhook, as the apiserver does", async ({
   page,
   kube,
+  cleanup,
 }) => {
   const locked = `${id}-locked`;
   const config = `${id}-vpod`;
@@ -455,60 +456,60 @@ test("a pod the namespace's enforced Pod Security Standard forbids: refused by P
     (hardened
       ? "    securityContext:\n      allowPrivilegeEscalation: false\n      capabilities:\n        drop: [ALL]\n"
       : "");
-  try {
-    // Until the namespace's default service account exists and the apiserver calls the hook.
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const from = hooks.nextSeq();
-      await kube.request("POST", `/api/v1/namespaces/${locked}/pods?dryRun=All`, {
-        metadata: { name: "keep-probe" },
-        spec: {
-          securityContext: { runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } },
-          containers: [
-            {
-              name: "app",
-              image: "registry.k8s.io/pause",
-              securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } },
-            },
-          ],
-        },
-      });
-      if (hooks.calls("vpod").some((c) => c.seq >= from)) break;
-      if (Date.now() > deadline) throw new Error("the apiserver never called vpod");
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    const message = `pods "keep-root" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "app" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "app" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "app" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "app" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")`;
-    await open(page, pod("keep-root", false));
-    await expect(page.getByTestId("verdict")).toHaveText("Refused by PodSecurity");
-    await expect(page.getByTestId("predicted-failure")).toContainText(`403: ${message}`);
-    await expect(page.getByTestId("pod-security-verdict")).toContainText(`Refused: 403 ${message}`);
-    expect(await serious(page)).toEqual([]);
-    expect((await predicted(page)).skips["vpod"]).toBe("excluded");
-    const refused = await tryForReal(page);
-    expect(refused.validating).toEqual([]);
-    await expect(page.getByTestId("dry-run-message")).toContainText(message);
-    await expect(page.getByTestId("agrees")).toContainText(
-      "rejected as predicted, by PodSecurity before the validating hooks",
-    );
-    await expect(page.getByTestId("dry-run-predicted")).toHaveText(
-      `Rejected by PodSecurity: 403 ${message}`,
-    );
-    // Hardened, the same pod passes PodSecurity and reaches the validating webhook.
-    await open(page, pod("keep-hardened", true));
-    await expect(page.getByTestId("verdict")).toHaveText("Admitted as far as matching decides");
-    await expect(page.getByTestId("pod-security-verdict")).toHaveText("Allowed");
-    expect((await predicted(page)).validating).toEqual(["vpod"]);
-    expect((await tryForReal(page)).validating).toEqual(["vpod"]);
-    await expect(page.getByTestId("agrees")).toContainText("admitted, as predicted");
-  } finally {
+  cleanup.defer(async () => {
     await kube.request("DELETE", `${GROUP_PATH}/validatingwebhookconfigurations/${config}`);
     await kube.request("DELETE", `/api/v1/namespaces/${locked}`);
+  });
+  // Until the namespace's default service account exists and the apiserver calls the hook.
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const from = hooks.nextSeq();
+    await kube.request("POST", `/api/v1/namespaces/${locked}/pods?dryRun=All`, {
+      metadata: { name: "keep-probe" },
+      spec: {
+        securityContext: { runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } },
+        containers: [
+          {
+            name: "app",
+            image: "registry.k8s.io/pause",
+            securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } },
+          },
+        ],
+      },
+    });
+    if (hooks.calls("vpod").some((c) => c.seq >= from)) break;
+    if (Date.now() > deadline) throw new Error("the apiserver never called vpod");
+    await new Promise((r) => setTimeout(r, 250));
   }
+  const message = `pods "keep-root" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "app" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "app" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "app" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "app" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")`;
+  await open(page, pod("keep-root", false));
+  await expect(page.getByTestId("verdict")).toHaveText("Refused by PodSecurity");
+  await expect(page.getByTestId("predicted-failure")).toContainText(`403: ${message}`);
+  await expect(page.getByTestId("pod-security-verdict")).toContainText(`Refused: 403 ${message}`);
+  expect(await serious(page)).toEqual([]);
+  expect((await predicted(page)).skips["vpod"]).toBe("excluded");
+  const refused = await tryForReal(page);
+  expect(refused.validating).toEqual([]);
+  await expect(page.getByTestId("dry-run-message")).toContainText(message);
+  await expect(page.getByTestId("agrees")).toContainText(
+    "rejected as predicted, by PodSecurity before the validating hooks",
+  );
+  await expect(page.getByTestId("dry-run-predicted")).toHaveText(
+    `Rejected by PodSecurity: 403 ${message}`,
+  );
+  // Hardened, the same pod passes PodSecurity and reaches the validating webhook.
+  await open(page, pod("keep-hardened", true));
+  await expect(page.getByTestId("verdict")).toHaveText("Admitted as far as matching decides");
+  await expect(page.getByTestId("pod-security-verdict")).toHaveText("Allowed");
+  expect((await predicted(page)).validating).toEqual(["vpod"]);
+  expect((await tryForReal(page)).validating).toEqual(["vpod"]);
+  await expect(page.getByTestId("agrees")).toContainText("admitted, as predicted");
 });
 
 test("a CREATE in a Terminating namespace: rejected with 403 before any hook, as the apiserver does", async ({
   page,
   kube,
+  cleanup,
 }) => {
   // Deleted, and held Terminating by a finalizer of ours (the namespace controller removes only
   // its own); every hook of this file would otherwise see configmaps created in it.
@@ -517,30 +518,29 @@ test("a CREATE in a Terminating namespace: rejected with 403 before any hook, as
   await ok(kube, "POST", "/api/v1/namespaces", {
     metadata: { name: doomed, labels: { [id]: "1", env: "prod" }, finalizers: [hold] },
   });
-  try {
-    await ok(kube, "DELETE", `/api/v1/namespaces/${doomed}`);
-    const message = `configmaps "keep-t" is forbidden: unable to create new content in namespace ${doomed} because it is being terminated`;
-    await open(page, configMap("keep-t", doomed, { app: "web" }));
-    await expect(page.getByTestId("verdict")).toHaveText("Rejected by admission");
-    await expect(page.getByTestId("predicted-failure")).toContainText(`403: ${message}`);
-    await expect(page.getByTestId("predicted-failure")).toContainText("NamespaceLifecycle");
-    await expect(page.getByTestId("namespace-labels")).toContainText("being terminated");
-    const p = await predicted(page);
-    expect([...p.mutating, ...p.validating]).toEqual([]);
-    const seen = await tryForReal(page);
-    expect([...seen.mutating, ...seen.validating]).toEqual([]);
-    await expect(page.getByTestId("dry-run-message")).toContainText(message);
-    await expect(page.getByTestId("agrees")).toContainText(
-      "rejected as predicted, by NamespaceLifecycle",
-    );
-  } finally {
+  cleanup.defer(async () => {
     const res = await kube.request("GET", `/api/v1/namespaces/${doomed}`);
     if (res.status === 200) {
       const ns = JSON.parse(res.body) as { metadata: { finalizers?: string[] } };
       ns.metadata.finalizers = (ns.metadata.finalizers ?? []).filter((f) => f !== hold);
       await kube.request("PUT", `/api/v1/namespaces/${doomed}`, ns);
     }
-  }
+  });
+  await ok(kube, "DELETE", `/api/v1/namespaces/${doomed}`);
+  const message = `configmaps "keep-t" is forbidden: unable to create new content in namespace ${doomed} because it is being terminated`;
+  await open(page, configMap("keep-t", doomed, { app: "web" }));
+  await expect(page.getByTestId("verdict")).toHaveText("Rejected by admission");
+  await expect(page.getByTestId("predicted-failure")).toContainText(`403: ${message}`);
+  await expect(page.getByTestId("predicted-failure")).toContainText("NamespaceLifecycle");
+  await expect(page.getByTestId("namespace-labels")).toContainText("being terminated");
+  const p = await predicted(page);
+  expect([...p.mutating, ...p.validating]).toEqual([]);
+  const seen = await tryForReal(page);
+  expect([...seen.mutating, ...seen.validating]).toEqual([]);
+  await expect(page.getByTestId("dry-run-message")).toContainText(message);
+  await expect(page.getByTestId("agrees")).toContainText(
+    "rejected as predicted, by NamespaceLifecycle",
+  );
 });
 
 test("invalid YAML is pointed at where it is", async ({ page }) => {
@@ -553,6 +553,7 @@ test("invalid YAML is pointed at where it is", async ({ page }) => {
 test("params from live state: a binding whose paramRef finds nothing (Allow) is not evaluated", async ({
   page,
   kube,
+  cleanup,
 }) => {
   const policy = `${id}-params.portcullis.test`;
   const binding = `${id}-params-allow`;
@@ -582,43 +583,43 @@ test("params from live state: a binding whose paramRef finds nothing (Allow) is 
       })
     ).status;
   const paramPath = `/api/v1/namespaces/${PROD}/configmaps`;
-  try {
-    // With the param present the policy denies: proof the apiserver has the policy and binding.
-    await ok(kube, "POST", paramPath, { metadata: { name: param } });
-    await expect.poll(probe, { timeout: 20_000 }).toBe(422);
-    await ok(kube, "DELETE", `${paramPath}/${param}`);
-    await expect.poll(probe, { timeout: 20_000 }).toBe(201);
-
-    await open(page, configMap("keep-p", PROD, {}));
-    const skip = page.locator(`[data-testid="skip"][data-hook="${binding}"]`);
-    await expect(skip).toHaveAttribute("data-code", "params-not-found");
-    await expect(skip).toContainText(`paramRef finds no ConfigMap ${param} in namespace ${PROD}`);
-    await tryForReal(page);
-    await expect(page.getByTestId("dry-run-outcome")).toHaveText("Allowed");
-    await expect(page.getByTestId("mismatch")).toHaveCount(0);
-
-    // The param appears: the binding is evaluated once, and its validation denies.
-    await ok(kube, "POST", paramPath, { metadata: { name: param } });
-    await expect.poll(probe, { timeout: 20_000 }).toBe(422);
-    // The request lives in the page's address (written once typing pauses): reload from it.
-    await expect(page).toHaveURL(/keep-p/);
-    await page.reload();
-    await expect(page.getByLabel("Object", { exact: true })).toHaveValue(/keep-p/);
-    const call = page.locator(`[data-testid="call"][data-hook="${binding}"]`);
-    await expect(call).toContainText(`1 found (${PROD}/${param})`);
-    await tryForReal(page);
-    await expect(page.getByTestId("dry-run-outcome")).toContainText("Denied (422");
-    await expect(page.getByTestId("dry-run-message")).toContainText("evaluated");
-    await expect(page.getByTestId("agrees")).toContainText(`denied by ${policy} ← ${binding}`);
-  } finally {
+  cleanup.defer(async () => {
     await kube.request("DELETE", `${vap}/validatingadmissionpolicybindings/${binding}`);
     await kube.request("DELETE", `${vap}/validatingadmissionpolicies/${policy}`);
-  }
+  });
+  // With the param present the policy denies: proof the apiserver has the policy and binding.
+  await ok(kube, "POST", paramPath, { metadata: { name: param } });
+  await expect.poll(probe, { timeout: 20_000 }).toBe(422);
+  await ok(kube, "DELETE", `${paramPath}/${param}`);
+  await expect.poll(probe, { timeout: 20_000 }).toBe(201);
+
+  await open(page, configMap("keep-p", PROD, {}));
+  const skip = page.locator(`[data-testid="skip"][data-hook="${binding}"]`);
+  await expect(skip).toHaveAttribute("data-code", "params-not-found");
+  await expect(skip).toContainText(`paramRef finds no ConfigMap ${param} in namespace ${PROD}`);
+  await tryForReal(page);
+  await expect(page.getByTestId("dry-run-outcome")).toHaveText("Allowed");
+  await expect(page.getByTestId("mismatch")).toHaveCount(0);
+
+  // The param appears: the binding is evaluated once, and its validation denies.
+  await ok(kube, "POST", paramPath, { metadata: { name: param } });
+  await expect.poll(probe, { timeout: 20_000 }).toBe(422);
+  // The request lives in the page's address (written once typing pauses): reload from it.
+  await expect(page).toHaveURL(/keep-p/);
+  await page.reload();
+  await expect(page.getByLabel("Object", { exact: true })).toHaveValue(/keep-p/);
+  const call = page.locator(`[data-testid="call"][data-hook="${binding}"]`);
+  await expect(call).toContainText(`1 found (${PROD}/${param})`);
+  await tryForReal(page);
+  await expect(page.getByTestId("dry-run-outcome")).toContainText("Denied (422");
+  await expect(page.getByTestId("dry-run-message")).toContainText("evaluated");
+  await expect(page.getByTestId("agrees")).toContainText(`denied by ${policy} ← ${binding}`);
 });
 
 test("failing policies: the apiserver names one, the page lists the others; a Warn binding's failed condition is its decision", async ({
   page,
   kube,
+  cleanup,
 }) => {
   const vap = "/apis/admissionregistration.k8s.io/v1";
   const label = `${id}-cond`;
@@ -640,54 +641,53 @@ test("failing policies: the apiserver names one, the page lists the others; a Wa
   const [a, b, w] = names as [string, string, string];
   const error =
     "expression 'request.subResource == ''' resulted in error: no such key: subResource";
-  try {
-    for (const [name, actions] of [
-      [a, ["Deny"]],
-      [b, ["Deny"]],
-      [w, ["Warn"]],
-    ] as const) {
-      await ok(kube, "POST", `${vap}/validatingadmissionpolicies`, policy(name));
-      await ok(kube, "POST", `${vap}/validatingadmissionpolicybindings`, {
-        metadata: { name: `${name}-b` },
-        spec: { policyName: name, validationActions: actions },
-      });
-    }
-    // The apiserver has all three once a dry run both fails and warns.
-    await expect
-      .poll(
-        async () => {
-          const r = await kube.request("POST", `/api/v1/namespaces/${PROD}/configmaps?dryRun=All`, {
-            metadata: { name: "keep-c", labels: { [label]: "1" } },
-          });
-          const warned = String(r.headers?.warning ?? "").includes(`'${w}-b'`);
-          return `${r.status} ${warned}`;
-        },
-        { timeout: 20_000 },
-      )
-      .toBe("422 true");
-
-    await open(page, configMap("keep-c", PROD, { [label]: "1" }));
-    await expect(page.getByTestId("predicted-failure")).toContainText(`422: `);
-    await expect(page.getByTestId("predicted-failure")).toContainText(error);
-    const also = page.getByTestId("also-failing");
-    await expect(also).toContainText("1 more failing binding in this stage");
-    await also.locator("summary").click();
-    await expect(also).toContainText(`ValidatingAdmissionPolicy '${b}' with binding '${b}-b'`);
-    const warn = page.locator(`[data-testid="call"][data-hook="${w}-b"]`);
-    await expect(warn.getByTestId("condition-error")).toContainText(error);
-    await expect(warn).toContainText("an evaluation error is a warning");
-    await page.screenshot({ path: "e2e/artifacts/predict-failing-policies.png", fullPage: true });
-    // The page in this state (open disclosure, condition errors) has no serious axe findings.
-    expect(await serious(page)).toEqual([]);
-
-    await tryForReal(page);
-    await expect(page.getByTestId("dry-run-outcome")).toContainText("Denied (422");
-    await expect(page.getByTestId("agrees")).toContainText("rejected as predicted");
-    await expect(page.getByTestId("mismatch")).toHaveCount(0);
-  } finally {
+  cleanup.defer(async () => {
     for (const name of names) {
       await kube.request("DELETE", `${vap}/validatingadmissionpolicybindings/${name}-b`);
       await kube.request("DELETE", `${vap}/validatingadmissionpolicies/${name}`);
     }
+  });
+  for (const [name, actions] of [
+    [a, ["Deny"]],
+    [b, ["Deny"]],
+    [w, ["Warn"]],
+  ] as const) {
+    await ok(kube, "POST", `${vap}/validatingadmissionpolicies`, policy(name));
+    await ok(kube, "POST", `${vap}/validatingadmissionpolicybindings`, {
+      metadata: { name: `${name}-b` },
+      spec: { policyName: name, validationActions: actions },
+    });
   }
+  // The apiserver has all three once a dry run both fails and warns.
+  await expect
+    .poll(
+      async () => {
+        const r = await kube.request("POST", `/api/v1/namespaces/${PROD}/configmaps?dryRun=All`, {
+          metadata: { name: "keep-c", labels: { [label]: "1" } },
+        });
+        const warned = String(r.headers?.warning ?? "").includes(`'${w}-b'`);
+        return `${r.status} ${warned}`;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe("422 true");
+
+  await open(page, configMap("keep-c", PROD, { [label]: "1" }));
+  await expect(page.getByTestId("predicted-failure")).toContainText(`422: `);
+  await expect(page.getByTestId("predicted-failure")).toContainText(error);
+  const also = page.getByTestId("also-failing");
+  await expect(also).toContainText("1 more failing binding in this stage");
+  await also.locator("summary").click();
+  await expect(also).toContainText(`ValidatingAdmissionPolicy '${b}' with binding '${b}-b'`);
+  const warn = page.locator(`[data-testid="call"][data-hook="${w}-b"]`);
+  await expect(warn.getByTestId("condition-error")).toContainText(error);
+  await expect(warn).toContainText("an evaluation error is a warning");
+  await page.screenshot({ path: "e2e/artifacts/predict-failing-policies.png", fullPage: true });
+  // The page in this state (open disclosure, condition errors) has no serious axe findings.
+  expect(await serious(page)).toEqual([]);
+
+  await tryForReal(page);
+  await expect(page.getByTestId("dry-run-outcome")).toContainText("Denied (422");
+  await expect(page.getByTestId("agrees")).toContainText("rejected as predicted");
+  await expect(page.getByTestId("mismatch")).toHaveCount(0);
 });

@@ -5,11 +5,17 @@
  * deletes through the UI (read back: gone). Sign-out ends the session.
  */
 import type { Page } from "@playwright/test";
-import { test, expect } from "./fixtures";
-import { serious } from "./axe";
+import { test, expect } from "../test/e2e/fixtures";
+import { serious } from "../test/e2e/axe";
 import { startSharedDashboard, type SharedDashboard } from "../cluster/harness/shared-dashboard";
 import { readStack } from "../cluster/harness/stack";
-import { createConfig, deleteConfig, getConfig, hook, uniqueName } from "./webhooks-helpers";
+import {
+  createConfig,
+  deleteConfig,
+  getConfig,
+  hook,
+  uniqueName,
+} from "../test/e2e/webhooks-helpers";
 
 const V = "validatingwebhookconfigurations" as const;
 
@@ -40,69 +46,69 @@ test("a viewer signs in, reads, and cannot write: controls off, the apiserver sa
   page,
   kube,
   stack,
+  cleanup,
 }) => {
   const name = uniqueName("e2e-shared-viewer");
-  const created = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
-  try {
-    await signIn(page, stack.tokens.viewer, "viewer");
-    expect(await serious(page)).toEqual([]);
-    await page.goto(`${d.url}/webhooks?q=${name}`);
-    await expect(
-      page.locator(`[data-row-id="ValidatingWebhookConfiguration/${name}/0"]`),
-    ).toBeVisible();
-    await expect(page.getByRole("button", { name: "New from template" })).toBeDisabled();
-    await page.goto(`${d.url}/webhooks/${V}/${name}`);
-    await expect(page.getByTestId("read-only")).toBeVisible();
-    await expect(page.getByRole("button", { name: "Delete…" })).toBeDisabled();
-
-    // The same write the editor would send, from this page, with this session.
-    const answer = await page.evaluate(
-      async ({ url, object }) => {
-        const res = await fetch(url, {
-          method: "PUT",
-          headers: { "content-type": "application/json", "x-portcullis-context": "shared" },
-          body: JSON.stringify({ object }),
-        });
-        return { status: res.status, body: (await res.json()) as { message: string } };
-      },
-      {
-        url: `/api/webhooks/${V}/${name}`,
-        object: { ...created, webhooks: [{ ...created.webhooks?.[0], timeoutSeconds: 3 }] },
-      },
-    );
-    expect(answer.status).toBe(403);
-    expect(answer.body.message).toContain('"viewer"');
-    const after = await getConfig(kube, V, name);
-    expect(after?.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
-  } finally {
+  cleanup.defer(async () => {
     await deleteConfig(kube, V, name);
-  }
+  });
+  const created = await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
+  await signIn(page, stack.tokens.viewer, "viewer");
+  expect(await serious(page)).toEqual([]);
+  await page.goto(`${d.url}/webhooks?q=${name}`);
+  await expect(
+    page.locator(`[data-row-id="ValidatingWebhookConfiguration/${name}/0"]`),
+  ).toBeVisible();
+  await expect(page.getByRole("button", { name: "New from template" })).toBeDisabled();
+  await page.goto(`${d.url}/webhooks/${V}/${name}`);
+  await expect(page.getByTestId("read-only")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Delete…" })).toBeDisabled();
+
+  // The same write the editor would send, from this page, with this session.
+  const answer = await page.evaluate(
+    async ({ url, object }) => {
+      const res = await fetch(url, {
+        method: "PUT",
+        headers: { "content-type": "application/json", "x-portcullis-context": "shared" },
+        body: JSON.stringify({ object }),
+      });
+      return { status: res.status, body: (await res.json()) as { message: string } };
+    },
+    {
+      url: `/api/webhooks/${V}/${name}`,
+      object: { ...created, webhooks: [{ ...created.webhooks?.[0], timeoutSeconds: 3 }] },
+    },
+  );
+  expect(answer.status).toBe(403);
+  expect(answer.body.message).toContain('"viewer"');
+  const after = await getConfig(kube, V, name);
+  expect(after?.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
 });
 
 test("an editor signs in and deletes through the UI; sign-out ends the session", async ({
   page,
   kube,
   stack,
+  cleanup,
 }) => {
   const name = uniqueName("e2e-shared-editor");
-  await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
-  try {
-    await signIn(page, stack.tokens.editor, "editor");
-    await page.goto(`${d.url}/webhooks/${V}/${name}`);
-    await page.getByRole("button", { name: "Delete…" }).click();
-    const dialog = page.getByRole("dialog", { name: "Confirm delete" });
-    await dialog.getByLabel("Type the name to confirm").fill(name);
-    await dialog.getByRole("button", { name: `Delete ${name}` }).click();
-    await expect(page).toHaveURL(`${d.url}/webhooks`);
-    expect(await getConfig(kube, V, name)).toBeUndefined();
-
-    await page.getByRole("button", { name: "Sign out" }).click();
-    await expect(page).toHaveURL(`${d.url}/sign-in`);
-    await page.goto(`${d.url}/webhooks`);
-    await expect(page).toHaveURL(`${d.url}/sign-in`);
-  } finally {
+  cleanup.defer(async () => {
     await deleteConfig(kube, V, name);
-  }
+  });
+  await createConfig(kube, V, name, [hook(`a.${name}.example.com`)]);
+  await signIn(page, stack.tokens.editor, "editor");
+  await page.goto(`${d.url}/webhooks/${V}/${name}`);
+  await page.getByRole("button", { name: "Delete…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Confirm delete" });
+  await dialog.getByLabel("Type the name to confirm").fill(name);
+  await dialog.getByRole("button", { name: `Delete ${name}` }).click();
+  await expect(page).toHaveURL(`${d.url}/webhooks`);
+  expect(await getConfig(kube, V, name)).toBeUndefined();
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(`${d.url}/sign-in`);
+  await page.goto(`${d.url}/webhooks`);
+  await expect(page).toHaveURL(`${d.url}/sign-in`);
 });
 
 test("a wrong token is refused on the sign-in page", async ({ page }) => {

@@ -1,4 +1,4 @@
-import { test, expect } from "./fixtures";
+import { test, expect } from "../test/e2e/fixtures";
 import {
   createConfig,
   deleteConfig,
@@ -6,7 +6,7 @@ import {
   GROUP_PATH,
   hook,
   uniqueName,
-} from "./webhooks-helpers";
+} from "../test/e2e/webhooks-helpers";
 
 test.describe("Webhooks list and detail", () => {
   test("updates live when another client creates, changes and deletes a configuration", async ({
@@ -73,9 +73,13 @@ test.describe("Webhooks list and detail", () => {
     page,
     kube,
     stack,
+    cleanup,
   }) => {
     const { caBundleOf } = await import("../cluster/certs");
     const name = uniqueName("e2e-detail");
+    cleanup.defer(async () => {
+      await deleteConfig(kube, "mutatingwebhookconfigurations", name);
+    });
     await createConfig(kube, "mutatingwebhookconfigurations", name, [
       hook(`inject.${name}.example.com`, {
         clientConfig: { url: `https://127.0.0.1:9/inject`, caBundle: caBundleOf(stack.caFile) },
@@ -100,31 +104,27 @@ test.describe("Webhooks list and detail", () => {
         clientConfig: { service: { namespace: "default", name: "missing-svc", port: 8443 } },
       }),
     ]);
-    try {
-      await page.goto(`/webhooks`);
-      await expect(page.locator(".live")).toHaveText("live");
-      await page.screenshot({ path: "e2e/artifacts/webhooks-list.png" });
+    await page.goto(`/webhooks`);
+    await expect(page.locator(".live")).toHaveText("live");
+    await page.screenshot({ path: "e2e/artifacts/webhooks-list.png" });
 
-      await page.goto(`/webhooks/mutatingwebhookconfigurations/${name}`);
-      const first = page.getByRole("region", { name: `Hook inject.${name}.example.com` });
-      await expect(first.getByRole("table", { name: "Rules" })).toContainText(
-        "the scale subresource of deployments",
-      );
-      await expect(first).toContainText("the status subresource of every resource that has one");
-      await expect(first).toContainText("any operation, including ones added in future releases");
-      await expect(first).toContainText('label inject is absent or not one of "false"');
-      await expect(first.getByRole("table", { name: "Match conditions" })).toContainText(
-        "request.namespace != 'kube-system'",
-      );
-      await expect(first.getByLabel("CA certificate")).toContainText("CN=portcullis-local-ca");
-      await expect(first.getByTestId("ca-days-left")).toContainText(/\d+ days left/);
-      await expect(first).toContainText(/called \d+ of \d+ mutating hooks \(serial\)/);
-      const second = page.getByRole("region", { name: `Hook svc.${name}.example.com` });
-      await expect(second).toContainText("default/missing-svc:8443");
-      await expect(second).toContainText("not found");
-      await page.screenshot({ path: "e2e/artifacts/webhook-detail.png", fullPage: true });
-    } finally {
-      await deleteConfig(kube, "mutatingwebhookconfigurations", name);
-    }
+    await page.goto(`/webhooks/mutatingwebhookconfigurations/${name}`);
+    const first = page.getByRole("region", { name: `Hook inject.${name}.example.com` });
+    await expect(first.getByRole("table", { name: "Rules" })).toContainText(
+      "the scale subresource of deployments",
+    );
+    await expect(first).toContainText("the status subresource of every resource that has one");
+    await expect(first).toContainText("any operation, including ones added in future releases");
+    await expect(first).toContainText('label inject is absent or not one of "false"');
+    await expect(first.getByRole("table", { name: "Match conditions" })).toContainText(
+      "request.namespace != 'kube-system'",
+    );
+    await expect(first.getByLabel("CA certificate")).toContainText("CN=portcullis-local-ca");
+    await expect(first.getByTestId("ca-days-left")).toContainText(/\d+ days left/);
+    await expect(first).toContainText(/called \d+ of \d+ mutating hooks \(serial\)/);
+    const second = page.getByRole("region", { name: `Hook svc.${name}.example.com` });
+    await expect(second).toContainText("default/missing-svc:8443");
+    await expect(second).toContainText("not found");
+    await page.screenshot({ path: "e2e/artifacts/webhook-detail.png", fullPage: true });
   });
 });

@@ -1,6 +1,12 @@
 import type { Locator } from "@playwright/test";
-import { test, expect } from "./fixtures";
-import { createConfig, deleteConfig, getConfig, hook, uniqueName } from "./webhooks-helpers";
+import { test, expect } from "../test/e2e/fixtures";
+import {
+  createConfig,
+  deleteConfig,
+  getConfig,
+  hook,
+  uniqueName,
+} from "../test/e2e/webhooks-helpers";
 
 const M = "mutatingwebhookconfigurations" as const;
 const V = "validatingwebhookconfigurations" as const;
@@ -30,6 +36,7 @@ test.describe("Call order", () => {
   test("reorders hooks by keyboard and by drag, each saved after a diff", async ({
     page,
     kube,
+    cleanup,
   }) => {
     const name = uniqueName("e2e-order");
     const [a, b, c] = ["a", "b", "c"].map((x) => `${x}.${name}.example.com`) as [
@@ -37,56 +44,56 @@ test.describe("Call order", () => {
       string,
       string,
     ];
+    cleanup.defer(async () => {
+      await deleteConfig(kube, M, name);
+    });
     await createConfig(kube, M, name, [
       hook(a),
       hook(b),
       hook(c, { reinvocationPolicy: "IfNeeded" }),
     ]);
-    try {
-      await page.goto("/webhooks/order");
-      const config = page.getByTestId(`config-${name}`);
-      await expect(config).toBeVisible();
+    await page.goto("/webhooks/order");
+    const config = page.getByTestId(`config-${name}`);
+    await expect(config).toBeVisible();
 
-      // Keyboard: focus b, Alt+Up. The handles are disabled until the access review says the
-      // user may update, and a disabled button cannot take focus: wait for it.
-      const handle = config.getByRole("button", {
-        name: new RegExp(`^${b.replace(/\./g, "\\.")}, position 2`),
-      });
-      await expect(handle).toBeEnabled();
-      await handle.focus();
-      await expect(handle).toBeFocused();
-      await page.keyboard.press("Alt+ArrowUp");
-      const diff = config.getByLabel(`New order of ${name}`);
-      await expect(diff).toBeVisible();
-      await expect(diff.locator("li.changed")).toHaveCount(2);
-      expect(names(await getConfig(kube, M, name))).toEqual([a, b, c]);
-      await page.screenshot({ path: "e2e/artifacts/webhook-order.png", fullPage: true });
-      await diff.getByRole("button", { name: `Save order of ${name}` }).click();
-      await expect(diff).toHaveCount(0);
-      await expect.poll(async () => names(await getConfig(kube, M, name))).toEqual([b, a, c]);
+    // Keyboard: focus b, Alt+Up. The handles are disabled until the access review says the
+    // user may update, and a disabled button cannot take focus: wait for it.
+    const handle = config.getByRole("button", {
+      name: new RegExp(`^${b.replace(/\./g, "\\.")}, position 2`),
+    });
+    await expect(handle).toBeEnabled();
+    await handle.focus();
+    await expect(handle).toBeFocused();
+    await page.keyboard.press("Alt+ArrowUp");
+    const diff = config.getByLabel(`New order of ${name}`);
+    await expect(diff).toBeVisible();
+    await expect(diff.locator("li.changed")).toHaveCount(2);
+    expect(names(await getConfig(kube, M, name))).toEqual([a, b, c]);
+    await page.screenshot({ path: "e2e/artifacts/webhook-order.png", fullPage: true });
+    await diff.getByRole("button", { name: `Save order of ${name}` }).click();
+    await expect(diff).toHaveCount(0);
+    await expect.poll(async () => names(await getConfig(kube, M, name))).toEqual([b, a, c]);
 
-      // Drag: c onto the first place. The order shown is read from this configuration's own list
-      // (its numbers continue from the configurations before it, which other tests may create).
-      await expect.poll(() => hookOrder(config)).toEqual([`1. ${b}`, `2. ${a}`, `3. ${c}`]);
-      await config.getByTestId(`hook-item-${c}`).dragTo(config.getByTestId(`hook-item-${b}`));
-      await config.getByRole("button", { name: `Save order of ${name}` }).click();
-      await expect.poll(async () => names(await getConfig(kube, M, name))).toEqual([c, b, a]);
-      await expect.poll(() => hookOrder(config)).toEqual([`1. ${c}`, `2. ${b}`, `3. ${a}`]);
-      // The reinvocation round names the IfNeeded hook, under this configuration.
-      await expect(
-        page
-          .getByRole("region", { name: "Reinvocation round" })
-          .getByRole("listitem")
-          .filter({ hasText: `${name} / ${c}` }),
-      ).toHaveCount(1);
-    } finally {
-      await deleteConfig(kube, M, name);
-    }
+    // Drag: c onto the first place. The order shown is read from this configuration's own list
+    // (its numbers continue from the configurations before it, which other tests may create).
+    await expect.poll(() => hookOrder(config)).toEqual([`1. ${b}`, `2. ${a}`, `3. ${c}`]);
+    await config.getByTestId(`hook-item-${c}`).dragTo(config.getByTestId(`hook-item-${b}`));
+    await config.getByRole("button", { name: `Save order of ${name}` }).click();
+    await expect.poll(async () => names(await getConfig(kube, M, name))).toEqual([c, b, a]);
+    await expect.poll(() => hookOrder(config)).toEqual([`1. ${c}`, `2. ${b}`, `3. ${a}`]);
+    // The reinvocation round names the IfNeeded hook, under this configuration.
+    await expect(
+      page
+        .getByRole("region", { name: "Reinvocation round" })
+        .getByRole("listitem")
+        .filter({ hasText: `${name} / ${c}` }),
+    ).toHaveCount(1);
   });
 
   test("safe rename moves a configuration in the order; a failing rename rolls back", async ({
     page,
     kube,
+    cleanup,
   }) => {
     const id = uniqueName("x").slice(2);
     const early = `e2e-ren-b-${id}`;
@@ -96,44 +103,41 @@ test.describe("Call order", () => {
     const lateStored = await createConfig(kube, V, late, [
       hook(`h.${late}.example.com`, { timeoutSeconds: 4 }),
     ]);
-    try {
-      await page.goto("/webhooks/order");
-      const before = Number(await page.getByTestId(`config-${late}`).getAttribute("data-position"));
-      const beforeEarly = Number(
-        await page.getByTestId(`config-${early}`).getAttribute("data-position"),
-      );
-      expect(before).toBeGreaterThan(beforeEarly);
-
-      // Renaming onto an existing name fails at create; nothing changes.
-      await page.getByRole("button", { name: `Rename ${late}` }).click();
-      const form = page.getByRole("group", { name: `Rename ${late}` });
-      await form.getByLabel("New name").fill(early);
-      await expect(form).toContainText("exists already");
-      await form.getByRole("button", { name: "Rename safely" }).click();
-      await expect(page.getByRole("status", { name: "Rename result" })).toContainText("failed");
-      expect((await getConfig(kube, V, late))?.metadata.uid).toBe(lateStored.metadata.uid);
-
-      await form.getByLabel("New name").fill(target);
-      await expect(form).toContainText(`moves from position ${before}`);
-      await form.getByRole("button", { name: "Rename safely" }).click();
-      await expect(page.getByRole("status", { name: "Rename result" })).toContainText(
-        `Renamed ${late} to ${target}`,
-      );
-      await expect(page.getByTestId(`config-${target}`)).toBeVisible();
-      await expect(page.getByTestId(`config-${late}`)).toHaveCount(0);
-      const after = Number(
-        await page.getByTestId(`config-${target}`).getAttribute("data-position"),
-      );
-      const afterEarly = Number(
-        await page.getByTestId(`config-${early}`).getAttribute("data-position"),
-      );
-      expect(after).toBeLessThan(afterEarly);
-
-      expect(await getConfig(kube, V, late)).toBeUndefined();
-      const renamed = await getConfig(kube, V, target);
-      expect(renamed?.webhooks).toEqual(lateStored.webhooks);
-    } finally {
+    cleanup.defer(async () => {
       for (const n of [early, late, target]) await deleteConfig(kube, V, n);
-    }
+    });
+    await page.goto("/webhooks/order");
+    const before = Number(await page.getByTestId(`config-${late}`).getAttribute("data-position"));
+    const beforeEarly = Number(
+      await page.getByTestId(`config-${early}`).getAttribute("data-position"),
+    );
+    expect(before).toBeGreaterThan(beforeEarly);
+
+    // Renaming onto an existing name fails at create; nothing changes.
+    await page.getByRole("button", { name: `Rename ${late}` }).click();
+    const form = page.getByRole("group", { name: `Rename ${late}` });
+    await form.getByLabel("New name").fill(early);
+    await expect(form).toContainText("exists already");
+    await form.getByRole("button", { name: "Rename safely" }).click();
+    await expect(page.getByRole("status", { name: "Rename result" })).toContainText("failed");
+    expect((await getConfig(kube, V, late))?.metadata.uid).toBe(lateStored.metadata.uid);
+
+    await form.getByLabel("New name").fill(target);
+    await expect(form).toContainText(`moves from position ${before}`);
+    await form.getByRole("button", { name: "Rename safely" }).click();
+    await expect(page.getByRole("status", { name: "Rename result" })).toContainText(
+      `Renamed ${late} to ${target}`,
+    );
+    await expect(page.getByTestId(`config-${target}`)).toBeVisible();
+    await expect(page.getByTestId(`config-${late}`)).toHaveCount(0);
+    const after = Number(await page.getByTestId(`config-${target}`).getAttribute("data-position"));
+    const afterEarly = Number(
+      await page.getByTestId(`config-${early}`).getAttribute("data-position"),
+    );
+    expect(after).toBeLessThan(afterEarly);
+
+    expect(await getConfig(kube, V, late)).toBeUndefined();
+    const renamed = await getConfig(kube, V, target);
+    expect(renamed?.webhooks).toEqual(lateStored.webhooks);
   });
 });

@@ -22,3 +22,14 @@ export function clockMinute(ms: number): string {
 export function dateTime(ms: number): string {
   return new Date(ms).toLocaleString([], { hourCycle: "h23" });
 }
+
+/**
+ * Where a server-side clock reads the time: the wall clock in production, one a test moves by
+ * hand in unit tests (a scraper's freshness, a follower's pacing), so they wait on state.
+ */
+export interface Clock {
+  now(): number;
+}
+
+/** The wall clock. */
+export const systemClock: Clock = { now: () => Date.now() };

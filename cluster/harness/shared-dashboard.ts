@@ -159,6 +159,8 @@ export async function startSharedDashboard(
     PORTCULLIS_DATA_DIR: dataDir,
     PORTCULLIS_AUDIT_TOKEN: stack.auditToken,
     PORTCULLIS_IMPERSONATE: opts.impersonate ? "1" : "0",
+    // As the local test dashboards have it: shared mode must not serve the test hooks anyway.
+    PORTCULLIS_TEST_HOOKS: "1",
     NEXT_TELEMETRY_DISABLED: "1",
   });
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;

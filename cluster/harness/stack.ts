@@ -50,6 +50,9 @@ export function dashboardEnv(info: ControlPlaneInfo): NodeJS.ProcessEnv {
     PORTCULLIS_DEFAULT_CONTEXT: info.contexts.admin,
     // The test stack serves the historical admission kinds (see cluster/legacy-crds.ts).
     PORTCULLIS_LEGACY_ADMISSION_GROUP: LEGACY_ADMISSION_GROUP,
+    // Tests wait on the server's state through /api/test-hooks (server/testing/hooks.ts; never
+    // served in shared mode).
+    PORTCULLIS_TEST_HOOKS: "1",
     // The apiserver exports its traces here; the dashboard's receiver listens on it.
     ...(info.otlpListen ? { PORTCULLIS_OTLP_LISTEN: info.otlpListen } : {}),
     // The apiserver presents a client certificate to the dashboard's own audit listener.

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { policyHeaders } from "../../e2e/api-headers";
+import { policyHeaders } from "../../test/api-headers";
 import { readStack, type StackInfo } from "./stack";
 import { startWebhookServer, type WebhookServer } from "./webhook-server";
 import { httpsRequest } from "../https-json";

@@ -26,6 +26,7 @@ import {
   signOutRoute,
   startOidcRoute,
 } from "./session";
+import { auditFollowerRoute, metricsProgressRoute, scrapeMetricsNowRoute } from "./test-hooks";
 import {
   backendPodsRoute,
   createConfigurationRoute,
@@ -45,6 +46,9 @@ export const API_ROUTES: Readonly<Record<string, AnyRoute>> = {
     Object.entries(notFoundRoutes).map(([method, r]) => [`notFoundRoutes.${method}`, r]),
   ),
   admissionHealthRoute,
+  auditFollowerRoute,
+  metricsProgressRoute,
+  scrapeMetricsNowRoute,
   auditSinkRoute,
   listContextsRoute,
   rememberContextRoute,

@@ -161,6 +161,23 @@ describe("AuditLogFollower", () => {
     expect((await store.cursor(log))?.offset).toBe(statSync(log).size);
   });
 
+  it("tells a waiter once it has read a file to an offset, everything before it stored", async () => {
+    appendFileSync(log, lines("w", 5));
+    const f = follow();
+    const at = statSync(log, { bigint: true });
+    const stats = await f.until(
+      (s) => s.readingId?.ino === String(at.ino) && s.offset >= Number(at.size),
+    );
+    expect(stats).toMatchObject({ reading: log, offset: Number(at.size), events: 5 });
+    expect(stats?.steps).toBeGreaterThan(0);
+    expect((await stored()).size).toBe(5);
+    // A waiter whose state never comes is let go when its signal aborts.
+    const giveUp = new AbortController();
+    const never = f.until((s) => s.offset > Number(at.size), giveUp.signal);
+    giveUp.abort();
+    await expect(never).resolves.toBeUndefined();
+  });
+
   it("follows a rename rotation, finishing the old file before the new one", async () => {
     appendFileSync(log, lines("old", 10));
     const f = follow();

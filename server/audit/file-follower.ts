@@ -4,6 +4,7 @@ import path from "node:path";
 import { parseAuditEvent, type ParsedAuditEvent } from "@/lib/admission/audit/audit";
 import { AuditLineSplitter } from "@/lib/admission/audit/audit-lines";
 import type { LogCursor } from "@/server/decisions/store";
+import type { FollowerStats } from "@/lib/api/test-hooks";
 
 /** What the follower needs of storage: its saved cursor, and events stored with the new one. */
 export interface FollowerSink {
@@ -24,21 +25,6 @@ export interface FollowerOptions {
   chunkBytes?: number;
   /** Told about each skipped line or storage failure (rate-limited by the caller if it wants). */
   onError?: (message: string) => void;
-}
-
-export interface FollowerStats {
-  file: string;
-  /** The file being read (the live log, or a rotated one being finished). */
-  reading?: string;
-  offset: number;
-  lines: number;
-  /** Events with at least one decision, handed to storage. */
-  events: number;
-  rotations: number;
-  truncations: number;
-  skipped: { notJson: number; oversized: number; partial: number };
-  storeFailures: number;
-  lastError?: string;
 }
 
 interface Identity {
@@ -123,6 +109,7 @@ export class AuditLogFollower {
   private stopped = false;
   private loop?: Promise<void>;
   private wake?: () => void;
+  private readonly waiters = new Set<() => void>();
   readonly stats: FollowerStats;
 
   constructor(private readonly opts: FollowerOptions) {
@@ -132,6 +119,7 @@ export class AuditLogFollower {
     this.stats = {
       file: opts.file,
       offset: 0,
+      steps: 0,
       lines: 0,
       events: 0,
       rotations: 0,
@@ -152,6 +140,42 @@ export class AuditLogFollower {
     await this.loop;
     await this.source?.handle.close().catch(() => undefined);
     this.source = undefined;
+  }
+
+  /** Checks the file now instead of at the end of the idle wait (a no-op while it reads). */
+  poke(): void {
+    this.wake?.();
+  }
+
+  /**
+   * Resolves with the stats once `reached(stats)` holds, checked now and after every step; with
+   * undefined when `signal` aborts first. What a test waits on instead of a clock: "the live log
+   * read to the size it had after my last request".
+   */
+  until(
+    reached: (stats: FollowerStats) => boolean,
+    signal?: AbortSignal,
+  ): Promise<FollowerStats | undefined> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (reached(this.stats)) done(this.stats);
+      };
+      const done = (value: FollowerStats | undefined) => {
+        this.waiters.delete(check);
+        signal?.removeEventListener("abort", aborted);
+        resolve(value);
+      };
+      const aborted = () => done(undefined);
+      if (signal?.aborted) return done(undefined);
+      signal?.addEventListener("abort", aborted, { once: true });
+      this.waiters.add(check);
+      check();
+    });
+  }
+
+  private progressed(): void {
+    this.stats.steps++;
+    for (const check of [...this.waiters]) check();
   }
 
   private error(message: string): void {
@@ -176,6 +200,7 @@ export class AuditLogFollower {
         await this.reset();
         first = true;
       }
+      this.progressed();
       if (!progressed && !this.stopped) {
         await new Promise<void>((r) => {
           this.wake = r;
@@ -212,6 +237,7 @@ export class AuditLogFollower {
       readAt: start,
     };
     this.stats.reading = name;
+    this.stats.readingId = { dev: String(s.dev), ino: String(s.ino) };
     this.stats.offset = start;
     return true;
   }

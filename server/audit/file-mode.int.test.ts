@@ -6,9 +6,12 @@
  * dashboard is killed (-9) while requests keep coming and the log rotates again while it is down;
  * restarted, it resumes. Every request's Audit-Id is then counted in the store: each stored
  * exactly once — none lost, none duplicated — with the right policy, outcome and message.
+ *
+ * Each phase waits on state, with a time limit of its own: the dashboard answering, the follower
+ * having read the live log to the size it had after the last request (its test hook,
+ * /api/test-hooks/audit-follower), requests being under way. Nothing waits out a clock.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -20,8 +23,8 @@ import {
   type StackInfo,
 } from "../../cluster/harness/stack";
 import { httpsRequest } from "../../cluster/https-json";
-import { policyHeaders } from "../../e2e/api-headers";
-import { startDashboard, type DashboardProcess } from "../../e2e/dashboard-process";
+import { policyHeaders } from "../../test/api-headers";
+import { startDashboard, type DashboardProcess } from "../../test/dashboard-process";
 import { denyInNamespaceBinding } from "../../test/policy-objects";
 
 let stack: StackInfo;
@@ -49,6 +52,8 @@ function backups(): string[] {
 
 const denied: string[] = [];
 let serial = 0;
+/** Told of each denied create (a phase waits until requests are under way). */
+const onDenied = new Set<() => void>();
 
 /**
  * One create the policy denies; records its Audit-Id. A probe (before the policy is in effect)
@@ -69,7 +74,21 @@ async function deniedCreate(probe = false): Promise<boolean> {
   const id = res.headers["audit-id"];
   if (typeof id !== "string") throw new Error("the apiserver sent no Audit-Id");
   denied.push(id);
+  for (const f of onDenied) f();
   return true;
+}
+
+/** Resolves once `n` more creates have been denied. */
+function deniedMore(n: number): Promise<void> {
+  const target = denied.length + n;
+  return new Promise((resolve) => {
+    const check = () => {
+      if (denied.length < target) return;
+      onDenied.delete(check);
+      resolve();
+    };
+    onDenied.add(check);
+  });
 }
 
 /** Sends denied creates, 6 at a time, until `done()` holds. */
@@ -95,12 +114,45 @@ async function storedCount(base: string): Promise<number> {
   );
 }
 
-async function until(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
+/**
+ * Waits until the dashboard's follower has read the live log past `beyond` bytes of it as it is
+ * now (everything written before that stored): asks the test hook, which answers once it has or
+ * after 30 s, and asks again while the log is rotated under it. Fails after `ms`.
+ */
+async function followerRead(base: string, beyond: number, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
+  for (;;) {
+    const live = statSync(stack.auditLogPath, { bigint: true });
+    const offset = Math.max(0, Number(live.size) + beyond);
+    const res = await fetch(
+      `${base}api/test-hooks/audit-follower?ino=${live.ino}&offset=${offset}&waitMs=30000`,
+      { headers: policyHeaders(stack.contexts.admin) },
+    );
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { reached: boolean; stats: unknown };
+    if (body.reached) return;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `the follower did not reach ${offset} of the live log: ${JSON.stringify(body.stats)}`,
+      );
+    }
   }
+}
+
+/**
+ * Waits until every denied request is stored, and checks none is stored twice. The follower reads
+ * the log to its end first; the apiserver writes an event's last stage just after it answers, so
+ * while some are missing it waits for the follower to read what is written next.
+ */
+async function everyDecisionStored(base: string, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  await followerRead(base, 0, ms);
+  let stored = await storedCount(base);
+  while (stored < denied.length) {
+    await followerRead(base, 1, Math.max(0, deadline - Date.now()));
+    stored = await storedCount(base);
+  }
+  expect(stored).toBe(denied.length);
 }
 
 beforeAll(async () => {
@@ -142,7 +194,10 @@ beforeAll(async () => {
   );
   expect(binding.status).toBe(201);
   // The policy takes effect once the apiserver has compiled it: probe until a create is denied.
-  await until("the policy to deny", () => deniedCreate(true), 30_000);
+  const deadline = Date.now() + 30_000;
+  while (!(await deniedCreate(true))) {
+    if (Date.now() > deadline) throw new Error("the policy never denied a create");
+  }
 });
 
 afterAll(async () => {
@@ -155,51 +210,51 @@ afterAll(async () => {
 });
 
 describe("file mode on the apiserver's audit log", () => {
-  it("stores every decision once across rotations and a kill -9 restart", async () => {
-    const env = {
-      ...dashboardEnv(stack),
-      PORTCULLIS_DATA_DIR: dir,
-      PORTCULLIS_AUDIT_LOG: stack.auditLogPath,
-      // No webhook sink here: everything stored came through the file.
-      PORTCULLIS_AUDIT_TOKEN: "",
-    };
-    dashboard = await startDashboard(env);
-    const first = dashboard;
+  const env = () => ({
+    ...dashboardEnv(stack),
+    PORTCULLIS_DATA_DIR: dir,
+    PORTCULLIS_AUDIT_LOG: stack.auditLogPath,
+    // No webhook sink here: everything stored came through the file.
+    PORTCULLIS_AUDIT_TOKEN: "",
+  });
+  let whileDown = 0;
 
-    // Running: requests until the apiserver has rotated its log, then a few more.
+  it("starts following the log", async () => {
+    dashboard = await startDashboard(env());
+  }, 90_000);
+
+  it("stores every decision made while it runs, across a rotation", async () => {
     const rotatedBefore = backups();
     await sendUntil(() => backups().some((b) => !rotatedBefore.includes(b)));
     for (let i = 0; i < 20; i++) await deniedCreate();
-    await until("decisions from before and after the rotation", async () => {
-      return (await storedCount(first.url)) === denied.length;
-    });
+    await everyDecisionStored((dashboard as DashboardProcess).url, 120_000);
+  }, 240_000);
 
-    // Killed while requests stream; they go on until the log has rotated while it is down.
+  it("is killed -9 while requests stream, and the log rotates while it is down", async () => {
+    const first = dashboard as DashboardProcess;
     const at: { kill?: string[] } = {};
+    const underWay = deniedMore(12);
     const sending = sendUntil(() => {
       const before = at.kill;
       return before !== undefined && backups().some((b) => !before.includes(b));
     });
-    await new Promise((r) => setTimeout(r, 500));
+    await underWay;
     at.kill = backups();
     const sentAtKill = denied.length;
     await first.kill("SIGKILL");
+    dashboard = undefined;
     await sending;
     for (let i = 0; i < 20; i++) await deniedCreate();
-    const whileDown = denied.length - sentAtKill;
+    whileDown = denied.length - sentAtKill;
+    // Down for a rotation's worth of requests (a megabyte, ≈ 250 of them).
+    expect(whileDown).toBeGreaterThan(20);
+  }, 240_000);
 
-    dashboard = await startDashboard(env);
-    const second = dashboard;
-    // Catching up means reading the rotated files and one fsync'd commit per chunk: on a 2-core
-    // machine also running the rest of the suite that took up to a minute.
-    await until(
-      "every decision after the restart",
-      async () => (await storedCount(second.url)) >= denied.length,
-      180_000,
-    );
-    await new Promise((r) => setTimeout(r, 1000)); // a duplicate would show up by now
-    expect(await storedCount(second.url)).toBe(denied.length);
-    await second.kill("SIGTERM");
+  it("restarted, resumes and stores every decision exactly once", async () => {
+    dashboard = await startDashboard(env());
+    // Catching up means reading the rotated files and one fsync'd commit per chunk.
+    await everyDecisionStored(dashboard.url, 180_000);
+    await dashboard.kill("SIGTERM");
     dashboard = undefined;
 
     // Count by Audit-Id in the store itself.
@@ -230,7 +285,5 @@ describe("file mode on the apiserver's audit log", () => {
     } finally {
       db.close();
     }
-    // The dashboard was down for a rotation's worth of requests (a megabyte, ≈ 250 of them).
-    expect(whileDown).toBeGreaterThan(20);
-  }, 300_000);
+  }, 240_000);
 });

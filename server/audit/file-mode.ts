@@ -1,7 +1,8 @@
 import "server-only";
 import path from "node:path";
 import { decisionStore, storeDecisions } from "@/server/decisions/instance";
-import { AuditLogFollower, type FollowerStats } from "./file-follower";
+import type { FollowerStats } from "@/lib/api/test-hooks";
+import { AuditLogFollower } from "./file-follower";
 
 const g = globalThis as typeof globalThis & { portcullisAuditFollower?: AuditLogFollower };
 
@@ -40,6 +41,11 @@ export function startAuditFileMode(): AuditLogFollower | undefined {
   g.portcullisAuditFollower = follower;
   follower.start();
   return follower;
+}
+
+/** The running follower (undefined when file mode is off): the test hooks wait on its progress. */
+export function auditFileModeFollower(): AuditLogFollower | undefined {
+  return g.portcullisAuditFollower;
 }
 
 /** What file mode has read so far (undefined when off). */

@@ -5,7 +5,7 @@
  * through /api/decisions.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { policyHeaders } from "../../e2e/api-headers";
+import { policyHeaders } from "../../test/api-headers";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 
 let stack: StackInfo;

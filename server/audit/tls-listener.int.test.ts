@@ -16,7 +16,7 @@ import { httpsRequest } from "../../cluster/https-json";
 import { startStack, type Stack } from "../../cluster/harness/stack";
 import { startWebhookServer, type WebhookServer } from "../../cluster/harness/webhook-server";
 import type { AuditTlsFiles } from "../../cluster/control-plane";
-import { policyHeaders } from "../../e2e/api-headers";
+import { policyHeaders } from "../../test/api-headers";
 import type { DecisionRecord } from "@/lib/admission/audit/audit";
 
 let stack: Stack | undefined;

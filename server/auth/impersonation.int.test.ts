@@ -11,15 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditedUpdates, readStack, type StackInfo } from "../../cluster/harness/stack";
 import { startSharedDashboard, type SharedDashboard } from "../../cluster/harness/shared-dashboard";
 import { httpsRequest } from "../../cluster/https-json";
-import { sessionCookieOf, sharedCall, type SharedCall } from "../../e2e/shared-api";
-import type { Kube } from "../../e2e/fixtures";
+import { sessionCookieOf, sharedCall, type SharedCall } from "../../test/shared-api";
+import type { Kube } from "../../test/e2e/fixtures";
 import {
   createConfig,
   deleteConfig,
   getConfig,
   hook,
   uniqueName,
-} from "../../e2e/webhooks-helpers";
+} from "../../test/e2e/webhooks-helpers";
 
 const V = "validatingwebhookconfigurations" as const;
 

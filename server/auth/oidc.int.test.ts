@@ -26,15 +26,15 @@ import { startSharedDashboard, type SharedDashboard } from "../../cluster/harnes
 import { auditedUpdates, readStack, type StackInfo } from "../../cluster/harness/stack";
 import { httpsRequest } from "../../cluster/https-json";
 import { freePorts } from "../../cluster/ports";
-import { sessionCookieOf, sharedCall, type SharedCall } from "../../e2e/shared-api";
-import type { Kube } from "../../e2e/fixtures";
+import { sessionCookieOf, sharedCall, type SharedCall } from "../../test/shared-api";
+import type { Kube } from "../../test/e2e/fixtures";
 import {
   createConfig,
   deleteConfig,
   getConfig,
   hook,
   uniqueName,
-} from "../../e2e/webhooks-helpers";
+} from "../../test/e2e/webhooks-helpers";
 import { JwksCache, OidcError, verifyIdToken } from "@/lib/auth/oidc";
 import { OIDC_FLOW_COOKIE, SESSION_COOKIE } from "@/lib/auth/session-cookie";
 

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { startSharedDashboard, type SharedDashboard } from "../../cluster/harness/shared-dashboard";
-import { sessionCookieOf, sharedCall } from "../../e2e/shared-api";
+import { sessionCookieOf, sharedCall } from "../../test/shared-api";
 import { startPostgres, type TestPostgres } from "../../test/postgres";
 import { auditBatches } from "../../test/audit-batches";
 import type { DecisionStreamMessage } from "@/lib/api/decisions";

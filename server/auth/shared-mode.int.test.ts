@@ -14,15 +14,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readStack, REPO_ROOT, type StackInfo } from "../../cluster/harness/stack";
 import { startSharedDashboard, type SharedDashboard } from "../../cluster/harness/shared-dashboard";
 import { httpsRequest } from "../../cluster/https-json";
-import { sessionCookieOf, sharedCall, type SharedCall } from "../../e2e/shared-api";
-import type { Kube } from "../../e2e/fixtures";
+import { sessionCookieOf, sharedCall, type SharedCall } from "../../test/shared-api";
+import type { Kube } from "../../test/e2e/fixtures";
 import {
   createConfig,
   deleteConfig,
   getConfig,
   hook,
   uniqueName,
-} from "../../e2e/webhooks-helpers";
+} from "../../test/e2e/webhooks-helpers";
 import { apiRoutes } from "../../test/api-routes";
 import { SESSION_COOKIE } from "@/lib/auth/session-cookie";
 
@@ -254,6 +254,18 @@ describe("signed in", () => {
     for (const path of [VWC, "/api/session", "/api/webhooks/access", "/api/overview"]) {
       const res = await call("GET", path, { cookie });
       expect(res.status, path).toBe(401);
+    }
+  });
+
+  it("serves no test hook, even signed in and started with PORTCULLIS_TEST_HOOKS=1", async () => {
+    const cookie = await signIn(stack.tokens.admin);
+    for (const [method, path] of [
+      ["POST", "/api/test-hooks/metrics-scrape"],
+      ["GET", "/api/test-hooks/metrics-scrape"],
+      ["GET", "/api/test-hooks/audit-follower"],
+    ] as const) {
+      const res = await call(method, path, { cookie });
+      expect(res.status, `${method} ${path}`).toBe(404);
     }
   });
 

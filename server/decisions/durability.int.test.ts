@@ -12,8 +12,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dashboardEnv, readStack, type StackInfo } from "../../cluster/harness/stack";
-import { policyHeaders } from "../../e2e/api-headers";
-import { startDashboard, type DashboardProcess } from "../../e2e/dashboard-process";
+import { policyHeaders } from "../../test/api-headers";
+import { startDashboard, type DashboardProcess } from "../../test/dashboard-process";
 import { auditBatches, eventsIn } from "../../test/audit-batches";
 
 let stack: StackInfo;

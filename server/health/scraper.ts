@@ -8,6 +8,8 @@ import {
   type PolicyMetrics,
   type WebhookMetrics,
 } from "@/lib/admission/health/metrics";
+import { systemClock, type Clock } from "@/lib/clock";
+import type { ScrapeProgress } from "@/lib/api/test-hooks";
 import type { KubeClient } from "@/server/kube/client";
 
 /** How often the apiserver's /metrics is read while someone looks at health. */
@@ -28,17 +30,24 @@ interface Scrape {
 
 class ContextScraper {
   readonly scrapes: Scrape[] = [];
+  /** Scrapes completed since the process started (the rolling window keeps only the last KEEP). */
+  generation = 0;
   private timer: NodeJS.Timeout | undefined;
   private lastAsked = 0;
   private inFlight: Promise<Scrape> | undefined;
 
-  constructor(private readonly client: KubeClient) {}
+  constructor(
+    private readonly client: KubeClient,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
-  private scrapeNow(): Promise<Scrape> {
+  /** Reads /metrics now (joining a read already under way). */
+  scrapeNow(): Promise<Scrape> {
     this.inFlight ??= (async () => {
       try {
         const text = await this.client.requestText({ path: "/metrics" });
-        const scrape = { at: Date.now(), metrics: foldAdmissionMetrics(text) };
+        const scrape = { at: this.clock.now(), metrics: foldAdmissionMetrics(text) };
+        this.generation++;
         this.scrapes.push(scrape);
         if (this.scrapes.length > KEEP) this.scrapes.splice(0, this.scrapes.length - KEEP);
         return scrape;
@@ -51,12 +60,12 @@ class ContextScraper {
 
   /** The scrapes so far, the newest read at most a few seconds ago (read now when older). */
   async current(): Promise<Scrape[]> {
-    this.lastAsked = Date.now();
+    this.lastAsked = this.clock.now();
     const last = this.scrapes.at(-1);
-    if (!last || Date.now() - last.at > FRESH_MS) await this.scrapeNow();
+    if (!last || this.clock.now() - last.at > FRESH_MS) await this.scrapeNow();
     if (!this.timer) {
       this.timer = setInterval(() => {
-        if (Date.now() - this.lastAsked > IDLE_MS) {
+        if (this.clock.now() - this.lastAsked > IDLE_MS) {
           clearInterval(this.timer);
           this.timer = undefined;
           return;
@@ -79,6 +88,28 @@ function scraperFor(context: string, client: KubeClient): ContextScraper {
     g.portcullisScrapers.set(context, s);
   }
   return s;
+}
+
+/**
+ * Reads `context`'s /metrics now, whatever the age of the last scrape, and returns the progress
+ * after it: a test that has just made the apiserver count calls waits for this scrape, not for
+ * the next tick of the 15 s interval (the test hooks, server/testing/hooks.ts).
+ */
+export async function scrapeAdmissionMetricsNow(
+  context: string,
+  client: KubeClient,
+): Promise<ScrapeProgress> {
+  const s = scraperFor(context, client);
+  // A read already under way may have been sent before what the caller waits for: a new one.
+  await s.scrapeNow().catch(() => undefined);
+  const scrape = await s.scrapeNow();
+  return { generation: s.generation, scrapedAt: scrape.at };
+}
+
+/** How far `context`'s scraper has got (generation 0 before its first scrape). */
+export function admissionMetricsProgress(context: string): ScrapeProgress {
+  const s = g.portcullisScrapers?.get(context);
+  return { generation: s?.generation ?? 0, scrapedAt: s?.scrapes.at(-1)?.at };
 }
 
 /** One hook's view across the rolling window. */

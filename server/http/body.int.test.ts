@@ -1,7 +1,7 @@
 /** Write routes refuse malformed and oversized bodies with a clear status, and change nothing. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { policyHeaders } from "../../e2e/api-headers";
+import { policyHeaders } from "../../test/api-headers";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { httpsRequest } from "../../cluster/https-json";
 

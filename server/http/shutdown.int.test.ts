@@ -13,7 +13,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { freePorts } from "../../cluster/ports";
 import { dashboardEnv, readStack, spawnDashboard, waitForHttp } from "../../cluster/harness/stack";
-import { policyHeaders } from "../../e2e/api-headers";
+import { policyHeaders } from "../../test/api-headers";
 import { readEventStream } from "../../test/event-stream";
 
 /** How long the process may take to exit once signalled. */

@@ -12,7 +12,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { startTcpRelay, type TcpRelay } from "../../test/tcp-relay";
-import { kubeconfigThroughRelay } from "../../e2e/dashboard-process";
+import { kubeconfigThroughRelay } from "../../test/dashboard-process";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { KubeClient } from "./client";
 

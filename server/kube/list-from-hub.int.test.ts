@@ -11,7 +11,7 @@ import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { httpsRequest } from "../../cluster/https-json";
-import { policyHeaders } from "../../e2e/api-headers";
+import { policyHeaders } from "../../test/api-headers";
 
 const PATH = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
 const COLLECTION = "admissionregistration.k8s.io/v1/validatingwebhookconfigurations";

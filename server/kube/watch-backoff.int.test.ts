@@ -12,8 +12,8 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { dashboardEnv, readStack, type StackInfo } from "../../cluster/harness/stack";
 import { admin } from "../../cluster/harness/shared-dashboard";
-import { startDashboard, type DashboardProcess } from "../../e2e/dashboard-process";
-import { policyHeaders } from "../../e2e/api-headers";
+import { startDashboard, type DashboardProcess } from "../../test/dashboard-process";
+import { policyHeaders } from "../../test/api-headers";
 import { readEventStream } from "../../test/event-stream";
 
 const NS = "default";

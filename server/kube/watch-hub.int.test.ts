@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dashboardEnv, readStack, type StackInfo } from "../../cluster/harness/stack";
 import { httpsRequest } from "../../cluster/https-json";
-import { startDashboard, type DashboardProcess } from "../../e2e/dashboard-process";
+import { startDashboard, type DashboardProcess } from "../../test/dashboard-process";
 
 const HOOKS = "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations";
 let stack: StackInfo;

@@ -13,8 +13,8 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { httpsRequest } from "../../cluster/https-json";
-import { startRelayedDashboard, type DashboardProcess } from "../../e2e/dashboard-process";
-import { policyHeaders } from "../../e2e/api-headers";
+import { startRelayedDashboard, type DashboardProcess } from "../../test/dashboard-process";
+import { policyHeaders } from "../../test/api-headers";
 import type { TcpRelay } from "../../test/tcp-relay";
 import { readEventStream } from "../../test/event-stream";
 

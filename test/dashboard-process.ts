@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { freePorts } from "../cluster/ports";
 import { dashboardEnv, spawnDashboard, type StackInfo } from "../cluster/harness/stack";
-import { startTcpRelay, type TcpRelay } from "../test/tcp-relay";
+import { startTcpRelay, type TcpRelay } from "./tcp-relay";
 
 export interface DashboardProcess {
   url: string;

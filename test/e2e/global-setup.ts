@@ -1,4 +1,4 @@
-import { startStack } from "../cluster/harness/stack";
+import { startStack } from "../../cluster/harness/stack";
 
 /**
  * Reuses the stack named by PORTCULLIS_STACK or starts one (control plane + dashboard) for this
