@@ -1,0 +1,42 @@
+/**
+ * Limits on the JSON the dashboard accepts, checked over the raw text before it is parsed. Pure.
+ *
+ * Nesting: the apiserver's own JSON decoder stops at 10,000 levels, but the dashboard cannot go
+ * that deep: Node's JSON.stringify and structuredClone overflow the stack near 5,000 levels, and
+ * the dashboard's own walkers (zod, diffs, YAML) recurse over objects too. A body nested deeper
+ * than MAX_JSON_DEPTH is refused with 400 before JSON.parse sees it: the same limit the YAML
+ * reader applies to a document (lib/admission/validate/source-map.ts), and no Kubernetes object
+ * comes near it.
+ */
+
+/** The deepest nesting (objects and arrays) a JSON body may have. */
+export const MAX_JSON_DEPTH = 512;
+
+/**
+ * Whether `text`, read as JSON, nests objects and arrays deeper than `max`. One pass over the
+ * characters with no recursion (strings, with their escapes, skipped), so it costs the same
+ * however hostile the text: it stops at the first level past `max`. Exact for valid JSON; for
+ * text that is not JSON the answer does not matter, JSON.parse refuses it.
+ */
+export function jsonNestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** The 400 message for a body nested past the limit (the same words on every route). */
+export function tooDeepMessage(max: number): string {
+  return `request body nests objects and arrays more than ${max} levels deep (the dashboard's limit)`;
+}
