@@ -2,6 +2,7 @@ import "server-only";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { collectionPath, refToString, type ResourceRef } from "@/lib/k8s/resources";
 import { endOnShutdown } from "@/server/http/shutdown";
+import { endWithSession } from "@/server/auth/session-streams";
 import { HEARTBEAT_TEXT, STREAM_HEARTBEAT_MS } from "@/lib/queries/stream-silence";
 import { servesCollection } from "./served-collections";
 import { watchHub, type HubEvent } from "./watch-hub";
@@ -42,12 +43,19 @@ export function openStreams(): number {
  * (shared mode: the user's session ended or their RBAC no longer lets them list what the shared
  * watch serves). `held[i]`, when not empty, is the resourceVersion the client already holds of
  * `refs[i]`: a first snapshot at that resourceVersion is sent as `CURRENT` without its items.
+ * `session` (shared mode) ends the stream the moment that session ends.
  */
 export async function openLiveStream(
   context: string,
   refs: ResourceRef[],
   signal: AbortSignal,
-  opts: { owner?: string; recheck?: () => Promise<void>; held?: string[] } = {},
+  opts: {
+    owner?: string;
+    recheck?: () => Promise<void>;
+    held?: string[];
+    /** Shared mode: the session whose end (sign-out, expiry, revocation) ends the stream. */
+    session?: string;
+  } = {},
 ): Promise<Response> {
   const { recheck } = opts;
   const served = await Promise.all(refs.map((r) => servesCollection(context, r)));
@@ -113,14 +121,22 @@ export async function openLiveStream(
           close();
           controller.close();
         };
-        unregister = endOnShutdown(() => {
+        const end = () => {
           close();
           try {
             controller.close();
           } catch {
             // Already closed.
           }
-        });
+        };
+        const unregisterShutdown = endOnShutdown(end);
+        const unregisterSession = opts.session
+          ? endWithSession(opts.session, end)
+          : () => undefined;
+        unregister = () => {
+          unregisterShutdown();
+          unregisterSession();
+        };
         send(`retry: 1000\n: connected as ${context}\n\n`);
         try {
           refs.forEach((ref, i) => {

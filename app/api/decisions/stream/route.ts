@@ -5,7 +5,8 @@ import { decisionStore, subscribeDecisions } from "@/server/decisions/instance";
 import { matchesDecisionFilter, parseDecisionFilter } from "@/lib/decisions/filter";
 import type { DecisionRecord } from "@/lib/admission/audit";
 import type { DecisionStreamMessage } from "@/lib/queries/decisions";
-import { streamOwnerOf } from "@/server/kube/identity";
+import { streamOwnerOf, streamSessionOf } from "@/server/kube/identity";
+import { endWithSession } from "@/server/auth/session-streams";
 import { endOnShutdown } from "@/server/http/shutdown";
 import { HEARTBEAT_TEXT, STREAM_HEARTBEAT_MS } from "@/lib/queries/stream-silence";
 import {
@@ -95,9 +96,12 @@ export async function GET(request: Request): Promise<Response> {
             });
           }, RECHECK_MS);
           const unregister = endOnShutdown(close);
+          const session = streamSessionOf(request);
+          const unregisterSession = session ? endWithSession(session, close) : () => undefined;
           cleanup = () => {
             release();
             unregister();
+            unregisterSession();
             unsubscribe();
             clearInterval(heartbeat);
             clearInterval(recheck);
