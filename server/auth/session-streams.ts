@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { sessionStore } from "./sessions";
+import { liveSession } from "./session-client";
 
 /**
  * Shared mode: the open event streams of each session (the watch stream, the decision stream),
@@ -81,10 +81,9 @@ async function checkOnce(): Promise<void> {
   if (checking) return;
   checking = true;
   try {
-    const store = await sessionStore();
     for (const o of [...owners.values()]) {
-      // A store that cannot be read ends nothing: the streams' own rechecks still run.
-      const live = await store.get(o.id).then(
+      // A store (or apiserver) that cannot answer ends nothing: the streams' own rechecks still run.
+      const live = await liveSession(o.id).then(
         (s) => s !== undefined,
         () => true,
       );

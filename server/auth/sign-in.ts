@@ -7,7 +7,12 @@ import { isSharedMode } from "@/server/kube/config";
 import { selfSubjectReview, type SelfSubjectReview } from "@/server/kube/admission-state";
 import { sessionIdOf } from "@/server/kube/identity";
 import { signSessionId } from "./secret";
-import { bearerClient, impersonatingClient, impersonationMode } from "./session-client";
+import {
+  bearerClient,
+  impersonatingClient,
+  impersonationMode,
+  liveSession,
+} from "./session-client";
 import { endSessionStreams } from "./session-streams";
 import { sessionStore, type Session, type SessionUser } from "./sessions";
 
@@ -159,7 +164,8 @@ export async function signInWithToken(
   await confirmImpersonation(user, request.signal);
   const store = await sessionStore();
   // A session made with a token that says when it expires ends with it (kept or not).
-  const id = await store.create(user, impersonationMode() ? undefined : token, now, {
+  // Kept in impersonation mode too, encrypted: it re-validates the session (liveSession).
+  const id = await store.create(user, token, now, {
     expires: bearerTokenExpiry(token),
   });
   return { cookie: signSessionId(id), user };
@@ -171,7 +177,7 @@ export async function authorizeSession(
 ): Promise<{ id: string; session: Session }> {
   if (!isSharedMode()) throw notShared();
   const id = sessionIdOf(request.headers);
-  const session = await (await sessionStore()).get(id);
+  const session = await liveSession(id);
   if (!session) {
     throw new KubeApiError({
       status: 401,

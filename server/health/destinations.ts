@@ -1,7 +1,7 @@
 import "server-only";
 import { BlockList, isIP } from "node:net";
 import os from "node:os";
-import { isSharedMode } from "@/server/kube/config";
+import { dashboardMode } from "@/lib/auth/mode";
 
 /**
  * Where the TLS probe may connect. Anyone who may create a webhook configuration chooses the
@@ -37,9 +37,12 @@ export interface DestinationPolicy {
 }
 
 /** The policy from the environment the server runs with. */
-export function destinationPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): DestinationPolicy {
+export function destinationPolicyFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): DestinationPolicy {
   const flag = env["PORTCULLIS_PROBE_RESTRICT"];
-  const restrict = flag === "1" ? true : flag === "0" ? false : isSharedMode(env);
+  const restrict =
+    flag === "1" ? true : flag === "0" ? false : dashboardMode(env["PORTCULLIS_MODE"]) === "shared";
   const deny = (env["PORTCULLIS_PROBE_DENY"] ?? "")
     .split(",")
     .map((s) => s.trim())

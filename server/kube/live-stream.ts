@@ -1,5 +1,6 @@
 import "server-only";
 import { KubeApiError } from "@/lib/k8s/errors";
+import { SESSION_REQUIRED } from "@/lib/auth/session-cookie";
 import { collectionPath, refToString, type ResourceRef } from "@/lib/k8s/resources";
 import { endOnShutdown } from "@/server/http/shutdown";
 import { endWithSession } from "@/server/auth/session-streams";
@@ -130,8 +131,24 @@ export async function openLiveStream(
           }
         };
         const unregisterShutdown = endOnShutdown(end);
+        // The session's end is told as the recheck tells it (an ERROR naming SessionRequired).
+        const sessionEnded = () => {
+          if (closed) return;
+          try {
+            fail(
+              new KubeApiError({
+                status: 401,
+                reason: SESSION_REQUIRED,
+                message: "the session has ended (signed out, expired or revoked): sign in again",
+                cluster: "",
+              }),
+            );
+          } catch {
+            end();
+          }
+        };
         const unregisterSession = opts.session
-          ? endWithSession(opts.session, end)
+          ? endWithSession(opts.session, sessionEnded)
           : () => undefined;
         unregister = () => {
           unregisterShutdown();
