@@ -9,6 +9,31 @@
  * comes near it.
  */
 
+/** The apiserver refuses request bodies over 3 MiB; the dashboard's API does the same. */
+export const MAX_API_BODY_BYTES = 3 * 1024 * 1024;
+
+/** A sign-in body holds a token, or an OIDC code and state: far less than this. */
+export const MAX_SIGN_IN_BODY_BYTES = 64 * 1024;
+
+/** Sign-in routes: reached before a session exists, so their bodies are the strangers'. */
+export const SIGN_IN_PATHS: ReadonlySet<string> = new Set([
+  "/api/session",
+  "/api/session/oidc",
+  "/api/session/oidc/callback",
+]);
+
+/**
+ * The most bytes an API request to `pathname` may declare (Content-Length) before anything
+ * reads it, or undefined when the route sets its own limit (the audit sink, which authenticates
+ * the apiserver first and takes batches up to 16 MiB). The proxy refuses a larger declaration
+ * with 413 at once; a body sent without a length is cut off at the same limit as it is read
+ * (server/http/body.ts).
+ */
+export function declaredBodyLimit(pathname: string): number | undefined {
+  if (!pathname.startsWith("/api/") || pathname === "/api/audit") return undefined;
+  return SIGN_IN_PATHS.has(pathname) ? MAX_SIGN_IN_BODY_BYTES : MAX_API_BODY_BYTES;
+}
+
 /** The deepest nesting (objects and arrays) a JSON body may have. */
 export const MAX_JSON_DEPTH = 512;
 

@@ -6,7 +6,7 @@
  * the shared watch cache serves no one whose RBAC would not list it; sign-out ends the session;
  * sign-in is rate limited; and no token or key reaches the dashboard's log.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,6 +24,9 @@ import {
   uniqueName,
 } from "../../e2e/webhooks-helpers";
 import { apiRoutes } from "../../test/api-routes";
+import Database from "better-sqlite3";
+import { policyHeaders } from "../../e2e/api-headers";
+import { SHARED_CONTEXT } from "@/lib/auth/mode";
 import { SESSION_COOKIE } from "@/lib/auth/session-cookie";
 
 const V = "validatingwebhookconfigurations" as const;
@@ -49,7 +52,12 @@ afterAll(async () => {
 const call = (method: string, p: string, o?: SharedCall) => sharedCall(d.url, method, p, o);
 
 /** Signs in and returns the Cookie header value the browser would send back. */
-async function signIn(token: string, headers: Record<string, string> = {}): Promise<string> {
+let signIns = 0;
+/** Each from an address of its own unless told: every attempt counts against its address. */
+async function signIn(
+  token: string,
+  headers: Record<string, string> = { "x-forwarded-for": `203.0.113.${++signIns}` },
+): Promise<string> {
   const res = await call("POST", "/api/session", { body: { token }, headers });
   expect(res.status, await res.clone().text()).toBe(200);
   return sessionCookieOf(res);
@@ -63,6 +71,28 @@ function concrete(urlPath: string, name: string): string {
     .replace("x-name", name)
     .replace("x-id", "1");
 }
+
+/** Sign-in bodies whose token Node would refuse in a header, or the apiserver would cut short. */
+const MALFORMED: Array<{ name: string; body: string | Blob; from: string }> = [
+  ["a control character", "SECRETPART\u0001x"],
+  ["CR LF", "SECRETPART\r\nX-Injected: 1"],
+  ["NUL", "SECRETPART\u0000x"],
+  ["a non-ASCII character", "SECRETPART\u00e9x"],
+  ["a space", "SECRETPART x"],
+].map(([name, token], i) => ({
+  name: name!,
+  body: JSON.stringify({ token }),
+  from: `192.0.2.${40 + i}`,
+}));
+MALFORMED.push({
+  name: "invalid UTF-8",
+  body: new Blob([
+    Buffer.from('{"token":"SECRETPART'),
+    Uint8Array.from([0xff, 0xfe]),
+    Buffer.from('x"}'),
+  ]),
+  from: "192.0.2.49",
+});
 
 const SESSIONLESS = new Set([
   "GET /api/health",
@@ -257,27 +287,55 @@ describe("signed in", () => {
     }
   });
 
-  it("an open live stream ends once its session does", async () => {
-    const cookie = await signIn(stack.tokens.editor);
-    const stream = await call("GET", `/api/watch?r=admissionregistration.k8s.io/v1/${V}`, {
+  it("sign-out ends the session's open watch and decision streams within a second", async () => {
+    const cookie = await signIn(stack.tokens.admin, { "x-forwarded-for": "192.0.2.30" });
+    const watch = await call("GET", `/api/watch?r=admissionregistration.k8s.io/v1/${V}`, {
       cookie,
     });
-    expect(stream.status).toBe(200);
-    const reader = stream.body?.getReader();
-    expect(reader).toBeDefined();
-    expect((await call("DELETE", "/api/session", { cookie })).status).toBe(200);
-    // Within one recheck period (15 s) the stream says why and ends.
-    let seen = "";
-    const started = Date.now();
-    for (;;) {
-      const chunk = await reader?.read();
-      if (!chunk || chunk.done) break;
-      seen += new TextDecoder().decode(chunk.value);
+    const decisions = await call("GET", "/api/decisions/stream", { cookie });
+    expect(watch.status).toBe(200);
+    expect(decisions.status).toBe(200);
+    const readToEnd = async (res: Response): Promise<{ text: string; at: number }> => {
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      const decoder = new TextDecoder();
+      let text = "";
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) return { text, at: performance.now() };
+        text += decoder.decode(chunk.value, { stream: true });
+      }
+    };
+    const ends = [readToEnd(watch), readToEnd(decisions)];
+    const out = await call("DELETE", "/api/session", { cookie });
+    expect(out.status).toBe(200);
+    const signedOut = performance.now();
+    const [w, dec] = await Promise.all(ends);
+    expect(w!.at - signedOut).toBeLessThan(1000);
+    expect(dec!.at - signedOut).toBeLessThan(1000);
+    // The watch stream says why, as its recheck would.
+    expect(w!.text).toContain('"type":"ERROR"');
+    expect(w!.text).toContain("SessionRequired");
+  });
+
+  it("a session that expires while its streams are open ends them within a second", async () => {
+    const cookie = await signIn(stack.tokens.admin, { "x-forwarded-for": "192.0.2.31" });
+    const watch = await call("GET", `/api/watch?r=admissionregistration.k8s.io/v1/${V}`, {
+      cookie,
+    });
+    expect(watch.status).toBe(200);
+    const reader = (watch.body as ReadableStream<Uint8Array>).getReader();
+    // Expire every session now, as the clock would (the row's absolute expiry passes).
+    const db = new Database(path.join(d.dataDir, "decisions.sqlite"));
+    try {
+      db.prepare("UPDATE portcullis_sessions SET expires = ?").run(Date.now());
+    } finally {
+      db.close();
     }
-    expect(Date.now() - started).toBeLessThan(20_000);
-    expect(seen).toContain('"type":"ERROR"');
-    expect(seen).toContain("SessionRequired");
-  }, 40_000);
+    const expired = performance.now();
+    for (;;) if ((await reader.read()).done) break;
+    expect(performance.now() - expired).toBeLessThan(1000);
+    expect((await call("GET", "/api/session", { cookie })).status).toBe(401);
+  });
 
   it("stream slots are per session: one user's 32 open streams leave others theirs", async () => {
     const watch = `/api/watch?r=admissionregistration.k8s.io/v1/${V}`;
@@ -324,6 +382,111 @@ describe("signed in", () => {
     await signIn(stack.tokens.viewer, { "x-forwarded-for": "192.0.2.8" });
   });
 
+  it.each(MALFORMED.map((m) => [m.name, m] as const))(
+    "a token holding %s is refused as malformed (400), never sent",
+    async (_name, m) => {
+      const res = await fetch(`${d.url}/api/session`, {
+        method: "POST",
+        headers: {
+          ...policyHeaders(SHARED_CONTEXT),
+          "content-type": "application/json",
+          "x-forwarded-for": m.from,
+        },
+        body: m.body,
+      });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { reason: string; message: string };
+      expect(body.reason).toBe("BadRequest");
+      expect(body.message).toMatch(/^the token is malformed/);
+      expect(body.message).not.toContain("SECRETPART");
+      expect(res.headers.get("set-cookie")).toBeNull();
+    },
+  );
+
+  it("a body from a signed-out session is refused (401) before it is parsed", async () => {
+    const cookie = await signIn(stack.tokens.editor, { "x-forwarded-for": "192.0.2.32" });
+    expect((await call("DELETE", "/api/session", { cookie })).status).toBe(200);
+    const deep = `{"object":${"[".repeat(20_000)}${"]".repeat(20_000)}}`;
+    for (const p of ["/api/predict/dry-run", "/api/policies/try"]) {
+      const res = await fetch(`${d.url}${p}`, {
+        method: "POST",
+        headers: { ...policyHeaders(SHARED_CONTEXT), "content-type": "application/json", cookie },
+        body: deep,
+      });
+      expect(res.status, p).toBe(401);
+      expect(((await res.json()) as { reason: string }).reason).toBe("SessionRequired");
+    }
+    // A live session gets the nesting refused, not a 500.
+    const live = await signIn(stack.tokens.editor, { "x-forwarded-for": "192.0.2.33" });
+    const res = await fetch(`${d.url}/api/policies/try`, {
+      method: "POST",
+      headers: {
+        ...policyHeaders(SHARED_CONTEXT),
+        "content-type": "application/json",
+        cookie: live,
+      },
+      body: deep,
+    });
+    expect(res.status).toBe(400);
+  });
+
+  it("health answers within 100 ms while 20 hostile bodies arrive", async () => {
+    const signedOut = await signIn(stack.tokens.viewer, { "x-forwarded-for": "192.0.2.34" });
+    expect((await call("DELETE", "/api/session", { cookie: signedOut })).status).toBe(200);
+    // Sent from a process of their own, so this one only times health: 3 MB of nested JSON
+    // each, ten to sign-in as strangers, ten with a signed-out session.
+    const sender = spawn(
+      process.execPath,
+      [
+        "-e",
+        `
+        const [url, cookie, headers] = JSON.parse(process.argv[1]);
+        const depth = 1_500_000;
+        const hostile = '{"token":' + "[".repeat(depth) + "]".repeat(depth) + "}";
+        const sends = Array.from({ length: 20 }, (_, i) =>
+          fetch(url + (i % 2 === 0 ? "/api/session" : "/api/predict/dry-run"), {
+            method: "POST",
+            headers: {
+              ...headers,
+              "content-type": "application/json",
+              "x-forwarded-for": "198.51.100." + i,
+              ...(i % 2 === 0 ? {} : { cookie }),
+            },
+            body: hostile,
+          }).then((r) => r.status, () => 0),
+        );
+        process.stdout.write("sending\n");
+        Promise.all(sends).then((s) => process.stdout.write(JSON.stringify(s) + "\n"));
+        `,
+        JSON.stringify([d.url, signedOut, policyHeaders(SHARED_CONTEXT)]),
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let out = "";
+    sender.stdout.setEncoding("utf8");
+    sender.stdout.on("data", (c: string) => (out += c));
+    const exited = new Promise<void>((r) => sender.once("exit", () => r()));
+    let done = false;
+    void exited.then(() => (done = true));
+    while (!out.includes("sending") && !done) await new Promise((r) => setTimeout(r, 5));
+    const latencies: number[] = [];
+    while (!done || latencies.length < 5) {
+      const started = performance.now();
+      const res = await fetch(`${d.url}/api/health`);
+      await res.arrayBuffer();
+      latencies.push(performance.now() - started);
+      expect(res.status).toBe(200);
+    }
+    const statuses = JSON.parse(out.split("\n")[1] ?? "[]") as number[];
+    expect(statuses).toHaveLength(20);
+    // Refused before they were parsed: too large to sign in with (413), or no session (401).
+    expect(
+      statuses.every((s) => [0, 401, 413, 429].includes(s)),
+      statuses.join(),
+    ).toBe(true);
+    expect(Math.max(...latencies), latencies.map((l) => l.toFixed(1)).join()).toBeLessThan(100);
+  });
+
   it("no token or key appears in the dashboard's log", async () => {
     // The tests above signed in, read, wrote and were refused; the log holds what that printed.
     const log = readFileSync(d.logFile, "utf8");
@@ -333,6 +496,7 @@ describe("signed in", () => {
       expect(log.includes(secret.slice(0, 16))).toBe(false);
     }
     expect(log).not.toMatch(/bearer\s+[a-z0-9._-]{8,}/i);
+    expect(log).not.toContain("SECRETPART");
   });
 });
 

@@ -1,14 +1,17 @@
 import "server-only";
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH, tooDeepMessage } from "@/lib/http/json-limits";
+import {
+  jsonNestsDeeperThan,
+  MAX_API_BODY_BYTES,
+  MAX_JSON_DEPTH,
+  MAX_SIGN_IN_BODY_BYTES,
+  tooDeepMessage,
+} from "@/lib/http/json-limits";
 import { SESSIONLESS_ROUTES } from "@/lib/http/request-policy";
 import { isSharedMode } from "@/server/kube/config";
 import { authorizeSession, countSignInAttempt } from "@/server/auth/sign-in";
 
 /** The apiserver refuses request bodies over 3 MiB; the dashboard's write API does the same. */
-export const MAX_WRITE_BODY_BYTES = 3 * 1024 * 1024;
-
-/** A sign-in body holds a token, or an OIDC code and state: far less than this. */
-export const MAX_SIGN_IN_BODY_BYTES = 64 * 1024;
+export const MAX_WRITE_BODY_BYTES = MAX_API_BODY_BYTES;
 
 /** A request the dashboard refuses before doing anything: bad JSON, too large, nested too deep. */
 export class RequestBodyError extends Error {
