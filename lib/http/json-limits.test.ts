@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "./json-limits";
+import {
+  declaredBodyLimit,
+  jsonNestsDeeperThan,
+  MAX_API_BODY_BYTES,
+  MAX_JSON_DEPTH,
+  MAX_SIGN_IN_BODY_BYTES,
+} from "./json-limits";
 
 const nested = (n: number, open = "[", close = "]") => open.repeat(n) + close.repeat(n);
 
@@ -29,5 +35,16 @@ describe("jsonNestsDeeperThan", () => {
     const v: unknown = JSON.parse(nested(MAX_JSON_DEPTH));
     expect(() => JSON.stringify(v)).not.toThrow();
     expect(() => structuredClone(v)).not.toThrow();
+  });
+});
+
+describe("declaredBodyLimit", () => {
+  it("sign-in takes 64 KiB, the rest of the API 3 MiB; the audit sink and pages set their own", () => {
+    expect(declaredBodyLimit("/api/session")).toBe(MAX_SIGN_IN_BODY_BYTES);
+    expect(declaredBodyLimit("/api/session/oidc/callback")).toBe(MAX_SIGN_IN_BODY_BYTES);
+    expect(declaredBodyLimit("/api/predict/dry-run")).toBe(MAX_API_BODY_BYTES);
+    expect(declaredBodyLimit("/api/webhooks/x/y")).toBe(MAX_API_BODY_BYTES);
+    expect(declaredBodyLimit("/api/audit")).toBeUndefined();
+    expect(declaredBodyLimit("/webhooks")).toBeUndefined();
   });
 });
