@@ -101,13 +101,15 @@ async function stillValid(s: Session): Promise<boolean> {
 }
 
 /**
- * The live session `id`, or undefined when it has ended. In impersonation mode the dashboard's
- * own identity makes every call, so the apiserver never sees the user's credential: the session
- * is re-validated with it (a SelfSubjectReview made with the user's token) when it was last
- * validated more than revalidateMs() ago, and before every write (`write`). A credential the
- * apiserver no longer accepts (the service account deleted, the token revoked or expired) ends
- * the session and every stream it holds. Plain shared mode needs none of this: every call is
- * made with the user's own token, so the apiserver checks it each time.
+ * The live session `id`, or undefined when it has ended. The session is re-validated with the
+ * user's own credential (a SelfSubjectReview made with the user's token) when it was last
+ * validated more than revalidateMs() ago; in impersonation mode also before every write
+ * (`write`), because the dashboard's own identity makes every call there and the apiserver never
+ * sees the user's credential. (In plain shared mode every call is made with the user's token, so
+ * the apiserver checks it each time; the interval still ends a session that only holds streams,
+ * which the shared watch cache serves as the dashboard.) A credential the apiserver no longer
+ * accepts (the service account deleted, the token revoked or expired) ends the session and every
+ * stream it holds.
  */
 export async function liveSession(
   id: string,
@@ -120,9 +122,10 @@ export async function liveSession(
     validated.delete(id);
     return undefined;
   }
-  if (!impersonationMode()) return s;
   const last = validated.get(id) ?? s.created;
-  if (!opts.write && now - last < revalidateMs()) return s;
+  // A write in plain shared mode is made with the user's token: the apiserver checks it then.
+  const force = opts.write === true && impersonationMode();
+  if (!force && now - last < revalidateMs()) return s;
   let running = validating.get(id);
   if (!running) {
     running = stillValid(s).finally(() => validating.delete(id));

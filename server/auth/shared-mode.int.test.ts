@@ -12,7 +12,12 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readStack, REPO_ROOT, type StackInfo } from "../../cluster/harness/stack";
-import { startSharedDashboard, type SharedDashboard } from "../../cluster/harness/shared-dashboard";
+import {
+  admin,
+  SHARED_NAMESPACE,
+  startSharedDashboard,
+  type SharedDashboard,
+} from "../../cluster/harness/shared-dashboard";
 import { httpsRequest } from "../../cluster/https-json";
 import { sessionCookieOf, sharedCall, type SharedCall } from "../../e2e/shared-api";
 import type { Kube } from "../../e2e/fixtures";
@@ -30,6 +35,8 @@ import { SHARED_CONTEXT } from "@/lib/auth/mode";
 import { SESSION_COOKIE } from "@/lib/auth/session-cookie";
 
 const V = "validatingwebhookconfigurations" as const;
+/** The dashboard's session re-validation interval here (30 s by default). */
+const REVALIDATE_S = 3;
 const VWC = `/api/resources/admissionregistration.k8s.io/v1/${V}`;
 
 let stack: StackInfo;
@@ -43,7 +50,9 @@ beforeAll(async () => {
     request: (method, path, body, user = "admin") =>
       httpsRequest(`${stack.server}${path}`, { method, body, ca, token: stack.tokens[user] }),
   };
-  d = await startSharedDashboard(stack);
+  d = await startSharedDashboard(stack, {
+    env: { PORTCULLIS_SESSION_REVALIDATE_SECONDS: String(REVALIDATE_S) },
+  });
 });
 afterAll(async () => {
   await d?.stop();
@@ -336,6 +345,75 @@ describe("signed in", () => {
     expect(performance.now() - expired).toBeLessThan(1000);
     expect((await call("GET", "/api/session", { cookie })).status).toBe(401);
   });
+
+  it("a revoked user's open stream ends within the re-validation interval", async () => {
+    // A service account allowed to watch (the test dashboard's own read role), then deleted.
+    const name = uniqueName("revoked-s");
+    await admin(stack, "POST", `/api/v1/namespaces/${SHARED_NAMESPACE}/serviceaccounts`, {
+      apiVersion: "v1",
+      kind: "ServiceAccount",
+      metadata: { name },
+    });
+    await admin(stack, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", {
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "ClusterRoleBinding",
+      metadata: { name },
+      roleRef: {
+        apiGroup: "rbac.authorization.k8s.io",
+        kind: "ClusterRole",
+        name: "portcullis-shared-test-dashboard",
+      },
+      subjects: [{ kind: "ServiceAccount", name, namespace: SHARED_NAMESPACE }],
+    });
+    try {
+      const issued = await admin(
+        stack,
+        "POST",
+        `/api/v1/namespaces/${SHARED_NAMESPACE}/serviceaccounts/${name}/token`,
+        { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec: {} },
+      );
+      const token = (JSON.parse(issued.body) as { status: { token: string } }).status.token;
+      const cookie = await signIn(token);
+      const watch = await call("GET", `/api/watch?r=admissionregistration.k8s.io/v1/${V}`, {
+        cookie,
+      });
+      expect(watch.status).toBe(200);
+      const reader = (watch.body as ReadableStream<Uint8Array>).getReader();
+      let ended = 0;
+      const reading = (async () => {
+        for (;;) if ((await reader.read()).done) return (ended = performance.now());
+      })();
+      await admin(
+        stack,
+        "DELETE",
+        `/api/v1/namespaces/${SHARED_NAMESPACE}/serviceaccounts/${name}`,
+      );
+      // The apiserver caches a token it accepted for up to 10 s: from when it refuses it.
+      const ca = readFileSync(stack.caFile);
+      let refused = 0;
+      while (!refused) {
+        const res = await httpsRequest(
+          `${stack.server}/apis/authentication.k8s.io/v1/selfsubjectreviews`,
+          {
+            method: "POST",
+            ca,
+            token,
+            body: { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" },
+          },
+        );
+        if (res.status === 401) refused = performance.now();
+        else await new Promise((r) => setTimeout(r, 200));
+      }
+      await reading;
+      expect(ended - refused).toBeLessThan(REVALIDATE_S * 1000 + 1000);
+    } finally {
+      await admin(
+        stack,
+        "DELETE",
+        `/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/${name}`,
+      );
+    }
+  }, 60_000);
 
   it("stream slots are per session: one user's 32 open streams leave others theirs", async () => {
     const watch = `/api/watch?r=admissionregistration.k8s.io/v1/${V}`;
