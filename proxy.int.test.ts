@@ -366,3 +366,24 @@ describe("bounded event streams", () => {
     await expect.poll(async () => (await health()).liveStreams, { timeout: 5_000 }).toBe(base);
   });
 });
+
+describe("body sizes, before any route", () => {
+  it.each([
+    ["/api/predict/dry-run", 3 * 1024 * 1024 + 1],
+    ["/api/session", 64 * 1024 + 1],
+    ["/api/session/oidc/callback", 64 * 1024 + 1],
+  ])("%s declaring %i bytes is refused with 413 before its route runs", async (p, n) => {
+    // Next reads a body before proxy.ts runs, so the body is sent; the route never sees it.
+    const res = await raw(p, {
+      method: "POST",
+      headers: {
+        ...policyHeaders(stack.contexts.admin),
+        "content-type": "application/json",
+        "content-length": String(n),
+      },
+      body: "x".repeat(n),
+    });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toMatchObject({ reason: "RequestEntityTooLarge" });
+  });
+});

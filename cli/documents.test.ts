@@ -7,7 +7,12 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { ValidateReport } from "./commands/validate";
-import { readDocuments } from "./documents";
+import {
+  aliasNodesOf,
+  EXCESSIVE_ALIASING,
+  MAX_ALIAS_NODES_PER_INPUT,
+  readDocuments,
+} from "./documents";
 import { sourceFromBytes, yamlReaderError } from "./input";
 import { main } from "./main";
 
@@ -247,5 +252,57 @@ ${hook("current")}`,
         ),
       },
     ]);
+  });
+});
+
+describe("alias budget per input, over all its documents", () => {
+  // One document reaching 99,114 nodes through aliases (b: 120, c: 1,220, d: 12,220, e: 85,554):
+  // just under the reader's per-document budget (100,000), padded to 330 bytes.
+  const heavy = (i: number) => {
+    const doc = `a${i}: &a [x,x,x,x,x,x,x,x,x,x]
+b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]
+c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]
+d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]
+e: [*d,*d,*d,*d,*d,*d,*d]
+`;
+    return `${doc}pad: "${"p".repeat(330 - doc.length - 12)}"\n`;
+  };
+
+  test("one heavy document is read, as it always was", () => {
+    const read = readDocuments([{ name: "one.yaml", text: heavy(0) }]);
+    expect(read.problems).toEqual([]);
+    expect(read.objects).toHaveLength(1);
+  });
+
+  test("300 of them in 96 KB are refused at once, with the reader's words", async () => {
+    const text = Array.from({ length: 300 }, (_, i) => heavy(i)).join("---\n");
+    expect(Buffer.byteLength(text)).toBeGreaterThan(96_000);
+    const started = performance.now();
+    const r = await validate("bomb.yaml", text);
+    const took = performance.now() - started;
+    expect(r.ok).toBe(false);
+    expect(r.documents).toHaveLength(1);
+    expect(r.documents[0]?.outcome).toBe("yaml-error");
+    expect(r.documents[0]?.issues[0]?.message).toMatch(/excessive aliasing/);
+    // On main this took over a minute; the count is one pass over the parsed tree.
+    expect(took).toBeLessThan(1000);
+  });
+
+  test("two documents are counted together", () => {
+    const two = `${heavy(0)}---\n${heavy(1)}`;
+    const read = readDocuments([{ name: "two.yaml", text: two }]);
+    expect(read.objects).toHaveLength(0);
+    expect(read.problems.map((p) => p.message)).toEqual([EXCESSIVE_ALIASING]);
+    expect(aliasNodesOf(heavy(0))).toBe(99_114);
+    expect(aliasNodesOf(two)).toBeGreaterThan(MAX_ALIAS_NODES_PER_INPUT);
+  });
+
+  test("each input has its own budget", () => {
+    const read = readDocuments([
+      { name: "a.yaml", text: heavy(0) },
+      { name: "b.yaml", text: heavy(1) },
+    ]);
+    expect(read.problems).toEqual([]);
+    expect(read.objects).toHaveLength(2);
   });
 });

@@ -7,7 +7,81 @@ import type { JsonObject, JsonValue } from "@/lib/admission/validate/json";
 import { arr, isObject, obj, str } from "@/lib/admission/validate/json";
 import type { DuplicateKey, ParsedDocument } from "@/lib/admission/validate/source-map";
 import { maxRequestBytes, parseDocuments } from "@/lib/admission/validate/source-map";
+import type { Node } from "yaml";
+import { Composer, isAlias, isMap, isPair, isSeq, Parser } from "yaml";
 import type { SourceText } from "./input";
+
+/**
+ * Nodes one input (a file, stdin) may reach through aliases, over all its documents together.
+ * The YAML reader's own budget (lib/admission/validate/source-map.ts) is per document, so a file
+ * of many documents, each just under it, multiplied it: 300 such documents in 96 KB took over a
+ * minute and hundreds of MB. Real manifests alias little or nothing.
+ */
+export const MAX_ALIAS_NODES_PER_INPUT = 100_000;
+
+/** The one message for an input over MAX_ALIAS_NODES_PER_INPUT. */
+export const EXCESSIVE_ALIASING =
+  "yaml: document contains excessive aliasing (over all the documents of this input)";
+
+/**
+ * How many nodes reading `text` would reach through aliases, over all its documents, stopping
+ * once past `limit`. Counted on the parsed tree without expanding anything: a node's expanded
+ * size is remembered, so the count costs one pass however large the expansion is.
+ */
+export function aliasNodesOf(text: string, limit = MAX_ALIAS_NODES_PER_INPUT): number {
+  // No `*` anywhere: no alias either (the common case costs one scan of the text).
+  if (!text.includes("*")) return 0;
+  // Documents one at a time (Parser and Composer are generators): a bomb stops being read at
+  // the document that takes it over the budget.
+  const docs = new Composer({
+    version: "1.1",
+    schema: "failsafe",
+    resolveKnownTags: false,
+    merge: false,
+    uniqueKeys: false,
+  }).compose(new Parser().parse(text), true);
+  let total = 0;
+  try {
+    for (const doc of docs) {
+      const sizes = new Map<Node, number>();
+      // Nodes the walk of `node` visits, aliases expanded (each alias one node more).
+      const size = (node: unknown, depth: number): number => {
+        if (!node || typeof node !== "object" || depth > 600) return 1;
+        const n = node as Node;
+        const known = sizes.get(n);
+        if (known !== undefined) return known;
+        sizes.set(n, 1); // a cycle through an anchor counts once; the reader refuses it
+        let out = 1;
+        if (isAlias(n)) out += size(n.resolve(doc), depth + 1);
+        else if (isSeq(n)) for (const it of n.items) out += size(it, depth + 1);
+        else if (isMap(n))
+          // A mapping's keys are read as keys, not walked: its values are.
+          for (const p of n.items) if (isPair(p)) out += size(p.value, depth + 1);
+        out = Math.min(out, Number.MAX_SAFE_INTEGER);
+        sizes.set(n, out);
+        return out;
+      };
+      // The aliases written in the text: each reaches itself and everything its target expands to.
+      const visit = (node: unknown, depth: number): void => {
+        if (total > limit || !node || typeof node !== "object" || depth > 600) return;
+        const n = node as Node;
+        if (isAlias(n)) total += size(n, depth);
+        else if (isSeq(n)) for (const it of n.items) visit(it, depth + 1);
+        else if (isMap(n))
+          for (const p of n.items)
+            if (isPair(p)) {
+              visit(p.key, depth + 1);
+              visit(p.value, depth + 1);
+            }
+      };
+      visit(doc.contents, 0);
+      if (total > limit) break;
+    }
+  } catch {
+    // The reader reports what it cannot parse.
+  }
+  return total;
+}
 
 /** Where an object sits: `file`, the document's 0-based index, and the List item if any. */
 export interface Origin {
@@ -173,6 +247,15 @@ function documentsOf(text: string): ParsedDocument[] {
 export function readDocuments(sources: readonly SourceText[]): ReadDocuments {
   const out: ReadDocuments = { objects: [], problems: [], seq: 0 };
   for (const s of sources) {
+    if (aliasNodesOf(s.text) > MAX_ALIAS_NODES_PER_INPUT) {
+      const range: SourceRange = { startLine: 1, startCol: 1, endLine: 1, endCol: 2 };
+      out.problems.push({
+        origin: { source: s.name, document: 0, item: undefined, line: 1, seq: out.seq++ },
+        message: EXCESSIVE_ALIASING,
+        range,
+      });
+      continue;
+    }
     const docs = documentsOf(s.text);
     const bad = s.readerError;
     if (bad) {

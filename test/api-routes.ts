@@ -8,6 +8,8 @@ import path from "node:path";
 export interface ApiRoute {
   file: string;
   text: string;
+  /** The method's own handler: its export up to the next export (or the end of the file). */
+  handler: string;
   urlPath: string;
   method: string;
 }
@@ -33,9 +35,19 @@ export function apiRoutes(): ApiRoute[] {
         .split(path.sep)
         .map((seg) => seg.replace(/^\[(.+)\]$/, "x-$1"))
         .join("/");
+    const exports = [...text.matchAll(/^export /gm)].map((m) => m.index);
     const methods = [
       ...text.matchAll(/export (?:(?:async )?function|const) (GET|HEAD|POST|PUT|PATCH|DELETE)\b/g),
-    ].map((m) => m[1] as string);
-    return methods.map((method) => ({ file: path.relative(ROOT, file), text, urlPath, method }));
+    ].map((m) => ({
+      method: m[1] as string,
+      handler: text.slice(m.index, exports.find((at) => at > m.index) ?? text.length),
+    }));
+    return methods.map(({ method, handler }) => ({
+      file: path.relative(ROOT, file),
+      text,
+      handler,
+      urlPath,
+      method,
+    }));
   });
 }

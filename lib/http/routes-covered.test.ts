@@ -109,3 +109,24 @@ describe("every API route is under the request policy", () => {
     },
   );
 });
+
+// A body is read only through server/http/body.ts, which counts the sender before reading (a live
+// session in shared mode, or the sign-in limit), refuses more than the byte limit (413) and
+// nesting past MAX_JSON_DEPTH (400) before JSON.parse: so a new route that parses a body cannot
+// skip the limits, and server/http/body.int.test.ts sends the hostile bodies to every route whose
+// handler reads one.
+describe("every API route reads a body only within the limits", () => {
+  it.each(routes.map((r) => [`${r.method} ${r.urlPath}`, r] as const))("%s", (_name, r) => {
+    expect(r.text, `${r.file} must read its body with readJson (server/http/body.ts)`).not.toMatch(
+      /\b(request|req)\.(json|text|arrayBuffer|formData|blob|bytes)\(|\b(request|req)\.body\b|JSON\.parse\(|parseDocuments\(|from "yaml"/,
+    );
+    // A route that reads a body reads it in the handler itself, where the body test finds it.
+    if (r.text.includes("readJson(")) {
+      expect(r.text).toMatch(/import \{[^}]*\breadJson\b[^}]*\} from "@\/server\/http\/body"/);
+      const readers = routes.filter((o) => o.file === r.file && o.handler.includes("readJson("));
+      expect(readers.length, `${r.file}: readJson called outside an exported handler`).toBe(
+        r.text.split("readJson(").length - 1,
+      );
+    }
+  });
+});

@@ -1,15 +1,22 @@
 /**
  * Impersonation mode (PORTCULLIS_IMPERSONATE=1) against the real control plane: the dashboard's
  * service account calls the apiserver impersonating the signed-in user (user and groups from the
- * SelfSubjectReview at sign-in), keeps no user token at all, and never passes on an
- * Impersonate-* header a client sends — although its service account may impersonate anyone.
+ * SelfSubjectReview at sign-in), keeps the user's token only encrypted and only to re-validate
+ * the session (a revoked user's session ends within the re-validation interval, or at their
+ * next write), and never passes on an Impersonate-* header a client sends — although its
+ * service account may impersonate anyone.
  */
 import Database from "better-sqlite3";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditedUpdates, readStack, type StackInfo } from "../../cluster/harness/stack";
-import { startSharedDashboard, type SharedDashboard } from "../../cluster/harness/shared-dashboard";
+import {
+  admin,
+  SHARED_NAMESPACE,
+  startSharedDashboard,
+  type SharedDashboard,
+} from "../../cluster/harness/shared-dashboard";
 import { httpsRequest } from "../../cluster/https-json";
 import { sessionCookieOf, sharedCall, type SharedCall } from "../../test/shared-api";
 import type { Kube } from "../../test/e2e/fixtures";
@@ -22,6 +29,8 @@ import {
 } from "../../test/e2e/webhooks-helpers";
 
 const V = "validatingwebhookconfigurations" as const;
+/** The dashboard's re-validation interval here (30 s by default). */
+const REVALIDATE_S = 3;
 
 let stack: StackInfo;
 let kube: Kube;
@@ -34,7 +43,10 @@ beforeAll(async () => {
     request: (method, p, body, user = "admin") =>
       httpsRequest(`${stack.server}${p}`, { method, body, ca, token: stack.tokens[user] }),
   };
-  d = await startSharedDashboard(stack, { impersonate: true });
+  d = await startSharedDashboard(stack, {
+    impersonate: true,
+    env: { PORTCULLIS_SESSION_REVALIDATE_SECONDS: String(REVALIDATE_S) },
+  });
 });
 afterAll(async () => {
   await d?.stop();
@@ -146,7 +158,7 @@ describe("impersonation mode", () => {
     }
   });
 
-  it("keeps no user token", async () => {
+  it("keeps the user's token only encrypted", async () => {
     await signIn(stack.tokens.editor);
     const db = new Database(path.join(d.dataDir, "decisions.sqlite"), { readonly: true });
     try {
@@ -155,9 +167,99 @@ describe("impersonation mode", () => {
         token: string | null;
       }>;
       expect(rows.length).toBeGreaterThan(0);
-      expect(rows.every((r) => r.token === null)).toBe(true);
+      for (const r of rows) {
+        // iv.tag.ciphertext (AES-256-GCM, base64url): never the token itself.
+        expect(r.token).toMatch(/^[\w-]{16}\.[\w-]{22}\.[\w-]+$/);
+        expect(r.token).not.toContain(stack.tokens.editor.slice(0, 16));
+      }
     } finally {
       db.close();
     }
   });
+
+  /** A service account of its own, and a token for it (what a revoked user was). */
+  async function disposableUser(name: string): Promise<string> {
+    await admin(stack, "POST", `/api/v1/namespaces/${SHARED_NAMESPACE}/serviceaccounts`, {
+      apiVersion: "v1",
+      kind: "ServiceAccount",
+      metadata: { name },
+    });
+    const res = await admin(
+      stack,
+      "POST",
+      `/api/v1/namespaces/${SHARED_NAMESPACE}/serviceaccounts/${name}/token`,
+      { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec: {} },
+    );
+    return (JSON.parse(res.body) as { status: { token: string } }).status.token;
+  }
+
+  /**
+   * Deletes the service account, then waits until the apiserver itself refuses its token (it
+   * caches a token it accepted for up to 10 s); returns when it did.
+   */
+  async function revoke(name: string, token: string): Promise<number> {
+    await admin(stack, "DELETE", `/api/v1/namespaces/${SHARED_NAMESPACE}/serviceaccounts/${name}`);
+    const ca = readFileSync(stack.caFile);
+    for (;;) {
+      const res = await httpsRequest(
+        `${stack.server}/apis/authentication.k8s.io/v1/selfsubjectreviews`,
+        {
+          method: "POST",
+          ca,
+          token,
+          body: { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" },
+        },
+      );
+      if (res.status === 401) return performance.now();
+      expect(res.status).toBe(201);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  it("a revoked user's session ends within the re-validation interval", async () => {
+    const name = uniqueName("revoked");
+    const token = await disposableUser(name);
+    const cookie = await signIn(token);
+    expect((await call("GET", "/api/session", { cookie })).status).toBe(200);
+    const revoked = await revoke(name, token);
+    for (;;) {
+      const res = await call("GET", "/api/session", { cookie });
+      if (res.status === 401) break;
+      expect(res.status).toBe(200);
+      // Still within the interval (and a little for the review itself).
+      expect(performance.now() - revoked).toBeLessThan(REVALIDATE_S * 1000 + 2000);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(performance.now() - revoked).toBeLessThan(REVALIDATE_S * 1000 + 2000);
+    // Ended, not just refused once: the session is gone from the store.
+    expect((await call("GET", "/api/session", { cookie })).status).toBe(401);
+  }, 60_000);
+
+  it("a revoked user's next write ends the session at once, within the interval", async () => {
+    // The default interval (30 s): longer than this test, so only the write re-validates.
+    const slow = await startSharedDashboard(stack, { impersonate: true });
+    try {
+      const name = uniqueName("revoked-w");
+      const token = await disposableUser(name);
+      const signedIn = await sharedCall(slow.url, "POST", "/api/session", { body: { token } });
+      expect(signedIn.status).toBe(200);
+      const cookie = sessionCookieOf(signedIn);
+      await revoke(name, token);
+      // A read within the interval is still served from the session...
+      expect((await sharedCall(slow.url, "GET", "/api/session", { cookie })).status).toBe(200);
+      // ...a write is not: it re-validates first, and the session ends.
+      const res = await sharedCall(slow.url, "POST", "/api/policies/try", {
+        cookie,
+        body: { object: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } } },
+      });
+      // Try it for real reports the apiserver call's failure as its verdict: the session ended.
+      expect(await res.json()).toMatchObject({
+        allowed: false,
+        error: { status: 401, reason: "SessionRequired" },
+      });
+      expect((await sharedCall(slow.url, "GET", "/api/session", { cookie })).status).toBe(401);
+    } finally {
+      await slow.stop();
+    }
+  }, 90_000);
 });

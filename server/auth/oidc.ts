@@ -20,7 +20,6 @@ import {
 } from "@/lib/auth/session-cookie";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { decryptToken, encryptToken, signSessionId } from "./secret";
-import { impersonationMode } from "./session-client";
 import { sessionStore, type SessionUser } from "./sessions";
 import {
   confirmImpersonation,
@@ -433,7 +432,7 @@ export async function completeOidcSignIn(
     "the apiserver does not accept ID tokens from this issuer: configure it to trust the issuer and this client id as an audience (README, shared mode)",
   );
   await confirmImpersonation(user, request.signal);
-  const id = await store.create(user, impersonationMode() ? undefined : idToken, now, {
+  const id = await store.create(user, idToken, now, {
     method: "oidc",
     expires: exp,
   });

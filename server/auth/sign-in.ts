@@ -7,7 +7,13 @@ import { isSharedMode } from "@/server/kube/config";
 import { selfSubjectReview, type SelfSubjectReview } from "@/server/kube/admission-state";
 import { sessionIdOf } from "@/server/kube/identity";
 import { signSessionId } from "./secret";
-import { bearerClient, impersonatingClient, impersonationMode } from "./session-client";
+import {
+  bearerClient,
+  impersonatingClient,
+  impersonationMode,
+  liveSession,
+} from "./session-client";
+import { endSessionStreams } from "./session-streams";
 import { sessionStore, type Session, type SessionUser } from "./sessions";
 
 /** Sign-in attempts per client address per minute, and over all addresses (a backstop). */
@@ -24,12 +30,18 @@ function notShared(): KubeApiError {
   });
 }
 
+/** Requests already counted: a request is one attempt, however many steps count it. */
+const counted = new WeakSet<Request>();
+
 /**
  * Counts one sign-in attempt (any method) from the request's client address; throws 429 when the
  * address, or all addresses together, are over their limit. The limit is on attempts, not
- * failures: a right token waits too.
+ * failures: a right token waits too. The body reader counts the attempt before it reads the
+ * body (server/http/body.ts); counting the same request again changes nothing.
  */
 export function countSignInAttempt(request: Request, now = Date.now()): void {
+  if (counted.has(request)) return; // counted (and let through) already
+  counted.add(request);
   const address = clientAddress(request.headers.get("x-forwarded-for"));
   if (!perAddress.attempt(address, now) || !overall.attempt("*", now)) {
     const wait = Math.max(
@@ -47,6 +59,27 @@ export function countSignInAttempt(request: Request, now = Date.now()): void {
 }
 
 /**
+ * Whether `token` can be sent as `Authorization: Bearer <token>` and be read back as itself:
+ * printable ASCII with no space. A control character (CR LF, NUL), a space or a non-ASCII
+ * character (invalid UTF-8 arrives as U+FFFD) is either refused by Node before it leaves or cut
+ * short by the apiserver (bearertoken.go ends the token at the first space).
+ */
+export function wellFormedBearer(token: string): boolean {
+  return /^[\x21-\x7e]+$/.test(token);
+}
+
+/** The user's own input, refused before it is sent anywhere; the token is never echoed. */
+function malformedToken(): KubeApiError {
+  return new KubeApiError({
+    status: 400,
+    reason: "BadRequest",
+    message:
+      "the token is malformed: a bearer token is printable ASCII with no spaces, and this one holds a control character, a space or a non-ASCII character",
+    cluster: "",
+  });
+}
+
+/**
  * Who the apiserver says `token` is (a SelfSubjectReview made with it). A token it does not
  * accept is a 401 with `refused` as the message; the token never appears in an error.
  */
@@ -55,6 +88,7 @@ export async function reviewBearer(
   signal: AbortSignal,
   refused = "the apiserver does not accept this token",
 ): Promise<SessionUser> {
+  if (!wellFormedBearer(token)) throw malformedToken();
   let review: SelfSubjectReview;
   try {
     review = await selfSubjectReview(bearerClient(token), signal);
@@ -130,7 +164,8 @@ export async function signInWithToken(
   await confirmImpersonation(user, request.signal);
   const store = await sessionStore();
   // A session made with a token that says when it expires ends with it (kept or not).
-  const id = await store.create(user, impersonationMode() ? undefined : token, now, {
+  // Kept in impersonation mode too, encrypted: it re-validates the session (liveSession).
+  const id = await store.create(user, token, now, {
     expires: bearerTokenExpiry(token),
   });
   return { cookie: signSessionId(id), user };
@@ -142,7 +177,7 @@ export async function authorizeSession(
 ): Promise<{ id: string; session: Session }> {
   if (!isSharedMode()) throw notShared();
   const id = sessionIdOf(request.headers);
-  const session = await (await sessionStore()).get(id);
+  const session = await liveSession(id);
   if (!session) {
     throw new KubeApiError({
       status: 401,
@@ -154,7 +189,8 @@ export async function authorizeSession(
   return { id, session };
 }
 
-/** Ends the request's session. */
+/** Ends the request's session, and every event stream it holds open on this replica. */
 export async function signOut(id: string): Promise<void> {
   await (await sessionStore()).delete(id);
+  endSessionStreams(id);
 }

@@ -5,6 +5,12 @@ import { X509Certificate } from "node:crypto";
 import tls from "node:tls";
 import { certificateSignatureAlgorithm } from "@/lib/admission/health/pem";
 import type { ProbeResult, ServedCertificate } from "@/lib/admission/health/health";
+import {
+  destinationPolicyFromEnv,
+  NO_HANDSHAKE,
+  PROBE_REFUSED,
+  refusedDestination,
+} from "./destinations";
 
 export interface ProbeTarget {
   host: string;
@@ -52,7 +58,9 @@ function served(cert: X509Certificate | undefined): ServedCertificate | undefine
  * Dials the backend from where the dashboard runs and completes a TLS handshake that verifies the
  * hook's own caBundle and the server name the apiserver uses, within the hook's timeout — what
  * the apiserver does before every call. A name that does not resolve here is reported as such,
- * never as "down".
+ * never as "down". Destinations the apiserver could not sensibly call (loopback, link-local, the
+ * dashboard's own addresses: ./destinations.ts) are not dialled at all when the probe is
+ * restricted, as it is in shared mode.
  */
 export function probeTls(t: ProbeTarget): Promise<ProbeResult> {
   g.portcullisProbes ??= new Map();
@@ -144,19 +152,28 @@ function anchoredInBundle(chain: X509Certificate[], caPem: string | undefined): 
 }
 
 async function handshake(t: ProbeTarget): Promise<ProbeResult> {
-  let address = t.host;
-  if (!isIP(t.host.replace(/^\[|\]$/g, ""))) {
+  const policy = destinationPolicyFromEnv();
+  const refused: ProbeResult = { status: "not-probed", reason: PROBE_REFUSED };
+  const literal = t.host.replace(/^\[|\]$/g, "");
+  let address: string;
+  if (isIP(literal)) {
+    address = literal;
+  } else {
     try {
-      address = (await lookup(t.host)).address;
+      // Every address the name has is checked, and the probe dials the first of them: the
+      // address checked is the address connected to (a rebinding name gains nothing).
+      const found = await lookup(t.host, { all: true });
+      if (found.some((f) => refusedDestination(f.address, policy))) return refused;
+      address = found[0]?.address ?? "";
+      if (!address) throw Object.assign(new Error("no address"), { code: "ENOTFOUND" });
     } catch (e) {
       return {
         status: "unreachable-from-here",
         error: `${t.host} does not resolve here (${(e as NodeJS.ErrnoException).code ?? "lookup failed"})`,
       };
     }
-  } else {
-    address = t.host.replace(/^\[|\]$/g, "");
   }
+  if (refusedDestination(address, policy)) return refused;
   const started = performance.now();
   return new Promise<ProbeResult>((resolve) => {
     const socket = tls.connect({
@@ -172,10 +189,9 @@ async function handshake(t: ProbeTarget): Promise<ProbeResult> {
       socket.destroy();
       resolve(r);
     };
-    const timer = setTimeout(
-      () => finish({ status: "down", error: `no TLS handshake within ${t.timeoutMs} ms` }),
-      t.timeoutMs,
-    );
+    // Refused, silent past the timeout, or not speaking TLS: the same words for each, so the
+    // probe tells an admin that the backend is not serving, and a scanner nothing more.
+    const timer = setTimeout(() => finish({ status: "down", error: NO_HANDSHAKE }), t.timeoutMs);
     socket.once("secureConnect", () => {
       const latencyMs = performance.now() - started;
       // Read once (a second read of the peer certificate may come back empty): the chain as
@@ -219,13 +235,9 @@ async function handshake(t: ProbeTarget): Promise<ProbeResult> {
         return;
       }
       finish(
-        cert
-          ? { status: "ok", latencyMs, served: cert }
-          : { status: "down", error: "no certificate" },
+        cert ? { status: "ok", latencyMs, served: cert } : { status: "down", error: NO_HANDSHAKE },
       );
     });
-    socket.once("error", (e: NodeJS.ErrnoException) =>
-      finish({ status: "down", error: `${e.code ?? "error"}: ${e.message}` }),
-    );
+    socket.once("error", () => finish({ status: "down", error: NO_HANDSHAKE }));
   });
 }

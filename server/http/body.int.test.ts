@@ -4,6 +4,8 @@ import { readFileSync } from "node:fs";
 import { policyHeaders } from "../../test/api-headers";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { httpsRequest } from "../../cluster/https-json";
+import { apiRoutes } from "../../test/api-routes";
+import { MAX_JSON_DEPTH, tooDeepMessage } from "@/lib/http/json-limits";
 
 let stack: StackInfo;
 const name = `hostile-${Date.now()}`;
@@ -66,5 +68,63 @@ describe("write bodies", () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toMatch(/uid/);
     expect(await stored()).toMatch(/^\d+$/);
+  });
+});
+
+/** The routes whose handlers read a JSON body, found in their source, with a concrete URL. */
+const parsing = apiRoutes()
+  .filter((r) => r.handler.includes("readJson("))
+  .map((r) => ({
+    method: r.method,
+    label: `${r.method} ${r.urlPath}`,
+    concrete: (name: string) =>
+      r.urlPath.replace("x-resource", "validatingwebhookconfigurations").replace("x-name", name),
+  }));
+
+describe("limits on every route that parses a body", () => {
+  it("finds the parsing routes", () => {
+    // Write, delete, rename, dry run, policy try, context, sign-in (token and OIDC callback).
+    expect(parsing.length).toBeGreaterThanOrEqual(9);
+  });
+
+  it.each(parsing.map((r) => [r.label, r] as const))(
+    "%s: 20,000 levels of nesting answer 400 saying so, and change nothing",
+    async (_label, r) => {
+      const before = await stored();
+      const deep = `{"object":${"[".repeat(20_000)}${"]".repeat(20_000)}}`;
+      const res = await fetch(`${stack.dashboardUrl}${r.concrete(name)}`, {
+        method: r.method,
+        headers: { "content-type": "application/json", ...policyHeaders(stack.contexts.admin) },
+        body: deep,
+      });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { reason: string; message: string };
+      expect(body.reason).toBe("BadRequest");
+      expect(body.message).toBe(tooDeepMessage(MAX_JSON_DEPTH));
+      expect(await stored()).toBe(before);
+    },
+  );
+
+  it.each(parsing.map((r) => [r.label, r] as const))(
+    "%s: a body over 3 MiB answers 413",
+    async (_label, r) => {
+      const res = await fetch(`${stack.dashboardUrl}${r.concrete(name)}`, {
+        method: r.method,
+        headers: { "content-type": "application/json", ...policyHeaders(stack.contexts.admin) },
+        body: JSON.stringify({ object: { pad: "x".repeat(3 * 1024 * 1024 + 1) } }),
+      });
+      expect(res.status).toBe(413);
+      expect(((await res.json()) as { reason: string }).reason).toBe("RequestEntityTooLarge");
+    },
+  );
+
+  it("nesting at the limit itself is parsed (and judged on its shape)", async () => {
+    const res = await fetch(`${stack.dashboardUrl}/api/policies/try`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...policyHeaders(stack.contexts.admin) },
+      body: `{"object":${"[".repeat(MAX_JSON_DEPTH - 1)}${"]".repeat(MAX_JSON_DEPTH - 1)}}`,
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toMatch(/^object/);
   });
 });

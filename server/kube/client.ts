@@ -146,12 +146,13 @@ export class KubeClient {
   /**
    * `auth`, when given, supplies the identity's headers for each request (a signed-in user's
    * bearer token, or impersonation headers), resolved when the request is sent: a shared-mode
-   * session is looked up then, and a request of an ended session fails with 401.
+   * session is looked up then, and a request of an ended session fails with 401. It is told the
+   * request's method (a write may need the session re-validated first).
    */
   constructor(
     readonly context: string,
     private readonly kc: KubeConfig,
-    private readonly auth?: () => Promise<Record<string, string | string[]>>,
+    private readonly auth?: (req: { method: string }) => Promise<Record<string, string | string[]>>,
   ) {
     this.server = kc.getCurrentCluster()?.server ?? "";
     if (!this.server) {
@@ -181,7 +182,9 @@ export class KubeClient {
     };
     await this.kc.applyToHTTPSOptions(opts);
     trimBearerToken(opts.headers);
-    if (this.auth) opts.headers = { ...opts.headers, ...(await this.auth()) };
+    if (this.auth) {
+      opts.headers = { ...opts.headers, ...(await this.auth({ method: opts.method ?? "GET" })) };
+    }
     return opts;
   }
 

@@ -1,5 +1,4 @@
 import "server-only";
-import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { contextCookie } from "@/lib/http/cookies";
@@ -8,6 +7,7 @@ import { SESSION_REQUIRED, sessionCookie } from "@/lib/auth/session-cookie";
 import { SHARED_CONTEXT } from "@/lib/auth/mode";
 import { verifySessionCookie } from "@/server/auth/secret";
 import { sessionClient } from "@/server/auth/session-client";
+import { sessionStreamOwner } from "@/server/auth/session-streams";
 import { isSharedMode, loadKubeConfig, resolveContext } from "./config";
 import { kubeClientFor, type KubeClient } from "./client";
 import { canI, canIPath } from "./access";
@@ -173,8 +173,15 @@ export async function authorizeCollections(
 export function streamOwnerOf(request: Request): string {
   const context = contextOf(request);
   if (!isSharedMode()) return context;
-  const digest = createHash("sha256").update(sessionIdOf(request.headers)).digest("base64url");
-  return `session:${digest.slice(0, 22)}`;
+  return sessionStreamOwner(sessionIdOf(request.headers));
+}
+
+/**
+ * Shared mode: the session an event stream belongs to, so that its end ends the stream
+ * (server/auth/session-streams.ts). Local mode: none.
+ */
+export function streamSessionOf(request: Request): string | undefined {
+  return isSharedMode() ? sessionIdOf(request.headers) : undefined;
 }
 
 /**

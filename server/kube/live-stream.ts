@@ -1,7 +1,9 @@
 import "server-only";
 import { KubeApiError } from "@/lib/k8s/errors";
+import { SESSION_REQUIRED } from "@/lib/auth/session-cookie";
 import { collectionPath, refToString, type ResourceRef } from "@/lib/k8s/resources";
 import { endOnShutdown } from "@/server/http/shutdown";
+import { endWithSession } from "@/server/auth/session-streams";
 import { HEARTBEAT_TEXT, STREAM_HEARTBEAT_MS } from "@/lib/api/streams";
 import { servesCollection } from "./served-collections";
 import { watchHub, type HubEvent } from "./watch-hub";
@@ -43,12 +45,19 @@ export function openStreams(): number {
  * (shared mode: the user's session ended or their RBAC no longer lets them list what the shared
  * watch serves). `held[i]`, when not empty, is the resourceVersion the client already holds of
  * `refs[i]`: a first snapshot at that resourceVersion is sent as `CURRENT` without its items.
+ * `session` (shared mode) ends the stream the moment that session ends.
  */
 export async function openLiveStream(
   context: string,
   refs: ResourceRef[],
   signal: AbortSignal,
-  opts: { owner?: string; recheck?: () => Promise<void>; held?: string[] } = {},
+  opts: {
+    owner?: string;
+    recheck?: () => Promise<void>;
+    held?: string[];
+    /** Shared mode: the session whose end (sign-out, expiry, revocation) ends the stream. */
+    session?: string;
+  } = {},
 ): Promise<Response> {
   const { recheck } = opts;
   const served = await Promise.all(refs.map((r) => servesCollection(context, r)));
@@ -115,14 +124,38 @@ export async function openLiveStream(
           close();
           controller.close();
         };
-        unregister = endOnShutdown(() => {
+        const end = () => {
           close();
           try {
             controller.close();
           } catch {
             // Already closed.
           }
-        });
+        };
+        const unregisterShutdown = endOnShutdown(end);
+        // The session's end is told as the recheck tells it (an ERROR naming SessionRequired).
+        const sessionEnded = () => {
+          if (closed) return;
+          try {
+            fail(
+              new KubeApiError({
+                status: 401,
+                reason: SESSION_REQUIRED,
+                message: "the session has ended (signed out, expired or revoked): sign in again",
+                cluster: "",
+              }),
+            );
+          } catch {
+            end();
+          }
+        };
+        const unregisterSession = opts.session
+          ? endWithSession(opts.session, sessionEnded)
+          : () => undefined;
+        unregister = () => {
+          unregisterShutdown();
+          unregisterSession();
+        };
         send(`retry: 1000\n: connected as ${context}\n\n`);
         try {
           refs.forEach((ref, i) => {

@@ -5,6 +5,7 @@ import {
   collectionsRecheck,
   contextOf,
   streamOwnerOf,
+  streamSessionOf,
 } from "@/server/kube/identity";
 import { openLiveStream } from "@/server/kube/live-stream";
 import { legacyGroupFromEnv } from "@/lib/k8s/legacy-group";
@@ -45,6 +46,7 @@ export async function GET(request: Request): Promise<Response> {
       owner: streamOwnerOf(request),
       recheck: collectionsRecheck(request, refs as ResourceRef[]),
       held: names.map((_, i) => held[i] ?? ""),
+      session: streamSessionOf(request),
     });
   });
 }

@@ -6,7 +6,8 @@ import { matchesDecisionFilter, parseDecisionFilter } from "@/lib/decisions/filt
 import type { DecisionRecord } from "@/lib/admission/audit/audit";
 import type { decisionStreamRoute } from "@/lib/api/decisions";
 import type { ResponseOf } from "@/lib/api/contract";
-import { streamOwnerOf } from "@/server/kube/identity";
+import { streamOwnerOf, streamSessionOf } from "@/server/kube/identity";
+import { endWithSession } from "@/server/auth/session-streams";
 import { endOnShutdown } from "@/server/http/shutdown";
 import { HEARTBEAT_TEXT, STREAM_HEARTBEAT_MS } from "@/lib/api/streams";
 import {
@@ -96,9 +97,12 @@ export async function GET(request: Request): Promise<Response> {
             });
           }, RECHECK_MS);
           const unregister = endOnShutdown(close);
+          const session = streamSessionOf(request);
+          const unregisterSession = session ? endWithSession(session, close) : () => undefined;
           cleanup = () => {
             release();
             unregister();
+            unregisterSession();
             unsubscribe();
             clearInterval(heartbeat);
             clearInterval(recheck);
