@@ -27,6 +27,7 @@ import {
   requireSharedMode,
   reviewBearer,
 } from "./sign-in";
+import { dashboardError } from "@/lib/api/contract";
 
 /** Shared mode's OIDC sign-in, from PORTCULLIS_OIDC_*. */
 export interface OidcConfig {
@@ -41,7 +42,7 @@ export interface OidcConfig {
 }
 
 function envError(message: string): KubeApiError {
-  return new KubeApiError({ status: 500, reason: "OidcMisconfigured", message, cluster: "" });
+  return new KubeApiError(dashboardError({ status: 500, reason: "OidcMisconfigured", message }));
 }
 
 /**
@@ -91,12 +92,13 @@ function requireConfig(): OidcConfig {
   requireSharedMode();
   const c = oidcConfig();
   if (!c) {
-    throw new KubeApiError({
-      status: 404,
-      reason: "NotFound",
-      message: "OIDC sign-in is not configured (PORTCULLIS_OIDC_ISSUER_URL)",
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 404,
+        reason: "NotFound",
+        message: "OIDC sign-in is not configured (PORTCULLIS_OIDC_ISSUER_URL)",
+      }),
+    );
   }
   return c;
 }
@@ -172,12 +174,13 @@ function issuerRequest(
     );
     req.on("error", (e) =>
       reject(
-        new KubeApiError({
-          status: 502,
-          reason: "OidcIssuerUnreachable",
-          message: `cannot reach the OIDC issuer at ${u.origin}${u.pathname}: ${e.message}`,
-          cluster: "",
-        }),
+        new KubeApiError(
+          dashboardError({
+            status: 502,
+            reason: "OidcIssuerUnreachable",
+            message: `cannot reach the OIDC issuer at ${u.origin}${u.pathname}: ${e.message}`,
+          }),
+        ),
       ),
     );
     req.end(body);
@@ -201,12 +204,13 @@ async function discovery(c: OidcConfig): Promise<OidcDiscovery> {
     return await cachedDiscovery(c);
   } catch (e) {
     if (!(e instanceof OidcError)) throw e;
-    throw new KubeApiError({
-      status: 502,
-      reason: "OidcDiscoveryFailed",
-      message: `cannot use the OIDC issuer ${c.issuer}: ${e.message}`,
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 502,
+        reason: "OidcDiscoveryFailed",
+        message: `cannot use the OIDC issuer ${c.issuer}: ${e.message}`,
+      }),
+    );
   }
 }
 
@@ -283,7 +287,7 @@ function openFlow(sealed: string): Flow | undefined {
 }
 
 function flowError(status: 400 | 401, reason: string, message: string): KubeApiError {
-  return new KubeApiError({ status, reason, message, cluster: "" });
+  return new KubeApiError(dashboardError({ status, reason, message }));
 }
 
 /**
@@ -406,12 +410,13 @@ export async function completeOidcSignIn(
   }
   const idToken = answer.id_token;
   if (typeof idToken !== "string") {
-    throw new KubeApiError({
-      status: 502,
-      reason: "BadResponse",
-      message: "the issuer's token response holds no ID token",
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 502,
+        reason: "BadResponse",
+        message: "the issuer's token response holds no ID token",
+      }),
+    );
   }
   let exp: number;
   try {

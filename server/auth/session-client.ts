@@ -8,6 +8,7 @@ import { kubeConfigFor, sharedApiserver } from "@/server/kube/config";
 import { selfSubjectReview } from "@/server/kube/admission-state";
 import { endSessionStreams } from "./session-streams";
 import { sessionStore, type Session, type SessionUser } from "./sessions";
+import { dashboardError } from "@/lib/api/contract";
 
 /**
  * PORTCULLIS_IMPERSONATE=1: the service account impersonates each user. The user's token is kept
@@ -38,12 +39,13 @@ export function bearerClient(token: string): KubeClient {
 }
 
 function sessionEnded(): KubeApiError {
-  return new KubeApiError({
-    status: 401,
-    reason: SESSION_REQUIRED,
-    message: "the session has ended (signed out, expired or idle too long): sign in again",
-    cluster: "",
-  });
+  return new KubeApiError(
+    dashboardError({
+      status: 401,
+      reason: SESSION_REQUIRED,
+      message: "the session has ended (signed out, expired or idle too long): sign in again",
+    }),
+  );
 }
 
 /** The headers that make the service account act as `u` (impersonation mode). */

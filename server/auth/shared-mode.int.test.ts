@@ -30,7 +30,7 @@ import {
 } from "../../test/e2e/webhooks-helpers";
 import { apiRoutes } from "../../test/api-routes";
 import Database from "better-sqlite3";
-import { policyHeaders } from "../../e2e/api-headers";
+import { policyHeaders } from "../../test/api-headers";
 import { SHARED_CONTEXT } from "@/lib/auth/mode";
 import { SESSION_COOKIE } from "@/lib/auth/session-cookie";
 

@@ -15,19 +15,21 @@ import {
 } from "./session-client";
 import { endSessionStreams } from "./session-streams";
 import { sessionStore, type Session, type SessionUser } from "./sessions";
+import { dashboardError } from "@/lib/api/contract";
 
 /** Sign-in attempts per client address per minute, and over all addresses (a backstop). */
 const perAddress = new RateLimiter(10, 60_000);
 const overall = new RateLimiter(300, 60_000);
 
 function notShared(): KubeApiError {
-  return new KubeApiError({
-    status: 404,
-    reason: "NotFound",
-    message:
-      "this dashboard runs in local mode (the kubeconfig's contexts): there is no sign-in; PORTCULLIS_MODE=shared turns it on",
-    cluster: "",
-  });
+  return new KubeApiError(
+    dashboardError({
+      status: 404,
+      reason: "NotFound",
+      message:
+        "this dashboard runs in local mode (the kubeconfig's contexts): there is no sign-in; PORTCULLIS_MODE=shared turns it on",
+    }),
+  );
 }
 
 /** Requests already counted: a request is one attempt, however many steps count it. */
@@ -48,13 +50,14 @@ export function countSignInAttempt(request: Request, now = Date.now()): void {
       perAddress.retryAfterSeconds(address, now),
       overall.retryAfterSeconds("*", now),
     );
-    throw new KubeApiError({
-      status: 429,
-      reason: "TooManyRequests",
-      message: `too many sign-in attempts: try again in ${wait} s`,
-      details: { retryAfterSeconds: wait },
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 429,
+        reason: "TooManyRequests",
+        message: `too many sign-in attempts: try again in ${wait} s`,
+        details: { retryAfterSeconds: wait },
+      }),
+    );
   }
 }
 
@@ -70,13 +73,14 @@ export function wellFormedBearer(token: string): boolean {
 
 /** The user's own input, refused before it is sent anywhere; the token is never echoed. */
 function malformedToken(): KubeApiError {
-  return new KubeApiError({
-    status: 400,
-    reason: "BadRequest",
-    message:
-      "the token is malformed: a bearer token is printable ASCII with no spaces, and this one holds a control character, a space or a non-ASCII character",
-    cluster: "",
-  });
+  return new KubeApiError(
+    dashboardError({
+      status: 400,
+      reason: "BadRequest",
+      message:
+        "the token is malformed: a bearer token is printable ASCII with no spaces, and this one holds a control character, a space or a non-ASCII character",
+    }),
+  );
 }
 
 /**
@@ -105,12 +109,13 @@ export async function reviewBearer(
   }
   const info = review.status?.userInfo;
   if (!info?.username) {
-    throw new KubeApiError({
-      status: 502,
-      reason: "BadResponse",
-      message: "the apiserver's SelfSubjectReview named no user",
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 502,
+        reason: "BadResponse",
+        message: "the apiserver's SelfSubjectReview named no user",
+      }),
+    );
   }
   return {
     username: info.username.slice(0, 1024),
@@ -179,12 +184,13 @@ export async function authorizeSession(
   const id = sessionIdOf(request.headers);
   const session = await liveSession(id);
   if (!session) {
-    throw new KubeApiError({
-      status: 401,
-      reason: SESSION_REQUIRED,
-      message: "the session has ended (signed out, expired or idle too long): sign in again",
-      cluster: "",
-    });
+    throw new KubeApiError(
+      dashboardError({
+        status: 401,
+        reason: SESSION_REQUIRED,
+        message: "the session has ended (signed out, expired or idle too long): sign in again",
+      }),
+    );
   }
   return { id, session };
 }

@@ -138,12 +138,13 @@ export async function openLiveStream(
           if (closed) return;
           try {
             fail(
-              new KubeApiError({
-                status: 401,
-                reason: SESSION_REQUIRED,
-                message: "the session has ended (signed out, expired or revoked): sign in again",
-                cluster: "",
-              }),
+              new KubeApiError(
+                dashboardError({
+                  status: 401,
+                  reason: SESSION_REQUIRED,
+                  message: "the session has ended (signed out, expired or revoked): sign in again",
+                }),
+              ),
             );
           } catch {
             end();
