@@ -22,7 +22,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ParsedAuditEvent } from "@/lib/admission/audit/audit";
 import { SqliteDriver } from "@/server/decisions/sqlite";
-import { DecisionStore, type LogCursor } from "@/server/decisions/store";
+import { DecisionStore } from "@/server/decisions/store";
+import type { LogCursor } from "@/server/decisions/store/types";
 import { AuditLogFollower, isRotatedName, type FollowerOptions } from "./file-follower";
 
 let dir: string;

@@ -3,7 +3,7 @@ import { open, readdir, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { parseAuditEvent, type ParsedAuditEvent } from "@/lib/admission/audit/audit";
 import { AuditLineSplitter } from "@/lib/admission/audit/audit-lines";
-import type { LogCursor } from "@/server/decisions/store";
+import type { LogCursor } from "@/server/decisions/store/types";
 import type { FollowerStats } from "@/lib/api/test-hooks";
 
 /** What the follower needs of storage: its saved cursor, and events stored with the new one. */

@@ -2,7 +2,7 @@ import "server-only";
 import path from "node:path";
 import { z } from "zod";
 import type { SqliteSync } from "./sqlite";
-import type { Retention } from "./store";
+import type { Retention } from "./store/types";
 
 /** Where decisions are stored and for how long, read from the environment at start-up. */
 export interface DecisionsConfig {

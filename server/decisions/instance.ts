@@ -2,7 +2,8 @@ import "server-only";
 import type { DecisionRecord, ParsedAuditEvent } from "@/lib/admission/audit/audit";
 import { decisionsConfig } from "./config";
 import { SqliteDriver } from "./sqlite";
-import { DecisionStore, type IngestResult, type LogCursor } from "./store";
+import { DecisionStore } from "./store";
+import type { IngestResult, LogCursor } from "./store/types";
 import type { SqlDriver } from "./sql";
 
 type Listener = (decisions: DecisionRecord[]) => void;

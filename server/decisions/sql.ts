@@ -50,7 +50,7 @@ export interface Listening {
 
 /**
  * What the decision store needs of a database: statements, transactions, schema set-up. The
- * SQLite and PostgreSQL drivers implement it; the queries themselves live once, in store.ts.
+ * SQLite and PostgreSQL drivers implement it; the queries themselves live once, in store/.
  */
 export interface SqlDriver extends SqlTx {
   readonly dialect: "sqlite" | "postgres";
