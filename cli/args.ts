@@ -8,7 +8,7 @@ import { UsageError } from "./errors";
 import type { RequestSpec } from "@/lib/admission/report/predict-report";
 
 /** `--output`. */
-export type OutputFormat = "text" | "json";
+type OutputFormat = "text" | "json";
 
 /** `--fail-on`: the lowest severity that makes `lint` exit 1. */
 export type FailOn = "critical" | "high" | "medium";
@@ -49,13 +49,13 @@ export interface PredictCommand extends Common, RequestSpec {
 }
 
 /** `portcullis help [COMMAND]`, `--help`. */
-export interface HelpCommand {
+interface HelpCommand {
   command: "help";
   topic: "validate" | "lint" | "predict" | undefined;
 }
 
 /** `portcullis --version`. */
-export interface VersionCommand {
+interface VersionCommand {
   command: "version";
 }
 

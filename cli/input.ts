@@ -113,7 +113,7 @@ function walk(dir: string, out: string[]): void {
 }
 
 /** The manifest files a path names: itself, or the manifests under a directory. */
-export function manifestFiles(p: string): string[] {
+function manifestFiles(p: string): string[] {
   let st;
   try {
     st = statSync(p);

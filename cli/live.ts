@@ -46,7 +46,7 @@ export function connect(context: string, kubeconfig: string | undefined): Live {
 }
 
 /** A KubeApiError as one line for the user, naming the context. */
-export function liveError(live: Live, what: string, e: unknown): InputError {
+function liveError(live: Live, what: string, e: unknown): InputError {
   const msg =
     e instanceof KubeApiError
       ? `${e.message} (${e.status} ${e.reason})`

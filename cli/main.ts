@@ -22,7 +22,7 @@ const json = (v: unknown): string => JSON.stringify(v, null, 2) + "\n";
  * window or hide text, a carriage return that overwrites a line, bidirectional overrides that
  * reorder it) are shown as escapes instead of acting. Newlines and tabs are the output's own.
  */
-export function printable(s: string): string {
+function printable(s: string): string {
   let out = "";
   for (const ch of s) {
     const n = ch.codePointAt(0) ?? 0;

@@ -66,7 +66,7 @@ const WORKLOAD_KINDS = new Set(["Deployment", "DaemonSet", "StatefulSet"]);
  * Keeps a v1 Service or Pod, or an apps/v1 Deployment, DaemonSet or StatefulSet; false for any
  * other object. An object without a namespace lands in `default`, as `kubectl apply` puts it.
  */
-export function addBackendObject(b: BackendObjects, o: JsonObject): boolean {
+function addBackendObject(b: BackendObjects, o: JsonObject): boolean {
   const { apiVersion, kind } = typeOf(o);
   const core = apiVersion === "v1" && (kind === "Service" || kind === "Pod");
   const apps = apiVersion === "apps/v1" && WORKLOAD_KINDS.has(kind);
@@ -124,7 +124,7 @@ export function addConfiguration(lists: SnapshotLists, o: JsonObject): boolean {
 }
 
 /** The labels of a v1 Namespace object, or undefined when `o` is not one. */
-export function namespaceLabels(o: JsonObject): { name: string; labels: Labels } | undefined {
+function namespaceLabels(o: JsonObject): { name: string; labels: Labels } | undefined {
   const t = typeOf(o);
   if (t.apiVersion !== "v1" || t.kind !== "Namespace" || t.name === "") return undefined;
   const raw = obj(obj(o, "metadata"), "labels") ?? {};

@@ -39,7 +39,7 @@ export interface State {
  * Reads manifests for configurations or namespaces. A YAML error here is unreadable input
  * (exit 2): lint and predict need every document; `validate` is the command that reports them.
  */
-export async function readManifests(inputs: readonly string[]): Promise<Collected> {
+async function readManifests(inputs: readonly string[]): Promise<Collected> {
   const read = readDocuments(await readInputs(inputs));
   const p = read.problems[0];
   if (p)

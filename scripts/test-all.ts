@@ -218,6 +218,8 @@ async function main(): Promise<number> {
       step("typecheck", bin("tsc"), ["--noEmit"], undefined, true),
       step("lint", bin("eslint"), [".", "--max-warnings", "0"], undefined, true),
       step("format", bin("prettier"), ["--check", "."], undefined, true),
+      // Unused files, exports and dependencies: an export nothing imports is dead or needlessly public.
+      step("unused code", bin("knip"), ["--no-progress"], undefined, true),
     ]);
     await step("unit tests", bin("vitest"), vitestArgs("unit"));
     count("vitest-unit.json", "vitest");

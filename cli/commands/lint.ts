@@ -36,18 +36,18 @@ export interface LintReport {
 }
 
 /** True when `severity` is at or above the threshold. */
-export function failsAt(severity: Severity, failOn: FailOn): boolean {
+function failsAt(severity: Severity, failOn: FailOn): boolean {
   return RANK[severity] <= RANK[failOn];
 }
 
 /** Which checks a mode runs. L14 reads metrics, which the command line never has. */
-export function checksFor(mode: "offline" | "live"): { run: LintCheck[]; notRun: LintCheck[] } {
+function checksFor(mode: "offline" | "live"): { run: LintCheck[]; notRun: LintCheck[] } {
   const runs = (c: LintCheck) => (mode === "offline" ? c.offline : !c.ids.includes("L14"));
   return { run: LINT_CHECKS.filter(runs), notRun: LINT_CHECKS.filter((c) => !runs(c)) };
 }
 
 /** Shapes the report from findings (pure). */
-export function lintReport(
+function lintReport(
   findings: LintFinding[],
   opts: {
     failOn: FailOn;

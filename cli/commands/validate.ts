@@ -38,7 +38,7 @@ export interface ReportedIssue {
 }
 
 /** How the apiserver would answer: accepted, 400 at decoding, 422 at validation, or not our kind. */
-export type Outcome = "accepted" | "invalid" | "decode-error" | "yaml-error" | "skipped";
+type Outcome = "accepted" | "invalid" | "decode-error" | "yaml-error" | "skipped";
 
 /** The verdict on one document (or one item of a `kind: List`). */
 export interface DocumentReport {
@@ -135,7 +135,7 @@ function problemReport(p: SourceProblem): DocumentReport {
 }
 
 /** Where an object came from, for a report. */
-export interface ObjectOrigin {
+interface ObjectOrigin {
   source: string;
   document: number;
   item: number | null;
@@ -146,7 +146,7 @@ export interface ObjectOrigin {
  * Validates one decoded object. `so` places issues in the text; `old` is the stored object for
  * update semantics.
  */
-export function validateOne(
+function validateOne(
   value: JsonValue,
   origin: ObjectOrigin,
   so: SourceObject | undefined,
@@ -199,7 +199,7 @@ export function validateOne(
 }
 
 /** Validates read documents; `stored` maps `kind/name` to the cluster's object (update semantics). */
-export function validateRead(
+function validateRead(
   objects: readonly SourceObject[],
   problems: readonly SourceProblem[],
   stored: ReadonlyMap<string, JsonObject> = new Map(),
@@ -223,7 +223,7 @@ export function validateRead(
 }
 
 /** The report for a list of document verdicts. */
-export function validateReport(documents: DocumentReport[], notices: Notice[]): ValidateReport {
+function validateReport(documents: DocumentReport[], notices: Notice[]): ValidateReport {
   const count = (o: Outcome) => documents.filter((d) => d.outcome === o).length;
   const issues = documents.flatMap((d) => d.issues);
   const skipped = documents.filter((d) => d.outcome === "skipped");

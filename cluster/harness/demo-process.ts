@@ -43,7 +43,7 @@ function parents(): Map<number, number> {
 }
 
 /** Pids of every process below `root`. */
-export function descendantsOf(root: number): number[] {
+function descendantsOf(root: number): number[] {
   const ppid = parents();
   const found: number[] = [];
   const frontier = [root];

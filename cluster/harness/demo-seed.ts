@@ -24,7 +24,7 @@ import {
 const ADMISSION = "/apis/admissionregistration.k8s.io/v1";
 
 /** Namespaces and their labels; kube-* ones exist already and get the labels patched in. */
-export const DEMO_NAMESPACES: Readonly<Record<string, Record<string, string>>> = {
+const DEMO_NAMESPACES: Readonly<Record<string, Record<string, string>>> = {
   "kube-system": { runlevel: "0" },
   "kube-public": { runlevel: "0" },
   "kube-node-lease": { runlevel: "0" },
@@ -127,7 +127,7 @@ function slowNearTimeout(): Exclude<Behaviour, { type: "choose" }> {
 }
 
 /** Each harness hook's behaviour, by the URL path name used in the configurations below. */
-export const DEMO_BEHAVIOURS: Readonly<Record<string, Behaviour>> = {
+const DEMO_BEHAVIOURS: Readonly<Record<string, Behaviour>> = {
   "istio-inject": { type: "patch", patch: injectSidecar },
   "cert-manager-mutate": { type: "allow" },
   "cert-manager-validate": { type: "choose", choose: flapping },
@@ -141,7 +141,7 @@ export const DEMO_BEHAVIOURS: Readonly<Record<string, Behaviour>> = {
 // ---- webhook configurations --------------------------------------------------------------------
 
 /** How a hook reaches its harness backend: `url(name)` and the CA bundle of its server. */
-export interface Backends {
+interface Backends {
   main: WebhookServer;
   /** Served with a certificate whose CA expires in a few days. */
   expiring: WebhookServer;
@@ -158,7 +158,7 @@ const rule = (
 ) => ({ apiGroups, apiVersions, resources, operations, scope: "*" });
 
 /** The MutatingWebhookConfigurations and ValidatingWebhookConfigurations the demo installs. */
-export function demoWebhookConfigurations(b: Backends): {
+function demoWebhookConfigurations(b: Backends): {
   mutating: Record<string, unknown>[];
   validating: Record<string, unknown>[];
 } {
@@ -382,7 +382,7 @@ const POLICY_PARAMS = [
 const configMapParams = { apiVersion: "v1", kind: "ConfigMap" };
 
 /** Policies and bindings: [collection, object]. */
-export const DEMO_POLICIES: ReadonlyArray<[string, Record<string, unknown>]> = [
+const DEMO_POLICIES: ReadonlyArray<[string, Record<string, unknown>]> = [
   [
     "validatingadmissionpolicies",
     {
@@ -500,7 +500,7 @@ export const DEMO_POLICIES: ReadonlyArray<[string, Record<string, unknown>]> = [
  * own group (cluster/legacy-crds.ts), so the dashboard's pages for them have something to show;
  * nothing calls these hooks.
  */
-export function demoLegacyConfigurations(
+function demoLegacyConfigurations(
   caBundle: string,
 ): Array<{ version: string; plural: string; kind: string; body: Record<string, unknown> }> {
   const service = (namespace: string, name: string, path?: string) => ({

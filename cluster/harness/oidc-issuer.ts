@@ -21,7 +21,7 @@ import type { StackInfo } from "./stack";
 export const OIDC_CLIENT_ID = "portcullis";
 export const OTHER_CLIENT_ID = "other-app";
 /** The username prefix the apiserver puts before an OIDC user's email. */
-export const OIDC_USERNAME_PREFIX = "oidc:";
+const OIDC_USERNAME_PREFIX = "oidc:";
 
 /** Every test user's password, and its bcrypt hash (cost 10) as Dex's static passwords want it. */
 export const OIDC_PASSWORD = "portcullis-oidc-test";

@@ -17,7 +17,7 @@ export interface ScreenshotPage extends DemoPage {
  * Shared mode's sign-in pages. The issuer's redirect target is taken while the dashboard
  * completes the sign-in (the screenshot script holds that request), as a user sees it.
  */
-export const SIGN_IN_PAGES: ReadonlyArray<DemoPage> = [
+const SIGN_IN_PAGES: ReadonlyArray<DemoPage> = [
   { path: "/sign-in", route: "/sign-in", name: "sign-in", shows: "Bearer token" },
   {
     path: "/sign-in/oidc?code=demo-code&state=demo-state",

@@ -37,7 +37,7 @@ window.monaco = monaco;
 let yaml: MonacoYaml | undefined;
 
 /** monaco-yaml, configured once; schemas are set per editor with {@link setYamlSchema}. */
-export function monacoYaml(): MonacoYaml {
+function monacoYaml(): MonacoYaml {
   yaml ??= configureMonacoYaml(monaco, {
     enableSchemaRequest: false,
     completion: true,

@@ -42,7 +42,7 @@ const SKIP_TITLE: Record<string, string> = {
 };
 
 /** Link to a hook's detail (and its editor), or its name when it has no page. */
-export function HookName({ hook }: { hook: HookRef }) {
+function HookName({ hook }: { hook: HookRef }) {
   const resource = RESOURCE[hook.source];
   const label = hook.source.endsWith("Policy") ? `${hook.configuration} ← ${hook.name}` : hook.name;
   if (!resource)

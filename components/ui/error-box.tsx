@@ -3,7 +3,7 @@ import { isNoAnswer } from "@/lib/k8s/errors";
 import { IMPERSONATION_REFUSED, INVALID_TOKEN, SESSION_REQUIRED } from "@/lib/auth/session-cookie";
 
 /** What an admin can do next about a failure with this HTTP status (0: no answer at all). */
-export function nextStep(status: number | undefined, reason?: string): string {
+function nextStep(status: number | undefined, reason?: string): string {
   if (reason === INVALID_TOKEN)
     return "Paste a current token of your own: `kubectl create token NAME` makes one for a service account; a kubeconfig's user token works too.";
   if (reason === IMPERSONATION_REFUSED)

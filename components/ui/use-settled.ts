@@ -12,7 +12,7 @@ import { useEffect, useMemo, useState } from "react";
  * its payload, and what the page then does with a large value (megabytes of cluster state) should
  * not hold back the first paint of what the HTML already shows.
  */
-export function useSettled<T>(promise: Promise<T> | undefined): {
+function useSettled<T>(promise: Promise<T> | undefined): {
   settled: boolean;
   value: T | undefined;
 } {

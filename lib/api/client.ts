@@ -27,17 +27,13 @@ export function setTabContext(context: string | undefined): void {
   tabContext = context;
 }
 
-export function getTabContext(): string | undefined {
-  return tabContext;
-}
-
 /** The header naming this tab's context. */
 function contextHeaders(): Record<string, string> {
   return tabContext ? { [CONTEXT_HEADER]: tabContext } : {};
 }
 
 /** `url` with this tab's context as a query parameter: for EventSource, which sends no headers. */
-export function withContext(url: string, context: string | undefined = tabContext): string {
+function withContext(url: string, context: string | undefined = tabContext): string {
   if (!context) return url;
   const sep = url.includes("?") ? "&" : "?";
   return `${url}${sep}${CONTEXT_PARAM}=${encodeURIComponent(context)}`;

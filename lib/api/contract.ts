@@ -40,14 +40,6 @@ export type ResponseOf<C extends AnyRoute> =
   C extends Route<Method, string, InputSchema, infer R, KubeApiErrorBody> ? R : never;
 export type ErrorOf<C extends AnyRoute> =
   C extends Route<Method, string, InputSchema, unknown, infer E> ? E : never;
-/** The input as the caller gives it (before zod's defaults and transforms). */
-export type InputOf<C extends AnyRoute> = C["input"] extends z.ZodType
-  ? z.input<C["input"]>
-  : undefined;
-/** The input as the handler reads it (after zod's parse). */
-export type ParsedInputOf<C extends AnyRoute> = C["input"] extends z.ZodType
-  ? z.output<C["input"]>
-  : undefined;
 
 type Segment<S extends string> = S extends `[...${infer N}]`
   ? N
@@ -58,8 +50,8 @@ type ParamNames<P extends string> = P extends `${infer A}/${infer B}`
   ? Segment<A> | ParamNames<B>
   : Segment<P>;
 /** The dynamic segments of a path, by name. */
-export type PathParams<P extends string> = { [K in ParamNames<P>]: string };
-export type ParamsOf<C extends AnyRoute> = PathParams<C["path"]>;
+type PathParams<P extends string> = { [K in ParamNames<P>]: string };
+type ParamsOf<C extends AnyRoute> = PathParams<C["path"]>;
 
 /**
  * A route's contract: `route<Response, Error>()({ method, path, input })`. (Two calls: the
@@ -78,7 +70,7 @@ export function route<R, E extends KubeApiErrorBody = KubeApiErrorBody>() {
 }
 
 /** The path with its dynamic segments filled in (each one URI-encoded). */
-export function fillPath(path: string, params: Record<string, string>): string {
+function fillPath(path: string, params: Record<string, string>): string {
   return path.replace(/\[(?:\.\.\.)?([^\]]+)\]/g, (_, name: string) => {
     const v = params[name];
     if (v === undefined) throw new Error(`no value for the path segment [${name}] of ${path}`);

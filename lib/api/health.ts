@@ -97,7 +97,7 @@ const name = z.string().min(1).max(253).optional();
  * optionally `kind` and one `binding`: a validating and a mutating policy may share a name).
  * Empty: everything. (The route's query.)
  */
-export const healthFilter = z
+const healthFilter = z
   .object({
     source: z
       .string()

@@ -68,7 +68,7 @@ const segment = z
 const optionalSegment = z.union([z.literal(""), segment]);
 
 /** The body of POST /api/predict/dry-run. */
-export const dryRunInput = z.object({
+const dryRunInput = z.object({
   operation: z.enum(["CREATE", "UPDATE", "DELETE", "CONNECT"]),
   group: optionalSegment,
   version: segment,

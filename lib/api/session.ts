@@ -21,7 +21,7 @@ export interface OidcStart {
 }
 
 /** What the issuer's redirect to /sign-in/oidc carried. */
-export const oidcCallbackParams = z
+const oidcCallbackParams = z
   .object({
     state: z.string().min(1).max(512),
     code: z.string().min(1).max(4096).optional(),

@@ -110,12 +110,12 @@ export const objectName = z
   .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "must be a DNS subdomain name");
 
 /** The JSON object the editor sends; the apiserver is the judge of its contents. */
-export const objectBody = z
+const objectBody = z
   .object({ metadata: z.record(z.string(), z.unknown()).optional() })
   .passthrough();
 
 /** A create or replace: the object, and whether to only dry-run it. */
-export const writeBody = z.object({ object: objectBody, dryRun: z.boolean().default(false) });
+const writeBody = z.object({ object: objectBody, dryRun: z.boolean().default(false) });
 
 /** Reads one configuration as the request's identity. */
 export const readConfigurationRoute = route<ConfigObject>()({

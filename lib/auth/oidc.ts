@@ -53,7 +53,7 @@ export interface OidcDiscovery {
 }
 
 /** Signature algorithms accepted for ID tokens. */
-export const SUPPORTED_ALGORITHMS = [
+const SUPPORTED_ALGORITHMS = [
   "RS256",
   "RS384",
   "RS512",
@@ -155,7 +155,7 @@ export interface DecodedJwt {
 }
 
 /** The largest ID token accepted (real ones are a few KB). */
-export const MAX_TOKEN_LENGTH = 16_384;
+const MAX_TOKEN_LENGTH = 16_384;
 const B64URL = /^[A-Za-z0-9_-]*$/;
 
 function jsonPart(part: string, what: string): Record<string, unknown> {
@@ -245,7 +245,7 @@ export function parseJwks(doc: unknown): VerificationKey[] {
 }
 
 /** The keys of `keys` that may have signed a token with `alg` and `kid`. */
-export function candidateKeys(
+function candidateKeys(
   keys: readonly VerificationKey[],
   alg: SupportedAlgorithm,
   kid: string | undefined,
@@ -261,7 +261,7 @@ export function candidateKeys(
 }
 
 /** The algorithm of a token's header, refusing `none`, HMAC and anything unsupported. */
-export function tokenAlgorithm(decoded: DecodedJwt): SupportedAlgorithm {
+function tokenAlgorithm(decoded: DecodedJwt): SupportedAlgorithm {
   const alg = decoded.header.alg;
   if (!isSupported(alg)) {
     throw new OidcError(
@@ -273,11 +273,7 @@ export function tokenAlgorithm(decoded: DecodedJwt): SupportedAlgorithm {
 }
 
 /** True when `key` made `decoded`'s signature with `alg`. */
-export function signatureValid(
-  decoded: DecodedJwt,
-  alg: SupportedAlgorithm,
-  key: KeyObject,
-): boolean {
+function signatureValid(decoded: DecodedJwt, alg: SupportedAlgorithm, key: KeyObject): boolean {
   const spec = ALGORITHMS[alg];
   try {
     if (spec.kty === "EC") {

@@ -48,7 +48,7 @@ export interface DecisionFilter {
   to?: number;
 }
 
-export const FILTER_FIELDS = [
+const FILTER_FIELDS = [
   "hook",
   "policy",
   "namespace",

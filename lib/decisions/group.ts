@@ -16,7 +16,7 @@ export interface DecisionGroup {
 }
 
 /** What makes two decisions "the same" for grouping. */
-export function repeatKey(d: DecisionRecord): string {
+function repeatKey(d: DecisionRecord): string {
   const r = d.request;
   return [
     d.kind,

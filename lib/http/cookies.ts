@@ -4,7 +4,7 @@
  */
 
 /** The cookie's name: `__Host-` prefixed (host-only, Secure, Path=/) when served over TLS. */
-export function contextCookieName(secure: boolean): string {
+function contextCookieName(secure: boolean): string {
   return secure ? "__Host-portcullis-context" : "portcullis-context";
 }
 

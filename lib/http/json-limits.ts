@@ -16,7 +16,7 @@ export const MAX_API_BODY_BYTES = 3 * 1024 * 1024;
 export const MAX_SIGN_IN_BODY_BYTES = 64 * 1024;
 
 /** Sign-in routes: reached before a session exists, so their bodies are the strangers'. */
-export const SIGN_IN_PATHS: ReadonlySet<string> = new Set([
+const SIGN_IN_PATHS: ReadonlySet<string> = new Set([
   "/api/session",
   "/api/session/oidc",
   "/api/session/oidc/callback",

@@ -90,13 +90,13 @@ const PUBLIC_PAGE_PREFIXES = [
 // gRPC method, acts with no cluster credentials, and only adds bounded latency samples to what
 // the Health page shows — the README tells operators to keep it on a private address.
 
-export const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"] as const;
+const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"] as const;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const HOST_SHAPE = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:[0-9]{1,5})?$/;
 
 /** Splits a Host header into name and port (port "" when absent); undefined when malformed. */
-export function parseHost(host: string): { name: string; port: string } | undefined {
+function parseHost(host: string): { name: string; port: string } | undefined {
   const h = host.trim().toLowerCase();
   if (h.length > 300 || !HOST_SHAPE.test(h)) return undefined;
   const colon = h.lastIndexOf(":");

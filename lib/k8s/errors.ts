@@ -13,7 +13,7 @@ export interface KubeApiErrorBody {
   cluster: string;
 }
 
-export interface KubeStatusCause {
+interface KubeStatusCause {
   reason?: string;
   message?: string;
   field?: string;

@@ -28,7 +28,7 @@ function rewrite(v: Json): Json {
 }
 
 /** The schema name of `group/version, kind` in the document, if present. */
-export function schemaNameFor(
+function schemaNameFor(
   doc: OpenApiV3Doc,
   group: string,
   version: string,

@@ -10,21 +10,13 @@ export type {
   V1RuleWithOperations,
   V1LabelSelector,
   V1LabelSelectorRequirement,
-  V1MatchCondition,
   AdmissionregistrationV1WebhookClientConfig,
-  AdmissionregistrationV1ServiceReference,
   V1ValidatingAdmissionPolicy,
   V1ValidatingAdmissionPolicyBinding,
-  V1alpha1MutatingAdmissionPolicy,
-  V1alpha1MutatingAdmissionPolicyBinding,
-  V1Namespace,
-  V1ObjectMeta,
-  V1Status,
   V1APIResource,
   V1APIGroup,
   V1MatchResources,
   V1NamedRuleWithOperations,
-  V1ParamRef,
   V1beta1MutatingAdmissionPolicy,
   V1beta1MutatingAdmissionPolicyBinding,
   V1Service,
@@ -38,6 +30,4 @@ export type AdmissionOperation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
 /** Values the apiserver accepts for the enumerated webhook fields. */
 export type FailurePolicy = "Fail" | "Ignore";
 export type MatchPolicy = "Exact" | "Equivalent";
-export type SideEffectClass = "None" | "NoneOnDryRun" | "Some" | "Unknown";
 export type ReinvocationPolicy = "Never" | "IfNeeded";
-export type RuleScope = "*" | "Cluster" | "Namespaced";

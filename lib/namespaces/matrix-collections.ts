@@ -13,7 +13,7 @@ export const ENDPOINT_SLICES: ResourceRef = {
 };
 
 /** Snapshot fields by the admission resource they are read from. */
-export const SNAPSHOT_FIELD: Readonly<Record<string, keyof AdmissionSnapshot>> = {
+const SNAPSHOT_FIELD: Readonly<Record<string, keyof AdmissionSnapshot>> = {
   mutatingwebhookconfigurations: "mutatingWebhookConfigurations",
   validatingwebhookconfigurations: "validatingWebhookConfigurations",
   validatingadmissionpolicies: "validatingAdmissionPolicies",

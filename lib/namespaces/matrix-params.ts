@@ -65,7 +65,7 @@ export const MATRIX_RESOURCES: ReadonlyArray<{
 ];
 
 /** Whether a matrix resource is one CONNECT reaches (a subresource), and only CONNECT. */
-export function isConnectResource(key: string): boolean {
+function isConnectResource(key: string): boolean {
   return MATRIX_RESOURCES.find((r) => r.key === key)?.request.subresource !== undefined;
 }
 

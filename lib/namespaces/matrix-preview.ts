@@ -89,7 +89,7 @@ export interface MatrixPreview {
 }
 
 /** Sources by index in PackedPreview's columns (append only: the index is the wire format). */
-export const HOOK_SOURCE_ORDER: readonly HookSourceKind[] = [
+const HOOK_SOURCE_ORDER: readonly HookSourceKind[] = [
   "MutatingWebhookConfiguration",
   "ValidatingWebhookConfiguration",
   "MutatingAdmissionPolicy",

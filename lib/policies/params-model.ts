@@ -1,6 +1,6 @@
 /** What a binding's parameters resolve to: one contract for the params route and the pages. Pure. */
 
-export type ParamsState =
+type ParamsState =
   /** The policy has no paramKind: the binding needs no parameters. */
   | "not-needed"
   /** paramRef resolved to at least one object. */

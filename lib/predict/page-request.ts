@@ -49,7 +49,7 @@ export type PagePrediction =
   | { ok: false; problems: InputProblem[] };
 
 /** Parses exactly one object from YAML or JSON text. */
-export function parseObject(
+function parseObject(
   text: string,
   field: InputProblem["field"],
 ): { object: JsonObject } | { problem: InputProblem } {
@@ -77,7 +77,7 @@ export function parseObject(
 }
 
 /** The request spec the page's fields describe. */
-export function requestSpec(s: PredictPageState): RequestSpec {
+function requestSpec(s: PredictPageState): RequestSpec {
   return {
     operation: s.operation,
     subresource: s.subresource.trim(),

@@ -33,7 +33,7 @@ export interface PredictPageState {
 export const OPERATIONS: readonly AdmissionOperation[] = ["CREATE", "UPDATE", "DELETE", "CONNECT"];
 
 /** The YAML a fresh page starts with. */
-export const DEFAULT_OBJECT = `apiVersion: v1
+const DEFAULT_OBJECT = `apiVersion: v1
 kind: ConfigMap
 metadata:
   name: example

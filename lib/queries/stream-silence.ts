@@ -11,7 +11,7 @@
 import { STREAM_HEARTBEAT_MS } from "@/lib/api/streams";
 
 /** A stream silent this long (three heartbeats) is taken for a dead connection. */
-export const STREAM_SILENCE_MS = 3 * STREAM_HEARTBEAT_MS;
+const STREAM_SILENCE_MS = 3 * STREAM_HEARTBEAT_MS;
 
 /**
  * Calls `onSilent` once STREAM_SILENCE_MS pass without `heard()` being called (it is armed at

@@ -39,7 +39,7 @@ export function webhookRef(resource: WebhookResource): ResourceRef {
 }
 
 /** The v1 collection of an admission resource. */
-export function admissionRef(resource: AdmissionResource): ResourceRef {
+function admissionRef(resource: AdmissionResource): ResourceRef {
   return { group: ADMISSION_GROUP, version: "v1", resource };
 }
 

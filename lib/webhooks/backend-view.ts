@@ -26,7 +26,7 @@ export interface ServiceBackendView {
   error?: { status: number; reason: string; message: string };
 }
 
-export interface UrlBackendView {
+interface UrlBackendView {
   type: "url";
   url: string;
   host: string;

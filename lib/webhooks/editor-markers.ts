@@ -27,7 +27,7 @@ export function validatorMarkers(issues: readonly ValidationIssue[]): MarkerData
 }
 
 /** Validator issues as markers (issues without a place land on line 1). */
-export function issueMarkers(issues: readonly ValidationIssue[]): MarkerData[] {
+function issueMarkers(issues: readonly ValidationIssue[]): MarkerData[] {
   return issues.map((i) => {
     const r = i.range ?? { startLine: 1, startCol: 1, endLine: 1, endCol: 2 };
     return {

@@ -7,7 +7,7 @@ import type { InitializerRule } from "@/lib/admission/historical/initializers";
 import { explainGroups, explainVersions } from "./explain";
 
 /** One v1alpha1 resources entry in words: `*` is every resource, subresources are never allowed. */
-export function explainInitializerResource(r: string): string {
+function explainInitializerResource(r: string): string {
   if (r === "*") return "every resource (initializers never see subresources)";
   if (r.includes("/"))
     return `${r}: invalid — initializer rules may not name subresources, the apiserver refuses it`;

@@ -3,7 +3,7 @@
  */
 import type { HookRow } from "./summary";
 
-export type ListView = "hooks" | "configs";
+type ListView = "hooks" | "configs";
 export type SortKey =
   | "kind"
   | "configuration"
@@ -79,7 +79,7 @@ const SEVERITY_WEIGHT: Record<string, number> = {
 };
 
 /** A single number that orders rows by the weight of their findings. */
-export function findingWeight(counts: Readonly<Record<string, number>> | undefined): number {
+function findingWeight(counts: Readonly<Record<string, number>> | undefined): number {
   let w = 0;
   for (const [sev, n] of Object.entries(counts ?? {})) w += (SEVERITY_WEIGHT[sev] ?? 0) * n;
   return w;

@@ -4,7 +4,7 @@
  */
 import type { LegacyResource } from "@/lib/k8s/legacy-kinds";
 
-export const WEBHOOK_RESOURCES = [
+const WEBHOOK_RESOURCES = [
   "mutatingwebhookconfigurations",
   "validatingwebhookconfigurations",
 ] as const;
@@ -12,7 +12,7 @@ export const WEBHOOK_RESOURCES = [
 export type WebhookResource = (typeof WEBHOOK_RESOURCES)[number];
 
 /** Admission policies and their bindings (in-process CEL, no backend). */
-export const POLICY_RESOURCES = [
+const POLICY_RESOURCES = [
   "validatingadmissionpolicies",
   "validatingadmissionpolicybindings",
   "mutatingadmissionpolicies",
@@ -34,11 +34,6 @@ export const KIND_OF: Record<AdmissionResource, string> = {
   mutatingadmissionpolicies: "MutatingAdmissionPolicy",
   mutatingadmissionpolicybindings: "MutatingAdmissionPolicyBinding",
 };
-
-/** The resource of a kind name, or undefined for kinds the editor does not write. */
-export function resourceOfKind(kind: string): AdmissionResource | undefined {
-  return ADMISSION_RESOURCES.find((r) => KIND_OF[r] === kind);
-}
 
 export function isWebhookResource(s: string): s is WebhookResource {
   return (WEBHOOK_RESOURCES as readonly string[]).includes(s);

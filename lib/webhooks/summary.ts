@@ -36,7 +36,7 @@ export interface ConfigLike {
 }
 
 /** A value and whether it came from the v1 default rather than the object. */
-export interface Defaulted<T> {
+interface Defaulted<T> {
   value: T;
   defaulted: boolean;
 }
@@ -69,7 +69,7 @@ function isV1beta1(apiVersion: string | undefined): boolean {
 }
 
 /** One rule in a line: `CREATE,UPDATE apps/v1 deployments,deployments/scale (Namespaced)`. */
-export function ruleSummary(r: V1RuleWithOperations): string {
+function ruleSummary(r: V1RuleWithOperations): string {
   const groups = (r.apiGroups ?? []).map((g) => (g === "" ? "core" : g)).join(",");
   const versions = (r.apiVersions ?? []).join(",");
   const gv = groups === "*" && versions === "*" ? "*" : `${groups}/${versions}`;
@@ -78,7 +78,7 @@ export function ruleSummary(r: V1RuleWithOperations): string {
 }
 
 /** All rules joined; "no rules" when empty (such a hook is never called). */
-export function rulesSummary(rules: V1RuleWithOperations[] | undefined): string {
+function rulesSummary(rules: V1RuleWithOperations[] | undefined): string {
   if (!rules || rules.length === 0) return "no rules";
   return rules.map(ruleSummary).join("; ");
 }
@@ -101,7 +101,7 @@ export function selectorSummary(sel: V1LabelSelector | undefined): string {
 }
 
 /** `service ns/name:443/path` or the URL. */
-export function backendSummary(cc: AdmissionregistrationV1WebhookClientConfig | undefined): string {
+function backendSummary(cc: AdmissionregistrationV1WebhookClientConfig | undefined): string {
   if (!cc) return "—";
   if (cc.url) return cc.url;
   const s = cc.service;

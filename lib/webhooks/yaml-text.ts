@@ -7,7 +7,7 @@ import type {
   SchemaOptions,
   ToStringOptions,
 } from "yaml";
-import { isMap, isSeq, parseDocument, stringify } from "yaml";
+import { parseDocument, stringify } from "yaml";
 import type { DuplicateKey } from "@/lib/admission/validate/source-map";
 import { parseDocuments } from "@/lib/admission/validate/source-map";
 import { goScalar } from "@/lib/admission/validate/go-yaml-scalar";
@@ -145,26 +145,4 @@ export function setYamlPath(
     doc.setIn(path, parseDocument(stringify(value, writeOptions), editOptions).contents);
   }
   return doc.toString({ lineWidth: 0 });
-}
-
-/** Moves the sequence item at `path[from]` to index `to` (for reordering hooks in YAML). */
-export function moveYamlItem(
-  text: string,
-  path: ReadonlyArray<string | number>,
-  from: number,
-  to: number,
-): string {
-  const doc = parseDocument(text, editOptions);
-  const seq = doc.getIn(path, true);
-  if (!isSeq(seq) || from === to) return text;
-  const [item] = seq.items.splice(from, 1);
-  if (item === undefined) return text;
-  seq.items.splice(to, 0, item);
-  return doc.toString({ lineWidth: 0 });
-}
-
-/** True when the text's root is a mapping (the form view needs one). */
-export function isYamlMapping(text: string): boolean {
-  const doc = parseDocument(text, editOptions);
-  return doc.errors.length === 0 && isMap(doc.contents);
 }

@@ -7,7 +7,7 @@ import type { LogCursor } from "@/server/decisions/store/types";
 import type { FollowerStats } from "@/lib/api/test-hooks";
 
 /** What the follower needs of storage: its saved cursor, and events stored with the new one. */
-export interface FollowerSink {
+interface FollowerSink {
   cursor(name: string): Promise<LogCursor | undefined>;
   /** Stores the events and the cursor in one transaction; throws when nothing was stored. */
   store(events: ParsedAuditEvent[], cursor: LogCursor): Promise<void>;

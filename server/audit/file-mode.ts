@@ -1,13 +1,12 @@
 import "server-only";
 import path from "node:path";
 import { decisionStore, storeDecisions } from "@/server/decisions/instance";
-import type { FollowerStats } from "@/lib/api/test-hooks";
 import { AuditLogFollower } from "./file-follower";
 
 const g = globalThis as typeof globalThis & { portcullisAuditFollower?: AuditLogFollower };
 
 /** The audit log file mode follows (PORTCULLIS_AUDIT_LOG), or undefined when it is off. */
-export function auditLogFile(source: NodeJS.ProcessEnv = process.env): string | undefined {
+function auditLogFile(source: NodeJS.ProcessEnv = process.env): string | undefined {
   const file = source.PORTCULLIS_AUDIT_LOG?.trim();
   return file ? path.resolve(/*turbopackIgnore: true*/ file) : undefined;
 }
@@ -46,9 +45,4 @@ export function startAuditFileMode(): AuditLogFollower | undefined {
 /** The running follower (undefined when file mode is off): the test hooks wait on its progress. */
 export function auditFileModeFollower(): AuditLogFollower | undefined {
   return g.portcullisAuditFollower;
-}
-
-/** What file mode has read so far (undefined when off). */
-export function auditFileModeStats(): FollowerStats | undefined {
-  return g.portcullisAuditFollower?.stats;
 }

@@ -9,7 +9,7 @@ import { storeDecisions } from "@/server/decisions/instance";
 import { dashboardError } from "@/lib/api/contract";
 
 /** Audit batches larger than this are refused (the apiserver's batches are far smaller). */
-export const MAX_AUDIT_BODY_BYTES = 16 * 1024 * 1024;
+const MAX_AUDIT_BODY_BYTES = 16 * 1024 * 1024;
 
 export type AuditAuthResult = { ok: true } | { ok: false; status: 401 | 503; message: string };
 
@@ -113,7 +113,7 @@ export async function receiveAuditBatch(
  * returning. Bad input throws a 400 RequestBodyError (nothing stored); a storage failure throws a
  * 503 so the apiserver retries the batch.
  */
-export async function ingestAuditBatch(body: Uint8Array): Promise<AuditBatchResult> {
+async function ingestAuditBatch(body: Uint8Array): Promise<AuditBatchResult> {
   let events;
   try {
     events = parseEventListBody(body);

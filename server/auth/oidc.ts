@@ -30,7 +30,7 @@ import {
 import { dashboardError } from "@/lib/api/contract";
 
 /** Shared mode's OIDC sign-in, from PORTCULLIS_OIDC_*. */
-export interface OidcConfig {
+interface OidcConfig {
   issuer: string;
   clientId: string;
   /** Where the issuer sends the browser back: this dashboard's /sign-in/oidc page. */
@@ -49,7 +49,7 @@ function envError(message: string): KubeApiError {
  * The OIDC configuration, or undefined when PORTCULLIS_OIDC_ISSUER_URL is unset (OIDC sign-in
  * off). A half-made configuration is an error naming what is missing.
  */
-export function oidcConfig(env: NodeJS.ProcessEnv = process.env): OidcConfig | undefined {
+function oidcConfig(env: NodeJS.ProcessEnv = process.env): OidcConfig | undefined {
   const issuer = env.PORTCULLIS_OIDC_ISSUER_URL?.trim();
   if (!issuer) return undefined;
   const clientId = env.PORTCULLIS_OIDC_CLIENT_ID?.trim();

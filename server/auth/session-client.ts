@@ -76,7 +76,7 @@ export function impersonatingClient(u: SessionUser): KubeClient {
  * How long an impersonation-mode session is trusted between re-validations
  * (PORTCULLIS_SESSION_REVALIDATE_SECONDS, default 30). Every write re-validates at once.
  */
-export function revalidateMs(env: NodeJS.ProcessEnv = process.env): number {
+function revalidateMs(env: NodeJS.ProcessEnv = process.env): number {
   const s = Number(env["PORTCULLIS_SESSION_REVALIDATE_SECONDS"]);
   return Number.isFinite(s) && s > 0 ? s * 1000 : 30_000;
 }

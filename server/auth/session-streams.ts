@@ -12,7 +12,7 @@ import { liveSession } from "./session-client";
  */
 
 /** How often the sessions holding open streams are looked up while any is open. */
-export const SESSION_STREAM_CHECK_MS = 400;
+const SESSION_STREAM_CHECK_MS = 400;
 
 interface Owned {
   id: string;
@@ -66,13 +66,6 @@ export function endSessionStreams(id: string): number {
     }
   }
   return ends.length;
-}
-
-/** Open streams of sessions, over all sessions. */
-export function openSessionStreams(): number {
-  let n = 0;
-  for (const o of owners.values()) n += o.enders.size;
-  return n;
 }
 
 let checking = false;

@@ -67,7 +67,7 @@ export function countSignInAttempt(request: Request, now = Date.now()): void {
  * character (invalid UTF-8 arrives as U+FFFD) is either refused by Node before it leaves or cut
  * short by the apiserver (bearertoken.go ends the token at the first space).
  */
-export function wellFormedBearer(token: string): boolean {
+function wellFormedBearer(token: string): boolean {
   return /^[\x21-\x7e]+$/.test(token);
 }
 

@@ -13,11 +13,11 @@ import type { ScrapeProgress } from "@/lib/api/test-hooks";
 import type { KubeClient } from "@/server/kube/client";
 
 /** How often the apiserver's /metrics is read while someone looks at health. */
-export const SCRAPE_INTERVAL_MS = 15_000;
+const SCRAPE_INTERVAL_MS = 15_000;
 /** Scrapes kept per context: a rolling window of 15 minutes. */
 const KEEP = 60;
 /** The recent window compared against the one before it. */
-export const WINDOW_MS = 5 * 60_000;
+const WINDOW_MS = 5 * 60_000;
 /** A request for the report reads /metrics again when the last scrape is older than this. */
 const FRESH_MS = 5_000;
 /** Scraping stops when nobody asked for this long. */
@@ -113,7 +113,7 @@ export function admissionMetricsProgress(context: string): ScrapeProgress {
 }
 
 /** One hook's view across the rolling window. */
-export interface HookSeries {
+interface HookSeries {
   total?: WebhookMetrics;
   window?: WebhookMetrics;
   previousWindow?: WebhookMetrics;
@@ -122,7 +122,7 @@ export interface HookSeries {
 }
 
 /** One policy binding's view: since the apiserver started and over the recent window. */
-export interface PolicySeries {
+interface PolicySeries {
   total?: PolicyMetrics;
   window?: PolicyMetrics;
 }

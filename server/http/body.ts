@@ -11,7 +11,7 @@ import { isSharedMode } from "@/server/kube/config";
 import { authorizeSession, countSignInAttempt } from "@/server/auth/sign-in";
 
 /** The apiserver refuses request bodies over 3 MiB; the dashboard's write API does the same. */
-export const MAX_WRITE_BODY_BYTES = MAX_API_BODY_BYTES;
+const MAX_WRITE_BODY_BYTES = MAX_API_BODY_BYTES;
 
 /** A request the dashboard refuses before doing anything: bad JSON, too large, nested too deep. */
 export class RequestBodyError extends Error {
@@ -26,7 +26,7 @@ export class RequestBodyError extends Error {
 }
 
 /** Reads the body as text, refusing (413) more than `limit` bytes without buffering them. */
-export async function readBodyText(request: Request, limit: number): Promise<string> {
+async function readBodyText(request: Request, limit: number): Promise<string> {
   return (await readBodyBytes(request, limit)).toString("utf8");
 }
 
@@ -59,7 +59,7 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Bu
  * costs the server no parse at all. Local mode has no users to count: the request policy
  * (proxy.ts) already let only the dashboard's own pages through. Returns the byte limit to read.
  */
-export async function admitBody(request: Request, limit: number): Promise<number> {
+async function admitBody(request: Request, limit: number): Promise<number> {
   if (!isSharedMode()) return limit;
   const pathname = new URL(request.url).pathname;
   if (SESSIONLESS_ROUTES.some((r) => r.method === request.method && r.path === pathname)) {
@@ -75,7 +75,7 @@ export async function admitBody(request: Request, limit: number): Promise<number
  * deeper than MAX_JSON_DEPTH (checked over the text first, so JSON.parse and everything after it
  * never meets a body that would overflow the stack).
  */
-export function parseJsonText(text: string): unknown {
+function parseJsonText(text: string): unknown {
   if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
     throw new RequestBodyError(400, "BadRequest", tooDeepMessage(MAX_JSON_DEPTH));
   }

@@ -168,7 +168,7 @@ export async function readAdmissionObjects(
 }
 
 /** The cluster's namespaces as prediction reads them. */
-export interface NamespaceState {
+interface NamespaceState {
   /** Namespace name → labels. */
   labels: Record<string, Labels>;
   /** The namespaces whose `status.phase` is Terminating, by name. */
@@ -176,7 +176,7 @@ export interface NamespaceState {
 }
 
 /** Namespace names, labels and which of them are being terminated. */
-export async function readNamespaceState(
+async function readNamespaceState(
   client: KubeClient,
   signal?: AbortSignal,
 ): Promise<NamespaceState> {
@@ -212,7 +212,7 @@ export async function readNamespaces(
  * (`paramKindKey`) the cluster does not serve. A kind whose group version's discovery failed
  * (`unread`), or that the identity may not list, stays unknown (a notice says so).
  */
-export async function readParams(
+async function readParams(
   client: KubeClient,
   objects: Pick<SnapshotLists, "validatingAdmissionPolicies" | "mutatingAdmissionPolicies">,
   discovery: readonly DiscoveryResource[],
@@ -301,7 +301,7 @@ export function selfSubjectReview(
 }
 
 /** Who the client is, as the apiserver sees it (SelfSubjectReview); undefined if it will not say. */
-export async function whoAmI(
+async function whoAmI(
   client: KubeClient,
   signal?: AbortSignal,
 ): Promise<RequestUserInfo | undefined> {

@@ -10,10 +10,10 @@ import { watchHub, type HubEvent } from "./watch-hub";
 import { dashboardError } from "@/lib/api/contract";
 
 /** How often a stream's `recheck` runs. */
-export const RECHECK_MS = 15_000;
+const RECHECK_MS = 15_000;
 
 /** Open event streams one context may hold (every tab holds one or two). */
-export const MAX_STREAMS_PER_CONTEXT = 32;
+const MAX_STREAMS_PER_CONTEXT = 32;
 /**
  * Bytes a stream may have queued for a client that does not read (PORTCULLIS_STREAM_MAX_QUEUED_BYTES
  * changes it). Past it the client is dropped; its EventSource reconnects and starts again from a

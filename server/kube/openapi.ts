@@ -7,7 +7,7 @@ const TTL_MS = 5 * 60_000;
 const cache = new Map<string, { at: number; doc: OpenApiV3Doc }>();
 
 /** The cluster's own OpenAPI v3 document for a group/version (cached briefly per server). */
-export async function openApiV3(
+async function openApiV3(
   client: KubeClient,
   group: string,
   version: string,

@@ -48,7 +48,7 @@ function positiveEnv(name: string): number | undefined {
 const RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
 /** Upstream list+watches one context may hold open at once. */
-export const MAX_WATCHES_PER_CONTEXT = 64;
+const MAX_WATCHES_PER_CONTEXT = 64;
 
 /**
  * One upstream list+watch for one (context, collection path), shared by every subscriber.

@@ -34,7 +34,7 @@ export interface ObjectTarget {
 }
 
 /** The target of one v1 kind the editor writes. */
-export function v1Target(r: AdmissionResource): ObjectTarget {
+function v1Target(r: AdmissionResource): ObjectTarget {
   return {
     collection: `/apis/${WEBHOOK_GROUP}/${WEBHOOK_VERSION}/${r}`,
     apiVersion: `${WEBHOOK_GROUP}/${WEBHOOK_VERSION}`,

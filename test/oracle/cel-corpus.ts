@@ -5,7 +5,7 @@
  */
 
 /** RE2 patterns: syntax JavaScript reads differently, Unicode classes, flags, edge cases. */
-export const REGEX_PATTERNS = [
+const REGEX_PATTERNS = [
   "^a",
   "[a-z]+",
   "^$",
@@ -67,7 +67,7 @@ export const REGEX_PATTERNS = [
 ];
 
 /** Subjects for every pattern: ASCII, Latin-1, CJK, an emoji, line breaks, Unicode spaces. */
-export const REGEX_INPUTS = [
+const REGEX_INPUTS = [
   "a",
   "abc",
   "",
@@ -93,7 +93,7 @@ export const REGEX_INPUTS = [
 ];
 
 /** A CEL string literal for `s`. */
-export function celString(s: string): string {
+function celString(s: string): string {
   const esc: Record<string, string> = {
     "'": "\\'",
     "\\": "\\\\",

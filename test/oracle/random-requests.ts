@@ -45,7 +45,7 @@ export class Rand {
   }
 }
 
-export const NAMESPACES: Record<string, Record<string, string>> = {
+const NAMESPACES: Record<string, Record<string, string>> = {
   a: { team: "a", env: "prod" },
   b: { env: "dev" },
   c: {},

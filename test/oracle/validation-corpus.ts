@@ -646,7 +646,7 @@ export function topVariants(mutating: boolean): [string, Patch][] {
  * metav1.Time fields, decoded with Go's time.Parse(time.RFC3339): seen on v1.37.2, a month 13,
  * February 30, hour 25 and offset +25:00 are 400 `parsing time "…": … out of range`.
  */
-export function timeVariants(): [string, Patch][] {
+function timeVariants(): [string, Patch][] {
   const meta = (o: JsonObject) => o.metadata as JsonObject;
   const created = (t: JsonValue): [string, Patch] => [
     `creationTimestamp ${JSON.stringify(t)}`,
@@ -722,7 +722,7 @@ const owner = (over: JsonObject = {}, without?: string): JsonObject => {
  * Seen on v1.37.2: a reference without uid, name or apiVersion, an apiVersion `a/b/c`, a core Event
  * as owner and two controllers are all 422.
  */
-export function ownerReferenceVariants(): [string, Patch][] {
+function ownerReferenceVariants(): [string, Patch][] {
   const refs = (label: string, r: JsonValue[]): [string, Patch] => [
     `ownerReferences ${label}`,
     (o) => ((o.metadata as JsonObject).ownerReferences = r),

@@ -37,7 +37,7 @@ export interface Judged {
  * gives a generateName, and every CEL issue after a field's first (cel-go may report several
  * where we report the first, e.g. both halves of an undeclared `math.greatest`).
  */
-export function comparableMessage(message: string, object: CorpusCase["object"]): string {
+function comparableMessage(message: string, object: CorpusCase["object"]): string {
   const meta = object.metadata;
   const gen =
     meta && typeof meta === "object" && !Array.isArray(meta) && !meta.name

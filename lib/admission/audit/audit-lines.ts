@@ -11,7 +11,7 @@
 const NEWLINE = 0x0a;
 const NUL = 0x00;
 
-export interface AuditLine {
+interface AuditLine {
   /** The line without its newline (and without a trailing carriage return). */
   text: string;
   /** File offset just past this line's newline. */

@@ -67,7 +67,7 @@ export type DeciderKind =
   | "mutating-policy"
   | "pod-security";
 
-export type AdmissionOperation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT" | "";
+type AdmissionOperation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT" | "";
 
 /** What the request was, as the audit event records it. */
 export interface AuditRequestFacts {
@@ -208,7 +208,7 @@ function clip(s: string): string {
 }
 
 /** Resources whose contents must never be stored (Secret data, tokens). */
-export function isSensitiveResource(group: string, resource: string, subresource: string): boolean {
+function isSensitiveResource(group: string, resource: string, subresource: string): boolean {
   if (group === "" && resource === "secrets") return true;
   if (group === "" && resource === "serviceaccounts" && subresource === "token") return true;
   if (group === "authentication.k8s.io") return true;

@@ -24,7 +24,7 @@ import type { HookIdentity } from "@/lib/admission/model/hook-identity";
 const NAME_LABEL = "kubernetes.io/metadata.name";
 
 /** Namespaces that share one exact label set (apart from the automatic name label). */
-export interface LabelSetGroup {
+interface LabelSetGroup {
   readonly labels: Labels;
   readonly namespaces: readonly string[];
   /** Value of the chosen grouping label (`undefined` when absent). */
@@ -106,11 +106,6 @@ export interface ExemptionMatrix {
   readonly partial: ReadonlyArray<{ g: number; h: number; intercepted: readonly string[] }>;
 }
 
-/** Reads cell (labelSet g, hook h). */
-export function intercepts(m: ExemptionMatrix, g: number, h: number): boolean {
-  return m.cells[g * m.hooks.length + h] === INTERCEPTED;
-}
-
 // The automatic name label makes every set unique, so it is left out of the key.
 function labelSetKey(labels: Labels): string {
   const keys = Object.keys(labels);
@@ -138,7 +133,7 @@ function withoutName(labels: Labels): Labels {
 }
 
 /** Groups namespaces by identical label sets, ignoring the automatic name label. */
-export function groupNamespaces(
+function groupNamespaces(
   namespaces: ReadonlyMap<string, Labels> | Readonly<Record<string, Labels>>,
   groupBy = "runlevel",
 ): LabelSetGroup[] {
@@ -203,10 +198,7 @@ function resourcesApply(
 }
 
 /** The hooks as matrix columns, in call order (mutating policies, mutating webhooks, then validating). */
-export function matrixHooks(
-  s: CompiledSnapshot,
-  request: MatrixRequest = POD_CREATE,
-): MatrixHook[] {
+function matrixHooks(s: CompiledSnapshot, request: MatrixRequest = POD_CREATE): MatrixHook[] {
   const a = attributesOf(request);
   const out: MatrixHook[] = [];
   // object/matcher.go: an object without metadata (a CONNECT's options) matches no objectSelector

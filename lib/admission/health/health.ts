@@ -118,10 +118,7 @@ function rate(m: WebhookMetrics | undefined): number | undefined {
 type Histogram = Pick<WebhookMetrics, "buckets" | "durationCount">;
 
 /** Quantiles over the window when it saw calls, else since the apiserver started. */
-export function latencyOf(
-  window: Histogram | undefined,
-  total: Histogram | undefined,
-): LatencySummary {
+function latencyOf(window: Histogram | undefined, total: Histogram | undefined): LatencySummary {
   const src = window && window.durationCount > 0 ? window : total;
   if (!src || src.durationCount <= 0) return { over: "none", calls: 0 };
   return {

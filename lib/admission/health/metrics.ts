@@ -20,7 +20,7 @@
  * with same-named hooks share them.
  */
 
-export type Labels = Readonly<Record<string, string>>;
+type Labels = Readonly<Record<string, string>>;
 
 export interface Sample {
   readonly metric: string;

@@ -20,7 +20,7 @@ export interface PemBlock {
 /** Labels longer than this are not PEM (RFC 7468 labels are short words). */
 const MAX_LABEL = 64;
 /** A bundle never needs more blocks than this; the rest is ignored. */
-export const MAX_PEM_BLOCKS = 256;
+const MAX_PEM_BLOCKS = 256;
 
 /**
  * The PEM blocks of `text`, in order, in one linear pass: every `-----BEGIN X-----` and
@@ -110,7 +110,7 @@ function readTime(b: Uint8Array, t: Tlv): Date {
 }
 
 /** Reads the validity of one DER certificate. */
-export function certificateValidity(der: Uint8Array): CertificateInfo {
+function certificateValidity(der: Uint8Array): CertificateInfo {
   try {
     const cert = readTlv(der, 0);
     const tbs = readTlv(der, cert.start);

@@ -71,7 +71,7 @@ export function compileLegacy(s: AdmissionSnapshot): CompiledLegacy {
 // ---------------------------------------------------------------- prediction
 
 /** A historical hook the request reaches. */
-export interface LegacyCallReport {
+interface LegacyCallReport {
   /** 0-based place in its section's calls. */
   order: number;
   round: 0 | 1;
@@ -92,7 +92,7 @@ export interface LegacyCallReport {
 }
 
 /** A historical hook the request does not reach, and why. */
-export interface LegacySkipReport {
+interface LegacySkipReport {
   configuration: string;
   name: string;
   position: number;

@@ -172,7 +172,7 @@ export function externalAsValidating(
 }
 
 /** One hook in a historical section's call order. */
-export interface LegacyOrderEntry {
+interface LegacyOrderEntry {
   /** 0-based place in its section. */
   readonly index: number;
   readonly configuration: string;

@@ -121,7 +121,7 @@ export function pendingObjects(
 }
 
 /** The stuck objects of one initializer: it is at the head of their lists and does not act. */
-export interface StuckGroup {
+interface StuckGroup {
   readonly initializer: string;
   readonly count: number;
   readonly oldestAgeSeconds: number;

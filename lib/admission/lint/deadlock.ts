@@ -69,7 +69,7 @@ export interface GraphHook {
 }
 
 /** `from` intercepts the creation of pods backing `to`. */
-export interface DependencyEdge {
+interface DependencyEdge {
   readonly from: string;
   readonly to: string;
   /** `maybe`: it depends on matchConditions that cannot be decided offline. */
@@ -157,7 +157,7 @@ function verdictFor(h: CompiledWebhook, contexts: readonly MatchContext[]): "yes
 }
 
 /** The client config of each webhook, by `hookKey`. */
-export function clientConfigsByHook(
+function clientConfigsByHook(
   snapshot: AdmissionSnapshot,
   compiled: CompiledSnapshot,
 ): Map<string, AdmissionregistrationV1WebhookClientConfig> {
@@ -187,7 +187,7 @@ export function clientConfigsByHook(
 }
 
 /** The backend of each service-backed webhook. */
-export function backendsOf(input: DependencyInput, compiled: CompiledSnapshot): Backend[] {
+function backendsOf(input: DependencyInput, compiled: CompiledSnapshot): Backend[] {
   const out: Backend[] = [];
   const configs = clientConfigsByHook(input.snapshot, compiled);
   for (const h of [...compiled.mutating, ...compiled.validating]) {

@@ -60,7 +60,7 @@ export interface LintFinding {
 }
 
 /** Optional metrics from the apiserver, keyed by webhook name. */
-export interface LintMetrics {
+interface LintMetrics {
   readonly failOpenPerSecond?: Readonly<Record<string, number>>;
   readonly p99LatencySeconds?: Readonly<Record<string, number>>;
 }

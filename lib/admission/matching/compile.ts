@@ -40,13 +40,7 @@ import {
 import { webhookDefaults } from "@/lib/admission/model/webhook-defaults";
 import { compileParamRef, paramKindKey, paramKindNotServed } from "@/lib/admission/model/params";
 
-export type {
-  CompiledInitializer,
-  CompiledMatchResources,
-  CompiledPolicyBinding,
-  CompiledSnapshot,
-  CompiledWebhook,
-};
+export type { CompiledMatchResources, CompiledSnapshot, CompiledWebhook };
 
 function buildWebhookTable(hooks: readonly CompiledWebhook[]): WebhookTable {
   const namespaceSlot = new Int32Array(hooks.length);
@@ -70,7 +64,7 @@ function buildWebhookTable(hooks: readonly CompiledWebhook[]): WebhookTable {
 }
 
 /** Assigns one slot per distinct selector and per distinct matchConditions list. */
-export class SlotInterner {
+class SlotInterner {
   readonly #selectors = new Map<string, number>();
   readonly #canonical: CompiledSelector[] = [];
   readonly #conditions = new Map<string, number>();
@@ -184,10 +178,7 @@ function compileWebhooks(
 }
 
 /** Compiles policy matchConstraints or binding matchResources (defaults: `{}` selectors, Equivalent). */
-export function compileMatchResources(
-  m: V1MatchResources,
-  slots?: SlotInterner,
-): CompiledMatchResources {
+function compileMatchResources(m: V1MatchResources, slots?: SlotInterner): CompiledMatchResources {
   const namespaceSelector = slots
     ? slots.canonical(compileSelector(m.namespaceSelector))
     : compileSelector(m.namespaceSelector);

@@ -50,7 +50,7 @@ export interface Exclusion {
 }
 
 /** True for a group/resource on the virtual auth list. */
-export function isVirtualAuthResource(group: string, resource: string): boolean {
+function isVirtualAuthResource(group: string, resource: string): boolean {
   return VIRTUAL_RESOURCES.has(`${group}/${resource}`);
 }
 

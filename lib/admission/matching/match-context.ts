@@ -23,8 +23,6 @@ import type { Equivalent } from "@/lib/admission/matching/equivalence";
 import { ruleSignature } from "@/lib/admission/matching/hook-index";
 import type { CompiledSnapshot, OwnCall, SkipMatch } from "@/lib/admission/matching/compiled";
 
-export type { OwnCall, SkipMatch };
-
 /** What matching needs to know about one request. */
 export interface MatchContext {
   readonly request: AdmissionRequest;

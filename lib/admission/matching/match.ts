@@ -44,7 +44,6 @@ import {
   type HookMatch,
   type MatchedVia,
   type OwnCall,
-  type SkipEntry,
   type SkipMatch,
   type SkipReason,
 } from "@/lib/admission/matching/compiled";
@@ -53,7 +52,7 @@ import type { MatchContext } from "@/lib/admission/matching/match-context";
 import type { FailurePolicy } from "@/lib/k8s/types";
 
 export { RULES_REASON };
-export type { HookFailure, HookMatch, MatchedVia, SkipEntry, SkipReason };
+export type { HookMatch, SkipReason };
 
 type RulesResult = { readonly kind: "match"; readonly via: MatchedVia } | { readonly kind: "none" };
 
@@ -564,7 +563,7 @@ type ResourcesResult =
   | { readonly kind: "error"; readonly message: string };
 
 /** `matching.Matcher.Matches` for a policy's matchConstraints or a binding's matchResources. */
-export function matchResources(
+function matchResources(
   m: CompiledMatchResources,
   ctx: MatchContext,
   phase: Phase,

@@ -62,11 +62,6 @@ export function describeResource(gvr: GroupVersionResource, subresource = ""): s
   return subresource === "" ? base : `${base}/${subresource}`;
 }
 
-/** True for a request on the `v1 namespaces` resource itself (scope rules treat it as cluster-scoped). */
-export function isNamespaceResource(gvr: GroupVersionResource): boolean {
-  return gvr.group === "" && gvr.version === "v1" && gvr.resource === "namespaces";
-}
-
 /** The label every Namespace carries with its own name. */
 export const NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
 

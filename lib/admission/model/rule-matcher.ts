@@ -42,7 +42,7 @@ export interface RuleAttributes {
 }
 
 /** The rule field that failed first, in `Matches` order. */
-export type RuleField = "scope" | "operation" | "group" | "version" | "resource" | "resourceName";
+type RuleField = "scope" | "operation" | "group" | "version" | "resource" | "resourceName";
 
 /** Why one rule did not match. */
 export interface RuleMismatch {

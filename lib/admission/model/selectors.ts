@@ -10,7 +10,7 @@ import type { V1LabelSelector } from "@/lib/k8s/types";
 export type Labels = Readonly<Record<string, string>>;
 
 /** The operators `metav1.LabelSelectorRequirement` accepts. */
-export type SelectorOperator = "In" | "NotIn" | "Exists" | "DoesNotExist";
+type SelectorOperator = "In" | "NotIn" | "Exists" | "DoesNotExist";
 
 /** One requirement of a compiled selector; matchLabels entries become `In` with one value. */
 export interface CompiledRequirement {

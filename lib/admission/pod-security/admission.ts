@@ -106,7 +106,7 @@ function forbiddenMessage(r: AdmissionRequest, name: string, reason: string): st
  * What stands for the five random characters the apiserver appends to a generateName (the name
  * a validating plugin sees is the generated one).
  */
-export const GENERATED_SUFFIX = "?????";
+const GENERATED_SUFFIX = "?????";
 
 /** `names.SimpleNameGenerator`: at most 58 characters of the base, then five random ones. */
 const MAX_GENERATED_BASE = 58;

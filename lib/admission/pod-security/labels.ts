@@ -5,12 +5,12 @@
 import { LATEST, v1, versionString, type Level, type Version } from "./types";
 
 export const LABEL_PREFIX = "pod-security.kubernetes.io/";
-export const ENFORCE_LEVEL_LABEL = `${LABEL_PREFIX}enforce`;
-export const ENFORCE_VERSION_LABEL = `${LABEL_PREFIX}enforce-version`;
-export const AUDIT_LEVEL_LABEL = `${LABEL_PREFIX}audit`;
-export const AUDIT_VERSION_LABEL = `${LABEL_PREFIX}audit-version`;
-export const WARN_LEVEL_LABEL = `${LABEL_PREFIX}warn`;
-export const WARN_VERSION_LABEL = `${LABEL_PREFIX}warn-version`;
+const ENFORCE_LEVEL_LABEL = `${LABEL_PREFIX}enforce`;
+const ENFORCE_VERSION_LABEL = `${LABEL_PREFIX}enforce-version`;
+const AUDIT_LEVEL_LABEL = `${LABEL_PREFIX}audit`;
+const AUDIT_VERSION_LABEL = `${LABEL_PREFIX}audit-version`;
+const WARN_LEVEL_LABEL = `${LABEL_PREFIX}warn`;
+const WARN_VERSION_LABEL = `${LABEL_PREFIX}warn-version`;
 
 export interface LevelVersion {
   readonly level: Level;
@@ -31,7 +31,7 @@ export const levelVersionString = (lv: LevelVersion) => `${lv.level}:${versionSt
  * The apiserver's default policy when its admission configuration sets none: privileged, latest,
  * in every mode. (A configuration that sets other defaults is not visible through the API.)
  */
-export const DEFAULT_POLICY: Policy = {
+const DEFAULT_POLICY: Policy = {
   enforce: { level: "privileged", version: LATEST },
   audit: { level: "privileged", version: LATEST },
   warn: { level: "privileged", version: LATEST },

@@ -42,7 +42,7 @@ export interface PodMeta {
   readonly annotations?: Readonly<Record<string, string>>;
 }
 
-export interface SeccompProfile {
+interface SeccompProfile {
   readonly type?: string;
   readonly localhostProfile?: string;
 }
@@ -59,17 +59,17 @@ export interface SELinuxOptions {
   readonly level?: string;
 }
 
-export interface WindowsSecurityContextOptions {
+interface WindowsSecurityContextOptions {
   readonly hostProcess?: boolean;
 }
 
-export interface Capabilities {
+interface Capabilities {
   readonly add?: readonly string[];
   readonly drop?: readonly string[];
 }
 
 /** `corev1.SecurityContext` (a container's). */
-export interface SecurityContext {
+interface SecurityContext {
   readonly privileged?: boolean;
   readonly capabilities?: Capabilities;
   readonly seLinuxOptions?: SELinuxOptions;
@@ -88,7 +88,7 @@ export interface Sysctl {
 }
 
 /** `corev1.PodSecurityContext`. */
-export interface PodSecurityContext {
+interface PodSecurityContext {
   readonly seLinuxOptions?: SELinuxOptions;
   readonly windowsOptions?: WindowsSecurityContextOptions;
   readonly runAsUser?: number;
@@ -98,7 +98,7 @@ export interface PodSecurityContext {
   readonly appArmorProfile?: AppArmorProfile;
 }
 
-export interface ContainerPort {
+interface ContainerPort {
   readonly hostPort?: number;
   readonly containerPort?: number;
 }
@@ -112,7 +112,7 @@ export interface Handler {
   readonly sleep?: unknown;
 }
 
-export interface Lifecycle {
+interface Lifecycle {
   readonly postStart?: Handler;
   readonly preStop?: Handler;
 }
@@ -150,7 +150,7 @@ export interface PodSpec {
 export type CheckPodFn = (meta: PodMeta, spec: PodSpec) => CheckResult;
 
 /** `policy.VersionedCheck`. */
-export interface VersionedCheck {
+interface VersionedCheck {
   readonly minimumVersion: Version;
   readonly checkPod: CheckPodFn;
   /** Baseline checks this (restricted) check replaces from its version on. */
@@ -188,7 +188,7 @@ export const exceptWindowsPods =
     spec.os?.name === "windows" ? ALLOWED : check(meta, spec);
 
 /** `relaxPolicyForUserNamespacePod`: `hostUsers: false`. */
-export const relaxPolicyForUserNamespacePod = (spec: PodSpec) => spec.hostUsers === false;
+const relaxPolicyForUserNamespacePod = (spec: PodSpec) => spec.hostUsers === false;
 
 /**
  * A check's rule that lets a pod in a user namespace (`hostUsers: false`) through: from v1.35

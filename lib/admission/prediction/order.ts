@@ -8,15 +8,6 @@ import type { HookIdentity } from "@/lib/admission/model/hook-identity";
 
 export type { Stage };
 
-/** Plugin order within one request (`AllOrderedPlugins`; initializers ran at CREATE in 1.7–1.13). */
-export const STAGE_ORDER: readonly Stage[] = [
-  "initializer",
-  "mutating-policy",
-  "mutating-webhook",
-  "validating-policy",
-  "validating-webhook",
-];
-
 /** One configured hook in its static place. */
 export interface OrderedHook {
   readonly stage: Stage;

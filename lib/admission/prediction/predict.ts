@@ -97,12 +97,9 @@ import type {
 
 export type {
   Explained,
-  Explainer,
   PodSecurityPrediction,
   PredictedCall,
   PredictedFailure,
-  PredictedIndeterminate,
-  PredictedSkip,
   Prediction,
 } from "@/lib/admission/prediction/result";
 

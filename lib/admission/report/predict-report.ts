@@ -74,7 +74,7 @@ export interface HookRef {
 }
 
 /** Where the namespaceSelector's labels came from. */
-export type NamespaceLabelOrigin =
+type NamespaceLabelOrigin =
   "flag" | "files" | "cluster" | "object" | "assumed" | "missing" | "cluster-scoped";
 
 /** The request as predicted. */
@@ -145,7 +145,7 @@ export interface SkipReport {
 
 /** `portcullis predict --output json`. */
 /** A predicted rejection. */
-export interface FailureReport {
+interface FailureReport {
   stage: Stage;
   hook: HookRef;
   key: string;

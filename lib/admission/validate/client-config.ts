@@ -9,7 +9,7 @@ import { obj, optNum, optStr, str } from "./json";
 const form = "; desired format: https://host[/path]";
 
 /** webhook.ValidateWebhookURL with forceHttps=true. */
-export function validateWebhookURL(p: FieldPath, raw: string): FieldError[] {
+function validateWebhookURL(p: FieldPath, raw: string): FieldError[] {
   const parsed = goParseUrl(raw);
   if (!parsed.ok) return [required(p, "url must be a valid URL: " + parsed.error + form)];
   const u = parsed.url;
@@ -30,7 +30,7 @@ export function validateWebhookURL(p: FieldPath, raw: string): FieldError[] {
  * webhook.ValidateWebhookService(fldPath, namespace, name, path, port). `port` is the defaulted
  * value (443 when unset).
  */
-export function validateWebhookService(
+function validateWebhookService(
   p: FieldPath,
   namespace: string,
   name: string,

@@ -57,7 +57,7 @@ function defaultWebhookConfiguration(
 }
 
 /** Defaults a ValidatingWebhookConfiguration (v1, or the historical v1beta1 defaults). */
-export function defaultValidatingWebhookConfiguration(
+function defaultValidatingWebhookConfiguration(
   o: JsonObject,
   version: "v1" | "v1beta1" = "v1",
 ): JsonObject {
@@ -65,7 +65,7 @@ export function defaultValidatingWebhookConfiguration(
 }
 
 /** Defaults a MutatingWebhookConfiguration (v1, or the historical v1beta1 defaults). */
-export function defaultMutatingWebhookConfiguration(
+function defaultMutatingWebhookConfiguration(
   o: JsonObject,
   version: "v1" | "v1beta1" = "v1",
 ): JsonObject {
@@ -92,12 +92,12 @@ function defaultPolicy(o: JsonObject): JsonObject {
 }
 
 /** Defaults a ValidatingAdmissionPolicy: failurePolicy Fail and matchConstraints defaults. */
-export function defaultValidatingAdmissionPolicy(o: JsonObject): JsonObject {
+function defaultValidatingAdmissionPolicy(o: JsonObject): JsonObject {
   return defaultPolicy(o);
 }
 
 /** Defaults a MutatingAdmissionPolicy: failurePolicy Fail and matchConstraints defaults. */
-export function defaultMutatingAdmissionPolicy(o: JsonObject): JsonObject {
+function defaultMutatingAdmissionPolicy(o: JsonObject): JsonObject {
   return defaultPolicy(o);
 }
 
@@ -113,12 +113,12 @@ function defaultBinding(o: JsonObject, defaultParamNotFound: boolean): JsonObjec
 }
 
 /** Defaults a ValidatingAdmissionPolicyBinding (v1 has no paramRef default). */
-export function defaultValidatingAdmissionPolicyBinding(o: JsonObject): JsonObject {
+function defaultValidatingAdmissionPolicyBinding(o: JsonObject): JsonObject {
   return defaultBinding(o, false);
 }
 
 /** Defaults a MutatingAdmissionPolicyBinding; only v1alpha1 defaults parameterNotFoundAction to Deny. */
-export function defaultMutatingAdmissionPolicyBinding(
+function defaultMutatingAdmissionPolicyBinding(
   o: JsonObject,
   version: "v1" | "v1beta1" | "v1alpha1" = "v1",
 ): JsonObject {
@@ -126,12 +126,12 @@ export function defaultMutatingAdmissionPolicyBinding(
 }
 
 /** InitializerConfiguration had no defaults. */
-export function defaultInitializerConfiguration(o: JsonObject): JsonObject {
+function defaultInitializerConfiguration(o: JsonObject): JsonObject {
   return clone(o);
 }
 
 /** ExternalAdmissionHookConfiguration (1.7–1.8): failurePolicy defaults to Ignore. */
-export function defaultExternalAdmissionHookConfiguration(o: JsonObject): JsonObject {
+function defaultExternalAdmissionHookConfiguration(o: JsonObject): JsonObject {
   const out = clone(o);
   const hooks = out["externalAdmissionHooks"];
   if (Array.isArray(hooks))

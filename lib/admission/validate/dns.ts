@@ -15,7 +15,7 @@ export function byteLen(s: string): number {
 }
 
 /** util/validation.MaxLenError (the DNS name checks). */
-export function maxLenError(n: number): string {
+function maxLenError(n: number): string {
   return `must be no more than ${n} characters`;
 }
 
@@ -25,14 +25,12 @@ function contentMaxLenError(n: number): string {
 }
 
 /** RegexError: each example is followed by ", " and joined with " or " (so ",  or "). */
-export function regexError(msg: string, fmt: string, ...examples: string[]): string {
+function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
   return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(" or ")}regex used for validation is '${fmt}')`;
 }
 
 const dns1123LabelFmt = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-const dns1123LabelErrMsg =
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
 const dns1123SubdomainFmt = dns1123LabelFmt + "(\\." + dns1123LabelFmt + ")*";
 const dns1123SubdomainErrorMsg =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
@@ -40,20 +38,8 @@ const dns1035LabelFmt = "[a-z]([-a-z0-9]*[a-z0-9])?";
 const dns1035LabelErrMsg =
   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
 
-const dns1123LabelRe = new RegExp("^" + dns1123LabelFmt + "$");
 const dns1123SubdomainRe = new RegExp("^" + dns1123SubdomainFmt + "$");
 const dns1035LabelRe = new RegExp("^" + dns1035LabelFmt + "$");
-
-/** IsDNS1123Label. */
-export function isDNS1123Label(v: string): string[] {
-  const errs: string[] = [];
-  if (byteLen(v) > 63) errs.push(maxLenError(63));
-  if (!dns1123LabelRe.test(v)) {
-    if (dns1123SubdomainRe.test(v)) errs.push("must not contain dots");
-    else errs.push(regexError(dns1123LabelErrMsg, dns1123LabelFmt, "my-name", "123-abc"));
-  }
-  return errs;
-}
 
 /** IsDNS1123Subdomain (content's, inside label keys, says "bytes": `tooLong`). */
 export function isDNS1123Subdomain(v: string, tooLong = maxLenError): string[] {

@@ -33,7 +33,7 @@ const typeText: Record<CauseType, string> = {
  * (slices, structs, named string types) through json.Marshal. `marshalled` is json.Marshal's text
  * made by the caller, for Go structs whose fields print in declaration order, not sorted.
  */
-export type BadValue =
+type BadValue =
   | { kind: "string"; value: string }
   | { kind: "scalar"; value: number | boolean }
   | { kind: "json"; value: JsonValue }

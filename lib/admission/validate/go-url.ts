@@ -5,7 +5,7 @@ import { goQuote } from "./go-format";
  * error strings (Go 1.2x). Only what the webhook URL check reads is kept: scheme, user info, host,
  * raw query and fragment.
  */
-export interface GoUrl {
+interface GoUrl {
   scheme: string;
   user: string | undefined;
   host: string;

@@ -9,7 +9,7 @@ export interface SourceRange {
 }
 
 /** Where a finding comes from: the YAML parser, strict decoding, or apiserver validation. */
-export type IssueSource = "yaml" | "schema" | "admission";
+type IssueSource = "yaml" | "schema" | "admission";
 
 /** One finding about a document, in the apiserver's terms. */
 export interface ValidationIssue {

@@ -1,5 +1,5 @@
 /** The admission kinds this validator knows, by apiVersion and kind. */
-export type AdmissionKind =
+type AdmissionKind =
   | "ValidatingWebhookConfiguration"
   | "MutatingWebhookConfiguration"
   | "ValidatingAdmissionPolicy"
@@ -9,7 +9,7 @@ export type AdmissionKind =
   | "InitializerConfiguration"
   | "ExternalAdmissionHookConfiguration";
 
-export type AdmissionVersion = "v1" | "v1beta1" | "v1alpha1";
+type AdmissionVersion = "v1" | "v1beta1" | "v1alpha1";
 
 /** A known kind at one version, and whether a v1.37 apiserver serves it. */
 export interface KindInfo {

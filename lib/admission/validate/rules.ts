@@ -7,7 +7,7 @@ import { optStr, strList } from "./json";
 
 const validScopes = ["*", "Cluster", "Namespaced"];
 /** supportedOperations, sorted as sets.String.List() sorts them. */
-export const supportedOperations = ["*", "CONNECT", "CREATE", "DELETE", "UPDATE"];
+const supportedOperations = ["*", "CONNECT", "CREATE", "DELETE", "UPDATE"];
 /** supportedMutatingOperations: MutatingAdmissionPolicy may not match DELETE. */
 export const supportedMutatingOperations = ["*", "CONNECT", "CREATE", "UPDATE"];
 

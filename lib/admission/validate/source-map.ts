@@ -34,7 +34,7 @@ interface Located {
 }
 
 /** A parse problem with its position. */
-export interface TextProblem {
+interface TextProblem {
   message: string;
   range: SourceRange;
   /**

@@ -23,7 +23,7 @@ import type { Schema } from "./schema";
 import type { JsonValue } from "./json";
 import { isObject } from "./json";
 
-export type DecodeErrorKind = "unknown" | "duplicate" | "type";
+type DecodeErrorKind = "unknown" | "duplicate" | "type";
 
 /** One decoding problem, located by its path segments. */
 export interface DecodeError {
@@ -74,7 +74,7 @@ function goTypeOf(sc: Schema): string {
 const b64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** Go's base64.StdEncoding.Decode error offset, or -1 when the text decodes (\r and \n are skipped). */
-export function base64ErrorOffset(text: string): number {
+function base64ErrorOffset(text: string): number {
   const cleaned = text.replace(/[\r\n]/g, "");
   if (b64.test(cleaned)) return -1;
   for (let i = 0; i < cleaned.length; i++) {

@@ -41,7 +41,7 @@ export interface ExpectedTarget {
  * Where a document does not match its target: one issue per mismatched field (a field left
  * out is filled from the URL and matches).
  */
-export function targetIssues(
+function targetIssues(
   doc: ParsedDocument,
   found: { apiVersion: string; kind: string; name: string },
   expected: ExpectedTarget,

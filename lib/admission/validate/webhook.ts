@@ -45,7 +45,7 @@ const supportedSideEffectClasses = ["None", "NoneOnDryRun", "Some", "Unknown"];
 const noSideEffectClasses = ["None", "NoneOnDryRun"];
 const supportedReinvocationPolicies = ["IfNeeded", "Never"];
 /** AcceptedAdmissionReviewVersions. */
-export const acceptedAdmissionReviewVersions = ["v1", "v1beta1"];
+const acceptedAdmissionReviewVersions = ["v1", "v1beta1"];
 
 /** validateAdmissionReviewVersions. */
 function validateAdmissionReviewVersions(

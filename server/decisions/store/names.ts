@@ -16,7 +16,7 @@ import { NAMES } from "./schema";
  * cannot hold: there the text reads U+FFFD instead, see ../postgres.ts, but the key keeps it
  * apart).
  */
-export function nameKey(text: string): string {
+function nameKey(text: string): string {
   return text.length <= 512 && !text.includes("\u0000")
     ? `=${text}`
     : `#${createHash("sha256").update(text, "utf8").digest("hex")}`;

@@ -12,7 +12,7 @@ export const EVENTS = "admission_events";
 /** Where each hook's decisions are, batch by batch (SQLite; see spansServeHooks). */
 export const SPANS = "admission_hook_spans";
 /** Where each audit log follower stopped. */
-export const CURSORS = "audit_log_cursor";
+const CURSORS = "audit_log_cursor";
 
 export const SPAN_COLUMNS = ["first_id", "hook", "last_id", "min_time", "max_time"] as const;
 /** The index on the hook (PostgreSQL's; on SQLite admission_hook_spans serves instead). */

@@ -90,7 +90,7 @@ export async function resetPostgres(url: string): Promise<void> {
   await d.close();
 }
 
-export interface Backend {
+interface Backend {
   name: string;
   /** A driver on the same database every time (so reopening sees what was stored). */
   driver(): SqlDriver;
