@@ -86,6 +86,19 @@ export function sourceFromBytes(name: string, b: Buffer): SourceText {
   };
 }
 
+/**
+ * The most the command line reads from one input (a file or stdin), over all its documents. Each
+ * document is still held to the apiserver's 3 MiB request limit on its own; this bounds the work
+ * one input can ask for (reading, parsing, the alias budget counted across its documents).
+ */
+export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
+function tooLarge(name: string): InputError {
+  return new InputError(
+    `${name} is larger than ${MAX_INPUT_BYTES / 1024 / 1024} MiB, the most read from one input (each document is limited to 3 MiB)`,
+  );
+}
+
 const MANIFEST = /\.(ya?ml|json)$/i;
 
 function describe(e: unknown): string {
@@ -129,11 +142,17 @@ function manifestFiles(p: string): string[] {
 
 /** Reads one file as UTF-8 (noting what go-yaml would refuse in it). */
 export function readText(file: string): SourceText {
+  let bytes: Buffer;
   try {
-    return sourceFromBytes(file, readFileSync(file));
+    if (statSync(file).size > MAX_INPUT_BYTES) throw tooLarge(file);
+    bytes = readFileSync(file);
   } catch (e) {
+    if (e instanceof InputError) throw e;
     throw new InputError(`cannot read ${file}: ${describe(e)}`);
   }
+  // A file that grew between the two looks.
+  if (bytes.length > MAX_INPUT_BYTES) throw tooLarge(file);
+  return sourceFromBytes(file, bytes);
 }
 
 /** Reads stdin to the end. */
@@ -141,7 +160,14 @@ export async function readStdin(
   stream: NodeJS.ReadableStream = process.stdin,
 ): Promise<SourceText> {
   const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(typeof c === "string" ? Buffer.from(c) : c);
+  let size = 0;
+  for await (const c of stream) {
+    const b = typeof c === "string" ? Buffer.from(c) : c;
+    size += b.length;
+    // Stops reading at the limit instead of holding all of an endless stream.
+    if (size > MAX_INPUT_BYTES) throw tooLarge("<stdin>");
+    chunks.push(b);
+  }
   return sourceFromBytes("<stdin>", Buffer.concat(chunks));
 }
 
