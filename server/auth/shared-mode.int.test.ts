@@ -20,6 +20,7 @@ import {
 } from "../../cluster/harness/shared-dashboard";
 import { httpsRequest } from "../../cluster/https-json";
 import { sessionCookieOf, sharedCall, type SharedCall } from "../../test/shared-api";
+import { apiserverRefuses } from "../../test/token-revocation";
 import type { Kube } from "../../test/e2e/fixtures";
 import {
   createConfig,
@@ -401,21 +402,7 @@ describe("signed in", () => {
         `/api/v1/namespaces/${SHARED_NAMESPACE}/serviceaccounts/${name}`,
       );
       // The apiserver caches a token it accepted for up to 10 s: from when it refuses it.
-      const ca = readFileSync(stack.caFile);
-      let refused = 0;
-      while (!refused) {
-        const res = await httpsRequest(
-          `${stack.server}/apis/authentication.k8s.io/v1/selfsubjectreviews`,
-          {
-            method: "POST",
-            ca,
-            token,
-            body: { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" },
-          },
-        );
-        if (res.status === 401) refused = performance.now();
-        else await new Promise((r) => setTimeout(r, 200));
-      }
+      const refused = await apiserverRefuses(stack, token);
       await reading;
       expect(ended - refused).toBeLessThan(REVALIDATE_S * 1000 + 1000);
     } finally {
@@ -558,7 +545,19 @@ describe("signed in", () => {
     const exited = new Promise<void>((r) => sender.once("exit", () => r()));
     let done = false;
     void exited.then(() => (done = true));
-    while (!out.includes("sending") && !done) await new Promise((r) => setTimeout(r, 5));
+    // From when the sender starts sending (or has ended).
+    await Promise.race([
+      new Promise<void>((r) => {
+        const seen = () => {
+          if (!out.includes("sending")) return;
+          sender.stdout.off("data", seen);
+          r();
+        };
+        sender.stdout.on("data", seen);
+        seen();
+      }),
+      exited,
+    ]);
     const latencies: number[] = [];
     while (!done || latencies.length < 5) {
       const started = performance.now();
