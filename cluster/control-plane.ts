@@ -14,6 +14,7 @@ import { createCa, createServiceAccountKeys, issueServingCert, type CertPair } f
 import { freePorts } from "./ports";
 import { httpsRequest } from "./https-json";
 import { startAuditRelay, type AuditRelay } from "./audit-relay";
+import { writeAdmissionConfiguration } from "./admission-config";
 import { rbacObjects, USERS, type UserName } from "./rbac";
 
 export interface ControlPlaneInfo {
@@ -309,6 +310,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
       { mode: 0o600 },
     );
 
+    const admissionConfig = writeAdmissionConfiguration(dir);
     const auditPolicy = path.join(dir, "audit-policy.yaml");
     writeFileSync(auditPolicy, readFileSync(AUDIT_POLICY_FILE));
     // The token sits in a file the kubeconfig names, as the Helm chart's snippet has it, so the
@@ -415,6 +417,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         "--enable-aggregator-routing=true",
         "--runtime-config=admissionregistration.k8s.io/v1beta1=true,admissionregistration.k8s.io/v1alpha1=true",
         "--feature-gates=MutatingAdmissionPolicy=true",
+        `--admission-control-config-file=${admissionConfig.file}`,
         `--audit-policy-file=${auditPolicy}`,
         `--audit-webhook-config-file=${auditWebhookConfig}`,
         "--audit-webhook-batch-max-wait=1s",

@@ -1,0 +1,42 @@
+// The apiserver's AdmissionConfiguration (--admission-control-config-file): one file, one entry per
+// admission plugin that is configured. Each plugin's entry is built in a file of its own in this
+// folder, so the plugins' settings stay apart.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+
+import { manifestPlugins } from "./manifests";
+import { podSecurityPlugins } from "./pod-security";
+
+/** One `plugins[]` entry: the plugin's name and its configuration object, written as JSON. */
+export interface AdmissionPluginEntry {
+  name: string;
+  configuration: Record<string, unknown>;
+}
+
+/** Everything the run's AdmissionConfiguration sets up: the file, and what each plugin made. */
+export interface AdmissionConfigFiles {
+  /** The file passed as --admission-control-config-file. */
+  file: string;
+}
+
+/**
+ * Writes the AdmissionConfiguration of a run into `dir` and returns its path. YAML is a superset
+ * of JSON, so the file is written as JSON: no quoting rules to get wrong.
+ */
+export function writeAdmissionConfiguration(dir: string): AdmissionConfigFiles {
+  const plugins: AdmissionPluginEntry[] = [...podSecurityPlugins(dir), ...manifestPlugins(dir)];
+  const file = path.join(dir, "admission-configuration.yaml");
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        apiVersion: "apiserver.config.k8s.io/v1",
+        kind: "AdmissionConfiguration",
+        plugins,
+      },
+      null,
+      2,
+    ) + "\n",
+  );
+  return { file };
+}
