@@ -41,6 +41,8 @@ const LAYERS = {
   lint: ["model", "matching", "audit", "health"],
   /** The exemption matrix: which hooks intercept which namespaces. */
   exemptions: ["model", "matching"],
+  /** Who wrote which field, from managedFields; reconcile fights between field managers. */
+  provenance: [],
 } as const satisfies Record<string, readonly string[]>;
 
 type Folder = keyof typeof LAYERS;

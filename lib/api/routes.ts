@@ -31,6 +31,7 @@ import {
   backendPodsRoute,
   createConfigurationRoute,
   deleteConfigurationRoute,
+  fightsRoute,
   kindSchemaRoute,
   lintStateRoute,
   readConfigurationRoute,
@@ -80,5 +81,6 @@ export const API_ROUTES: Readonly<Record<string, AnyRoute>> = {
   webhookAccessRoute,
   backendPodsRoute,
   lintStateRoute,
+  fightsRoute,
   kindSchemaRoute,
 };

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { WorkloadLike } from "@/lib/admission/lint/deadlock";
+import type { ReconcileFight } from "@/lib/admission/provenance/fights";
 import type { Labels } from "@/lib/admission/model/selectors";
 import type { DiscoveryResource } from "@/lib/admission/model/snapshot";
 import type { JsonSchema } from "@/lib/k8s/openapi-schema";
@@ -168,6 +169,21 @@ export const webhookAccessRoute = route<AccessMap | LegacyAccessMap>()({
   method: "GET",
   path: "/api/webhooks/access",
   input: z.object({ kinds: z.enum(["current", "legacy"]).default("current") }),
+});
+
+/** Reconcile fights seen in the watch stream since `since` (when the dashboard began watching). */
+export interface FightsData {
+  readonly since: string;
+  readonly fights: readonly ReconcileFight[];
+}
+
+/**
+ * Two field managers changing the same field of an admission object back and forth, as the
+ * dashboard's watches of the admission kinds saw it (watching starts with the first read).
+ */
+export const fightsRoute = route<FightsData>()({
+  method: "GET",
+  path: "/api/webhooks/fights",
 });
 
 /** The live state the lint checks beyond the offline ones read. */

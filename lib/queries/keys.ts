@@ -37,6 +37,9 @@ export const queryKeys = {
   predictState: (context: string) => ["predict-state", context] as const,
   /** `services`: the backend Services it reads (see backendServicesKey). */
   lintState: (context: string, services: string) => ["lint-state", context, services] as const,
+  fights: (context: string, stamp: string) => ["fights", context, stamp] as const,
+  provenanceObject: (context: string, resource: string, name: string, resourceVersion: string) =>
+    ["provenance-object", context, resource, name, resourceVersion] as const,
   /** `targets`: the route's query; `at`: the backends' EndpointSlices (see endpointsFingerprint). */
   backendPods: (context: string, targets: string, at: string) =>
     ["backend-pods", context, targets, at] as const,

@@ -17,6 +17,7 @@ import { ApiError, callApi, routeError } from "@/lib/api/client";
 import {
   createConfigurationRoute,
   deleteConfigurationRoute,
+  fightsRoute,
   kindSchemaRoute,
   lintStateRoute,
   readConfigurationRoute,
@@ -50,6 +51,39 @@ export const webhookObjectQuery = (context: string, resource: AdmissionResource,
       callApi(readConfigurationRoute, { params: { resource, name }, signal }),
     staleTime: Infinity,
     retry: false,
+  });
+
+/**
+ * The object with its managedFields at `resourceVersion`, for the provenance of its fields (the
+ * lists the pages hold leave managedFields out): read again when the object changes.
+ */
+export const provenanceObjectQuery = (
+  context: string,
+  resource: AdmissionResource,
+  name: string,
+  resourceVersion: string,
+) =>
+  queryOptions({
+    queryKey: queryKeys.provenanceObject(context, resource, name, resourceVersion),
+    queryFn: ({ signal }) =>
+      callApi(readConfigurationRoute, { params: { resource, name }, signal }),
+    staleTime: Infinity,
+    retry: false,
+  });
+
+/**
+ * GET /api/webhooks/fights: the reconcile fights the dashboard's watches have seen, read again
+ * whenever `stamp` changes (the resourceVersions of what the page shows live: a fight is a change
+ * of those objects, and the server's watch has taken it in by the time the page's stream brings
+ * it, both being told by the same watch).
+ */
+export const fightsQuery = (context: string, stamp: string) =>
+  queryOptions({
+    queryKey: queryKeys.fights(context, stamp),
+    queryFn: ({ signal }) => callApi(fightsRoute, { signal }),
+    staleTime: Infinity,
+    retry: false,
+    placeholderData: previousOfSameContext(context),
   });
 
 /**
