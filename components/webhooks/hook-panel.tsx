@@ -25,6 +25,7 @@ export function HookPanel({
   stageSize,
   exemptionsHref,
   health,
+  provenance,
 }: {
   hook: HookLike;
   position: number;
@@ -39,6 +40,8 @@ export function HookPanel({
   exemptionsHref?: string;
   /** The hook's health card (components/health), shown first. */
   health?: ReactNode;
+  /** Who wrote each of the hook's fields and terms (HookProvenance). */
+  provenance?: ReactNode;
 }) {
   return (
     <section className="panel hook-panel" id={`hook-${position}`} aria-label={`Hook ${hook.name}`}>
@@ -110,6 +113,12 @@ export function HookPanel({
       </div>
       <h3>Findings</h3>
       <HookFindings findings={findings} />
+      {provenance ? (
+        <>
+          <h3>Provenance</h3>
+          {provenance}
+        </>
+      ) : null}
     </section>
   );
 }

@@ -4,7 +4,15 @@ import { useMemo } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
 import { collectionQuery } from "@/lib/queries/collections";
-import { webhookAccessQuery, webhookDetailsQuery, webhookRef } from "@/lib/queries/webhooks";
+import {
+  fightsQuery,
+  provenanceObjectQuery,
+  webhookAccessQuery,
+  webhookDetailsQuery,
+  webhookRef,
+} from "@/lib/queries/webhooks";
+import { configurationProvenance, type ManagedObject } from "@/lib/admission/provenance/provenance";
+import { HookProvenance } from "./hook-provenance";
 import { useLintState } from "./use-lint-state";
 import { KIND_OF, type WebhookResource } from "@/lib/webhooks/resource-kinds";
 import type { ConfigLike } from "@/lib/webhooks/summary";
@@ -69,6 +77,17 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
     ...webhookDetailsQuery(context, resource, name, rv),
     enabled: enabled && !!rv,
   });
+  // managedFields: the lists leave them out, so the object is read whole once per version.
+  const managed = useQuery({
+    ...provenanceObjectQuery(context, resource, name, rv),
+    enabled: enabled && !!rv,
+  });
+  const fights = useQuery({ ...fightsQuery(context, rv), enabled: enabled && !!rv });
+  const managedObject = managed.data;
+  const provenance = useMemo(
+    () => (managedObject ? configurationProvenance(managedObject as ManagedObject) : undefined),
+    [managedObject],
+  );
   // The checks that need live state (backends, namespaces, discovery) run once it is read; the
   // offline ones do not wait for it.
   const lintState = useLintState(context, m.data?.items, v.data?.items, enabled);
@@ -136,6 +155,18 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
             stageSize={stage?.length ?? 0}
             exemptionsHref={exemptionsHref}
             health={healthCard(health, i, h.name ?? "", exemptionsHref)}
+            provenance={
+              <HookProvenance
+                provenance={provenance}
+                section={provenance?.sections.find((sec) => sec.name === h.name)}
+                fights={(fights.data?.fights ?? []).filter(
+                  (f) =>
+                    f.kind === kind &&
+                    f.name === name &&
+                    f.path.startsWith(`.webhooks[name=${JSON.stringify(h.name ?? "")}]`),
+                )}
+              />
+            }
           />
         );
       })}

@@ -45,16 +45,24 @@ class FightMonitor {
     this.touch();
   }
 
+  /** Subscribes to each served collection; resolves once each has sent its first snapshot. */
   private async start(): Promise<void> {
     const served = await Promise.all(
       WATCHED.map((w) => servesCollection(this.context, w.ref).catch(() => false)),
     );
-    WATCHED.forEach((w, i) => {
-      if (!served[i]) return;
-      this.unsubscribes.push(
-        watchHub().subscribe(this.context, collectionPath(w.ref), (e) => this.apply(w.kind, e)),
-      );
-    });
+    await Promise.all(
+      WATCHED.filter((_, i) => served[i]).map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            this.unsubscribes.push(
+              watchHub().subscribe(this.context, collectionPath(w.ref), (e) => {
+                this.apply(w.kind, e);
+                if (e.type === "SYNC" || e.type === "ERROR") resolve();
+              }),
+            );
+          }),
+      ),
+    );
   }
 
   private apply(kind: string, e: HubEvent): void {
@@ -89,7 +97,10 @@ const globalForMonitors = globalThis as typeof globalThis & {
 };
 const monitors = (globalForMonitors.portcullisFightMonitors ??= new Map());
 
-/** Starts watching `context` for fights, when it is not watched yet. */
+/**
+ * Starts watching `context` for fights, when it is not watched yet; resolves once the watches hold
+ * the objects (every change after that is seen).
+ */
 export async function watchForFights(context: string): Promise<FightMonitor> {
   let m = monitors.get(context);
   if (!m) {
