@@ -12,6 +12,7 @@ import { ErrorBox } from "@/components/ui/error-box";
 import { WebhookEditor } from "./webhook-editor";
 import type { ProposedOperation } from "@/lib/webhooks/proposed-patch";
 import { applyProposal } from "./apply-proposal";
+import { configurationProvenance, type ManagedObject } from "@/lib/admission/provenance/provenance";
 
 /** A change proposed by a lint finding: the patch (or why it was refused) and its reason. */
 export type Proposal =
@@ -110,6 +111,7 @@ export default function EditorLoader({ target }: { target: EditorTarget }) {
       baseText={storedText}
       proposal={proposed ? { ok: proposed.ok, message: proposed.message } : undefined}
       canWrite={access.data[target.resource].update}
+      provenance={configurationProvenance(stored as ManagedObject)}
     />
   );
 }

@@ -33,6 +33,8 @@ import { ProblemsList } from "./problems-list";
 import { FormView } from "./form-view";
 import { DryRunResult, type DryRun } from "./dry-run-result";
 import { ConflictView } from "./conflict-view";
+import { ProvenanceWarning } from "./provenance-warning";
+import type { ConfigurationProvenance } from "@/lib/admission/provenance/provenance";
 import { useUnsavedGuard } from "./use-unsaved-guard";
 import { ErrorBox } from "@/components/ui/error-box";
 import { useTabs } from "@/components/ui/use-tabs";
@@ -65,6 +67,8 @@ export interface WebhookEditorProps {
   canWrite: boolean;
   /** After a create: the binding template to open next, for the policy just created. */
   bindingTemplate?: string;
+  /** Who wrote each term of the stored object (editing only): an edit of an injected term is warned of. */
+  provenance?: ConfigurationProvenance;
 }
 
 const VALIDATE_DEBOUNCE_MS = 150;
@@ -86,6 +90,7 @@ export function WebhookEditor({
   proposal,
   canWrite,
   bindingTemplate,
+  provenance,
 }: WebhookEditorProps) {
   const router = useRouter();
   const [base, setBase] = useState(baseText ?? initialText);
@@ -381,6 +386,7 @@ export function WebhookEditor({
           onDiscard={discard}
         />
       ) : null}
+      <ProvenanceWarning provenance={provenance} edited={parsed} />
       <div className="editor-body">
         <div className="editor-main">
           <div {...tabs.panel("yaml")} className="editor-pane">
