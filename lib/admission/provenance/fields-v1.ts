@@ -96,6 +96,18 @@ function sameJson(a: unknown, b: unknown): boolean {
   return jsonText(a) === jsonText(b);
 }
 
+/** JSON with every object's keys sorted: equal for equal values whatever order keys came in. */
+export function canonicalJson(v: unknown): string {
+  if (v === undefined) return "undefined";
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
+  if (v && typeof v === "object")
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  return JSON.stringify(v);
+}
+
 /** The part of `obj` a path names (undefined when it is not there). */
 export function valueAt(obj: unknown, path: FieldPath): unknown {
   let cur: unknown = obj;
@@ -111,14 +123,16 @@ export function valueAt(obj: unknown, path: FieldPath): unknown {
     } else if ("index" in pe) {
       cur = cur[pe.index];
     } else if ("value" in pe) {
-      cur = cur.find((item) => sameJson(item, pe.value));
+      cur = cur.find((item) => canonicalJson(item) === canonicalJson(pe.value));
     } else {
       const key = pe.key;
       cur = cur.find(
         (item) =>
           item !== null &&
           typeof item === "object" &&
-          Object.keys(key).every((k) => sameJson((item as Record<string, unknown>)[k], key[k])),
+          Object.keys(key).every(
+            (k) => canonicalJson((item as Record<string, unknown>)[k]) === canonicalJson(key[k]),
+          ),
       );
     }
   }

@@ -8,7 +8,7 @@
  * A field is a leaf of the managed-field sets (a member with no member below it): a scalar, a
  * keyed item's field, or a whole atomic unit (a selector, the rules); metadata is not watched.
  */
-import { membersOf, pathString, valueAt, type FieldPath } from "./fields-v1";
+import { canonicalJson, membersOf, pathString, valueAt, type FieldPath } from "./fields-v1";
 import type { ManagedFieldsEntry, ManagedObject } from "./provenance";
 
 /** One change of a field, by a manager, at a time (ms since the epoch). */
@@ -131,8 +131,8 @@ export class FightDetector {
     if (!prev) return;
     const paths = new Map([...prev.leaves, ...next.leaves]);
     for (const [p, path] of paths) {
-      const before = JSON.stringify(valueAt(prev.obj, path));
-      const after = JSON.stringify(valueAt(next.obj, path));
+      const before = canonicalJson(valueAt(prev.obj, path));
+      const after = canonicalJson(valueAt(next.obj, path));
       if (before === after) continue;
       const manager = changer(prev, next, p);
       if (!manager) continue;

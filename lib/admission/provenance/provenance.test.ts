@@ -294,6 +294,14 @@ describe("configurationProvenance", () => {
     const provenance = configurationProvenance(obj);
     const edited = structuredClone(obj) as { webhooks: Array<Record<string, unknown>> };
     edited.webhooks[0]!["timeoutSeconds"] = 5;
+    // The same requirements with their keys in another order (as YAML may give them): unchanged.
+    edited.webhooks[0]!["namespaceSelector"] = {
+      matchExpressions: AKS_TERMS.map((t) => ({
+        values: t.values,
+        operator: t.operator,
+        key: t.key,
+      })),
+    };
     expect(injectedTermsChanged(provenance, edited)).toEqual([]);
     edited.webhooks[0]!["namespaceSelector"] = { matchExpressions: [AKS_TERMS[1]] };
     expect(injectedTermsChanged(provenance, edited).map((c) => c.term.text)).toEqual([

@@ -25,6 +25,7 @@
  * name. An injected term is one attributed to managers of which none is the creator.
  */
 import {
+  canonicalJson,
   membersOf,
   pathString,
   startsWith,
@@ -499,7 +500,7 @@ export function configurationProvenance(obj: ManagedObject): ConfigurationProven
 
 /** Does `after` (another version of the object) change or drop this term? */
 export function termChanged(term: ProvenanceTerm, after: unknown): boolean {
-  return JSON.stringify(valueAt(after, term.at)) !== JSON.stringify(term.value);
+  return canonicalJson(valueAt(after, term.at)) !== canonicalJson(term.value);
 }
 
 /** The injected terms an edit from the provenance's object to `after` changes or removes. */
