@@ -101,7 +101,7 @@ const monitors = (globalForMonitors.portcullisFightMonitors ??= new Map());
  * Starts watching `context` for fights, when it is not watched yet; resolves once the watches hold
  * the objects (every change after that is seen).
  */
-export async function watchForFights(context: string): Promise<FightMonitor> {
+async function watchForFights(context: string): Promise<FightMonitor> {
   let m = monitors.get(context);
   if (!m) {
     m = new FightMonitor(context, () => monitors.delete(context));

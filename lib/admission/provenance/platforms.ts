@@ -4,7 +4,7 @@
  */
 
 /** A selector requirement a platform adds. */
-export interface KnownRequirement {
+interface KnownRequirement {
   readonly key: string;
   readonly operator: string;
   readonly values: readonly string[];
@@ -24,7 +24,7 @@ export interface Platform {
   readonly source: string;
 }
 
-export const AKS_ADMISSIONS_ENFORCER: Platform = {
+const AKS_ADMISSIONS_ENFORCER: Platform = {
   managers: ["admissionsenforcer"],
   name: "AKS admissions enforcer",
   does: "adds `control-plane NotIn [true]` and `kubernetes.azure.com/managedby NotIn [aks]` to every namespaceSelector, keeping webhooks away from AKS's own namespaces",
@@ -36,7 +36,7 @@ export const AKS_ADMISSIONS_ENFORCER: Platform = {
   source: "AKS FAQ (admission controllers and kube-system); Azure/AKS issue 4002",
 };
 
-export const CERT_MANAGER_CAINJECTOR: Platform = {
+const CERT_MANAGER_CAINJECTOR: Platform = {
   managers: ["cert-manager-cainjector", "cainjector"],
   name: "cert-manager CA injector",
   does: "writes clientConfig.caBundle from a Certificate, a Secret or the apiserver's CA",
@@ -45,10 +45,7 @@ export const CERT_MANAGER_CAINJECTOR: Platform = {
   source: "cert-manager's cainjector reference",
 };
 
-export const KNOWN_PLATFORMS: readonly Platform[] = [
-  AKS_ADMISSIONS_ENFORCER,
-  CERT_MANAGER_CAINJECTOR,
-];
+const KNOWN_PLATFORMS: readonly Platform[] = [AKS_ADMISSIONS_ENFORCER, CERT_MANAGER_CAINJECTOR];
 
 /** The platform writing as `manager`, if known. */
 export function platformOf(manager: string): Platform | undefined {

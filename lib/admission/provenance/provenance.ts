@@ -64,7 +64,7 @@ export interface Manager {
 export type Granularity = "field" | "item" | "atomic-intent" | "atomic-signature" | "atomic";
 
 /** What a known platform is, as a term names it. */
-export interface PlatformRef {
+interface PlatformRef {
   readonly name: string;
   readonly does: string;
   readonly optOut?: string;
@@ -499,7 +499,7 @@ export function configurationProvenance(obj: ManagedObject): ConfigurationProven
 }
 
 /** Does `after` (another version of the object) change or drop this term? */
-export function termChanged(term: ProvenanceTerm, after: unknown): boolean {
+function termChanged(term: ProvenanceTerm, after: unknown): boolean {
   return canonicalJson(valueAt(after, term.at)) !== canonicalJson(term.value);
 }
 
