@@ -132,6 +132,16 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
             ? `Lint: offline checks only — the live state could not be read (${lintState.error.message}).`
             : "Lint: offline checks; reading the live state for the rest…"}
       </p>
+      {(fights.data?.recreations ?? [])
+        .filter((r) => r.kind === kind && r.name === name)
+        .map((r) => (
+          <p key={r.name} className="warn" data-testid="recreated">
+            Deleted and created again {r.cycles.length} time{r.cycles.length === 1 ? "" : "s"}{" "}
+            lately (last at {new Date(r.cycles[r.cycles.length - 1]?.createdAt ?? 0).toISOString()})
+            {r.by ? `, by ${r.by}` : ""}: an engine or operator owns this configuration, and an edit
+            made here lasts until it creates it again.
+          </p>
+        ))}
       {details.error ? <ErrorBox error={details.error} /> : null}
       {hooks.length === 0 ? <p className="muted">This configuration has no hooks.</p> : null}
       {hooks.map((h, i) => {

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { WorkloadLike } from "@/lib/admission/lint/deadlock";
-import type { ReconcileFight } from "@/lib/admission/provenance/fights";
+import type { ReconcileFight, Recreation } from "@/lib/admission/provenance/fights";
 import type { Labels } from "@/lib/admission/model/selectors";
 import type { DiscoveryResource } from "@/lib/admission/model/snapshot";
 import type { JsonSchema } from "@/lib/k8s/openapi-schema";
@@ -175,6 +175,8 @@ export const webhookAccessRoute = route<AccessMap | LegacyAccessMap>()({
 export interface FightsData {
   readonly since: string;
   readonly fights: readonly ReconcileFight[];
+  /** Objects deleted and created again under the same name (an engine re-creating its own). */
+  readonly recreations: readonly Recreation[];
 }
 
 /**

@@ -1,5 +1,9 @@
 import "server-only";
-import { FightDetector, type ReconcileFight } from "@/lib/admission/provenance/fights";
+import {
+  FightDetector,
+  type ReconcileFight,
+  type Recreation,
+} from "@/lib/admission/provenance/fights";
 import type { ManagedObject } from "@/lib/admission/provenance/provenance";
 import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import { collectionPath, type ResourceRef } from "@/lib/k8s/resources";
@@ -72,7 +76,7 @@ class FightMonitor {
     } else if (e.type === "ADDED" || e.type === "MODIFIED") {
       this.detector.observe(kind, e.object as ManagedObject, now);
     } else if (e.type === "DELETED") {
-      this.detector.forget(kind, e.object.metadata?.name ?? "");
+      this.detector.forget(kind, e.object.metadata?.name ?? "", now);
     }
   }
 
@@ -115,7 +119,12 @@ async function watchForFights(context: string): Promise<FightMonitor> {
 /** The reconcile fights seen on `context` (watching it from now on when it was not). */
 export async function fightsOf(
   context: string,
-): Promise<{ since: string; fights: ReconcileFight[] }> {
+): Promise<{ since: string; fights: ReconcileFight[]; recreations: Recreation[] }> {
   const m = await watchForFights(context);
-  return { since: m.since, fights: m.detector.fights(Date.now()) };
+  const now = Date.now();
+  return {
+    since: m.since,
+    fights: m.detector.fights(now),
+    recreations: m.detector.recreations(now),
+  };
 }

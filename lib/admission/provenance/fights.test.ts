@@ -104,9 +104,23 @@ describe("FightDetector", () => {
     const d = new FightDetector();
     d.observe("V", version("helm", 10, 0), 0);
     d.observe("V", version("tuner", 5, 1), 1_000);
-    d.forget("V", "guard");
+    d.forget("V", "guard", 1_500);
     d.observe("V", version("helm", 10, 2), 2_000);
     d.observe("V", version("tuner", 5, 3), 3_000);
     expect(d.fights(3_000)).toEqual([]);
+  });
+
+  it("tells an object deleted and created again within the window, with who created it", () => {
+    const d = new FightDetector({ windowMs: 5_000, retainMs: 60_000 });
+    d.observe("V", version("helm", 10, 0), 0);
+    d.forget("V", "guard", 1_000);
+    d.observe("V", version("helm", 10, 2), 2_000);
+    // A deletion long before the creation is not a re-creation.
+    d.forget("V", "guard", 3_000);
+    d.observe("V", version("helm", 10, 4), 30_000);
+    expect(d.recreations(30_000)).toEqual([
+      { kind: "V", name: "guard", cycles: [{ deletedAt: 1_000, createdAt: 2_000 }], by: "helm" },
+    ]);
+    expect(d.recreations(100_000)).toEqual([]);
   });
 });

@@ -33,6 +33,19 @@ export interface ReconcileFight {
   readonly explanation: string;
 }
 
+/**
+ * An object deleted and created again under the same name within the window: what an engine or
+ * operator that owns its configuration does (an edit made by hand lasts until the next time).
+ */
+export interface Recreation {
+  readonly kind: string;
+  readonly name: string;
+  /** Each deletion followed by a creation within the window, oldest first. */
+  readonly cycles: ReadonlyArray<{ readonly deletedAt: number; readonly createdAt: number }>;
+  /** The manager that wrote most of the latest version (its creator). */
+  readonly by?: string;
+}
+
 /** Changes kept per field. */
 const MAX_CHANGES = 12;
 
@@ -116,6 +129,11 @@ export class FightDetector {
   private readonly retainMs: number;
   private readonly last = new Map<string, Version>();
   private readonly history = new Map<string, Map<string, FieldHistory>>();
+  private readonly deleted = new Map<string, number>();
+  private readonly recreated = new Map<
+    string,
+    { cycles: Array<{ deletedAt: number; createdAt: number }>; by?: string }
+  >();
 
   constructor(opts: FightDetectorOptions = {}) {
     this.windowMs = opts.windowMs ?? 10 * 60_000;
@@ -128,7 +146,10 @@ export class FightDetector {
     const next = versionOf(obj);
     const prev = this.last.get(key);
     this.last.set(key, next);
-    if (!prev) return;
+    if (!prev) {
+      this.noteCreation(key, next, at);
+      return;
+    }
     const paths = new Map([...prev.leaves, ...next.leaves]);
     for (const [p, path] of paths) {
       const before = canonicalJson(valueAt(prev.obj, path));
@@ -140,9 +161,50 @@ export class FightDetector {
     }
   }
 
-  /** The object was deleted: its versions are forgotten (its fights stay until they age out). */
-  forget(kind: string, name: string): void {
-    this.last.delete(`${kind}/${name}`);
+  /**
+   * The object was deleted at `at`: its versions are forgotten (its fights stay until they age
+   * out), and a creation under its name within the window counts as a re-creation.
+   */
+  forget(kind: string, name: string, at: number): void {
+    const key = `${kind}/${name}`;
+    this.last.delete(key);
+    this.deleted.set(key, at);
+  }
+
+  private noteCreation(key: string, v: Version, at: number): void {
+    const deletedAt = this.deleted.get(key);
+    if (deletedAt === undefined) return;
+    this.deleted.delete(key);
+    if (at - deletedAt > this.windowMs) return;
+    let r = this.recreated.get(key);
+    if (!r) this.recreated.set(key, (r = { cycles: [] }));
+    r.cycles = [...r.cycles, { deletedAt, createdAt: at }].slice(-MAX_CHANGES);
+    // The creator: the manager with the most fields of the new version.
+    let best: { name: string; n: number } | undefined;
+    for (const [k, e] of v.entries)
+      if (!best || e.members.size > best.n) best = { name: nameOf(k), n: e.members.size };
+    if (best) r.by = best.name;
+    else delete r.by;
+  }
+
+  /** The objects re-created within the retention before `now`. */
+  recreations(now: number): Recreation[] {
+    const out: Recreation[] = [];
+    for (const [key, r] of this.recreated) {
+      r.cycles = r.cycles.filter((c) => c.createdAt >= now - this.retainMs);
+      if (r.cycles.length === 0) {
+        this.recreated.delete(key);
+        continue;
+      }
+      const slash = key.indexOf("/");
+      out.push({
+        kind: key.slice(0, slash),
+        name: key.slice(slash + 1),
+        cycles: r.cycles,
+        ...(r.by ? { by: r.by } : {}),
+      });
+    }
+    return out;
   }
 
   private record(key: string, path: string, change: FieldChange): void {
