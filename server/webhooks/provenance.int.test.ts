@@ -172,4 +172,19 @@ describe("reconcile fights from the watch stream", () => {
       });
     expect(Date.now() - started).toBeLessThan(10_000);
   });
+
+  it("tells a configuration deleted and created again", async () => {
+    const name = `recreate-${Date.now()}`;
+    made.push(name);
+    await apply(name, "engine", { webhooks: [hook("a.recreate.test")] });
+    expect((await fightsOf(context)).recreations.filter((r) => r.name === name)).toEqual([]);
+    await admin.request({ method: "DELETE", path: `${VWC}/${name}` });
+    await apply(name, "engine", { webhooks: [hook("a.recreate.test")] });
+    await expect
+      .poll(async () => (await fightsOf(context)).recreations.find((r) => r.name === name), {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .toMatchObject({ kind: "ValidatingWebhookConfiguration", by: "engine" });
+  });
 });
