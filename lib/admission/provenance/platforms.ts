@@ -28,12 +28,14 @@ const AKS_ADMISSIONS_ENFORCER: Platform = {
   managers: ["admissionsenforcer"],
   name: "AKS admissions enforcer",
   does: "adds `control-plane NotIn [true]` and `kubernetes.azure.com/managedby NotIn [aks]` to every namespaceSelector, keeping webhooks away from AKS's own namespaces",
-  optOut: 'annotate the configuration with `admissions.enforcer/disabled: "true"`',
+  optOut:
+    'label or annotate the configuration with `admissions.enforcer/disabled: "true"` (the terms it already added stay until removed by hand)',
   namespaceSelectorTerms: [
     { key: "control-plane", operator: "NotIn", values: ["true"] },
     { key: "kubernetes.azure.com/managedby", operator: "NotIn", values: ["aks"] },
   ],
-  source: "AKS FAQ (admission controllers and kube-system); Azure/AKS issue 4002",
+  source:
+    "AKS FAQ, “Can admission controller webhooks impact kube-system and internal AKS namespaces?”; Azure/AKS issue 4002",
 };
 
 const CERT_MANAGER_CAINJECTOR: Platform = {
