@@ -84,30 +84,28 @@ export function joinEngines(ownership: EngineOwnershipIndex, sources: EngineSour
   };
   for (const p of sources.policies) entry(p.ref).policy = p;
 
+  const seen = new Set<string>();
   const add = (ref: SourcePolicyRef, o: OwnedObject, certainty: Certainty, because: string) => {
+    const sk = sourceKey(ref);
+    const ok = ownedKey(o.kind, o.name, o.position);
+    const pair = `${sk}\u0000${ok}`;
+    if (seen.has(pair)) return;
+    seen.add(pair);
     const e = entry(ref);
     const carrier: Carrier = {
       kind: o.kind,
       name: o.name,
-      ...(o.hook !== undefined ? { hook: o.hook } : {}),
-      ...(o.position !== undefined ? { position: o.position } : {}),
+      hook: o.hook,
+      position: o.position,
       certainty,
       because,
     };
-    const list =
-      o.position !== undefined
-        ? e.webhooks
-        : o.kind.endsWith("Binding")
-          ? e.generatedBindings
-          : e.generatedPolicies;
-    if (list.some((c) => c.kind === o.kind && c.name === o.name && c.position === o.position))
-      return;
-    list.push(carrier);
-    const ok = ownedKey(o.kind, o.name, o.position);
-    const sk = sourceKey(ref);
-    const back = sourcesOf.get(ok) ?? [];
-    if (!back.includes(sk)) back.push(sk);
-    sourcesOf.set(ok, back);
+    if (o.position !== undefined) e.webhooks.push(carrier);
+    else if (o.kind.endsWith("Binding")) e.generatedBindings.push(carrier);
+    else e.generatedPolicies.push(carrier);
+    const back = sourcesOf.get(ok);
+    if (back) back.push(sk);
+    else sourcesOf.set(ok, [sk]);
   };
 
   const objects = Object.values(ownership.objects);

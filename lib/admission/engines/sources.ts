@@ -31,6 +31,7 @@ import {
   num,
   record,
   str,
+  stringMap,
   strings,
   versionOf,
 } from "@/lib/admission/engines/unstructured";
@@ -538,7 +539,7 @@ export function parseEngineObject(
       name: meta.name,
     },
     ...(meta.uid ? { uid: meta.uid } : {}),
-    labels: meta.labels,
+    labels: stringMap(meta.labels),
   };
   if (group === GATEKEEPER_TEMPLATES_GROUP) return gatekeeperTemplate(raw, base);
   if (group === GATEKEEPER_CONSTRAINTS_GROUP) return gatekeeperConstraint(raw, base);

@@ -76,8 +76,25 @@ export interface OwnedObject {
 
 /** Identity of a source policy as a string: `engine:apiGroup/kind/namespace/name`. */
 export function sourceKey(ref: SourcePolicyRef): string {
-  const group = ref.apiVersion.includes("/") ? ref.apiVersion.split("/")[0] : "";
-  return `${ref.engine}:${group}/${ref.kind}/${ref.namespace ?? ""}/${ref.name}`;
+  const i = ref.apiVersion.indexOf("/");
+  return sourceKeyOf(
+    ref.engine,
+    i < 0 ? "" : ref.apiVersion.slice(0, i),
+    ref.kind,
+    ref.namespace,
+    ref.name,
+  );
+}
+
+/** `sourceKey` from the parts. */
+export function sourceKeyOf(
+  engine: EngineName,
+  group: string,
+  kind: string,
+  namespace: string | undefined,
+  name: string,
+): string {
+  return `${engine}:${group}/${kind}/${namespace ?? ""}/${name}`;
 }
 
 /** How a source policy is named in text: `ClusterPolicy require-labels`, `AdmissionPolicy ns/x`. */
