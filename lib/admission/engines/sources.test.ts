@@ -1,6 +1,10 @@
 /** Engine policies read from unstructured objects, and unknown versions read as unrecognised. */
 import { describe, expect, it } from "vitest";
-import { parseEngineObject, parseEngineObjects } from "@/lib/admission/engines/sources";
+import {
+  engineCollections,
+  parseEngineObject,
+  parseEngineObjects,
+} from "@/lib/admission/engines/sources";
 import {
   gatekeeperConstraint,
   gatekeeperTemplate,
@@ -164,5 +168,61 @@ describe("parseEngineObject", () => {
       "ClusterAdmissionPolicy",
       "AdmissionPolicy",
     ]);
+  });
+});
+
+describe("engineCollections", () => {
+  const d = (
+    group: string,
+    version: string,
+    resource: string,
+    kind: string,
+    namespaced = false,
+  ) => ({
+    group,
+    version,
+    resource,
+    kind,
+    namespaced,
+  });
+  it("lists each engine kind once, in a version it reads, and every Constraint kind", () => {
+    expect(
+      engineCollections([
+        d("", "v1", "pods", "Pod", true),
+        d("kyverno.io", "v2beta1", "clusterpolicies", "ClusterPolicy"),
+        d("kyverno.io", "v1", "clusterpolicies", "ClusterPolicy"),
+        d("kyverno.io", "v1", "clusterpolicies/status", "ClusterPolicy"),
+        d("kyverno.io", "v1", "policyexceptions", "PolicyException", true),
+        d("constraints.gatekeeper.sh", "v1beta1", "k8srequiredlabels", "K8sRequiredLabels"),
+        d("policies.kubewarden.io", "v9", "admissionpolicies", "AdmissionPolicy", true),
+      ]),
+    ).toEqual([
+      {
+        engine: "kyverno",
+        group: "kyverno.io",
+        version: "v1",
+        resource: "clusterpolicies",
+        kind: "ClusterPolicy",
+        namespaced: false,
+      },
+      {
+        engine: "gatekeeper",
+        group: "constraints.gatekeeper.sh",
+        version: "v1beta1",
+        resource: "k8srequiredlabels",
+        kind: "K8sRequiredLabels",
+        namespaced: false,
+      },
+      // A version it does not read is still listed: its objects read as unrecognised.
+      {
+        engine: "kubewarden",
+        group: "policies.kubewarden.io",
+        version: "v9",
+        resource: "admissionpolicies",
+        kind: "AdmissionPolicy",
+        namespaced: true,
+      },
+    ]);
+    expect(engineCollections([d("", "v1", "pods", "Pod", true)])).toEqual([]);
   });
 });

@@ -43,7 +43,7 @@ interface SourceBase {
   readonly labels: Readonly<Record<string, string>>;
 }
 
-/** A Gatekeeper ConstraintTemplate. */
+/** A Gatekeeper ConstraintTemplate. @public */
 export interface GatekeeperTemplate extends SourceBase {
   readonly type: "gatekeeper-template";
   /** The Constraint kind it creates (`spec.crd.spec.names.kind`). */
@@ -66,8 +66,8 @@ export interface GatekeeperTemplate extends SourceBase {
 
 /** The enforcement points Gatekeeper names (pkg/util/enforcement_action.go). */
 export const GATEKEEPER_WEBHOOK_POINT = "validation.gatekeeper.sh";
-export const GATEKEEPER_VAP_POINT = "vap.k8s.io";
-export const GATEKEEPER_AUDIT_POINT = "audit.gatekeeper.sh";
+const GATEKEEPER_VAP_POINT = "vap.k8s.io";
+const GATEKEEPER_AUDIT_POINT = "audit.gatekeeper.sh";
 
 /** A Gatekeeper Constraint (any kind in constraints.gatekeeper.sh). */
 export interface GatekeeperConstraint extends SourceBase {
@@ -94,6 +94,7 @@ export interface GatekeeperConstraint extends SourceBase {
   }>;
 }
 
+/** A Kyverno validation failure action. @public */
 export type KyvernoAction = "Audit" | "Enforce";
 
 /** A Kyverno ClusterPolicy or Policy (kyverno.io). */
@@ -118,7 +119,7 @@ export interface KyvernoPolicy extends SourceBase {
   readonly generation?: { readonly generated: boolean; readonly message: string };
 }
 
-/** A Kyverno CEL policy (policies.kyverno.io): ValidatingPolicy, MutatingPolicy, … */
+/** A Kyverno CEL policy (policies.kyverno.io): ValidatingPolicy, MutatingPolicy, … @public */
 export interface KyvernoCelPolicy extends SourceBase {
   readonly type: "kyverno-cel-policy";
   /** `spec.validationActions` (Deny when unset); empty for kinds without it. */
@@ -135,7 +136,7 @@ export interface KyvernoCelPolicy extends SourceBase {
   readonly generation?: { readonly generated: boolean; readonly message: string };
 }
 
-/** A Kubewarden (Cluster)AdmissionPolicy or policy group. */
+/** A Kubewarden (Cluster)AdmissionPolicy or policy group. @public */
 export interface KubewardenPolicy extends SourceBase {
   readonly type: "kubewarden-policy";
   readonly group: boolean;
@@ -191,14 +192,14 @@ export const KYVERNO_POLICIES_GROUP = "policies.kyverno.io";
 export const KUBEWARDEN_GROUP = "policies.kubewarden.io";
 
 /** Constraint versions (frameworks pkg/client/crds/crds.go: v1beta1 stored, v1alpha1 served). */
-export const GATEKEEPER_CONSTRAINT_VERSIONS = ["v1beta1", "v1alpha1"] as const;
+const GATEKEEPER_CONSTRAINT_VERSIONS = ["v1beta1", "v1alpha1"] as const;
 
 const CEL_CLUSTER_VERSIONS = ["v1", "v1beta1", "v1alpha1"];
 const CEL_NAMESPACED_VERSIONS = ["v1", "v1beta1"];
 
 /**
  * The engines' policy kinds (Constraints are any kind of constraints.gatekeeper.sh, found by
- * discovery). Versions are those the engines' CRDs serve (see the file comment).
+ * discovery). Versions are those the engines' CRDs serve (see the file comment). @public
  */
 export const ENGINE_SOURCE_KINDS: readonly EngineSourceKind[] = [
   {
@@ -567,6 +568,56 @@ export function parseEngineObjects(raws: readonly unknown[]): EngineSources {
     else policies.push(p);
   }
   return { policies, unrecognised };
+}
+
+/** One engine collection to list: a served group/version/resource and its kind. */
+export interface EngineCollection {
+  readonly engine: EngineName;
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+}
+
+/**
+ * The engine collections a cluster serves, from its discovery: each engine policy kind once, in
+ * the first version this reader knows (else the first served, whose objects then read as
+ * unrecognised), and every kind of constraints.gatekeeper.sh. Empty on a cluster without engines.
+ */
+export function engineCollections(
+  discovery: ReadonlyArray<{
+    readonly group: string;
+    readonly version: string;
+    readonly resource: string;
+    readonly kind: string;
+    readonly namespaced: boolean;
+  }>,
+): EngineCollection[] {
+  const served = new Map<string, Array<(typeof discovery)[number]>>();
+  for (const d of discovery) {
+    if (d.resource.includes("/") || !engineOfGroup(d.group)) continue;
+    const known = sourceKindOf(d.group, d.kind);
+    if (!known) continue;
+    const k = `${d.group}/${d.kind}`;
+    served.set(k, [...(served.get(k) ?? []), d]);
+  }
+  const out: EngineCollection[] = [];
+  for (const versions of served.values()) {
+    const first = versions[0]!;
+    const known = sourceKindOf(first.group, first.kind)!;
+    const pick =
+      known.versions.map((v) => versions.find((d) => d.version === v)).find((d) => d) ?? first;
+    out.push({
+      engine: known.engine,
+      group: pick.group,
+      version: pick.version,
+      resource: pick.resource,
+      kind: pick.kind,
+      namespaced: pick.namespaced,
+    });
+  }
+  return out;
 }
 
 /** No engines. */

@@ -7,7 +7,7 @@
 /** The engines recognised. */
 export type EngineName = "kyverno" | "gatekeeper" | "kubewarden";
 
-/** Every engine, in the order they are shown. */
+/** Every engine, in the order they are shown. @public */
 export const ENGINE_NAMES: readonly EngineName[] = ["gatekeeper", "kyverno", "kubewarden"];
 
 /**
