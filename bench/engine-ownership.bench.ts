@@ -1,7 +1,9 @@
 /**
  * Recognising the policy engines' ownership of 1,000 hooks and 500 generated admission policies
  * (with their 500 bindings), the engines' own policies read beside them. Budget (issue 56):
- * under 20 ms. The joins from each engine policy to its carriers are measured apart.
+ * under 20 ms, warm (the dashboard recomputes it on each change); the first, cold run (one
+ * command-line run) is printed beside it. The joins from each engine policy to its carriers are
+ * measured apart.
  */
 import { pathToFileURL } from "node:url";
 import { recogniseOwnership } from "@/lib/admission/engines/ownership";
@@ -81,11 +83,12 @@ export function worldForBench(): { snapshot: AdmissionSnapshot; raw: unknown[] }
   return { snapshot, raw };
 }
 
+/** Median of 31 runs after 20 warm-up runs (the server recomputes on every change: warm code). */
 function median(f: () => number): number {
   let sink = 0;
-  for (let w = 0; w < 3; w++) sink += f();
+  for (let w = 0; w < 20; w++) sink += f();
   const samples: number[] = [];
-  for (let i = 0; i < 15; i++) {
+  for (let i = 0; i < 31; i++) {
     const t0 = performance.now();
     sink += f();
     samples.push(performance.now() - t0);
@@ -97,6 +100,7 @@ function median(f: () => number): number {
 
 export const benches = [
   "engine-ownership-1k-hooks-500-policies-ms",
+  "engine-ownership-1k-hooks-500-policies-first-run-ms",
   "engine-joins-1k-hooks-500-policies-ms",
 ];
 
@@ -109,11 +113,15 @@ export async function run(): Promise<Array<{ bench: string; value: number; unit:
   );
   if (hooks !== 1000) throw new Error(`the world has ${hooks} hooks, not 1,000`);
   const sources = parseEngineObjects(raw);
+  // The first run, cold (what one command-line run pays).
+  const t0 = performance.now();
   const ownership = recogniseOwnership(snapshot, sources);
+  const first = Math.round((performance.now() - t0) * 100) / 100;
   const recognise = median(() => Object.keys(recogniseOwnership(snapshot, sources).objects).length);
   const joins = median(() => Object.keys(joinEngines(ownership, sources).bySource).length);
   return [
     { bench: "engine-ownership-1k-hooks-500-policies-ms", value: recognise, unit: "ms" },
+    { bench: "engine-ownership-1k-hooks-500-policies-first-run-ms", value: first, unit: "ms" },
     { bench: "engine-joins-1k-hooks-500-policies-ms", value: joins, unit: "ms" },
   ];
 }

@@ -22,7 +22,6 @@ import {
 import {
   ownedKey,
   sourceKey,
-  sourceKeyOf,
   strongest,
   weakest,
   type Certainty,
@@ -173,15 +172,22 @@ interface SourceClue {
 
 /** Resolves refs against the source policies read (their served apiVersion, their namespace). */
 class Resolver {
-  private readonly byKey = new Map<string, SourcePolicyRef>();
-  private readonly byName = new Map<string, SourcePolicyRef[]>();
+  /** group → kind → name → the policies read (several namespaces may share a name). */
+  private readonly index = new Map<string, Map<string, Map<string, SourcePolicyRef[]>>>();
   private readonly constraintKinds = new Map<string, string>();
+  private readonly read = new Set<SourcePolicyRef>();
 
   constructor(sources: EngineSources) {
     for (const p of sources.policies) {
-      this.byKey.set(sourceKey(p.ref), p.ref);
-      const k = `${groupOf(p.ref.apiVersion)}/${p.ref.kind}/${p.ref.name}`;
-      this.byName.set(k, [...(this.byName.get(k) ?? []), p.ref]);
+      const group = groupOf(p.ref.apiVersion);
+      const byKind = this.index.get(group) ?? new Map<string, Map<string, SourcePolicyRef[]>>();
+      this.index.set(group, byKind);
+      const byName = byKind.get(p.ref.kind) ?? new Map<string, SourcePolicyRef[]>();
+      byKind.set(p.ref.kind, byName);
+      const same = byName.get(p.ref.name);
+      if (same) same.push(p.ref);
+      else byName.set(p.ref.name, [p.ref]);
+      this.read.add(p.ref);
       if (p.type === "gatekeeper-template" && p.constraintKind)
         this.constraintKinds.set(p.constraintKind.toLowerCase(), p.constraintKind);
       if (p.type === "gatekeeper-constraint")
@@ -194,13 +200,14 @@ class Resolver {
     const known = sourceKindOf(group, kind);
     if (!known) return undefined;
     const ns = known.namespaced && namespace ? namespace : undefined;
-    const read = this.byKey.get(sourceKeyOf(known.engine, group, kind, ns, name));
-    if (read) return read;
-    if (known.namespaced && !namespace) {
-      // A namespaced policy named without its namespace: only when the name is unique.
-      const same = this.byName.get(`${group}/${kind}/${name}`) ?? [];
-      return same.length === 1 ? same[0] : undefined;
+    const same = this.index.get(group)?.get(kind)?.get(name);
+    if (same) {
+      if (!known.namespaced) return same[0];
+      if (ns === undefined) return same.length === 1 ? same[0] : undefined;
+      for (const r of same) if (r.namespace === ns) return r;
     }
+    // A namespaced policy named without its namespace, and not read: unknown.
+    if (known.namespaced && !ns) return undefined;
     return {
       engine: known.engine,
       apiVersion: `${group}/${known.versions[0]}`,
@@ -210,9 +217,9 @@ class Resolver {
     };
   }
 
-  /** Whether such a policy was read (when sources were given at all). */
+  /** Whether the ref is one of the policies read. */
   has(ref: SourcePolicyRef): boolean {
-    return this.byKey.has(sourceKey(ref));
+    return this.read.has(ref);
   }
 
   /** A Constraint's kind from its lowercased form (templates and constraints read). */

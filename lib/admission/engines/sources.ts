@@ -261,20 +261,34 @@ export const ENGINE_SOURCE_KINDS: readonly EngineSourceKind[] = [
   })),
 ];
 
-const KIND_INDEX = new Map(ENGINE_SOURCE_KINDS.map((k) => [`${k.group}/${k.kind}`, k]));
+/** group → kind → the kind (lookups by the objects' own strings, no key built per call). */
+const KIND_INDEX = new Map<string, Map<string, EngineSourceKind>>();
+for (const k of ENGINE_SOURCE_KINDS) {
+  const byKind = KIND_INDEX.get(k.group) ?? new Map<string, EngineSourceKind>();
+  byKind.set(k.kind, k);
+  KIND_INDEX.set(k.group, byKind);
+}
+/** Constraint kinds met so far (any kind of the group is one). */
+const CONSTRAINT_KINDS = new Map<string, EngineSourceKind>();
 
 /** The engine a policy kind belongs to, and its preferred apiVersion (for refs built from names). */
 export function sourceKindOf(group: string, kind: string): EngineSourceKind | undefined {
-  if (group === GATEKEEPER_CONSTRAINTS_GROUP)
-    return {
-      engine: "gatekeeper",
-      group,
-      kind,
-      plural: `${kind.toLowerCase()}`,
-      namespaced: false,
-      versions: GATEKEEPER_CONSTRAINT_VERSIONS,
-    };
-  return KIND_INDEX.get(`${group}/${kind}`);
+  if (group === GATEKEEPER_CONSTRAINTS_GROUP) {
+    let k = CONSTRAINT_KINDS.get(kind);
+    if (!k) {
+      k = {
+        engine: "gatekeeper",
+        group,
+        kind,
+        plural: kind.toLowerCase(),
+        namespaced: false,
+        versions: GATEKEEPER_CONSTRAINT_VERSIONS,
+      };
+      if (CONSTRAINT_KINDS.size < 10_000) CONSTRAINT_KINDS.set(kind, k);
+    }
+    return k;
+  }
+  return KIND_INDEX.get(group)?.get(kind);
 }
 
 /** The engine an API group belongs to. */
