@@ -31,7 +31,15 @@ import {
   type OwnedObject,
   type SourcePolicyRef,
 } from "@/lib/admission/engines/types";
-import { field, groupOf, metaOf, str, type Meta } from "@/lib/admission/engines/unstructured";
+import {
+  field,
+  groupOf,
+  list,
+  metaOf,
+  record,
+  str,
+  type Meta,
+} from "@/lib/admission/engines/unstructured";
 
 /** The configuration lists ownership is read from (a snapshot has them all). */
 export type OwnershipInput = Pick<
@@ -437,9 +445,9 @@ function hookNameClue(name: string): Clue | undefined {
 
 /** The path a hook calls, `url`'s path when it has no service. */
 function hookPath(h: HookLike): string | undefined {
-  const p = h.clientConfig?.service?.path;
+  const p = str(field(h, "clientConfig", "service", "path"));
   if (p) return p;
-  const url = h.clientConfig?.url;
+  const url = str(field(h, "clientConfig", "url"));
   if (!url) return undefined;
   try {
     return new URL(url).pathname;
@@ -490,7 +498,7 @@ function kubewardenSource(name: string, meta: Meta, r: Resolver): SourceClue | u
 
 /** Kyverno: the policies a hook carries, from its path (and name for namespaced ones). */
 function kyvernoHookSources(hook: HookLike, certainty: Certainty, r: Resolver): SourceClue[] {
-  const name = hook.name ?? "";
+  const name = str(hook.name) ?? "";
   const path = hookPath(hook);
   const strong = weakest(certainty, "strong");
   const guess: Certainty = "guess";
@@ -544,7 +552,7 @@ function recogniseConfiguration(
   namespaces: Map<EngineName, Set<string>>,
 ): void {
   const meta = metaOf(config);
-  const hooks = (field(config, "webhooks") as readonly HookLike[] | undefined) ?? [];
+  const hooks = list(field(config, "webhooks")).map((h) => (record(h) ?? {}) as HookLike);
   const owners = ownerClues(meta, r);
   const configClues = [
     ...owners.clues,
@@ -552,7 +560,7 @@ function recogniseConfiguration(
     ...configurationNameClues(kind, meta.name),
   ];
   const hookClues: Array<Clue | undefined> = [];
-  for (const h of hooks) hookClues.push(hookNameClue(h.name ?? ""));
+  for (const h of hooks) hookClues.push(hookNameClue(str(h.name) ?? ""));
   // The configuration: its own clues, and the first hook name of each engine among its hooks.
   const firstHookClue = new Map<EngineName, Clue>();
   for (const c of hookClues) if (c && !firstHookClue.has(c.engine)) firstHookClue.set(c.engine, c);
@@ -586,11 +594,11 @@ function recogniseConfiguration(
     out[ownedKey(kind, meta.name, position)] = {
       kind,
       name: meta.name,
-      hook: h.name ?? "",
+      hook: str(h.name) ?? "",
       position,
       ownership: ownership(own, sources),
     };
-    const ns = h.clientConfig?.service?.namespace;
+    const ns = str(field(h, "clientConfig", "service", "namespace"));
     if (ns && own.certainty !== "guess") {
       const set = namespaces.get(own.engine) ?? new Set<string>();
       set.add(ns);

@@ -226,3 +226,61 @@ describe("engineCollections", () => {
     expect(engineCollections([d("", "v1", "pods", "Pod", true)])).toEqual([]);
   });
 });
+
+describe("malformed objects", () => {
+  it("never throw, whatever the shape", async () => {
+    const { recogniseOwnership } = await import("@/lib/admission/engines/ownership");
+    const junk: unknown[] = [null, 1, "x", [], {}, { spec: [] }, { spec: "s", status: 3 }];
+    const kinds = [
+      ["templates.gatekeeper.sh/v1", "ConstraintTemplate"],
+      ["constraints.gatekeeper.sh/v1beta1", "K"],
+      ["kyverno.io/v1", "ClusterPolicy"],
+      ["policies.kyverno.io/v1", "ValidatingPolicy"],
+      ["policies.kubewarden.io/v1", "ClusterAdmissionPolicyGroup"],
+    ];
+    for (const [apiVersion, kind] of kinds)
+      for (const j of junk) {
+        const o = {
+          apiVersion,
+          kind,
+          metadata: { name: "n", labels: j, managedFields: j },
+          spec: {
+            rules: j,
+            targets: j,
+            policies: j,
+            scopedEnforcementActions: j,
+            validationActions: j,
+          },
+          status: { byPod: j, validatingadmissionpolicy: j },
+        };
+        expect(() => parseEngineObject(o)).not.toThrow();
+      }
+    for (const j of junk)
+      expect(() =>
+        recogniseOwnership({
+          validatingWebhookConfigurations: [
+            {
+              metadata: {
+                name: "kyverno-resource-validating-webhook-cfg",
+                ownerReferences: j,
+                labels: { "webhook.kyverno.io/managed-by": "kyverno" },
+              },
+              webhooks: j,
+            } as never,
+            {
+              metadata: { name: "c" },
+              webhooks: [
+                {
+                  name: "validate.kyverno.svc-fail-finegrained-x",
+                  clientConfig: { service: { path: j, namespace: j }, url: j },
+                },
+              ],
+            } as never,
+          ],
+          validatingAdmissionPolicyBindings: [
+            { metadata: { name: "gatekeeper-k-x" }, spec: { policyName: j, paramRef: j } } as never,
+          ],
+        }),
+      ).not.toThrow();
+  });
+});
