@@ -77,24 +77,8 @@ export interface OwnedObject {
 /** Identity of a source policy as a string: `engine:apiGroup/kind/namespace/name`. */
 export function sourceKey(ref: SourcePolicyRef): string {
   const i = ref.apiVersion.indexOf("/");
-  return sourceKeyOf(
-    ref.engine,
-    i < 0 ? "" : ref.apiVersion.slice(0, i),
-    ref.kind,
-    ref.namespace,
-    ref.name,
-  );
-}
-
-/** `sourceKey` from the parts. */
-export function sourceKeyOf(
-  engine: EngineName,
-  group: string,
-  kind: string,
-  namespace: string | undefined,
-  name: string,
-): string {
-  return `${engine}:${group}/${kind}/${namespace ?? ""}/${name}`;
+  const group = i < 0 ? "" : ref.apiVersion.slice(0, i);
+  return `${ref.engine}:${group}/${ref.kind}/${ref.namespace ?? ""}/${ref.name}`;
 }
 
 /** How a source policy is named in text: `ClusterPolicy require-labels`, `AdmissionPolicy ns/x`. */
