@@ -24,6 +24,7 @@ import {
 import { ownershipOf, recogniseOwnership } from "@/lib/admission/engines/ownership";
 import { metaOf } from "@/lib/admission/engines/unstructured";
 import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
+import { main } from "../../../cli/main";
 
 const id = `eng${Date.now().toString(36)}`;
 const ADM = "/apis/admissionregistration.k8s.io/v1";
@@ -86,7 +87,8 @@ beforeAll(async () => {
     { ...kyverno, metadata: { ...kyverno.metadata, name: KYVERNO_CFG } },
     "Kyverno",
   );
-  const gatekeeper = gatekeeperValidatingConfiguration();
+  // A 20 s timeout (lint L9) on hooks the engines own, for the command line's findings below.
+  const gatekeeper = gatekeeperValidatingConfiguration({ timeoutSeconds: 20 });
   await create(
     `${ADM}/validatingwebhookconfigurations`,
     { ...gatekeeper, metadata: { ...gatekeeper.metadata, name: GATEKEEPER_CFG } },
@@ -95,7 +97,7 @@ beforeAll(async () => {
   // Kubewarden's controller binary is `controller` (Dockerfile.controller).
   await create(
     `${ADM}/validatingwebhookconfigurations`,
-    kubewardenPolicyConfiguration({ name: KUBEWARDEN_POLICY }),
+    kubewardenPolicyConfiguration({ name: KUBEWARDEN_POLICY }, { timeoutSeconds: 20 }),
     "controller",
   );
   await create(
@@ -242,5 +244,41 @@ describe("engine objects read back from the apiserver", () => {
     const index = recogniseOwnership(snapshot);
     expect(ownershipOf(index, "ValidatingWebhookConfiguration", `${id}-plain`)).toBeUndefined();
     expect(ownershipOf(index, "ValidatingWebhookConfiguration", `${id}-plain`, 0)).toBeUndefined();
+  });
+});
+
+describe("portcullis lint --context", () => {
+  it("names the engine and the engine policy on findings about engine-owned hooks", async () => {
+    let out = "";
+    await main(
+      ["lint", "--context", stack.contexts.admin, "--kubeconfig", stack.kubeconfig, "-o", "json"],
+      { stdout: (t) => (out += t), stderr: () => undefined },
+    );
+    const report = JSON.parse(out) as {
+      findings: Array<{
+        id: string;
+        engine?: string;
+        sourcePolicy?: { kind: string; name: string };
+        objects: Array<{ kind: string; name: string; hook?: string; engine?: string }>;
+      }>;
+    };
+    const l9 = (name: string) =>
+      report.findings.find((f) => f.id === "L9" && f.objects[0]?.name === name);
+    expect(l9(GATEKEEPER_CFG)).toMatchObject({
+      engine: "gatekeeper",
+      objects: [
+        { kind: "ValidatingWebhookConfiguration", name: GATEKEEPER_CFG, engine: "gatekeeper" },
+      ],
+    });
+    expect(l9(`clusterwide-${KUBEWARDEN_POLICY}`)).toMatchObject({
+      engine: "kubewarden",
+      sourcePolicy: { kind: "ClusterAdmissionPolicy", name: KUBEWARDEN_POLICY },
+    });
+    expect(l9(`${id}-plain`)).toBeUndefined();
+    expect(report.findings.filter((f) => f.objects.some((o) => o.name === `${id}-plain`))).toEqual(
+      report.findings
+        .filter((f) => f.objects.some((o) => o.name === `${id}-plain`))
+        .filter((f) => f.engine === undefined),
+    );
   });
 });
