@@ -81,6 +81,7 @@ export async function loadState(opts: {
     terminatingNamespaces: [],
     backends: emptyBackends(),
     configurations: 0,
+    engineObjects: [],
     notices,
   };
   if (opts.context !== undefined) {
@@ -107,6 +108,10 @@ export async function loadState(opts: {
       );
       result.lists.externalAdmissionHookConfigurations.push(
         ...(snap.externalAdmissionHookConfigurations ?? []),
+      );
+      // The engines' own policies, when the cluster runs any (lint L20–L24, predict's owners).
+      result.engineObjects.push(
+        ...(await m.readEngineObjects(live, state.snapshot.discovery ?? [], notices)),
       );
       result = { ...result, notices };
     }
