@@ -1,5 +1,7 @@
 /**
- * Runs once when a dashboard server process starts: ends open event streams on SIGTERM and
+ * Runs once when a dashboard server process starts: registers the front door that
+ * scripts/start.mjs asks about every request body before the server reads it
+ * (server/http/front-door.ts), ends open event streams on SIGTERM and
  * SIGINT (so the server can stop), begins following the apiserver's audit log
  * file when PORTCULLIS_AUDIT_LOG is set (file mode, for clusters without the audit webhook), and
  * starts the OTLP trace receiver when PORTCULLIS_OTLP_LISTEN names an address (README, "Per-call
@@ -8,6 +10,8 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { installFrontDoor } = await import("@/server/http/front-door");
+  installFrontDoor();
   const { endOpenStreamsOnSignals } = await import("@/server/http/shutdown");
   endOpenStreamsOnSignals();
   if (process.env.PORTCULLIS_AUDIT_LOG) {

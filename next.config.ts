@@ -11,7 +11,7 @@ const config: NextConfig = {
   experimental: {
     // proxy.ts sees every request, and Next hands a route only the first 10 MB of a body that
     // passed a proxy unless told otherwise: an audit batch may be up to 16 MiB
-    // (server/audit/sink.ts MAX_AUDIT_BODY_BYTES), which the sink itself refuses beyond.
+    // (MAX_AUDIT_BODY_BYTES in lib/http/json-limits.ts), which the sink itself refuses beyond.
     proxyClientMaxBodySize: 16 * 1024 * 1024 + 1024 * 1024,
     // The stylesheet in the HTML instead of a request of its own: a page could not paint its
     // first screen until that request came back (about 100 ms on a loaded machine, from the same

@@ -7,11 +7,21 @@
  * admin signs in and acts as themselves, so any address is allowed (e.g. 0.0.0.0 in a pod). PORT picks the port (default 3000); PORTCULLIS_HOST a loopback address
  * (default 127.0.0.1). The port is passed on as PORTCULLIS_PORT, so the request policy allows the
  * loopback host names on that port only.
+ *
+ * It serves Next's request handler behind an HTTP server of its own, the front door: Next reads
+ * (and copies) a request's whole body before proxy.ts or a route runs, so a refusal there comes
+ * after the cost. The door asks server/http/front-door.ts (registered on globalThis by
+ * instrumentation.ts when the server starts) about every request that carries a body, before
+ * reading a byte of it: a refused one is answered unread, an admitted one is cut off where it
+ * passes its route's limit, and a large one waits, its socket unread, until the bodies being read
+ * leave room. Requests without a body (health, pages, streams) go straight to Next.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { createRequire } from "node:module";
 import { isIP } from "node:net";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dev = process.argv.includes("--dev");
@@ -59,24 +69,186 @@ if (mode === "local" && !isLoopback(host)) {
 
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 process.env.PORTCULLIS_PORT = port;
-// The container image holds Next's standalone output: server.js stands beside scripts/ and
-// serves the build without Next's command line (which the image does not carry).
-const standalone = path.join(root, "server.js");
-if (!dev && existsSync(standalone)) {
-  process.env.HOSTNAME = host.replace(/^\[|\]$/g, "");
-  process.env.PORT = port;
-  await import(pathToFileURL(standalone).href);
-} else {
-  // Next's own command line runs in this process (no wrapper to outlive or to signal through).
-  const next = path.join(root, "node_modules", "next", "dist", "bin", "next");
-  process.argv = [
-    process.argv[0],
-    next,
-    dev ? "dev" : "start",
-    "-H",
-    host.replace(/^\[|\]$/g, ""),
-    "-p",
-    port,
-  ];
-  await import(pathToFileURL(next).href);
+// As Next's command line has it.
+process.env.NODE_ENV ||= dev ? "development" : "production";
+process.env.NEXT_RUNTIME = "nodejs";
+const hostname = host.replace(/^\[|\]$/g, "");
+
+// The container image holds Next's standalone output: server.js stands beside scripts/, with the
+// build's configuration (the image carries no next.config.ts) in .next/required-server-files.json.
+if (!dev && existsSync(path.join(root, "server.js"))) {
+  process.env.NODE_ENV = "production";
+  process.chdir(root);
+  const files = JSON.parse(
+    readFileSync(path.join(root, ".next", "required-server-files.json"), "utf8"),
+  );
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(files.config);
 }
+
+const FRONT_DOOR = Symbol.for("portcullis.front-door");
+/** The door server/http/front-door.ts registered (see FrontDoor there), once the server started. */
+const door = () => globalThis[FRONT_DOOR];
+
+const require = createRequire(path.join(root, "package.json"));
+const next = require("next");
+const server = createServer();
+const app = next({ dev, dir: root, hostname, port: Number(port), httpServer: server });
+const handle = app.getRequestHandler();
+
+/** Hands a request to Next (as Next's own server does: a failure is a bare 500). */
+async function toNext(req, res) {
+  try {
+    await handle(req, res);
+  } catch (err) {
+    console.error(`portcullis: failed to handle ${req.method} ${req.url}:`, err);
+    if (!res.headersSent) {
+      res.statusCode = 500;
+      res.end("Internal Server Error");
+    } else {
+      res.destroy();
+    }
+  }
+}
+
+/** Writes an answer the door made; `close` ends the connection instead of draining the body. */
+function answer(res, a, close) {
+  const body = Buffer.from(a.body);
+  res.writeHead(a.status, {
+    ...a.headers,
+    ...(close ? { connection: "close" } : {}),
+    "content-length": String(body.length),
+  });
+  res.end(body);
+}
+
+/**
+ * Ends a body sent without a length where it passes `limit`: the route reads `limit` + 1 bytes
+ * and refuses them (413; every route reads with at most its requestBodyLimit), what follows is
+ * never read (the socket stops reading), and the connection closes with the answer.
+ */
+function limitBody(req, res, limit) {
+  let seen = 0;
+  let cut = false;
+  const push = req.push;
+  req.push = function (chunk, encoding) {
+    if (cut) return false;
+    if (!chunk) return push.call(this, chunk, encoding);
+    seen += chunk.length;
+    if (seen <= limit) return push.call(this, chunk, encoding);
+    cut = true;
+    if (!res.headersSent) res.setHeader("connection", "close");
+    else res.once("finish", () => req.socket.destroy());
+    push.call(this, chunk.subarray(0, chunk.length - (seen - limit - 1)));
+    push.call(this, null);
+    return false;
+  };
+}
+
+// Large bodies being read, and those waiting for a place (FIFO).
+let reading = 0;
+const waiting = [];
+
+/** Runs `go` once a large body may be read; the place is given back when the body is read. */
+function whenRoomForLargeBody(d, req, res, go) {
+  const start = () => {
+    reading++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      reading--;
+      while (reading < d.largeBodiesAtOnce && waiting.length > 0) waiting.shift()();
+    };
+    req.once("end", release);
+    req.once("close", release);
+    res.once("close", release);
+    go();
+  };
+  if (reading < d.largeBodiesAtOnce) return start();
+  if (waiting.length >= d.largeBodiesWaiting) return answer(res, d.busy(), true);
+  const entry = () => (req.destroyed ? undefined : start());
+  waiting.push(entry);
+  req.once("close", () => {
+    const i = waiting.indexOf(entry);
+    if (i !== -1) waiting.splice(i, 1);
+  });
+}
+
+/** The front door: a request with a body is decided on before Next reads any of it. */
+async function frontDoor(req, res, expectsContinue) {
+  const d = door();
+  const head = {
+    method: req.method ?? "GET",
+    url: req.url ?? "/",
+    headers: req.headers,
+    remoteAddress: req.socket.remoteAddress,
+  };
+  if (!d) {
+    // Not registered: the server did not start as it should (instrumentation.ts). No body is
+    // read unchecked.
+    if (!expectsContinue && !(req.headers["transfer-encoding"] || req.headers["content-length"])) {
+      return toNext(req, res);
+    }
+    res.writeHead(503, { "content-type": "text/plain; charset=utf-8", connection: "close" });
+    return void res.end("the dashboard's front door is not ready\n");
+  }
+  if (!d.carriesBody(head)) {
+    if (expectsContinue) res.writeContinue();
+    return toNext(req, res);
+  }
+  let verdict;
+  try {
+    verdict = await d.admit(head);
+  } catch (err) {
+    console.error(`portcullis: the front door failed on ${req.method} ${req.url}:`, err);
+    res.writeHead(500, { "content-type": "text/plain; charset=utf-8", connection: "close" });
+    return void res.end("Internal Server Error\n");
+  }
+  // A client that waits for 100 Continue is not sent one: its connection ends with the answer,
+  // whether or not it then sends the body.
+  if (!verdict.admit) return answer(res, verdict.answer, verdict.close || expectsContinue);
+  limitBody(req, res, verdict.limit);
+  const go = () => {
+    if (expectsContinue) res.writeContinue();
+    void toNext(req, res);
+  };
+  if (verdict.large) whenRoomForLargeBody(d, req, res, go);
+  else go();
+}
+
+server.on("request", (req, res) => void frontDoor(req, res, false));
+// A client that asks before sending its body (Expect: 100-continue) is refused before it sends.
+server.on("checkContinue", (req, res) => void frontDoor(req, res, true));
+const keepAlive = Number.parseInt(process.env.KEEP_ALIVE_TIMEOUT ?? "", 10);
+if (Number.isFinite(keepAlive) && keepAlive >= 0) server.keepAliveTimeout = keepAlive;
+
+// Stopping as Next's own server does: no new connections, the requests in flight finished (the
+// open event streams are ended by instrumentation.ts on the same signals), then exit 128+signal.
+let stopping = false;
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+]) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    server.close(() => {
+      void app
+        .close()
+        .catch((err) => console.error(err))
+        .finally(() => process.exit(code));
+    });
+    if (dev) server.closeAllConnections();
+  });
+}
+
+server.on("error", (err) => {
+  console.error("portcullis: the server failed:", err);
+  process.exit(1);
+});
+await app.prepare();
+server.listen(Number(port), hostname, () => {
+  process.stdout.write(
+    `portcullis: ${mode} mode, ${dev ? "development server" : "production build"} on http://${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${port}\n`,
+  );
+});

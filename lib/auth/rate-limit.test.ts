@@ -12,6 +12,18 @@ describe("RateLimiter", () => {
     expect(r.retryAfterSeconds("a", 61_000)).toBe(0);
   });
 
+  it("says, without counting, whether the next attempt would be refused", () => {
+    const r = new RateLimiter(2, 60_000);
+    expect(r.blockedForSeconds("a", 0)).toBe(0);
+    r.attempt("a", 0);
+    expect(r.blockedForSeconds("a", 0)).toBe(0);
+    r.attempt("a", 0);
+    expect(r.blockedForSeconds("a", 1000)).toBe(59);
+    expect(r.blockedForSeconds("a", 1000)).toBe(59); // asking counted nothing
+    expect(r.attempt("a", 1000)).toBe(false);
+    expect(r.blockedForSeconds("a", 60_000)).toBe(0);
+  });
+
   it("tracks a bounded number of keys", () => {
     const r = new RateLimiter(1, 60_000, 2);
     expect(r.attempt("a", 0)).toBe(true);

@@ -32,6 +32,16 @@ export class RateLimiter {
     return Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
   }
 
+  /**
+   * Seconds until `key` may try again if it tried now (0 when it may): what a caller that must
+   * not count the attempt yet (it will be counted later, once admitted) asks first.
+   */
+  blockedForSeconds(key: string, now: number): number {
+    const w = this.windows.get(key);
+    if (!w || now - w.start >= this.windowMs || w.count < this.limit) return 0;
+    return Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
+  }
+
   private evict(now: number): void {
     for (const [k, w] of this.windows) {
       if (now - w.start >= this.windowMs) this.windows.delete(k);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   declaredBodyLimit,
+  MAX_AUDIT_BODY_BYTES,
+  requestBodyLimit,
   jsonNestsDeeperThan,
   MAX_API_BODY_BYTES,
   MAX_JSON_DEPTH,
@@ -46,5 +48,16 @@ describe("declaredBodyLimit", () => {
     expect(declaredBodyLimit("/api/webhooks/x/y")).toBe(MAX_API_BODY_BYTES);
     expect(declaredBodyLimit("/api/audit")).toBeUndefined();
     expect(declaredBodyLimit("/webhooks")).toBeUndefined();
+  });
+});
+
+describe("requestBodyLimit", () => {
+  it("is what proxy.ts checks a declared length against, and the audit sink's own on its route", () => {
+    for (const p of ["/api/session", "/api/session/oidc", "/api/predict/dry-run", "/api/x"]) {
+      expect(requestBodyLimit(p), p).toBe(declaredBodyLimit(p));
+    }
+    expect(requestBodyLimit("/api/audit")).toBe(MAX_AUDIT_BODY_BYTES);
+    // A page takes no body: nothing larger than the API's.
+    expect(requestBodyLimit("/webhooks")).toBe(MAX_API_BODY_BYTES);
   });
 });

@@ -22,6 +22,34 @@ const SIGN_IN_PATHS: ReadonlySet<string> = new Set([
   "/api/session/oidc/callback",
 ]);
 
+/** The audit sink's batches (server/audit/sink.ts): the apiserver's batches are far smaller. */
+export const MAX_AUDIT_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The most bytes any request to `pathname` may carry, as the front door (scripts/start.mjs with
+ * server/http/front-door.ts) counts them before the server reads a body: a sign-in body is a
+ * stranger's and small, an audit batch up to MAX_AUDIT_BODY_BYTES, anything else (every other
+ * API route, and a page, which takes no body at all) as much as the apiserver takes.
+ */
+export function requestBodyLimit(pathname: string): number {
+  if (pathname === "/api/audit") return MAX_AUDIT_BODY_BYTES;
+  return SIGN_IN_PATHS.has(pathname) ? MAX_SIGN_IN_BODY_BYTES : MAX_API_BODY_BYTES;
+}
+
+/**
+ * Bodies the front door lets through without waiting: declared at most this large (or, sent
+ * without a length, to a route whose limit is at most this). A larger body waits for one of
+ * LARGE_BODIES_AT_ONCE places, so the bytes being read into the server at once stay bounded
+ * and a GET (health, a page) never queues behind them.
+ */
+export const SMALL_BODY_BYTES = 64 * 1024;
+
+/** How many large bodies the server reads at once (each until its response ends). */
+export const LARGE_BODIES_AT_ONCE = 1;
+
+/** How many large bodies may wait for a place; one more is refused (503) without being read. */
+export const LARGE_BODIES_WAITING = 64;
+
 /**
  * The most bytes an API request to `pathname` may declare (Content-Length) before anything
  * reads it, or undefined when the route sets its own limit (the audit sink, which authenticates
@@ -31,7 +59,7 @@ const SIGN_IN_PATHS: ReadonlySet<string> = new Set([
  */
 export function declaredBodyLimit(pathname: string): number | undefined {
   if (!pathname.startsWith("/api/") || pathname === "/api/audit") return undefined;
-  return SIGN_IN_PATHS.has(pathname) ? MAX_SIGN_IN_BODY_BYTES : MAX_API_BODY_BYTES;
+  return requestBodyLimit(pathname);
 }
 
 /** The deepest nesting (objects and arrays) a JSON body may have. */

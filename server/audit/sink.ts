@@ -7,9 +7,7 @@ import { fail, handle, respond } from "@/server/http/respond";
 import { auditSinkRoute, type AuditBatchResult } from "@/lib/api/audit";
 import { storeDecisions } from "@/server/decisions/instance";
 import { dashboardError } from "@/lib/api/contract";
-
-/** Audit batches larger than this are refused (the apiserver's batches are far smaller). */
-const MAX_AUDIT_BODY_BYTES = 16 * 1024 * 1024;
+import { MAX_AUDIT_BODY_BYTES } from "@/lib/http/json-limits";
 
 export type AuditAuthResult = { ok: true } | { ok: false; status: 401 | 503; message: string };
 

@@ -17,9 +17,56 @@ import { endSessionStreams } from "./session-streams";
 import { sessionStore, type Session, type SessionUser } from "./sessions";
 import { dashboardError } from "@/lib/api/contract";
 
-/** Sign-in attempts per client address per minute, and over all addresses (a backstop). */
-const perAddress = new RateLimiter(10, 60_000);
-const overall = new RateLimiter(300, 60_000);
+/**
+ * Sign-in attempts per client address per minute, and over all addresses (a backstop). On
+ * globalThis: the routes and the front door (server/http/front-door.ts, loaded by
+ * instrumentation.ts) are bundled apart and must count in the same windows.
+ */
+const g = globalThis as typeof globalThis & {
+  portcullisSignInLimits?: { perAddress: RateLimiter; overall: RateLimiter };
+};
+const { perAddress, overall } = (g.portcullisSignInLimits ??= {
+  perAddress: new RateLimiter(10, 60_000),
+  overall: new RateLimiter(300, 60_000),
+});
+
+/** The 429 of a sign-in attempt over the limit. */
+function tooManySignIns(wait: number): KubeApiError {
+  return new KubeApiError(
+    dashboardError({
+      status: 429,
+      reason: "TooManyRequests",
+      message: `too many sign-in attempts: try again in ${wait} s`,
+      details: { retryAfterSeconds: wait },
+    }),
+  );
+}
+
+/**
+ * Before anything reads a sign-in body (the front door): the 429 an attempt from this address
+ * would get now, without counting it (the route counts it once admitted), or undefined.
+ */
+export function signInBlocked(
+  forwardedFor: string | null,
+  now = Date.now(),
+): KubeApiError | undefined {
+  const address = clientAddress(forwardedFor);
+  const wait = Math.max(
+    perAddress.blockedForSeconds(address, now),
+    overall.blockedForSeconds("*", now),
+  );
+  return wait > 0 ? tooManySignIns(wait) : undefined;
+}
+
+/**
+ * Counts a sign-in attempt the front door refused (over the limit, or its body too large): it
+ * never reaches the route, which counts the others.
+ */
+export function countRefusedSignIn(forwardedFor: string | null, now = Date.now()): void {
+  const address = clientAddress(forwardedFor);
+  perAddress.attempt(address, now);
+  overall.attempt("*", now);
+}
 
 function notShared(): KubeApiError {
   return new KubeApiError(
@@ -50,14 +97,7 @@ export function countSignInAttempt(request: Request, now = Date.now()): void {
       perAddress.retryAfterSeconds(address, now),
       overall.retryAfterSeconds("*", now),
     );
-    throw new KubeApiError(
-      dashboardError({
-        status: 429,
-        reason: "TooManyRequests",
-        message: `too many sign-in attempts: try again in ${wait} s`,
-        details: { retryAfterSeconds: wait },
-      }),
-    );
+    throw tooManySignIns(wait);
   }
 }
 
