@@ -39,6 +39,7 @@ const SKIP_TITLE: Record<string, string> = {
   "params-not-found": "No param object found (parameterNotFoundAction Allow)",
   excluded: "Never sent to admission hooks",
   "not-reached": "Not reached: the request was already rejected",
+  "match-failed": "Not called: another validating webhook's match failed",
 };
 
 /** Link to a hook's detail (and its editor), or its name when it has no page. */

@@ -536,6 +536,7 @@ function selectedWebhook(
     return {
       kind: "fail",
       via,
+      phase: "call",
       failure: {
         status: 500,
         message: `Internal error occurred: failed calling webhook "${hook.id.name}": Webhook SideEffects is nil`,
@@ -545,6 +546,7 @@ function selectedWebhook(
   return {
     kind: "fail",
     via,
+    phase: "call",
     failure: {
       status: 400,
       message: `admission webhook "${hook.id.name}" does not support dry run`,
