@@ -11,6 +11,7 @@ import type { EquivalenceIndex } from "@/lib/admission/matching/equivalence";
 import type { HookIdentity } from "@/lib/admission/model/hook-identity";
 import type { HookIndex, RuleMatches, WebhookTable } from "@/lib/admission/matching/hook-index";
 import type { CompiledParamRef, ParamObjects } from "@/lib/admission/model/params";
+import type { PodSecurityConfig } from "@/lib/admission/model/admission-configuration";
 import type { GroupVersionKind, GroupVersionResource } from "@/lib/admission/model/request";
 
 /** Where a hook runs. */
@@ -107,6 +108,8 @@ export interface CompiledSnapshot {
   readonly namespacesKnown: boolean;
   /** Namespaces whose `status.phase` is Terminating (NamespaceLifecycle refuses creates in them). */
   readonly terminatingNamespaces: ReadonlySet<string>;
+  /** The PodSecurity plugin's configuration, when given (AdmissionSnapshot.podSecurity). */
+  readonly podSecurity: PodSecurityConfig | undefined;
   readonly equivalence: EquivalenceIndex;
   readonly excludeVirtualResources: boolean;
   readonly mutatingIndex: HookIndex;

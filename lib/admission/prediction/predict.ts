@@ -419,7 +419,11 @@ function podSecurityStage(
   acc: PredictionRecord,
   request: AdmissionRequest,
 ): PodSecurityPrediction | undefined {
-  const verdict = podSecurityVerdict(request, acc.ctx.nsLabels ?? undefined);
+  const verdict = podSecurityVerdict(
+    request,
+    acc.ctx.nsLabels ?? undefined,
+    acc.ctx.snapshot.podSecurity,
+  );
   if (!verdict) return undefined;
   const mutating = new Set<string>();
   const isMutating = (stage: Stage) => stage === "mutating-policy" || stage === "mutating-webhook";
