@@ -4,6 +4,8 @@
  * the report are lib/admission/report/predict-report's, shared with the predict page.
  */
 import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
+import type { PodSecurityConfig } from "@/lib/admission/model/admission-configuration";
+import { readAdmissionConfig } from "@/server/kube/admission-config";
 import type { JsonObject } from "@/lib/admission/validate/json";
 import { isObject } from "@/lib/admission/validate/json";
 import {
@@ -37,6 +39,15 @@ export async function readObject(
   if (objects.length > 1)
     throw new InputError(`${flag} ${name} holds ${objects.length} objects; give it exactly one`);
   return first.value;
+}
+
+/** The PodSecurity plugin's configuration from the AdmissionConfiguration file (exit 2 when unreadable). */
+function podSecurityOf(file: string): PodSecurityConfig {
+  try {
+    return readAdmissionConfig(file).podSecurity;
+  } catch (e) {
+    throw new InputError(`--admission-config: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 /** Runs the command. */
@@ -74,6 +85,9 @@ export async function runPredict(cmd: PredictCommand): Promise<PredictReport> {
     discovery: state.discovery,
     ...(state.params ? { params: state.params } : {}),
     ...(state.unservedParamKinds ? { unservedParamKinds: state.unservedParamKinds } : {}),
+    ...(cmd.admissionConfig !== undefined
+      ? { podSecurity: podSecurityOf(cmd.admissionConfig) }
+      : {}),
   };
   return predictReport(built.request, built.report, snapshot, [
     ...state.collected.notices,
