@@ -12,19 +12,20 @@ export const POD_SECURITY_EXEMPT = {
 } as const;
 
 /**
- * The defaults of the local control plane: the levels the built-in defaults have (privileged, so
- * a pod in an unlabelled namespace is admitted as before and no test sees new warnings or audit
- * annotations), with versions set in the file so the dashboard has configured defaults to read
- * and show: enforce at `latest`, audit and warn pinned to v1.30 (privileged admits every pod at
- * every version, so behaviour is the built-in one).
+ * The defaults of the local control plane: the built-in ones, written out (privileged, latest, in
+ * every mode). Any other value changes what other tests see: a level adds refusals, warnings or
+ * audit annotations in unlabelled namespaces, and even a version does (a namespace labelled
+ * `warn: baseline` without `warn-version` takes the default version: "baseline:v1.30" instead of
+ * "baseline:latest" in every warning). What the configuration decides is proved through the
+ * exemptions.
  */
 export const POD_SECURITY_DEFAULTS = {
   enforce: "privileged",
   "enforce-version": "latest",
   audit: "privileged",
-  "audit-version": "v1.30",
+  "audit-version": "latest",
   warn: "privileged",
-  "warn-version": "v1.30",
+  "warn-version": "latest",
 } as const;
 
 /** The PodSecurity plugin's defaults and exemptions for the local control plane. */
