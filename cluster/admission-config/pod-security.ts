@@ -19,7 +19,7 @@ export const POD_SECURITY_EXEMPT = {
  * "baseline:latest" in every warning). What the configuration decides is proved through the
  * exemptions.
  */
-export const POD_SECURITY_DEFAULTS = {
+const POD_SECURITY_DEFAULTS = {
   enforce: "privileged",
   "enforce-version": "latest",
   audit: "privileged",

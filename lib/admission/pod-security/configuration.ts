@@ -82,7 +82,7 @@ export function readPodSecurityConfig(
 }
 
 /** `ValidatePodSecurityConfiguration`, in its order. */
-export function validatePodSecurityConfig(config: PodSecurityConfig): FieldError[] {
+function validatePodSecurityConfig(config: PodSecurityConfig): FieldError[] {
   const errs: FieldError[] = [];
   const defaults = FieldPath.root("defaults");
   const d = config.defaults;
