@@ -46,6 +46,8 @@ export interface PredictCommand extends Common, RequestSpec {
   object: string;
   oldObject: string | undefined;
   namespaces: string | undefined;
+  /** The apiserver's AdmissionConfiguration file (the PodSecurity plugin's defaults and exemptions). */
+  admissionConfig: string | undefined;
 }
 
 /** `portcullis help [COMMAND]`, `--help`. */
@@ -89,6 +91,7 @@ const options = {
     "dry-run": { type: "boolean" },
     "namespace-labels": { type: "string", multiple: true },
     namespaces: { type: "string" },
+    "admission-config": { type: "string" },
     user: { type: "string" },
     group: { type: "string", multiple: true },
   },
@@ -233,6 +236,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
         dryRun: values["dry-run"] ?? false,
         namespaceLabels: labels === undefined ? undefined : parseLabels(labels),
         namespaces: nonEmpty("namespaces", values.namespaces),
+        admissionConfig: nonEmpty("admission-config", values["admission-config"]),
         user: nonEmpty("user", values.user),
         groups,
       };

@@ -111,6 +111,64 @@ describe("on files", () => {
     ]);
   });
 
+  test("predict --admission-config: the PodSecurity plugin's exemptions decide the verdict", async () => {
+    const cfg = file("empty.yaml", "");
+    const admission = file(
+      "admission.yaml",
+      `apiVersion: apiserver.config.k8s.io/v1
+kind: AdmissionConfiguration
+plugins:
+  - name: PodSecurity
+    path: pod-security.yaml
+`,
+    );
+    file(
+      "pod-security.yaml",
+      `apiVersion: pod-security.admission.config.k8s.io/v1
+kind: PodSecurityConfiguration
+exemptions: {usernames: [ci-bot]}
+`,
+    );
+    const pod = file(
+      "privileged.yaml",
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: team}\nspec: {containers: [{name: c, image: x, securityContext: {privileged: true}}]}\n",
+    );
+    const args = [
+      "predict",
+      "--config",
+      cfg,
+      "--object",
+      pod,
+      "--operation",
+      "CREATE",
+      "--namespace-labels",
+      "pod-security.kubernetes.io/enforce=restricted",
+      "--user",
+      "ci-bot",
+      "-o",
+      "json",
+    ];
+    const exempt = await runCli([...args, "--admission-config", admission]);
+    expect(exempt.code, exempt.stderr).toBe(0);
+    expect(JSON.parse(exempt.stdout).podSecurity).toMatchObject({
+      exemption: { by: "user", name: "ci-bot" },
+      assumption: null,
+      rejection: null,
+    });
+    const assumed = await runCli(args);
+    expect(assumed.code).toBe(1);
+    expect(JSON.parse(assumed.stdout).podSecurity.assumption).toContain("built-in defaults");
+    const broken = file(
+      "broken.yaml",
+      "apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins: [{name: PodSecurity, configuration: {apiVersion: pod-security.admission.config.k8s.io/v1, kind: PodSecurityConfiguration, defaults: {enforce: strict}}}]\n",
+    );
+    const refused = await runCli([...args, "--admission-config", broken]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      'defaults.enforce: Invalid value: "strict": must be one of privileged, baseline, restricted',
+    );
+  });
+
   test("the launcher explains a missing build", async () => {
     const copy = mkdtempSync(path.join(os.tmpdir(), "portcullis-nobuild-"));
     const launcher = path.join(copy, "bin", "portcullis.mjs");

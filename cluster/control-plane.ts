@@ -47,6 +47,12 @@ export interface ControlPlaneInfo {
    * OIDC issuer to a running control plane by rewriting it (cluster/harness/oidc-issuer.ts).
    */
   authenticationConfig: string;
+  /**
+   * The apiserver's AdmissionConfiguration (--admission-control-config-file): the PodSecurity
+   * plugin's defaults and exemptions among others. The dashboard reads it as
+   * PORTCULLIS_ADMISSION_CONFIG, the command line as --admission-config.
+   */
+  admissionConfigFile: string;
   dashboardUrl: string;
   version: string;
   pids: number[];
@@ -418,6 +424,9 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         "--runtime-config=admissionregistration.k8s.io/v1beta1=true,admissionregistration.k8s.io/v1alpha1=true",
         "--feature-gates=MutatingAdmissionPolicy=true",
         `--admission-control-config-file=${admissionConfig.file}`,
+        // As kubeadm sets it: privileged containers pass object validation, so they reach
+        // admission (PodSecurity, webhooks, policies) instead of being refused before it.
+        "--allow-privileged=true",
         `--audit-policy-file=${auditPolicy}`,
         `--audit-webhook-config-file=${auditWebhookConfig}`,
         "--audit-webhook-batch-max-wait=1s",
@@ -534,6 +543,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
       ...(auditTls ? { auditTls } : {}),
       otlpListen,
       authenticationConfig,
+      admissionConfigFile: admissionConfig.file,
       dashboardUrl: opts.dashboardUrl,
       version,
       pids: procs.map((p) => p.child.pid ?? -1),

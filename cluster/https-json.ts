@@ -22,6 +22,8 @@ export function httpsRequest(
     timeoutMs?: number;
     /** Ask for a gzip-compressed answer (decompressed here), as browsers and undici do. */
     gzip?: boolean;
+    /** More request headers (e.g. Impersonate-User). */
+    headers?: Record<string, string>;
   },
 ): Promise<HttpsJsonResponse> {
   return new Promise((resolve, reject) => {
@@ -35,6 +37,7 @@ export function httpsRequest(
           Accept: "application/json",
           ...(opts.gzip ? { "Accept-Encoding": "gzip" } : {}),
           ...(opts.token ? { Authorization: `Bearer ${opts.token}` } : {}),
+          ...opts.headers,
           ...(payload
             ? {
                 "Content-Type": opts.contentType ?? "application/json",

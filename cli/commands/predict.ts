@@ -6,6 +6,8 @@
 import { recogniseOwnership } from "@/lib/admission/engines/ownership";
 import { parseEngineObjects } from "@/lib/admission/engines/sources";
 import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
+import type { PodSecurityConfig } from "@/lib/admission/model/admission-configuration";
+import { readAdmissionConfig } from "@/server/kube/admission-config";
 import type { JsonObject } from "@/lib/admission/validate/json";
 import { isObject } from "@/lib/admission/validate/json";
 import {
@@ -39,6 +41,15 @@ export async function readObject(
   if (objects.length > 1)
     throw new InputError(`${flag} ${name} holds ${objects.length} objects; give it exactly one`);
   return first.value;
+}
+
+/** The PodSecurity plugin's configuration from the AdmissionConfiguration file (exit 2 when unreadable). */
+function podSecurityOf(file: string): PodSecurityConfig {
+  try {
+    return readAdmissionConfig(file).podSecurity;
+  } catch (e) {
+    throw new InputError(`--admission-config: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 /** Runs the command. */
@@ -76,6 +87,9 @@ export async function runPredict(cmd: PredictCommand): Promise<PredictReport> {
     discovery: state.discovery,
     ...(state.params ? { params: state.params } : {}),
     ...(state.unservedParamKinds ? { unservedParamKinds: state.unservedParamKinds } : {}),
+    ...(cmd.admissionConfig !== undefined
+      ? { podSecurity: podSecurityOf(cmd.admissionConfig) }
+      : {}),
   };
   // The engines behind the hooks, from the objects themselves and any engine policies given.
   const ownership = recogniseOwnership(snapshot, parseEngineObjects(state.collected.engineObjects));

@@ -29,6 +29,7 @@ Exit: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage or inp
                          [--old-object FILE] [--subresource NAME] [--resource RES]
                          [--namespace NS] [--name NAME] [--dry-run]
                          [--namespace-labels k=v,...] [--namespaces FILE]
+                         [--admission-config FILE]
                          [--user NAME [--group G]...] [--context NAME] [-o text|json]
 
 Predicts the admission calls for one request: mutating policies and webhooks in order (and a
@@ -39,6 +40,8 @@ reason, and the worst-case latency admission adds.
   --resource RES      RESOURCE[.GROUP] or GROUP/VERSION/RESOURCE when the kind does not say
   --namespace-labels  labels of the request's namespace (default: from --namespaces, Namespace
                       objects in --config, or the cluster)
+  --admission-config  the apiserver's AdmissionConfiguration file: the PodSecurity plugin's
+                      defaults and exemptions (without it the verdict assumes the built-in ones)
   --context NAME      without --config, the cluster's configuration; always its namespaces,
                       discovery and (without --user) the context's identity
 

@@ -45,8 +45,10 @@ export function formatPredictText(r: PredictReport): string {
   if (ps) {
     lines.push(
       "",
-      `PodSecurity (enforce ${ps.enforce}, audit ${ps.audit}, warn ${ps.warn}; from the namespace's labels):`,
+      `PodSecurity (enforce ${ps.enforce}, audit ${ps.audit}, warn ${ps.warn}; from the namespace's labels${ps.assumption === null ? " and the configured defaults" : ""}):`,
     );
+    if (ps.exemption) lines.push(`  exempt: ${ps.exemption.message}`);
+    if (ps.assumption) lines.push(`  note: ${ps.assumption} (pass --admission-config FILE)`);
     if (ps.rejection)
       lines.push(
         `  ${ps.rejects ? "REJECTED" : "would reject"}: ${ps.rejection.status} ${ps.rejection.message}`,

@@ -1,6 +1,48 @@
 import type { AdmissionPluginEntry } from "./index";
 
-/** The PodSecurity plugin's defaults and exemptions for the local control plane (none yet). */
+/**
+ * What the local control plane exempts from Pod Security: names no other test uses, so only the
+ * tests that mean to meet an exemption do (the namespace and RuntimeClass are created by them; the
+ * user is reached by impersonation).
+ */
+export const POD_SECURITY_EXEMPT = {
+  namespace: "portcullis-psa-exempt",
+  username: "portcullis-psa-exempt-user",
+  runtimeClass: "portcullis-psa-exempt",
+} as const;
+
+/**
+ * The defaults of the local control plane: the built-in ones, written out (privileged, latest, in
+ * every mode). Any other value changes what other tests see: a level adds refusals, warnings or
+ * audit annotations in unlabelled namespaces, and even a version does (a namespace labelled
+ * `warn: baseline` without `warn-version` takes the default version: "baseline:v1.30" instead of
+ * "baseline:latest" in every warning). What the configuration decides is proved through the
+ * exemptions.
+ */
+const POD_SECURITY_DEFAULTS = {
+  enforce: "privileged",
+  "enforce-version": "latest",
+  audit: "privileged",
+  "audit-version": "latest",
+  warn: "privileged",
+  "warn-version": "latest",
+} as const;
+
+/** The PodSecurity plugin's defaults and exemptions for the local control plane. */
 export function podSecurityPlugins(_dir: string): AdmissionPluginEntry[] {
-  return [];
+  return [
+    {
+      name: "PodSecurity",
+      configuration: {
+        apiVersion: "pod-security.admission.config.k8s.io/v1",
+        kind: "PodSecurityConfiguration",
+        defaults: POD_SECURITY_DEFAULTS,
+        exemptions: {
+          usernames: [POD_SECURITY_EXEMPT.username],
+          runtimeClasses: [POD_SECURITY_EXEMPT.runtimeClass],
+          namespaces: [POD_SECURITY_EXEMPT.namespace],
+        },
+      },
+    },
+  ];
 }

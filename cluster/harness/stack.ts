@@ -48,6 +48,7 @@ export function dashboardEnv(info: ControlPlaneInfo): NodeJS.ProcessEnv {
     // Each stack's dashboards keep decisions in the run's own directory.
     PORTCULLIS_DATA_DIR: path.join(info.dir, "data"),
     PORTCULLIS_DEFAULT_CONTEXT: info.contexts.admin,
+    PORTCULLIS_ADMISSION_CONFIG: info.admissionConfigFile,
     // The test stack serves the historical admission kinds (see cluster/legacy-crds.ts).
     PORTCULLIS_LEGACY_ADMISSION_GROUP: LEGACY_ADMISSION_GROUP,
     // Tests wait on the server's state through /api/test-hooks (server/testing/hooks.ts; never

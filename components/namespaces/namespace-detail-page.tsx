@@ -12,7 +12,15 @@ import { ErrorBox } from "@/components/ui/error-box";
 import { useLiveMatrix } from "./use-live-matrix";
 import { RequestPicker } from "./request-picker";
 import { LiveIndicator } from "@/components/live/live-indicator";
-import { levelVersionString, policyToEvaluate } from "@/lib/admission/pod-security/labels";
+import { useQuery } from "@tanstack/react-query";
+import {
+  LABEL_PREFIX,
+  compareLevels,
+  levelVersionString,
+  policyToEvaluate,
+} from "@/lib/admission/pod-security/labels";
+import { defaultPolicy } from "@/lib/admission/pod-security/configuration";
+import { admissionConfigQuery } from "@/lib/queries/overview";
 import { DEFAULT_STATE, stateToQuery } from "@/lib/predict/page-state";
 
 const STAGE: Record<string, string> = {
@@ -93,26 +101,47 @@ function PodSecurityStandards({
   name: string;
   labels: Readonly<Record<string, string>>;
 }) {
-  const { policy, errors } = policyToEvaluate(labels);
+  const admission = useQuery(admissionConfigQuery()).data;
+  const config = admission?.podSecurity ?? undefined;
+  const defaults = defaultPolicy(config);
+  const { policy, errors } = policyToEvaluate(labels, defaults);
+  const has = (k: string) => Object.prototype.hasOwnProperty.call(labels, `${LABEL_PREFIX}${k}`);
+  const defaultsFrom = config ? "the apiserver's PodSecurity configuration" : "built in";
   const modes = [
-    ["Enforce", policy.enforce, "pods that violate it are refused"],
-    ["Warn", policy.warn, "the apiserver returns a warning"],
-    ["Audit", policy.audit, "the audit event is annotated"],
+    ["Enforce", "enforce", policy.enforce, "pods that violate it are refused"],
+    ["Warn", "warn", policy.warn, "the apiserver returns a warning"],
+    ["Audit", "audit", policy.audit, "the audit event is annotated"],
   ] as const;
+  const exempt = config?.exemptions.namespaces.includes(name) ?? false;
   return (
     <section className="panel" aria-label="Pod Security" data-testid="pod-security-standards">
       <h2>Pod Security</h2>
+      {exempt && (
+        <p className="alert" data-testid="pod-security-exempt">
+          Namespace {name} is exempt from Pod Security in the apiserver&apos;s PodSecurity
+          configuration: its pods and workloads are not evaluated, whatever its labels say.
+        </p>
+      )}
       <dl className="facts">
-        {modes.map(([mode, lv, what]) => (
+        {modes.map(([mode, key, lv, what]) => (
           <Fragment key={mode}>
             <dt>{mode}</dt>
-            <dd>
+            <dd data-testid={`pod-security-${key}`}>
               <span className="mono">{levelVersionString(lv)}</span>{" "}
               {lv.level === "privileged" ? (
                 <span className="muted">nothing is checked</span>
               ) : (
                 <span className="hint">{what}</span>
-              )}
+              )}{" "}
+              <span className="hint">
+                {has(key) || has(`${key}-version`)
+                  ? "(from the labels)"
+                  : key === "warn" &&
+                      has("enforce") &&
+                      compareLevels(policy.enforce.level, defaults.warn.level) > 0
+                    ? "(follows enforce)"
+                    : `(default, ${defaultsFrom})`}
+              </span>
             </dd>
           </Fragment>
         ))}
@@ -128,9 +157,29 @@ function PodSecurityStandards({
           .
         </p>
       ))}
-      <p className="hint">
-        From the <code>pod-security.kubernetes.io/*</code> labels. A cluster-wide default or
-        exemption in the apiserver&apos;s PodSecurity configuration is not visible here.{" "}
+      <p className="hint" data-testid="pod-security-source">
+        From the <code>pod-security.kubernetes.io/*</code> labels; a mode they do not set takes the
+        cluster-wide default.{" "}
+        {admission?.error ? (
+          <span className="alert">The admission configuration is not read: {admission.error}</span>
+        ) : config ? (
+          <>
+            Defaults and exemptions from <code>{config.source}</code>
+            {config.exemptions.usernames.length + config.exemptions.runtimeClasses.length > 0
+              ? ` (also exempt: ${[
+                  ...config.exemptions.usernames.map((u) => `user ${u}`),
+                  ...config.exemptions.runtimeClasses.map((r) => `RuntimeClass ${r}`),
+                ].join(", ")})`
+              : ""}
+            .
+          </>
+        ) : (
+          <>
+            The apiserver&apos;s PodSecurity configuration was not given to the dashboard
+            (PORTCULLIS_ADMISSION_CONFIG): the defaults shown are the built-in ones
+            (privileged:latest), and exemptions are not known.
+          </>
+        )}{" "}
         <Link href={podPredictHref(name)} data-testid="pod-security-predict">
           Predict
         </Link>{" "}

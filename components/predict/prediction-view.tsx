@@ -39,6 +39,7 @@ const SKIP_TITLE: Record<string, string> = {
   "params-not-found": "No param object found (parameterNotFoundAction Allow)",
   excluded: "Never sent to admission hooks",
   "not-reached": "Not reached: the request was already rejected",
+  "match-failed": "Not called: another validating webhook's match failed",
 };
 
 /** Link to a hook's detail (and its editor), or its name when it has no page. */
@@ -353,10 +354,14 @@ function PodSecurityPanel({ ps }: { ps: PodSecurityReport }) {
       <h2>PodSecurity</h2>
       <p className="hint">
         The in-tree PodSecurity plugin runs after the mutating hooks and before the validating ones;
-        it evaluates {SUBJECT[ps.subject]}. Standards from the namespace&apos;s labels (a
-        cluster-wide default or exemption in the apiserver&apos;s PodSecurity configuration is not
-        visible here).
+        it evaluates {SUBJECT[ps.subject]}. Standards from the namespace&apos;s labels, and for the
+        modes they do not set, the defaults of the apiserver&apos;s PodSecurity configuration.
       </p>
+      {ps.assumption ? (
+        <p className="hint" data-testid="pod-security-assumption">
+          This verdict {ps.assumption}.
+        </p>
+      ) : null}
       <dl className="facts">
         <dt>Enforce</dt>
         <dd className="mono">{ps.enforce}</dd>
@@ -364,6 +369,12 @@ function PodSecurityPanel({ ps }: { ps: PodSecurityReport }) {
         <dd className="mono">{ps.warn}</dd>
         <dt>Audit</dt>
         <dd className="mono">{ps.audit}</dd>
+        {ps.exemption ? (
+          <>
+            <dt>Exempt</dt>
+            <dd data-testid="pod-security-exemption">{ps.exemption.message}</dd>
+          </>
+        ) : null}
         <dt>Verdict</dt>
         <dd data-testid="pod-security-verdict">
           {ps.rejection ? (

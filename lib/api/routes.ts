@@ -16,6 +16,7 @@ import { processHealthRoute } from "./health-process";
 import { uninitializedRoute } from "./initializers";
 import { notFoundRoutes } from "./not-found";
 import { overviewRoute } from "./overview";
+import { admissionConfigRoute } from "./admission-config";
 import { policyParamsRoute, tryRequestRoute } from "./policies";
 import { dryRunRoute, pickObjectRoute, predictStateRoute } from "./predict";
 import { listCollectionRoute, watchRoute } from "./resources";
@@ -60,6 +61,7 @@ export const API_ROUTES: Readonly<Record<string, AnyRoute>> = {
   processHealthRoute,
   uninitializedRoute,
   overviewRoute,
+  admissionConfigRoute,
   policyParamsRoute,
   tryRequestRoute,
   dryRunRoute,

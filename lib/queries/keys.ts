@@ -19,6 +19,8 @@ export const queryKeys = {
   /** Shared mode: one session per browser (a new sign-in reloads the page). */
   session: () => ["session"] as const,
   overview: (context: string) => ["overview", context] as const,
+  /** The dashboard's own configuration: the same for every context. */
+  admissionConfig: () => ["admission-config"] as const,
   collection: (context: string, r: ResourceRef) =>
     ["k8s", context, r.group, r.version, r.resource, "list"] as const,
   webhookObject: (context: string, resource: string, name: string) =>

@@ -348,6 +348,7 @@ export function compileSnapshot(s: AdmissionSnapshot): CompiledSnapshot {
     namespaces: new Map(Object.entries(s.namespaces ?? {})),
     namespacesKnown: s.namespaces !== undefined,
     terminatingNamespaces: new Set(s.terminatingNamespaces ?? []),
+    podSecurity: s.podSecurity,
     params: s.params
       ? new Map(s.params.map((p) => [paramKindKey(p.apiVersion, p.kind), p]))
       : undefined,

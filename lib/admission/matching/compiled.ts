@@ -11,6 +11,7 @@ import type { EquivalenceIndex } from "@/lib/admission/matching/equivalence";
 import type { HookIdentity } from "@/lib/admission/model/hook-identity";
 import type { HookIndex, RuleMatches, WebhookTable } from "@/lib/admission/matching/hook-index";
 import type { CompiledParamRef, ParamObjects } from "@/lib/admission/model/params";
+import type { PodSecurityConfig } from "@/lib/admission/model/admission-configuration";
 import type { GroupVersionKind, GroupVersionResource } from "@/lib/admission/model/request";
 
 /** Where a hook runs. */
@@ -107,6 +108,8 @@ export interface CompiledSnapshot {
   readonly namespacesKnown: boolean;
   /** Namespaces whose `status.phase` is Terminating (NamespaceLifecycle refuses creates in them). */
   readonly terminatingNamespaces: ReadonlySet<string>;
+  /** The PodSecurity plugin's configuration, when given (AdmissionSnapshot.podSecurity). */
+  readonly podSecurity: PodSecurityConfig | undefined;
   readonly equivalence: EquivalenceIndex;
   readonly excludeVirtualResources: boolean;
   readonly mutatingIndex: HookIndex;
@@ -165,7 +168,13 @@ export type SkipReason =
   | { readonly code: "policy-missing"; readonly policyName: string }
   /** paramRef found no param object and parameterNotFoundAction is Allow: not evaluated. */
   | { readonly code: "params-not-found"; readonly where: string }
-  | { readonly code: "not-reached"; readonly failedAt: string };
+  | { readonly code: "not-reached"; readonly failedAt: string }
+  /**
+   * A validating webhook that matched, but another validating webhook's match failed (its
+   * namespace could not be read, a matchCondition errored under failurePolicy Fail): the
+   * validating dispatcher decides every hook before calling any, so it called none.
+   */
+  | { readonly code: "match-failed"; readonly failedAt: string };
 
 /** A skipped hook in a prediction. Explain it with the Explainer `predict` returns beside the prediction. */
 export interface SkipEntry {
@@ -206,7 +215,20 @@ export type HookMatch =
       readonly condition: string;
       readonly reason: string;
     }
-  | { readonly kind: "fail"; readonly via: MatchedVia | undefined; readonly failure: HookFailure };
+  | {
+      readonly kind: "fail";
+      readonly via: MatchedVia | undefined;
+      readonly failure: HookFailure;
+      /**
+       * Where the request fails: `match` (absent) while the dispatcher decides which hooks to
+       * call (ShouldCallHook: the namespace cannot be read, a selector or a matchCondition
+       * errors), or `call` when the webhook is about to be called (the dry-run checks of
+       * callHook). The validating dispatcher matches every hook before calling any, so a `match`
+       * failure there means no validating webhook is called; a `call` failure leaves the others'
+       * parallel calls alone.
+       */
+      readonly phase?: "call";
+    };
 
 /** The shared "no rule matches" reason (allocated once). */
 export const RULES_REASON: SkipReason = Object.freeze({ code: "rules" });

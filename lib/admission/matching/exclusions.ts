@@ -44,6 +44,7 @@ export interface Exclusion {
     | "namespace-terminating"
     | "immortal-namespace"
     | "method-not-allowed"
+    | "subresource-not-served"
     | "operation-never-sent"
     | "pod-security";
   readonly message: string;

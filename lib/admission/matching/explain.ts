@@ -51,6 +51,8 @@ export function describeSkipReason(
       return `paramRef finds no ${reason.where} and parameterNotFoundAction is Allow, so the binding is not evaluated`;
     case "not-reached":
       return `not reached: the request already failed at ${reason.failedAt}`;
+    case "match-failed":
+      return `not called: matching ${reason.failedAt} failed, and the apiserver decides every validating webhook before calling any, so when one match fails it calls none`;
   }
 }
 

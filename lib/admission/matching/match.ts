@@ -513,14 +513,14 @@ function selectedWebhook(
           call,
           ctx,
           hook.failurePolicy,
-          (errors) => {
-            const msg = errors.map((e) => `${e.condition}: ${e.message}`).join(", ");
-            return {
-              kind: "fail",
-              via,
-              failure: { status: 403, message: `${forbiddenPrefix(ctx)}${msg}` },
-            };
-          },
+          (errors) => ({
+            kind: "fail",
+            via,
+            failure: {
+              status: 403,
+              message: `${forbiddenPrefix(ctx)}${conditionErrorText(hook.conditions, errors)}`,
+            },
+          }),
           hook.type,
         );
   if (outcome.kind !== "call" || !r.dryRun) return outcome;
@@ -536,6 +536,7 @@ function selectedWebhook(
     return {
       kind: "fail",
       via,
+      phase: "call",
       failure: {
         status: 500,
         message: `Internal error occurred: failed calling webhook "${hook.id.name}": Webhook SideEffects is nil`,
@@ -545,6 +546,7 @@ function selectedWebhook(
   return {
     kind: "fail",
     via,
+    phase: "call",
     failure: {
       status: 400,
       message: `admission webhook "${hook.id.name}" does not support dry run`,
@@ -661,7 +663,7 @@ function boundPolicy(pb: CompiledPolicyBinding, ctx: MatchContext, via: MatchedV
     ctx,
     pb.failurePolicy,
     (errors) => {
-      const text = conditionErrorText(pb, errors);
+      const text = conditionErrorText(pb.conditions, errors);
       // A mutating policy's failed matchConditions are a configuration error; a validating
       // policy's are its decision, acted on by the binding's validationActions.
       if (pb.type === "mutating") return configError(pb, ctx, text, via, "binding");
@@ -713,11 +715,11 @@ function untypedApply(
  * cel-go words it, several aggregated as `[…, …]`.
  */
 function conditionErrorText(
-  pb: CompiledPolicyBinding,
+  conditions: readonly CompiledCondition[],
   errors: ReadonlyArray<{ condition: string; message: string }>,
 ): string {
   const texts = errors.map((e) => {
-    const expression = pb.conditions.find((c) => c.name === e.condition)?.expression ?? "";
+    const expression = conditions.find((c) => c.name === e.condition)?.expression ?? "";
     return `expression '${expression}' resulted in error: ${goErrorMessage(e.message)}`;
   });
   return texts.length === 1 ? (texts[0] ?? "") : `[${texts.join(", ")}]`;

@@ -14,6 +14,7 @@ import type {
 import type { GroupVersionKind } from "@/lib/admission/model/request";
 import type { Labels } from "@/lib/admission/model/selectors";
 import type { ParamObjects } from "@/lib/admission/model/params";
+import type { PodSecurityConfig } from "@/lib/admission/model/admission-configuration";
 
 /** One served resource, as discovery reports it. */
 export interface DiscoveryResource {
@@ -134,6 +135,12 @@ export interface AdmissionSnapshot {
    * resources. Policies always skip them. Default true.
    */
   readonly excludeVirtualResources?: boolean;
+  /**
+   * The PodSecurity plugin's defaults and exemptions, from the apiserver's AdmissionConfiguration
+   * when it was given (pod-security/configuration.ts). Absent: the verdict assumes the built-in
+   * defaults and says so.
+   */
+  readonly podSecurity?: PodSecurityConfig;
 }
 
 /** The configuration lists of a snapshot, mutable while collecting. */
@@ -147,6 +154,7 @@ export type SnapshotLists = {
       | "excludeVirtualResources"
       | "params"
       | "unservedParamKinds"
+      | "podSecurity"
     >
   ]-?: NonNullable<AdmissionSnapshot[K]> extends ReadonlyArray<infer T> ? T[] : never;
 };

@@ -11,10 +11,13 @@
  *   a refusal;
  * - namespaces: labels that do not parse are refused (422).
  * The plugin's own configuration (cluster-wide default levels, exempt users, namespaces and
- * runtime classes) is not visible through the API: this reads the defaults it has when none is
- * given, and no exemption.
+ * runtime classes) is not visible through the API: it comes from the apiserver's
+ * AdmissionConfiguration (configuration.ts) when given; without it the verdict assumes the
+ * built-in defaults (privileged, latest) and no exemption, and says so.
  */
 import type { Labels } from "../model/selectors";
+import type { PodSecurityConfig } from "../model/admission-configuration";
+import { defaultPolicy, describeExemption, type PodSecurityExemption } from "./configuration";
 import type { AdmissionRequest } from "../model/request";
 import { goQuote } from "../validate/go-format";
 import { isObject } from "../validate/json";
@@ -74,6 +77,80 @@ export interface PodSecurityVerdict {
    * caller knows about; an UPDATE without the current object. Undefined when it is certain.
    */
   readonly undecided: string | undefined;
+  /**
+   * The plugin's configuration exempts the request (its namespace, its user, the pod's
+   * RuntimeClass): it lets it through unevaluated, and this says why.
+   */
+  readonly exemption?: PodSecurityExemption & { readonly message: string };
+  /**
+   * Set when the plugin's configuration was not given: the verdict assumes the built-in
+   * defaults (privileged, latest, in every mode) and no exemption.
+   */
+  readonly assumption?: string;
+}
+
+/** What a verdict made without the plugin's configuration says it assumes. */
+export const ASSUMED_DEFAULTS =
+  "assumes the PodSecurity plugin's built-in defaults (privileged:latest in every mode for namespaces without labels) and no exemptions: the apiserver's AdmissionConfiguration was not given";
+
+/** `Policy.Equivalent`: every mode privileged in both, or the same level and version. */
+function equivalentPolicies(a: Policy, b: Policy): boolean {
+  const same = (x: LevelVersion, y: LevelVersion) =>
+    (x.level === "privileged" && y.level === "privileged") ||
+    levelVersionString(x) === levelVersionString(y);
+  return same(a.enforce, b.enforce) && same(a.audit, b.audit) && same(a.warn, b.warn);
+}
+
+/**
+ * `exemptNamespaceWarning`: a namespace exempt from Pod Security whose labels set a policy other
+ * than the defaults is warned about, naming the modes its labels set.
+ */
+function exemptNamespaceWarning(
+  name: string,
+  policy: Policy,
+  labels: Labels,
+  defaults: Policy,
+): string | undefined {
+  if (fullyPrivileged(policy) || equivalentPolicies(policy, defaults)) return undefined;
+  const has = (k: string) => Object.prototype.hasOwnProperty.call(labels, `${LABEL_PREFIX}${k}`);
+  const parts: string[] = [];
+  for (const mode of ["enforce", "audit", "warn"] as const)
+    if (policy[mode].level !== "privileged" && (has(mode) || has(`${mode}-version`)))
+      parts.push(`${mode}=${levelVersionString(policy[mode])}`);
+  return `namespace ${goQuote(name)} is exempt from Pod Security, and the policy (${parts.join(", ")}) will be ignored`;
+}
+
+/** The exemption the configuration gives a request's namespace or user (checked in that order). */
+function requestExemption(
+  r: AdmissionRequest,
+  config: PodSecurityConfig | undefined,
+): PodSecurityExemption | undefined {
+  if (!config) return undefined;
+  const ns = r.namespace ?? "";
+  if (ns !== "" && config.exemptions.namespaces.includes(ns)) return { by: "namespace", name: ns };
+  const user = r.userInfo.username;
+  if (user !== "" && config.exemptions.usernames.includes(user)) return { by: "user", name: user };
+  return undefined;
+}
+
+/** A verdict that lets the request through unevaluated for an exemption. */
+function exempted(
+  subject: "pod" | "pod-template",
+  policy: Policy,
+  x: PodSecurityExemption,
+  assumption: string | undefined,
+): PodSecurityVerdict {
+  return {
+    subject,
+    policy,
+    labelErrors: [],
+    rejection: undefined,
+    warnings: [],
+    auditAnnotations: { [`${LABEL_PREFIX}exempt`]: x.by },
+    undecided: undefined,
+    exemption: { ...x, message: describeExemption(x) },
+    ...(assumption ? { assumption } : {}),
+  };
 }
 
 function at(v: unknown, path: readonly string[]): unknown {
@@ -174,7 +251,17 @@ function evaluate(
   errors: LabelError[],
   metadata: unknown,
   spec: unknown,
+  config: PodSecurityConfig | undefined,
 ): PodSecurityVerdict {
+  // `EvaluatePod`: an exempt RuntimeClass first.
+  const runtimeClass = at(spec, ["runtimeClassName"]);
+  if (
+    config &&
+    typeof runtimeClass === "string" &&
+    runtimeClass !== "" &&
+    config.exemptions.runtimeClasses.includes(runtimeClass)
+  )
+    return exempted(subject, policy, { by: "runtimeClass", name: runtimeClass }, undefined);
   const { meta, spec: podSpec } = decodePod(
     metadata,
     spec,
@@ -236,24 +323,50 @@ function evaluate(
 export function podSecurityVerdict(
   r: AdmissionRequest,
   namespaceLabels: Labels | undefined,
+  config?: PodSecurityConfig,
 ): PodSecurityVerdict | undefined {
+  const v = verdictOf(r, namespaceLabels, config);
+  return v && !config ? { ...v, assumption: ASSUMED_DEFAULTS } : v;
+}
+
+function verdictOf(
+  r: AdmissionRequest,
+  namespaceLabels: Labels | undefined,
+  config: PodSecurityConfig | undefined,
+): PodSecurityVerdict | undefined {
+  const defaults = defaultPolicy(config);
   if (r.operation !== "CREATE" && r.operation !== "UPDATE") return undefined;
   if (r.group === "" && r.resource === "namespaces") {
     if (r.subresource !== "") return undefined;
-    const { policy, errors } = policyToEvaluate(labelsOf(r.object));
+    const labels = labelsOf(r.object);
+    const { policy, errors } = policyToEvaluate(labels, defaults);
+    // For a Namespace the request's namespace is the namespace itself.
+    const self = attributesName(r) || (r.namespace ?? "");
+    const exempt =
+      config !== undefined && self !== "" && config.exemptions.namespaces.includes(self);
+    const exemptWarning = exempt
+      ? exemptNamespaceWarning(self, policy, labels, defaults)
+      : undefined;
     const base = {
       subject: "namespace" as const,
       policy,
       labelErrors: errors.map(labelErrorText),
-      warnings: [],
+      warnings: [] as string[],
       auditAnnotations: {},
     };
     if (errors.length === 0) {
       // `ValidateNamespace`: an UPDATE that makes the enforced standard stricter is let through
       // with a warning for each existing pod that would violate it (the pods are not known here).
+      if (r.operation === "CREATE")
+        return {
+          ...base,
+          warnings: exemptWarning ? [exemptWarning] : [],
+          rejection: undefined,
+          undecided: undefined,
+        };
       const old =
         r.operation === "UPDATE" && r.oldObject
-          ? policyToEvaluate(labelsOf(r.oldObject)).policy
+          ? policyToEvaluate(labelsOf(r.oldObject), defaults).policy
           : undefined;
       const stricter =
         r.operation === "UPDATE" &&
@@ -264,6 +377,15 @@ export function podSecurityVerdict(
           versionString(old.enforce.version) === versionString(policy.enforce.version) &&
           compareLevels(policy.enforce.level, old.enforce.level) < 1
         );
+      if (stricter && exempt)
+        return {
+          ...base,
+          warnings: exemptWarning ? [exemptWarning] : [],
+          rejection: undefined,
+          undecided: old
+            ? undefined
+            : "if this makes the enforced standard stricter, the apiserver warns that the exempt namespace's policy will be ignored; its current labels are not known",
+        };
       return {
         ...base,
         rejection: undefined,
@@ -280,7 +402,7 @@ export function podSecurityVerdict(
           undecided:
             "labels that do not parse are refused unless the namespace already had the same ones; its current labels are not known",
         };
-      const old = policyToEvaluate(labelsOf(r.oldObject)).errors.map(labelErrorText);
+      const old = policyToEvaluate(labelsOf(r.oldObject), defaults).errors.map(labelErrorText);
       if (old.length > 0 && old.join("\n") === base.labelErrors.join("\n"))
         return { ...base, rejection: undefined, undecided: undefined };
     }
@@ -295,10 +417,20 @@ export function podSecurityVerdict(
       undecided: undefined,
     };
   }
-  if (namespaceLabels === undefined || !r.namespace) return undefined;
-  const { policy, errors } = policyToEvaluate(namespaceLabels);
-  if (r.group === "" && r.resource === "pods") {
-    if (IGNORED_POD_SUBRESOURCES.has(r.subresource)) return undefined;
+  if (!r.namespace) return undefined;
+  const isPod = r.group === "" && r.resource === "pods";
+  const templatePath = TEMPLATE_RESOURCES.get(`${r.group}/${r.resource}`);
+  if (isPod ? IGNORED_POD_SUBRESOURCES.has(r.subresource) : !templatePath || r.subresource !== "")
+    return undefined;
+  // Exempt namespaces and users are let through before the namespace is read.
+  const exemption = requestExemption(r, config);
+  if (exemption) {
+    const policy = namespaceLabels ? policyToEvaluate(namespaceLabels, defaults).policy : defaults;
+    return exempted(isPod ? "pod" : "pod-template", policy, exemption, undefined);
+  }
+  if (namespaceLabels === undefined) return undefined;
+  const { policy, errors } = policyToEvaluate(namespaceLabels, defaults);
+  if (isPod) {
     const privileged = errors.length === 0 && fullyPrivileged(policy);
     if (privileged)
       return {
@@ -319,6 +451,7 @@ export function podSecurityVerdict(
           errors,
           at(r.object, ["metadata"]),
           at(r.object, ["spec"]),
+          config,
         );
         return {
           ...v,
@@ -337,10 +470,17 @@ export function podSecurityVerdict(
           undecided: undefined,
         };
     }
-    return evaluate(r, "pod", policy, errors, at(r.object, ["metadata"]), at(r.object, ["spec"]));
+    return evaluate(
+      r,
+      "pod",
+      policy,
+      errors,
+      at(r.object, ["metadata"]),
+      at(r.object, ["spec"]),
+      config,
+    );
   }
-  const path = TEMPLATE_RESOURCES.get(`${r.group}/${r.resource}`);
-  if (!path || r.subresource !== "") return undefined;
+  const path = templatePath as readonly string[];
   if (
     errors.length === 0 &&
     policy.warn.level === "privileged" &&
@@ -359,5 +499,6 @@ export function podSecurityVerdict(
     errors,
     at(template, ["metadata"]),
     at(template, ["spec"]),
+    config,
   );
 }

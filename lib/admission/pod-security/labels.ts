@@ -31,7 +31,7 @@ export const levelVersionString = (lv: LevelVersion) => `${lv.level}:${versionSt
  * The apiserver's default policy when its admission configuration sets none: privileged, latest,
  * in every mode. (A configuration that sets other defaults is not visible through the API.)
  */
-const DEFAULT_POLICY: Policy = {
+export const DEFAULT_POLICY: Policy = {
   enforce: { level: "privileged", version: LATEST },
   audit: { level: "privileged", version: LATEST },
   warn: { level: "privileged", version: LATEST },
@@ -47,7 +47,7 @@ export interface LabelError {
 }
 
 /** `api.ParseLevel`: an unknown level reads as restricted (enforcement fails closed). */
-function parseLevel(value: string): { level: Level; error?: string } {
+export function parseLevel(value: string): { level: Level; error?: string } {
   return (LEVELS as readonly string[]).includes(value)
     ? { level: value as Level }
     : { level: "restricted", error: `must be one of ${LEVELS.join(", ")}` };
@@ -56,7 +56,7 @@ function parseLevel(value: string): { level: Level; error?: string } {
 const VERSION = /^v1\.([0-9]|[1-9][0-9]*)$/;
 
 /** `api.ParseVersion`: latest, or v1.N; anything else reads as latest. */
-function parseVersion(value: string): { version: Version; error?: string } {
+export function parseVersion(value: string): { version: Version; error?: string } {
   if (value === "latest") return { version: LATEST };
   const m = VERSION.exec(value);
   const minor = m ? Number(m[1]) : NaN;

@@ -1138,3 +1138,110 @@ describe("a mutating policy's ApplyConfiguration on a Scale (policy/mutating/pat
     expect(p.calls.map((c) => c.hook.name)).toEqual(["mb"]);
   });
 });
+
+describe("validating webhooks are all matched before any is called (validating/dispatcher.go Dispatch)", () => {
+  const rules = [
+    { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+  ];
+  // A label the object lacks: selecting it is an error ("no such key").
+  const failing = [{ name: "boom", expression: "object.metadata.labels['absent'] == 'x'" }];
+  const snapshot = (failurePolicy: "Fail" | "Ignore", sideEffects = "None"): AdmissionSnapshot =>
+    validatingSnapshot([
+      hook("before", { rules }),
+      hook("before-dry", { rules, sideEffects }),
+      hook("err", { rules, failurePolicy, matchConditions: failing }),
+      hook("after", { rules }),
+    ]);
+  const req = (dryRun = false) =>
+    makeRequest({
+      resource: "configmaps",
+      operation: "CREATE",
+      namespace: "team",
+      name: "cm",
+      kind: { kind: "ConfigMap" },
+      object: { metadata: { name: "cm", labels: { app: "x" } } },
+      dryRun,
+    });
+
+  it("a matchCondition error under Fail: the request fails there and no validating webhook is called", () => {
+    const { prediction: p, explainer } = predict(req(), snapshot("Fail"));
+    expect(p.calls).toEqual([]);
+    expect(p.failure).toMatchObject({
+      stage: "validating-webhook",
+      status: 403,
+      hook: { name: "err" },
+    });
+    expect(p.failure?.message).toBe(
+      `configmaps "cm" is forbidden: expression 'object.metadata.labels['absent'] == 'x'' resulted in error: no such key: absent`,
+    );
+    expect(p.skips.map((x) => `${x.hook.name}:${x.reason.code}`)).toEqual([
+      "before:match-failed",
+      "before-dry:match-failed",
+      "after:not-reached",
+    ]);
+    expect(explainer.skip(p.skips[0]!).message).toBe(
+      "not called: matching ValidatingWebhookConfiguration cfg / err failed, and the apiserver decides every validating webhook before calling any, so when one match fails it calls none",
+    );
+  });
+
+  it("under Ignore the error skips that hook alone: the others are called", () => {
+    const p = predict(req(), snapshot("Ignore")).prediction;
+    expect(p.failure).toBeUndefined();
+    expect(p.calls.map((c) => c.hook.name)).toEqual(["before", "before-dry", "after"]);
+  });
+
+  it("a dry-run refusal comes at the call: the other validating webhooks are still called", () => {
+    const p = predict(
+      req(true),
+      validatingSnapshot([
+        hook("before", { rules }),
+        hook("before-dry", { rules, sideEffects: "Some" }),
+        hook("after", { rules }),
+      ]),
+    ).prediction;
+    expect(p.failure).toMatchObject({ status: 400, hook: { name: "before-dry" } });
+    expect(p.calls.map((c) => c.hook.name)).toEqual(["before", "after"]);
+  });
+
+  it("a match failure after a dry-run refusal is the request's failure, and nothing is called", () => {
+    const p = predict(req(true), snapshot("Fail", "Some")).prediction;
+    expect(p.failure).toMatchObject({ status: 403, hook: { name: "err" } });
+    expect(p.calls).toEqual([]);
+  });
+
+  it("a namespace that cannot be read (CONNECT in a missing namespace): none called", () => {
+    const exec = [
+      { operations: ["CONNECT"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods/exec"] },
+    ];
+    const out = predict(
+      makeRequest({
+        resource: "pods",
+        subresource: "exec",
+        operation: "CONNECT",
+        namespace: "ghost",
+        name: "web",
+        kind: { kind: "PodExecOptions" },
+        object: { kind: "PodExecOptions", apiVersion: "v1" },
+      }),
+      {
+        namespaces: {},
+        validatingWebhookConfigurations: [
+          {
+            metadata: { name: "v" },
+            webhooks: [
+              hook("first", { rules: exec }),
+              hook("sel", { rules: exec, namespaceSelector: { matchLabels: { a: "b" } } }),
+              hook("after", { rules: exec }),
+            ],
+          },
+        ],
+      },
+    ).prediction;
+    expect(out.calls).toEqual([]);
+    expect(out.failure).toMatchObject({ status: 404, hook: { name: "sel" } });
+    expect(out.skips.map((x) => `${x.hook.name}:${x.reason.code}`)).toEqual([
+      "first:match-failed",
+      "after:not-reached",
+    ]);
+  });
+});

@@ -37,8 +37,11 @@ import type {
   CompiledPolicyBinding,
   CompiledSnapshot,
   CompiledWebhook,
+  HookFailure,
   HookMatch,
+  SkipReason,
 } from "@/lib/admission/matching/compiled";
+import { describeHook } from "@/lib/admission/model/hook-identity";
 import {
   RULES_REASON,
   callDecidedBySelectors,
@@ -80,6 +83,7 @@ import {
   toPrediction,
   type Hook,
   type PredictionRecord,
+  type WebhookStageSkips,
 } from "@/lib/admission/prediction/recorder";
 import {
   mutatingWebhooks,
@@ -282,7 +286,11 @@ function policyStage(
 /**
  * One webhook plugin: each webhook in order through ShouldCallHook (`matchWebhook`). Only the
  * webhooks whose rules can name the request are looked at; the others are rules skips.
- * Mutating webhooks are called one by one, so a failure ends the stage.
+ * Mutating webhooks are matched and called one by one (mutating/dispatcher.go), so a failure ends
+ * the stage after the calls before it. The validating dispatcher (validating/dispatcher.go)
+ * matches every webhook before calling any, in parallel: a match that fails (ShouldCallHook's
+ * error) fails the request there, and no validating webhook is called at all; a failure at the
+ * call itself (the dry-run checks) leaves the other calls alone.
  */
 function webhookStage(acc: PredictionRecord, wh: WebhookStage, excl: Exclusion | undefined): void {
   const { stage, hooks, table, serial } = wh;
@@ -318,6 +326,14 @@ function webhookStage(acc: PredictionRecord, wh: WebhookStage, excl: Exclusion |
       m = matchWebhook(h, ctx, ruleIndex);
     } else if (h.match.matchPolicy === "Equivalent") m = matchWebhook(h, ctx);
     else continue;
+    if (!serial && m.kind === "fail" && m.phase === undefined) {
+      noValidatingWebhookCalled(acc, skips, h, m.failure);
+      skips.visited.push(i);
+      skips.outcome.push(undefined);
+      skips.stopAt = i + 1;
+      skips.reason = notReached(acc);
+      return;
+    }
     skips.visited.push(i);
     skips.outcome.push(recordMatch(acc, stage, h, m, seq));
     if (m.kind === "call") seq++;
@@ -327,6 +343,28 @@ function webhookStage(acc: PredictionRecord, wh: WebhookStage, excl: Exclusion |
       return;
     }
   }
+}
+
+/**
+ * A validating webhook's match failed: the request fails with its error (ahead of a dry-run
+ * refusal of an earlier hook, which would only have come at the call), and the webhooks matched
+ * before it, called or undecided, are not called.
+ */
+function noValidatingWebhookCalled(
+  acc: PredictionRecord,
+  skips: WebhookStageSkips,
+  h: CompiledWebhook,
+  f: HookFailure,
+): void {
+  const stage = skips.stage;
+  acc.failure = { stage, hook: h.id, key: h.key, status: f.status, message: f.message };
+  const reason: SkipReason = { code: "match-failed", failedAt: describeHook(h.id) };
+  for (let k = 0; k < skips.outcome.length; k++)
+    if (skips.outcome[k] === undefined) skips.outcome[k] = reason;
+  for (let k = acc.calls.length - 1; k >= 0; k--)
+    if ((acc.calls[k] as PredictedCall).stage === stage) acc.calls.splice(k, 1);
+  for (let k = acc.indeterminate.length - 1; k >= 0; k--)
+    if ((acc.indeterminate[k] as { stage: Stage }).stage === stage) acc.indeterminate.splice(k, 1);
 }
 
 /**
@@ -381,7 +419,11 @@ function podSecurityStage(
   acc: PredictionRecord,
   request: AdmissionRequest,
 ): PodSecurityPrediction | undefined {
-  const verdict = podSecurityVerdict(request, acc.ctx.nsLabels ?? undefined);
+  const verdict = podSecurityVerdict(
+    request,
+    acc.ctx.nsLabels ?? undefined,
+    acc.ctx.snapshot.podSecurity,
+  );
   if (!verdict) return undefined;
   const mutating = new Set<string>();
   const isMutating = (stage: Stage) => stage === "mutating-policy" || stage === "mutating-webhook";

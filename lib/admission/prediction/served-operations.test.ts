@@ -185,3 +185,68 @@ describe("predict: a request its target does not serve reaches no hook", () => {
     }
   });
 });
+
+describe("a subresource the resource does not serve: no route, 404 for every method", () => {
+  const any = [{ operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*/*"] }];
+  const configmaps: DiscoveryResource = {
+    group: "",
+    version: "v1",
+    resource: "configmaps",
+    kind: "ConfigMap",
+    namespaced: true,
+    verbs: ALL,
+    subresources: [],
+  };
+  const snap: AdmissionSnapshot = {
+    discovery: [pods, configmaps],
+    mutatingWebhookConfigurations: [
+      { metadata: { name: "m" }, webhooks: [hook("m.example.com", { rules: any })] },
+    ],
+    validatingWebhookConfigurations: [
+      { metadata: { name: "v" }, webhooks: [hook("v.example.com", { rules: any })] },
+    ],
+  };
+  const cm = (operation: AdmissionOperation, subresource: string) =>
+    makeRequest({
+      resource: "configmaps",
+      subresource,
+      operation,
+      namespace: "default",
+      name: "web",
+      kind: { kind: "ConfigMap" },
+      object: operation === "DELETE" ? null : { metadata: { name: "web" } },
+    });
+
+  it.each([
+    ["UPDATE", "status", "configmaps"],
+    ["CREATE", "status", "configmaps"],
+    ["DELETE", "bogus", "configmaps"],
+    ["CONNECT", "bogus", "configmaps"],
+    ["UPDATE", "bogus", "pods"],
+    ["CONNECT", "shell", "pods"],
+  ] as const)("%s %s/%s: refused by the router before admission", (op, sub, resource) => {
+    const r = resource === "pods" ? req(op, sub) : cm(op, sub);
+    const p = predict(r, snap).prediction;
+    expect(p.rejectedBeforeHooks).toEqual({ plugin: "routing", ...PATH_NOT_FOUND });
+    expect(p.calls).toEqual([]);
+    expect(p.exclusions.webhooks?.code).toBe("subresource-not-served");
+    expect(p.exclusions.webhooks?.message).toContain(`${resource} has no ${sub} subresource`);
+    expect(p.skips.map((s) => `${s.hook.name}:${s.reason.code}`).sort()).toEqual([
+      "m.example.com:excluded",
+      "v.example.com:excluded",
+    ]);
+  });
+
+  it("the subresources the resource serves still reach the hooks", () => {
+    const p = predict(req("UPDATE", "status"), snap).prediction;
+    expect(p.rejectedBeforeHooks).toBeUndefined();
+    expect(p.calls.map((c) => c.hook.name)).toEqual(["m.example.com", "v.example.com"]);
+  });
+
+  it("without discovery read from the cluster (no verbs listed), a subresource is not judged", () => {
+    const partial: DiscoveryResource = { ...configmaps, verbs: undefined };
+    expect(unservedOperation(cm("UPDATE", "status"), partial)).toBeUndefined();
+    const noSubs: DiscoveryResource = { ...configmaps, subresources: undefined };
+    expect(unservedOperation(cm("UPDATE", "status"), noSubs)).toBeUndefined();
+  });
+});

@@ -31,6 +31,18 @@ function targetOf(
   return { verbs: sub.verbs, connects: isConnectKind(sub.kind?.kind ?? "") };
 }
 
+/**
+ * A subresource the resource does not serve: no route exists for its path (`installer.go`
+ * registers one per served subresource), so the router answers 404 to every method. Known only
+ * when discovery was read from the cluster (verbs and subresources both listed): a table of
+ * built-in resources names some subresources, not all.
+ */
+function unservedSubresource(info: DiscoveryResource, subresource: string): boolean {
+  if (subresource === "" || info.verbs === undefined || info.subresources === undefined)
+    return false;
+  return !info.subresources.some((s) => s.name === subresource);
+}
+
 /** Whether discovery's kind for a subresource names a connect subresource (see above). */
 export function isConnectKind(kind: string): boolean {
   return kind.endsWith("Options");
@@ -99,9 +111,19 @@ export function unservedOperation(
   r: AdmissionRequest,
   info: DiscoveryResource | undefined,
 ): UnservedOperation | undefined {
+  const name = r.subresource ? `${r.resource}/${r.subresource}` : r.resource;
+  if (info && unservedSubresource(info, r.subresource)) {
+    const served = info.subresources?.map((s) => s.name).join(", ") || "none";
+    return {
+      rejection: { plugin: "routing", ...PATH_NOT_FOUND },
+      exclusion: {
+        code: "subresource-not-served",
+        message: `${r.resource} has no ${r.subresource} subresource (discovery lists ${served}): the apiserver's router answers ${PATH_NOT_FOUND.status} ${PATH_NOT_FOUND.message} for any method on ${name} before any admission plugin runs`,
+      },
+    };
+  }
   const t = targetOf(info, r.subresource);
   if (!t) return undefined;
-  const name = r.subresource ? `${r.resource}/${r.subresource}` : r.resource;
   if (r.operation === "CONNECT") {
     if (t.connects) return undefined;
     return {

@@ -184,6 +184,13 @@ export interface PodSecurityReport {
   warnings: string[];
   auditAnnotations: Record<string, string>;
   undecided: string | null;
+  /** Why the plugin lets the request through unevaluated: an exempt namespace, user or RuntimeClass. */
+  exemption: { by: "namespace" | "user" | "runtimeClass"; name: string; message: string } | null;
+  /**
+   * Set when the plugin's configuration (the apiserver's AdmissionConfiguration) was not given:
+   * the verdict assumes its built-in defaults and no exemption.
+   */
+  assumption: string | null;
 }
 
 export interface PredictReport {
@@ -574,5 +581,7 @@ function podSecurityReport(v: PodSecurityPrediction): PodSecurityReport {
     warnings: [...v.warnings],
     auditAnnotations: { ...v.auditAnnotations },
     undecided: v.undecided ?? null,
+    exemption: v.exemption ? { ...v.exemption } : null,
+    assumption: v.assumption ?? null,
   };
 }

@@ -50,6 +50,22 @@ export function isDNS1123Subdomain(v: string, tooLong = maxLenError): string[] {
   return errs;
 }
 
+const dns1123LabelErrMsg =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const dns1123LabelRe = new RegExp("^" + dns1123LabelFmt + "$");
+
+/** IsDNS1123Label (namespace names: ValidateNamespaceName). */
+export function isDNS1123Label(v: string): string[] {
+  const errs: string[] = [];
+  if (byteLen(v) > 63) errs.push(maxLenError(63));
+  if (!dns1123LabelRe.test(v)) {
+    // A valid subdomain that is no label (the length is checked above) has dots.
+    if (dns1123SubdomainRe.test(v)) errs.push("must not contain dots");
+    else errs.push(regexError(dns1123LabelErrMsg, dns1123LabelFmt, "my-name", "123-abc"));
+  }
+  return errs;
+}
+
 /** IsDNS1035Label. */
 export function isDNS1035Label(v: string): string[] {
   const errs: string[] = [];

@@ -2,6 +2,7 @@ import { handle, respond } from "@/server/http/respond";
 import { clientFor } from "@/server/kube/identity";
 import { readAdmissionState } from "@/server/kube/admission-state";
 import { predictStateRoute } from "@/lib/api/predict";
+import { admissionConfigFromEnv } from "@/server/admission-config";
 
 export const dynamic = "force-dynamic";
 
@@ -10,6 +11,12 @@ export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
     const client = clientFor(request);
     const state = await readAdmissionState(client, { signal: request.signal });
-    return respond(predictStateRoute, { context: client.context, ...state });
+    // The PodSecurity plugin's defaults and exemptions, when the dashboard was given the file.
+    const admission = admissionConfigFromEnv();
+    const notices = admission.error ? [...state.notices, admission.error] : state.notices;
+    const snapshot = admission.podSecurity
+      ? { ...state.snapshot, podSecurity: admission.podSecurity }
+      : state.snapshot;
+    return respond(predictStateRoute, { context: client.context, ...state, snapshot, notices });
   });
 }
