@@ -24,6 +24,7 @@ import { validateObject } from "@/lib/admission/validate/validate-object";
 import {
   PLUGIN_KINDS,
   STATIC_CONFIG_SUFFIX,
+  hasStaticSuffix,
   manifestOriginKey,
   type ManifestKind,
   type ManifestOrigin,
@@ -197,7 +198,7 @@ function validateName(ctx: Ctx, a: ManifestObject): void {
   if (!seen) ctx.seen.set(family, (seen = new Map()));
   const file = ctx.file;
   if (a.name === "") throw new LoadError(`resource in file ${goQuote(file)} must have a name`);
-  if (!a.name.endsWith(STATIC_CONFIG_SUFFIX))
+  if (!hasStaticSuffix(a.name))
     throw new LoadError(
       `${goQuote(a.name)} in file ${goQuote(file)} must have a name ending with ${goQuote(STATIC_CONFIG_SUFFIX)}`,
     );
