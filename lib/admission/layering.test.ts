@@ -21,6 +21,8 @@ const LAYERS = {
   model: [],
   /** CEL and RE2 as the apiserver's cel-go computes them. */
   cel: [],
+  /** Policy engines: their policies, which admission objects they own, the joins between. */
+  engines: ["model"],
   /** The apiserver's own validation of admission objects (what a create or update is refused for). */
   validate: ["model", "cel"],
   /** Does one hook apply to one request, and if not why: compile, selectors, rules, conditions. */
@@ -32,13 +34,13 @@ const LAYERS = {
   /** The historical APIs: initializers, v1beta1 hooks, ExternalAdmissionHookConfiguration. */
   historical: ["model", "matching", "prediction"],
   /** A request from its parts, and a prediction as the report the CLI and the page show. */
-  report: ["model", "validate", "matching", "pod-security", "prediction", "historical"],
+  report: ["model", "validate", "matching", "pod-security", "prediction", "historical", "engines"],
   /** Audit events and status messages read as admission decisions. */
   audit: [],
   /** A hook's health: the apiserver's metrics, its backend, its CA bundle. */
   health: [],
   /** The risk linter and the bootstrap dependency graph it reads. */
-  lint: ["model", "matching", "audit", "health"],
+  lint: ["model", "matching", "audit", "health", "engines"],
   /** The exemption matrix: which hooks intercept which namespaces. */
   exemptions: ["model", "matching"],
 } as const satisfies Record<string, readonly string[]>;
