@@ -33,7 +33,11 @@ import { CRDS_DIR, ENGINE_CRD_FILES, SEED_DIR } from "../tools/engine-crds/engin
 type Obj = Record<string, unknown> & {
   apiVersion?: string;
   kind?: string;
-  metadata?: Record<string, unknown> & { name?: string; uid?: string; labels?: Record<string, string> };
+  metadata?: Record<string, unknown> & {
+    name?: string;
+    uid?: string;
+    labels?: Record<string, string>;
+  };
 };
 
 export type EngineName = keyof typeof ENGINE_CRD_FILES;
@@ -48,21 +52,40 @@ function readYaml(file: string): Obj[] {
 }
 
 /** The engines' CRDs as committed (tools/engine-crds/crds). */
-export function engineCrds(engines: readonly EngineName[] = ["gatekeeper", "kyverno", "kubewarden"]): Obj[] {
-  return engines.flatMap((e) => ENGINE_CRD_FILES[e].flatMap((f) => readYaml(path.join(CRDS_DIR, f))));
+export function engineCrds(
+  engines: readonly EngineName[] = ["gatekeeper", "kyverno", "kubewarden"],
+): Obj[] {
+  return engines.flatMap((e) =>
+    ENGINE_CRD_FILES[e].flatMap((f) => readYaml(path.join(CRDS_DIR, f))),
+  );
 }
 
-type Api = (method: string, p: string, body?: unknown, contentType?: string) => Promise<HttpsJsonResponse>;
+type Api = (
+  method: string,
+  p: string,
+  body?: unknown,
+  contentType?: string,
+) => Promise<HttpsJsonResponse>;
 
 /** An admin client of the control plane. */
 export function engineApi(opts: { server: string; ca: string | Buffer; token: string }): Api {
   return (method, p, body, contentType) =>
-    httpsRequest(`${opts.server}${p}`, { method, body, ca: opts.ca, token: opts.token, contentType });
+    httpsRequest(`${opts.server}${p}`, {
+      method,
+      body,
+      ca: opts.ca,
+      token: opts.token,
+      contentType,
+    });
 }
 
 interface CrdShape {
   metadata: { name: string };
-  spec: { group: string; names: { plural: string }; versions: Array<{ name: string; served: boolean }> };
+  spec: {
+    group: string;
+    names: { plural: string };
+    versions: Array<{ name: string; served: boolean }>;
+  };
 }
 
 /** Waits until every served version of each CRD answers a list. */
@@ -72,10 +95,15 @@ async function waitServed(api: Api, crds: readonly Obj[], timeoutMs: number): Pr
     const c = raw as unknown as CrdShape;
     for (const v of c.spec.versions.filter((x) => x.served)) {
       for (;;) {
-        const res = await api("GET", `/apis/${c.spec.group}/${v.name}/${c.spec.names.plural}?limit=1`);
+        const res = await api(
+          "GET",
+          `/apis/${c.spec.group}/${v.name}/${c.spec.names.plural}?limit=1`,
+        );
         if (res.status === 200) break;
         if (Date.now() > deadline)
-          throw new Error(`${c.metadata.name} ${v.name} was not served in time (last answer ${res.status})`);
+          throw new Error(
+            `${c.metadata.name} ${v.name} was not served in time (last answer ${res.status})`,
+          );
         await new Promise((r) => setTimeout(r, 100));
       }
     }
@@ -87,15 +115,20 @@ async function createCrds(api: Api, crds: readonly Obj[], timeoutMs = 60_000): P
   for (const crd of crds) {
     const res = await api("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd);
     if (res.status !== 201 && res.status !== 409)
-      throw new Error(`creating CRD ${crd.metadata?.name}: ${res.status} ${res.body.slice(0, 500)}`);
+      throw new Error(
+        `creating CRD ${crd.metadata?.name}: ${res.status} ${res.body.slice(0, 500)}`,
+      );
   }
   await waitServed(api, crds, timeoutMs);
 }
 
 /** Installs the engines' CRDs (all three engines unless told) and waits until they are served. */
-export async function installEngineCrds(
-  opts: { server: string; ca: string | Buffer; token: string; engines?: readonly EngineName[] },
-): Promise<void> {
+export async function installEngineCrds(opts: {
+  server: string;
+  ca: string | Buffer;
+  token: string;
+  engines?: readonly EngineName[];
+}): Promise<void> {
   await createCrds(engineApi(opts), engineCrds(opts.engines));
 }
 
@@ -111,13 +144,22 @@ async function mustCreate(api: Api, p: string, body: Obj): Promise<Obj> {
     const got = await api("GET", `${p}/${name}`);
     if (got.status === 200) return JSON.parse(got.body) as Obj;
   }
-  if (res.status !== 201) throw new Error(`creating ${p} ${body.metadata?.name}: ${res.status} ${res.body.slice(0, 500)}`);
+  if (res.status !== 201)
+    throw new Error(
+      `creating ${p} ${body.metadata?.name}: ${res.status} ${res.body.slice(0, 500)}`,
+    );
   return JSON.parse(res.body) as Obj;
 }
 
-async function putStatus(api: Api, p: string, obj: Obj, status: Record<string, unknown>): Promise<void> {
+async function putStatus(
+  api: Api,
+  p: string,
+  obj: Obj,
+  status: Record<string, unknown>,
+): Promise<void> {
   const res = await api("PATCH", `${p}/status`, { status }, "application/merge-patch+json");
-  if (res.status !== 200) throw new Error(`status of ${obj.metadata?.name}: ${res.status} ${res.body.slice(0, 500)}`);
+  if (res.status !== 200)
+    throw new Error(`status of ${obj.metadata?.name}: ${res.status} ${res.body.slice(0, 500)}`);
 }
 
 /** What seedGatekeeper created, by kind. */
@@ -161,9 +203,13 @@ export async function seedGatekeeper(api: Api): Promise<GatekeeperWorld> {
 
   const constraintCrd = generated.find((o) => o.kind === "CustomResourceDefinition");
   if (!constraintCrd) throw new Error("no Constraint CRD in seed/gatekeeper-generated.yaml");
-  const crd = { ...constraintCrd, metadata: { ...constraintCrd.metadata, ownerReferences: [ctOwner] } };
+  const crd = {
+    ...constraintCrd,
+    metadata: { ...constraintCrd.metadata, ownerReferences: [ctOwner] },
+  };
   await createCrds(api, [crd]);
-  const constraintKind = (crd as unknown as { spec: { names: { kind: string; plural: string } } }).spec.names;
+  const constraintKind = (crd as unknown as { spec: { names: { kind: string; plural: string } } })
+    .spec.names;
 
   const policy = generated.find((o) => o.kind === "ValidatingAdmissionPolicy");
   if (!policy) throw new Error("no ValidatingAdmissionPolicy in seed/gatekeeper-generated.yaml");
@@ -207,7 +253,11 @@ export async function seedGatekeeper(api: Api): Promise<GatekeeperWorld> {
       objectSelector: { matchLabels: { [ENGINE_DEMO_LABEL]: "true" } },
     })),
   };
-  const webhookConfiguration = await mustCreate(api, `${ADMISSION}/validatingwebhookconfigurations`, scoped);
+  const webhookConfiguration = await mustCreate(
+    api,
+    `${ADMISSION}/validatingwebhookconfigurations`,
+    scoped,
+  );
 
   // Status as Gatekeeper's status controllers leave it once the template is ingested, its VAP
   // generated and the audit has run.
@@ -218,7 +268,14 @@ export async function seedGatekeeper(api: Api): Promise<GatekeeperWorld> {
       {
         id: POD,
         observedGeneration: generation,
-        operations: ["audit", "mutation-status", "mutation-webhook", "status", "webhook", "generate"],
+        operations: [
+          "audit",
+          "mutation-status",
+          "mutation-webhook",
+          "status",
+          "webhook",
+          "generate",
+        ],
         templateUID: template.metadata?.uid,
         vapGenerationStatus: { state: "generated", observedGeneration: generation },
       },
@@ -232,7 +289,14 @@ export async function seedGatekeeper(api: Api): Promise<GatekeeperWorld> {
         {
           id: POD,
           observedGeneration: Number(c.metadata?.generation ?? 1),
-          operations: ["audit", "mutation-status", "mutation-webhook", "status", "webhook", "generate"],
+          operations: [
+            "audit",
+            "mutation-status",
+            "mutation-webhook",
+            "status",
+            "webhook",
+            "generate",
+          ],
           constraintUID: c.metadata?.uid,
           enforced: true,
         },
@@ -247,4 +311,23 @@ export async function seedGatekeeper(api: Api): Promise<GatekeeperWorld> {
     bindings,
     webhookConfiguration: String(webhookConfiguration.metadata?.name),
   };
+}
+
+/** Deletes what seedGatekeeper created (its Constraint CRD last but one, its template last). */
+export async function removeGatekeeper(api: Api, w: GatekeeperWorld): Promise<void> {
+  const del = async (p: string) => {
+    const res = await api("DELETE", p);
+    if (res.status !== 200 && res.status !== 202 && res.status !== 404)
+      throw new Error(`deleting ${p}: ${res.status} ${res.body.slice(0, 300)}`);
+  };
+  await del(`${ADMISSION}/validatingwebhookconfigurations/${w.webhookConfiguration}`);
+  for (const b of w.bindings) await del(`${ADMISSION}/validatingadmissionpolicybindings/${b}`);
+  await del(`${ADMISSION}/validatingadmissionpolicies/${w.policy}`);
+  const plural = w.constraintKind.toLowerCase();
+  for (const c of w.constraints)
+    await del(`/apis/constraints.gatekeeper.sh/v1beta1/${plural}/${c}`);
+  await del(
+    `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${plural}.constraints.gatekeeper.sh`,
+  );
+  await del(`/apis/templates.gatekeeper.sh/v1/constrainttemplates/${w.template}`);
 }

@@ -99,7 +99,10 @@ const RUNS: ReadonlyArray<{ dir: string; args: string[]; keep: string[] }> = [
       "paths=github.com/kyverno/api/api/policies.kyverno.io/...",
       "crd:crdVersions=v1,ignoreUnexportedFields=true,generateEmbeddedObjectMeta=false",
     ],
-    keep: ["policies.kyverno.io_validatingpolicies.yaml", "policies.kyverno.io_mutatingpolicies.yaml"],
+    keep: [
+      "policies.kyverno.io_validatingpolicies.yaml",
+      "policies.kyverno.io_mutatingpolicies.yaml",
+    ],
   },
 ];
 
@@ -136,7 +139,10 @@ export async function generateEngineCrds(
   await ensureEngineTools(log);
   for (const r of RUNS) {
     const tmp = mkdtempSync(path.join(tmpdir(), "controller-gen-"));
-    await run(CONTROLLER_GEN.binaries[0] as string, [...r.args, `output:crd:artifacts:config=${tmp}`]);
+    await run(CONTROLLER_GEN.binaries[0] as string, [
+      ...r.args,
+      `output:crd:artifacts:config=${tmp}`,
+    ]);
     mkdirSync(path.join(out.crds, r.dir), { recursive: true });
     const made = new Set(readdirSync(tmp));
     for (const f of r.keep) {
@@ -177,7 +183,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
   const started = Date.now();
   generateEngineCrds({ crds: CRDS_DIR, seed: SEED_DIR })
     .then(() => {
-      process.stderr.write(`engine-crds: generated in ${Math.round((Date.now() - started) / 1000)} s\n`);
+      process.stderr.write(
+        `engine-crds: generated in ${Math.round((Date.now() - started) / 1000)} s\n`,
+      );
     })
     .catch((e: unknown) => {
       console.error(e instanceof Error ? e.message : String(e));
