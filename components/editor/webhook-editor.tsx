@@ -36,6 +36,8 @@ import { ConflictView } from "./conflict-view";
 import { useUnsavedGuard } from "./use-unsaved-guard";
 import { ErrorBox } from "@/components/ui/error-box";
 import { useTabs } from "@/components/ui/use-tabs";
+import { engineEditWarning } from "@/lib/engines/edit-warning";
+import { EngineEditWarningPanel } from "@/components/engines/edit-warning";
 
 type Tab = "yaml" | "form" | "diff";
 const WEBHOOK_TABS: readonly Tab[] = ["yaml", "form", "diff"];
@@ -108,6 +110,14 @@ export function WebhookEditor({
   const schema = useQuery(kindSchemaQuery(context, resource));
   const kind = KIND_OF[resource];
   const creating = name === undefined;
+  // An object a policy engine owns: its controller will put its own version back.
+  const engineOwned = useMemo(() => {
+    if (creating) return undefined;
+    const r = readEditorYaml(base);
+    return r.ok ? engineEditWarning(kind, r.value) : undefined;
+  }, [base, kind, creating]);
+  // Apply on an engine-owned object first asks (once per edit) to go ahead anyway.
+  const [engineAsk, setEngineAsk] = useState<"no" | "asking" | "agreed">("no");
   const modelPath = `file:///portcullis/${name ?? "new"}/${resource}.yaml`;
 
   useEffect(() => {
@@ -233,7 +243,11 @@ export function WebhookEditor({
     setConflict({ theirs, theirsText: toEditorYaml(theirs), by });
   };
 
-  const apply = async (applyText: string) => {
+  const apply = async (applyText: string, confirmed = false) => {
+    if (engineOwned && engineAsk !== "agreed" && !confirmed) {
+      setEngineAsk("asking");
+      return;
+    }
     const read = readObject(applyText);
     if (!("object" in read)) {
       setNotice(`The YAML cannot be sent (${read.error}): nothing was applied.`);
@@ -358,6 +372,17 @@ export function WebhookEditor({
           {creating ? "Create" : "Apply"}
         </button>
       </div>
+      {engineOwned ? (
+        <EngineEditWarningPanel
+          warning={engineOwned}
+          asking={engineAsk === "asking"}
+          onApplyAnyway={() => {
+            setEngineAsk("agreed");
+            void apply(text, true);
+          }}
+          onCancel={() => setEngineAsk("no")}
+        />
+      ) : null}
       {proposal ? (
         <p className={proposal.ok ? "callout" : "alert"} role="status" data-testid="proposal">
           {proposal.message}

@@ -48,6 +48,7 @@ const GATEKEEPER_OBJECTS: GoToolBuild = {
   moduleDir: GATEKEEPER_OBJECTS_DIR,
   binDir: path.join(BIN, "gatekeeper-objects.d"),
   tools: ["."],
+  sources: [path.join(GATEKEEPER_OBJECTS_DIR, "main.go")],
   ldflags: "",
   binaries: [path.join(BIN, "gatekeeper-objects.d", "gatekeeper-objects")],
   coldEstimate: "about 6 minutes",

@@ -34,6 +34,7 @@ import (
 	"github.com/open-policy-agent/gatekeeper/v3/pkg/controller/webhookconfig/webhookconfigcache"
 	"github.com/open-policy-agent/gatekeeper/v3/pkg/drivers/k8scel/transform"
 	"github.com/open-policy-agent/gatekeeper/v3/pkg/target"
+	"github.com/open-policy-agent/gatekeeper/v3/pkg/util"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -61,7 +62,12 @@ func run(in io.Reader, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cf, err := client.NewClient(client.Targets(&target.K8sValidationTarget{}), client.Driver(driver))
+	// As main.go sets the client up for a pod running the audit and webhook operations.
+	cf, err := client.NewClient(
+		client.Targets(&target.K8sValidationTarget{}),
+		client.Driver(driver),
+		client.EnforcementPoints(util.AuditEnforcementPoint, util.WebhookEnforcementPoint),
+	)
 	if err != nil {
 		return err
 	}
