@@ -234,6 +234,66 @@ webhooks:
     expect(r.code).toBe(1);
   });
 
+  test("engine objects in the input: findings carry the engine and its policy", async () => {
+    const f = file(
+      "engines.yaml",
+      `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: clusterwide-slow
+  labels: {app.kubernetes.io/part-of: kubewarden}
+  annotations: {kubewardenPolicyName: slow, kubewardenPolicyNamespace: ""}
+webhooks:
+  - name: clusterwide-slow.kubewarden.admission
+    clientConfig: {service: {namespace: kubewarden, name: policy-server-default, path: /validate/clusterwide-slow}}
+    rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [configmaps]}]
+    namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kubewarden]}]}
+    sideEffects: None
+    admissionReviewVersions: [v1]
+    failurePolicy: Ignore
+    timeoutSeconds: 10
+---
+apiVersion: policies.kubewarden.io/v1
+kind: ClusterAdmissionPolicy
+metadata: {name: slow}
+spec: {module: "file:///p.wasm", rules: [], mutating: false, timeoutSeconds: 10, timeoutEvalSeconds: 15}
+---
+apiVersion: policies.kubewarden.io/v9
+kind: AdmissionPolicy
+metadata: {name: future, namespace: team}
+spec: {}
+`,
+    );
+    const r = await run(["lint", f, "-o", "json", "--fail-on", "medium"]);
+    const report = JSON.parse(r.out);
+    expect(report.checks.run).toEqual(expect.arrayContaining(["L20", "L21", "L22", "L23", "L24"]));
+    const l23 = report.findings.find((x: { id: string }) => x.id === "L23");
+    const policy = {
+      engine: "kubewarden",
+      apiVersion: "policies.kubewarden.io/v1",
+      kind: "ClusterAdmissionPolicy",
+      name: "slow",
+    };
+    expect(l23).toMatchObject({ engine: "kubewarden", sourcePolicy: policy });
+    expect(l23.objects[1]).toMatchObject({
+      kind: "ValidatingWebhookConfiguration",
+      name: "clusterwide-slow",
+      hook: "clusterwide-slow.kubewarden.admission",
+      engine: "kubewarden",
+      sourcePolicy: policy,
+    });
+    expect(report.notices).toContainEqual({
+      at: "lint",
+      message:
+        "AdmissionPolicy team/future (kubewarden) not read: AdmissionPolicy is read in policies.kubewarden.io/v1, policies.kubewarden.io/v1alpha2; this object is policies.kubewarden.io/v9",
+    });
+    expect(r.code).toBe(1);
+    const text = await run(["lint", f, "--fail-on", "medium"]);
+    expect(text.out).toContain(
+      "ValidatingWebhookConfiguration clusterwide-slow / clusterwide-slow.kubewarden.admission [kubewarden: ClusterAdmissionPolicy slow]",
+    );
+  });
+
   test("--namespaces must hold namespaces", async () => {
     const r = await run(["lint", file("h2.yaml", HOOKS), "--namespaces", file("none.yaml", HOOKS)]);
     expect(r.code).toBe(2);

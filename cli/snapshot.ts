@@ -12,6 +12,7 @@ import type { SourceObject } from "./documents";
 import type { V1Pod, V1Service } from "@/lib/k8s/types";
 import type { WorkloadLike } from "@/lib/admission/lint/deadlock";
 import { describeOrigin, typeOf } from "./documents";
+import { parseEngineObject } from "@/lib/admission/engines/sources";
 
 /** Something worth telling the user that does not change the exit code. */
 export interface Notice {
@@ -52,6 +53,11 @@ export interface Collected {
   backends: BackendObjects;
   /** Number of admission configuration objects read. */
   configurations: number;
+  /**
+   * The policy engines' own objects (ConstraintTemplates, Constraints, Kyverno and Kubewarden
+   * policies), as read: lib/admission/engines/sources.ts reads them.
+   */
+  engineObjects: JsonObject[];
   notices: Notice[];
 }
 
@@ -146,6 +152,7 @@ export function collect(objects: readonly SourceObject[]): Collected {
     terminatingNamespaces: [],
     backends: emptyBackends(),
     configurations: 0,
+    engineObjects: [],
     notices: [],
   };
   const last = new Map<string, { so: SourceObject; o: JsonObject }>();
@@ -156,7 +163,15 @@ export function collect(objects: readonly SourceObject[]): Collected {
       return;
     }
     const t = typeOf(so.value);
-    const id = t.name === "" ? `#${i}` : `${t.kind}/${t.name}`;
+    // Engine policies may be namespaced (a Kyverno Policy, a Kubewarden AdmissionPolicy).
+    const engine = parseEngineObject(so.value) !== undefined;
+    const ns = obj(so.value, "metadata")?.["namespace"];
+    const id =
+      t.name === ""
+        ? `#${i}`
+        : engine
+          ? `${t.apiVersion}/${t.kind}/${typeof ns === "string" ? ns : ""}/${t.name}`
+          : `${t.kind}/${t.name}`;
     const before = last.get(id);
     if (before)
       out.notices.push({
@@ -185,6 +200,10 @@ export function collect(objects: readonly SourceObject[]): Collected {
       continue;
     }
     if (addBackendObject(out.backends, o)) continue;
+    if (parseEngineObject(o) !== undefined) {
+      out.engineObjects.push(o);
+      continue;
+    }
     const t = typeOf(o);
     out.notices.push({
       at: describeOrigin(so.origin),

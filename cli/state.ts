@@ -81,6 +81,7 @@ export async function loadState(opts: {
     terminatingNamespaces: [],
     backends: emptyBackends(),
     configurations: 0,
+    engineObjects: [],
     notices,
   };
   if (opts.context !== undefined) {

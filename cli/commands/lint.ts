@@ -1,5 +1,6 @@
 /**
- * `portcullis lint`: the admission risk checks (L1–L19). Offline, only the checks decidable from
+ * `portcullis lint`: the admission risk checks (L1–L24; L20–L24 over the policy engines, whose
+ * own objects — Constraints, ClusterPolicies, Kubewarden policies — may be given in the input). Offline, only the checks decidable from
  * configurations (and --namespaces) run; with --context the cluster's namespaces, discovery,
  * services, endpoint slices and pods let the others run too (L14 always needs metrics).
  */
@@ -10,6 +11,7 @@ import type { FailOn, LintCommand } from "../args";
 import type { Notice } from "../snapshot";
 import { loadState, type State } from "../state";
 import type { V1Service } from "@/lib/k8s/types";
+import { parseEngineObjects } from "@/lib/admission/engines/sources";
 
 const RANK: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
 
@@ -113,8 +115,15 @@ export async function runLint(cmd: LintCommand): Promise<LintReport> {
   });
   const notices = [...state.collected.notices];
   const mode = state.live ? "live" : "offline";
+  const engines = parseEngineObjects(state.collected.engineObjects);
+  for (const u of engines.unrecognised)
+    notices.push({
+      at: "lint",
+      message: `${u.kind} ${u.namespace ? `${u.namespace}/` : ""}${u.name} (${u.engine}) not read: ${u.reason}`,
+    });
   let input: LintInput = {
     snapshot: { ...state.collected.lists, namespaces: state.namespaces },
+    ...(engines.policies.length > 0 ? { engines } : {}),
   };
   if (state.live) {
     const m = await import("../live");

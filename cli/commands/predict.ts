@@ -3,6 +3,8 @@
  * every skipped hook with its reason, and the worst-case latency admission adds. The request and
  * the report are lib/admission/report/predict-report's, shared with the predict page.
  */
+import { recogniseOwnership } from "@/lib/admission/engines/ownership";
+import { parseEngineObjects } from "@/lib/admission/engines/sources";
 import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
 import type { JsonObject } from "@/lib/admission/validate/json";
 import { isObject } from "@/lib/admission/validate/json";
@@ -75,8 +77,13 @@ export async function runPredict(cmd: PredictCommand): Promise<PredictReport> {
     ...(state.params ? { params: state.params } : {}),
     ...(state.unservedParamKinds ? { unservedParamKinds: state.unservedParamKinds } : {}),
   };
-  return predictReport(built.request, built.report, snapshot, [
-    ...state.collected.notices,
-    ...built.notices,
-  ]);
+  // The engines behind the hooks, from the objects themselves and any engine policies given.
+  const ownership = recogniseOwnership(snapshot, parseEngineObjects(state.collected.engineObjects));
+  return predictReport(
+    built.request,
+    built.report,
+    snapshot,
+    [...state.collected.notices, ...built.notices],
+    ownership,
+  );
 }

@@ -1,8 +1,13 @@
 /** Text output of `lint`: findings by severity with their fixes, then what ran. */
 import type { LintReport } from "../commands/lint";
+import type { LintObject } from "@/lib/admission/lint/lint-types";
+import { describeSource } from "@/lib/admission/engines/types";
 
-function objectText(o: { kind: string; name: string; hook?: string; namespace?: string }): string {
-  return `${o.kind} ${o.namespace ? `${o.namespace}/` : ""}${o.name}${o.hook ? ` / ${o.hook}` : ""}`;
+function objectText(o: LintObject): string {
+  const owner = o.engine
+    ? ` [${o.engine}${o.sourcePolicy && o.sourcePolicy.kind !== o.kind ? `: ${describeSource(o.sourcePolicy)}` : ""}]`
+    : "";
+  return `${o.kind} ${o.namespace ? `${o.namespace}/` : ""}${o.name}${o.hook ? ` / ${o.hook}` : ""}${owner}`;
 }
 
 /** One block per finding; the JSON patch is printed compactly so it can be pasted. */

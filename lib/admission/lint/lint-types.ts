@@ -3,11 +3,15 @@ import type { V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
 import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
 import type { CompiledSnapshot, CompiledWebhook } from "@/lib/admission/matching/compile";
 import type { WorkloadLike } from "@/lib/admission/lint/deadlock";
+import type { EngineName, SourcePolicyRef } from "@/lib/admission/engines/types";
+import type { EngineSources } from "@/lib/admission/engines/sources";
+import type { EngineOwnershipIndex } from "@/lib/admission/engines/ownership";
+import type { EngineJoins } from "@/lib/admission/engines/joins";
 
 /** Finding severity. */
 export type Severity = "critical" | "high" | "medium" | "low" | "info";
 
-/** Check ids L1–L19. */
+/** Check ids L1–L24 (L20–L24: the policy engines). */
 export type LintId =
   | "L1"
   | "L2"
@@ -27,7 +31,12 @@ export type LintId =
   | "L16"
   | "L17"
   | "L18"
-  | "L19";
+  | "L19"
+  | "L20"
+  | "L21"
+  | "L22"
+  | "L23"
+  | "L24";
 
 /** An object a finding is about. */
 export interface LintObject {
@@ -35,6 +44,10 @@ export interface LintObject {
   readonly name: string;
   readonly hook?: string;
   readonly namespace?: string;
+  /** The policy engine that owns the object, when recognised. */
+  readonly engine?: EngineName;
+  /** The engine policy the object carries, when known. */
+  readonly sourcePolicy?: SourcePolicyRef;
 }
 
 /** A concrete change: an RFC 6902 patch against the configuration, and/or a merge snippet. */
@@ -57,6 +70,10 @@ export interface LintFinding {
   readonly objects: readonly LintObject[];
   readonly explanation: string;
   readonly fix: LintFix | undefined;
+  /** The policy engine behind the finding's first engine-owned object, when there is one. */
+  readonly engine?: EngineName;
+  /** The engine policy behind it, when known. */
+  readonly sourcePolicy?: SourcePolicyRef;
 }
 
 /** Optional metrics from the apiserver, keyed by webhook name. */
@@ -84,12 +101,25 @@ export interface LintInput {
   readonly now?: Date;
   /** Warn when a CA certificate expires within this many days (default 30). */
   readonly certWarningDays?: number;
+  /**
+   * The policy engines' own policies (Constraints, ClusterPolicies, …) when read. Absent: the
+   * engine checks use what the admission objects alone show.
+   */
+  readonly engines?: EngineSources;
+}
+
+/** What the engine checks read: who owns what, and the joins to the engines' policies. */
+export interface EngineLintContext {
+  readonly sources: EngineSources;
+  readonly ownership: EngineOwnershipIndex;
+  readonly joins: EngineJoins;
 }
 
 /** What each check function receives. */
 export interface LintContext {
   readonly input: LintInput;
   readonly compiled: CompiledSnapshot;
+  readonly engines: EngineLintContext;
 }
 
 /** The configuration object a webhook lives in. */

@@ -32,6 +32,8 @@ import type { AdmissionSnapshot, DiscoveryResource } from "@/lib/admission/model
 import type { JsonObject } from "@/lib/admission/validate/json";
 import { obj, str } from "@/lib/admission/validate/json";
 import type { AdmissionOperation } from "@/lib/k8s/types";
+import { ownershipOf, type EngineOwnershipIndex } from "@/lib/admission/engines/ownership";
+import type { Certainty, EngineName, SourcePolicyRef } from "@/lib/admission/engines/types";
 import {
   parseResourceName,
   RequestSpecError,
@@ -71,6 +73,19 @@ export interface HookRef {
   configuration: string;
   name: string;
   position: number;
+}
+
+/**
+ * The policy engine behind a hook or policy, when its ownership is known (present only then): the
+ * engine, how sure, and the engine policy it carries.
+ */
+export interface EngineOwnerReport {
+  engine: EngineName;
+  certainty: Certainty;
+  /** The engine policy (a Constraint, a ClusterPolicy, a Kubewarden policy…), when one is known. */
+  sourcePolicy?: SourcePolicyRef;
+  /** Every engine policy it carries, when it carries several (a shared Kyverno hook). */
+  sourcePolicies?: SourcePolicyRef[];
 }
 
 /** Where the namespaceSelector's labels came from. */
@@ -127,6 +142,8 @@ export interface CallReport {
   params: readonly string[] | null;
   /** A validating policy's failed matchConditions: its decision (see PredictedCall). */
   conditionError: string | null;
+  /** The policy engine behind the hook or policy: only when its ownership is known. */
+  owner?: EngineOwnerReport;
 }
 
 /** A hook that is not called. */
@@ -151,6 +168,8 @@ interface FailureReport {
   key: string;
   status: number;
   message: string;
+  /** The policy engine behind the failing hook or policy: only when its ownership is known. */
+  owner?: EngineOwnerReport;
 }
 
 export interface PodSecurityReport {
@@ -422,18 +441,65 @@ export function predictReport(
   requestReport: RequestReport,
   snapshot: AdmissionSnapshot | CompiledSnapshot,
   notices: ReportNotice[],
+  ownership?: EngineOwnershipIndex,
 ): PredictReport {
   const legacy = "mutatingIndex" in snapshot ? [] : predictLegacy(request, compileLegacy(snapshot));
-  return reportOf(predict(request, snapshot), requestReport, notices, legacy);
+  return reportOf(predict(request, snapshot), requestReport, notices, legacy, ownership);
 }
 
-/** The report of a prediction already made (with its explainer). */
+/** The engine behind one hook: a webhook at its position, or a policy through its binding. */
+function ownerOf(
+  ownership: EngineOwnershipIndex | undefined,
+  h: HookIdentity,
+): { owner: EngineOwnerReport } | Record<string, never> {
+  if (!ownership) return {};
+  let own;
+  switch (h.source) {
+    case "ValidatingWebhookConfiguration":
+    case "MutatingWebhookConfiguration":
+      own = ownershipOf(ownership, h.source, h.configuration, h.position);
+      break;
+    case "ValidatingAdmissionPolicy":
+    case "MutatingAdmissionPolicy": {
+      // The binding names the engine policy enforced (a Constraint), the policy its template.
+      const binding = ownershipOf(ownership, `${h.source}Binding`, h.name);
+      const policy = ownershipOf(ownership, h.source, h.configuration);
+      own = binding?.source ? binding : (policy ?? binding);
+      break;
+    }
+    default:
+      return {};
+  }
+  if (!own) return {};
+  return {
+    owner: {
+      engine: own.engine,
+      certainty: own.certainty,
+      ...(own.source ? { sourcePolicy: own.source } : {}),
+      ...(own.sources.length > 1 ? { sourcePolicies: [...own.sources] } : {}),
+    },
+  };
+}
+
+/**
+ * The report of a prediction already made (with its explainer). With `ownership`, calls and
+ * failures name the policy engine behind their hook or policy where it is known.
+ */
 export function reportOf(
   { prediction: p, explainer }: Explained,
   requestReport: RequestReport,
   notices: ReportNotice[],
   legacy: LegacySectionReport[] = [],
+  ownership?: EngineOwnershipIndex,
 ): PredictReport {
+  const failureReport = (f: PredictedFailure): FailureReport => ({
+    stage: f.stage,
+    hook: ref(f.hook),
+    key: f.key,
+    status: f.status,
+    message: f.message,
+    ...ownerOf(ownership, f.hook),
+  });
   return {
     schema: "portcullis.predict/v1",
     admitted:
@@ -458,6 +524,7 @@ export function reportOf(
       paramsNote: c.paramsNote ?? null,
       params: c.params ? [...c.params] : null,
       conditionError: c.conditionError ?? null,
+      ...ownerOf(ownership, c.hook),
     })),
     skips: p.skips.map((s) => {
       const { message, ruleMismatches } = explainer.skip(s);
@@ -508,8 +575,4 @@ function podSecurityReport(v: PodSecurityPrediction): PodSecurityReport {
     auditAnnotations: { ...v.auditAnnotations },
     undecided: v.undecided ?? null,
   };
-}
-
-function failureReport(f: PredictedFailure): FailureReport {
-  return { stage: f.stage, hook: ref(f.hook), key: f.key, status: f.status, message: f.message };
 }
