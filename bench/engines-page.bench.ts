@@ -120,7 +120,7 @@ function median(xs: number[]): number {
 export async function run(): Promise<Measurement[]> {
   // React's production build, as the dashboard serves it (chosen when React is first loaded;
   // the development build is several times slower).
-  process.env.NODE_ENV = "production";
+  (process.env as Record<string, string>).NODE_ENV = "production";
   const { createElement } = await import("react");
   const { renderToString } = await import("react-dom/server");
   const { EnginesView } = await import("@/components/engines/engines-page");
