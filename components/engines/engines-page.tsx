@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useState, useSyncExternalStore } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
 import { ErrorBox } from "@/components/ui/error-box";
@@ -62,121 +63,163 @@ function SourceLinks({ o }: { o: EngineOwnership }) {
   );
 }
 
+function subscribeHash(onChange: () => void): () => void {
+  window.addEventListener("hashchange", onChange);
+  return () => window.removeEventListener("hashchange", onChange);
+}
+
+const readHash = () => window.location.hash;
+
+/** Rows a table shows before "Show all" (an engine may own thousands of objects). */
+const FIRST_ROWS = 100;
+
+/**
+ * The first FIRST_ROWS of `rows`, all of them once asked for or when the URL's hash names a row
+ * of this page (a link to one source policy).
+ */
+function useFirstRows<T>(rows: readonly T[]): {
+  shown: readonly T[];
+  more: React.ReactNode;
+} {
+  const [asked, setAll] = useState(false);
+  const hash = useSyncExternalStore(subscribeHash, readHash, () => "");
+  const all = asked || hash.startsWith("#engine-");
+  if (all || rows.length <= FIRST_ROWS) return { shown: rows, more: null };
+  return {
+    shown: rows.slice(0, FIRST_ROWS),
+    more: (
+      <p>
+        <button type="button" onClick={() => setAll(true)}>
+          Show all {rows.length}
+        </button>
+      </p>
+    ),
+  };
+}
+
 function HooksTable({ hooks }: { hooks: readonly EngineHookRow[] }) {
+  const { shown, more } = useFirstRows(hooks);
   return (
-    <table className="data" aria-label="Hooks">
-      <thead>
-        <tr>
-          <th scope="col">Configuration · hook</th>
-          <th scope="col">Failure</th>
-          <th scope="col" className="num">
-            Timeout
-          </th>
-          <th scope="col">Call order</th>
-          <th scope="col">Owner</th>
-          <th scope="col">Carries</th>
-          <th scope="col" className="num">
-            Decisions (15 min)
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {hooks.map((h) => (
-          <tr key={`${h.source}/${h.configuration}/${h.index}`}>
-            <td>
-              <span className="muted">{h.source.replace("WebhookConfiguration", "")}</span>{" "}
-              <Link href={ownedPageHref(h.source, h.configuration)}>{h.configuration}</Link>
-              <div className="mono">{h.hook}</div>
-              <div className="links">
-                <Link href={hookHealthHref(h)}>health</Link>
-              </div>
-            </td>
-            <td>{h.failurePolicy}</td>
-            <td className="num">{h.timeoutSeconds} s</td>
-            <td>
-              {h.order ? (
-                <Link href="/webhooks/order">
-                  {h.order.stage} {h.order.position} of {h.order.of}
-                </Link>
-              ) : (
-                <span className="muted">—</span>
-              )}
-            </td>
-            <td>
-              <Certainty o={h.ownership} />
-            </td>
-            <td>
-              <SourceLinks o={h.ownership} />
-            </td>
-            <td className="num">
-              <Decisions d={h.decisions} href={hookDecisionsHref(h.hook, h.source)} />
-            </td>
+    <>
+      <table className="data" aria-label="Hooks">
+        <thead>
+          <tr>
+            <th scope="col">Configuration · hook</th>
+            <th scope="col">Failure</th>
+            <th scope="col" className="num">
+              Timeout
+            </th>
+            <th scope="col">Call order</th>
+            <th scope="col">Owner</th>
+            <th scope="col">Carries</th>
+            <th scope="col" className="num">
+              Decisions (15 min)
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {shown.map((h) => (
+            <tr key={`${h.source}/${h.configuration}/${h.index}`}>
+              <td>
+                <span className="muted">{h.source.replace("WebhookConfiguration", "")}</span>{" "}
+                <Link href={ownedPageHref(h.source, h.configuration)}>{h.configuration}</Link>
+                <div className="mono">{h.hook}</div>
+                <div className="links">
+                  <Link href={hookHealthHref(h)}>health</Link>
+                </div>
+              </td>
+              <td>{h.failurePolicy}</td>
+              <td className="num">{h.timeoutSeconds} s</td>
+              <td>
+                {h.order ? (
+                  <Link href="/webhooks/order">
+                    {h.order.stage} {h.order.position} of {h.order.of}
+                  </Link>
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
+              <td>
+                <Certainty o={h.ownership} />
+              </td>
+              <td>
+                <SourceLinks o={h.ownership} />
+              </td>
+              <td className="num">
+                <Decisions d={h.decisions} href={hookDecisionsHref(h.hook, h.source)} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {more}
+    </>
   );
 }
 
 function PoliciesTable({ policies }: { policies: readonly EnginePolicyRow[] }) {
+  const { shown, more } = useFirstRows(policies);
   return (
-    <table className="data" aria-label="Generated admission policies">
-      <thead>
-        <tr>
-          <th scope="col">Kind</th>
-          <th scope="col">Name</th>
-          <th scope="col">Owner</th>
-          <th scope="col">Carries</th>
-          <th scope="col" className="num">
-            Decisions (15 min)
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {policies.map((p) => (
-          <tr key={`${p.kind}/${p.name}`}>
-            <td className="muted">{p.kind}</td>
-            <td>
-              <Link className="mono" href={ownedPageHref(p.kind, p.name)}>
-                {p.name}
-              </Link>
-              {p.policyName ? (
-                <div className="hint">
-                  binds{" "}
-                  <Link
-                    href={ownedPageHref(
-                      p.kind.startsWith("Mutating")
-                        ? "MutatingAdmissionPolicy"
-                        : "ValidatingAdmissionPolicy",
-                      p.policyName,
-                    )}
-                  >
-                    {p.policyName}
-                  </Link>
-                </div>
-              ) : null}
-            </td>
-            <td>
-              <Certainty o={p.ownership} />
-            </td>
-            <td>
-              <SourceLinks o={p.ownership} />
-            </td>
-            <td className="num">
-              <Decisions
-                d={p.decisions}
-                href={policyDecisionsHref(
-                  p.name,
-                  p.kind.startsWith("Mutating")
-                    ? "MutatingAdmissionPolicy"
-                    : "ValidatingAdmissionPolicy",
-                )}
-              />
-            </td>
+    <>
+      <table className="data" aria-label="Generated admission policies">
+        <thead>
+          <tr>
+            <th scope="col">Kind</th>
+            <th scope="col">Name</th>
+            <th scope="col">Owner</th>
+            <th scope="col">Carries</th>
+            <th scope="col" className="num">
+              Decisions (15 min)
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {shown.map((p) => (
+            <tr key={`${p.kind}/${p.name}`}>
+              <td className="muted">{p.kind}</td>
+              <td>
+                <Link className="mono" href={ownedPageHref(p.kind, p.name)}>
+                  {p.name}
+                </Link>
+                {p.policyName ? (
+                  <div className="hint">
+                    binds{" "}
+                    <Link
+                      href={ownedPageHref(
+                        p.kind.startsWith("Mutating")
+                          ? "MutatingAdmissionPolicy"
+                          : "ValidatingAdmissionPolicy",
+                        p.policyName,
+                      )}
+                    >
+                      {p.policyName}
+                    </Link>
+                  </div>
+                ) : null}
+              </td>
+              <td>
+                <Certainty o={p.ownership} />
+              </td>
+              <td>
+                <SourceLinks o={p.ownership} />
+              </td>
+              <td className="num">
+                <Decisions
+                  d={p.decisions}
+                  href={policyDecisionsHref(
+                    p.name,
+                    p.kind.startsWith("Mutating")
+                      ? "MutatingAdmissionPolicy"
+                      : "ValidatingAdmissionPolicy",
+                  )}
+                />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {more}
+    </>
   );
 }
 
@@ -201,53 +244,57 @@ function CarrierList({ carriers }: { carriers: readonly Carrier[] }) {
 }
 
 function SourcesTable({ r }: { r: EngineReport }) {
+  const { shown, more } = useFirstRows(r.sources);
   return (
-    <table className="data" aria-label="Source policies">
-      <thead>
-        <tr>
-          <th scope="col">Kind</th>
-          <th scope="col">Name</th>
-          <th scope="col">Enforcement</th>
-          <th scope="col">Admission policy generated</th>
-          <th scope="col">Webhooks</th>
-          <th scope="col">Generated policy · bindings</th>
-        </tr>
-      </thead>
-      <tbody>
-        {r.sources.map((l: SourcePolicyLinks) => {
-          const s = l.source;
-          const gen = l.policy ? sourceGeneration(l.policy) : undefined;
-          return (
-            <tr key={sourceKey(s)} id={sourceAnchor(s)}>
-              <td className="muted">{s.kind}</td>
-              <td className="mono">
-                {s.namespace ? `${s.namespace}/` : ""}
-                {s.name}
-                {l.policy ? null : <div className="hint">named by what carries it; not read</div>}
-              </td>
-              <td>{l.policy ? sourceDetails(l.policy) : <span className="muted">—</span>}</td>
-              <td>
-                {gen === undefined ? (
-                  <span className="muted">—</span>
-                ) : gen.generated ? (
-                  <span>
-                    yes{gen.message ? <span className="hint"> {gen.message}</span> : null}
-                  </span>
-                ) : (
-                  <span className="warn">no{gen.message ? ` — ${gen.message}` : ""}</span>
-                )}
-              </td>
-              <td>
-                <CarrierList carriers={l.webhooks} />
-              </td>
-              <td>
-                <CarrierList carriers={[...l.generatedPolicies, ...l.generatedBindings]} />
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <>
+      <table className="data" aria-label="Source policies">
+        <thead>
+          <tr>
+            <th scope="col">Kind</th>
+            <th scope="col">Name</th>
+            <th scope="col">Enforcement</th>
+            <th scope="col">Admission policy generated</th>
+            <th scope="col">Webhooks</th>
+            <th scope="col">Generated policy · bindings</th>
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((l: SourcePolicyLinks) => {
+            const s = l.source;
+            const gen = l.policy ? sourceGeneration(l.policy) : undefined;
+            return (
+              <tr key={sourceKey(s)} id={sourceAnchor(s)}>
+                <td className="muted">{s.kind}</td>
+                <td className="mono">
+                  {s.namespace ? `${s.namespace}/` : ""}
+                  {s.name}
+                  {l.policy ? null : <div className="hint">named by what carries it; not read</div>}
+                </td>
+                <td>{l.policy ? sourceDetails(l.policy) : <span className="muted">—</span>}</td>
+                <td>
+                  {gen === undefined ? (
+                    <span className="muted">—</span>
+                  ) : gen.generated ? (
+                    <span>
+                      yes{gen.message ? <span className="hint"> {gen.message}</span> : null}
+                    </span>
+                  ) : (
+                    <span className="warn">no{gen.message ? ` — ${gen.message}` : ""}</span>
+                  )}
+                </td>
+                <td>
+                  <CarrierList carriers={l.webhooks} />
+                </td>
+                <td>
+                  <CarrierList carriers={[...l.generatedPolicies, ...l.generatedBindings]} />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {more}
+    </>
   );
 }
 
