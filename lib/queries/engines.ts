@@ -6,7 +6,7 @@ import { queryKeys } from "./keys";
 import { rereadEvery } from "./no-answer";
 
 /** How often the engines are read again while shown. */
-export const ENGINES_REREAD_MS = 15_000;
+const ENGINES_REREAD_MS = 15_000;
 
 export const enginesQuery = (context: string) =>
   queryOptions({

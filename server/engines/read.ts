@@ -34,7 +34,7 @@ interface ApiResourceList {
  * lib/admission/engines knows that serves it, else at the group's preferred version (its objects
  * are then shown as unrecognised). A cluster without engines serves none: nothing is listed.
  */
-export async function discoverEngineKinds(
+async function discoverEngineKinds(
   client: KubeClient,
   notices: string[],
   signal?: AbortSignal,
@@ -122,7 +122,7 @@ async function listObjects(
 }
 
 /** The engines' policies of the served kinds; a kind the identity may not list is a notice. */
-export async function readEngineSources(
+async function readEngineSources(
   client: KubeClient,
   context: string,
   kinds: readonly ServedEngineKind[],
