@@ -29,6 +29,11 @@ import path from "node:path";
 import { parseAllDocuments } from "yaml";
 import { httpsRequest, type HttpsJsonResponse } from "./https-json";
 import { CRDS_DIR, ENGINE_CRD_FILES, SEED_DIR } from "../tools/engine-crds/engine-crds";
+import {
+  kyvernoClusterPolicy,
+  kyvernoGeneratedBinding,
+  kyvernoGeneratedPolicy,
+} from "../lib/admission/engines/engine-objects";
 
 type Obj = Record<string, unknown> & {
   apiVersion?: string;
@@ -330,4 +335,34 @@ export async function removeGatekeeper(api: Api, w: GatekeeperWorld): Promise<vo
     `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${plural}.constraints.gatekeeper.sh`,
   );
   await del(`/apis/templates.gatekeeper.sh/v1/constrainttemplates/${w.template}`);
+}
+
+/**
+ * A Kyverno ClusterPolicy and the ValidatingAdmissionPolicy and binding Kyverno generates from it
+ * (`cpol-<name>`, `cpol-<name>-binding`, owned by the policy and labelled managed-by kyverno), as
+ * lib/admission/engines/engine-objects.ts builds them after Kyverno v1.19.1's
+ * pkg/admissionpolicy/builder.go, with the policy's status.validatingadmissionpolicy as
+ * pkg/controllers/admissionpolicygenerator writes it. The generated policy's rules name no real
+ * resource. Needs the Kyverno CRDs installed.
+ */
+export async function seedKyverno(api: Api): Promise<{ policy: string; generated: string }> {
+  const name = "disallow-latest-tag";
+  const cpPath = "/apis/kyverno.io/v1/clusterpolicies";
+  const policy = await mustCreate(api, cpPath, kyvernoClusterPolicy({ name }) as Obj);
+  const uid = String(policy.metadata?.uid);
+  await putStatus(api, `${cpPath}/${name}`, policy, {
+    validatingadmissionpolicy: { generated: true, message: "" },
+  });
+  const source = { kind: "ClusterPolicy" as const, name, uid };
+  const vap = await mustCreate(
+    api,
+    `${ADMISSION}/validatingadmissionpolicies`,
+    kyvernoGeneratedPolicy(source) as Obj,
+  );
+  await mustCreate(
+    api,
+    `${ADMISSION}/validatingadmissionpolicybindings`,
+    kyvernoGeneratedBinding(source) as Obj,
+  );
+  return { policy: name, generated: String(vap.metadata?.name) };
 }

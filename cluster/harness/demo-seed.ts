@@ -12,7 +12,7 @@ import path from "node:path";
 import { createCa } from "../certs";
 import { httpsRequest } from "../https-json";
 import { installLegacyCrds, LEGACY_ADMISSION_GROUP } from "../legacy-crds";
-import { engineApi, installEngineCrds, seedGatekeeper } from "../engines";
+import { engineApi, installEngineCrds, seedGatekeeper, seedKyverno } from "../engines";
 import type { ControlPlaneInfo } from "../control-plane";
 import {
   startWebhookServer,
@@ -764,6 +764,8 @@ export async function seedDemo(
     );
     await create("/api/v1/namespaces", { metadata: { name: "gatekeeper-system" } });
     await seedGatekeeper(engineApi(admin));
+    log("demo: Kyverno — a ClusterPolicy and the admission policy it generates");
+    await seedKyverno(engineApi(admin));
 
     log(`demo: historical admission kinds, served locally in ${LEGACY_ADMISSION_GROUP}`);
     await installLegacyCrds({

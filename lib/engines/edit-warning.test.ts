@@ -47,7 +47,17 @@ describe("engineEditWarning", () => {
 
 describe("buildEnginesReport", () => {
   it("shows nothing on a cluster without engines", () => {
-    const plain = { metadata: { name: "tenant-guard" }, webhooks: [{ name: "guard.example.com" }] };
+    const plain = {
+      metadata: { name: "tenant-guard" },
+      webhooks: [
+        {
+          name: "guard.example.com",
+          clientConfig: { url: "https://guard.example.com" },
+          sideEffects: "None",
+          admissionReviewVersions: ["v1"],
+        },
+      ],
+    };
     expect(
       buildEnginesReport(
         { validatingWebhookConfigurations: [plain] },
