@@ -14,6 +14,9 @@ import {
   type BackendState,
 } from "@/server/kube/admission-state";
 import { KubeApiError } from "@/lib/k8s/errors";
+import { listCollection } from "@/server/kube/list-collection";
+import { engineCollections } from "@/lib/admission/engines/sources";
+import type { DiscoveryResource } from "@/lib/admission/model/snapshot";
 import { InputError } from "./errors";
 import type { Notice } from "./snapshot";
 
@@ -99,4 +102,34 @@ export async function readBackends(
   } catch (e) {
     throw liveError(live, "the webhooks' backends", e);
   }
+}
+
+/**
+ * The policy engines' own objects the cluster serves (ConstraintTemplates, Constraints, Kyverno
+ * and Kubewarden policies), each with apiVersion and kind; none on a cluster without engines. A
+ * collection that cannot be listed (403) is a notice, not an error.
+ */
+export async function readEngineObjects(
+  live: Live,
+  discovery: readonly DiscoveryResource[],
+  notices: Notice[],
+): Promise<JsonObject[]> {
+  const out: JsonObject[] = [];
+  for (const c of engineCollections(discovery)) {
+    try {
+      const list = await listCollection(live.client, c);
+      const apiVersion = c.group ? `${c.group}/${c.version}` : c.version;
+      for (const item of list.items) out.push({ ...item, apiVersion, kind: c.kind });
+    } catch (e) {
+      if (e instanceof KubeApiError && (e.status === 403 || e.status === 404)) {
+        notices.push({
+          at: `cluster ${live.context}`,
+          message: `cannot list ${c.resource}.${c.group} (${e.status}): linted without them`,
+        });
+        continue;
+      }
+      throw liveError(live, `${c.resource}.${c.group}`, e);
+    }
+  }
+  return out;
 }

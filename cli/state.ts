@@ -109,6 +109,10 @@ export async function loadState(opts: {
       result.lists.externalAdmissionHookConfigurations.push(
         ...(snap.externalAdmissionHookConfigurations ?? []),
       );
+      // The engines' own policies, when the cluster runs any (lint L20–L24, predict's owners).
+      result.engineObjects.push(
+        ...(await m.readEngineObjects(live, state.snapshot.discovery ?? [], notices)),
+      );
       result = { ...result, notices };
     }
     addNamespaces(state.snapshot.namespaces ?? {}, state.snapshot.terminatingNamespaces ?? []);

@@ -12,7 +12,7 @@ import type {
   V1ValidatingWebhookConfiguration,
 } from "@/lib/k8s/types";
 
-/** The engines' default namespaces (their charts' defaults). */
+/** The engines' default namespaces (their charts' defaults). @public */
 export const ENGINE_NAMESPACE = {
   kyverno: "kyverno",
   gatekeeper: "gatekeeper-system",

@@ -62,65 +62,77 @@ export interface EngineJoins {
 }
 
 interface Mutable {
+  key: string;
   source: SourcePolicyRef;
-  policy?: EngineSourcePolicy;
-  webhooks: Carrier[];
-  generatedPolicies: Carrier[];
-  generatedBindings: Carrier[];
+  policy: EngineSourcePolicy | undefined;
+  /** The objects carrying it so far (few: a list, not a set), and their carriers by list. */
+  carried: OwnedObject[] | undefined;
+  webhooks: Carrier[] | undefined;
+  generatedPolicies: Carrier[] | undefined;
+  generatedBindings: Carrier[] | undefined;
 }
+
+const NONE: readonly Carrier[] = Object.freeze([]);
 
 /** Joins engine policies (as read) with the objects recognised as carrying them. */
 export function joinEngines(ownership: EngineOwnershipIndex, sources: EngineSources): EngineJoins {
+  // Keyed by identity first (refs are shared objects), by sourceKey only on a miss.
   const links = new Map<string, Mutable>();
-  const sourcesOf = new Map<string, string[]>();
+  const byRef = new Map<SourcePolicyRef, Mutable>();
   const entry = (ref: SourcePolicyRef): Mutable => {
+    let e = byRef.get(ref);
+    if (e) return e;
     const k = sourceKey(ref);
-    let e = links.get(k);
+    e = links.get(k);
     if (!e) {
-      e = { source: ref, webhooks: [], generatedPolicies: [], generatedBindings: [] };
+      e = {
+        key: k,
+        source: ref,
+        policy: undefined,
+        carried: undefined,
+        webhooks: undefined,
+        generatedPolicies: undefined,
+        generatedBindings: undefined,
+      };
       links.set(k, e);
     }
+    byRef.set(ref, e);
     return e;
   };
   for (const p of sources.policies) entry(p.ref).policy = p;
 
+  const sourcesOf = new Map<OwnedObject, string[]>();
   const add = (ref: SourcePolicyRef, o: OwnedObject, certainty: Certainty, because: string) => {
     const e = entry(ref);
+    if (e.carried?.includes(o)) return;
+    (e.carried ??= []).push(o);
     const carrier: Carrier = {
       kind: o.kind,
       name: o.name,
-      ...(o.hook !== undefined ? { hook: o.hook } : {}),
-      ...(o.position !== undefined ? { position: o.position } : {}),
+      hook: o.hook,
+      position: o.position,
       certainty,
       because,
     };
-    const list =
-      o.position !== undefined
-        ? e.webhooks
-        : o.kind.endsWith("Binding")
-          ? e.generatedBindings
-          : e.generatedPolicies;
-    if (list.some((c) => c.kind === o.kind && c.name === o.name && c.position === o.position))
-      return;
-    list.push(carrier);
-    const ok = ownedKey(o.kind, o.name, o.position);
-    const sk = sourceKey(ref);
-    const back = sourcesOf.get(ok) ?? [];
-    if (!back.includes(sk)) back.push(sk);
-    sourcesOf.set(ok, back);
+    if (o.position !== undefined) (e.webhooks ??= []).push(carrier);
+    else if (o.kind.endsWith("Binding")) (e.generatedBindings ??= []).push(carrier);
+    else (e.generatedPolicies ??= []).push(carrier);
+    const back = sourcesOf.get(o);
+    if (back) back.push(e.key);
+    else sourcesOf.set(o, [e.key]);
   };
 
   const objects = Object.values(ownership.objects);
   // What ownership names outright (configurations are left out: their hooks carry the policy).
   for (const o of objects) {
     if (o.kind.endsWith("WebhookConfiguration") && o.position === undefined) continue;
-    for (const ref of o.ownership.sources)
-      add(
-        ref,
-        o,
-        weakest(o.ownership.certainty, o.ownership.sourceCertainty ?? o.ownership.certainty),
-        o.ownership.evidence.join("; "),
-      );
+    if (o.ownership.sources.length === 0) continue;
+    const certainty = weakest(
+      o.ownership.certainty,
+      o.ownership.sourceCertainty ?? o.ownership.certainty,
+    );
+    const because = o.ownership.evidence.join("; ");
+    for (const ref of o.ownership.sources) add(ref, o, certainty, because);
   }
 
   // Gatekeeper: the webhook carries every Constraint acting at it; the template's policy enforces
@@ -172,8 +184,8 @@ export function joinEngines(ownership: EngineOwnershipIndex, sources: EngineSour
     if (p.type !== "kyverno-policy" || !p.admission) continue;
     const k: KyvernoPolicy = p;
     if (k.ref.kind === "ClusterPolicy" && k.generation?.generated) continue;
-    const own = links.get(sourceKey(k.ref));
-    if (own && own.webhooks.length > 0) continue;
+    const own = byRef.get(k.ref);
+    if (own?.webhooks) continue;
     const suffix = k.failurePolicy === "Ignore" ? "ignore" : "fail";
     const wants = new Set<string>();
     if (k.rules.some((r) => r.type === "validate")) wants.add(`validate.kyverno.svc-${suffix}`);
@@ -190,9 +202,16 @@ export function joinEngines(ownership: EngineOwnershipIndex, sources: EngineSour
   }
 
   const bySource: Record<string, SourcePolicyLinks> = {};
-  for (const [k, v] of links) bySource[k] = v;
+  for (const v of links.values())
+    bySource[v.key] = {
+      source: v.source,
+      policy: v.policy,
+      webhooks: v.webhooks ?? NONE,
+      generatedPolicies: v.generatedPolicies ?? NONE,
+      generatedBindings: v.generatedBindings ?? NONE,
+    };
   const back: Record<string, readonly string[]> = {};
-  for (const [k, v] of sourcesOf) back[k] = v;
+  for (const [o, v] of sourcesOf) back[ownedKey(o.kind, o.name, o.position)] = v;
   return { bySource, sourcesOf: back };
 }
 

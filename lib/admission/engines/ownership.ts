@@ -31,7 +31,15 @@ import {
   type OwnedObject,
   type SourcePolicyRef,
 } from "@/lib/admission/engines/types";
-import { field, groupOf, metaOf, str, type Meta } from "@/lib/admission/engines/unstructured";
+import {
+  field,
+  groupOf,
+  list,
+  metaOf,
+  record,
+  str,
+  type Meta,
+} from "@/lib/admission/engines/unstructured";
 
 /** The configuration lists ownership is read from (a snapshot has them all). */
 export type OwnershipInput = Pick<
@@ -172,15 +180,22 @@ interface SourceClue {
 
 /** Resolves refs against the source policies read (their served apiVersion, their namespace). */
 class Resolver {
-  private readonly byKey = new Map<string, SourcePolicyRef>();
-  private readonly byName = new Map<string, SourcePolicyRef[]>();
+  /** group → kind → name → the policies read (several namespaces may share a name). */
+  private readonly index = new Map<string, Map<string, Map<string, SourcePolicyRef[]>>>();
   private readonly constraintKinds = new Map<string, string>();
+  private readonly read = new Set<SourcePolicyRef>();
 
   constructor(sources: EngineSources) {
     for (const p of sources.policies) {
-      this.byKey.set(sourceKey(p.ref), p.ref);
-      const k = `${groupOf(p.ref.apiVersion)}/${p.ref.kind}/${p.ref.name}`;
-      this.byName.set(k, [...(this.byName.get(k) ?? []), p.ref]);
+      const group = groupOf(p.ref.apiVersion);
+      const byKind = this.index.get(group) ?? new Map<string, Map<string, SourcePolicyRef[]>>();
+      this.index.set(group, byKind);
+      const byName = byKind.get(p.ref.kind) ?? new Map<string, SourcePolicyRef[]>();
+      byKind.set(p.ref.kind, byName);
+      const same = byName.get(p.ref.name);
+      if (same) same.push(p.ref);
+      else byName.set(p.ref.name, [p.ref]);
+      this.read.add(p.ref);
       if (p.type === "gatekeeper-template" && p.constraintKind)
         this.constraintKinds.set(p.constraintKind.toLowerCase(), p.constraintKind);
       if (p.type === "gatekeeper-constraint")
@@ -192,32 +207,45 @@ class Resolver {
   ref(group: string, kind: string, name: string, namespace?: string): SourcePolicyRef | undefined {
     const known = sourceKindOf(group, kind);
     if (!known) return undefined;
-    const draft: SourcePolicyRef = {
+    const ns = known.namespaced && namespace ? namespace : undefined;
+    const same = this.index.get(group)?.get(kind)?.get(name);
+    if (same) {
+      if (!known.namespaced) return same[0];
+      if (ns === undefined) return same.length === 1 ? same[0] : undefined;
+      for (const r of same) if (r.namespace === ns) return r;
+    }
+    // A namespaced policy named without its namespace, and not read: unknown.
+    if (known.namespaced && !ns) return undefined;
+    return {
       engine: known.engine,
       apiVersion: `${group}/${known.versions[0]}`,
       kind,
-      ...(known.namespaced && namespace ? { namespace } : {}),
+      namespace: ns,
       name,
     };
-    const read = this.byKey.get(sourceKey(draft));
-    if (read) return read;
-    if (known.namespaced && !namespace) {
-      // A namespaced policy named without its namespace: only when the name is unique.
-      const same = this.byName.get(`${group}/${kind}/${name}`) ?? [];
-      return same.length === 1 ? same[0] : undefined;
-    }
-    return draft;
   }
 
-  /** Whether such a policy was read (when sources were given at all). */
+  /** Whether the ref is one of the policies read. */
   has(ref: SourcePolicyRef): boolean {
-    return this.byKey.has(sourceKey(ref));
+    return this.read.has(ref);
   }
 
   /** A Constraint's kind from its lowercased form (templates and constraints read). */
   constraintKind(lower: string): string | undefined {
     return this.constraintKinds.get(lower);
   }
+}
+
+const RESOLVERS = new WeakMap<EngineSources, Resolver>();
+
+/** One resolver per (immutable) set of sources. */
+function resolverFor(sources: EngineSources): Resolver {
+  let r = RESOLVERS.get(sources);
+  if (!r) {
+    r = new Resolver(sources);
+    RESOLVERS.set(sources, r);
+  }
+  return r;
 }
 
 /** Owner references to an engine's policy (proof), or to Kyverno's webhook ClusterRole. */
@@ -245,7 +273,7 @@ function ownerClues(meta: Meta, r: Resolver): { clues: Clue[]; sources: SourceCl
                   engine,
                   apiVersion: o.apiVersion,
                   kind: o.kind,
-                  ...(ns ? { namespace: ns } : {}),
+                  namespace: ns,
                   name: o.name,
                 },
           certainty: "proof",
@@ -293,11 +321,11 @@ function metaClues(meta: Meta): Clue[] {
       certainty: "strong",
       evidence: `label ${GATEKEEPER_SYSTEM_LABEL}=yes`,
     });
-  if (KUBEWARDEN_NAME_ANNOTATION in meta.annotations)
+  if (str(meta.annotations[KUBEWARDEN_NAME_ANNOTATION]) !== undefined)
     clues.push({
       engine: "kubewarden",
       certainty: "strong",
-      evidence: `annotation ${KUBEWARDEN_NAME_ANNOTATION}=${meta.annotations[KUBEWARDEN_NAME_ANNOTATION]}`,
+      evidence: `annotation ${KUBEWARDEN_NAME_ANNOTATION}=${str(meta.annotations[KUBEWARDEN_NAME_ANNOTATION])}`,
     });
   for (const m of meta.managers) {
     const engine = managerEngine(m);
@@ -311,6 +339,10 @@ function decide(
   clues: readonly Clue[],
 ): { engine: EngineName; certainty: Certainty; evidence: string[] } | undefined {
   if (clues.length === 0) return undefined;
+  if (clues.length === 1) {
+    const c = clues[0]!;
+    return { engine: c.engine, certainty: c.certainty, evidence: [c.evidence] };
+  }
   const by = new Map<EngineName, { certainty: Certainty; evidence: string[] }>();
   for (const c of clues) {
     const e = by.get(c.engine);
@@ -336,24 +368,33 @@ function ownership(
   decided: { engine: EngineName; certainty: Certainty; evidence: string[] },
   sources: readonly SourceClue[],
 ): EngineOwnership {
-  const mine = sources.filter((s) => s.ref.engine === decided.engine);
-  const seen = new Set<string>();
-  const refs: SourcePolicyRef[] = [];
+  // One shape for every ownership (optional fields present, undefined).
+  let refs: SourcePolicyRef[] = [];
   let sourceCertainty: Certainty | undefined;
-  for (const s of mine) {
-    const k = sourceKey(s.ref);
-    if (seen.has(k)) continue;
-    seen.add(k);
-    refs.push(s.ref);
-    sourceCertainty = sourceCertainty ? weakest(sourceCertainty, s.certainty) : s.certainty;
+  if (sources.length === 1) {
+    const s = sources[0]!;
+    if (s.ref.engine === decided.engine) {
+      refs = [s.ref];
+      sourceCertainty = s.certainty;
+    }
+  } else if (sources.length > 1) {
+    const seen = new Set<string>();
+    for (const s of sources) {
+      if (s.ref.engine !== decided.engine) continue;
+      const k = sourceKey(s.ref);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      refs.push(s.ref);
+      sourceCertainty = sourceCertainty ? weakest(sourceCertainty, s.certainty) : s.certainty;
+    }
   }
   return {
     engine: decided.engine,
     certainty: decided.certainty,
     evidence: decided.evidence,
-    ...(refs.length === 1 ? { source: refs[0] } : {}),
+    source: refs.length === 1 ? refs[0] : undefined,
     sources: refs,
-    ...(sourceCertainty ? { sourceCertainty } : {}),
+    sourceCertainty,
   };
 }
 
@@ -404,9 +445,9 @@ function hookNameClue(name: string): Clue | undefined {
 
 /** The path a hook calls, `url`'s path when it has no service. */
 function hookPath(h: HookLike): string | undefined {
-  const p = h.clientConfig?.service?.path;
+  const p = str(field(h, "clientConfig", "service", "path"));
   if (p) return p;
-  const url = h.clientConfig?.url;
+  const url = str(field(h, "clientConfig", "url"));
   if (!url) return undefined;
   try {
     return new URL(url).pathname;
@@ -417,10 +458,10 @@ function hookPath(h: HookLike): string | undefined {
 
 /** Kubewarden: the policy a configuration's annotations (or name) name. */
 function kubewardenSource(name: string, meta: Meta, r: Resolver): SourceClue | undefined {
-  const policy = meta.annotations[KUBEWARDEN_NAME_ANNOTATION];
+  const policy = str(meta.annotations[KUBEWARDEN_NAME_ANNOTATION]);
   const group = name.startsWith("clusterwide-group-") || name.startsWith("namespaced-group-");
   if (policy) {
-    const ns = meta.annotations[KUBEWARDEN_NAMESPACE_ANNOTATION] ?? "";
+    const ns = str(meta.annotations[KUBEWARDEN_NAMESPACE_ANNOTATION]) ?? "";
     const kind = ns
       ? group
         ? "AdmissionPolicyGroup"
@@ -457,9 +498,10 @@ function kubewardenSource(name: string, meta: Meta, r: Resolver): SourceClue | u
 
 /** Kyverno: the policies a hook carries, from its path (and name for namespaced ones). */
 function kyvernoHookSources(hook: HookLike, certainty: Certainty, r: Resolver): SourceClue[] {
-  const name = hook.name ?? "";
+  const name = str(hook.name) ?? "";
   const path = hookPath(hook);
-  const at = (c: Certainty): Certainty => weakest(certainty, c);
+  const strong = weakest(certainty, "strong");
+  const guess: Certainty = "guess";
   if (path) {
     const fg = KYVERNO_FINEGRAINED_PATH.exec(path);
     if (fg) {
@@ -468,7 +510,7 @@ function kyvernoHookSources(hook: HookLike, certainty: Certainty, r: Resolver): 
         parts.length >= 2
           ? r.ref(KYVERNO_GROUP, "Policy", parts.slice(1).join("/"), parts[0])
           : r.ref(KYVERNO_GROUP, "ClusterPolicy", parts[0]!);
-      return ref ? [{ ref, certainty: at("strong") }] : [];
+      return ref ? [{ ref, certainty: strong }] : [];
     }
     const segments = path.split("/").filter(Boolean);
     const kind = KYVERNO_CEL_PREFIX[segments[0] ?? ""];
@@ -476,13 +518,15 @@ function kyvernoHookSources(hook: HookLike, certainty: Certainty, r: Resolver): 
       const names = segments.slice(segments[0]!.endsWith("ivpol") ? 2 : 1);
       const namespaced = kind.startsWith("Namespaced");
       const fgName = KYVERNO_CEL_FINEGRAINED.exec(name)?.[1];
-      return names.flatMap((n) => {
+      const out: SourceClue[] = [];
+      for (const n of names) {
         let ns: string | undefined;
         if (namespaced && fgName && names.length === 1 && fgName.endsWith(`-${n}`))
           ns = fgName.slice(0, fgName.length - n.length - 1);
         const ref = r.ref(KYVERNO_POLICIES_GROUP, kind, n, ns);
-        return ref ? [{ ref, certainty: at("strong") }] : [];
-      });
+        if (ref) out.push({ ref, certainty: strong });
+      }
+      return out;
     }
   }
   // No path (or not Kyverno's): the fine-grained name only, matched against read policies.
@@ -490,12 +534,12 @@ function kyvernoHookSources(hook: HookLike, certainty: Certainty, r: Resolver): 
   if (m) {
     const key = m[3]!;
     const cluster = r.ref(KYVERNO_GROUP, "ClusterPolicy", key);
-    if (cluster && r.has(cluster)) return [{ ref: cluster, certainty: at("guess") }];
+    if (cluster && r.has(cluster)) return [{ ref: cluster, certainty: guess }];
     for (let i = key.indexOf("-"); i > 0; i = key.indexOf("-", i + 1)) {
       const ref = r.ref(KYVERNO_GROUP, "Policy", key.slice(i + 1), key.slice(0, i));
-      if (ref?.namespace && r.has(ref)) return [{ ref, certainty: at("guess") }];
+      if (ref?.namespace && r.has(ref)) return [{ ref, certainty: guess }];
     }
-    if (cluster) return [{ ref: cluster, certainty: at("guess") }];
+    if (cluster) return [{ ref: cluster, certainty: guess }];
   }
   return [];
 }
@@ -508,16 +552,19 @@ function recogniseConfiguration(
   namespaces: Map<EngineName, Set<string>>,
 ): void {
   const meta = metaOf(config);
-  const hooks = (field(config, "webhooks") as readonly HookLike[] | undefined) ?? [];
+  const hooks = list(field(config, "webhooks")).map((h) => (record(h) ?? {}) as HookLike);
   const owners = ownerClues(meta, r);
   const configClues = [
     ...owners.clues,
     ...metaClues(meta),
     ...configurationNameClues(kind, meta.name),
   ];
-  const hookClues = hooks.map((h) => hookNameClue(h.name ?? ""));
-  // The configuration: its own clues, and its hooks' names when they agree.
-  const decided = decide([...configClues, ...hookClues.filter((c): c is Clue => !!c)]);
+  const hookClues: Array<Clue | undefined> = [];
+  for (const h of hooks) hookClues.push(hookNameClue(str(h.name) ?? ""));
+  // The configuration: its own clues, and the first hook name of each engine among its hooks.
+  const firstHookClue = new Map<EngineName, Clue>();
+  for (const c of hookClues) if (c && !firstHookClue.has(c.engine)) firstHookClue.set(c.engine, c);
+  const decided = decide([...configClues, ...firstHookClue.values()]);
   const configSources: SourceClue[] = [...owners.sources];
   if (decided?.engine === "kubewarden") {
     const s = kubewardenSource(meta.name, meta, r);
@@ -527,28 +574,37 @@ function recogniseConfiguration(
     out[ownedKey(kind, meta.name)] = {
       kind,
       name: meta.name,
+      hook: undefined,
+      position: undefined,
       ownership: ownership(decided, configSources),
     };
-  hooks.forEach((h, position) => {
+  // Each hook: the configuration's own clues, and its name.
+  const byConfig = decide(configClues);
+  for (let position = 0; position < hooks.length; position++) {
+    const h = hooks[position]!;
     const nameClue = hookClues[position];
-    const own = decide([...configClues, ...(nameClue ? [nameClue] : [])]);
-    if (!own) return;
+    const own = !nameClue
+      ? byConfig
+      : byConfig?.engine === nameClue.engine
+        ? { ...byConfig, evidence: [...byConfig.evidence, nameClue.evidence] }
+        : decide([...configClues, nameClue]);
+    if (!own) continue;
     const sources: SourceClue[] = [...configSources];
     if (own.engine === "kyverno") sources.push(...kyvernoHookSources(h, own.certainty, r));
     out[ownedKey(kind, meta.name, position)] = {
       kind,
       name: meta.name,
-      hook: h.name ?? "",
+      hook: str(h.name) ?? "",
       position,
       ownership: ownership(own, sources),
     };
-    const ns = h.clientConfig?.service?.namespace;
+    const ns = str(field(h, "clientConfig", "service", "namespace"));
     if (ns && own.certainty !== "guess") {
       const set = namespaces.get(own.engine) ?? new Set<string>();
       set.add(ns);
       namespaces.set(own.engine, set);
     }
-  });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -569,7 +625,7 @@ function generatedPolicyNameSource(
         certainty: "guess",
         evidence: `named ${name}, as Kyverno names the policy it generates from ${sourceKind} ${name.slice(prefix.length)}`,
       },
-      ...(ref ? { source: { ref, certainty: "guess" as const } } : {}),
+      source: ref ? { ref, certainty: "guess" as const } : undefined,
     };
   }
   if (kind === "ValidatingAdmissionPolicy" && name.startsWith(GATEKEEPER_PREFIX)) {
@@ -581,7 +637,7 @@ function generatedPolicyNameSource(
         certainty: "guess",
         evidence: `named ${name}, as Gatekeeper names the policy it generates from ConstraintTemplate ${template}`,
       },
-      ...(ref ? { source: { ref, certainty: "guess" as const } } : {}),
+      source: ref ? { ref, certainty: "guess" as const } : undefined,
     };
   }
   return undefined;
@@ -681,7 +737,7 @@ export function recogniseOwnership(
   input: OwnershipInput,
   sources: EngineSources = NO_ENGINE_SOURCES,
 ): EngineOwnershipIndex {
-  const r = new Resolver(sources);
+  const r = resolverFor(sources);
   const out: Record<string, OwnedObject> = {};
   const namespaces = new Map<EngineName, Set<string>>();
   for (const c of input.validatingWebhookConfigurations ?? [])
@@ -690,12 +746,12 @@ export function recogniseOwnership(
     recogniseConfiguration("MutatingWebhookConfiguration", c, r, out, namespaces);
   const vaps = new Map<string, unknown>();
   for (const p of input.validatingAdmissionPolicies ?? []) {
-    vaps.set(metaOf(p).name, p);
+    vaps.set(p.metadata?.name ?? "", p);
     recognisePolicy("ValidatingAdmissionPolicy", p, r, out);
   }
   const maps = new Map<string, unknown>();
   for (const p of input.mutatingAdmissionPolicies ?? []) {
-    maps.set(metaOf(p).name, p);
+    maps.set(p.metadata?.name ?? "", p);
     recognisePolicy("MutatingAdmissionPolicy", p, r, out);
   }
   for (const b of input.validatingAdmissionPolicyBindings ?? [])

@@ -1,6 +1,10 @@
 /** Engine policies read from unstructured objects, and unknown versions read as unrecognised. */
 import { describe, expect, it } from "vitest";
-import { parseEngineObject, parseEngineObjects } from "@/lib/admission/engines/sources";
+import {
+  engineCollections,
+  parseEngineObject,
+  parseEngineObjects,
+} from "@/lib/admission/engines/sources";
 import {
   gatekeeperConstraint,
   gatekeeperTemplate,
@@ -164,5 +168,119 @@ describe("parseEngineObject", () => {
       "ClusterAdmissionPolicy",
       "AdmissionPolicy",
     ]);
+  });
+});
+
+describe("engineCollections", () => {
+  const d = (
+    group: string,
+    version: string,
+    resource: string,
+    kind: string,
+    namespaced = false,
+  ) => ({
+    group,
+    version,
+    resource,
+    kind,
+    namespaced,
+  });
+  it("lists each engine kind once, in a version it reads, and every Constraint kind", () => {
+    expect(
+      engineCollections([
+        d("", "v1", "pods", "Pod", true),
+        d("kyverno.io", "v2beta1", "clusterpolicies", "ClusterPolicy"),
+        d("kyverno.io", "v1", "clusterpolicies", "ClusterPolicy"),
+        d("kyverno.io", "v1", "clusterpolicies/status", "ClusterPolicy"),
+        d("kyverno.io", "v1", "policyexceptions", "PolicyException", true),
+        d("constraints.gatekeeper.sh", "v1beta1", "k8srequiredlabels", "K8sRequiredLabels"),
+        d("policies.kubewarden.io", "v9", "admissionpolicies", "AdmissionPolicy", true),
+      ]),
+    ).toEqual([
+      {
+        engine: "kyverno",
+        group: "kyverno.io",
+        version: "v1",
+        resource: "clusterpolicies",
+        kind: "ClusterPolicy",
+        namespaced: false,
+      },
+      {
+        engine: "gatekeeper",
+        group: "constraints.gatekeeper.sh",
+        version: "v1beta1",
+        resource: "k8srequiredlabels",
+        kind: "K8sRequiredLabels",
+        namespaced: false,
+      },
+      // A version it does not read is still listed: its objects read as unrecognised.
+      {
+        engine: "kubewarden",
+        group: "policies.kubewarden.io",
+        version: "v9",
+        resource: "admissionpolicies",
+        kind: "AdmissionPolicy",
+        namespaced: true,
+      },
+    ]);
+    expect(engineCollections([d("", "v1", "pods", "Pod", true)])).toEqual([]);
+  });
+});
+
+describe("malformed objects", () => {
+  it("never throw, whatever the shape", async () => {
+    const { recogniseOwnership } = await import("@/lib/admission/engines/ownership");
+    const junk: unknown[] = [null, 1, "x", [], {}, { spec: [] }, { spec: "s", status: 3 }];
+    const kinds = [
+      ["templates.gatekeeper.sh/v1", "ConstraintTemplate"],
+      ["constraints.gatekeeper.sh/v1beta1", "K"],
+      ["kyverno.io/v1", "ClusterPolicy"],
+      ["policies.kyverno.io/v1", "ValidatingPolicy"],
+      ["policies.kubewarden.io/v1", "ClusterAdmissionPolicyGroup"],
+    ];
+    for (const [apiVersion, kind] of kinds)
+      for (const j of junk) {
+        const o = {
+          apiVersion,
+          kind,
+          metadata: { name: "n", labels: j, managedFields: j },
+          spec: {
+            rules: j,
+            targets: j,
+            policies: j,
+            scopedEnforcementActions: j,
+            validationActions: j,
+          },
+          status: { byPod: j, validatingadmissionpolicy: j },
+        };
+        expect(() => parseEngineObject(o)).not.toThrow();
+      }
+    for (const j of junk)
+      expect(() =>
+        recogniseOwnership({
+          validatingWebhookConfigurations: [
+            {
+              metadata: {
+                name: "kyverno-resource-validating-webhook-cfg",
+                ownerReferences: j,
+                labels: { "webhook.kyverno.io/managed-by": "kyverno" },
+              },
+              webhooks: j,
+            } as never,
+            {
+              metadata: { name: "c" },
+              webhooks: [
+                {
+                  name: "validate.kyverno.svc-fail-finegrained-x",
+                  clientConfig: { service: { path: j, namespace: j }, url: j },
+                },
+              ],
+            } as never,
+          ],
+          validatingAdmissionPolicyBindings: [
+            { metadata: { name: "gatekeeper-k-x" }, spec: { policyName: j, paramRef: j } } as never,
+          ],
+        }),
+      ).not.toThrow();
   });
 });

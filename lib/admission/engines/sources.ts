@@ -31,6 +31,7 @@ import {
   num,
   record,
   str,
+  stringMap,
   strings,
   versionOf,
 } from "@/lib/admission/engines/unstructured";
@@ -42,7 +43,7 @@ interface SourceBase {
   readonly labels: Readonly<Record<string, string>>;
 }
 
-/** A Gatekeeper ConstraintTemplate. */
+/** A Gatekeeper ConstraintTemplate. @public */
 export interface GatekeeperTemplate extends SourceBase {
   readonly type: "gatekeeper-template";
   /** The Constraint kind it creates (`spec.crd.spec.names.kind`). */
@@ -65,8 +66,8 @@ export interface GatekeeperTemplate extends SourceBase {
 
 /** The enforcement points Gatekeeper names (pkg/util/enforcement_action.go). */
 export const GATEKEEPER_WEBHOOK_POINT = "validation.gatekeeper.sh";
-export const GATEKEEPER_VAP_POINT = "vap.k8s.io";
-export const GATEKEEPER_AUDIT_POINT = "audit.gatekeeper.sh";
+const GATEKEEPER_VAP_POINT = "vap.k8s.io";
+const GATEKEEPER_AUDIT_POINT = "audit.gatekeeper.sh";
 
 /** A Gatekeeper Constraint (any kind in constraints.gatekeeper.sh). */
 export interface GatekeeperConstraint extends SourceBase {
@@ -93,6 +94,7 @@ export interface GatekeeperConstraint extends SourceBase {
   }>;
 }
 
+/** A Kyverno validation failure action. @public */
 export type KyvernoAction = "Audit" | "Enforce";
 
 /** A Kyverno ClusterPolicy or Policy (kyverno.io). */
@@ -117,7 +119,7 @@ export interface KyvernoPolicy extends SourceBase {
   readonly generation?: { readonly generated: boolean; readonly message: string };
 }
 
-/** A Kyverno CEL policy (policies.kyverno.io): ValidatingPolicy, MutatingPolicy, … */
+/** A Kyverno CEL policy (policies.kyverno.io): ValidatingPolicy, MutatingPolicy, … @public */
 export interface KyvernoCelPolicy extends SourceBase {
   readonly type: "kyverno-cel-policy";
   /** `spec.validationActions` (Deny when unset); empty for kinds without it. */
@@ -134,7 +136,7 @@ export interface KyvernoCelPolicy extends SourceBase {
   readonly generation?: { readonly generated: boolean; readonly message: string };
 }
 
-/** A Kubewarden (Cluster)AdmissionPolicy or policy group. */
+/** A Kubewarden (Cluster)AdmissionPolicy or policy group. @public */
 export interface KubewardenPolicy extends SourceBase {
   readonly type: "kubewarden-policy";
   readonly group: boolean;
@@ -190,14 +192,14 @@ export const KYVERNO_POLICIES_GROUP = "policies.kyverno.io";
 export const KUBEWARDEN_GROUP = "policies.kubewarden.io";
 
 /** Constraint versions (frameworks pkg/client/crds/crds.go: v1beta1 stored, v1alpha1 served). */
-export const GATEKEEPER_CONSTRAINT_VERSIONS = ["v1beta1", "v1alpha1"] as const;
+const GATEKEEPER_CONSTRAINT_VERSIONS = ["v1beta1", "v1alpha1"] as const;
 
 const CEL_CLUSTER_VERSIONS = ["v1", "v1beta1", "v1alpha1"];
 const CEL_NAMESPACED_VERSIONS = ["v1", "v1beta1"];
 
 /**
  * The engines' policy kinds (Constraints are any kind of constraints.gatekeeper.sh, found by
- * discovery). Versions are those the engines' CRDs serve (see the file comment).
+ * discovery). Versions are those the engines' CRDs serve (see the file comment). @public
  */
 export const ENGINE_SOURCE_KINDS: readonly EngineSourceKind[] = [
   {
@@ -259,20 +261,34 @@ export const ENGINE_SOURCE_KINDS: readonly EngineSourceKind[] = [
   })),
 ];
 
-const KIND_INDEX = new Map(ENGINE_SOURCE_KINDS.map((k) => [`${k.group}/${k.kind}`, k]));
+/** group → kind → the kind (lookups by the objects' own strings, no key built per call). */
+const KIND_INDEX = new Map<string, Map<string, EngineSourceKind>>();
+for (const k of ENGINE_SOURCE_KINDS) {
+  const byKind = KIND_INDEX.get(k.group) ?? new Map<string, EngineSourceKind>();
+  byKind.set(k.kind, k);
+  KIND_INDEX.set(k.group, byKind);
+}
+/** Constraint kinds met so far (any kind of the group is one). */
+const CONSTRAINT_KINDS = new Map<string, EngineSourceKind>();
 
 /** The engine a policy kind belongs to, and its preferred apiVersion (for refs built from names). */
 export function sourceKindOf(group: string, kind: string): EngineSourceKind | undefined {
-  if (group === GATEKEEPER_CONSTRAINTS_GROUP)
-    return {
-      engine: "gatekeeper",
-      group,
-      kind,
-      plural: `${kind.toLowerCase()}`,
-      namespaced: false,
-      versions: GATEKEEPER_CONSTRAINT_VERSIONS,
-    };
-  return KIND_INDEX.get(`${group}/${kind}`);
+  if (group === GATEKEEPER_CONSTRAINTS_GROUP) {
+    let k = CONSTRAINT_KINDS.get(kind);
+    if (!k) {
+      k = {
+        engine: "gatekeeper",
+        group,
+        kind,
+        plural: kind.toLowerCase(),
+        namespaced: false,
+        versions: GATEKEEPER_CONSTRAINT_VERSIONS,
+      };
+      if (CONSTRAINT_KINDS.size < 10_000) CONSTRAINT_KINDS.set(kind, k);
+    }
+    return k;
+  }
+  return KIND_INDEX.get(group)?.get(kind);
 }
 
 /** The engine an API group belongs to. */
@@ -538,7 +554,7 @@ export function parseEngineObject(
       name: meta.name,
     },
     ...(meta.uid ? { uid: meta.uid } : {}),
-    labels: meta.labels,
+    labels: stringMap(meta.labels),
   };
   if (group === GATEKEEPER_TEMPLATES_GROUP) return gatekeeperTemplate(raw, base);
   if (group === GATEKEEPER_CONSTRAINTS_GROUP) return gatekeeperConstraint(raw, base);
@@ -566,6 +582,56 @@ export function parseEngineObjects(raws: readonly unknown[]): EngineSources {
     else policies.push(p);
   }
   return { policies, unrecognised };
+}
+
+/** One engine collection to list: a served group/version/resource and its kind. */
+export interface EngineCollection {
+  readonly engine: EngineName;
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+}
+
+/**
+ * The engine collections a cluster serves, from its discovery: each engine policy kind once, in
+ * the first version this reader knows (else the first served, whose objects then read as
+ * unrecognised), and every kind of constraints.gatekeeper.sh. Empty on a cluster without engines.
+ */
+export function engineCollections(
+  discovery: ReadonlyArray<{
+    readonly group: string;
+    readonly version: string;
+    readonly resource: string;
+    readonly kind: string;
+    readonly namespaced: boolean;
+  }>,
+): EngineCollection[] {
+  const served = new Map<string, Array<(typeof discovery)[number]>>();
+  for (const d of discovery) {
+    if (d.resource.includes("/") || !engineOfGroup(d.group)) continue;
+    const known = sourceKindOf(d.group, d.kind);
+    if (!known) continue;
+    const k = `${d.group}/${d.kind}`;
+    served.set(k, [...(served.get(k) ?? []), d]);
+  }
+  const out: EngineCollection[] = [];
+  for (const versions of served.values()) {
+    const first = versions[0]!;
+    const known = sourceKindOf(first.group, first.kind)!;
+    const pick =
+      known.versions.map((v) => versions.find((d) => d.version === v)).find((d) => d) ?? first;
+    out.push({
+      engine: known.engine,
+      group: pick.group,
+      version: pick.version,
+      resource: pick.resource,
+      kind: pick.kind,
+      namespaced: pick.namespaced,
+    });
+  }
+  return out;
 }
 
 /** No engines. */

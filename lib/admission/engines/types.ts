@@ -7,7 +7,7 @@
 /** The engines recognised. */
 export type EngineName = "kyverno" | "gatekeeper" | "kubewarden";
 
-/** Every engine, in the order they are shown. */
+/** Every engine, in the order they are shown. @public */
 export const ENGINE_NAMES: readonly EngineName[] = ["gatekeeper", "kyverno", "kubewarden"];
 
 /**
@@ -76,7 +76,8 @@ export interface OwnedObject {
 
 /** Identity of a source policy as a string: `engine:apiGroup/kind/namespace/name`. */
 export function sourceKey(ref: SourcePolicyRef): string {
-  const group = ref.apiVersion.includes("/") ? ref.apiVersion.split("/")[0] : "";
+  const i = ref.apiVersion.indexOf("/");
+  const group = i < 0 ? "" : ref.apiVersion.slice(0, i);
   return `${ref.engine}:${group}/${ref.kind}/${ref.namespace ?? ""}/${ref.name}`;
 }
 

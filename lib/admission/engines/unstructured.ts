@@ -62,8 +62,9 @@ export interface Meta {
   readonly namespace?: string;
   readonly uid?: string;
   readonly generation?: number;
-  readonly labels: Readonly<Record<string, string>>;
-  readonly annotations: Readonly<Record<string, string>>;
+  /** As given (values unchecked: read them with `str`). */
+  readonly labels: Json;
+  readonly annotations: Json;
   readonly ownerReferences: ReadonlyArray<{
     readonly apiVersion: string;
     readonly kind: string;
@@ -75,38 +76,51 @@ export interface Meta {
   readonly managers: readonly string[];
 }
 
+const EMPTY: Json = Object.freeze({});
+const NONE: readonly never[] = Object.freeze([]);
+
+/** The metadata, read without copying what it need not (this runs for every object of a cluster). */
 export function metaOf(obj: unknown): Meta {
-  const m = record(field(obj, "metadata")) ?? {};
+  const m = record(field(obj, "metadata")) ?? EMPTY;
   const ns = str(m["namespace"]);
-  const managers: string[] = [];
-  for (const e of list(m["managedFields"])) {
-    const name = str(field(e, "manager"));
-    if (name && !managers.includes(name)) managers.push(name);
+  const fields = m["managedFields"];
+  let managers: readonly string[] = NONE;
+  if (Array.isArray(fields) && fields.length > 0) {
+    const seen: string[] = [];
+    for (const e of fields) {
+      const name = str(field(e, "manager"));
+      if (name && !seen.includes(name)) seen.push(name);
+    }
+    managers = seen;
   }
-  return {
-    name: str(m["name"]) ?? "",
-    ...(ns ? { namespace: ns } : {}),
-    ...(str(m["uid"]) ? { uid: str(m["uid"]) } : {}),
-    ...(num(m["generation"]) !== undefined ? { generation: num(m["generation"]) } : {}),
-    labels: stringMap(m["labels"]),
-    annotations: stringMap(m["annotations"]),
-    ownerReferences: list(m["ownerReferences"]).flatMap((o) => {
+  const owners = m["ownerReferences"];
+  let ownerReferences: Meta["ownerReferences"] = NONE;
+  if (Array.isArray(owners) && owners.length > 0) {
+    const refs: Array<Meta["ownerReferences"][number]> = [];
+    for (const o of owners) {
       const apiVersion = str(field(o, "apiVersion"));
       const kind = str(field(o, "kind"));
       const name = str(field(o, "name"));
-      if (!apiVersion || !kind || !name) return [];
-      const uid = str(field(o, "uid"));
-      const controller = bool(field(o, "controller"));
-      return [
-        {
-          apiVersion,
-          kind,
-          name,
-          ...(uid ? { uid } : {}),
-          ...(controller !== undefined ? { controller } : {}),
-        },
-      ];
-    }),
+      if (!apiVersion || !kind || !name) continue;
+      refs.push({
+        apiVersion,
+        kind,
+        name,
+        uid: str(field(o, "uid")),
+        controller: bool(field(o, "controller")),
+      });
+    }
+    ownerReferences = refs;
+  }
+  // One shape for every object (optional fields present, undefined): this runs per object.
+  return {
+    name: str(m["name"]) ?? "",
+    namespace: ns || undefined,
+    uid: str(m["uid"]),
+    generation: num(m["generation"]),
+    labels: record(m["labels"]) ?? EMPTY,
+    annotations: record(m["annotations"]) ?? EMPTY,
+    ownerReferences,
     managers,
   };
 }

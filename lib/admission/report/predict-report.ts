@@ -79,7 +79,7 @@ export interface HookRef {
  * The policy engine behind a hook or policy, when its ownership is known (present only then): the
  * engine, how sure, and the engine policy it carries.
  */
-export interface EngineOwnerReport {
+interface EngineOwnerReport {
   engine: EngineName;
   certainty: Certainty;
   /** The engine policy (a Constraint, a ClusterPolicy, a Kubewarden policy…), when one is known. */
