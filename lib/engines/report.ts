@@ -29,6 +29,14 @@ export interface ServedEngineKind {
   namespaced: boolean;
 }
 
+/** `xs` ordered by a key made once per item (code-unit order: stable across locales). */
+function sortedBy<T>(xs: readonly T[], key: (x: T) => string): T[] {
+  return xs
+    .map((x) => ({ x, k: key(x) }))
+    .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0))
+    .map((e) => e.x);
+}
+
 /** Decisions by (kind, name) over the tally window. */
 export type DecisionCounts = ReadonlyMap<string, EngineDecisionCounts>;
 
@@ -78,7 +86,16 @@ export function buildEnginesReport(
 ): EngineReport[] {
   const places = new Map<string, NonNullable<EngineHookRow["order"]>>();
   if (snapshot) {
-    const ordered = effectiveOrder(compileSnapshot(snapshot));
+    // Only webhooks get a place here: the policies' CEL need not be compiled for it.
+    const ordered = effectiveOrder(
+      compileSnapshot({
+        ...snapshot,
+        validatingAdmissionPolicies: [],
+        validatingAdmissionPolicyBindings: [],
+        mutatingAdmissionPolicies: [],
+        mutatingAdmissionPolicyBindings: [],
+      }),
+    );
     const ofStage = new Map<string, number>();
     for (const o of ordered) ofStage.set(o.stage, (ofStage.get(o.stage) ?? 0) + 1);
     for (const o of ordered)
@@ -157,11 +174,12 @@ export function buildEnginesReport(
     }
   }
   for (const r of reports.values()) {
-    r.sources.sort((a, b) => sourceKey(a.source).localeCompare(sourceKey(b.source)));
-    r.hooks.sort((a, b) =>
-      `${a.configuration}\u0000${a.index}`.localeCompare(`${b.configuration}\u0000${b.index}`),
+    r.sources = sortedBy(r.sources, (l) => sourceKey(l.source));
+    r.hooks = sortedBy(
+      r.hooks,
+      (h) => `${h.configuration}\u0000${String(h.index).padStart(6, "0")}`,
     );
-    r.policies.sort((a, b) => `${a.kind}\u0000${a.name}`.localeCompare(`${b.kind}\u0000${b.name}`));
+    r.policies = sortedBy(r.policies, (p) => `${p.kind}\u0000${p.name}`);
   }
   return ENGINE_NAMES.flatMap((e) => {
     const r = reports.get(e);
