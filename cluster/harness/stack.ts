@@ -11,6 +11,7 @@ import { ensureBuilt } from "../build";
 import { startControlPlane, type ControlPlaneInfo } from "../control-plane";
 import { freePorts } from "../ports";
 import { installLegacyCrds, LEGACY_ADMISSION_GROUP } from "../legacy-crds";
+import { installEngineCrds } from "../engines";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 /** Where runs keep their state; PORTCULLIS_STATE_DIR moves it (tests use a private one). */
@@ -228,11 +229,12 @@ export async function startStack(
     ...(opts.auditSink ? { auditSink: opts.auditSink } : {}),
   });
   try {
-    await installLegacyCrds({
-      server: cp.server,
-      ca: readFileSync(cp.caFile),
-      token: cp.tokens.admin,
-    });
+    const admin = { server: cp.server, ca: readFileSync(cp.caFile), token: cp.tokens.admin };
+    await installLegacyCrds(admin);
+    // Gatekeeper's CRDs (no engine objects: tests seed those they need). Kyverno's and
+    // Kubewarden's (the demo installs them) would add about 20 s to every start: Kyverno's
+    // ClusterPolicy and Policy schemas are 0.7 MB each.
+    await installEngineCrds({ ...admin, engines: ["gatekeeper"] });
   } catch (e) {
     await cp.stop();
     throw e;

@@ -12,6 +12,7 @@ import {
   decisionStreamRoute,
   decisionTallyRoute,
 } from "./decisions";
+import { enginesRoute } from "./engines";
 import { admissionHealthRoute } from "./health";
 import { processHealthRoute } from "./health-process";
 import { uninitializedRoute } from "./initializers";
@@ -60,6 +61,7 @@ export const API_ROUTES: Readonly<Record<string, AnyRoute>> = {
   decisionDetailRoute,
   decisionStreamRoute,
   decisionTallyRoute,
+  enginesRoute,
   processHealthRoute,
   uninitializedRoute,
   overviewRoute,
