@@ -43,6 +43,8 @@ const LAYERS = {
   lint: ["model", "matching", "audit", "health"],
   /** The exemption matrix: which hooks intercept which namespaces. */
   exemptions: ["model", "matching"],
+  /** Hooks and policies configured outside the API, inferred from metrics and decisions. */
+  "outside-api": ["model", "audit", "health"],
 } as const satisfies Record<string, readonly string[]>;
 
 type Folder = keyof typeof LAYERS;

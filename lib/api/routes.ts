@@ -15,6 +15,7 @@ import { admissionHealthRoute } from "./health";
 import { processHealthRoute } from "./health-process";
 import { uninitializedRoute } from "./initializers";
 import { notFoundRoutes } from "./not-found";
+import { outsideApiRoute } from "./outside-api";
 import { overviewRoute } from "./overview";
 import { policyParamsRoute, tryRequestRoute } from "./policies";
 import { dryRunRoute, pickObjectRoute, predictStateRoute } from "./predict";
@@ -59,6 +60,7 @@ export const API_ROUTES: Readonly<Record<string, AnyRoute>> = {
   processHealthRoute,
   uninitializedRoute,
   overviewRoute,
+  outsideApiRoute,
   policyParamsRoute,
   tryRequestRoute,
   dryRunRoute,

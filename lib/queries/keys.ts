@@ -47,4 +47,5 @@ export const queryKeys = {
     ["decisions", context, "list", filterQuery, limit] as const,
   decisionDetail: (context: string, id: number) => ["decisions", context, "detail", id] as const,
   decisionTally: (context: string) => ["decision-tally", context] as const,
+  outsideApi: (context: string) => ["outside-api", context] as const,
 };
