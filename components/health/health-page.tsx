@@ -17,6 +17,7 @@ import { TracedCalls } from "./traced-calls";
 import { PolicyChecksTable } from "./policy-checks-table";
 import { useScrollToHash } from "./use-scroll-to-hash";
 import { clockTime } from "@/lib/clock";
+import { OutsideApiNotice } from "@/components/outside-api/outside-api-notice";
 
 const RESOURCE_OF: Record<string, string> = {
   MutatingWebhookConfiguration: "mutatingwebhookconfigurations",
@@ -120,6 +121,7 @@ export function HealthPage() {
             : " · window starts with the next scrape"}
         </span>
       </div>
+      <OutsideApiNotice full />
       {r.metricsError ? <p className="bad">{r.metricsError}</p> : null}
       <TraceStatus status={r.traces} />
       {r.conversionError ? (

@@ -20,6 +20,7 @@ import { useAdmissionState } from "./use-admission-state";
 import { useMatrixModel } from "./use-matrix-model";
 import { DeadlockSvg } from "./deadlock-svg";
 import { LiveIndicator } from "@/components/live/live-indicator";
+import { OutsideApiNotice } from "@/components/outside-api/outside-api-notice";
 
 /** What the map reads about the backends' pods (none given: the Services' selectors stand in). */
 type PodLabelInput = Partial<Pick<BackendPodsData, "pods" | "workloads">>;
@@ -93,6 +94,7 @@ export function DeadlockPage() {
         <span className="spacer" />
         <Link href="/namespaces">Exemption matrix</Link>
       </div>
+      <OutsideApiNotice />
       {state.error && <ErrorBox error={state.error} />}
       {!result || !g ? (
         <p className="muted">Reading the cluster…</p>

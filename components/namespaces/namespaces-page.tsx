@@ -25,6 +25,7 @@ import { PreviewGrid } from "./preview-grid";
 import { RequestPicker } from "./request-picker";
 import { useLiveMatrix } from "./use-live-matrix";
 import { LiveIndicator } from "@/components/live/live-indicator";
+import { OutsideApiNotice } from "@/components/outside-api/outside-api-notice";
 
 const withCollections = (head: AdmissionStateSeedHead, json: string) => ({
   ...head,
@@ -111,6 +112,7 @@ export function NamespacesPage({
         <span className="spacer" />
         <Link href="/deadlocks">Deadlock map</Link>
       </div>
+      <OutsideApiNotice />
       <div className="toolbar" role="search" aria-label="Matrix request and filters">
         <RequestPicker params={params} onChange={setParams} />
         <label>

@@ -32,6 +32,7 @@ import { servedV1beta1HookKinds } from "@/lib/k8s/v1beta1-hooks";
 import { servedKinds } from "@/lib/k8s/served-kinds";
 import type { OverviewData } from "@/lib/api/overview";
 import { LiveIndicator } from "@/components/live/live-indicator";
+import { OutsideApiNotice } from "@/components/outside-api/outside-api-notice";
 
 const MUTATING = webhookRef("mutatingwebhookconfigurations");
 const VALIDATING = webhookRef("validatingwebhookconfigurations");
@@ -222,6 +223,7 @@ export function OrderPage() {
           Alt+↑/↓, to reorder within its configuration; rename a configuration to move it.
         </span>
       </div>
+      <OutsideApiNotice />
       {a && !a.mutatingwebhookconfigurations.update && !a.validatingwebhookconfigurations.update ? (
         <p className="hint" data-testid="read-only">
           Read-only: your identity may not change webhook configurations.

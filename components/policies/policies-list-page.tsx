@@ -13,6 +13,7 @@ import { CreateMenu, type TemplateEntry } from "@/components/webhooks/create-men
 import { ErrorBox } from "@/components/ui/error-box";
 import { usePolicyParams } from "./use-policy-params";
 import { LiveIndicator } from "@/components/live/live-indicator";
+import { OutsideApiNotice } from "@/components/outside-api/outside-api-notice";
 
 function Actions({ actions }: { actions: string[] }) {
   if (actions.length === 0) return <span className="muted">—</span>;
@@ -52,6 +53,7 @@ export function PoliciesListPage({ templates }: { templates: readonly TemplateEn
         <Link href="/webhooks/order">Call order</Link>
         <CreateMenu enabled={!!canCreate} templates={templates} base="/policies" />
       </div>
+      <OutsideApiNotice />
       {kinds
         .filter((k) => k.error)
         .map((k) => (

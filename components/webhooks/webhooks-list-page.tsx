@@ -30,6 +30,7 @@ import { HookTable } from "./hook-table";
 import { CreateMenu, type TemplateEntry } from "./create-menu";
 import { LiveIndicator } from "@/components/live/live-indicator";
 import { dashboardError } from "@/lib/api/contract";
+import { OutsideApiNotice } from "@/components/outside-api/outside-api-notice";
 
 // Only shown when the cluster cannot be read: kept out of the page's first-load JavaScript.
 const ClusterUnreachable = lazy(() =>
@@ -171,6 +172,7 @@ export function WebhooksListPage({
         <Link href="/webhooks/order">Call order</Link>
         <CreateMenu enabled={!!canCreate} templates={templates} />
       </div>
+      <OutsideApiNotice />
       {kindErrors.map((k) => (
         <p key={k.kind} className="alert" role="alert">
           {k.kind}: {k.error?.message}
