@@ -102,7 +102,11 @@ export function OutsideApiNotice({ full = false }: { full?: boolean }) {
     </>
   );
   return (
-    <section className="callout" role="status" data-testid="outside-api-notice">
+    <section
+      className="callout"
+      aria-label="Configured outside the API"
+      data-testid="outside-api-notice"
+    >
       {full ? (
         <>
           <strong>{r.sentence}</strong>
