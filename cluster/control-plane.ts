@@ -15,6 +15,7 @@ import { freePorts } from "./ports";
 import { httpsRequest } from "./https-json";
 import { startAuditRelay, type AuditRelay } from "./audit-relay";
 import { writeAdmissionConfiguration } from "./admission-config";
+import type { StaticManifestDirs } from "./admission-config/manifests";
 import { rbacObjects, USERS, type UserName } from "./rbac";
 
 export interface ControlPlaneInfo {
@@ -47,6 +48,12 @@ export interface ControlPlaneInfo {
    * OIDC issuer to a running control plane by rewriting it (cluster/harness/oidc-issuer.ts).
    */
   authenticationConfig: string;
+  /**
+   * Each admission plugin's static manifest directory (its `staticManifestsDir`), seeded with a
+   * set scoped by STATIC_SCOPE_LABEL (cluster/admission-config/manifests.ts). The apiserver
+   * reloads a directory when its files change: see cluster/harness/static-manifests.ts.
+   */
+  admissionManifests: StaticManifestDirs;
   dashboardUrl: string;
   version: string;
   pids: number[];
@@ -534,6 +541,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
       ...(auditTls ? { auditTls } : {}),
       otlpListen,
       authenticationConfig,
+      admissionManifests: admissionConfig.manifests,
       dashboardUrl: opts.dashboardUrl,
       version,
       pids: procs.map((p) => p.child.pid ?? -1),

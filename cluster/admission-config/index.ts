@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 
-import { manifestPlugins } from "./manifests";
+import { manifestPlugins, staticManifestDirs, type StaticManifestDirs } from "./manifests";
 import { podSecurityPlugins } from "./pod-security";
 
 /** One `plugins[]` entry: the plugin's name and its configuration object, written as JSON. */
@@ -17,6 +17,8 @@ export interface AdmissionPluginEntry {
 export interface AdmissionConfigFiles {
   /** The file passed as --admission-control-config-file. */
   file: string;
+  /** Each admission plugin's static manifest directory (staticManifestsDir). */
+  manifests: StaticManifestDirs;
 }
 
 /**
@@ -38,5 +40,5 @@ export function writeAdmissionConfiguration(dir: string): AdmissionConfigFiles {
       2,
     ) + "\n",
   );
-  return { file };
+  return { file, manifests: staticManifestDirs(dir) };
 }
