@@ -110,11 +110,16 @@ export async function runLint(cmd: LintCommand): Promise<LintReport> {
     namespacesFile: cmd.namespaces,
     context: cmd.context,
     kubeconfig: cmd.kubeconfig,
+    admissionManifests: cmd.admissionManifests,
   });
   const notices = [...state.collected.notices];
   const mode = state.live ? "live" : "offline";
   let input: LintInput = {
-    snapshot: { ...state.collected.lists, namespaces: state.namespaces },
+    snapshot: {
+      ...state.collected.lists,
+      namespaces: state.namespaces,
+      ...(state.manifestOrigins ? { manifestOrigins: state.manifestOrigins } : {}),
+    },
   };
   if (state.live) {
     const m = await import("../live");

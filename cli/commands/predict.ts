@@ -55,6 +55,7 @@ export async function runPredict(cmd: PredictCommand): Promise<PredictReport> {
     namespacesFile: cmd.namespaces,
     context: cmd.context,
     kubeconfig: cmd.kubeconfig,
+    admissionManifests: cmd.admissionManifests,
   });
   const identity = cmd.user === undefined ? state.identity : undefined;
   const built = buildRequest(cmd, {
@@ -74,6 +75,7 @@ export async function runPredict(cmd: PredictCommand): Promise<PredictReport> {
     discovery: state.discovery,
     ...(state.params ? { params: state.params } : {}),
     ...(state.unservedParamKinds ? { unservedParamKinds: state.unservedParamKinds } : {}),
+    ...(state.manifestOrigins ? { manifestOrigins: state.manifestOrigins } : {}),
   };
   return predictReport(built.request, built.report, snapshot, [
     ...state.collected.notices,

@@ -53,6 +53,14 @@ export function dashboardEnv(info: ControlPlaneInfo): NodeJS.ProcessEnv {
     // Tests wait on the server's state through /api/test-hooks (server/testing/hooks.ts; never
     // served in shared mode).
     PORTCULLIS_TEST_HOOKS: "1",
+    // The apiserver's static manifest directories, each named with its plugin.
+    ...(info.admissionManifests
+      ? {
+          PORTCULLIS_ADMISSION_MANIFESTS: Object.entries(info.admissionManifests)
+            .map(([plugin, dir]) => `${plugin}=${dir}`)
+            .join(path.delimiter),
+        }
+      : {}),
     // The apiserver exports its traces here; the dashboard's receiver listens on it.
     ...(info.otlpListen ? { PORTCULLIS_OTLP_LISTEN: info.otlpListen } : {}),
     // The apiserver presents a client certificate to the dashboard's own audit listener.

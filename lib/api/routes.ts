@@ -3,6 +3,7 @@
  * this list, so a route without a contract, or a contract without its route, fails it.
  */
 import type { AnyRoute } from "./contract";
+import { admissionManifestsRoute } from "./admission-manifests";
 import { auditSinkRoute } from "./audit";
 import { listContextsRoute, rememberContextRoute } from "./contexts";
 import {
@@ -47,6 +48,7 @@ export const API_ROUTES: Readonly<Record<string, AnyRoute>> = {
     Object.entries(notFoundRoutes).map(([method, r]) => [`notFoundRoutes.${method}`, r]),
   ),
   admissionHealthRoute,
+  admissionManifestsRoute,
   auditFollowerRoute,
   metricsProgressRoute,
   scrapeMetricsNowRoute,

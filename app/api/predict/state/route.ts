@@ -1,6 +1,7 @@
 import { handle, respond } from "@/server/http/respond";
 import { clientFor } from "@/server/kube/identity";
 import { readAdmissionState } from "@/server/kube/admission-state";
+import { manifestWatcherFromEnv } from "@/server/kube/admission-manifests";
 import { predictStateRoute } from "@/lib/api/predict";
 
 export const dynamic = "force-dynamic";
@@ -9,7 +10,11 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
     const client = clientFor(request);
-    const state = await readAdmissionState(client, { signal: request.signal });
+    const manifests = manifestWatcherFromEnv()?.state().dirs;
+    const state = await readAdmissionState(client, {
+      signal: request.signal,
+      ...(manifests ? { manifests } : {}),
+    });
     return respond(predictStateRoute, { context: client.context, ...state });
   });
 }
