@@ -1,6 +1,7 @@
 /**
- * Hooks and policies configured outside the API, inferred by the dashboard from what the real
- * apiserver exposes while their manifest directories are withheld from it: the local control
+ * Hooks and policies configured outside the API, inferred by a dashboard from what the real
+ * apiserver exposes while their manifest directories are withheld from it (a second dashboard,
+ * started without PORTCULLIS_ADMISSION_MANIFESTS, reading the stack's decision store): the local control
  * plane loads a static set (one webhook configuration or policy with its binding per plugin,
  * cluster/admission-config/manifests.ts) that no list shows; a labelled ConfigMap brings them into
  * play, and GET /api/outside-api must name each from the apiserver's metrics and audit events,
@@ -10,13 +11,16 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { policyHeaders } from "../../test/api-headers";
 import { httpsRequest } from "../../cluster/https-json";
-import { readStack, type StackInfo } from "../../cluster/harness/stack";
+import { dashboardEnv, readStack, type StackInfo } from "../../cluster/harness/stack";
+import { startDashboard, type DashboardProcess } from "../../test/dashboard-process";
 import { STATIC_SCOPE_LABEL, manifestHashesInForce } from "../../cluster/harness/static-manifests";
 import { foldAdmissionMetrics, webhookKey } from "@/lib/admission/health/metrics";
 import type { OutsideApiResponse } from "@/lib/api/outside-api";
 
 let stack: StackInfo;
 let ca: Buffer;
+/** The dashboard without the manifest directories. */
+let blind: DashboardProcess;
 const id = `oa${Date.now().toString(36)}`;
 const ns = `outside-api-${id}`;
 
@@ -31,15 +35,16 @@ const configMap = (name: string, data: Record<string, string> = {}) => ({
   data,
 });
 
-async function outsideApi(): Promise<OutsideApiResponse> {
+async function outsideApi(dashboardUrl: string): Promise<OutsideApiResponse> {
+  const base = dashboardUrl.replace(/\/$/, "");
   const headers = policyHeaders(stack.contexts.admin);
   // The dashboard reads /metrics now rather than at its next 15 s tick.
-  const scrape = await fetch(`${stack.dashboardUrl}/api/test-hooks/metrics-scrape`, {
+  const scrape = await fetch(`${base}/api/test-hooks/metrics-scrape`, {
     method: "POST",
     headers,
   });
   expect(scrape.status).toBe(200);
-  const res = await fetch(`${stack.dashboardUrl}/api/outside-api`, { headers });
+  const res = await fetch(`${base}/api/outside-api`, { headers });
   expect(res.status).toBe(200);
   return (await res.json()) as OutsideApiResponse;
 }
@@ -47,8 +52,10 @@ async function outsideApi(): Promise<OutsideApiResponse> {
 beforeAll(async () => {
   stack = readStack();
   ca = readFileSync(stack.caFile);
-  // The dashboard is not given the manifest directories: what it knows is inferred.
-  expect(process.env.PORTCULLIS_ADMISSION_MANIFESTS).toBeUndefined();
+  // The stack's dashboard is given the manifest directories; this one is not.
+  const env = { ...dashboardEnv(stack) };
+  delete env.PORTCULLIS_ADMISSION_MANIFESTS;
+  blind = await startDashboard(env);
   const created = await kube("POST", "/api/v1/namespaces", {
     apiVersion: "v1",
     kind: "Namespace",
@@ -56,6 +63,7 @@ beforeAll(async () => {
   });
   expect(created.status).toBe(201);
   return async () => {
+    await blind.kill("SIGTERM");
     await kube("DELETE", `/api/v1/namespaces/${ns}`);
   };
 });
@@ -111,7 +119,7 @@ describe("hooks and policies configured outside the API", () => {
     await expect
       .poll(
         async () => {
-          report = await outsideApi();
+          report = await outsideApi(blind.url);
           const keys = (hooks: OutsideApiResponse["hooks"]) =>
             hooks.map((h) => `${h.plugin}/${h.name}`).filter((k) => expected.includes(k));
           return {
@@ -180,5 +188,13 @@ describe("hooks and policies configured outside the API", () => {
       expect(p.hashes).toEqual([hashes[p.plugin]]);
       expect(p.loads).toBeGreaterThanOrEqual(1);
     }
+
+    // The stack's dashboard reads the directories: it shows these objects whole (with their
+    // files), never as inferred.
+    const seeing = await outsideApi(stack.dashboardUrl);
+    expect(
+      seeing.hooks.map((h) => `${h.plugin}/${h.name}`).filter((k) => expected.includes(k)),
+    ).toEqual([]);
+    expect(seeing.plugins).toHaveLength(4);
   });
 });
