@@ -18,6 +18,7 @@ import { PolicyChecksTable } from "./policy-checks-table";
 import { useScrollToHash } from "./use-scroll-to-hash";
 import { clockTime } from "@/lib/clock";
 import { OutsideApiNotice } from "@/components/outside-api/outside-api-notice";
+import { StaticBadge } from "@/components/outside-api/static-badge";
 
 const RESOURCE_OF: Record<string, string> = {
   MutatingWebhookConfiguration: "mutatingwebhookconfigurations",
@@ -38,7 +39,8 @@ function HookCell({ row }: { row: HealthRow }) {
         </Link>
       ) : (
         <span>{row.configuration}</span>
-      )}
+      )}{" "}
+      <StaticBadge origin={row.origin} withFile={false} />
       {row.source !== "CustomResourceDefinition" ? <div className="mono">{row.hook}</div> : null}
       {resource ? (
         <div className="links">

@@ -1,6 +1,7 @@
 import { handle, respond } from "@/server/http/respond";
 import { clientFor, contextOf, metricsClientFor } from "@/server/kube/identity";
 import { admissionHealth } from "@/server/health/report";
+import { manifestWatcherFromEnv } from "@/server/kube/admission-manifests";
 import { admissionHealthRoute, HEALTH_FILTER_FIELDS } from "@/lib/api/health";
 
 export const dynamic = "force-dynamic";
@@ -22,8 +23,13 @@ export async function GET(request: Request): Promise<Response> {
     const filter = admissionHealthRoute.input.parse(raw);
     return respond(
       admissionHealthRoute,
-      await admissionHealth(context, clientFor(request), request.signal, filter, () =>
-        metricsClientFor(request),
+      await admissionHealth(
+        context,
+        clientFor(request),
+        request.signal,
+        filter,
+        () => metricsClientFor(request),
+        manifestWatcherFromEnv()?.objects(),
       ),
     );
   });
