@@ -21,6 +21,7 @@ import { useMatrixModel } from "./use-matrix-model";
 import { DeadlockSvg } from "./deadlock-svg";
 import { LiveIndicator } from "@/components/live/live-indicator";
 import { OutsideApiNotice } from "@/components/outside-api/outside-api-notice";
+import { StaticBadge } from "@/components/outside-api/static-badge";
 
 /** What the map reads about the backends' pods (none given: the Services' selectors stand in). */
 type PodLabelInput = Partial<Pick<BackendPodsData, "pods" | "workloads">>;
@@ -202,7 +203,8 @@ export function DeadlockPage() {
                               </Link>
                               )
                             </span>
-                          )}
+                          )}{" "}
+                          <StaticBadge origin={h.hook.id.origin} withFile={false} />
                         </td>
                         <td className={h.failClosed ? "bad" : undefined}>{h.hook.failurePolicy}</td>
                         <td className="mono">
