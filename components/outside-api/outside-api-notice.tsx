@@ -83,17 +83,22 @@ export function OutsideApiNotice({ full = false }: { full?: boolean }) {
   const { context = "" } = useTabContext();
   const q = useQuery({ ...outsideApiQuery(context), enabled: context !== "" });
   const r = q.data;
-  if (!r || (r.hooks.length === 0 && (!full || r.plugins.length === 0))) return null;
+  // With the directories read, their objects are on the pages: only what they lack is news.
+  if (!r || (r.hooks.length === 0 && (!full || r.plugins.length === 0 || r.directoriesRead)))
+    return null;
   const body = (
     <>
       <p className="muted">
         The apiserver loads them from manifest files (a{" "}
-        <span className="mono">staticManifestsDir</span> per admission plugin) this dashboard was
-        not given: no list shows them, and Predict, the call order, the exemption matrix and the
-        deadlock map leave them out, though they run before the API&apos;s hooks and policies of
-        their plugin. What is known of each comes from the apiserver&apos;s metrics and audit
-        events. Give the dashboard the directories (
-        <span className="mono">PORTCULLIS_ADMISSION_MANIFESTS</span>) to see them whole.
+        <span className="mono">staticManifestsDir</span> per admission plugin){" "}
+        {r.directoriesRead
+          ? "that the directories this dashboard reads do not hold (a directory it was not given, or another apiserver's files)"
+          : "this dashboard was not given"}
+        : no list shows them, and Predict, the call order, the exemption matrix and the deadlock map
+        leave them out, though they run before the API&apos;s hooks and policies of their plugin.
+        What is known of each comes from the apiserver&apos;s metrics and audit events. Give the
+        dashboard the directories (<span className="mono">PORTCULLIS_ADMISSION_MANIFESTS</span>) to
+        see them whole.
       </p>
       {r.hooks.length > 0 ? <OutsideApiTable hooks={r.hooks} /> : null}
       <PluginLine r={r} />

@@ -10,6 +10,11 @@ export interface OutsideApiResponse extends OutsideApiReport {
   metricsError?: string;
   /** Why the stored decisions could not be read, if so. */
   decisionsError?: string;
+  /**
+   * Whether the dashboard reads the manifest directories (PORTCULLIS_ADMISSION_MANIFESTS): their
+   * objects are then shown whole, and only what they lack is listed here.
+   */
+  directoriesRead: boolean;
 }
 
 export const outsideApiRoute = route<OutsideApiResponse>()({

@@ -97,6 +97,7 @@ export async function outsideApiReport(
   return {
     ...report,
     sentence: outsideApiSentence(report),
+    directoriesRead: files !== undefined,
     ...("error" in scrapes && { metricsError: scrapes.error }),
     ...("error" in decisions && { decisionsError: decisions.error }),
   };
