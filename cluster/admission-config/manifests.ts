@@ -29,7 +29,7 @@ export const STATIC_SCOPE_LABEL = "portcullis.dev/static-admission";
  * The seed webhooks' URL: nothing listens on port 1, so a call is refused at once, and their
  * failurePolicy Ignore lets the request through. Tests add hooks calling their own webhook server.
  */
-export const SEED_WEBHOOK_URL = "https://127.0.0.1:1/hooks/static-seed";
+const SEED_WEBHOOK_URL = "https://127.0.0.1:1/hooks/static-seed";
 
 /** The directories of a run, under `<run dir>/admission-manifests/<plugin>`. */
 export function staticManifestDirs(dir: string): StaticManifestDirs {

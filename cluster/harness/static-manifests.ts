@@ -13,7 +13,7 @@ import { httpsRequest } from "../https-json";
 import type { ControlPlaneInfo } from "../control-plane";
 import type { ManifestPluginName } from "../admission-config/manifests";
 
-export { STATIC_SCOPE_LABEL, SEED_WEBHOOK_URL } from "../admission-config/manifests";
+export { STATIC_SCOPE_LABEL } from "../admission-config/manifests";
 export type { ManifestPluginName };
 
 const MANIFEST_EXT = new Set([".yaml", ".yml", ".json"]);

@@ -11,7 +11,7 @@ import type { ManifestKind } from "@/lib/admission/model/manifests";
 import { route } from "./contract";
 
 /** One directory. */
-export interface ManifestDirData {
+interface ManifestDirData {
   dir: string;
   plugin: ManifestPlugin | undefined;
   /** The objects in force, by kind, name and file. */

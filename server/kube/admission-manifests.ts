@@ -72,7 +72,7 @@ export function parseManifestDirEntry(entry: string): ManifestDirSpec {
 }
 
 /** `manifest.LoadFiles`: the directory's files read, in name order, with the set's hash. */
-export function readManifestFiles(dir: string): { files: ManifestFile[]; hash: string } {
+function readManifestFiles(dir: string): { files: ManifestFile[]; hash: string } {
   const names = readdirSync(dir).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   const h = createHash("sha256");
   let hasData = false;
@@ -90,7 +90,7 @@ export function readManifestFiles(dir: string): { files: ManifestFile[]; hash: s
 }
 
 /** The plugin whose kinds the files hold first (a List's items looked into); undefined if none. */
-export function inferManifestPlugin(files: readonly ManifestFile[]): ManifestPlugin | undefined {
+function inferManifestPlugin(files: readonly ManifestFile[]): ManifestPlugin | undefined {
   const pluginOf = (v: unknown): ManifestPlugin | undefined => {
     if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
     const o = v as Record<string, unknown>;
@@ -248,7 +248,7 @@ export class ManifestWatcher {
 }
 
 /** The variable naming the dashboard's manifest directories. */
-export const MANIFESTS_ENV = "PORTCULLIS_ADMISSION_MANIFESTS";
+const MANIFESTS_ENV = "PORTCULLIS_ADMISSION_MANIFESTS";
 
 const WATCHER_KEY = Symbol.for("portcullis.admission-manifests.watcher");
 

@@ -1,6 +1,7 @@
 import { handle, respond } from "@/server/http/respond";
 import { clientFor } from "@/server/kube/identity";
-import { manifestWatcherFromEnv } from "@/server/kube/admission-manifests";
+import { manifestObjectsOf, manifestWatcherFromEnv } from "@/server/kube/admission-manifests";
+import { visibleManifestDirs } from "@/server/kube/admission-manifests-access";
 import { admissionManifestsRoute } from "@/lib/api/admission-manifests";
 
 export const dynamic = "force-dynamic";
@@ -8,14 +9,15 @@ export const dynamic = "force-dynamic";
 /** The static manifest directories the dashboard was given, as read now. */
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
-    // Resolves the request's identity as every route does (refused without one in shared mode).
-    clientFor(request);
+    const client = clientFor(request);
     const w = manifestWatcherFromEnv();
     const state = w?.state();
+    // Shown as API objects of their kinds would be: to whoever may list them.
+    const dirs = state ? await visibleManifestDirs(client, state.dirs, request.signal) : [];
     return respond(admissionManifestsRoute, {
       configured: w !== undefined,
       generation: state?.generation ?? 0,
-      dirs: (state?.dirs ?? []).map((d) => ({
+      dirs: dirs.map((d) => ({
         dir: d.dir,
         plugin: d.plugin,
         objects: d.objects.map((o) => ({ kind: o.kind, name: o.name, file: o.file })),
@@ -23,17 +25,7 @@ export async function GET(request: Request): Promise<Response> {
         ...(d.error !== undefined ? { error: d.error } : {}),
         readAt: d.readAt,
       })),
-      objects: w
-        ? w.objects()
-        : {
-            mutatingWebhookConfigurations: [],
-            validatingWebhookConfigurations: [],
-            validatingAdmissionPolicies: [],
-            validatingAdmissionPolicyBindings: [],
-            mutatingAdmissionPolicies: [],
-            mutatingAdmissionPolicyBindings: [],
-            origins: {},
-          },
+      objects: manifestObjectsOf(dirs),
     });
   });
 }

@@ -24,6 +24,7 @@ import { validateObject } from "@/lib/admission/validate/validate-object";
 import {
   PLUGIN_KINDS,
   STATIC_CONFIG_SUFFIX,
+  hasStaticSuffix,
   manifestOriginKey,
   type ManifestKind,
   type ManifestOrigin,
@@ -72,17 +73,12 @@ function byteOrder(a: string, b: string): number {
 
 class LoadError extends Error {}
 
-/** The kube-apiserver's loader schemes, named by `runtime.NewScheme`'s call site. */
-const SCHEME: Record<ManifestPlugin, string> = {
-  MutatingAdmissionWebhook:
-    "k8s.io/kubernetes/pkg/admission/plugin/webhook/manifest/loader/loader.go:41",
-  ValidatingAdmissionWebhook:
-    "k8s.io/kubernetes/pkg/admission/plugin/webhook/manifest/loader/loader.go:41",
-  MutatingAdmissionPolicy:
-    "k8s.io/kubernetes/pkg/admission/plugin/policy/manifest/loader/validating_loader.go:35",
-  ValidatingAdmissionPolicy:
-    "k8s.io/kubernetes/pkg/admission/plugin/policy/manifest/loader/validating_loader.go:35",
-};
+/**
+ * The name the loaders' scheme goes by in a decoding error. `runtime.NewScheme` names a scheme by
+ * its call site, which in the released kube-apiserver binary (built with -trimpath) resolves to
+ * apimachinery's own file: seen on a v1.37.2 apiserver.
+ */
+const SCHEME_NAME = "pkg/runtime/scheme.go:111";
 
 const ADMISSION_KINDS: ReadonlySet<string> = new Set([
   "MutatingWebhookConfiguration",
@@ -146,7 +142,7 @@ function acceptDocument(ctx: Ctx, v: JsonValue, inList: boolean): void {
     (version === "v1" || version === "v1beta1" || version === "v1alpha1") &&
     kindInfoFor(apiVersion, itemKind) !== undefined;
   if (!known) {
-    const err = `no kind ${goQuote(kind)} is registered for version ${goQuote(apiVersion)} in scheme ${goQuote(SCHEME[ctx.plugin])}`;
+    const err = `no kind ${goQuote(kind)} is registered for version ${goQuote(apiVersion)} in scheme ${goQuote(SCHEME_NAME)}`;
     if (inList) throw new DecodeFailure(err);
     throw new LoadError(err);
   }
@@ -202,7 +198,7 @@ function validateName(ctx: Ctx, a: ManifestObject): void {
   if (!seen) ctx.seen.set(family, (seen = new Map()));
   const file = ctx.file;
   if (a.name === "") throw new LoadError(`resource in file ${goQuote(file)} must have a name`);
-  if (!a.name.endsWith(STATIC_CONFIG_SUFFIX))
+  if (!hasStaticSuffix(a.name))
     throw new LoadError(
       `${goQuote(a.name)} in file ${goQuote(file)} must have a name ending with ${goQuote(STATIC_CONFIG_SUFFIX)}`,
     );

@@ -48,22 +48,6 @@ export const PLUGIN_KINDS: Readonly<Record<ManifestPlugin, readonly ManifestKind
   ValidatingAdmissionPolicy: ["ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"],
 };
 
-/** The plugin that loads a kind. */
-export function pluginOfKind(kind: ManifestKind): ManifestPlugin {
-  switch (kind) {
-    case "MutatingWebhookConfiguration":
-      return "MutatingAdmissionWebhook";
-    case "ValidatingWebhookConfiguration":
-      return "ValidatingAdmissionWebhook";
-    case "MutatingAdmissionPolicy":
-    case "MutatingAdmissionPolicyBinding":
-      return "MutatingAdmissionPolicy";
-    case "ValidatingAdmissionPolicy":
-    case "ValidatingAdmissionPolicyBinding":
-      return "ValidatingAdmissionPolicy";
-  }
-}
-
 /**
  * Where a static object comes from. An object without an origin is an API object.
  * - `file`: the file it was read from (absolute path as given to Portcullis), when the manifest

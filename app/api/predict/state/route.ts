@@ -2,6 +2,7 @@ import { handle, respond } from "@/server/http/respond";
 import { clientFor } from "@/server/kube/identity";
 import { readAdmissionState } from "@/server/kube/admission-state";
 import { manifestWatcherFromEnv } from "@/server/kube/admission-manifests";
+import { visibleManifestDirs } from "@/server/kube/admission-manifests-access";
 import { predictStateRoute } from "@/lib/api/predict";
 
 export const dynamic = "force-dynamic";
@@ -10,7 +11,8 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
     const client = clientFor(request);
-    const manifests = manifestWatcherFromEnv()?.state().dirs;
+    const dirs = manifestWatcherFromEnv()?.state().dirs;
+    const manifests = dirs && (await visibleManifestDirs(client, dirs, request.signal));
     const state = await readAdmissionState(client, {
       signal: request.signal,
       ...(manifests ? { manifests } : {}),
