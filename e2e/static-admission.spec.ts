@@ -6,7 +6,10 @@
  */
 import { test, expect } from "../test/e2e/fixtures";
 import { uniqueName } from "../test/e2e/webhooks-helpers";
-import { SEED_WEBHOOK_URL } from "../cluster/harness/static-manifests";
+import { STATIC_SCOPE_LABEL } from "../cluster/harness/static-manifests";
+
+/** Nothing listens on port 1: a call is refused at once, and failurePolicy Ignore lets it pass. */
+const NOWHERE = "https://127.0.0.1:1/hooks/e2e-static";
 
 const V = "validatingwebhookconfigurations";
 
@@ -26,11 +29,11 @@ test.describe("Static hooks and policies", () => {
         webhooks: [
           {
             name: "e2e-static.portcullis.dev",
-            clientConfig: { url: SEED_WEBHOOK_URL },
+            clientConfig: { url: NOWHERE },
             sideEffects: "None",
             admissionReviewVersions: ["v1"],
             failurePolicy: "Ignore",
-            objectSelector: { matchLabels: { "portcullis.dev/static-admission": "on" } },
+            objectSelector: { matchLabels: { [STATIC_SCOPE_LABEL]: "on" } },
             rules: [
               {
                 operations: ["CREATE"],
