@@ -149,6 +149,7 @@ function Stage({
                   name={name}
                   resourceVersion={c.metadata?.resourceVersion ?? ""}
                   names={names}
+                  before={statics.length}
                   canRename={canRename}
                   onResult={onRename}
                 />
