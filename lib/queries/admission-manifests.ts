@@ -9,7 +9,7 @@ import { rereadEvery } from "./no-answer";
  * How often the directories are read again while shown: the server re-reads them when their
  * files change, and a page follows within this long.
  */
-export const ADMISSION_MANIFESTS_REREAD_MS = 15_000;
+const ADMISSION_MANIFESTS_REREAD_MS = 15_000;
 
 export const admissionManifestsQuery = (context: string) =>
   queryOptions({

@@ -9,7 +9,7 @@ import { rereadEvery } from "./no-answer";
  * How often it is read again while shown: it follows the apiserver's metrics, which the
  * dashboard scrapes every 15 s, and the stored decisions.
  */
-export const OUTSIDE_API_REREAD_MS = 15_000;
+const OUTSIDE_API_REREAD_MS = 15_000;
 
 export const outsideApiQuery = (context: string) =>
   queryOptions({

@@ -84,7 +84,7 @@ export interface DecisionSighting {
 }
 
 /** Why a hook or policy is taken to be configured outside the API. */
-export type OutsideApiEvidence =
+type OutsideApiEvidence =
   /** It, its configuration or its binding bears the reserved suffix: static for certain. */
   | "reserved-name"
   /**
@@ -116,7 +116,7 @@ export interface OutsideApiHook {
 }
 
 /** One plugin's manifest directory as the apiserver reports it (no files, no names). */
-export interface ManifestPluginState {
+interface ManifestPluginState {
   readonly plugin: ManifestPlugin;
   /** Hashes of the set in force (one per apiserver reporting). */
   readonly hashes: readonly string[];
