@@ -262,7 +262,10 @@ export function OrderPage() {
   );
   const error = contextError ?? m.error ?? v.error;
   if (error) return <ErrorBox error={error} />;
-  if (!model || !m.data || !v.data) return <p className="muted">Reading the cluster…</p>;
+  // The static configurations come first: the order is not shown before they are known (a
+  // failed read of them shows the API's order alone).
+  if (!model || !m.data || !v.data || (enabled && manifests.isPending))
+    return <p className="muted">Reading the cluster…</p>;
   const a = access.data;
   const canRename = (r: WebhookResource) => !!a?.[r].create && !!a[r].delete;
   return (
