@@ -1,4 +1,5 @@
 import type { DecisionRecord } from "@/lib/admission/audit/audit";
+import { hasStaticSuffix } from "@/lib/admission/model/manifests";
 import type { DecisionGroup } from "@/lib/decisions/group";
 import { isPolicyKind, KIND_LABELS, OUTCOME_TONES } from "@/lib/decisions/outcomes";
 import { userLabel } from "@/lib/decisions/user-label";
@@ -63,6 +64,15 @@ export function DecisionTable({
               >
                 {d.hook || "(unnamed)"}
               </button>
+              {hasStaticSuffix(d.hook) || hasStaticSuffix(d.configuration) ? (
+                <span
+                  className="badge static"
+                  data-testid="static-decider"
+                  title="configured outside the API: its name or its configuration's ends with the reserved suffix .static.k8s.io (loaded by the apiserver from a manifest file)"
+                >
+                  static
+                </span>
+              ) : null}
             </td>
             <td className="mono">
               {d.request.operation || d.request.verb}

@@ -19,6 +19,7 @@ import { DecisionTable } from "./decision-table";
 import { DecisionDrawer } from "./decision-drawer";
 import { OutcomeChart } from "./outcome-chart";
 import { LiveIndicator } from "@/components/live/live-indicator";
+import { OutsideApiNotice } from "@/components/outside-api/outside-api-notice";
 
 const LIMIT = 500;
 const SHOWN_GROUPS = 300;
@@ -73,6 +74,7 @@ export function DecisionsPage() {
             </span>
           ) : null}
         </div>
+        <OutsideApiNotice />
         <DecisionFilters filter={filter} onChange={(f) => navigate(f)} />
         {filter.hook ? <HookContext hook={filter.hook} predict={predict} /> : null}
         {filter.policy ? <PolicyContext policy={filter.policy} predict={predict} /> : null}

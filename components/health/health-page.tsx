@@ -17,6 +17,8 @@ import { TracedCalls } from "./traced-calls";
 import { PolicyChecksTable } from "./policy-checks-table";
 import { useScrollToHash } from "./use-scroll-to-hash";
 import { clockTime } from "@/lib/clock";
+import { OutsideApiNotice } from "@/components/outside-api/outside-api-notice";
+import { StaticBadge } from "@/components/outside-api/static-badge";
 
 const RESOURCE_OF: Record<string, string> = {
   MutatingWebhookConfiguration: "mutatingwebhookconfigurations",
@@ -37,7 +39,8 @@ function HookCell({ row }: { row: HealthRow }) {
         </Link>
       ) : (
         <span>{row.configuration}</span>
-      )}
+      )}{" "}
+      <StaticBadge origin={row.origin} withFile={false} />
       {row.source !== "CustomResourceDefinition" ? <div className="mono">{row.hook}</div> : null}
       {resource ? (
         <div className="links">
@@ -120,6 +123,7 @@ export function HealthPage() {
             : " · window starts with the next scrape"}
         </span>
       </div>
+      <OutsideApiNotice full />
       {r.metricsError ? <p className="bad">{r.metricsError}</p> : null}
       <TraceStatus status={r.traces} />
       {r.conversionError ? (

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { StaticBadge } from "@/components/outside-api/static-badge";
 import type { PolicyHealthRow } from "@/lib/api/health";
 import { hookHref } from "@/lib/namespaces/links";
 import {
@@ -89,7 +90,10 @@ export function PolicyChecksTable({
                         {p.policy} <span className="muted">(deleted)</span>
                       </>
                     ) : (
-                      <Link href={policyHref(p.kind, p.policy)}>{p.policy}</Link>
+                      <>
+                        <Link href={policyHref(p.kind, p.policy)}>{p.policy}</Link>{" "}
+                        <StaticBadge origin={p.origin} withFile={false} />
+                      </>
                     )}
                   </td>
                 ) : null}

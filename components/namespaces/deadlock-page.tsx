@@ -20,6 +20,8 @@ import { useAdmissionState } from "./use-admission-state";
 import { useMatrixModel } from "./use-matrix-model";
 import { DeadlockSvg } from "./deadlock-svg";
 import { LiveIndicator } from "@/components/live/live-indicator";
+import { OutsideApiNotice } from "@/components/outside-api/outside-api-notice";
+import { StaticBadge } from "@/components/outside-api/static-badge";
 
 /** What the map reads about the backends' pods (none given: the Services' selectors stand in). */
 type PodLabelInput = Partial<Pick<BackendPodsData, "pods" | "workloads">>;
@@ -93,6 +95,7 @@ export function DeadlockPage() {
         <span className="spacer" />
         <Link href="/namespaces">Exemption matrix</Link>
       </div>
+      <OutsideApiNotice />
       {state.error && <ErrorBox error={state.error} />}
       {!result || !g ? (
         <p className="muted">Reading the cluster…</p>
@@ -200,7 +203,8 @@ export function DeadlockPage() {
                               </Link>
                               )
                             </span>
-                          )}
+                          )}{" "}
+                          <StaticBadge origin={h.hook.id.origin} withFile={false} />
                         </td>
                         <td className={h.failClosed ? "bad" : undefined}>{h.hook.failurePolicy}</td>
                         <td className="mono">

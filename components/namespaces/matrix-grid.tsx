@@ -212,9 +212,11 @@ export function MatrixGrid({
                 <Link
                   href={hookHref(hook.hook)}
                   prefetch={false}
-                  title={`${hook.hook.configuration} / ${hook.hook.name} · failurePolicy ${hook.failurePolicy}${hook.conditional ? " · objectSelector/matchConditions may narrow" : ""}`}
+                  title={`${hook.hook.configuration} / ${hook.hook.name} · failurePolicy ${hook.failurePolicy}${hook.conditional ? " · objectSelector/matchConditions may narrow" : ""}${hook.hook.origin ? ` · static, loaded by the apiserver from ${hook.hook.origin.file ?? "a manifest file"}` : ""}`}
+                  data-static={hook.hook.origin ? "true" : undefined}
                 >
                   {hook.hook.name}
+                  {hook.hook.origin ? " (static)" : ""}
                 </Link>
               </div>
             );

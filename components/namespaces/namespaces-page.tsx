@@ -26,6 +26,7 @@ import { RequestPicker } from "./request-picker";
 import { useLiveMatrix } from "./use-live-matrix";
 import { LiveIndicator } from "@/components/live/live-indicator";
 import { PodSecurityDefaults } from "./pod-security-defaults";
+import { OutsideApiNotice } from "@/components/outside-api/outside-api-notice";
 
 const withCollections = (head: AdmissionStateSeedHead, json: string) => ({
   ...head,
@@ -113,6 +114,7 @@ export function NamespacesPage({
         <Link href="/deadlocks">Deadlock map</Link>
       </div>
       <PodSecurityDefaults />
+      <OutsideApiNotice />
       <div className="toolbar" role="search" aria-label="Matrix request and filters">
         <RequestPicker params={params} onChange={setParams} />
         <label>

@@ -7,7 +7,8 @@ import type { OverviewData } from "@/lib/api/overview";
 import { collectionQuery } from "@/lib/queries/collections";
 import type { CollectionData, KubeObjectLike } from "@/lib/api/kube-list";
 import { refToString, type ResourceRef } from "@/lib/k8s/resources";
-import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
+import { withManifests, type AdmissionSnapshot } from "@/lib/admission/model/snapshot";
+import { admissionManifestsQuery } from "@/lib/queries/admission-manifests";
 import {
   ENDPOINT_SLICES,
   NAMESPACES,
@@ -119,12 +120,23 @@ export function useAdmissionState({
   });
   const live = useLiveCollections(context, waiting ? [] : refs);
   const ready = !waiting && refs.length > 0 && datas.every((d) => d !== undefined);
+  // The static hooks and policies the apiserver loads from its manifest directories (when the
+  // dashboard reads them) join the snapshot marked static: the matrix and the deadlock map see
+  // them as the apiserver runs them.
+  const manifests = useQuery({
+    ...admissionManifestsQuery(context ?? ""),
+    enabled: context !== undefined,
+  });
+  const staticObjects = manifests.data?.configured ? manifests.data.objects : undefined;
   const built = useMemo(() => {
     if (!ready) return { snapshot: undefined, created: new Map<string, number>() };
-    return snapshotOfCollections(
+    const read = snapshotOfCollections(
       refs.map((ref, i) => ({ resource: ref.resource, items: datas[i]?.items ?? [] })),
     );
-  }, [ready, refs, datas]);
+    return staticObjects
+      ? { ...read, snapshot: withManifests(read.snapshot, staticObjects) }
+      : read;
+  }, [ready, refs, datas, staticObjects]);
   const at = (ref: ResourceRef) => {
     const i = waiting ? -1 : refs.indexOf(ref);
     return i < 0 ? undefined : datas[i]?.items;

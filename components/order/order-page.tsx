@@ -32,6 +32,10 @@ import { servedV1beta1HookKinds } from "@/lib/k8s/v1beta1-hooks";
 import { servedKinds } from "@/lib/k8s/served-kinds";
 import type { OverviewData } from "@/lib/api/overview";
 import { LiveIndicator } from "@/components/live/live-indicator";
+import { OutsideApiNotice } from "@/components/outside-api/outside-api-notice";
+import { StaticBadge } from "@/components/outside-api/static-badge";
+import { admissionManifestsQuery } from "@/lib/queries/admission-manifests";
+import { staticObjectsOf, type StaticObject } from "@/lib/webhooks/static-objects";
 
 const MUTATING = webhookRef("mutatingwebhookconfigurations");
 const VALIDATING = webhookRef("validatingwebhookconfigurations");
@@ -48,10 +52,52 @@ function byName(items: readonly ConfigObject[]): ConfigObject[] {
   return [...items].sort((a, b) => ((a.metadata?.name ?? "") < (b.metadata?.name ?? "") ? -1 : 1));
 }
 
+/**
+ * The static configurations of a stage (loaded by the apiserver from its manifest directory):
+ * called before every API one, and read-only — the API refuses their reserved names, so they can
+ * be neither reordered nor renamed here.
+ */
+function StaticConfigs({
+  resource,
+  statics,
+}: {
+  resource: WebhookResource;
+  statics: readonly StaticObject<ConfigObject>[];
+}) {
+  return (
+    <>
+      {statics.map(({ object: c, origin }, ci) => {
+        const name = c.metadata?.name ?? "";
+        return (
+          <li key={name} data-testid={`config-${name}`} data-position={ci + 1} data-static="true">
+            <div className="config-head">
+              <span className="idx">{ci + 1}.</span>
+              <Link className="mono" href={`/webhooks/${resource}/${encodeURIComponent(name)}`}>
+                {name}
+              </Link>
+              <StaticBadge origin={origin} />
+              <span className="hint">
+                first in its plugin · read-only: edit {origin.file ?? "its manifest file"} to change
+                it
+              </span>
+            </div>
+            <ol className="mono">
+              {(c.webhooks ?? []).map((h, i) => (
+                <li key={`${String(h.name)}-${i}`}>{String(h.name ?? "")}</li>
+              ))}
+            </ol>
+          </li>
+        );
+      })}
+    </>
+  );
+}
+
 function Stage({
   title,
   note,
   resource,
+  statics,
   configs,
   entries,
   canUpdate,
@@ -61,6 +107,7 @@ function Stage({
   title: string;
   note: string;
   resource: WebhookResource;
+  statics: readonly StaticObject<ConfigObject>[];
   configs: ConfigObject[];
   entries: OrderEntry[];
   canUpdate: boolean;
@@ -73,10 +120,11 @@ function Stage({
       <h2>
         {title} <span className="hint">{note}</span>
       </h2>
-      {configs.length === 0 ? (
+      {configs.length === 0 && statics.length === 0 ? (
         <p className="muted">None in this cluster: nothing of this kind runs on writes.</p>
       ) : null}
       <ol className="config-order">
+        <StaticConfigs resource={resource} statics={statics} />
         {configs.map((c, ci) => {
           const name = c.metadata?.name ?? "";
           const first = entries.find((e) => e.configuration === name)?.index ?? 0;
@@ -84,11 +132,11 @@ function Stage({
             <li
               key={name}
               data-testid={`config-${name}`}
-              data-position={ci + 1}
+              data-position={statics.length + ci + 1}
               data-resource-version={c.metadata?.resourceVersion}
             >
               <div className="config-head">
-                <span className="idx">{ci + 1}.</span>
+                <span className="idx">{statics.length + ci + 1}.</span>
                 <Link className="mono" href={`/webhooks/${resource}/${encodeURIComponent(name)}`}>
                   {name}
                 </Link>
@@ -101,6 +149,7 @@ function Stage({
                   name={name}
                   resourceVersion={c.metadata?.resourceVersion ?? ""}
                   names={names}
+                  before={statics.length}
                   canRename={canRename}
                   onResult={onRename}
                 />
@@ -196,6 +245,9 @@ export function OrderPage() {
       >,
     };
   }, [policyKinds]);
+  // The static hooks and policies (when the dashboard reads the manifest directories) run first.
+  const manifests = useQuery({ ...admissionManifestsQuery(context), enabled });
+  const staticObjects = manifests.data?.objects;
   const model = useMemo(
     () =>
       m.data && v.data
@@ -203,13 +255,17 @@ export function OrderPage() {
             m.data.items as V1MutatingWebhookConfiguration[],
             v.data.items as V1ValidatingWebhookConfiguration[],
             policies,
+            staticObjects,
           )
         : undefined,
-    [m.data, v.data, policies],
+    [m.data, v.data, policies, staticObjects],
   );
   const error = contextError ?? m.error ?? v.error;
   if (error) return <ErrorBox error={error} />;
-  if (!model || !m.data || !v.data) return <p className="muted">Reading the cluster…</p>;
+  // The static configurations come first: the order is not shown before they are known (a
+  // failed read of them shows the API's order alone).
+  if (!model || !m.data || !v.data || (enabled && manifests.isPending))
+    return <p className="muted">Reading the cluster…</p>;
   const a = access.data;
   const canRename = (r: WebhookResource) => !!a?.[r].create && !!a[r].delete;
   return (
@@ -222,6 +278,7 @@ export function OrderPage() {
           Alt+↑/↓, to reorder within its configuration; rename a configuration to move it.
         </span>
       </div>
+      <OutsideApiNotice />
       {a && !a.mutatingwebhookconfigurations.update && !a.validatingwebhookconfigurations.update ? (
         <p className="hint" data-testid="read-only">
           Read-only: your identity may not change webhook configurations.
@@ -257,6 +314,7 @@ export function OrderPage() {
             title="1. Mutating webhooks — serial"
             note="each sees the object as the previous one left it"
             resource="mutatingwebhookconfigurations"
+            statics={staticObjectsOf<ConfigObject>(staticObjects, "mutatingwebhookconfigurations")}
             configs={byName(m.data.items)}
             entries={model.mutating}
             canUpdate={!!a?.mutatingwebhookconfigurations.update}
@@ -303,6 +361,10 @@ export function OrderPage() {
             title="3. Validating webhooks — one parallel stage"
             note="all called at once; order below is by name only"
             resource="validatingwebhookconfigurations"
+            statics={staticObjectsOf<ConfigObject>(
+              staticObjects,
+              "validatingwebhookconfigurations",
+            )}
             configs={byName(v.data.items)}
             entries={model.validating}
             canUpdate={!!a?.validatingwebhookconfigurations.update}

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { objectPagePath } from "@/lib/webhooks/resource-kinds";
 import type { PolicyOrderEntry } from "@/lib/webhooks/order-view";
+import { StaticBadge } from "@/components/outside-api/static-badge";
 
 /** Admission policies in the call order: each (policy, binding) pair the apiserver evaluates. */
 export function PolicyStage({
@@ -34,6 +35,7 @@ export function PolicyStage({
             <Link className="mono" href={objectPagePath(bindingResource, e.binding)}>
               {e.binding}
             </Link>{" "}
+            <StaticBadge origin={e.origin} />
             {e.policyMissing ? (
               <span className="badge bad">policy missing: does nothing</span>
             ) : (

@@ -17,6 +17,7 @@ export function RenameForm({
   name,
   resourceVersion,
   names,
+  before = 0,
   canRename,
   disabledReason,
   onResult,
@@ -34,6 +35,11 @@ export function RenameForm({
   resourceVersion: string;
   /** Every configuration name of this kind, in order. */
   names: string[];
+  /**
+   * How many configurations the apiserver calls before all of `names` whatever their names (the
+   * static ones, loaded from manifest files): positions count them too.
+   */
+  before?: number;
   canRename: boolean;
   /** Shown on the disabled button: why the identity may not rename. */
   disabledReason?: string;
@@ -81,8 +87,8 @@ export function RenameForm({
       </button>
     );
   const others = names.filter((n) => n !== name);
-  const from = names.indexOf(name) + 1;
-  const to = [...others, newName].sort().indexOf(newName) + 1;
+  const from = before + names.indexOf(name) + 1;
+  const to = before + [...others, newName].sort().indexOf(newName) + 1;
   return (
     <div className="rename" role="group" aria-label={`Rename ${name}`}>
       <label>
@@ -98,7 +104,7 @@ export function RenameForm({
           ? "same name"
           : others.includes(newName)
             ? `${newName} exists already`
-            : `moves from position ${from} to ${to} of ${names.length}`}
+            : `moves from position ${from} to ${to} of ${before + names.length}`}
       </span>
       <button
         type="button"

@@ -4,8 +4,12 @@ import Link from "next/link";
 import { useMemo } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { servedPolicyKinds } from "@/lib/webhooks/hook-kinds";
-import { objectPagePath } from "@/lib/webhooks/resource-kinds";
-import { policyRows } from "@/lib/policies/view";
+import { KIND_OF, objectPagePath, type PolicyResource } from "@/lib/webhooks/resource-kinds";
+import { policyRows, type PolicyLike } from "@/lib/policies/view";
+import { staticObjectsOf } from "@/lib/webhooks/static-objects";
+import { admissionManifestsQuery } from "@/lib/queries/admission-manifests";
+import { manifestOriginKey, type ManifestKind } from "@/lib/admission/model/manifests";
+import { StaticBadge } from "@/components/outside-api/static-badge";
 import { paramsWarn } from "@/lib/policies/params-model";
 import { webhookAccessQuery } from "@/lib/queries/webhooks";
 import { useWebhookConfigs } from "@/components/webhooks/use-webhook-configs";
@@ -13,6 +17,14 @@ import { CreateMenu, type TemplateEntry } from "@/components/webhooks/create-men
 import { ErrorBox } from "@/components/ui/error-box";
 import { usePolicyParams } from "./use-policy-params";
 import { LiveIndicator } from "@/components/live/live-indicator";
+import { OutsideApiNotice } from "@/components/outside-api/outside-api-notice";
+
+const STATIC_POLICY_RESOURCES: readonly PolicyResource[] = [
+  "validatingadmissionpolicies",
+  "validatingadmissionpolicybindings",
+  "mutatingadmissionpolicies",
+  "mutatingadmissionpolicybindings",
+];
 
 function Actions({ actions }: { actions: string[] }) {
   if (actions.length === 0) return <span className="muted">—</span>;
@@ -32,7 +44,27 @@ export function PoliciesListPage({ templates }: { templates: readonly TemplateEn
   const { context, kinds, live, error, loading } = useWebhookConfigs(undefined, servedPolicyKinds);
   const access = useQuery({ ...webhookAccessQuery(context ?? ""), enabled: !!context });
   const params = usePolicyParams(context, kinds);
-  const { policies, bindings } = useMemo(() => policyRows(kinds), [kinds]);
+  const api = useMemo(() => policyRows(kinds), [kinds]);
+  // The static policies and bindings the apiserver loads from its manifest directories (when the
+  // dashboard reads them): listed first, as the apiserver evaluates them, each marked static.
+  const manifests = useQuery({ ...admissionManifestsQuery(context ?? ""), enabled: !!context });
+  const statics = useMemo(
+    () =>
+      policyRows(
+        STATIC_POLICY_RESOURCES.map((resource) => ({
+          resource,
+          kind: KIND_OF[resource],
+          items: staticObjectsOf<PolicyLike>(manifests.data?.objects, resource).map(
+            (o) => o.object,
+          ),
+        })),
+      ),
+    [manifests.data],
+  );
+  const policies = useMemo(() => [...statics.policies, ...api.policies], [statics, api]);
+  const bindings = useMemo(() => [...statics.bindings, ...api.bindings], [statics, api]);
+  const originOf = (kind: string, name: string) =>
+    manifests.data?.objects.origins[manifestOriginKey(kind as ManifestKind, name)];
   const canCreate =
     access.data?.validatingadmissionpolicies.create ||
     access.data?.mutatingadmissionpolicies.create;
@@ -52,6 +84,7 @@ export function PoliciesListPage({ templates }: { templates: readonly TemplateEn
         <Link href="/webhooks/order">Call order</Link>
         <CreateMenu enabled={!!canCreate} templates={templates} base="/policies" />
       </div>
+      <OutsideApiNotice />
       {kinds
         .filter((k) => k.error)
         .map((k) => (
@@ -98,7 +131,8 @@ export function PoliciesListPage({ templates }: { templates: readonly TemplateEn
                       <td>
                         <Link className="mono" href={objectPagePath(p.resource, p.name)}>
                           {p.name}
-                        </Link>
+                        </Link>{" "}
+                        <StaticBadge origin={originOf(p.kind, p.name)} withFile={false} />
                         {p.typeWarnings > 0 ? (
                           <span className="badge warn" title="status.typeChecking warnings">
                             {p.typeWarnings} type {p.typeWarnings === 1 ? "warning" : "warnings"}
@@ -182,7 +216,8 @@ export function PoliciesListPage({ templates }: { templates: readonly TemplateEn
                         <td className="nowrap">
                           <Link className="mono" href={objectPagePath(b.resource, b.name)}>
                             {b.name}
-                          </Link>
+                          </Link>{" "}
+                          <StaticBadge origin={originOf(b.kind, b.name)} withFile={false} />
                         </td>
                         <td className="nowrap">
                           {b.policyExists ? (

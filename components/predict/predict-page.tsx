@@ -16,6 +16,7 @@ import { ErrorBox } from "@/components/ui/error-box";
 import { RequestForm } from "./request-form";
 import { PredictionView } from "./prediction-view";
 import { TryForReal } from "./try-for-real";
+import { OutsideApiNotice } from "@/components/outside-api/outside-api-notice";
 
 /** How long the URL waits for typing to pause before it follows the state. */
 const URL_DELAY_MS = 300;
@@ -85,6 +86,7 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
           type. The page&apos;s address holds the request: share it to share the prediction.
         </span>
       </div>
+      <OutsideApiNotice />
       {error ? <ErrorBox error={error} /> : null}
       {live.data ? (
         <p className="hint" data-testid="state-read-at">

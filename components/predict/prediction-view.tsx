@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { StaticBadge } from "@/components/outside-api/static-badge";
 import { useState } from "react";
 import type {
   CallReport,
@@ -49,7 +50,7 @@ function HookName({ hook }: { hook: HookRef }) {
   if (!resource)
     return (
       <span className="mono" title={hook.source}>
-        {label}
+        {label} <StaticBadge origin={hook.origin} />
       </span>
     );
   const base = `/webhooks/${resource}/${encodeURIComponent(hook.configuration)}`;
@@ -58,11 +59,17 @@ function HookName({ hook }: { hook: HookRef }) {
       <Link className="mono" href={`${base}#hook-${hook.position}`}>
         {hook.name}
       </Link>{" "}
+      <StaticBadge origin={hook.origin} />
       <span className="hint">
-        in {hook.configuration} ·{" "}
-        <Link href={`${base}/edit`} aria-label={`Edit ${hook.configuration}`}>
-          edit
-        </Link>
+        in {hook.configuration}
+        {hook.origin ? null : (
+          <>
+            {" · "}
+            <Link href={`${base}/edit`} aria-label={`Edit ${hook.configuration}`}>
+              edit
+            </Link>
+          </>
+        )}
       </span>
     </span>
   );

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { StaticBadge } from "@/components/outside-api/static-badge";
 import { useRef } from "react";
 import type { FindingCounts, ListState, SortKey } from "@/lib/webhooks/list-filter";
 import type { HookRow } from "@/lib/webhooks/summary";
@@ -79,7 +80,8 @@ function RowCells({
         {shortKind(r.kind)}
       </span>
       <span role="cell" className="mono" title={r.configuration}>
-        {href ? <Link href={href}>{r.configuration}</Link> : r.configuration}
+        {href ? <Link href={href}>{r.configuration}</Link> : r.configuration}{" "}
+        <StaticBadge origin={r.origin} withFile={false} />
       </span>
       <span role="cell" className="mono" title={r.hook}>
         {r.hook ? (

@@ -4,7 +4,9 @@ import Link from "next/link";
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
-import { hookRows, type HookRow } from "@/lib/webhooks/summary";
+import { hookRows, type ConfigLike, type HookRow } from "@/lib/webhooks/summary";
+import { staticObjectsOf } from "@/lib/webhooks/static-objects";
+import { admissionManifestsQuery } from "@/lib/queries/admission-manifests";
 import {
   applyListState,
   configFindings,
@@ -30,6 +32,7 @@ import { HookTable } from "./hook-table";
 import { CreateMenu, type TemplateEntry } from "./create-menu";
 import { LiveIndicator } from "@/components/live/live-indicator";
 import { dashboardError } from "@/lib/api/contract";
+import { OutsideApiNotice } from "@/components/outside-api/outside-api-notice";
 
 // Only shown when the cluster cannot be read: kept out of the page's first-load JavaScript.
 const ClusterUnreachable = lazy(() =>
@@ -37,6 +40,11 @@ const ClusterUnreachable = lazy(() =>
     default: m.ClusterUnreachable,
   })),
 );
+
+const WEBHOOK_RESOURCES = [
+  "mutatingwebhookconfigurations",
+  "validatingwebhookconfigurations",
+] as const;
 
 const withCollections = (head: WebhookListSeedHead, json: string) => ({
   ...head,
@@ -97,9 +105,21 @@ export function WebhooksListPage({
 
   const mutating = kinds.find((k) => k.kind === "MutatingWebhookConfiguration")?.items;
   const validating = kinds.find((k) => k.kind === "ValidatingWebhookConfiguration")?.items;
+  // The static configurations the apiserver loads from its manifest directories (when the
+  // dashboard reads them), first as the apiserver calls them, each marked with its file.
+  const manifests = useQuery({ ...admissionManifestsQuery(context ?? ""), enabled: !!context });
+  const staticRows = useMemo<HookRow[]>(
+    () =>
+      WEBHOOK_RESOURCES.flatMap((resource) =>
+        staticObjectsOf<ConfigLike>(manifests.data?.objects, resource).flatMap((s) =>
+          hookRows([s.object], resource).map((r) => ({ ...r, origin: s.origin })),
+        ),
+      ),
+    [manifests.data],
+  );
   const allRows = useMemo<HookRow[]>(
-    () => kinds.flatMap((k) => hookRows(k.items ?? [], k.resource)),
-    [kinds],
+    () => [...staticRows, ...kinds.flatMap((k) => hookRows(k.items ?? [], k.resource))],
+    [kinds, staticRows],
   );
   // The live state for the checks that need it, read once the offline findings are shown (so it
   // stays out of the first load); until then, and if it cannot be read, the offline checks.
@@ -171,6 +191,7 @@ export function WebhooksListPage({
         <Link href="/webhooks/order">Call order</Link>
         <CreateMenu enabled={!!canCreate} templates={templates} />
       </div>
+      <OutsideApiNotice />
       {kindErrors.map((k) => (
         <p key={k.kind} className="alert" role="alert">
           {k.kind}: {k.error?.message}

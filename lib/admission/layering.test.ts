@@ -47,6 +47,8 @@ const LAYERS = {
   exemptions: ["model", "matching"],
   /** Who wrote which field, from managedFields; reconcile fights between field managers. */
   provenance: [],
+  /** Hooks and policies configured outside the API, inferred from metrics and decisions. */
+  "outside-api": ["model", "audit", "health"],
 } as const satisfies Record<string, readonly string[]>;
 
 type Folder = keyof typeof LAYERS;

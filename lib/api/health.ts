@@ -7,6 +7,7 @@ import type {
   Severity,
 } from "@/lib/admission/health/health";
 import type { PolicyKind, QuantileBucket } from "@/lib/admission/health/metrics";
+import type { ManifestOrigin } from "@/lib/admission/model/manifests";
 import type { ReceiverStatus, TraceSummary } from "@/lib/traces/summary";
 import { apiUrl, route } from "./contract";
 
@@ -40,6 +41,8 @@ export interface HealthRow {
   caDaysLeft?: number;
   /** Latency of each call from the apiserver's own spans (this configuration's hook only). */
   traces?: TraceSummary;
+  /** Set for a static hook (loaded by the apiserver from a manifest file): its file. */
+  origin?: ManifestOrigin;
 }
 
 export interface PolicyHealthRow {
@@ -64,6 +67,8 @@ export interface PolicyHealthRow {
   latencyBuckets: { p50?: QuantileBucket; p90?: QuantileBucket; p99?: QuantileBucket };
   /** Whether the policy still exists (its metrics outlive it); undefined when unknown. */
   exists?: boolean;
+  /** Set for a static policy (loaded by the apiserver from a manifest file): its file. */
+  origin?: ManifestOrigin;
 }
 
 export interface HealthReport {

@@ -17,6 +17,7 @@ import { admissionHealthRoute } from "./health";
 import { processHealthRoute } from "./health-process";
 import { uninitializedRoute } from "./initializers";
 import { notFoundRoutes } from "./not-found";
+import { outsideApiRoute } from "./outside-api";
 import { overviewRoute } from "./overview";
 import { admissionConfigRoute } from "./admission-config";
 import { policyParamsRoute, tryRequestRoute } from "./policies";
@@ -66,6 +67,7 @@ export const API_ROUTES: Readonly<Record<string, AnyRoute>> = {
   uninitializedRoute,
   overviewRoute,
   admissionConfigRoute,
+  outsideApiRoute,
   policyParamsRoute,
   tryRequestRoute,
   dryRunRoute,

@@ -49,7 +49,7 @@ export function visibleRows(m: ExemptionMatrix, params: MatrixParams): MatrixRow
 
 /** What the grid draws for a column: a full matrix's hook or a preview's. */
 export interface GridHook {
-  readonly hook: Pick<HookIdentity, "source" | "configuration" | "name">;
+  readonly hook: Pick<HookIdentity, "source" | "configuration" | "name" | "origin">;
   readonly failurePolicy: MatrixHook["failurePolicy"];
   readonly conditional: boolean;
 }

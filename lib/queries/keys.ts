@@ -53,4 +53,6 @@ export const queryKeys = {
   decisionDetail: (context: string, id: number) => ["decisions", context, "detail", id] as const,
   decisionTally: (context: string) => ["decision-tally", context] as const,
   engines: (context: string) => ["engines", context] as const,
+  outsideApi: (context: string) => ["outside-api", context] as const,
+  admissionManifests: (context: string) => ["admission-manifests", context] as const,
 };

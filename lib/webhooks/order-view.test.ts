@@ -110,3 +110,62 @@ describe("orderModel with admission policies", () => {
     expect(m.reinvocation).toEqual([]);
   });
 });
+
+describe("orderModel with static objects", () => {
+  it("puts the static hooks and policies first within their stage, each with its file", () => {
+    const hook = (name: string) => ({
+      name,
+      clientConfig: { url: "https://example.com/hook" },
+      sideEffects: "None",
+      admissionReviewVersions: ["v1"],
+      rules: [rule],
+    });
+    const origin = (plugin: "MutatingAdmissionWebhook" | "ValidatingAdmissionPolicy") => ({
+      kind: "manifest" as const,
+      plugin,
+      file: `/etc/manifests/${plugin}.yaml`,
+    });
+    const model = orderModel(
+      [{ metadata: { name: "a-api" }, webhooks: [hook("api.example.com")] }],
+      [],
+      {},
+      {
+        mutatingWebhookConfigurations: [
+          { metadata: { name: "z.static.k8s.io" }, webhooks: [hook("static.example.com")] },
+        ],
+        validatingWebhookConfigurations: [],
+        validatingAdmissionPolicies: [
+          {
+            metadata: { name: "p.static.k8s.io" },
+            spec: {
+              failurePolicy: "Fail",
+              matchConstraints: { resourceRules: [rule] },
+              validations: [{ expression: "true" }],
+            },
+          },
+        ],
+        validatingAdmissionPolicyBindings: [
+          {
+            metadata: { name: "b.static.k8s.io" },
+            spec: { policyName: "p.static.k8s.io", validationActions: ["Deny"] },
+          },
+        ],
+        mutatingAdmissionPolicies: [],
+        mutatingAdmissionPolicyBindings: [],
+        origins: {
+          "MutatingWebhookConfiguration/z.static.k8s.io": origin("MutatingAdmissionWebhook"),
+          "ValidatingAdmissionPolicy/p.static.k8s.io": origin("ValidatingAdmissionPolicy"),
+          "ValidatingAdmissionPolicyBinding/b.static.k8s.io": origin("ValidatingAdmissionPolicy"),
+        },
+      },
+    );
+    // Before "a-api" although it sorts after it: static ones run first within their plugin.
+    expect(model.mutating.map((e) => [e.configuration, e.origin?.file])).toEqual([
+      ["z.static.k8s.io", "/etc/manifests/MutatingAdmissionWebhook.yaml"],
+      ["a-api", undefined],
+    ]);
+    expect(model.validatingPolicies.map((e) => [e.policy, e.origin?.plugin])).toEqual([
+      ["p.static.k8s.io", "ValidatingAdmissionPolicy"],
+    ]);
+  });
+});

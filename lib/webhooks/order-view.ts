@@ -14,7 +14,12 @@ import type {
   V1MutatingWebhookConfiguration,
   V1ValidatingWebhookConfiguration,
 } from "@/lib/k8s/types";
-import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
+import {
+  withManifests,
+  type AdmissionSnapshot,
+  type ManifestObjects,
+} from "@/lib/admission/model/snapshot";
+import type { ManifestOrigin } from "@/lib/admission/model/manifests";
 
 export interface OrderEntry {
   key: string;
@@ -27,6 +32,8 @@ export interface OrderEntry {
   index: number;
   timeoutSeconds: number;
   reinvocationPolicy?: string;
+  /** Set for a static hook (loaded from a manifest file): first in its stage, read-only. */
+  origin?: ManifestOrigin;
 }
 
 /** One (policy, binding) pair: the unit the policy plugins evaluate. */
@@ -40,6 +47,8 @@ export interface PolicyOrderEntry {
   failurePolicy: string;
   validationActions: readonly string[];
   reinvocationPolicy: string;
+  /** Set for a static policy (loaded from a manifest file): evaluated before the API's. */
+  origin?: ManifestOrigin;
 }
 
 /** The admission policy collections, when the cluster serves them. */
@@ -71,17 +80,22 @@ export interface OrderModel {
   worstCaseSeconds: number;
 }
 
-/** The order model of the given configurations. */
+/**
+ * The order model of the given configurations; `manifests`, the static objects the apiserver loads
+ * from its manifest directories, run first within their plugin.
+ */
 export function orderModel(
   mutating: readonly V1MutatingWebhookConfiguration[],
   validating: readonly V1ValidatingWebhookConfiguration[],
   policies: PolicySnapshot = {},
+  manifests?: ManifestObjects,
 ): OrderModel {
-  const compiled = compileSnapshot({
+  const api: AdmissionSnapshot = {
     mutatingWebhookConfigurations: mutating,
     validatingWebhookConfigurations: validating,
     ...policies,
-  });
+  };
+  const compiled = compileSnapshot(manifests ? withManifests(api, manifests) : api);
   const policyEntries = (stage: PolicyOrderEntry["stage"]) =>
     (stage === "mutating-policy" ? compiled.mutatingPolicies : compiled.validatingPolicies).map(
       (p): PolicyOrderEntry => ({
@@ -93,6 +107,7 @@ export function orderModel(
         failurePolicy: p.failurePolicy,
         validationActions: p.validationActions,
         reinvocationPolicy: p.reinvocationPolicy,
+        ...(p.id.origin ? { origin: p.id.origin } : {}),
       }),
     );
   const order = effectiveOrder(compiled);
@@ -105,6 +120,7 @@ export function orderModel(
     index: o.index,
     timeoutSeconds: o.timeoutSeconds,
     reinvocationPolicy: o.reinvocationPolicy,
+    ...(o.hook.origin ? { origin: o.hook.origin } : {}),
   });
   const m = order.filter((o) => o.stage === "mutating-webhook").map(toEntry);
   const v = order.filter((o) => o.stage === "validating-webhook").map(toEntry);

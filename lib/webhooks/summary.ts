@@ -2,6 +2,7 @@
  * Flattens webhook configurations into rows for the list: one per hook, with v1 defaults made
  * explicit and short human summaries of rules, selectors and backend. Pure.
  */
+import type { ManifestOrigin } from "@/lib/admission/model/manifests";
 import type {
   AdmissionregistrationV1WebhookClientConfig,
   V1LabelSelector,
@@ -62,6 +63,8 @@ export interface HookRow {
   backend: string;
   /** Earliest notAfter among the caBundle's certificates (ISO), "" when none, "invalid" when unreadable. */
   caNotAfter: string;
+  /** Set for a static configuration (loaded by the apiserver from a manifest file): its file. */
+  origin?: ManifestOrigin;
 }
 
 function isV1beta1(apiVersion: string | undefined): boolean {

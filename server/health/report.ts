@@ -15,6 +15,12 @@ import {
   type WebhookMetrics,
 } from "@/lib/admission/health/metrics";
 import { KubeApiError } from "@/lib/k8s/errors";
+import {
+  manifestOriginKey,
+  type ManifestKind,
+  type ManifestOrigin,
+} from "@/lib/admission/model/manifests";
+import type { ManifestObjects } from "@/lib/admission/model/snapshot";
 import type { AdmissionregistrationV1WebhookClientConfig } from "@/lib/k8s/types";
 import type { HealthFilter, HealthReport, HealthRow, PolicyHealthRow } from "@/lib/api/health";
 import { backendOf } from "@/server/kube/backends";
@@ -155,6 +161,7 @@ export async function admissionHealth(
   signal: AbortSignal,
   filter: HealthFilter = {},
   metricsClient: () => Promise<KubeClient> = async () => client,
+  statics?: ManifestObjects,
 ): Promise<HealthReport> {
   const wants = (source: string, configuration: string) =>
     filter.policy === undefined &&
@@ -191,24 +198,40 @@ export async function admissionHealth(
     conversionError = e instanceof Error ? e.message : String(e);
   }
 
-  const hooks: Array<{ source: string; type: string; cfg: string; index: number; h: HookLike }> =
-    [];
+  // The static configurations (loaded by the apiserver from its manifest directories, when the
+  // dashboard reads them) are judged like the API's, first as the apiserver calls them.
+  const staticMutating = (statics?.mutatingWebhookConfigurations ?? []) as ConfigLike[];
+  const staticValidating = (statics?.validatingWebhookConfigurations ?? []) as ConfigLike[];
+  const originOf = (source: string, name: string): ManifestOrigin | undefined =>
+    statics?.origins[manifestOriginKey(source as ManifestKind, name)];
+  const allMutating = [...staticMutating, ...(mutating?.items ?? [])];
+  const allValidating = [...staticValidating, ...(validating?.items ?? [])];
+  const hooks: Array<{
+    source: string;
+    type: string;
+    cfg: string;
+    index: number;
+    h: HookLike;
+    origin?: ManifestOrigin;
+  }> = [];
   for (const [source, type, list] of [
-    ["MutatingWebhookConfiguration", "admit", mutating?.items ?? []],
-    ["ValidatingWebhookConfiguration", "validating", validating?.items ?? []],
+    ["MutatingWebhookConfiguration", "admit", allMutating],
+    ["ValidatingWebhookConfiguration", "validating", allValidating],
   ] as const) {
     for (const c of list) {
-      if (!wants(source, c.metadata?.name ?? "")) continue;
+      const cfg = c.metadata?.name ?? "";
+      if (!wants(source, cfg)) continue;
+      const origin = originOf(source, cfg);
       (c.webhooks ?? []).forEach((h, index) =>
-        hooks.push({ source, type, cfg: c.metadata?.name ?? "", index, h }),
+        hooks.push({ source, type, cfg, index, h, ...(origin ? { origin } : {}) }),
       );
     }
   }
   // Counted over every configuration, whatever the filter: the ambiguity is the cluster's.
   const sameName = new Map<string, number>();
   for (const [type, list] of [
-    ["admit", mutating?.items ?? []],
-    ["validating", validating?.items ?? []],
+    ["admit", allMutating],
+    ["validating", allValidating],
   ] as const) {
     for (const c of list) {
       for (const h of c.webhooks ?? []) {
@@ -254,6 +277,7 @@ export async function admissionHealth(
         backend: b.text,
         probe: b.probe,
         caDaysLeft: ca.daysLeft,
+        ...(x.origin ? { origin: x.origin } : {}),
         traces: summarizeCalls(
           callsOf(x.type === "admit" ? "mutating" : "validating", x.cfg, x.h.name ?? ""),
           timeoutSeconds,
@@ -305,7 +329,7 @@ export async function admissionHealth(
       a.index - b.index,
   );
 
-  const policies = metrics ? await policyRows(client, metrics, filter, signal) : [];
+  const policies = metrics ? await policyRows(client, metrics, filter, signal, statics) : [];
 
   return {
     scrapedAt: metrics?.scrapedAt ?? Date.now(),
@@ -371,6 +395,7 @@ async function policyRows(
   metrics: MetricsView,
   filter: HealthFilter,
   signal: AbortSignal,
+  statics?: ManifestObjects,
 ): Promise<PolicyHealthRow[]> {
   if (filter.configuration !== undefined || filter.source !== undefined) return [];
   const counted = [...metrics.latest.policies.values()].filter(
@@ -381,10 +406,23 @@ async function policyRows(
   );
   if (counted.length === 0) return [];
   const live = await policiesByKind(client, new Set(counted.map((p) => p.kind)), signal);
+  // Static policies are absent from the API's lists: their failurePolicy is read from their file.
+  const staticPolicy = (kind: PolicyKind, name: string) => {
+    const origin = statics?.origins[manifestOriginKey(kind, name)];
+    if (!origin) return undefined;
+    const list = (
+      kind === "ValidatingAdmissionPolicy"
+        ? statics?.validatingAdmissionPolicies
+        : statics?.mutatingAdmissionPolicies
+    ) as ReadonlyArray<{ metadata?: { name?: string }; spec?: { failurePolicy?: string } }>;
+    const o = list.find((x) => x.metadata?.name === name);
+    return { origin, failurePolicy: o?.spec?.failurePolicy ?? "Fail" };
+  };
   const rows = counted.map((p): PolicyHealthRow => {
     const series = metrics.policySeries(policyKey(p.kind, p.policy, p.binding));
     const known = live[p.kind];
-    const fp = known?.get(p.policy);
+    const fromFile = staticPolicy(p.kind, p.policy);
+    const fp = fromFile ? fromFile.failurePolicy : known?.get(p.policy);
     const failurePolicy = fp === "Ignore" ? "Ignore" : fp === undefined ? undefined : "Fail";
     const health = assessPolicy({
       kind: p.kind,
@@ -409,7 +447,8 @@ async function policyRows(
       },
       latency: health.latency,
       latencyBuckets: health.latencyBuckets,
-      exists: known ? known.has(p.policy) : undefined,
+      exists: fromFile ? true : known ? known.has(p.policy) : undefined,
+      ...(fromFile ? { origin: fromFile.origin } : {}),
     };
   });
   return rows.sort(

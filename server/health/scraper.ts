@@ -112,6 +112,17 @@ export function admissionMetricsProgress(context: string): ScrapeProgress {
   return { generation: s?.generation ?? 0, scrapedAt: s?.scrapes.at(-1)?.at };
 }
 
+/**
+ * `context`'s scrapes in the rolling window, oldest first, the newest read at most a few seconds
+ * ago (what lib/admission/outside-api infers hooks configured outside the API from).
+ */
+export async function admissionScrapes(
+  context: string,
+  client: KubeClient,
+): Promise<readonly Scrape[]> {
+  return [...(await scraperFor(context, client).current())];
+}
+
 /** One hook's view across the rolling window. */
 interface HookSeries {
   total?: WebhookMetrics;

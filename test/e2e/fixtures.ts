@@ -9,6 +9,11 @@ import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { httpsRequest, type HttpsJsonResponse } from "../../cluster/https-json";
 import { policyHeaders } from "../api-headers";
 import { uniqueName } from "./webhooks-helpers";
+import {
+  waitForManifestSet,
+  writeStaticManifests,
+  type ManifestPluginName,
+} from "../../cluster/harness/static-manifests";
 
 export interface Kube {
   /** Calls the apiserver directly as the given user (admin by default): tests read outcomes here. */
@@ -49,12 +54,26 @@ export interface DashboardApi {
   scrapeMetrics(): Promise<number>;
 }
 
+/** The local apiserver's static manifest directories, as a test changes them. */
+export interface StaticManifests {
+  /**
+   * Writes `objects` to `<plugin's directory>/<fileName>` and waits until the apiserver has
+   * loaded the new set; the file is removed (and the set without it loaded) once the test is over.
+   */
+  write(
+    plugin: ManifestPluginName,
+    fileName: string,
+    objects: readonly Record<string, unknown>[],
+  ): Promise<void>;
+}
+
 export const test = base.extend<{
   stack: StackInfo;
   kube: Kube;
   cleanup: Cleanup;
   objects: KubeObjects;
   dashboardApi: DashboardApi;
+  staticManifests: StaticManifests;
 }>({
   // eslint-disable-next-line no-empty-pattern
   stack: async ({}, use) => use(readStack()),
@@ -118,6 +137,20 @@ export const test = base.extend<{
         const res = await call("POST", "/api/test-hooks/metrics-scrape");
         expect(res.status, "the stack's dashboard serves the test hooks").toBe(200);
         return ((await res.json()) as { generation: number }).generation;
+      },
+    });
+  },
+  staticManifests: async ({ stack, cleanup }, use) => {
+    await use({
+      write: async (plugin, fileName, objects) => {
+        cleanup.defer(() =>
+          waitForManifestSet(stack, plugin, writeStaticManifests(stack, plugin, fileName, [])),
+        );
+        await waitForManifestSet(
+          stack,
+          plugin,
+          writeStaticManifests(stack, plugin, fileName, objects),
+        );
       },
     });
   },

@@ -234,3 +234,40 @@ describe("admission policy metrics", () => {
     );
   });
 });
+
+describe("manifest admission configuration series", () => {
+  // The three series of k8s.io/apiserver v0.37.2 pkg/admission/plugin/manifest/metrics.
+  const text = [
+    "# HELP apiserver_manifest_admission_config_controller_automatic_reloads_total [ALPHA] Total number of automatic reloads",
+    "# TYPE apiserver_manifest_admission_config_controller_automatic_reloads_total counter",
+    'apiserver_manifest_admission_config_controller_automatic_reloads_total{apiserver_id_hash="sha256:aa",plugin="ValidatingAdmissionWebhook",status="success"} 2',
+    'apiserver_manifest_admission_config_controller_automatic_reloads_total{apiserver_id_hash="sha256:aa",plugin="ValidatingAdmissionWebhook",status="failure"} 1',
+    'apiserver_manifest_admission_config_controller_automatic_reloads_total{apiserver_id_hash="sha256:aa",plugin="MutatingAdmissionPolicy",status="success"} 1',
+    'apiserver_manifest_admission_config_controller_automatic_reload_last_timestamp_seconds{apiserver_id_hash="sha256:aa",plugin="ValidatingAdmissionWebhook",status="success"} 1.7e+09',
+    'apiserver_manifest_admission_config_controller_automatic_reload_last_timestamp_seconds{apiserver_id_hash="sha256:aa",plugin="ValidatingAdmissionWebhook",status="failure"} 1.7000001e+09',
+    'apiserver_manifest_admission_config_controller_last_config_info{apiserver_id_hash="sha256:aa",hash="sha256:1234",plugin="ValidatingAdmissionWebhook"} 1',
+    'apiserver_manifest_admission_config_controller_last_config_info{apiserver_id_hash="sha256:aa",hash="sha256:5678",plugin="MutatingAdmissionPolicy"} 1',
+  ].join("\n");
+
+  it("reads loads, failed reloads, their times and the hash in force per plugin", () => {
+    const m = foldAdmissionMetrics(text);
+    expect([...m.manifests.keys()].sort()).toEqual([
+      "MutatingAdmissionPolicy",
+      "ValidatingAdmissionWebhook",
+    ]);
+    expect(m.manifests.get("ValidatingAdmissionWebhook")).toEqual({
+      plugin: "ValidatingAdmissionWebhook",
+      reloads: { success: 2, failure: 1 },
+      lastReload: { success: 1.7e9, failure: 1.7000001e9 },
+      hashes: { "sha256:aa": "sha256:1234" },
+    });
+    expect(m.manifests.get("MutatingAdmissionPolicy")?.hashes).toEqual({
+      "sha256:aa": "sha256:5678",
+    });
+    expect(m.webhooks.size).toBe(0);
+  });
+
+  it("is empty on an apiserver without the series", () => {
+    expect(foldAdmissionMetrics(fixture("metrics-1.37.txt")).manifests.size).toBe(0);
+  });
+});

@@ -14,6 +14,11 @@
  *   error_type; plugin/policy/mutating/metrics): one observation per mutation expression evaluated,
  *   success (`no_error`) included; none when the policy's matchConditions exclude the request or
  *   there is no object (DELETE). Buckets stop at 1 s, as the validating ones do.
+ * - apiserver_manifest_admission_config_controller_automatic_reloads_total / _automatic_reload_last_timestamp_seconds
+ *   (status, plugin, apiserver_id_hash) and _last_config_info (plugin, apiserver_id_hash, hash; value 1):
+ *   the static manifest directories of the four admission plugins (KEP-5793, 1.36+,
+ *   pkg/admission/plugin/manifest/metrics): the initial load counts as a successful reload, so a
+ *   plugin with a directory always has a series and its hash.
  * Label sets change between versions, so every label is read as found and missing ones are
  * tolerated (older apiservers lack request_total and fail_open_count: counts then come from the
  * histogram). Series are keyed by the hook's *name* only (kubernetes#79832): two configurations
@@ -33,6 +38,7 @@ const PREFIXES = [
   "apiserver_admission_match_condition_",
   "apiserver_validating_admission_policy_",
   "apiserver_mutating_admission_policy_",
+  "apiserver_manifest_admission_config_controller_",
 ];
 
 /** Reads `{a="x",b="y\"z"}` starting at `i` (the `{`); returns the labels and the index after `}`. */
@@ -164,9 +170,26 @@ export interface PolicyMetrics {
   durationSum: number;
 }
 
+/**
+ * One admission plugin's static manifest directory as the apiserver reports it: present only for
+ * plugins given a `staticManifestsDir` (summed over apiserver identities when several report).
+ */
+export interface ManifestConfigMetrics {
+  /** The plugin's registered name: MutatingAdmissionWebhook, ValidatingAdmissionPolicy, … */
+  readonly plugin: string;
+  /** Loads that succeeded (the one at start included) and reloads that failed (the previous set kept). */
+  reloads: { success: number; failure: number };
+  /** When the last load of each status happened (seconds since the epoch), when reported. */
+  lastReload: { success?: number; failure?: number };
+  /** The hash of the set in force (`sha256:…`), by apiserver identity hash. */
+  hashes: Record<string, string>;
+}
+
 export interface AdmissionMetrics {
   webhooks: Map<string, WebhookMetrics>;
   policies: Map<string, PolicyMetrics>;
+  /** By plugin name: the plugins with a static manifest directory. */
+  manifests: Map<string, ManifestConfigMetrics>;
   /** Label names seen per metric: what this apiserver version reports. */
   labelNames: Record<string, string[]>;
 }
@@ -181,6 +204,7 @@ export function policyKey(kind: PolicyKind, policy: string, binding: string): st
 }
 
 const VALIDATING_POLICY = "apiserver_validating_admission_policy_check";
+const MANIFEST_CONFIG = "apiserver_manifest_admission_config_controller_";
 const MUTATING_POLICY = "apiserver_mutating_admission_policy_check";
 
 /** Whether one check_total series counts failed evaluations (see PolicyMetrics.evaluationErrors). */
@@ -275,6 +299,35 @@ export function foldAdmissionMetrics(text: string): AdmissionMetrics {
         break;
     }
   };
+  const manifests = new Map<string, ManifestConfigMetrics>();
+  const manifest = (l: Labels): ManifestConfigMetrics => {
+    const plugin = l.plugin ?? "";
+    let m = manifests.get(plugin);
+    if (!m) {
+      m = { plugin, reloads: { success: 0, failure: 0 }, lastReload: {}, hashes: {} };
+      manifests.set(plugin, m);
+    }
+    return m;
+  };
+  const manifestSample = (suffix: string, s: Sample): void => {
+    const l = s.labels;
+    const status = l.status === "success" || l.status === "failure" ? l.status : undefined;
+    switch (suffix) {
+      case "automatic_reloads_total":
+        if (status) manifest(l).reloads[status] += s.value;
+        break;
+      case "automatic_reload_last_timestamp_seconds":
+        if (status) {
+          const m = manifest(l);
+          m.lastReload[status] = Math.max(m.lastReload[status] ?? 0, s.value);
+        }
+        break;
+      case "last_config_info":
+        if (l.hash !== undefined && s.value > 0)
+          manifest(l).hashes[l.apiserver_id_hash ?? ""] = l.hash;
+        break;
+    }
+  };
   const histogramRejected = new Map<string, number>();
   for (const s of parseAdmissionSamples(text)) {
     const names = (labelNames[s.metric] ??= new Set());
@@ -321,7 +374,9 @@ export function foldAdmissionMetrics(text: string): AdmissionMetrics {
         if ((l.kind ?? "webhook") === "webhook") hook(l).matchConditionExclusions += s.value;
         break;
       default:
-        if (s.metric.startsWith(VALIDATING_POLICY))
+        if (s.metric.startsWith(MANIFEST_CONFIG))
+          manifestSample(s.metric.slice(MANIFEST_CONFIG.length), s);
+        else if (s.metric.startsWith(VALIDATING_POLICY))
           policySample("ValidatingAdmissionPolicy", s.metric.slice(VALIDATING_POLICY.length), s);
         else if (s.metric.startsWith(MUTATING_POLICY))
           policySample("MutatingAdmissionPolicy", s.metric.slice(MUTATING_POLICY.length), s);
@@ -339,6 +394,7 @@ export function foldAdmissionMetrics(text: string): AdmissionMetrics {
   return {
     webhooks,
     policies,
+    manifests,
     labelNames: Object.fromEntries(Object.entries(labelNames).map(([k, v]) => [k, [...v].sort()])),
   };
 }

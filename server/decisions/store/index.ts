@@ -14,6 +14,7 @@ import type {
 } from "@/lib/admission/audit/audit";
 import type { DecisionFilter } from "@/lib/decisions/filter";
 import type { DecisionTally } from "@/lib/decisions/tally";
+import type { DecisionSighting } from "@/lib/admission/outside-api/infer";
 import { sql, type Listening, type Sql, type SqlDriver } from "../sql";
 import { insertBatch, saveCursor } from "./batch";
 import { NameIds, namedIs } from "./names";
@@ -29,6 +30,7 @@ import {
   listStatement,
   rangeStatement,
   recordsOf,
+  sightingsStatement,
   tallyStatement,
   type DecisionRow,
 } from "./statements";
@@ -219,6 +221,40 @@ export class DecisionStore {
       count: Number(r.n),
       last: Number(r.last),
     }));
+  }
+
+  /**
+   * The filter's decisions counted by decider, hook and configuration (give it a time range: every
+   * decision in it is read), with their errors (error, timeout, failed-open) and first and last time.
+   */
+  async sightings(f: DecisionFilter): Promise<DecisionSighting[]> {
+    const rows = await this.read<{
+      kind: string;
+      hook: string;
+      configuration: string;
+      outcome: string;
+      n: number | string;
+      first: number | string;
+      last: number | string;
+    }>(sightingsStatement(f, this.driver.dialect));
+    const out = new Map<string, DecisionSighting>();
+    for (const r of rows) {
+      const k = JSON.stringify([r.kind, r.hook, r.configuration]);
+      const n = Number(r.n);
+      const failed =
+        r.outcome === "error" || r.outcome === "timeout" || r.outcome === "failed-open";
+      const was = out.get(k);
+      out.set(k, {
+        kind: r.kind as DeciderKind,
+        hook: r.hook,
+        configuration: r.configuration,
+        calls: (was?.calls ?? 0) + n,
+        errors: (was?.errors ?? 0) + (failed ? n : 0),
+        first: Math.min(was?.first ?? Infinity, Number(r.first)),
+        last: Math.max(was?.last ?? -Infinity, Number(r.last)),
+      });
+    }
+    return [...out.values()];
   }
 
   /** Total stored events and decisions. */

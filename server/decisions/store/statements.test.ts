@@ -35,6 +35,24 @@ describeStores("DecisionStore reads", (ctx) => {
     expect((await ctx.store.after(all, page[1]!.id, 10)).map((d) => d.id)).toEqual([page[0]!.id]);
   });
 
+  it("counts sightings per decider, hook and configuration, with errors and first and last time", async () => {
+    await ctx.store.ingest([
+      parsed("s1", { t: T0 }),
+      parsed("s2", { t: T0 + 5_000, deny: "d.example.com" }),
+      parsed("s3", { t: T0 + 9_000 }),
+    ]);
+    const sightings = await ctx.store.sightings({ ...all, from: T0, to: T0 + 60_000 });
+    const byHook = Object.fromEntries(sightings.map((s) => [`${s.kind}/${s.hook}`, s]));
+    expect(byHook["mutating-webhook/m.example.com"]).toMatchObject({
+      calls: 3,
+      errors: 0,
+      first: T0,
+      last: T0 + 9_000,
+    });
+    expect(byHook["webhook/d.example.com"]).toMatchObject({ calls: 1, first: T0 + 5_000 });
+    expect(await ctx.store.sightings({ ...all, from: T0 + 60_001, to: T0 + 120_000 })).toEqual([]);
+  });
+
   it("narrows a webhook's decisions to one configuration's phase: a name in a mutating and a validating configuration is two webhooks", async () => {
     const event = (auditID: string, over: Record<string, unknown>) =>
       parsedEvent(auditID, T0, { responseStatus: { code: 201 }, ...over });

@@ -285,3 +285,21 @@ export function tallyStatement(f: DecisionFilter, limit: number, dialect: Dialec
     sql` GROUP BY d.kind, d.hook, d.outcome) g ORDER BY 4 DESC, 2 ASC LIMIT ${limit}`,
   );
 }
+
+/**
+ * The statement of DecisionStore.sightings: the filter's decisions counted by decider, hook,
+ * configuration and outcome, with the first and last time of each (what is known of a hook no API
+ * object holds: lib/admission/outside-api). Groups are few (one per hook and outcome); the window's
+ * decisions are all read.
+ */
+export function sightingsStatement(f: DecisionFilter, dialect: Dialect): Sql {
+  return concat(
+    {
+      text: `SELECT ${nameOf("g.kind")} AS kind, ${nameOf("g.hook")} AS hook, ${nameOf("g.configuration")} AS configuration, ${nameOf("g.outcome")} AS outcome, g.n, g.first, g.last FROM (SELECT d.kind AS kind, d.hook AS hook, d.configuration AS configuration, d.outcome AS outcome, COUNT(*) AS n, MIN(d.time) AS first, MAX(d.time) AS last`,
+      params: [],
+    },
+    source(f, dialect),
+    where(f, dialect),
+    sql` GROUP BY d.kind, d.hook, d.configuration, d.outcome) g`,
+  );
+}

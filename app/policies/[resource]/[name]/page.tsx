@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { StaticObjectPage } from "@/components/outside-api/static-object-page";
+import { hasStaticSuffix } from "@/lib/admission/model/manifests";
 import { isPolicyResource, KIND_OF } from "@/lib/webhooks/resource-kinds";
 import { PolicyDetailPage } from "@/components/policies/policy-detail-page";
 
@@ -19,5 +21,8 @@ export default async function Page({
 }) {
   const { resource, name } = await params;
   if (!isPolicyResource(resource)) notFound();
-  return <PolicyDetailPage resource={resource} name={decodeURIComponent(name)} />;
+  const decoded = decodeURIComponent(name);
+  // The API has no object of the reserved suffix: the apiserver loads it from a manifest file.
+  if (hasStaticSuffix(decoded)) return <StaticObjectPage resource={resource} name={decoded} />;
+  return <PolicyDetailPage resource={resource} name={decoded} />;
 }

@@ -1,4 +1,6 @@
 import { notFound } from "next/navigation";
+import { StaticObjectPage } from "@/components/outside-api/static-object-page";
+import { hasStaticSuffix } from "@/lib/admission/model/manifests";
 import { isPolicyResource } from "@/lib/webhooks/resource-kinds";
 import { EditRoute } from "@/components/editor/edit-route";
 import { titleFromName } from "@/lib/page-title";
@@ -12,5 +14,8 @@ export default async function Page({
 }) {
   const { resource, name } = await params;
   if (!isPolicyResource(resource)) notFound();
+  // Loaded from a manifest file, refused by the API under its reserved name: read-only.
+  if (hasStaticSuffix(decodeURIComponent(name)))
+    return <StaticObjectPage resource={resource} name={decodeURIComponent(name)} edit />;
   return <EditRoute target={{ mode: "edit", resource, name: decodeURIComponent(name) }} />;
 }

@@ -1,4 +1,6 @@
 import { notFound } from "next/navigation";
+import { StaticObjectPage } from "@/components/outside-api/static-object-page";
+import { hasStaticSuffix } from "@/lib/admission/model/manifests";
 import { isWebhookResource } from "@/lib/webhooks/resource-kinds";
 import { parseProposedPatch } from "@/lib/webhooks/proposed-patch";
 import { EditRoute } from "@/components/editor/edit-route";
@@ -15,6 +17,9 @@ export default async function Page({
 }) {
   const { resource, name } = await params;
   if (!isWebhookResource(resource)) notFound();
+  // Loaded from a manifest file, refused by the API under its reserved name: read-only.
+  if (hasStaticSuffix(decodeURIComponent(name)))
+    return <StaticObjectPage resource={resource} name={decodeURIComponent(name)} edit />;
   const q = await searchParams;
   const one = (v: string | string[] | undefined) => (typeof v === "string" ? v : undefined);
   const proposal = parseProposedPatch(one(q.patch));
