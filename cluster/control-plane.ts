@@ -15,6 +15,7 @@ import { freePorts } from "./ports";
 import { httpsRequest } from "./https-json";
 import { startAuditRelay, type AuditRelay } from "./audit-relay";
 import { writeAdmissionConfiguration } from "./admission-config";
+import type { PodSecurityOverride } from "./admission-config/pod-security";
 import { rbacObjects, USERS, type UserName } from "./rbac";
 
 export interface ControlPlaneInfo {
@@ -92,6 +93,12 @@ export interface StartOptions {
    * listener (started from `auditTls`), presenting a client certificate and no token.
    */
   auditSink?: "relay" | "client-certificate";
+  /**
+   * The PodSecurity plugin's defaults and exemptions, instead of the local control plane's
+   * (cluster/admission-config/pod-security.ts): only for a control plane of a test's own, since
+   * any other default changes what every other test sees.
+   */
+  podSecurity?: PodSecurityOverride;
 }
 
 interface Proc {
@@ -316,7 +323,10 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
       { mode: 0o600 },
     );
 
-    const admissionConfig = writeAdmissionConfiguration(dir);
+    const admissionConfig = writeAdmissionConfiguration(
+      dir,
+      opts.podSecurity ? { podSecurity: opts.podSecurity } : {},
+    );
     const auditPolicy = path.join(dir, "audit-policy.yaml");
     writeFileSync(auditPolicy, readFileSync(AUDIT_POLICY_FILE));
     // The token sits in a file the kubeconfig names, as the Helm chart's snippet has it, so the
