@@ -16,8 +16,9 @@ export const POD_SECURITY_EXEMPT = {
  * every mode). Any other value changes what other tests see: a level adds refusals, warnings or
  * audit annotations in unlabelled namespaces, and even a version does (a namespace labelled
  * `warn: baseline` without `warn-version` takes the default version: "baseline:v1.30" instead of
- * "baseline:latest" in every warning). What the configuration decides is proved through the
- * exemptions.
+ * "baseline:latest" in every warning). What the configuration decides is proved here through the
+ * exemptions; other defaults on a control plane of a test's own (StartOptions.podSecurity,
+ * lib/admission/pod-security/pod-security-defaults.oracle.int.test.ts).
  */
 const POD_SECURITY_DEFAULTS = {
   enforce: "privileged",
@@ -29,7 +30,7 @@ const POD_SECURITY_DEFAULTS = {
 } as const;
 
 /** A key of the PodSecurityConfiguration's `defaults`. */
-export type PodSecurityDefaultKey = keyof typeof POD_SECURITY_DEFAULTS;
+type PodSecurityDefaultKey = keyof typeof POD_SECURITY_DEFAULTS;
 
 /**
  * What a control plane of its own (StartOptions.podSecurity) writes instead of the local one's
