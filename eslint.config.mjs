@@ -26,6 +26,7 @@ const PLAIN_NODE_SERVER = [
   "server/kube/errors.ts",
   "server/kube/list-collection.ts",
   "server/kube/admission-state.ts",
+  "server/kube/admission-manifests.ts",
   "server/kube/backend-pods.ts",
 ];
 const plainNodeImports = {

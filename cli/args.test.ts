@@ -94,6 +94,7 @@ describe("parseCommandLine", () => {
       output: "json",
       context: undefined,
       kubeconfig: undefined,
+      admissionManifests: [],
       config: ["cfg", "more"],
       object: "o.yaml",
       operation: "UPDATE",

@@ -22,6 +22,14 @@ interface Common {
   kubeconfig: string | undefined;
 }
 
+/**
+ * `--admission-manifests DIR` (repeatable; `Plugin=DIR` names the plugin): the apiserver's
+ * static manifest directories, whose hooks and policies run first and are invisible to the API.
+ */
+interface Manifests {
+  admissionManifests: string[];
+}
+
 /** `portcullis validate FILE|DIR|-...` */
 export interface ValidateCommand extends Common {
   command: "validate";
@@ -30,7 +38,7 @@ export interface ValidateCommand extends Common {
 }
 
 /** `portcullis lint FILE|DIR...` */
-export interface LintCommand extends Common {
+export interface LintCommand extends Common, Manifests {
   command: "lint";
   inputs: string[];
   /** Namespace objects (with labels) for the selector-dependent checks. */
@@ -39,7 +47,7 @@ export interface LintCommand extends Common {
 }
 
 /** `portcullis predict`: the request's parts (RequestSpec) come from flags. */
-export interface PredictCommand extends Common, RequestSpec {
+export interface PredictCommand extends Common, Manifests, RequestSpec {
   command: "predict";
   /** Configuration files or directories; empty only with --context. */
   config: string[];
@@ -77,9 +85,15 @@ const common = {
 
 const options = {
   validate: { ...common },
-  lint: { ...common, namespaces: { type: "string" }, "fail-on": { type: "string" } },
+  lint: {
+    ...common,
+    namespaces: { type: "string" },
+    "fail-on": { type: "string" },
+    "admission-manifests": { type: "string", multiple: true },
+  },
   predict: {
     ...common,
+    "admission-manifests": { type: "string", multiple: true },
     config: { type: "string", multiple: true },
     object: { type: "string" },
     operation: { type: "string" },
@@ -129,6 +143,13 @@ export function parseLabels(parts: readonly string[]): Record<string, string> {
   return out;
 }
 
+function manifestDirs(values: readonly string[] | undefined): string[] {
+  return (values ?? []).map((v) => {
+    if (v.trim() === "") throw new UsageError("--admission-manifests needs a directory");
+    return v;
+  });
+}
+
 function parseCommon(values: { output?: string; context?: string; kubeconfig?: string }): Common {
   return {
     output: oneOf("output", values.output ?? "text", ["text", "json"] as const),
@@ -176,13 +197,15 @@ export function parseCommandLine(argv: readonly string[]): Command {
       const { values, positionals } = parseFor("lint", rest);
       if (values.help) return { command: "help", topic: "lint" };
       const c = parseCommon(values);
-      if (positionals.length === 0 && !c.context)
+      const admissionManifests = manifestDirs(values["admission-manifests"]);
+      if (positionals.length === 0 && !c.context && admissionManifests.length === 0)
         throw new UsageError(
           "lint needs FILE or DIR, or --context to lint the cluster's configuration",
         );
       return {
         command: "lint",
         ...c,
+        admissionManifests,
         inputs: positionals,
         namespaces: nonEmpty("namespaces", values.namespaces),
         failOn: oneOf("fail-on", values["fail-on"] ?? "high", FAIL_ON),
@@ -197,7 +220,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
           `predict takes no positional arguments (got "${positionals[0]}"): use --config DIR --object FILE`,
         );
       const config = values.config ?? [];
-      if (config.length === 0 && !c.context)
+      const admissionManifests = manifestDirs(values["admission-manifests"]);
+      if (config.length === 0 && !c.context && admissionManifests.length === 0)
         throw new UsageError(
           "predict needs --config DIR (or --context NAME for the live configuration)",
         );
@@ -225,6 +249,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
       return {
         command: "predict",
         ...c,
+        admissionManifests,
         config,
         object,
         operation,

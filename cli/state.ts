@@ -15,6 +15,12 @@ import type { Collected, Notice } from "./snapshot";
 import { addConfiguration, collect, emptyBackends } from "./snapshot";
 import { configurationsOf, emptyLists } from "@/lib/admission/model/snapshot";
 import { builtinDiscovery } from "@/lib/admission/report/resources";
+import type { ManifestOrigin } from "@/lib/admission/model/manifests";
+import {
+  manifestObjectsOf,
+  parseManifestDirEntry,
+  readManifestDir,
+} from "@/server/kube/admission-manifests";
 
 /** Everything read, before compiling. */
 export interface State {
@@ -33,6 +39,22 @@ export interface State {
   /** The context's identity (live only). */
   identity: RequestUserInfo | undefined;
   live: Live | undefined;
+  /**
+   * The static objects among `collected.lists` (read from --admission-manifests), by
+   * `manifestOriginKey`: pass as the snapshot's `manifestOrigins`. Undefined: none.
+   */
+  manifestOrigins: Readonly<Record<string, ManifestOrigin>> | undefined;
+}
+
+/**
+ * Reads --admission-manifests: each directory judged as the apiserver judges it, the first one
+ * that does not load refused with the apiserver's message (it would not start on it).
+ */
+function readStaticManifests(dirs: readonly string[]) {
+  const states = dirs.map((d) => readManifestDir(parseManifestDirEntry(d)));
+  const broken = states.find((s) => s.error !== undefined);
+  if (broken) throw new InputError(`--admission-manifests ${broken.dir}: ${broken.error ?? ""}`);
+  return manifestObjectsOf(states);
 }
 
 /**
@@ -55,6 +77,7 @@ export async function loadState(opts: {
   namespacesFile: string | undefined;
   context: string | undefined;
   kubeconfig: string | undefined;
+  admissionManifests?: readonly string[];
 }): Promise<State> {
   const collected = opts.inputs.length > 0 ? await readManifests(opts.inputs) : undefined;
   const namespaces: Record<string, Labels> = {};
@@ -138,6 +161,15 @@ export async function loadState(opts: {
     addNamespaces(collected.namespaces, collected.terminatingNamespaces);
     namespacesKnown = true;
   }
+  let manifestOrigins: State["manifestOrigins"];
+  if (opts.admissionManifests && opts.admissionManifests.length > 0) {
+    const m = readStaticManifests(opts.admissionManifests);
+    const { origins, ...lists } = m;
+    for (const [key, objects] of Object.entries(lists))
+      (result.lists[key as keyof typeof lists] as unknown[]).push(...objects);
+    result.configurations += Object.keys(origins).length;
+    manifestOrigins = origins;
+  }
   if (result.configurations === 0 && collected)
     notices.push({
       at: opts.inputs.join(", "),
@@ -153,5 +185,6 @@ export async function loadState(opts: {
     unservedParamKinds,
     identity,
     live,
+    manifestOrigins,
   };
 }

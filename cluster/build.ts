@@ -22,6 +22,8 @@ export interface GoToolBuild {
   ldflags: string;
   /** Extra environment for `go build` (e.g. CGO_ENABLED=1 for a tool that links C). */
   env?: Readonly<Record<string, string>>;
+  /** Source files of a tool written here (not in a module), so an edit rebuilds it. */
+  sources?: readonly string[];
   /** Every binary the build must leave behind. */
   binaries: readonly string[];
   /** A rough cold build time on 2 cores, for the first progress line. */
@@ -66,6 +68,7 @@ function stamp(b: GoToolBuild): string {
   h.update(b.tools.join(","));
   // Only hashed when set, so builds without extra environment keep their existing stamps.
   if (b.env) h.update(JSON.stringify(Object.entries(b.env).sort()));
+  for (const f of b.sources ?? []) h.update(readFileSync(f));
   return h.digest("hex");
 }
 

@@ -15,6 +15,7 @@ import { freePorts } from "./ports";
 import { httpsRequest } from "./https-json";
 import { startAuditRelay, type AuditRelay } from "./audit-relay";
 import { writeAdmissionConfiguration } from "./admission-config";
+import type { StaticManifestDirs } from "./admission-config/manifests";
 import type { PodSecurityOverride } from "./admission-config/pod-security";
 import { rbacObjects, USERS, type UserName } from "./rbac";
 
@@ -54,6 +55,12 @@ export interface ControlPlaneInfo {
    * PORTCULLIS_ADMISSION_CONFIG, the command line as --admission-config.
    */
   admissionConfigFile: string;
+  /**
+   * Each admission plugin's static manifest directory (its `staticManifestsDir`), seeded with a
+   * set scoped by STATIC_SCOPE_LABEL (cluster/admission-config/manifests.ts). The apiserver
+   * reloads a directory when its files change: see cluster/harness/static-manifests.ts.
+   */
+  admissionManifests: StaticManifestDirs;
   dashboardUrl: string;
   version: string;
   pids: number[];
@@ -554,6 +561,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
       otlpListen,
       authenticationConfig,
       admissionConfigFile: admissionConfig.file,
+      admissionManifests: admissionConfig.manifests,
       dashboardUrl: opts.dashboardUrl,
       version,
       pids: procs.map((p) => p.child.pid ?? -1),

@@ -112,6 +112,7 @@ export async function runLint(cmd: LintCommand): Promise<LintReport> {
     namespacesFile: cmd.namespaces,
     context: cmd.context,
     kubeconfig: cmd.kubeconfig,
+    admissionManifests: cmd.admissionManifests,
   });
   const notices = [...state.collected.notices];
   const mode = state.live ? "live" : "offline";
@@ -122,7 +123,11 @@ export async function runLint(cmd: LintCommand): Promise<LintReport> {
       message: `${u.kind} ${u.namespace ? `${u.namespace}/` : ""}${u.name} (${u.engine}) not read: ${u.reason}`,
     });
   let input: LintInput = {
-    snapshot: { ...state.collected.lists, namespaces: state.namespaces },
+    snapshot: {
+      ...state.collected.lists,
+      namespaces: state.namespaces,
+      ...(state.manifestOrigins ? { manifestOrigins: state.manifestOrigins } : {}),
+    },
     ...(engines.policies.length > 0 ? { engines } : {}),
   };
   if (state.live) {

@@ -68,6 +68,7 @@ export async function runPredict(cmd: PredictCommand): Promise<PredictReport> {
     namespacesFile: cmd.namespaces,
     context: cmd.context,
     kubeconfig: cmd.kubeconfig,
+    admissionManifests: cmd.admissionManifests,
   });
   const identity = cmd.user === undefined ? state.identity : undefined;
   const built = buildRequest(cmd, {
@@ -90,6 +91,7 @@ export async function runPredict(cmd: PredictCommand): Promise<PredictReport> {
     ...(cmd.admissionConfig !== undefined
       ? { podSecurity: podSecurityOf(cmd.admissionConfig) }
       : {}),
+    ...(state.manifestOrigins ? { manifestOrigins: state.manifestOrigins } : {}),
   };
   // The engines behind the hooks, from the objects themselves and any engine policies given.
   const ownership = recogniseOwnership(snapshot, parseEngineObjects(state.collected.engineObjects));

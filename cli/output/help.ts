@@ -17,19 +17,23 @@ stored objects (ratcheting applies); without files, the cluster's stored objects
 
 Exit: 0 all valid, 1 something invalid, 2 usage error or unreadable input.`,
   lint: `Usage: portcullis lint FILE|DIR ... [--namespaces FILE] [--fail-on critical|high|medium]
-                      [--context NAME] [-o text|json]
+                      [--admission-manifests DIR]... [--context NAME] [-o text|json]
 
 Runs the admission risk checks L1-L19 that can be decided offline (with --context, the
 cluster's namespaces, discovery, services and pods let the others run too).
   --namespaces FILE   v1 Namespace objects (with labels) for the selector-dependent checks
   --fail-on LEVEL     lowest severity that fails the run (default high)
+  --admission-manifests DIR
+                      an apiserver's static manifest directory (staticManifestsDir; repeat
+                      for each plugin; Plugin=DIR names the plugin): its hooks and policies join
+                      the checks, loaded as the apiserver loads them
 
 Exit: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage or input error.`,
   predict: `Usage: portcullis predict --config DIR --object FILE --operation CREATE|UPDATE|DELETE|CONNECT
                          [--old-object FILE] [--subresource NAME] [--resource RES]
                          [--namespace NS] [--name NAME] [--dry-run]
                          [--namespace-labels k=v,...] [--namespaces FILE]
-                         [--admission-config FILE]
+                         [--admission-config FILE] [--admission-manifests DIR]...
                          [--user NAME [--group G]...] [--context NAME] [-o text|json]
 
 Predicts the admission calls for one request: mutating policies and webhooks in order (and a
@@ -44,6 +48,10 @@ reason, and the worst-case latency admission adds.
                       defaults and exemptions (without it the verdict assumes the built-in ones)
   --context NAME      without --config, the cluster's configuration; always its namespaces,
                       discovery and (without --user) the context's identity
+  --admission-manifests DIR
+                      an apiserver's static manifest directory (repeatable; Plugin=DIR names
+                      the plugin): its hooks and policies run first within their plugin, and
+                      static webhooks see admission configuration writes
 
 Exit: 0 admitted as far as admission is concerned, 1 rejected by admission, 2 usage or input
 error.`,

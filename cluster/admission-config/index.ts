@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 
-import { manifestPlugins } from "./manifests";
+import { manifestPlugins, staticManifestDirs, type StaticManifestDirs } from "./manifests";
 import { podSecurityPlugins, type PodSecurityOverride } from "./pod-security";
 
 /** One `plugins[]` entry: the plugin's name and its configuration object, written as JSON. */
@@ -17,6 +17,8 @@ export interface AdmissionPluginEntry {
 export interface AdmissionConfigFiles {
   /** The file passed as --admission-control-config-file. */
   file: string;
+  /** Each admission plugin's static manifest directory (staticManifestsDir). */
+  manifests: StaticManifestDirs;
 }
 
 /** What a run changes of the local control plane's AdmissionConfiguration. */
@@ -50,5 +52,5 @@ export function writeAdmissionConfiguration(
       2,
     ) + "\n",
   );
-  return { file };
+  return { file, manifests: staticManifestDirs(dir) };
 }

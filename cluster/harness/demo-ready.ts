@@ -113,6 +113,8 @@ export const DEMO_PAGES: ReadonlyArray<DemoPage> = [
     name: "decisions-denied",
     shows: "policy require-requests-limits",
   },
+  // The policy engines (cluster/engines.ts seedGatekeeper).
+  { path: "/engines", route: "/engines", name: "engines", shows: "ns-must-have-owner" },
   // The historical kinds (cluster/harness/demo-seed.ts demoLegacyConfigurations).
   {
     path: "/initializers",

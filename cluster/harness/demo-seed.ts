@@ -12,6 +12,7 @@ import path from "node:path";
 import { createCa } from "../certs";
 import { httpsRequest } from "../https-json";
 import { installLegacyCrds, LEGACY_ADMISSION_GROUP } from "../legacy-crds";
+import { engineApi, installEngineCrds, seedGatekeeper, seedKyverno } from "../engines";
 import type { ControlPlaneInfo } from "../control-plane";
 import {
   startWebhookServer,
@@ -52,8 +53,6 @@ export const TRAFFIC_NAMESPACES = ["shop-frontend", "shop-payments", "data-jobs"
 const CRDS = [
   { group: "cert-manager.io", plural: "certificates", kind: "Certificate", scope: "Namespaced" },
   { group: "cert-manager.io", plural: "issuers", kind: "Issuer", scope: "Namespaced" },
-  { group: "kyverno.io", plural: "clusterpolicies", kind: "ClusterPolicy", scope: "Cluster" },
-  { group: "kyverno.io", plural: "policies", kind: "Policy", scope: "Namespaced" },
 ] as const;
 
 function crd(c: (typeof CRDS)[number]): Record<string, unknown> {
@@ -249,7 +248,12 @@ function demoWebhookConfigurations(b: Backends): {
         webhooks: [certManagerHook("cert-manager-validate")],
       },
       {
-        metadata: { name: "kyverno-resource-validating-webhook-cfg" },
+        // The label Kyverno writes on every webhook configuration it manages
+        // (pkg/controllers/webhook/utils.go objectMeta).
+        metadata: {
+          name: "kyverno-resource-validating-webhook-cfg",
+          labels: { "webhook.kyverno.io/managed-by": "kyverno" },
+        },
         webhooks: [
           {
             name: "validate.kyverno.svc-ignore",
@@ -274,7 +278,10 @@ function demoWebhookConfigurations(b: Backends): {
         ],
       },
       {
-        metadata: { name: "kyverno-policy-validating-webhook-cfg" },
+        metadata: {
+          name: "kyverno-policy-validating-webhook-cfg",
+          labels: { "webhook.kyverno.io/managed-by": "kyverno" },
+        },
         webhooks: [
           {
             name: "validate-policy.kyverno.svc",
@@ -735,6 +742,9 @@ export async function seedDemo(
     log("demo: custom resources the hooks guard");
     for (const c of CRDS)
       await create("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd(c));
+    log("demo: the policy engines' CRDs (Gatekeeper, Kyverno, Kubewarden)");
+    const admin = { server: cp.server, ca: readFileSync(cp.caFile), token: cp.tokens.admin };
+    await installEngineCrds(admin);
 
     log("demo: policy parameters and admission policies");
     for (const cm of POLICY_PARAMS)
@@ -748,6 +758,14 @@ export async function seedDemo(
     for (const body of validating)
       await create(`${ADMISSION}/validatingwebhookconfigurations`, body);
     for (const o of GUARD_BACKEND) await create(o.path, o.body);
+
+    log(
+      "demo: Gatekeeper — a ConstraintTemplate, two Constraints and what Gatekeeper makes of them",
+    );
+    await create("/api/v1/namespaces", { metadata: { name: "gatekeeper-system" } });
+    await seedGatekeeper(engineApi(admin));
+    log("demo: Kyverno — a ClusterPolicy and the admission policy it generates");
+    await seedKyverno(engineApi(admin));
 
     log(`demo: historical admission kinds, served locally in ${LEGACY_ADMISSION_GROUP}`);
     await installLegacyCrds({

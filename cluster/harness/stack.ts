@@ -11,6 +11,7 @@ import { ensureBuilt } from "../build";
 import { startControlPlane, type ControlPlaneInfo } from "../control-plane";
 import { freePorts } from "../ports";
 import { installLegacyCrds, LEGACY_ADMISSION_GROUP } from "../legacy-crds";
+import { installEngineCrds } from "../engines";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 /** Where runs keep their state; PORTCULLIS_STATE_DIR moves it (tests use a private one). */
@@ -54,6 +55,14 @@ export function dashboardEnv(info: ControlPlaneInfo): NodeJS.ProcessEnv {
     // Tests wait on the server's state through /api/test-hooks (server/testing/hooks.ts; never
     // served in shared mode).
     PORTCULLIS_TEST_HOOKS: "1",
+    // The apiserver's static manifest directories, each named with its plugin.
+    ...(info.admissionManifests
+      ? {
+          PORTCULLIS_ADMISSION_MANIFESTS: Object.entries(info.admissionManifests)
+            .map(([plugin, dir]) => `${plugin}=${dir}`)
+            .join(path.delimiter),
+        }
+      : {}),
     // The apiserver exports its traces here; the dashboard's receiver listens on it.
     ...(info.otlpListen ? { PORTCULLIS_OTLP_LISTEN: info.otlpListen } : {}),
     // The apiserver presents a client certificate to the dashboard's own audit listener.
@@ -220,11 +229,12 @@ export async function startStack(
     ...(opts.auditSink ? { auditSink: opts.auditSink } : {}),
   });
   try {
-    await installLegacyCrds({
-      server: cp.server,
-      ca: readFileSync(cp.caFile),
-      token: cp.tokens.admin,
-    });
+    const admin = { server: cp.server, ca: readFileSync(cp.caFile), token: cp.tokens.admin };
+    await installLegacyCrds(admin);
+    // Gatekeeper's CRDs (no engine objects: tests seed those they need). Kyverno's and
+    // Kubewarden's (the demo installs them) would add about 20 s to every start: Kyverno's
+    // ClusterPolicy and Policy schemas are 0.7 MB each.
+    await installEngineCrds({ ...admin, engines: ["gatekeeper"] });
   } catch (e) {
     await cp.stop();
     throw e;

@@ -38,6 +38,8 @@ import type { ConfigurationProvenance } from "@/lib/admission/provenance/provena
 import { useUnsavedGuard } from "./use-unsaved-guard";
 import { ErrorBox } from "@/components/ui/error-box";
 import { useTabs } from "@/components/ui/use-tabs";
+import { engineEditWarning } from "@/lib/engines/edit-warning";
+import { EngineEditWarningPanel } from "@/components/engines/edit-warning";
 
 type Tab = "yaml" | "form" | "diff";
 const WEBHOOK_TABS: readonly Tab[] = ["yaml", "form", "diff"];
@@ -113,6 +115,14 @@ export function WebhookEditor({
   const schema = useQuery(kindSchemaQuery(context, resource));
   const kind = KIND_OF[resource];
   const creating = name === undefined;
+  // An object a policy engine owns: its controller will put its own version back.
+  const engineOwned = useMemo(() => {
+    if (creating) return undefined;
+    const r = readEditorYaml(base);
+    return r.ok ? engineEditWarning(kind, r.value) : undefined;
+  }, [base, kind, creating]);
+  // Apply on an engine-owned object first asks (once per edit) to go ahead anyway.
+  const [engineAsk, setEngineAsk] = useState<"no" | "asking" | "agreed">("no");
   const modelPath = `file:///portcullis/${name ?? "new"}/${resource}.yaml`;
 
   useEffect(() => {
@@ -238,7 +248,11 @@ export function WebhookEditor({
     setConflict({ theirs, theirsText: toEditorYaml(theirs), by });
   };
 
-  const apply = async (applyText: string) => {
+  const apply = async (applyText: string, confirmed = false) => {
+    if (engineOwned && engineAsk !== "agreed" && !confirmed) {
+      setEngineAsk("asking");
+      return;
+    }
     const read = readObject(applyText);
     if (!("object" in read)) {
       setNotice(`The YAML cannot be sent (${read.error}): nothing was applied.`);
@@ -363,6 +377,17 @@ export function WebhookEditor({
           {creating ? "Create" : "Apply"}
         </button>
       </div>
+      {engineOwned ? (
+        <EngineEditWarningPanel
+          warning={engineOwned}
+          asking={engineAsk === "asking"}
+          onApplyAnyway={() => {
+            setEngineAsk("agreed");
+            void apply(text, true);
+          }}
+          onCancel={() => setEngineAsk("no")}
+        />
+      ) : null}
       {proposal ? (
         <p className={proposal.ok ? "callout" : "alert"} role="status" data-testid="proposal">
           {proposal.message}

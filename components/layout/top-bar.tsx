@@ -20,6 +20,7 @@ const NAV = [
   { href: "/health", label: "Health" },
   { href: "/predict", label: "Predict" },
   { href: "/decisions", label: "Decisions" },
+  { href: "/engines", label: "Engines" },
 ];
 
 /** Pages of kinds only some clusters serve: linked only when discovery finds the kind. */

@@ -1,5 +1,6 @@
 "use client";
 
+import { EngineOwnerLine } from "@/components/engines/engine-owner-line";
 import { useQuery } from "@tanstack/react-query";
 import { servedPolicyKinds } from "@/lib/webhooks/hook-kinds";
 import { KIND_OF, type PolicyResource } from "@/lib/webhooks/resource-kinds";
@@ -72,6 +73,7 @@ export function PolicyDetailPage({ resource, name }: { resource: PolicyResource;
         live={live}
         can={can}
       />
+      <EngineOwnerLine kind={kind} object={obj} />
       {binding ? (
         <BindingBody
           resource={resource}

@@ -1,5 +1,6 @@
 "use client";
 
+import { EngineOwnerLine } from "@/components/engines/engine-owner-line";
 import { useMemo } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
@@ -125,6 +126,7 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
         live={live}
         can={can}
       />
+      <EngineOwnerLine kind={kind} object={obj} />
       <p className="hint" data-testid="lint-mode">
         {lintState.data
           ? `Lint: every check, the live ones (backends, namespaces, discovery) included.${lintState.data.notices.length ? ` ${lintState.data.notices.join(" ")}` : ""}`

@@ -25,6 +25,8 @@ const LAYERS = {
   engines: ["model"],
   /** The apiserver's own validation of admission objects (what a create or update is refused for). */
   validate: ["model", "cel"],
+  /** Hooks and policies read from the apiserver's manifest directories, judged as it judges them. */
+  manifests: ["model", "validate"],
   /** Does one hook apply to one request, and if not why: compile, selectors, rules, conditions. */
   matching: ["model", "cel", "validate"],
   /** The in-tree PodSecurity admission plugin. */

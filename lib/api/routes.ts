@@ -3,6 +3,7 @@
  * this list, so a route without a contract, or a contract without its route, fails it.
  */
 import type { AnyRoute } from "./contract";
+import { admissionManifestsRoute } from "./admission-manifests";
 import { auditSinkRoute } from "./audit";
 import { listContextsRoute, rememberContextRoute } from "./contexts";
 import {
@@ -11,6 +12,7 @@ import {
   decisionStreamRoute,
   decisionTallyRoute,
 } from "./decisions";
+import { enginesRoute } from "./engines";
 import { admissionHealthRoute } from "./health";
 import { processHealthRoute } from "./health-process";
 import { uninitializedRoute } from "./initializers";
@@ -48,6 +50,7 @@ export const API_ROUTES: Readonly<Record<string, AnyRoute>> = {
     Object.entries(notFoundRoutes).map(([method, r]) => [`notFoundRoutes.${method}`, r]),
   ),
   admissionHealthRoute,
+  admissionManifestsRoute,
   auditFollowerRoute,
   metricsProgressRoute,
   scrapeMetricsNowRoute,
@@ -58,6 +61,7 @@ export const API_ROUTES: Readonly<Record<string, AnyRoute>> = {
   decisionDetailRoute,
   decisionStreamRoute,
   decisionTallyRoute,
+  enginesRoute,
   processHealthRoute,
   uninitializedRoute,
   overviewRoute,

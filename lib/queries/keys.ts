@@ -52,4 +52,5 @@ export const queryKeys = {
     ["decisions", context, "list", filterQuery, limit] as const,
   decisionDetail: (context: string, id: number) => ["decisions", context, "detail", id] as const,
   decisionTally: (context: string) => ["decision-tally", context] as const,
+  engines: (context: string) => ["engines", context] as const,
 };

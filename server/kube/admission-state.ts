@@ -13,6 +13,7 @@ import { readBackendPods } from "./backend-pods";
 import { setMaxListeners } from "node:events";
 import {
   emptyLists,
+  withManifests,
   type AdmissionSnapshot,
   type DiscoveryResource,
   type SnapshotLists,
@@ -28,6 +29,7 @@ import type { V1APIResource, V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s
 import { KubeApiError } from "@/lib/k8s/errors";
 import type { KubeClient } from "./client";
 import { listCollection } from "./list-collection";
+import { manifestNotices, manifestObjectsOf, type ManifestDirState } from "./admission-manifests";
 
 /** Everything read for one identity. */
 export interface AdmissionState {
@@ -328,6 +330,11 @@ export async function readAdmissionState(
     signal?: AbortSignal;
     configurations?: boolean;
     policies?: Pick<SnapshotLists, "validatingAdmissionPolicies" | "mutatingAdmissionPolicies">;
+    /**
+     * The apiserver's static manifest directories as read (server/kube/admission-manifests.ts):
+     * their objects join the snapshot marked static, their errors the notices.
+     */
+    manifests?: readonly ManifestDirState[];
   } = {},
 ): Promise<AdmissionState> {
   const { signal } = opts;
@@ -353,7 +360,7 @@ export async function readAdmissionState(
     signal,
     unread,
   );
-  const snapshot: AdmissionSnapshot = {
+  const read: AdmissionSnapshot = {
     ...(objects ?? {}),
     namespaces: namespaceState.labels,
     ...(namespaceState.terminating.length > 0
@@ -363,6 +370,9 @@ export async function readAdmissionState(
     params,
     ...(unserved.length > 0 ? { unservedParamKinds: unserved } : {}),
   };
+  const manifests = opts.manifests ?? [];
+  notices.push(...manifestNotices(manifests));
+  const snapshot = manifests.length > 0 ? withManifests(read, manifestObjectsOf(manifests)) : read;
   return { snapshot, identity, notices };
 }
 

@@ -134,3 +134,48 @@ describe("L17 (§1.3 wildcard quirks, service path segments)", () => {
     expect(only("L17", lint({ snapshot: cfg(h) }))).toHaveLength(2);
   });
 });
+
+describe("L16 for static hooks and policies (manifest-based admission)", () => {
+  const configRules = [
+    {
+      operations: ["UPDATE", "DELETE"],
+      apiGroups: ["admissionregistration.k8s.io"],
+      apiVersions: ["v1"],
+      resources: ["validatingwebhookconfigurations"],
+    },
+  ];
+  const origin = {
+    kind: "manifest" as const,
+    plugin: "ValidatingAdmissionWebhook" as const,
+    file: "/etc/kubernetes/admission/vwc/guard.yaml",
+  };
+  it("a static webhook failing closed on webhook configuration writes blocks the repair", () => {
+    const snapshot = {
+      validatingWebhookConfigurations: [
+        {
+          metadata: { name: "guard.static.k8s.io" },
+          webhooks: [hook("g", { rules: configRules })],
+        },
+        { metadata: { name: "api" }, webhooks: [hook("a", { rules: configRules })] },
+      ],
+      manifestOrigins: { "ValidatingWebhookConfiguration/guard.static.k8s.io": origin },
+    };
+    const found = only("L16", lint({ snapshot }));
+    expect(found.map((f) => [f.objects[0]?.name, f.fix])).toEqual([
+      ["guard.static.k8s.io", undefined],
+    ]);
+    expect(found[0]?.explanation).toContain(origin.file);
+  });
+  it("an ignoring static webhook does not", () => {
+    const snapshot = {
+      validatingWebhookConfigurations: [
+        {
+          metadata: { name: "guard.static.k8s.io" },
+          webhooks: [hook("g", { rules: configRules, failurePolicy: "Ignore" })],
+        },
+      ],
+      manifestOrigins: { "ValidatingWebhookConfiguration/guard.static.k8s.io": origin },
+    };
+    expect(only("L16", lint({ snapshot }))).toEqual([]);
+  });
+});

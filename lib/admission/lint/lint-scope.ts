@@ -186,6 +186,7 @@ export function checkRecoveryPath(ctx: LintContext): LintFinding[] {
         ),
     );
     if (hits.length === 0) continue;
+    const file = pb.id.origin?.file;
     out.push({
       id: "L16",
       severity: "high",
@@ -194,25 +195,67 @@ export function checkRecoveryPath(ctx: LintContext): LintFinding[] {
         { kind: "ValidatingAdmissionPolicy", name: pb.policyName },
         { kind: "ValidatingAdmissionPolicyBinding", name: pb.bindingName },
       ],
-      explanation: `Policy ${pb.policyName} (binding ${pb.bindingName}, Deny) matches UPDATE/DELETE of ${hits.join(", ")}. Webhooks are exempt from seeing these objects so admins can always repair a broken webhook; policies are not, so this can lock that door.`,
-      fix: {
-        description: "exclude the webhook configuration resources",
-        target: { kind: "ValidatingAdmissionPolicy", name: pb.policyName },
-        merge: {
-          spec: {
-            matchConstraints: {
-              excludeResourceRules: [
-                {
-                  apiGroups: ["admissionregistration.k8s.io"],
-                  apiVersions: ["*"],
-                  operations: ["*"],
-                  resources: hits,
+      explanation: `Policy ${pb.policyName} (binding ${pb.bindingName}, Deny) matches UPDATE/DELETE of ${hits.join(", ")}. Webhooks are exempt from seeing these objects so admins can always repair a broken webhook; policies are not, so this can lock that door.${pb.id.origin ? ` It is loaded from a manifest file${file ? ` (${file})` : ""}, not the API: change it there.` : ""}`,
+      // A static policy is changed in its file, not through the API.
+      fix: pb.id.origin
+        ? undefined
+        : {
+            description: "exclude the webhook configuration resources",
+            target: { kind: "ValidatingAdmissionPolicy", name: pb.policyName },
+            merge: {
+              spec: {
+                matchConstraints: {
+                  excludeResourceRules: [
+                    {
+                      apiGroups: ["admissionregistration.k8s.io"],
+                      apiVersions: ["*"],
+                      operations: ["*"],
+                      resources: hits,
+                    },
+                  ],
                 },
-              ],
+              },
             },
           },
-        },
-      },
+    });
+  }
+  out.push(...staticRecoveryBlocks(ctx));
+  return out;
+}
+
+/** The admission configuration resources API-defined webhooks never see (by resource). */
+const CONFIGURATION_RESOURCES = [
+  "validatingwebhookconfigurations",
+  "mutatingwebhookconfigurations",
+  "validatingadmissionpolicies",
+  "validatingadmissionpolicybindings",
+  "mutatingadmissionpolicies",
+  "mutatingadmissionpolicybindings",
+];
+
+/**
+ * L16 for static webhooks (loaded from a manifest directory): unlike API-defined ones they are
+ * called for writes of admission configuration, so one that fails closed on UPDATE or DELETE of
+ * it can block the repair of every hook and policy, and only its file can change it.
+ */
+function staticRecoveryBlocks(ctx: LintContext): LintFinding[] {
+  const out: LintFinding[] = [];
+  for (const h of [...ctx.compiled.mutating, ...ctx.compiled.validating]) {
+    if (h.id.origin === undefined || h.failurePolicy !== "Fail") continue;
+    const hits = CONFIGURATION_RESOURCES.filter((res) =>
+      ["DELETE", "UPDATE"].some((op) =>
+        h.match.rules.some((r) => ruleCovers(r, "admissionregistration.k8s.io", res, op)),
+      ),
+    );
+    if (hits.length === 0) continue;
+    const file = h.id.origin.file;
+    out.push({
+      id: "L16",
+      severity: "high",
+      title: "The recovery path is blocked",
+      objects: [webhookObject(h)],
+      explanation: `${h.id.name} is loaded from a manifest file${file ? ` (${file})` : ""} and fails closed on UPDATE/DELETE of ${hits.join(", ")}. API-defined webhooks never see these objects, so admins can always repair a broken hook; a static webhook does, so while its backend is down no hook or policy can be changed, and only its file can change it.`,
+      fix: undefined,
     });
   }
   return out;

@@ -29,7 +29,8 @@ import {
   type CompiledSnapshot,
   type CompiledWebhook,
 } from "@/lib/admission/matching/compiled";
-import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
+import { manifestOriginOf, type AdmissionSnapshot } from "@/lib/admission/model/snapshot";
+import type { ManifestKind, ManifestOrigin } from "@/lib/admission/model/manifests";
 import {
   buildHookIndex,
   buildRuleMatchCache,
@@ -118,6 +119,20 @@ function apiVersionOf(obj: { apiVersion?: string }): "v1" | "v1beta1" {
   return obj.apiVersion?.endsWith("/v1beta1") ? "v1beta1" : "v1";
 }
 
+/**
+ * The apiserver's order within one plugin: the static objects (loaded from its manifest
+ * directory) by name, then the API objects by name (the composite sources put static first).
+ */
+function staticFirst<T extends { metadata?: { name?: string } }>(
+  items: readonly T[],
+  originOf: (name: string) => ManifestOrigin | undefined,
+): T[] {
+  const sorted = byName(items);
+  const statics = sorted.filter((x) => originOf(x.metadata?.name ?? "") !== undefined);
+  if (statics.length === 0) return sorted;
+  return [...statics, ...sorted.filter((x) => originOf(x.metadata?.name ?? "") === undefined)];
+}
+
 function compileWebhooks(
   configs: ReadonlyArray<{
     apiVersion?: string;
@@ -126,10 +141,12 @@ function compileWebhooks(
   }>,
   type: "mutating" | "validating",
   slots: SlotInterner,
+  originOf: (name: string) => ManifestOrigin | undefined,
 ): CompiledWebhook[] {
   const out: CompiledWebhook[] = [];
-  for (const cfg of byName(configs)) {
+  for (const cfg of staticFirst(configs, originOf)) {
     const configuration = cfg.metadata?.name ?? "";
+    const origin = originOf(configuration);
     const apiVersion = apiVersionOf(cfg);
     const seen = new Map<string, number>();
     (cfg.webhooks ?? []).forEach((w, position) => {
@@ -144,6 +161,7 @@ function compileWebhooks(
         name: w.name,
         position,
         key: `${configuration}/${w.name}/${n}`,
+        ...(origin ? { origin } : {}),
       };
       const stage = type === "mutating" ? "mutating-webhook" : "validating-webhook";
       const namespaceSelector = slots.canonical(compileSelector(w.namespaceSelector));
@@ -223,12 +241,57 @@ interface BindingLike {
   };
 }
 
+/**
+ * One policy plugin's (policy, binding) pairs: the static ones first (a static source's policies
+ * with their static bindings), then the API ones. Each source binds within itself: an API binding
+ * naming a static policy finds no policy, as the API source knows only API policies.
+ */
+function compilePolicyPlugin(
+  policies: readonly PolicyLike[],
+  bindings: readonly BindingLike[],
+  type: "mutating" | "validating",
+  slots: SlotInterner,
+  unservedParamKinds: ReadonlySet<string>,
+  snapshot: AdmissionSnapshot,
+): CompiledPolicyBinding[] {
+  const policyKind: ManifestKind =
+    type === "mutating" ? "MutatingAdmissionPolicy" : "ValidatingAdmissionPolicy";
+  const bindingKind: ManifestKind =
+    type === "mutating" ? "MutatingAdmissionPolicyBinding" : "ValidatingAdmissionPolicyBinding";
+  const policyOrigin = (p: PolicyLike) =>
+    manifestOriginOf(snapshot, policyKind, p.metadata?.name ?? "");
+  const bindingOrigin = (b: BindingLike) =>
+    manifestOriginOf(snapshot, bindingKind, b.metadata?.name ?? "");
+  const staticBindings = bindings.filter((b) => bindingOrigin(b) !== undefined);
+  if (staticBindings.length === 0 && !policies.some((p) => policyOrigin(p) !== undefined))
+    return compilePolicies(policies, bindings, type, slots, unservedParamKinds, () => undefined);
+  return [
+    ...compilePolicies(
+      policies.filter((p) => policyOrigin(p) !== undefined),
+      staticBindings,
+      type,
+      slots,
+      unservedParamKinds,
+      bindingOrigin,
+    ),
+    ...compilePolicies(
+      policies.filter((p) => policyOrigin(p) === undefined),
+      bindings.filter((b) => bindingOrigin(b) === undefined),
+      type,
+      slots,
+      unservedParamKinds,
+      () => undefined,
+    ),
+  ];
+}
+
 function compilePolicies(
   policies: readonly PolicyLike[],
   bindings: readonly BindingLike[],
   type: "mutating" | "validating",
   slots: SlotInterner,
   unservedParamKinds: ReadonlySet<string>,
+  originOf: (b: BindingLike) => ManifestOrigin | undefined,
 ): CompiledPolicyBinding[] {
   const byPolicy = new Map<string, PolicyLike>();
   for (const p of policies) byPolicy.set(p.metadata?.name ?? "", p);
@@ -259,12 +322,14 @@ function compilePolicies(
       ? paramKindKey(paramKind.apiVersion ?? "", paramKind.kind ?? "")
       : undefined;
     const policyConditions = conditions.get(policyName) ?? [];
+    const origin = originOf(b);
     const id: HookIdentity = {
       source: type === "mutating" ? "MutatingAdmissionPolicy" : "ValidatingAdmissionPolicy",
       configuration: policyName,
       name: bindingName,
       position: 0,
       key: `${policyName}/${bindingName}`,
+      ...(origin ? { origin } : {}),
     };
     out.push({
       id,
@@ -297,25 +362,41 @@ function compilePolicies(
   return out;
 }
 
+/** How many hooks at the head of a plugin's list are static (they are all first). */
+function countStatic(hooks: readonly { id: HookIdentity }[]): number {
+  let n = 0;
+  while (n < hooks.length && hooks[n]?.id.origin !== undefined) n++;
+  return n;
+}
+
 /** Compiles a snapshot; do it once per snapshot change, then predict many requests. */
 export function compileSnapshot(s: AdmissionSnapshot): CompiledSnapshot {
   const slots = new SlotInterner();
-  const mutating = compileWebhooks(s.mutatingWebhookConfigurations ?? [], "mutating", slots);
-  const validating = compileWebhooks(s.validatingWebhookConfigurations ?? [], "validating", slots);
+  const mutating = compileWebhooks(s.mutatingWebhookConfigurations ?? [], "mutating", slots, (n) =>
+    manifestOriginOf(s, "MutatingWebhookConfiguration", n),
+  );
+  const validating = compileWebhooks(
+    s.validatingWebhookConfigurations ?? [],
+    "validating",
+    slots,
+    (n) => manifestOriginOf(s, "ValidatingWebhookConfiguration", n),
+  );
   const unservedParamKinds = new Set(s.unservedParamKinds ?? []);
-  const mutatingPolicies = compilePolicies(
+  const mutatingPolicies = compilePolicyPlugin(
     s.mutatingAdmissionPolicies ?? [],
     s.mutatingAdmissionPolicyBindings ?? [],
     "mutating",
     slots,
     unservedParamKinds,
+    s,
   );
-  const validatingPolicies = compilePolicies(
+  const validatingPolicies = compilePolicyPlugin(
     s.validatingAdmissionPolicies ?? [],
     s.validatingAdmissionPolicyBindings ?? [],
     "validating",
     slots,
     unservedParamKinds,
+    s,
   );
   const initializers: CompiledInitializer[] = [];
   for (const cfg of byName(s.initializerConfigurations ?? [])) {
@@ -364,6 +445,8 @@ export function compileSnapshot(s: AdmissionSnapshot): CompiledSnapshot {
       validating.map((h) => h.match.rules),
       validatingIndex,
     ),
+    mutatingStatic: countStatic(mutating),
+    validatingStatic: countStatic(validating),
     mutatingTable: buildWebhookTable(mutating),
     validatingTable: buildWebhookTable(validating),
     selectorSlots: slots.selectorSlots,

@@ -117,6 +117,12 @@ export interface CompiledSnapshot {
   /** Memoised own-GVR rule matches per request signature (`ruleSignature`). */
   readonly mutatingRuleMatches: (attrs: RuleAttributes, signature: string) => RuleMatches;
   readonly validatingRuleMatches: (attrs: RuleAttributes, signature: string) => RuleMatches;
+  /**
+   * How many of `mutating` / `validating` are static (loaded from a manifest directory): they
+   * are the first ones, and the only ones called for admission configuration writes.
+   */
+  readonly mutatingStatic: number;
+  readonly validatingStatic: number;
   /** Per-hook constants of `mutating` / `validating` as flat arrays (by position). */
   readonly mutatingTable: WebhookTable;
   readonly validatingTable: WebhookTable;

@@ -101,6 +101,38 @@ export function policyExclusion(r: AdmissionRequest): Exclusion | undefined {
 }
 
 /**
+ * Why the static webhooks (loaded from a manifest directory) are not called, if they are not:
+ * `Dispatch` hands admission configuration writes to them alone, so only the virtual auth
+ * resources escape them.
+ */
+export function staticWebhookExclusion(
+  r: AdmissionRequest,
+  excludeVirtualResources: boolean,
+): Exclusion | undefined {
+  const e = webhookExclusion(r, excludeVirtualResources);
+  return e?.code === "admission-configuration" ? undefined : e;
+}
+
+/** Why static admission policies are not consulted: only the virtual auth resources escape them. */
+export function staticPolicyExclusion(r: AdmissionRequest): Exclusion | undefined {
+  const e = policyExclusion(r);
+  return e?.code === "admission-configuration" ? undefined : e;
+}
+
+/** As `staticPolicyExclusion`, plus DELETE, which the mutating policy plugin never handles. */
+export function staticMutatingPolicyExclusion(r: AdmissionRequest): Exclusion | undefined {
+  const e = mutatingPolicyExclusion(r);
+  if (e?.code !== "admission-configuration") return e;
+  return r.operation === "DELETE"
+    ? {
+        code: "operation-not-handled",
+        message:
+          "mutating admission policies are consulted for CREATE, UPDATE and CONNECT only, never for DELETE",
+      }
+    : undefined;
+}
+
+/**
  * Why mutating admission policies are not consulted for this request, if they are not: as for
  * every policy, plus DELETE, which their plugin does not handle (it is registered for CREATE,
  * UPDATE and CONNECT only; policy/mutating/plugin.go).

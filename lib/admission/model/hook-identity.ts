@@ -1,4 +1,5 @@
 /** Identities of hooks and policy bindings, shared by match, order and predict output. */
+import type { ManifestOrigin } from "@/lib/admission/model/manifests";
 
 /** What kind of object a hook comes from. */
 export type HookSourceKind =
@@ -23,6 +24,12 @@ export interface HookIdentity {
    * `initializer:<config>/<name>/<position>` for initializers.
    */
   readonly key: string;
+  /**
+   * Set when the hook was loaded from a manifest directory (a static hook or policy, see
+   * model/manifests.ts): its plugin and file. Absent for API objects. For policies it is the
+   * policy's origin (a static binding always names a static policy).
+   */
+  readonly origin?: ManifestOrigin;
 }
 
 /** Whether a source is an admission policy's (its hooks are bindings). */

@@ -15,6 +15,11 @@ import type { GroupVersionKind } from "@/lib/admission/model/request";
 import type { Labels } from "@/lib/admission/model/selectors";
 import type { ParamObjects } from "@/lib/admission/model/params";
 import type { PodSecurityConfig } from "@/lib/admission/model/admission-configuration";
+import {
+  manifestOriginKey,
+  type ManifestKind,
+  type ManifestOrigin,
+} from "@/lib/admission/model/manifests";
 
 /** One served resource, as discovery reports it. */
 export interface DiscoveryResource {
@@ -141,6 +146,88 @@ export interface AdmissionSnapshot {
    * defaults and says so.
    */
   readonly podSecurity?: PodSecurityConfig;
+  /**
+   * The static objects among the lists above (hooks and policies the apiserver loaded from its
+   * manifest directories, model/manifests.ts), keyed by `manifestOriginKey(kind, name)`: their
+   * plugin and file. An object of the lists without an entry is an API object. Static objects sit
+   * in the same lists as API ones (their reserved names cannot clash); compileSnapshot puts them
+   * first within their plugin and lets them see admission configuration writes. Absent: none.
+   */
+  readonly manifestOrigins?: Readonly<Record<string, ManifestOrigin>>;
+}
+
+/** The origin of a configuration object of the snapshot: its manifest, or undefined for an API object. */
+export function manifestOriginOf(
+  s: Pick<AdmissionSnapshot, "manifestOrigins">,
+  kind: ManifestKind,
+  name: string,
+): ManifestOrigin | undefined {
+  const origins = s.manifestOrigins;
+  return origins === undefined ? undefined : origins[manifestOriginKey(kind, name)];
+}
+
+/** Static objects read from manifest directories, each with its origin. */
+export interface ManifestObjects {
+  readonly mutatingWebhookConfigurations: readonly V1MutatingWebhookConfiguration[];
+  readonly validatingWebhookConfigurations: readonly V1ValidatingWebhookConfiguration[];
+  readonly validatingAdmissionPolicies: readonly V1ValidatingAdmissionPolicy[];
+  readonly validatingAdmissionPolicyBindings: readonly V1ValidatingAdmissionPolicyBinding[];
+  readonly mutatingAdmissionPolicies: readonly V1beta1MutatingAdmissionPolicy[];
+  readonly mutatingAdmissionPolicyBindings: readonly V1beta1MutatingAdmissionPolicyBinding[];
+  /** `manifestOriginKey(kind, name)` → origin, for every object above. */
+  readonly origins: Readonly<Record<string, ManifestOrigin>>;
+}
+
+/**
+ * The snapshot with static objects added to its lists and their origins recorded. Objects the
+ * snapshot already marks static are replaced (a new read of the directories supersedes the last).
+ */
+export function withManifests(s: AdmissionSnapshot, m: ManifestObjects): AdmissionSnapshot {
+  const old = s.manifestOrigins ?? {};
+  const keep = <T extends { metadata?: { name?: string } }>(
+    kind: ManifestKind,
+    list: readonly T[] | undefined,
+    added: readonly T[],
+  ): T[] => [
+    ...(list ?? []).filter(
+      (o) => old[manifestOriginKey(kind, o.metadata?.name ?? "")] === undefined,
+    ),
+    ...added,
+  ];
+  return {
+    ...s,
+    mutatingWebhookConfigurations: keep(
+      "MutatingWebhookConfiguration",
+      s.mutatingWebhookConfigurations,
+      m.mutatingWebhookConfigurations,
+    ),
+    validatingWebhookConfigurations: keep(
+      "ValidatingWebhookConfiguration",
+      s.validatingWebhookConfigurations,
+      m.validatingWebhookConfigurations,
+    ),
+    validatingAdmissionPolicies: keep(
+      "ValidatingAdmissionPolicy",
+      s.validatingAdmissionPolicies,
+      m.validatingAdmissionPolicies,
+    ),
+    validatingAdmissionPolicyBindings: keep(
+      "ValidatingAdmissionPolicyBinding",
+      s.validatingAdmissionPolicyBindings,
+      m.validatingAdmissionPolicyBindings,
+    ),
+    mutatingAdmissionPolicies: keep(
+      "MutatingAdmissionPolicy",
+      s.mutatingAdmissionPolicies,
+      m.mutatingAdmissionPolicies,
+    ),
+    mutatingAdmissionPolicyBindings: keep(
+      "MutatingAdmissionPolicyBinding",
+      s.mutatingAdmissionPolicyBindings,
+      m.mutatingAdmissionPolicyBindings,
+    ),
+    manifestOrigins: { ...m.origins },
+  };
 }
 
 /** The configuration lists of a snapshot, mutable while collecting. */
@@ -155,6 +242,7 @@ export type SnapshotLists = {
       | "params"
       | "unservedParamKinds"
       | "podSecurity"
+      | "manifestOrigins"
     >
   ]-?: NonNullable<AdmissionSnapshot[K]> extends ReadonlyArray<infer T> ? T[] : never;
 };

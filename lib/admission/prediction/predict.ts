@@ -55,6 +55,9 @@ import {
   namespaceLifecycleExclusion,
   namespaceLifecycleRejection,
   policyExclusion,
+  staticMutatingPolicyExclusion,
+  staticPolicyExclusion,
+  staticWebhookExclusion,
   webhookExclusion,
   type Exclusion,
   type InTreeRejection,
@@ -137,14 +140,31 @@ function admissionStages(
 
   initializerStage(record, request, snapshot, gate.noHook);
 
-  policyStage(record, "mutating-policy", snapshot.mutatingPolicies, gate.mutatingPolicies);
-  webhookStage(record, mutatingWebhooks(snapshot), gate.webhooks);
+  policyStage(
+    record,
+    "mutating-policy",
+    snapshot.mutatingPolicies,
+    gate.mutatingPolicies,
+    gate.staticMutatingPolicies,
+  );
+  webhookStage(record, mutatingWebhooks(snapshot), gate.webhooks, gate.staticWebhooks);
   reinvocationRound(record);
 
   const podSecurity = gate.noHook || record.failure ? undefined : podSecurityStage(record, request);
   const refused = podSecurity?.rejects ? podSecurityRefusal(podSecurity) : undefined;
-  policyStage(record, "validating-policy", snapshot.validatingPolicies, refused ?? gate.policies);
-  webhookStage(record, validatingWebhooks(snapshot), refused ?? gate.webhooks);
+  policyStage(
+    record,
+    "validating-policy",
+    snapshot.validatingPolicies,
+    refused ?? gate.policies,
+    refused ?? gate.staticPolicies,
+  );
+  webhookStage(
+    record,
+    validatingWebhooks(snapshot),
+    refused ?? gate.webhooks,
+    refused ?? gate.staticWebhooks,
+  );
 
   const prediction = toPrediction(record, {
     rejectedBeforeHooks: gate.rejected,
@@ -164,6 +184,13 @@ interface Gate {
   readonly webhooks: Exclusion | undefined;
   readonly policies: Exclusion | undefined;
   readonly mutatingPolicies: Exclusion | undefined;
+  /**
+   * The same for static hooks and policies (loaded from manifest directories): they see the
+   * admission configuration writes API-based ones never see, so they are excluded less often.
+   */
+  readonly staticWebhooks: Exclusion | undefined;
+  readonly staticPolicies: Exclusion | undefined;
+  readonly staticMutatingPolicies: Exclusion | undefined;
 }
 
 /**
@@ -187,6 +214,9 @@ function beforeAnyHook(
     webhooks: noHook ?? webhookExclusion(request, snapshot.excludeVirtualResources),
     policies: noHook ?? policyExclusion(request),
     mutatingPolicies: noHook ?? mutatingPolicyExclusion(request),
+    staticWebhooks: noHook ?? staticWebhookExclusion(request, snapshot.excludeVirtualResources),
+    staticPolicies: noHook ?? staticPolicyExclusion(request),
+    staticMutatingPolicies: noHook ?? staticMutatingPolicyExclusion(request),
   };
 }
 
@@ -261,17 +291,24 @@ function initializerStage(
 /**
  * One admission policy plugin: every (policy, binding) pair, matched as its dispatcher does.
  * All pairs are evaluated before the plugin reports a failure, so a failure does not stop it.
+ * Static pairs (first in the list) answer to `staticExcl`, API ones to `excl`.
  */
 function policyStage(
   acc: PredictionRecord,
   stage: Stage,
   hooks: readonly CompiledPolicyBinding[],
   excl: Exclusion | undefined,
+  staticExcl: Exclusion | undefined,
 ): void {
-  if (excl) return skipAll(acc, stage, hooks, excluded(excl));
+  if (excl && staticExcl) return skipAll(acc, stage, hooks, excluded(excl));
   let seq = 0;
   const failedBefore = acc.failure;
   for (const h of hooks) {
+    const own = h.id.origin === undefined ? excl : staticExcl;
+    if (own) {
+      pushSkip(acc, skipEntry(stage, h, excluded(own)));
+      continue;
+    }
     if (failedBefore) {
       pushSkip(acc, skipEntry(stage, h, notReached(acc)));
       continue;
@@ -291,14 +328,23 @@ function policyStage(
  * matches every webhook before calling any, in parallel: a match that fails (ShouldCallHook's
  * error) fails the request there, and no validating webhook is called at all; a failure at the
  * call itself (the dry-run checks) leaves the other calls alone.
+ * When only the API-based webhooks are excluded (`excl` without `staticExcl`: an admission
+ * configuration write), the static ones, first in the list, are still asked.
  */
-function webhookStage(acc: PredictionRecord, wh: WebhookStage, excl: Exclusion | undefined): void {
+function webhookStage(
+  acc: PredictionRecord,
+  wh: WebhookStage,
+  excl: Exclusion | undefined,
+  staticExcl: Exclusion | undefined,
+): void {
   const { stage, hooks, table, serial } = wh;
   const skips = openWebhookSkips(acc, stage, hooks);
+  let end = hooks.length;
   if (excl) {
-    skips.stopAt = 0;
+    end = staticExcl ? 0 : wh.staticCount;
+    skips.stopAt = end;
     skips.reason = excluded(excl);
-    return;
+    if (end === 0) return;
   }
   if (acc.failure) {
     skips.stopAt = 0;
@@ -311,6 +357,7 @@ function webhookStage(acc: PredictionRecord, wh: WebhookStage, excl: Exclusion |
   let c = 0;
   for (let k = 0; k < candidates.length; k++) {
     const i = candidates[k] as number;
+    if (i >= end) break;
     const h = hooks[i] as CompiledWebhook;
     let m: HookMatch;
     if (c < own.hooks.length && own.hooks[c] === i) {

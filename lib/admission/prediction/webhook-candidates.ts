@@ -24,6 +24,8 @@ export interface WebhookStage {
   readonly table: WebhookTable;
   /** Mutating webhooks are called one by one (a failure ends the stage); validating in parallel. */
   readonly serial: boolean;
+  /** How many hooks at the head of `hooks` are static (loaded from a manifest directory). */
+  readonly staticCount: number;
 }
 
 export function mutatingWebhooks(s: CompiledSnapshot): WebhookStage {
@@ -34,6 +36,7 @@ export function mutatingWebhooks(s: CompiledSnapshot): WebhookStage {
     ownRuleMatches: s.mutatingRuleMatches,
     table: s.mutatingTable,
     serial: true,
+    staticCount: s.mutatingStatic,
   };
 }
 
@@ -45,6 +48,7 @@ export function validatingWebhooks(s: CompiledSnapshot): WebhookStage {
     ownRuleMatches: s.validatingRuleMatches,
     table: s.validatingTable,
     serial: false,
+    staticCount: s.validatingStatic,
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { CompiledSnapshot } from "@/lib/admission/matching/compile";
 import type { HookIdentity } from "@/lib/admission/model/hook-identity";
+import type { ManifestOrigin } from "@/lib/admission/model/manifests";
 import type { SkipReason } from "@/lib/admission/matching/match";
 import type { Stage } from "@/lib/admission/prediction/order";
 import {
@@ -73,6 +74,8 @@ export interface HookRef {
   configuration: string;
   name: string;
   position: number;
+  /** Set for a hook loaded from a manifest directory (static): its plugin and file. */
+  origin?: ManifestOrigin;
 }
 
 /**
@@ -249,6 +252,7 @@ const ref = (h: HookIdentity): HookRef => ({
   configuration: h.configuration,
   name: h.name,
   position: h.position,
+  ...(h.origin ? { origin: h.origin } : {}),
 });
 
 /** Everything buildRequest needs besides the command line. */

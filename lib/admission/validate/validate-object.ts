@@ -48,6 +48,12 @@ export interface ObjectValidation {
 export interface ValidateObjectOptions {
   /** Duplicate keys found by the text parser, as path segments. */
   duplicates?: (string | number)[][];
+  /**
+   * Validate as the manifest loader does (`defaultAndValidate*` in the kube-apiserver's manifest
+   * loaders): the kind's validation alone, without the registry's refusal of the reserved
+   * `.static.k8s.io` suffix, which manifest objects must carry.
+   */
+  manifest?: boolean;
 }
 
 function decodeIssue(e: DecodeError): ValidationIssue {
@@ -141,7 +147,10 @@ export function validateObject(
   const name = effectiveName(obj(defaulted, "metadata"));
   const errs = fieldErrorsFor(kindInfo, defaulted, oldDefaulted);
   const warnings: string[] = [];
-  if (!oldDefaulted) errs.push(...validateStaticSuffix(str(obj(defaulted, "metadata"), "name")));
+  if (options.manifest) {
+    // The manifest loader calls the kind's validation directly, not the registry strategy.
+  } else if (!oldDefaulted)
+    errs.push(...validateStaticSuffix(str(obj(defaulted, "metadata"), "name")));
   else warnings.push(...staticSuffixWarnings(name));
   if (
     kindInfo.version === "v1" &&

@@ -1,6 +1,8 @@
 import { handle, respond } from "@/server/http/respond";
 import { clientFor } from "@/server/kube/identity";
 import { readAdmissionState } from "@/server/kube/admission-state";
+import { manifestWatcherFromEnv } from "@/server/kube/admission-manifests";
+import { visibleManifestDirs } from "@/server/kube/admission-manifests-access";
 import { predictStateRoute } from "@/lib/api/predict";
 import { admissionConfigFromEnv } from "@/server/admission-config";
 
@@ -10,7 +12,12 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
     const client = clientFor(request);
-    const state = await readAdmissionState(client, { signal: request.signal });
+    const dirs = manifestWatcherFromEnv()?.state().dirs;
+    const manifests = dirs && (await visibleManifestDirs(client, dirs, request.signal));
+    const state = await readAdmissionState(client, {
+      signal: request.signal,
+      ...(manifests ? { manifests } : {}),
+    });
     // The PodSecurity plugin's defaults and exemptions, when the dashboard was given the file.
     const admission = admissionConfigFromEnv();
     const notices = admission.error ? [...state.notices, admission.error] : state.notices;

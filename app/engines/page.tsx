@@ -1,0 +1,7 @@
+import { EnginesPage } from "@/components/engines/engines-page";
+
+export const metadata = { title: "Engines" };
+
+export default function Page() {
+  return <EnginesPage />;
+}
