@@ -16,6 +16,7 @@ import { httpsRequest } from "./https-json";
 import { startAuditRelay, type AuditRelay } from "./audit-relay";
 import { writeAdmissionConfiguration } from "./admission-config";
 import type { StaticManifestDirs } from "./admission-config/manifests";
+import type { PodSecurityOverride } from "./admission-config/pod-security";
 import { rbacObjects, USERS, type UserName } from "./rbac";
 
 export interface ControlPlaneInfo {
@@ -99,6 +100,12 @@ export interface StartOptions {
    * listener (started from `auditTls`), presenting a client certificate and no token.
    */
   auditSink?: "relay" | "client-certificate";
+  /**
+   * The PodSecurity plugin's defaults and exemptions, instead of the local control plane's
+   * (cluster/admission-config/pod-security.ts): only for a control plane of a test's own, since
+   * any other default changes what every other test sees.
+   */
+  podSecurity?: PodSecurityOverride;
 }
 
 interface Proc {
@@ -323,7 +330,10 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
       { mode: 0o600 },
     );
 
-    const admissionConfig = writeAdmissionConfiguration(dir);
+    const admissionConfig = writeAdmissionConfiguration(
+      dir,
+      opts.podSecurity ? { podSecurity: opts.podSecurity } : {},
+    );
     const auditPolicy = path.join(dir, "audit-policy.yaml");
     writeFileSync(auditPolicy, readFileSync(AUDIT_POLICY_FILE));
     // The token sits in a file the kubeconfig names, as the Helm chart's snippet has it, so the

@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 
 import { manifestPlugins, staticManifestDirs, type StaticManifestDirs } from "./manifests";
-import { podSecurityPlugins } from "./pod-security";
+import { podSecurityPlugins, type PodSecurityOverride } from "./pod-security";
 
 /** One `plugins[]` entry: the plugin's name and its configuration object, written as JSON. */
 export interface AdmissionPluginEntry {
@@ -21,12 +21,24 @@ export interface AdmissionConfigFiles {
   manifests: StaticManifestDirs;
 }
 
+/** What a run changes of the local control plane's AdmissionConfiguration. */
+export interface AdmissionConfigOptions {
+  /** The PodSecurity plugin's defaults and exemptions instead of the local ones. */
+  podSecurity?: PodSecurityOverride;
+}
+
 /**
  * Writes the AdmissionConfiguration of a run into `dir` and returns its path. YAML is a superset
  * of JSON, so the file is written as JSON: no quoting rules to get wrong.
  */
-export function writeAdmissionConfiguration(dir: string): AdmissionConfigFiles {
-  const plugins: AdmissionPluginEntry[] = [...podSecurityPlugins(dir), ...manifestPlugins(dir)];
+export function writeAdmissionConfiguration(
+  dir: string,
+  opts: AdmissionConfigOptions = {},
+): AdmissionConfigFiles {
+  const plugins: AdmissionPluginEntry[] = [
+    ...podSecurityPlugins(dir, opts.podSecurity),
+    ...manifestPlugins(dir),
+  ];
   const file = path.join(dir, "admission-configuration.yaml");
   writeFileSync(
     file,
