@@ -61,12 +61,14 @@ test.describe("Provenance of admission policies and fights on the lists", () => 
         },
       },
     );
-    const binding = (action: string) => ({
-      spec: { policyName: name, validationActions: [action] },
-    });
     const B = "validatingadmissionpolicybindings";
-    await apply(stack, B, "ValidatingAdmissionPolicyBinding", name, "e2e-owner", binding("Deny"));
-    await apply(stack, B, "ValidatingAdmissionPolicyBinding", name, "auditor", binding("Audit"));
+    await apply(stack, B, "ValidatingAdmissionPolicyBinding", name, "e2e-owner", {
+      spec: { policyName: name, validationActions: ["Deny"] },
+    });
+    // A second applier owning one validation action only.
+    await apply(stack, B, "ValidatingAdmissionPolicyBinding", name, "auditor", {
+      spec: { validationActions: ["Audit"] },
+    });
 
     await page.goto(`/policies/${B}/${name}`);
     const provenance = page.getByTestId("hook-provenance");

@@ -108,7 +108,8 @@ describe("provenance of admission policies and bindings from the apiserver's man
       "ValidatingAdmissionPolicyBinding",
       name,
       "auditor",
-      { policyName: name, validationActions: ["Audit"] },
+      // Only the field it means to own: the policy's name stays its creator's alone.
+      { validationActions: ["Audit"] },
     );
     const b = configurationProvenance(binding);
     const bTerms = b.sections[0]!.terms;
@@ -190,6 +191,7 @@ describe("reconcile fights on MutatingAdmissionPolicies", () => {
     const name = `fight-mapb-${Date.now()}`;
     await apply("mutatingadmissionpolicies", "MutatingAdmissionPolicy", name, "flux", {
       failurePolicy: "Ignore",
+      reinvocationPolicy: "Never",
       matchConstraints: matchNothing,
       mutations: [
         {
