@@ -124,5 +124,11 @@ test.describe("Provenance of admission policies and fights on the lists", () => 
     await expect(page.getByTestId("hook-fight")).toContainText(
       `Reconcile fight: tuner and flux keep changing .webhooks[name="${hookName}"].timeoutSeconds`,
     );
+
+    // Once the configuration is gone, its fight is no longer a finding.
+    await page.goto("/webhooks");
+    await expect(row).toHaveCount(1);
+    expect((await kube.request("DELETE", `${GROUP_PATH}/${R}/${name}`)).status).toBe(200);
+    await expect(row).toHaveCount(0);
   });
 });

@@ -18,7 +18,8 @@ function pageOf(f: ReconcileFight): string | undefined {
  * The reconcile fights the dashboard's watches are seeing now, one finding row each linking to
  * the object it is on (the webhooks list and the overview). Read again whenever one of `refs`
  * changes — the collections the page already keeps live, so nothing is polled; a fight is a
- * change of one of them. Shows nothing while there is none.
+ * change of one of them. Shows nothing while there is none; a fight on an object since deleted is
+ * left out.
  */
 export function ActiveFights({
   context,
@@ -40,7 +41,18 @@ export function ActiveFights({
   const stamp = collections.map((c) => c.data?.resourceVersion ?? "").join(",");
   const ready = context !== "" && collections.every((c) => c.data !== undefined);
   const fights = useQuery({ ...fightsQuery(context, stamp), enabled: ready });
-  const shown = (fights.data?.fights ?? []).filter((f) => !kinds || kinds.includes(f.kind));
+  // Only fights on objects that still exist (a fight is kept for a while after its last change).
+  const present = new Set(
+    refs.flatMap((ref, i) => {
+      const kind = isAdmissionResource(ref.resource) ? KIND_OF[ref.resource] : undefined;
+      return kind
+        ? (collections[i]?.data?.items ?? []).map((o) => `${kind}/${o.metadata?.name ?? ""}`)
+        : [];
+    }),
+  );
+  const shown = (fights.data?.fights ?? []).filter(
+    (f) => (!kinds || kinds.includes(f.kind)) && present.has(`${f.kind}/${f.name}`),
+  );
   if (shown.length === 0) return null;
   return (
     <section
