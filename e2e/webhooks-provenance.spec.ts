@@ -62,8 +62,8 @@ test.describe("Provenance of webhook configurations", () => {
       },
     });
 
-    // The dashboard watches for fights from its first read of them (the page's), so the flips
-    // below come after it.
+    // The dashboard watches for fights from its start (local mode); the page's first read of
+    // them is waited for all the same, so the flips below are seen as changes on the open page.
     const fightsRead = page.waitForResponse(
       (r) => r.url().includes("/api/webhooks/fights") && r.ok(),
     );

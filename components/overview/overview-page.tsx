@@ -12,6 +12,7 @@ import { AdmissionApisTable } from "./admission-apis-table";
 import { ClusterUnreachable } from "./cluster-unreachable";
 import { KindCountsTable } from "./kind-counts-table";
 import { RecentTrouble } from "./recent-trouble";
+import { ActiveFights } from "@/components/provenance/active-fights";
 import { dashboardError } from "@/lib/api/contract";
 
 /**
@@ -75,6 +76,13 @@ export function OverviewPage() {
         </section>
         <AdmissionApisTable apis={o.apis} />
       </div>
+      <ActiveFights
+        spaced
+        context={context}
+        refs={servedKinds(o.apis).flatMap((k) =>
+          k.readAt && k.readAt.group === ADMISSION_GROUP ? [k.readAt] : [],
+        )}
+      />
       <div style={{ marginTop: 12 }}>
         <RecentTrouble context={context} />
       </div>

@@ -1,10 +1,14 @@
 "use client";
 
+import { useMemo } from "react";
 import { EngineOwnerLine } from "@/components/engines/engine-owner-line";
 import { useQuery } from "@tanstack/react-query";
 import { servedPolicyKinds } from "@/lib/webhooks/hook-kinds";
 import { KIND_OF, type PolicyResource } from "@/lib/webhooks/resource-kinds";
-import { webhookAccessQuery } from "@/lib/queries/webhooks";
+import { fightsQuery, provenanceObjectQuery, webhookAccessQuery } from "@/lib/queries/webhooks";
+import { configurationProvenance, type ManagedObject } from "@/lib/admission/provenance/provenance";
+import { ProvenanceTable } from "@/components/provenance/provenance-table";
+import { RecreatedNotice } from "@/components/provenance/recreated-notice";
 import {
   BINDING_OF,
   isBindingResource,
@@ -48,6 +52,18 @@ export function PolicyDetailPage({ resource, name }: { resource: PolicyResource;
     ),
     enabled: !!context && !!obj && policyName !== "",
   });
+  const rv = obj?.metadata?.resourceVersion ?? "";
+  // managedFields: the lists leave them out, so the object is read whole once per version.
+  const managed = useQuery({
+    ...provenanceObjectQuery(context ?? "", resource, name, rv),
+    enabled: !!context && !!rv,
+  });
+  const fights = useQuery({ ...fightsQuery(context ?? "", rv), enabled: !!context && !!rv });
+  const managedObject = managed.data;
+  const provenance = useMemo(
+    () => (managedObject ? configurationProvenance(managedObject as ManagedObject) : undefined),
+    [managedObject],
+  );
 
   if (error) return <ErrorBox error={error} />;
   if (own?.error) return <ErrorBox error={own.error} />;
@@ -59,7 +75,6 @@ export function PolicyDetailPage({ resource, name }: { resource: PolicyResource;
     );
   if (loading || !own?.items) return <p className="muted">Reading the cluster…</p>;
   if (!obj) return <ObjectGone kind={kind} name={name} list="/policies" />;
-  const rv = obj.metadata?.resourceVersion ?? "";
   const partner = binding ? POLICY_OF[resource] : BINDING_OF[resource];
   const partnerItems = kinds.find((k) => k.resource === partner)?.items ?? [];
   return (
@@ -73,6 +88,7 @@ export function PolicyDetailPage({ resource, name }: { resource: PolicyResource;
         live={live}
         can={can}
       />
+      <RecreatedNotice recreations={fights.data?.recreations} kind={kind} name={name} />
       <EngineOwnerLine kind={kind} object={obj} />
       {binding ? (
         <BindingBody
@@ -93,6 +109,19 @@ export function PolicyDetailPage({ resource, name }: { resource: PolicyResource;
           canCreateBinding={!!access.data?.[BINDING_OF[resource]].create}
         />
       )}
+      <div className="panel">
+        <h2>Provenance</h2>
+        {managed.error ? (
+          <p className="muted">The field managers could not be read: {managed.error.message}</p>
+        ) : (
+          <ProvenanceTable
+            provenance={provenance}
+            section={provenance?.sections[0]}
+            fights={(fights.data?.fights ?? []).filter((f) => f.kind === kind && f.name === name)}
+            subject={binding ? "binding" : "policy"}
+          />
+        )}
+      </div>
       {health.data ? (
         <PolicyHealthCard
           kind={policyKind}

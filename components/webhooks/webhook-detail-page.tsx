@@ -13,7 +13,8 @@ import {
   webhookRef,
 } from "@/lib/queries/webhooks";
 import { configurationProvenance, type ManagedObject } from "@/lib/admission/provenance/provenance";
-import { HookProvenance } from "./hook-provenance";
+import { ProvenanceTable } from "@/components/provenance/provenance-table";
+import { RecreatedNotice } from "@/components/provenance/recreated-notice";
 import { useLintState } from "./use-lint-state";
 import { KIND_OF, type WebhookResource } from "@/lib/webhooks/resource-kinds";
 import type { ConfigLike } from "@/lib/webhooks/summary";
@@ -134,16 +135,7 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
             ? `Lint: offline checks only — the live state could not be read (${lintState.error.message}).`
             : "Lint: offline checks; reading the live state for the rest…"}
       </p>
-      {(fights.data?.recreations ?? [])
-        .filter((r) => r.kind === kind && r.name === name)
-        .map((r) => (
-          <p key={r.name} className="warn" data-testid="recreated">
-            Deleted and created again {r.cycles.length} time{r.cycles.length === 1 ? "" : "s"}{" "}
-            lately (last at {new Date(r.cycles[r.cycles.length - 1]?.createdAt ?? 0).toISOString()})
-            {r.by ? `, by ${r.by}` : ""}: an engine or operator owns this configuration, and an edit
-            made here lasts until it creates it again.
-          </p>
-        ))}
+      <RecreatedNotice recreations={fights.data?.recreations} kind={kind} name={name} />
       {details.error ? <ErrorBox error={details.error} /> : null}
       {hooks.length === 0 ? <p className="muted">This configuration has no hooks.</p> : null}
       {hooks.map((h, i) => {
@@ -168,7 +160,7 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
             exemptionsHref={exemptionsHref}
             health={healthCard(health, i, h.name ?? "", exemptionsHref)}
             provenance={
-              <HookProvenance
+              <ProvenanceTable
                 provenance={provenance}
                 section={provenance?.sections.find((sec) => sec.name === h.name)}
                 fights={(fights.data?.fights ?? []).filter(

@@ -28,6 +28,7 @@ import { useWebhookConfigs } from "./use-webhook-configs";
 import { useFindings } from "./use-findings";
 import { useLintState } from "./use-lint-state";
 import { ListToolbar } from "./list-toolbar";
+import { ActiveFights } from "@/components/provenance/active-fights";
 import { HookTable } from "./hook-table";
 import { CreateMenu, type TemplateEntry } from "./create-menu";
 import { LiveIndicator } from "@/components/live/live-indicator";
@@ -197,6 +198,13 @@ export function WebhooksListPage({
           {k.kind}: {k.error?.message}
         </p>
       ))}
+      {!loading && context ? (
+        <ActiveFights
+          context={context}
+          refs={kinds.map((k) => k.ref)}
+          kinds={["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"]}
+        />
+      ) : null}
       <ListToolbar
         state={state}
         kinds={kinds.map((k) => k.kind)}

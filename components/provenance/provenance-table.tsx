@@ -30,20 +30,26 @@ function managerText(m: Manager): string {
   return `${m.manager} (${m.operation}${m.subresource ? ` /${m.subresource}` : ""}${m.time ? `, ${m.time}` : ""})`;
 }
 
-/** Who wrote each field and term of one hook (or a policy's spec), injected ones flagged. */
-export function HookProvenance({
+/**
+ * Who wrote each field and term of one hook (or of an admission policy's or binding's spec),
+ * injected ones flagged: the webhook and policy detail pages' Provenance view.
+ */
+export function ProvenanceTable({
   section,
   provenance,
   fights,
+  subject = "hook",
 }: {
   section: SectionProvenance | undefined;
   provenance: ConfigurationProvenance | undefined;
-  /** Reconcile fights on this hook's fields. */
+  /** Reconcile fights on these fields. */
   fights: readonly ReconcileFight[];
+  /** What the section is, in words: `hook`, `policy`, `binding`. */
+  subject?: string;
 }) {
   if (!provenance) return <p className="muted">Reading the field managers…</p>;
   if (!section || section.terms.length === 0)
-    return <p className="hint">No managedFields recorded for this hook.</p>;
+    return <p className="hint">No managedFields recorded for this {subject}.</p>;
   const injected = section.terms.filter((t) => t.injected);
   return (
     <div data-testid="hook-provenance">
@@ -62,7 +68,10 @@ export function HookProvenance({
           {new Date(f.changes[f.changes.length - 1]?.at ?? 0).toISOString()}).
         </p>
       ))}
-      <table className="data" aria-label={`Field managers of ${section.name}`}>
+      <table
+        className="data"
+        aria-label={`Field managers of ${section.name === "spec" ? `this ${subject}` : section.name}`}
+      >
         <thead>
           <tr>
             <th scope="col">Field</th>
