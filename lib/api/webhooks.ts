@@ -67,14 +67,13 @@ export interface LintStateData {
  * custom resources, as the identity may list them) and the admission policies and bindings an
  * engine owns (the generated ones the checks join to their source), the others left out.
  */
-export interface LintEngineState
-  extends Pick<
-    AdmissionSnapshot,
-    | "validatingAdmissionPolicies"
-    | "validatingAdmissionPolicyBindings"
-    | "mutatingAdmissionPolicies"
-    | "mutatingAdmissionPolicyBindings"
-  > {
+export interface LintEngineState extends Pick<
+  AdmissionSnapshot,
+  | "validatingAdmissionPolicies"
+  | "validatingAdmissionPolicyBindings"
+  | "mutatingAdmissionPolicies"
+  | "mutatingAdmissionPolicyBindings"
+> {
   sources: EngineSources;
 }
 
