@@ -8,7 +8,10 @@
  * labelled `portcullis.dev/aggregate-to-viewer` (the controller manager's clusterrole-aggregation
  * controller fills its rules), and `portcullis:engines:view` is one, reading the engines' groups.
  */
-import { ENGINE_SOURCE_KINDS } from "../lib/admission/engines/sources";
+import {
+  ENGINE_SOURCE_KINDS,
+  GATEKEEPER_CONSTRAINTS_GROUP,
+} from "../lib/admission/engines/sources";
 
 export type UserName = "admin" | "viewer" | "editor";
 
@@ -39,7 +42,9 @@ const AGGREGATE_TO_VIEWER = "portcullis.dev/aggregate-to-viewer";
 export const AGGREGATED_VIEWER_ROLE = "portcullis:viewer:aggregate";
 
 /** The policy engines' API groups (Gatekeeper's templates and constraints, Kyverno's, Kubewarden's). */
-const ENGINE_GROUPS = [...new Set(ENGINE_SOURCE_KINDS.map((k) => k.group))].sort();
+const ENGINE_GROUPS = [
+  ...new Set([...ENGINE_SOURCE_KINDS.map((k) => k.group), GATEKEEPER_CONSTRAINTS_GROUP]),
+].sort();
 
 function clusterRole(
   name: string,

@@ -134,7 +134,7 @@ describe("readEngines", () => {
       metadata: { name: "from-the-future" },
       spec: {},
     });
-    expect(obj.status).toBe(201);
+    expect(obj.status, obj.body).toBe(201);
     await expect
       .poll(async () => {
         const data = await readEngines({ client: admin, context });
