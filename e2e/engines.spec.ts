@@ -148,7 +148,7 @@ test.describe("Engines", () => {
     await expect(page).toHaveURL(new RegExp(`${constraintHref}$`));
   });
 
-  test("Predict names the engine and the engine policy behind the called hook and policy", async ({
+  test("Predict names the engine behind each called hook, linked to the Engines page", async ({
     page,
   }) => {
     const object = [
@@ -162,17 +162,15 @@ test.describe("Engines", () => {
     await page.goto(`/predict?${new URLSearchParams({ object }).toString()}`);
     await expect(page.getByTestId("verdict")).toBeVisible();
     const hook = page.locator('[data-testid=call][data-hook="validation.gatekeeper.sh"]');
-    await expect(hook.getByTestId("call-owner")).toContainText("Gatekeeper");
-    // The generated binding's call names the Constraint it enforces.
-    const policy = page
-      .getByTestId("call-owner")
-      .getByRole("link", { name: "K8sRequiredLabels ns-must-have-owner" })
-      .first();
-    await expect(policy).toBeVisible();
-    await policy.click();
-    await expect(page).toHaveURL(
-      /\/engines#engine-gatekeeper-K8sRequiredLabels--ns-must-have-owner$/,
-    );
+    const owner = hook.getByTestId("call-owner");
+    await expect(owner).toContainText("Gatekeeper");
+    await expect(
+      page.locator('[data-testid=call][data-hook="check-ignore-label.gatekeeper.sh"]'),
+    ).toContainText("Gatekeeper");
+    // The generated binding's evaluation depends on the Constraint (its params): not a call here.
+    await owner.getByRole("link", { name: "Gatekeeper" }).click();
+    await expect(page).toHaveURL(/\/engines$/);
+    await expect(page.getByTestId("engine-gatekeeper")).toBeVisible();
   });
 
   test("with Gatekeeper's objects gone, its findings are gone from the Engines page", async ({
