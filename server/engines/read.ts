@@ -150,8 +150,8 @@ async function readEngineSources(
 /**
  * The engines' policies as the request's identity may read them: the kinds discovery serves and
  * their objects. A cluster without engines serves none (nothing is read, `served` is empty); a
- * kind the identity may not list is a notice. What the lint and Predict read beside the
- * admission objects.
+ * kind the identity may not list, or discovery failing, is a notice. What the lint and Predict
+ * read beside the admission objects.
  */
 export async function readEnginePolicies(opts: {
   client: KubeClient;
@@ -160,7 +160,15 @@ export async function readEnginePolicies(opts: {
   signal?: AbortSignal;
 }): Promise<{ served: ServedEngineKind[]; sources: EngineSources }> {
   const { client, context, notices, signal } = opts;
-  const served = await discoverEngineKinds(client, notices, signal);
+  let served: ServedEngineKind[];
+  try {
+    served = await discoverEngineKinds(client, notices, signal);
+  } catch (e) {
+    // What reads them beside the admission objects goes on without the engines.
+    if (signal?.aborted) throw e;
+    notices.push(`the policy engines' kinds could not be discovered (${messageOf(e)})`);
+    served = [];
+  }
   if (served.length === 0) return { served, sources: { policies: [], unrecognised: [] } };
   return { served, sources: await readEngineSources(client, context, served, notices, signal) };
 }
