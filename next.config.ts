@@ -8,6 +8,10 @@ const config: NextConfig = {
   images: { unoptimized: true },
   // `npm run typecheck` checks the whole project; the build need not do it again.
   typescript: { ignoreBuildErrors: true },
+  // The server's sources are bundled into the routes; a route that reads a file at a path it is
+  // given (the AdmissionConfiguration's `path:` entries) makes the tracer copy the sources beside
+  // it into the standalone output. Neither sources nor tests belong in the image.
+  outputFileTracingExcludes: { "*": ["server/**/*.ts", "**/*.test.ts"] },
   experimental: {
     // proxy.ts sees every request, and Next hands a route only the first 10 MB of a body that
     // passed a proxy unless told otherwise: an audit batch may be up to 16 MiB

@@ -25,7 +25,7 @@ export default defineConfig({
             "scripts/**/*.test.ts",
           ],
           // Tests that need the control plane run in the integration and oracle projects.
-          exclude: ["node_modules/**", "**/*.int.test.ts"],
+          exclude: ["node_modules/**", ".next/**", "**/*.int.test.ts"],
           environment: "node",
         },
       },
@@ -34,7 +34,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["**/*.int.test.ts"],
-          exclude: ["node_modules/**", "**/*.oracle.int.test.ts"],
+          exclude: ["node_modules/**", ".next/**", "**/*.oracle.int.test.ts"],
           environment: "node",
           globalSetup: ["test/global-stack.ts"],
           testTimeout: 60_000,
@@ -47,6 +47,7 @@ export default defineConfig({
         test: {
           name: "oracle",
           include: ["**/*.oracle.int.test.ts"],
+          exclude: ["node_modules/**", ".next/**"],
           environment: "node",
           globalSetup: ["test/global-stack.ts"],
           testTimeout: 600_000,

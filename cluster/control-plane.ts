@@ -17,7 +17,7 @@ import { startAuditRelay, type AuditRelay } from "./audit-relay";
 import { writeAdmissionConfiguration } from "./admission-config";
 import type { StaticManifestDirs } from "./admission-config/manifests";
 import type { PodSecurityOverride } from "./admission-config/pod-security";
-import { rbacObjects, USERS, type UserName } from "./rbac";
+import { AGGREGATED_VIEWER_ROLE, rbacObjects, USERS, type UserName } from "./rbac";
 
 export interface ControlPlaneInfo {
   /** Directory holding certificates, configs, logs and etcd data of this run. */
@@ -531,12 +531,28 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         "--leader-elect=false",
         "--secure-port=0",
         "--use-service-account-credentials=true",
-        "--controllers=namespace,serviceaccount,serviceaccount-token,endpointslice,garbagecollector,deployment,replicaset,validatingadmissionpolicy-status-controller",
+        "--controllers=namespace,serviceaccount,serviceaccount-token,endpointslice,garbagecollector,deployment,replicaset,validatingadmissionpolicy-status-controller,clusterrole-aggregation",
         "--v=1",
       ],
       kcmLog,
     );
     procs.push(kcm);
+    // The viewers' aggregated role is filled by the controller manager: wait until it is, so no
+    // test reads as a viewer before its rights are in place.
+    await waitFor(
+      "the aggregated viewer role (kube-controller-manager)",
+      kcm,
+      kcmLog,
+      async () => {
+        const res = await httpsRequest(
+          `${server}/apis/rbac.authorization.k8s.io/v1/clusterroles/${encodeURIComponent(AGGREGATED_VIEWER_ROLE)}`,
+          { ca: ca_pem, token: tokens.admin, timeoutMs: 2000 },
+        );
+        if (res.status !== 200) return false;
+        return ((JSON.parse(res.body) as { rules?: unknown[] }).rules ?? []).length > 0;
+      },
+      60_000,
+    );
 
     const versionRes = await httpsRequest(`${server}/version`, { ca: ca_pem, token: tokens.admin });
     const version =

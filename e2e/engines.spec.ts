@@ -113,4 +113,76 @@ test.describe("Engines", () => {
       /\/engines#engine-gatekeeper-ConstraintTemplate--k8srequiredlabels$/,
     );
   });
+
+  test("L20 is shown on the Engines page and on the hook's page, linked to the Constraint and the hook", async ({
+    page,
+  }) => {
+    const constraintHref = "/engines#engine-gatekeeper-K8sRequiredLabels--ns-must-have-owner";
+    const configHref = `/webhooks/${VWC}/gatekeeper-validating-webhook-configuration`;
+
+    await page.goto("/engines");
+    const findings = page.getByTestId("engine-gatekeeper").getByTestId("engine-findings");
+    const l20 = findings
+      .getByRole("listitem")
+      .filter({ hasText: "Rule enforced by both the generated admission policy" });
+    await expect(l20).toContainText("L20");
+    const owner = l20.getByTestId("finding-engine");
+    await expect(owner).toContainText("Gatekeeper");
+    await expect(
+      owner.getByRole("link", { name: "K8sRequiredLabels ns-must-have-owner" }),
+    ).toHaveAttribute("href", constraintHref);
+    await expect(owner.getByRole("link", { name: "validation.gatekeeper.sh" })).toHaveAttribute(
+      "href",
+      configHref,
+    );
+
+    // The hook's own page lints with the engine's policies from the live state.
+    await page.goto(configHref);
+    await expect(page.getByTestId("lint-mode")).toContainText("every check");
+    const onHook = page
+      .getByTestId("finding-engine")
+      .filter({ hasText: "K8sRequiredLabels ns-must-have-owner" })
+      .first();
+    await expect(onHook).toBeVisible();
+    await onHook.getByRole("link", { name: "K8sRequiredLabels ns-must-have-owner" }).click();
+    await expect(page).toHaveURL(new RegExp(`${constraintHref}$`));
+  });
+
+  test("Predict names the engine behind each called hook, linked to the Engines page", async ({
+    page,
+  }) => {
+    const object = [
+      "apiVersion: v1",
+      "kind: Namespace",
+      "metadata:",
+      "  name: engines-predict",
+      "  labels:",
+      '    portcullis.dev/engine-demo: "true"',
+    ].join("\n");
+    await page.goto(`/predict?${new URLSearchParams({ object }).toString()}`);
+    await expect(page.getByTestId("verdict")).toBeVisible();
+    const hook = page.locator('[data-testid=call][data-hook="validation.gatekeeper.sh"]');
+    const owner = hook.getByTestId("call-owner");
+    await expect(owner).toContainText("Gatekeeper");
+    await expect(
+      page.locator('[data-testid=call][data-hook="check-ignore-label.gatekeeper.sh"]'),
+    ).toContainText("Gatekeeper");
+    // The generated binding's evaluation depends on the Constraint (its params): not a call here.
+    await owner.getByRole("link", { name: "Gatekeeper" }).click();
+    await expect(page).toHaveURL(/\/engines$/);
+    await expect(page.getByTestId("engine-gatekeeper")).toBeVisible();
+  });
+
+  test("with Gatekeeper's objects gone, its findings are gone from the Engines page", async ({
+    page,
+  }) => {
+    if (world) await removeGatekeeper(api(), world);
+    world = undefined;
+    await page.goto("/engines");
+    // Gatekeeper's kinds stay served (its CRDs are installed): its section remains, without L20.
+    const gk = page.getByTestId("engine-gatekeeper");
+    await expect(gk.getByRole("heading", { name: /Gatekeeper/ })).toBeVisible();
+    await expect(gk).not.toContainText("ns-must-have-owner");
+    await expect(gk).not.toContainText("Rule enforced by both the generated admission policy");
+  });
 });

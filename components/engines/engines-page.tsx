@@ -24,6 +24,7 @@ import {
   sourceGeneration,
 } from "@/lib/engines/view";
 import { hookDecisionsHref, policyDecisionsHref } from "@/lib/health/links";
+import { HookFindings } from "@/components/webhooks/hook-findings";
 
 function Certainty({ o }: { o: EngineOwnership }) {
   return (
@@ -334,6 +335,14 @@ function EngineSection({ r }: { r: EngineReport }) {
             ))}
           </ul>
         </div>
+      ) : null}
+      {r.findings ? (
+        <section aria-label={`${engineLabel(r.engine)} findings`} data-testid="engine-findings">
+          <h3>
+            Findings <span className="hint">offline lint checks about its objects</span>
+          </h3>
+          <HookFindings findings={r.findings} />
+        </section>
       ) : null}
       {r.sources.length > 0 ? <SourcesTable r={r} /> : null}
       {r.hooks.length > 0 ? <HooksTable hooks={r.hooks} /> : null}

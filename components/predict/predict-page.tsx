@@ -58,6 +58,7 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
       discovery,
       namespaces: d.snapshot.namespaces ?? {},
       identity: d.identity,
+      ...(d.ownership ? { ownership: d.ownership } : {}),
     };
   }, [live.data]);
 

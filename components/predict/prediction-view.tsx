@@ -13,6 +13,8 @@ import type {
 import type { PagePrediction } from "@/lib/predict/page-request";
 import { isTarget, type HookTarget } from "@/lib/predict/links";
 import { LegacySections } from "./legacy-sections";
+import { describeSource, sourceKey } from "@/lib/admission/engines/types";
+import { engineLabel, enginesPageHref } from "@/lib/engines/view";
 
 const STAGE: Record<string, string> = {
   initializer: "Initializer",
@@ -95,6 +97,24 @@ function isFocus(hook: HookRef, focus: HookTarget | undefined): boolean {
   return focus !== undefined && isTarget(hook, focus);
 }
 
+/** The policy engine behind a called hook or policy, and the engine policy it carries. */
+function EngineOwner({ owner }: { owner: CallReport["owner"] }) {
+  if (!owner) return null;
+  const sources = owner.sourcePolicies ?? (owner.sourcePolicy ? [owner.sourcePolicy] : []);
+  return (
+    <div className="hint" data-testid="call-owner">
+      <Link href="/engines">{engineLabel(owner.engine)}</Link>
+      {sources.map((s) => (
+        <span key={sourceKey(s)}>
+          {" · "}
+          <Link href={enginesPageHref(s)}>{describeSource(s)}</Link>
+        </span>
+      ))}
+      {owner.certainty === "guess" ? " (a guess from its name)" : null}
+    </div>
+  );
+}
+
 function CallRow({ c, n, focus }: { c: CallReport; n: number; focus?: HookTarget }) {
   return (
     <tr
@@ -114,6 +134,7 @@ function CallRow({ c, n, focus }: { c: CallReport; n: number; focus?: HookTarget
       </td>
       <td>
         <HookName hook={c.hook} />
+        <EngineOwner owner={c.owner} />
         {c.round === 1 && c.reinvocation ? (
           <div className="hint">
             possible:{" "}
@@ -251,6 +272,7 @@ function Summary({ r }: { r: PredictReport }) {
           <p className="alert" data-testid="predicted-failure">
             {r.failure.status}: {r.failure.message}
           </p>
+          <EngineOwner owner={r.failure.owner} />
           {r.alsoFailing.length > 0 ? (
             <details className="hint" data-testid="also-failing">
               <summary>

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { SourcePolicyLinks } from "@/lib/admission/engines/joins";
 import type { UnrecognisedEngineObject } from "@/lib/admission/engines/sources";
 import type { EngineName, EngineOwnership, OwnedKind } from "@/lib/admission/engines/types";
+import type { LintFinding } from "@/lib/admission/lint/lint-types";
 import type { Stage } from "@/lib/admission/prediction/order";
 import { route } from "./contract";
 
@@ -57,6 +58,11 @@ export interface EngineReport {
   unrecognised: UnrecognisedEngineObject[];
   hooks: EngineHookRow[];
   policies: EnginePolicyRow[];
+  /**
+   * The offline lint's findings about its objects (L20–L24 among them), each naming the engine
+   * policy behind it where known. Absent where not linted.
+   */
+  findings?: LintFinding[];
 }
 
 /** GET /api/engines. */

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
+import type { EngineOwnershipIndex } from "@/lib/admission/engines/ownership";
 import type { RequestUserInfo } from "@/lib/admission/model/request";
 import type { AdmissionOperation } from "@/lib/k8s/types";
 import { route } from "./contract";
@@ -13,6 +14,12 @@ export interface PredictStateData {
   context: string;
   snapshot: AdmissionSnapshot;
   identity: RequestUserInfo | undefined;
+  /**
+   * Which policy engine owns each hook, admission policy and binding, and the engine policy it
+   * carries (read with the engines' policies the identity may list); absent when no engine owns
+   * any, so calls name their engine policy only where one is known.
+   */
+  ownership?: EngineOwnershipIndex;
   notices: string[];
 }
 

@@ -7,7 +7,8 @@ import { z } from "zod";
 import type { WorkloadLike } from "@/lib/admission/lint/deadlock";
 import type { ReconcileFight, Recreation } from "@/lib/admission/provenance/fights";
 import type { Labels } from "@/lib/admission/model/selectors";
-import type { DiscoveryResource } from "@/lib/admission/model/snapshot";
+import type { AdmissionSnapshot, DiscoveryResource } from "@/lib/admission/model/snapshot";
+import type { EngineSources } from "@/lib/admission/engines/sources";
 import type { JsonSchema } from "@/lib/k8s/openapi-schema";
 import type { V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
 import type { CaBundleView } from "@/lib/k8s/x509";
@@ -56,7 +57,24 @@ export interface LintStateData {
   /** Where a backend Service selects no pod: the workloads whose pod template it selects. */
   workloads?: WorkloadLike[];
   serverMinor?: number;
+  /** The policy engines' part (L20–L24): absent on a cluster without engines. */
+  engines?: LintEngineState;
   notices: string[];
+}
+
+/**
+ * What the engine checks read beside the webhook configurations: the engines' policies (their
+ * custom resources, as the identity may list them) and the admission policies and bindings an
+ * engine owns (the generated ones the checks join to their source), the others left out.
+ */
+export interface LintEngineState extends Pick<
+  AdmissionSnapshot,
+  | "validatingAdmissionPolicies"
+  | "validatingAdmissionPolicyBindings"
+  | "mutatingAdmissionPolicies"
+  | "mutatingAdmissionPolicyBindings"
+> {
+  sources: EngineSources;
 }
 
 /** One step of a rename and how it went. */

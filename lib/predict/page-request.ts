@@ -4,6 +4,7 @@
  * built and predicted by lib/admission exactly as the command line does. Pure.
  */
 import type { CompiledSnapshot } from "@/lib/admission/matching/compile";
+import type { EngineOwnershipIndex } from "@/lib/admission/engines/ownership";
 import { predict } from "@/lib/admission/prediction/predict";
 import { predictLegacy, type CompiledLegacy } from "@/lib/admission/historical/legacy-hooks";
 import {
@@ -36,6 +37,8 @@ export interface LiveInputs {
   identity: RequestUserInfo | undefined;
   /** The historical hooks, compiled apart (lib/admission/historical/legacy-hooks.ts). */
   legacy?: CompiledLegacy;
+  /** The policy engines' ownership: calls and failures name the engine policy behind them. */
+  ownership?: EngineOwnershipIndex;
 }
 
 /** The page's answer: the report, or why there is none. */
@@ -137,6 +140,7 @@ export function predictPage(s: PredictPageState, live: LiveInputs): PagePredicti
       built.report,
       built.notices,
       live.legacy ? predictLegacy(built.request, live.legacy) : [],
+      live.ownership,
     ),
     request: built.request,
     resolved: built.resolved,

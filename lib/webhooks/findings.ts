@@ -9,7 +9,8 @@ import type {
 
 /**
  * Lint of the cluster's webhook configurations: the offline checks, and with `live` (namespaces,
- * discovery, the webhooks' backends) the checks that need live state too.
+ * discovery, the webhooks' backends) the checks that need live state too; with the engines'
+ * policies and the admission policies they own in `live`, the engine checks (L20–L24) join them.
  */
 export function lintConfigurations(
   mutating: readonly V1MutatingWebhookConfiguration[],
@@ -21,12 +22,14 @@ export function lintConfigurations(
     validatingWebhookConfigurations: validating,
   };
   if (!live) return lint({ snapshot }, { offlineOnly: true });
+  const { sources, ...owned } = live.engines ?? {};
   return lint({
-    snapshot: { ...snapshot, namespaces: live.namespaces, discovery: live.discovery },
+    snapshot: { ...snapshot, ...owned, namespaces: live.namespaces, discovery: live.discovery },
     ...(live.services ? { services: live.services } : {}),
     ...(live.endpointSlices ? { endpointSlices: live.endpointSlices } : {}),
     ...(live.pods ? { pods: live.pods } : {}),
     ...(live.workloads ? { workloads: live.workloads } : {}),
     ...(live.serverMinor !== undefined ? { serverMinor: live.serverMinor } : {}),
+    ...(sources ? { engines: sources } : {}),
   });
 }

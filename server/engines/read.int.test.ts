@@ -2,7 +2,8 @@
  * The engines as the real apiserver serves them, with the engines' CRDs installed (the test
  * stack installs them, cluster/engines.ts): Gatekeeper's objects recognised with their source
  * policy and certainty, an engine CRD served in a version the reader does not know shown as
- * unrecognised (never an error), and nothing extra once the engine objects are gone.
+ * unrecognised (never an error), nothing extra once the engine objects are gone, and a viewer
+ * reading them through the aggregated ClusterRole of cluster/rbac.ts.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -133,7 +134,7 @@ describe("readEngines", () => {
       metadata: { name: "from-the-future" },
       spec: {},
     });
-    expect(obj.status).toBe(201);
+    expect(obj.status, obj.body).toBe(201);
     await expect
       .poll(async () => {
         const data = await readEngines({ client: admin, context });
@@ -144,8 +145,18 @@ describe("readEngines", () => {
       .toEqual(["DeletingPolicy from-the-future policies.kyverno.io/v9alpha1"]);
   });
 
-  it("reads as the request's identity: the viewer's missing rights are notices, not failures", async () => {
+  it("reads as the request's identity: a viewer reads the engines' policies through the aggregated ClusterRole", async () => {
     const data = await readEngines({ client: viewer, context: viewerContext });
-    expect(data.notices.some((n) => n.includes("constrainttemplates"))).toBe(true);
+    expect(data.notices.filter((n) => n.includes("gatekeeper.sh"))).toEqual([]);
+    expect(
+      data.engines
+        .find((e) => e.engine === "gatekeeper")
+        ?.sources.map((s) => `${s.source.kind} ${s.source.name}`),
+    ).toEqual(
+      expect.arrayContaining([
+        "ConstraintTemplate k8srequiredlabels",
+        "K8sRequiredLabels ns-must-have-owner",
+      ]),
+    );
   });
 });

@@ -12,7 +12,9 @@ import type { EnginesData } from "@/lib/api/engines";
 import { buildEnginesReport, decisionCounts, type ServedEngineKind } from "@/lib/engines/report";
 import { KubeApiError } from "@/lib/k8s/errors";
 import type { KubeClient } from "@/server/kube/client";
-import { readAdmissionObjects } from "@/server/kube/admission-state";
+import { readAdmissionObjects, readNamespaces } from "@/server/kube/admission-state";
+import { recogniseOwnership } from "@/lib/admission/engines/ownership";
+import { engineFindings } from "@/lib/engines/lint";
 import { isSharedMode } from "@/server/kube/config";
 import { watchHub, type KubeObject } from "@/server/kube/watch-hub";
 import type { DiscoveryResource } from "@/lib/admission/model/snapshot";
@@ -146,6 +148,32 @@ async function readEngineSources(
 }
 
 /**
+ * The engines' policies as the request's identity may read them: the kinds discovery serves and
+ * their objects. A cluster without engines serves none (nothing is read, `served` is empty); a
+ * kind the identity may not list, or discovery failing, is a notice. What the lint and Predict
+ * read beside the admission objects.
+ */
+export async function readEnginePolicies(opts: {
+  client: KubeClient;
+  context: string;
+  notices: string[];
+  signal?: AbortSignal;
+}): Promise<{ served: ServedEngineKind[]; sources: EngineSources }> {
+  const { client, context, notices, signal } = opts;
+  let served: ServedEngineKind[];
+  try {
+    served = await discoverEngineKinds(client, notices, signal);
+  } catch (e) {
+    // What reads them beside the admission objects goes on without the engines.
+    if (signal?.aborted) throw e;
+    notices.push(`the policy engines' kinds could not be discovered (${messageOf(e)})`);
+    served = [];
+  }
+  if (served.length === 0) return { served, sources: { policies: [], unrecognised: [] } };
+  return { served, sources: await readEngineSources(client, context, served, notices, signal) };
+}
+
+/**
  * Everything the Engines page shows, read as the request's identity: discovery of the engines'
  * groups, their policies, the admission objects, and (when given) the decisions tally.
  */
@@ -162,9 +190,14 @@ export async function readEngines(opts: {
     discoverEngineKinds(client, notices, signal),
     admissionDiscovery(client, signal),
   ]);
-  const [sources, lists, tallies] = await Promise.all([
+  const [sources, lists, namespaces, tallies] = await Promise.all([
     readEngineSources(client, context, served, notices, signal),
     readAdmissionObjects(client, discovery, notices, signal),
+    readNamespaces(client, signal).catch((e: unknown) => {
+      if (signal?.aborted) throw e;
+      notices.push(`namespaces could not be read (${messageOf(e)}): L24 assumes their name labels`);
+      return {};
+    }),
     opts.tallies
       ? opts.tallies().catch((e: unknown) => {
           notices.push(`decisions are not counted (${messageOf(e)})`);
@@ -173,6 +206,8 @@ export async function readEngines(opts: {
       : Promise.resolve(undefined),
   ]);
   const snapshot: AdmissionSnapshot = { ...lists, namespaces: {}, discovery };
+  const ownership = recogniseOwnership(lists, sources);
+  const findings = engineFindings(lists, sources, ownership, namespaces);
   return {
     readAt: new Date().toISOString(),
     engines: buildEnginesReport(
@@ -180,9 +215,9 @@ export async function readEngines(opts: {
       served,
       sources,
       tallies ? decisionCounts(tallies) : undefined,
-      undefined,
+      ownership,
       snapshot,
-    ),
+    ).map((r) => ({ ...r, findings: findings[r.engine] ?? [] })),
     notices,
   };
 }

@@ -174,7 +174,7 @@ export interface PolicyMetrics {
  * One admission plugin's static manifest directory as the apiserver reports it: present only for
  * plugins given a `staticManifestsDir` (summed over apiserver identities when several report).
  */
-export interface ManifestConfigMetrics {
+interface ManifestConfigMetrics {
   /** The plugin's registered name: MutatingAdmissionWebhook, ValidatingAdmissionPolicy, … */
   readonly plugin: string;
   /** Loads that succeeded (the one at start included) and reloads that failed (the previous set kept). */
