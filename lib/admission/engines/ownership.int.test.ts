@@ -15,6 +15,7 @@ import { adminKube, type AdminKube } from "../../../test/oracle/admin-kube";
 import {
   gatekeeperGeneratedBinding,
   gatekeeperGeneratedPolicy,
+  gatekeeperTemplate,
   gatekeeperValidatingConfiguration,
   kubewardenPolicyConfiguration,
   kyvernoGeneratedBinding,
@@ -131,9 +132,18 @@ beforeAll(async () => {
     kyvernoGeneratedBinding(cpol),
     "Kyverno",
   );
+  // The generated policy's owner is a ConstraintTemplate that exists: the stack serves Gatekeeper's
+  // CRDs, so the garbage collector would delete a policy whose owner it can look up and not find.
+  const template = await admin.kubeOk(
+    "POST",
+    "/apis/templates.gatekeeper.sh/v1/constrainttemplates",
+    gatekeeperTemplate({ name: TEMPLATE, kind: KIND }),
+  );
+  created.push(`/apis/templates.gatekeeper.sh/v1/constrainttemplates/${TEMPLATE}`);
+  const templateUid = String((template["metadata"] as { uid?: string }).uid);
   await create(
     `${ADM}/validatingadmissionpolicies`,
-    gatekeeperGeneratedPolicy({ name: TEMPLATE, kind: KIND, uid: randomUUID() }),
+    gatekeeperGeneratedPolicy({ name: TEMPLATE, kind: KIND, uid: templateUid }),
     "gatekeeper",
   );
   const binding = gatekeeperGeneratedBinding({ kind: KIND, name: CONSTRAINT, uid: randomUUID() });
