@@ -137,6 +137,62 @@ export async function installEngineCrds(opts: {
   await createCrds(engineApi(opts), engineCrds(opts.engines));
 }
 
+/**
+ * Waits until the apiserver's admission policies can resolve `paramKind` (a kind whose CRD was
+ * just created). Until its REST mapper has read the new kind, a policy naming it fails every
+ * request its matchConstraints match ("failed to find resource referenced by paramKind") — for
+ * Gatekeeper's generated policy, every write in the cluster. So a probe policy with the same
+ * paramKind, matching only ConfigMaps carrying a label of its own, is asked with a dry run until
+ * it answers; the real policy is created after, and never fails the cluster's other writes.
+ */
+async function waitParamKindResolvable(
+  api: Api,
+  paramKind: { apiVersion: string; kind: string },
+  timeoutMs = 90_000,
+): Promise<void> {
+  const name = `portcullis-paramkind-probe-${Date.now().toString(36)}`;
+  const label = { "portcullis.dev/paramkind-probe": name };
+  await mustCreate(api, `${ADMISSION}/validatingadmissionpolicies`, {
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: "ValidatingAdmissionPolicy",
+    metadata: { name },
+    spec: {
+      paramKind,
+      failurePolicy: "Fail",
+      matchConstraints: {
+        objectSelector: { matchLabels: label },
+        resourceRules: [
+          {
+            apiGroups: [""],
+            apiVersions: ["v1"],
+            operations: ["CREATE"],
+            resources: ["configmaps"],
+          },
+        ],
+      },
+      validations: [{ expression: "true" }],
+    },
+  });
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const res = await api("POST", "/api/v1/namespaces/default/configmaps?dryRun=All", {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name, labels: label },
+      });
+      if (res.status === 201) return;
+      if (Date.now() > deadline)
+        throw new Error(
+          `the apiserver's admission policies did not resolve ${paramKind.kind} in time: ${res.status} ${res.body.slice(0, 300)}`,
+        );
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    await api("DELETE", `${ADMISSION}/validatingadmissionpolicies/${name}`);
+  }
+}
+
 /** The owner reference controllerutil.SetControllerReference writes. */
 function controllerRef(owner: { apiVersion: string; kind: string; name: string; uid: string }) {
   return { ...owner, controller: true, blockOwnerDeletion: true };
@@ -218,6 +274,10 @@ export async function seedGatekeeper(api: Api): Promise<GatekeeperWorld> {
 
   const policy = generated.find((o) => o.kind === "ValidatingAdmissionPolicy");
   if (!policy) throw new Error("no ValidatingAdmissionPolicy in seed/gatekeeper-generated.yaml");
+  await waitParamKindResolvable(api, {
+    apiVersion: "constraints.gatekeeper.sh/v1beta1",
+    kind: constraintKind.kind,
+  });
   const vap = await mustCreate(api, `${ADMISSION}/validatingadmissionpolicies`, {
     ...policy,
     metadata: { ...policy.metadata, ownerReferences: [ctOwner] },

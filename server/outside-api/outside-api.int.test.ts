@@ -170,13 +170,16 @@ describe("hooks and policies configured outside the API", () => {
       (await outsideApi(blind.url)).hooks.map((h) => [`${h.plugin}/${h.name}`, h]),
     );
     const after = await scrapeHere();
-    for (const [type, plugin, name] of [
-      ["admit", "MutatingAdmissionWebhook", "seed-mutate.portcullis.dev"],
-      ["validating", "ValidatingAdmissionWebhook", "seed-validate.portcullis.dev"],
+    // Both writes above reached the mutating webhook; the denied one was refused by the static
+    // validating policy, whose plugin runs before the validating webhooks, so that webhook was
+    // called once.
+    for (const [type, plugin, name, least] of [
+      ["admit", "MutatingAdmissionWebhook", "seed-mutate.portcullis.dev", 2],
+      ["validating", "ValidatingAdmissionWebhook", "seed-validate.portcullis.dev", 1],
     ] as const) {
       const m0 = before.webhooks.get(webhookKey(name, type));
       const m1 = after.webhooks.get(webhookKey(name, type));
-      expect(m0?.calls).toBeGreaterThanOrEqual(2);
+      expect(m0?.calls, name).toBeGreaterThanOrEqual(least);
       const h = again.get(`${plugin}/${name}`);
       expect(h?.calls).toBeGreaterThanOrEqual(m0?.calls ?? Infinity);
       expect(h?.calls).toBeLessThanOrEqual(m1?.calls ?? -Infinity);

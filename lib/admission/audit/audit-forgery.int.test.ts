@@ -38,14 +38,10 @@ beforeAll(async () => {
   const stack = readStack();
   kube = adminKube(stack).kube;
   hooks = await startWebhookServer({ certFile: stack.caFile, keyFile: stack.caKeyFile });
-  // The forger (index 0) claims, under the key the apiserver gives the call at index 1, that the
-  // gate mutated; the gate only allows.
-  hooks.program("forger", {
-    type: "allow",
-    auditAnnotations: {
-      round_0_index_1: JSON.stringify({ configuration, webhook: gate, mutated: true }),
-    },
-  });
+  // Both only allow at first; the forger learns the gate's index from the apiserver's own record
+  // below (static hooks, loaded from the apiserver's manifest directories, come first and take
+  // the first indices).
+  hooks.program("forger", { type: "allow" });
   hooks.program("gate", { type: "allow" });
   expect((await kube("POST", "/api/v1/namespaces", { metadata: { name: ns } })).status).toBe(201);
   const res = await kube("POST", `${ADM}/mutatingwebhookconfigurations`, {
@@ -64,8 +60,43 @@ afterAll(async () => {
 });
 
 it("a webhook named like the apiserver's mutation records forges another hook's, and L19 flags it", async () => {
-  // Retried until the configuration is in effect: both hooks are then called.
+  // Retried until the configuration is in effect: both hooks are then called, and the
+  // apiserver's record of the gate's call names its index.
   const deadline = Date.now() + 30_000;
+  let key: string | undefined;
+  for (let n = 0; key === undefined; n++) {
+    hooks.clearCalls();
+    const res = await kube("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+      metadata: { name: `probe-${n}` },
+    });
+    expect(res.status).toBe(201);
+    if (hooks.calls("gate").length === 0) {
+      expect(Date.now(), "the configuration never came into effect").toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 300));
+      continue;
+    }
+    const auditID = res.headers["audit-id"];
+    if (typeof auditID !== "string") throw new Error("the apiserver sent no Audit-Id");
+    const event = (await completedAuditEvent(readStack(), auditID)) as {
+      annotations?: Record<string, string>;
+    };
+    key = Object.entries(event.annotations ?? {}).find(
+      ([k, v]) => k.startsWith(`${FORGER}/round_0_index_`) && v.includes(`"${gate}"`),
+    )?.[0];
+    expect(key, JSON.stringify(event.annotations)).toBeDefined();
+  }
+  // The forger (called before the gate) claims, under the key the apiserver gives the gate's
+  // call, that the gate mutated; the gate only allows.
+  hooks.program("forger", {
+    type: "allow",
+    auditAnnotations: {
+      [key.slice(FORGER.length + 1)]: JSON.stringify({
+        configuration,
+        webhook: gate,
+        mutated: true,
+      }),
+    },
+  });
   for (let n = 0; ; n++) {
     hooks.clearCalls();
     const res = await kube("POST", `/api/v1/namespaces/${ns}/configmaps`, {
@@ -85,7 +116,7 @@ it("a webhook named like the apiserver's mutation records forges another hook's,
     };
     expect(event).toBeDefined();
     // The forged value stands where the apiserver's own record of the gate's call belongs.
-    expect(JSON.parse(event.annotations?.[`${FORGER}/round_0_index_1`] ?? "null")).toEqual({
+    expect(JSON.parse(event.annotations?.[key] ?? "null")).toEqual({
       configuration,
       webhook: gate,
       mutated: true,
