@@ -7,19 +7,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { parseEngineObjects } from "@/lib/admission/engines/sources";
-import {
-  gatekeeperConstraint,
-  gatekeeperGeneratedBinding,
-  gatekeeperGeneratedPolicy,
-  gatekeeperTemplate,
-  gatekeeperValidatingConfiguration,
-  kubewardenPolicy,
-  kubewardenPolicyConfiguration,
-  kyvernoClusterPolicy,
-  kyvernoGeneratedBinding,
-  kyvernoGeneratedPolicy,
-  kyvernoResourceValidatingConfiguration,
-} from "@/lib/admission/engines/engine-objects";
+import { worldForBench } from "./engine-ownership.bench";
 import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
 import { buildEnginesReport, type ServedEngineKind } from "@/lib/engines/report";
 import type { EnginesData } from "@/lib/api/engines";
@@ -28,60 +16,10 @@ type Measurement = { bench: string; value: number; unit: string };
 
 export const benches = ["engines-report-1k-hooks-500-policies-ms", "engines-page-first-render-ms"];
 
-/** 1,000 hooks (Kyverno's with 300 fine-grained, Gatekeeper's, 300 Kubewarden's, 396 others). */
+/** The ownership bench's world (1,000 hooks, 500 generated policies), with no namespaces. */
 function world(): { snapshot: AdmissionSnapshot; raw: unknown[] } {
-  const fine = Array.from({ length: 300 }, (_, i) => `cpol-fine-${i}`);
-  const others = Array.from({ length: 396 }, (_, i) => ({
-    metadata: { name: `plain-${i}` },
-    webhooks: [
-      {
-        name: `plain-${i}.example.com`,
-        clientConfig: { url: `https://127.0.0.1:9443/${i}` },
-        sideEffects: "None",
-        admissionReviewVersions: ["v1"],
-      },
-    ],
-  }));
-  const templates = Array.from({ length: 250 }, (_, i) => ({
-    name: `k8srule${i}`,
-    kind: `K8sRule${i}`,
-    uid: `t${i}`,
-  }));
-  const cpols = Array.from({ length: 250 }, (_, i) => ({
-    kind: "ClusterPolicy" as const,
-    name: `gen-${i}`,
-    uid: `k${i}`,
-  }));
-  const snapshot: AdmissionSnapshot = {
-    namespaces: {},
-    validatingWebhookConfigurations: [
-      kyvernoResourceValidatingConfiguration({
-        owner: { name: "kyverno:admission-controller:webhook", uid: "r" },
-        fineGrained: fine,
-      }),
-      gatekeeperValidatingConfiguration(),
-      ...Array.from({ length: 300 }, (_, i) => kubewardenPolicyConfiguration({ name: `kw-${i}` })),
-      ...others,
-    ],
-    validatingAdmissionPolicies: [
-      ...templates.map(gatekeeperGeneratedPolicy),
-      ...cpols.map(kyvernoGeneratedPolicy),
-    ],
-    validatingAdmissionPolicyBindings: [
-      ...templates.map((t) =>
-        gatekeeperGeneratedBinding({ kind: t.kind, name: `c-${t.name}`, uid: `c${t.uid}` }),
-      ),
-      ...cpols.map(kyvernoGeneratedBinding),
-    ],
-  };
-  const raw = [
-    ...templates.map((t) => gatekeeperTemplate({ ...t, vapState: { state: "generated" } })),
-    ...templates.map((t) => gatekeeperConstraint({ kind: t.kind, name: `c-${t.name}` })),
-    ...cpols.map((c) => kyvernoClusterPolicy({ name: c.name, uid: c.uid })),
-    ...fine.map((name) => kyvernoClusterPolicy({ name })),
-    ...Array.from({ length: 300 }, (_, i) => kubewardenPolicy({ name: `kw-${i}` })),
-  ];
-  return { snapshot, raw };
+  const { snapshot, raw } = worldForBench();
+  return { snapshot: { namespaces: {}, ...snapshot }, raw };
 }
 
 const SERVED: ServedEngineKind[] = [
