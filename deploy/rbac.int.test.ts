@@ -43,6 +43,16 @@ const READS: Array<[string, string]> = [
   ["discovery.k8s.io", "endpointslices"],
 ];
 const READ_VERBS = ["get", "list", "watch"];
+/** The policy engines' groups: every kind of each is read (Gatekeeper's Constraint kinds are the cluster's own). */
+const ENGINE_GROUPS = [
+  "templates.gatekeeper.sh",
+  "constraints.gatekeeper.sh",
+  "kyverno.io",
+  "policies.kyverno.io",
+  "policies.kubewarden.io",
+];
+/** The engine collection the test stack serves (it installs Gatekeeper's CRDs). */
+const ENGINE_READ: [string, string] = ["templates.gatekeeper.sh", "constrainttemplates"];
 /** Workloads whose pod templates stand in for a backend's pods where none runs: get and list. */
 const WORKLOAD_READS: Array<[string, string]> = [
   ["apps", "deployments"],
@@ -180,8 +190,11 @@ async function readPaths(client: KubeClient): Promise<string[]> {
     const text = await client.requestText({ path: "/metrics" });
     if (!text.includes("apiserver_request_total")) failures.push("metrics: no apiserver metrics");
   });
+  await attempt("engine policies", async () => {
+    await client.request({ path: `/apis/${ENGINE_READ[0]}/v1/${ENGINE_READ[1]}` });
+  });
   await Promise.all(
-    READS.map(([group, resource]) =>
+    [...READS, ENGINE_READ].map(([group, resource]) =>
       attempt(`watch ${resource}`, () =>
         client.watch(
           {
@@ -282,7 +295,7 @@ async function chartServiceAccount(
 }
 
 describe("the chart's ClusterRole for the dashboard's service account", () => {
-  it("grants exactly reads of admission configuration, namespaces, services, endpoint slices, pods, workloads and /metrics", () => {
+  it("grants exactly reads of admission configuration, namespaces, services, endpoint slices, pods, workloads, the engines' policies and /metrics", () => {
     const granted = role.rules
       .flatMap((r) =>
         r.nonResourceURLs
@@ -295,6 +308,7 @@ describe("the chart's ClusterRole for the dashboard's service account", () => {
     const expected = [
       ...READS.flatMap(([g, res]) => READ_VERBS.map((v) => `${g}/${res} ${v}`)),
       ...WORKLOAD_READS.flatMap(([g, res]) => WORKLOAD_VERBS.map((v) => `${g}/${res} ${v}`)),
+      ...ENGINE_GROUPS.flatMap((g) => READ_VERBS.map((v) => `${g}/* ${v}`)),
       "/metrics get",
     ].sort();
     expect(granted).toEqual(expected);
@@ -309,6 +323,8 @@ describe("the chart's ClusterRole for the dashboard's service account", () => {
     const removals = [
       ...READS.map(([, resource]) => resource),
       ...WORKLOAD_READS.map(([, resource]) => resource),
+      // The engines' rule as a whole (its resources are `*`): the collection the stack serves.
+      ENGINE_READ[1],
       "/metrics",
     ];
     for (const [i, removed] of removals.entries()) {
@@ -316,7 +332,9 @@ describe("the chart's ClusterRole for the dashboard's service account", () => {
         .map((r) =>
           r.nonResourceURLs
             ? { ...r, nonResourceURLs: r.nonResourceURLs.filter((u) => u !== removed) }
-            : { ...r, resources: (r.resources ?? []).filter((res) => res !== removed) },
+            : removed === ENGINE_READ[1] && r.apiGroups?.includes(ENGINE_READ[0])
+              ? { ...r, resources: [] }
+              : { ...r, resources: (r.resources ?? []).filter((res) => res !== removed) },
         )
         .filter((r) => (r.nonResourceURLs ?? r.resources ?? []).length > 0);
       const sa = `without-${i}`;
@@ -340,7 +358,7 @@ describe("the chart's ClusterRole for the dashboard's service account", () => {
 
   it("writes nothing and reads nothing else: the apiserver refuses it", async () => {
     const client = await chartServiceAccount();
-    for (const [group, resource] of [...READS, ...WORKLOAD_READS])
+    for (const [group, resource] of [...READS, ...WORKLOAD_READS, ENGINE_READ])
       for (const verb of ["create", "update", "patch", "delete", "deletecollection"])
         expect(await canI(client, { group, resource, verb }), `${verb} ${resource}`).toBe(false);
     for (const [group, resource, verb] of [
