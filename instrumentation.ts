@@ -6,9 +6,7 @@
  * file when PORTCULLIS_AUDIT_LOG is set (file mode, for clusters without the audit webhook), and
  * starts the OTLP trace receiver when PORTCULLIS_OTLP_LISTEN names an address (README, "Per-call
  * webhook latency from your apiserver's traces") and the audit sink's own HTTPS listener when
- * PORTCULLIS_AUDIT_TLS_LISTEN does (README, "Admission decisions from your apiserver"). In local
- * mode it also starts watching the starting context's admission configuration for reconcile
- * fights (server/webhooks/fight-monitor.ts), through the watch hub's shared watches.
+ * PORTCULLIS_AUDIT_TLS_LISTEN does (README, "Admission decisions from your apiserver").
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -29,16 +27,5 @@ export async function register(): Promise<void> {
   if (Object.keys(process.env).some((k) => /^PORTCULLIS_AUDIT_(TLS|CLIENT)_/.test(k))) {
     const { startAuditTlsListener } = await import("@/server/audit/tls-listener");
     await startAuditTlsListener();
-  }
-  const { isSharedMode, resolveContext } = await import("@/server/kube/config");
-  if (!isSharedMode()) {
-    const { watchForFightsFromStart } = await import("@/server/webhooks/fight-monitor");
-    // Not awaited: the server answers while the watches sync; a cluster that cannot be read now
-    // is watched from the first read of the fights instead.
-    void Promise.resolve()
-      .then(() => watchForFightsFromStart(resolveContext(undefined)))
-      .catch((e: unknown) =>
-        console.warn(`portcullis: reconcile fights not watched from the start (${String(e)})`),
-      );
   }
 }

@@ -140,10 +140,12 @@ export async function installEngineCrds(opts: {
 /**
  * Waits until the apiserver's admission policies can resolve `paramKind` (a kind whose CRD was
  * just created). Until its REST mapper has read the new kind, a policy naming it fails every
- * request its matchConstraints match ("failed to find resource referenced by paramKind") — for
- * Gatekeeper's generated policy, every write in the cluster. So a probe policy with the same
- * paramKind, matching only ConfigMaps carrying a label of its own, is asked with a dry run until
- * it answers; the real policy is created after, and never fails the cluster's other writes.
+ * request its matchConstraints match ("failed to configure policy: failed to find resource
+ * referenced by paramKind") — for Gatekeeper's generated policy, every write in the cluster. So
+ * a probe policy with the same paramKind, matching only ConfigMaps carrying a label of its own,
+ * and a binding whose parameter does not exist (`Deny` when not found) are asked with a dry run
+ * until the answer is the binding's "no params found": the policy and the binding are in force
+ * and the kind resolves. The real policy is created after, and never fails the cluster's writes.
  */
 async function waitParamKindResolvable(
   api: Api,
@@ -174,6 +176,16 @@ async function waitParamKindResolvable(
     },
   });
   try {
+    await mustCreate(api, `${ADMISSION}/validatingadmissionpolicybindings`, {
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicyBinding",
+      metadata: { name },
+      spec: {
+        policyName: name,
+        paramRef: { name, parameterNotFoundAction: "Deny" },
+        validationActions: ["Deny"],
+      },
+    });
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const res = await api("POST", "/api/v1/namespaces/default/configmaps?dryRun=All", {
@@ -181,7 +193,7 @@ async function waitParamKindResolvable(
         kind: "ConfigMap",
         metadata: { name, labels: label },
       });
-      if (res.status === 201) return;
+      if (res.body.includes("no params found")) return;
       if (Date.now() > deadline)
         throw new Error(
           `the apiserver's admission policies did not resolve ${paramKind.kind} in time: ${res.status} ${res.body.slice(0, 300)}`,
@@ -189,6 +201,7 @@ async function waitParamKindResolvable(
       await new Promise((r) => setTimeout(r, 200));
     }
   } finally {
+    await api("DELETE", `${ADMISSION}/validatingadmissionpolicybindings/${name}`);
     await api("DELETE", `${ADMISSION}/validatingadmissionpolicies/${name}`);
   }
 }

@@ -123,9 +123,17 @@ describe("provenance of admission policies and bindings from the apiserver's man
 });
 
 describe("reconcile fights on MutatingAdmissionPolicies", () => {
-  it("raises two managers flipping a policy's field within 10 s, seen by the dashboard without a read first", async () => {
-    // The monitor as the server starts it: watching before anyone reads the fights.
+  it("raises two managers flipping a policy's field within 10 s, in this process and in the dashboard", async () => {
+    // Watching here, and in the stack's dashboard from its first read of the fights (which
+    // answers once its watches have listed).
     await watchForFightsFromStart(context);
+    expect(
+      (
+        await fetch(`${stack.dashboardUrl}/api/webhooks/fights`, {
+          headers: policyHeaders(context),
+        })
+      ).status,
+    ).toBe(200);
     const name = `fight-map-${Date.now()}`;
     const full = (reinvocationPolicy: string) => ({
       failurePolicy: "Ignore",
@@ -171,8 +179,7 @@ describe("reconcile fights on MutatingAdmissionPolicies", () => {
       .toMatchObject(expected);
     expect(Date.now() - started).toBeLessThan(10_000);
 
-    // The stack's dashboard watched from its start (instrumentation.ts): its answer holds the
-    // fight, and it has watched since before the first flip.
+    // The stack's dashboard has watched since before the first flip: its answer holds the fight.
     await expect
       .poll(
         async () => {
