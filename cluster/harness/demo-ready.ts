@@ -78,7 +78,7 @@ export const DEMO_PAGES: ReadonlyArray<DemoPage> = [
     name: "order",
     shows: "istio-sidecar-injector",
   },
-  { path: "/namespaces", route: "/namespaces", name: "namespaces", shows: "shop-payments" },
+  { path: "/namespaces", route: "/namespaces", name: "namespaces", shows: "istio-system" },
   {
     path: "/namespaces/shop-payments",
     route: "/namespaces/[name]",
