@@ -60,31 +60,33 @@ afterAll(async () => {
 });
 
 it("a webhook named like the apiserver's mutation records forges another hook's, and L19 flags it", async () => {
-  // Retried until the configuration is in effect: both hooks are then called, and the
-  // apiserver's record of the gate's call names its index.
-  const deadline = Date.now() + 30_000;
-  let key: string | undefined;
-  for (let n = 0; key === undefined; n++) {
-    hooks.clearCalls();
-    const res = await kube("POST", `/api/v1/namespaces/${ns}/configmaps`, {
-      metadata: { name: `probe-${n}` },
-    });
-    expect(res.status).toBe(201);
-    if (hooks.calls("gate").length === 0) {
-      expect(Date.now(), "the configuration never came into effect").toBeLessThan(deadline);
-      await new Promise((r) => setTimeout(r, 300));
-      continue;
-    }
-    const auditID = res.headers["audit-id"];
-    if (typeof auditID !== "string") throw new Error("the apiserver sent no Audit-Id");
-    const event = (await completedAuditEvent(readStack(), auditID)) as {
-      annotations?: Record<string, string>;
-    };
-    key = Object.entries(event.annotations ?? {}).find(
-      ([k, v]) => k.startsWith(`${FORGER}/round_0_index_`) && v.includes(`"${gate}"`),
-    )?.[0];
-    expect(key, JSON.stringify(event.annotations)).toBeDefined();
-  }
+  // Retried until the configuration is in effect: the gate is then called, and the apiserver's
+  // record of its call names its index.
+  let n = 0;
+  let gateCalled: { auditID: string } | undefined;
+  await expect
+    .poll(
+      async () => {
+        hooks.clearCalls();
+        const res = await kube("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+          metadata: { name: `probe-${n++}` },
+        });
+        expect(res.status).toBe(201);
+        const auditID = res.headers["audit-id"];
+        if (hooks.calls("gate").length > 0 && typeof auditID === "string") gateCalled = { auditID };
+        return gateCalled !== undefined;
+      },
+      { message: "the configuration never came into effect", timeout: 30_000 },
+    )
+    .toBe(true);
+  const probe = (await completedAuditEvent(readStack(), gateCalled!.auditID)) as {
+    annotations?: Record<string, string>;
+  };
+  const key = Object.entries(probe.annotations ?? {}).find(
+    ([k, v]) => k.startsWith(`${FORGER}/round_0_index_`) && v.includes(`"${gate}"`),
+  )?.[0];
+  if (key === undefined)
+    throw new Error(`no record of the gate's call: ${JSON.stringify(probe.annotations)}`);
   // The forger (called before the gate) claims, under the key the apiserver gives the gate's
   // call, that the gate mutated; the gate only allows.
   hooks.program("forger", {
@@ -97,6 +99,7 @@ it("a webhook named like the apiserver's mutation records forges another hook's,
       }),
     },
   });
+  const deadline = Date.now() + 30_000;
   for (let n = 0; ; n++) {
     hooks.clearCalls();
     const res = await kube("POST", `/api/v1/namespaces/${ns}/configmaps`, {
