@@ -67,6 +67,10 @@ test.describe("Static hooks and policies", () => {
     );
     await expect(page.getByTestId("static-read-only")).toContainText(file);
     await expect(page.getByTestId("static-yaml")).toContainText("e2e-static.portcullis.dev");
+    // Its health card, as an API hook's page has it, from the same report.
+    await expect(
+      view.getByRole("group", { name: "Health of e2e-static.portcullis.dev" }),
+    ).toBeVisible({ timeout: 20_000 });
     await expect(page.getByRole("button", { name: /Delete/ })).toHaveCount(0);
     await expect(page.getByRole("link", { name: "Edit YAML" })).toHaveCount(0);
 

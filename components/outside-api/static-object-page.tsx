@@ -6,7 +6,10 @@ import { useTabContext } from "@/components/layout/tab-context";
 import { ErrorBox } from "@/components/ui/error-box";
 import { ObjectGone } from "@/components/ui/object-gone";
 import { HookPanel } from "@/components/webhooks/hook-panel";
-import { RecentDecisions } from "@/components/decisions/recent-decisions";
+import { ConfigurationDecisions } from "@/components/decisions/configuration-decisions";
+import { HookHealthSlot } from "@/components/health/hook-health-slot";
+import { healthQuery } from "@/lib/queries/health";
+import { hookHref } from "@/lib/namespaces/links";
 import { webhookDefaults } from "@/lib/admission/model/webhook-defaults";
 import { admissionManifestsQuery } from "@/lib/queries/admission-manifests";
 import {
@@ -40,6 +43,12 @@ export function StaticObjectPage({
   const { context = "", error: contextError } = useTabContext();
   const q = useQuery({ ...admissionManifestsQuery(context), enabled: context !== "" });
   const kind = KIND_OF[resource];
+  const webhook = isWebhookResource(resource);
+  // The health report holds the static hooks beside the API's (read from the same metrics).
+  const health = useQuery({
+    ...healthQuery(context, { source: kind, configuration: name }),
+    enabled: context !== "" && webhook,
+  });
   const list = objectPagePath(resource);
   if (contextError) return <ErrorBox error={contextError} />;
   if (q.error) return <ErrorBox error={q.error} />;
@@ -68,7 +77,6 @@ export function StaticObjectPage({
     );
   }
   const { object, origin } = found;
-  const webhook = isWebhookResource(resource);
   const mutating = resource === "mutatingwebhookconfigurations";
   const hooks = webhook ? (object.webhooks ?? []) : [];
   return (
@@ -86,40 +94,47 @@ export function StaticObjectPage({
         )}
       </div>
       <StaticReadOnly origin={origin} what={kind} />
-      {hooks.map((h, i) => (
-        <HookPanel
-          key={`${h.name}-${i}`}
-          hook={h}
-          position={i}
-          mutating={mutating}
-          defaults={webhookDefaults("v1")}
-          details={undefined}
-          findings={undefined}
-          order={undefined}
-          stageSize={0}
-        />
-      ))}
+      {hooks.map((h, i) => {
+        const exemptionsHref = hookHref({
+          source: mutating ? "MutatingWebhookConfiguration" : "ValidatingWebhookConfiguration",
+          configuration: name,
+          name: h.name ?? "",
+        });
+        return (
+          <HookPanel
+            key={`${h.name}-${i}`}
+            hook={h}
+            position={i}
+            mutating={mutating}
+            defaults={webhookDefaults("v1")}
+            details={undefined}
+            findings={undefined}
+            order={undefined}
+            stageSize={0}
+            exemptionsHref={exemptionsHref}
+            health={
+              <HookHealthSlot
+                health={health}
+                index={i}
+                hookName={h.name ?? ""}
+                exemptionsHref={exemptionsHref}
+              />
+            }
+          />
+        );
+      })}
       <div className="panel">
         <h2>As loaded from {origin.file ?? "its file"}</h2>
         <pre className="mono" data-testid="static-yaml">
           {toEditorYaml(object)}
         </pre>
       </div>
-      {webhook && hooks.length > 0 ? (
-        <div className="panel">
-          <h2>Recent decisions</h2>
-          {hooks.map((h, i) => (
-            <div key={`${h.name}-${i}`}>
-              <div className="mono">{h.name}</div>
-              <RecentDecisions
-                context={context}
-                name={h.name ?? ""}
-                within={{ phase: mutating ? "mutating" : "validating", configuration: name }}
-              />
-            </div>
-          ))}
-        </div>
-      ) : null}
+      <ConfigurationDecisions
+        context={context}
+        configuration={name}
+        mutating={mutating}
+        hooks={hooks}
+      />
     </div>
   );
 }

@@ -31,35 +31,13 @@ import { HookPanel } from "./hook-panel";
 import { ObjectHead } from "./object-head";
 import { webhookDefaults } from "@/lib/admission/model/webhook-defaults";
 import { hookHref } from "@/lib/namespaces/links";
-import { RecentDecisions } from "@/components/decisions/recent-decisions";
-import { HookHealthCard } from "@/components/health/hook-health-card";
+import { ConfigurationDecisions } from "@/components/decisions/configuration-decisions";
+import { HookHealthSlot } from "@/components/health/hook-health-slot";
 import { healthQuery } from "@/lib/queries/health";
-import type { HealthReport } from "@/lib/api/health";
 import { ObjectGone } from "@/components/ui/object-gone";
 
 const MUTATING = webhookRef("mutatingwebhookconfigurations");
 const VALIDATING = webhookRef("validatingwebhookconfigurations");
-
-/** The health card of the hook at `index`, or why there is none yet. */
-function healthCard(
-  health: { data?: HealthReport; error: Error | null },
-  index: number,
-  hookName: string,
-  exemptionsHref: string,
-) {
-  if (health.error)
-    return <p className="muted">Health could not be read: {health.error.message}</p>;
-  if (!health.data) return <p className="muted">Reading the apiserver&apos;s metrics…</p>;
-  // The report may lag a live edit: match by position and name both.
-  const row = health.data.rows.find((r) => r.index === index && r.hook === hookName);
-  if (!row) return <p className="muted">Health follows with the next report.</p>;
-  return (
-    <>
-      {health.data.metricsError ? <p className="bad">{health.data.metricsError}</p> : null}
-      <HookHealthCard row={row} exemptionsHref={exemptionsHref} />
-    </>
-  );
-}
 
 /** One configuration, every field readable, live. */
 export function WebhookDetailPage({ resource, name }: { resource: WebhookResource; name: string }) {
@@ -158,7 +136,14 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
             order={stage?.find((e) => e.configuration === name && e.position === i)}
             stageSize={stage?.length ?? 0}
             exemptionsHref={exemptionsHref}
-            health={healthCard(health, i, h.name ?? "", exemptionsHref)}
+            health={
+              <HookHealthSlot
+                health={health}
+                index={i}
+                hookName={h.name ?? ""}
+                exemptionsHref={exemptionsHref}
+              />
+            }
             provenance={
               <ProvenanceTable
                 provenance={provenance}
@@ -174,21 +159,12 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
           />
         );
       })}
-      {hooks.length > 0 ? (
-        <div className="panel">
-          <h2>Recent decisions</h2>
-          {hooks.map((h, i) => (
-            <div key={`${h.name}-${i}`}>
-              <div className="mono">{h.name}</div>
-              <RecentDecisions
-                context={context}
-                name={h.name ?? ""}
-                within={{ phase: mutating ? "mutating" : "validating", configuration: name }}
-              />
-            </div>
-          ))}
-        </div>
-      ) : null}
+      <ConfigurationDecisions
+        context={context}
+        configuration={name}
+        mutating={mutating}
+        hooks={hooks}
+      />
     </div>
   );
 }
