@@ -155,6 +155,29 @@ describe("matrixPreview", () => {
     expect(u.params).toBe("?all=1");
   });
 
+  it("carries a static hook's origin, so the first screen marks it as the whole matrix does", () => {
+    const origin = {
+      kind: "manifest",
+      plugin: "ValidatingAdmissionWebhook",
+      file: "s.yaml",
+    } as const;
+    const withStatic = exemptionMatrix(
+      compileSnapshot({
+        validatingWebhookConfigurations: [
+          { metadata: { name: "s.static.k8s.io" }, webhooks: [hook("s.x.io")] },
+          { metadata: { name: "c" }, webhooks: [hook("a.x.io")] },
+        ],
+        manifestOrigins: { "ValidatingWebhookConfiguration/s.static.k8s.io": origin },
+        namespaces: { app: NS("app") },
+      }),
+    );
+    const u = unpackPreview(matrixPreview(withStatic, DEFAULT_PARAMS, ""));
+    expect(u.hooks.map((h) => [h.hook.name, h.hook.origin])).toEqual([
+      ["s.x.io", origin],
+      ["a.x.io", undefined],
+    ]);
+  });
+
   it("applies the filters", () => {
     const p = matrixPreview(m, { ...DEFAULT_PARAMS, failurePolicy: "Ignore", all: true }, "x");
     expect(p.hooks.map((h) => h[3])).toEqual(["b.x.io"]);

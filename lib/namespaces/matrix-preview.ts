@@ -13,6 +13,7 @@ import {
 } from "@/lib/admission/exemptions/exemptions";
 import { cellReader, matrixRows, type MatrixRow } from "@/lib/admission/exemptions/exemption-views";
 import type { HookIdentity, HookSourceKind } from "@/lib/admission/model/hook-identity";
+import type { ManifestOrigin } from "@/lib/admission/model/manifests";
 import { readOnly, type MatrixParams } from "@/lib/namespaces/matrix-params";
 
 /** The hook columns the parameters show, as indexes into the matrix's hooks. */
@@ -61,7 +62,8 @@ export interface GridHook {
  *   HOOK_SOURCE_ORDER, configuration an index into `configurations`, flags 1 = failurePolicy
  *   Fail, 2 = conditional (objectSelector, matchConditions or resourceNames may narrow);
  * - `rows`: a namespace name, or a group heading `[value or null when absent, count]`;
- * - `cells`: per namespace row, in order, its cells run-length encoded (see encodeRuns).
+ * - `cells`: per namespace row, in order, its cells run-length encoded (see encodeRuns);
+ * - `origins`: by column index, where a static hook (loaded from a manifest file) came from.
  */
 export interface PackedPreview {
   readonly groupBy: string;
@@ -74,6 +76,7 @@ export interface PackedPreview {
   readonly hooks: ReadonlyArray<readonly [number, number, number, string]>;
   readonly rows: ReadonlyArray<string | readonly [string | null, number]>;
   readonly cells: readonly string[];
+  readonly origins?: Readonly<Record<number, ManifestOrigin>>;
 }
 
 /** The first screen unpacked for the grid: namespace rows' `g` indexes `cells`. */
@@ -163,8 +166,10 @@ export function matrixPreview(
   const shownCols = cols.slice(0, maxCols);
   const configurations: string[] = [];
   const configIndex = new Map<string, number>();
-  const hooks = shownCols.map((h) => {
+  const origins: Record<number, ManifestOrigin> = {};
+  const hooks = shownCols.map((h, i) => {
     const hook = m.hooks[h] as MatrixHook;
+    if (hook.hook.origin) origins[i] = hook.hook.origin;
     let c = configIndex.get(hook.hook.configuration);
     if (c === undefined) {
       c = configurations.push(hook.hook.configuration) - 1;
@@ -189,18 +194,20 @@ export function matrixPreview(
     hooks,
     rows: shownRows.map((r) => (r.kind === "group" ? [r.value ?? null, r.count] : r.name)),
     cells,
+    ...(Object.keys(origins).length > 0 ? { origins } : {}),
   };
 }
 
 /** Unpacks the first screen for the grid; throws on a malformed one. */
 export function unpackPreview(p: PackedPreview): MatrixPreview {
-  const hooks = p.hooks.map(([s, c, flags, name]): GridHook => {
+  const hooks = p.hooks.map(([s, c, flags, name], i): GridHook => {
     const source = HOOK_SOURCE_ORDER[s];
     const configuration = p.configurations[c];
     if (source === undefined || configuration === undefined)
       throw new Error(`bad column ${name}: source ${s}, configuration ${c}`);
+    const origin = p.origins?.[i];
     return {
-      hook: { source, configuration, name },
+      hook: { source, configuration, name, ...(origin ? { origin } : {}) },
       failurePolicy: flags & FAIL ? "Fail" : "Ignore",
       conditional: (flags & CONDITIONAL) !== 0,
     };

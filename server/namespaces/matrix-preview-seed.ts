@@ -3,6 +3,12 @@ import { Recent } from "@/server/cache/recent";
 import { seedStateKey } from "@/server/kube/collections-seed";
 import { compileSnapshot } from "@/lib/admission/matching/compile";
 import { exemptionMatrix } from "@/lib/admission/exemptions/exemptions";
+import { withManifests } from "@/lib/admission/model/snapshot";
+import {
+  manifestObjectsOf,
+  manifestWatcherFromEnv,
+  type ManifestSetState,
+} from "@/server/kube/admission-manifests";
 
 import { NAMESPACES, snapshotOfCollections } from "@/lib/namespaces/matrix-collections";
 import {
@@ -33,8 +39,11 @@ export function matrixPreviewSeed(
     const params = readParams(q);
     // The same cluster state (every collection at the same resourceVersion) and parameters give
     // the same first screen: reuse it across page loads instead of compiling 1,000 hooks again.
-    const key = `${seedStateKey(lists)}\u0000${writeParams(params)}`;
-    return recent.get(key, () => computePreview(lists, params));
+    // The static hooks the apiserver loads from its manifest directories are columns too, as in
+    // the browser's matrix: their generation is part of the state.
+    const manifests = manifestWatcherFromEnv()?.state();
+    const key = `${seedStateKey(lists)}\u0000${manifests?.generation ?? -1}\u0000${writeParams(params)}`;
+    return recent.get(key, () => computePreview(lists, params, manifests));
   } catch {
     return undefined;
   }
@@ -43,13 +52,18 @@ export function matrixPreviewSeed(
 /** First screens computed lately, by cluster state and parameters (least recently used first). */
 const recent = new Recent<PackedPreview>(16);
 
-function computePreview(lists: MatrixLists, params: MatrixParams): PackedPreview {
-  const { snapshot } = snapshotOfCollections(
+function computePreview(
+  lists: MatrixLists,
+  params: MatrixParams,
+  manifests: ManifestSetState | undefined,
+): PackedPreview {
+  const { snapshot: read } = snapshotOfCollections(
     Object.entries(lists.collections).map(([key, list]) => ({
       resource: parseRef(key)?.resource ?? "",
       items: list.items,
     })),
   );
+  const snapshot = manifests ? withManifests(read, manifestObjectsOf(manifests.dirs)) : read;
   const m = exemptionMatrix(compileSnapshot(snapshot), params.groupBy, requestOf(params));
   return matrixPreview(m, params, writeParams(params));
 }
