@@ -2,7 +2,13 @@ import { readFileSync } from "node:fs";
 import { test, expect } from "../test/e2e/fixtures";
 import { httpsRequest } from "../cluster/https-json";
 import type { StackInfo } from "../cluster/harness/stack";
-import { GROUP_PATH, hook, uniqueName } from "../test/e2e/webhooks-helpers";
+import {
+  GROUP_PATH,
+  editorText,
+  hook,
+  setEditorText,
+  uniqueName,
+} from "../test/e2e/webhooks-helpers";
 
 /** Server-side apply of `body` to `resource`/`name` as field manager `manager` (forcing). */
 async function apply(
@@ -82,6 +88,16 @@ test.describe("Provenance of admission policies and fights on the lists", () => 
     await expect(row('validationActions[="Audit"]')).toContainText("Injected by auditor");
     await expect(row('validationActions[="Deny"]')).toHaveAttribute("data-injected", "false");
     await expect(row("policyName")).toContainText("e2e-owner (Apply");
+
+    // The editor warns before an edit drops the action the other applier wrote, as for a webhook.
+    await page.goto(`/policies/${B}/${name}/edit`);
+    const text = await editorText(page, B);
+    expect(text).toMatch(/\n\s*- Audit\n/);
+    const warning = page.getByTestId("provenance-warning");
+    await expect(warning).toHaveCount(0);
+    await setEditorText(page, B, text.replace(/\n\s*- Audit\n/, "\n"));
+    await expect(page.getByTestId("error-count")).toHaveText("0 errors");
+    await expect(warning).toContainText("this term is added by auditor and will come back.");
   });
 
   test("a reconcile fight shows as a finding row on the webhooks list and the overview, linking to the configuration", async ({
