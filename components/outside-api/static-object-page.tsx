@@ -9,7 +9,7 @@ import { HookPanel } from "@/components/webhooks/hook-panel";
 import { ConfigurationDecisions } from "@/components/decisions/configuration-decisions";
 import { HookHealthSlot } from "@/components/health/hook-health-slot";
 import { healthQuery } from "@/lib/queries/health";
-import { hookHref } from "@/lib/namespaces/links";
+import { webhookHookHref } from "@/lib/namespaces/links";
 import { webhookDefaults } from "@/lib/admission/model/webhook-defaults";
 import { admissionManifestsQuery } from "@/lib/queries/admission-manifests";
 import {
@@ -95,11 +95,7 @@ export function StaticObjectPage({
       </div>
       <StaticReadOnly origin={origin} what={kind} />
       {hooks.map((h, i) => {
-        const exemptionsHref = hookHref({
-          source: mutating ? "MutatingWebhookConfiguration" : "ValidatingWebhookConfiguration",
-          configuration: name,
-          name: h.name ?? "",
-        });
+        const exemptionsHref = webhookHookHref(mutating, name, h.name ?? "");
         return (
           <HookPanel
             key={`${h.name}-${i}`}

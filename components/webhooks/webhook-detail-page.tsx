@@ -30,7 +30,7 @@ import { ErrorBox } from "@/components/ui/error-box";
 import { HookPanel } from "./hook-panel";
 import { ObjectHead } from "./object-head";
 import { webhookDefaults } from "@/lib/admission/model/webhook-defaults";
-import { hookHref } from "@/lib/namespaces/links";
+import { webhookHookHref } from "@/lib/namespaces/links";
 import { ConfigurationDecisions } from "@/components/decisions/configuration-decisions";
 import { HookHealthSlot } from "@/components/health/hook-health-slot";
 import { healthQuery } from "@/lib/queries/health";
@@ -117,11 +117,7 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
       {details.error ? <ErrorBox error={details.error} /> : null}
       {hooks.length === 0 ? <p className="muted">This configuration has no hooks.</p> : null}
       {hooks.map((h, i) => {
-        const exemptionsHref = hookHref({
-          source: mutating ? "MutatingWebhookConfiguration" : "ValidatingWebhookConfiguration",
-          configuration: name,
-          name: h.name ?? "",
-        });
+        const exemptionsHref = webhookHookHref(mutating, name, h.name ?? "");
         return (
           <HookPanel
             key={`${h.name}-${i}`}

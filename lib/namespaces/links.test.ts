@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { proposedEditHref } from "./links";
+import { proposedEditHref, webhookHookHref } from "./links";
 import { parseProposedPatch } from "@/lib/webhooks/proposed-patch";
 import { applyProposal } from "@/components/editor/apply-proposal";
 
@@ -37,5 +37,16 @@ describe("proposedEditHref", () => {
     expect(r.ok).toBe(false);
     expect(r.message).toContain('/webhooks/1/name is no longer "inject.example.com"');
     expect(r.message).not.toContain("gate.example.com");
+  });
+});
+
+describe("webhookHookHref", () => {
+  it("names the configuration's kind by whether it mutates, and escapes the names", () => {
+    expect(webhookHookHref(true, "c/1", "a.x.io")).toBe(
+      "/hooks/MutatingWebhookConfiguration/c%2F1/a.x.io",
+    );
+    expect(webhookHookHref(false, "c", "b x")).toBe(
+      "/hooks/ValidatingWebhookConfiguration/c/b%20x",
+    );
   });
 });

@@ -12,6 +12,12 @@ export function hookHref(id: Pick<HookIdentity, "source" | "configuration" | "na
   return `/hooks/${id.source}/${encodeURIComponent(id.configuration)}/${encodeURIComponent(id.name)}`;
 }
 
+/** The per-hook page of a webhook, by its configuration's kind (mutating or not), name and its own. */
+export function webhookHookHref(mutating: boolean, configuration: string, name: string): string {
+  const source = mutating ? "MutatingWebhookConfiguration" : "ValidatingWebhookConfiguration";
+  return hookHref({ source, configuration, name });
+}
+
 const WEBHOOK_RESOURCE: Partial<Record<HookSourceKind, string>> = {
   MutatingWebhookConfiguration: "mutatingwebhookconfigurations",
   ValidatingWebhookConfiguration: "validatingwebhookconfigurations",
