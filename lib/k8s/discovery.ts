@@ -13,11 +13,16 @@ export interface GroupVersionResources {
 }
 
 /**
- * Flattens discovery documents into DiscoveryResource entries with their subresources. Resources
+ * Flattens discovery documents into DiscoveryResource entries with their subresources (marked
+ * `custom` where a CustomResourceDefinition defines them). Resources
  * reporting the same storageVersionHash share storage: that is the equivalence matchPolicy
  * Equivalent follows (without a hash, the default `<group>/<resource>` applies).
  */
-export function discoveryResources(docs: readonly GroupVersionResources[]): DiscoveryResource[] {
+export function discoveryResources(
+  docs: readonly GroupVersionResources[],
+  /** The resources CustomResourceDefinitions define, as `<group>/<plural>`. */
+  custom: ReadonlySet<string> = new Set(),
+): DiscoveryResource[] {
   const out: DiscoveryResource[] = [];
   for (const doc of docs) {
     const parents = doc.resources.filter((r) => !r.name.includes("/"));
@@ -42,6 +47,7 @@ export function discoveryResources(docs: readonly GroupVersionResources[]): Disc
         verbs: p.verbs,
         subresources,
         ...(p.storageVersionHash ? { equivalenceKey: `hash:${p.storageVersionHash}` } : {}),
+        ...(custom.has(`${doc.group}/${p.name}`) ? { custom: true } : {}),
       });
     }
   }

@@ -9,7 +9,7 @@
 import { mapLimit } from "@/lib/map-limit";
 import type { WorkloadLike } from "@/lib/admission/lint/deadlock";
 import { backendTargets } from "@/lib/namespaces/backend-pods";
-import { readBackendPods } from "./backend-pods";
+import { METADATA_ONLY, readBackendPods } from "./backend-pods";
 import { setMaxListeners } from "node:events";
 import {
   emptyLists,
@@ -84,7 +84,7 @@ async function discover(
   const gvs: { group: string; version: string }[] = [{ group: "", version: "v1" }];
   for (const g of groups.groups ?? [])
     for (const v of g.versions ?? []) gvs.push({ group: g.name, version: v.version });
-  const docs = await mapLimit(gvs, 6, async ({ group, version }) => {
+  const docsRead = mapLimit(gvs, 6, async ({ group, version }) => {
     const path = group === "" ? `/api/${version}` : `/apis/${group}/${version}`;
     try {
       const list = await client.request<{ resources?: V1APIResource[] }>({ path, signal });
@@ -96,10 +96,34 @@ async function discover(
       return undefined;
     }
   });
-  return {
-    resources: discoveryResources(docs.filter((d): d is GroupVersionResources => d !== undefined)),
-    unread,
-  };
+  const [docs, custom] = await Promise.all([docsRead, customResources(client, signal)]);
+  const read = docs.filter((d): d is GroupVersionResources => d !== undefined);
+  return { resources: discoveryResources(read, custom), unread };
+}
+
+/**
+ * The resources CustomResourceDefinitions define (`<group>/<plural>`, from the definitions' names,
+ * which are `<plural>.<group>`), read as metadata only. Empty when they cannot be read: the
+ * resources are then not known to be custom, and only the wording of some refusals is lost.
+ */
+async function customResources(client: KubeClient, signal?: AbortSignal): Promise<Set<string>> {
+  try {
+    const list = await client.request<{ items?: { metadata?: { name?: string } }[] }>({
+      path: "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+      accept: METADATA_ONLY,
+      signal,
+    });
+    const out = new Set<string>();
+    for (const item of list.items ?? []) {
+      const name = item.metadata?.name ?? "";
+      const dot = name.indexOf(".");
+      if (dot > 0) out.add(`${name.slice(dot + 1)}/${name.slice(0, dot)}`);
+    }
+    return out;
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    return new Set();
+  }
 }
 
 /**

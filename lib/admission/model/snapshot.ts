@@ -45,6 +45,12 @@ export interface DiscoveryResource {
    * aliases such as `extensions` and `apps` deployments.
    */
   readonly equivalenceKey?: string;
+  /**
+   * Served by the apiserver's CRD handler (a CustomResourceDefinition's resource), which answers
+   * every path of its resources itself: a verb its status or scale subresource does not serve is
+   * refused in its own words. Unknown (false) when the definitions could not be read.
+   */
+  readonly custom?: boolean;
 }
 
 /** admissionregistration.k8s.io/v1alpha1 InitializerConfiguration (1.7–1.13). */

@@ -95,6 +95,53 @@ describe("unservedOperation", () => {
       ).toEqual({ plugin: "routing", ...METHOD_NOT_ALLOWED });
   });
 
+  it("a custom resource's status and scale refuse other verbs in the CRD handler's words", () => {
+    const things: DiscoveryResource = {
+      group: "example.com",
+      version: "v1",
+      resource: "things",
+      kind: "Thing",
+      namespaced: true,
+      verbs: ALL,
+      subresources: [
+        { name: "status", verbs: STATUS },
+        { name: "scale", verbs: STATUS },
+      ],
+      custom: true,
+    };
+    const thing = (operation: AdmissionOperation, subresource: string) =>
+      makeRequest({
+        group: "example.com",
+        resource: "things",
+        subresource,
+        operation,
+        namespace: "default",
+        name: "t1",
+        kind: { group: "example.com", kind: "Thing" },
+        object: operation === "DELETE" ? null : { metadata: { name: "t1" } },
+      });
+    expect(unservedOperation(thing("CREATE", "status"), things)?.rejection).toEqual({
+      plugin: "routing",
+      status: 405,
+      message: 'create is not supported on resources of kind "things.example.com"',
+    });
+    expect(unservedOperation(thing("DELETE", "scale"), things)?.rejection).toEqual({
+      plugin: "routing",
+      status: 405,
+      message: 'delete is not supported on resources of kind "things.example.com"',
+    });
+    expect(unservedOperation(thing("CREATE", "other"), things)?.rejection).toEqual({
+      plugin: "routing",
+      status: 404,
+      message: 'things.example.com "t1" not found',
+    });
+    expect(unservedOperation(thing("UPDATE", "status"), things)).toBeUndefined();
+    // The same paths of a built-in resource: the router's words.
+    expect(
+      unservedOperation(thing("CREATE", "status"), { ...things, custom: false })?.rejection,
+    ).toEqual({ plugin: "routing", ...METHOD_NOT_ALLOWED });
+  });
+
   it.each([
     ["CREATE", ""],
     ["UPDATE", ""],

@@ -114,11 +114,13 @@ export function unservedOperation(
   const name = r.subresource ? `${r.resource}/${r.subresource}` : r.resource;
   if (info && unservedSubresource(info, r.subresource)) {
     const served = info.subresources?.map((s) => s.name).join(", ") || "none";
+    const answer = info.custom ? crdNotFound(r) : PATH_NOT_FOUND;
+    const by = info.custom ? "the CRD handler" : "the apiserver's router";
     return {
-      rejection: { plugin: "routing", ...PATH_NOT_FOUND },
+      rejection: { plugin: "routing", ...answer },
       exclusion: {
         code: "subresource-not-served",
-        message: `${r.resource} has no ${r.subresource} subresource (discovery lists ${served}): the apiserver's router answers ${PATH_NOT_FOUND.status} ${PATH_NOT_FOUND.message} for any method on ${name} before any admission plugin runs`,
+        message: `${r.resource} has no ${r.subresource} subresource (discovery lists ${served}): ${by} answers ${answer.status} ${answer.message} for any method on ${name} before any admission plugin runs`,
       },
     };
   }
@@ -144,14 +146,43 @@ export function unservedOperation(
     };
   if (VERBS[r.operation].some((v) => t.verbs.includes(v))) return undefined;
   const served = t.verbs.length > 0 ? t.verbs.join(", ") : "nothing";
-  const answer = routerAnswer(t.verbs, r.operation, r.subresource);
+  // A custom resource's status and scale are served by the CRD handler, which refuses any other
+  // verb itself (customresource_handler.go, serveStatus and serveScale).
+  const crd = info?.custom === true && r.subresource !== "";
+  const answer = crd ? crdMethodNotSupported(r) : routerAnswer(t.verbs, r.operation, r.subresource);
   return {
     rejection: { plugin: "routing", ...answer },
     exclusion: {
       code: "method-not-allowed",
-      message: `the apiserver serves no ${METHODS[r.operation]} on ${name} (discovery lists ${served}): its router refuses the ${r.operation} (${answer.status} ${answer.message}) before any admission plugin runs`,
+      message: `the apiserver serves no ${METHODS[r.operation]} on ${name} (discovery lists ${served}): ${crd ? "the CRD handler" : "its router"} refuses the ${r.operation} (${answer.status} ${answer.message}) before any admission plugin runs`,
     },
   };
+}
+
+/** `schema.GroupResource.String()`: `<resource>.<group>`, or the resource alone in the core group. */
+function groupResource(r: AdmissionRequest): string {
+  return r.group ? `${r.resource}.${r.group}` : r.resource;
+}
+
+/** The verb the apiserver's request info names a CREATE or DELETE of a named subresource by. */
+const SUBRESOURCE_VERB: Record<Exclude<AdmissionRequest["operation"], "CONNECT">, string> = {
+  CREATE: "create",
+  UPDATE: "update",
+  DELETE: "delete",
+};
+
+/** The CRD handler's refusal of a verb on status or scale (`apierrors.NewMethodNotSupported`). */
+function crdMethodNotSupported(r: AdmissionRequest): { status: number; message: string } {
+  const verb = SUBRESOURCE_VERB[r.operation as Exclude<AdmissionRequest["operation"], "CONNECT">];
+  return {
+    status: 405,
+    message: `${verb} is not supported on resources of kind ${JSON.stringify(groupResource(r))}`,
+  };
+}
+
+/** The CRD handler's answer for a subresource it does not serve (`apierrors.NewNotFound`). */
+function crdNotFound(r: AdmissionRequest): { status: number; message: string } {
+  return { status: 404, message: `${groupResource(r)} ${JSON.stringify(r.name ?? "")} not found` };
 }
 
 /**
