@@ -1154,9 +1154,19 @@ test("matching oracle: predict + order agree with the apiserver's calls on every
     });
   }
 
-  // The audit log is written as requests complete; give the last ones a moment.
-  await new Promise((r) => setTimeout(r, 1500));
-  const audit = readAuditAnnotations();
+  // The audit log is written as requests complete: wait until it holds the annotations of every
+  // request that called a mutating hook (those the comparison below reads).
+  let audit = readAuditAnnotations();
+  const annotated = outcomes.filter((o) => o.expectedMutating.length > 0 && o.auditID !== "");
+  await expect
+    .poll(
+      () => {
+        audit = readAuditAnnotations();
+        return annotated.filter((o) => !audit.has(o.auditID)).map((o) => o.label);
+      },
+      { timeout: 20_000 },
+    )
+    .toEqual([]);
   const disagreements: Array<Outcome & { problems: string[]; auditMutating: string[] }> = [];
   for (const o of outcomes) {
     const problems: string[] = [];
