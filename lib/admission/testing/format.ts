@@ -259,6 +259,11 @@ export const testSuiteSchema = z.strictObject({
    * the configuration does not hold the namespace.
    */
   namespaces: z.record(z.string(), labelsSchema).optional(),
+  /**
+   * Configuration files or directories (paths relative to the test file) the cases run against
+   * when the command line names none: the hooks, policies, bindings and namespaces.
+   */
+  configuration: z.array(z.string()).optional(),
   cases: z.array(testCaseSchema),
 });
 
@@ -452,6 +457,7 @@ export function serializeTestFile(
   options: {
     metadata?: TestSuiteMetadata;
     namespaces?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+    configuration?: readonly string[];
   } = {},
 ): string {
   const suite = {
@@ -459,6 +465,7 @@ export function serializeTestFile(
     kind: ADMISSION_TEST_KIND,
     ...(options.metadata ? { metadata: options.metadata } : {}),
     ...(options.namespaces ? { namespaces: options.namespaces } : {}),
+    ...(options.configuration ? { configuration: options.configuration } : {}),
     cases,
   };
   // Strings that YAML 1.1 would read as another type (yes, on, 0755) are quoted by `yaml`'s
