@@ -142,8 +142,9 @@ export const testRequestSchema = z.strictObject({
   /** The request's namespace as an object (its labels are used; overrides namespaceLabels). */
   namespaceObject: jsonObjectSchema.optional(),
   /**
-   * Param objects a policy's paramRef reads (ConfigMaps, custom resources), added to the
-   * configuration the case runs against; offline they are what the policy finds.
+   * Param objects a policy's paramRef reads (ConfigMaps, custom resources). When set they are
+   * all the param objects there are, of every paramKind the policies name (`[]`: none exist);
+   * unset, they are the configuration's (unknown offline, the cluster's with --context).
    */
   params: z.array(jsonObjectSchema).optional(),
 });
@@ -264,6 +265,12 @@ export const testSuiteSchema = z.strictObject({
    * when the command line names none: the hooks, policies, bindings and namespaces.
    */
   configuration: z.array(z.string()).optional(),
+  /**
+   * Configuration objects written in the suite itself (hooks, policies, bindings, Namespaces),
+   * added to `configuration`'s: a suite saved from traffic keeps the hooks as they were; an
+   * imported one the bindings its tool did not need.
+   */
+  configurationObjects: z.array(jsonObjectSchema).optional(),
   cases: z.array(testCaseSchema),
 });
 
@@ -458,6 +465,7 @@ export function serializeTestFile(
     metadata?: TestSuiteMetadata;
     namespaces?: Readonly<Record<string, Readonly<Record<string, string>>>>;
     configuration?: readonly string[];
+    configurationObjects?: readonly Readonly<Record<string, unknown>>[];
   } = {},
 ): string {
   const suite = {
@@ -466,6 +474,7 @@ export function serializeTestFile(
     ...(options.metadata ? { metadata: options.metadata } : {}),
     ...(options.namespaces ? { namespaces: options.namespaces } : {}),
     ...(options.configuration ? { configuration: options.configuration } : {}),
+    ...(options.configurationObjects ? { configurationObjects: options.configurationObjects } : {}),
     cases,
   };
   // Strings that YAML 1.1 would read as another type (yes, on, 0755) are quoted by `yaml`'s

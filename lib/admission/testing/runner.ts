@@ -75,6 +75,10 @@ export interface CaseResult {
   readonly admitted: boolean | undefined;
   readonly notices: readonly string[];
   readonly durationMs: number;
+  /** The request the case describes (undefined when it could not be built). */
+  readonly request: AdmissionRequest | undefined;
+  /** The webhooks the request reaches or may reach (any round, undecided ones too). */
+  readonly reachedWebhooks: readonly string[];
 }
 
 /** A policy binding's offline evaluation within a case. */
@@ -157,8 +161,28 @@ export class TestRunner {
       namespaces[name] ??= { "kubernetes.io/metadata.name": name, ...labels };
     const { lists, full } = caseParams((c.request.params ?? []) as JsonObject[]);
     const kinds = new Set(lists.map((l) => `${l.apiVersion}/${l.kind}`));
+    // Given params are all there are: every paramKind a policy names has only these objects.
+    if (c.request.params !== undefined) {
+      const named = [
+        ...(base.validatingAdmissionPolicies ?? []),
+        ...(base.mutatingAdmissionPolicies ?? []),
+      ].flatMap((p) => (p.spec?.paramKind ? [p.spec.paramKind] : []));
+      for (const pk of named) {
+        const apiVersion = pk.apiVersion ?? "";
+        const kind = pk.kind ?? "";
+        if (kinds.has(`${apiVersion}/${kind}`)) continue;
+        kinds.add(`${apiVersion}/${kind}`);
+        const [group, version] = apiVersion.includes("/")
+          ? apiVersion.split("/")
+          : ["", apiVersion];
+        const served = base.discovery?.find(
+          (d) => d.kind === kind && d.group === group && d.version === version,
+        );
+        lists.push({ apiVersion, kind, namespaced: served?.namespaced ?? true, objects: [] });
+      }
+    }
     const params =
-      lists.length > 0
+      c.request.params !== undefined
         ? [...(base.params ?? []).filter((p) => !kinds.has(`${p.apiVersion}/${p.kind}`)), ...lists]
         : base.params;
     const snapshot: AdmissionSnapshot = {
@@ -166,7 +190,10 @@ export class TestRunner {
       namespaces,
       ...(params ? { params } : {}),
     };
-    const key = JSON.stringify([Object.keys(suiteNs).length > 0 ? suiteNs : null, lists]);
+    const key = JSON.stringify([
+      Object.keys(suiteNs).length > 0 ? suiteNs : null,
+      c.request.params !== undefined ? lists : null,
+    ]);
     let compiled = this.compiled.get(key);
     if (!compiled) {
       compiled = compileSnapshot(snapshot);
@@ -266,6 +293,8 @@ export class TestRunner {
         calls: [],
         admitted: undefined,
         notices: [],
+        request: undefined,
+        reachedWebhooks: [],
       });
     }
     const report = predictReport(built.request, built.report, ctx.compiled, []);
@@ -277,6 +306,18 @@ export class TestRunner {
       calls: certainCalls(report).map((x) => refOf(x.hook)),
       admitted: outcome.admitted,
       notices: built.notices,
+      request: built.request,
+      reachedWebhooks: [
+        ...new Set(
+          [...report.calls.map((x) => x.hook), ...report.indeterminate.map((x) => x.hook)]
+            .filter(
+              (h) =>
+                h.source === "MutatingWebhookConfiguration" ||
+                h.source === "ValidatingWebhookConfiguration",
+            )
+            .map(refOf),
+        ),
+      ],
     });
   }
 }
@@ -433,6 +474,24 @@ function evaluatePolicies(
       }),
     );
     policies.push({ ref, hook: h, evaluation: combine(evals) });
+  }
+  // A binding that fails before it is evaluated (its params not found under Deny, its policy
+  // not configurable) is no call: its failure is its decision.
+  const calledKeys = new Set(certainCalls(report).map((x) => x.key));
+  for (const f of [report.failure, ...report.alsoFailing]) {
+    if (!f || calledKeys.has(f.key) || f.hook.source !== "ValidatingAdmissionPolicy") continue;
+    policies.push({
+      ref: refOf(f.hook),
+      hook: f.hook,
+      evaluation: {
+        decided: true,
+        result: "denied",
+        denial: f.message,
+        warnings: [],
+        auditAnnotations: {},
+        failures: [f.message],
+      },
+    });
   }
   for (const p of policies) if (p.evaluation.decided) warnings.push(...p.evaluation.warnings);
 
@@ -798,7 +857,7 @@ export interface RunSummary {
   readonly errors: number;
 }
 
-export function summarize(results: readonly CaseResult[]): RunSummary {
+export function summarize(results: readonly Pick<CaseResult, "status">[]): RunSummary {
   const n = (s: CaseResult["status"]) => results.filter((r) => r.status === s).length;
   return { passed: n("pass"), failed: n("fail"), skipped: n("skip"), errors: n("error") };
 }
