@@ -59,7 +59,7 @@ export async function runTestImport(
   );
   const text = serializeTestFile(result.cases, {
     metadata: {
-      name: path.basename(cmd.from === "kat" ? root : cmd.input),
+      name: path.basename(root),
       description: `imported from ${cmd.from} ${cmd.input}`,
     },
     configuration,

@@ -5,6 +5,7 @@
  * `--dry-run`, each case is also sent to the cluster as a server-side dry run as the caller's
  * identity, where every webhook it may reach declares sideEffects None or NoneOnDryRun.
  */
+import { statSync } from "node:fs";
 import path from "node:path";
 import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
 import type { AdmissionRequest, RequestUserInfo } from "@/lib/admission/model/request";
@@ -74,14 +75,25 @@ function snapshotOf(state: State, admissionConfig: string | undefined): Admissio
   };
 }
 
+const SUITE_KIND = /^kind:\s*["']?AdmissionTestSuite["']?\s*$/m;
+
 interface LoadedFile {
   file: string;
   suites: readonly TestSuite[];
   cases: readonly LocatedTestCase[];
 }
 
+/**
+ * Reads the test files: a file named is a suite; a directory gives the suites found in it
+ * (files whose text declares `kind: AdmissionTestSuite`), beside configuration or anything else.
+ */
 async function readSuites(files: readonly string[]): Promise<LoadedFile[]> {
-  const sources = await readInputs(files);
+  const sources = [];
+  for (const f of files) {
+    const read = await readInputs([f]);
+    const isDir = f !== "-" && statSync(f, { throwIfNoEntry: false })?.isDirectory() === true;
+    sources.push(...(isDir ? read.filter((s) => SUITE_KIND.test(s.text)) : read));
+  }
   const out: LoadedFile[] = [];
   const problems: string[] = [];
   for (const s of sources) {
