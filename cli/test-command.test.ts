@@ -2,7 +2,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCommandLine, type TestCommand } from "./args";
-import { runTest } from "./commands/test";
+import { dryRunBlockers, runTest } from "./commands/test";
 import { formatTestText, junitXml } from "./output/test";
 
 const FIXTURES = path.resolve(import.meta.dirname, "..", "lib/admission/testing/fixtures");
@@ -77,6 +77,34 @@ describe("portcullis test on the imported kat and kaptest examples", () => {
         command([path.join(FIXTURES, "kat", "validating/replica-limit-with-params/binding.yaml")]),
       ),
     ).rejects.toThrow(/kind: .*|apiVersion/);
+  });
+
+  it("sends no dry run that reaches a webhook with side effects", () => {
+    const hook = (name: string, sideEffects?: string) => ({
+      name,
+      clientConfig: {},
+      admissionReviewVersions: ["v1"],
+      ...(sideEffects ? { sideEffects } : {}),
+    });
+    const snapshot = {
+      validatingWebhookConfigurations: [
+        { metadata: { name: "c" }, webhooks: [hook("a", "None"), hook("b", "Some"), hook("d")] },
+      ],
+      mutatingWebhookConfigurations: [
+        { metadata: { name: "m" }, webhooks: [hook("x", "NoneOnDryRun")] },
+      ],
+    } as unknown as Parameters<typeof dryRunBlockers>[0];
+    expect(
+      dryRunBlockers(snapshot, [
+        "ValidatingWebhookConfiguration/c/a",
+        "ValidatingWebhookConfiguration/c/b",
+        "ValidatingWebhookConfiguration/c/d",
+        "MutatingWebhookConfiguration/m/x",
+      ]),
+    ).toEqual([
+      "ValidatingWebhookConfiguration/c/b declares sideEffects Some",
+      "ValidatingWebhookConfiguration/c/d declares sideEffects Unknown",
+    ]);
   });
 
   it("parses its flags", () => {

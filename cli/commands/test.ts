@@ -105,8 +105,12 @@ async function readSuites(files: readonly string[]): Promise<LoadedFile[]> {
   return out;
 }
 
-/** The webhooks a case's request may reach whose sideEffects forbid a dry run. */
-function dryRunBlockers(snapshot: AdmissionSnapshot, reached: readonly string[]): string[] {
+/**
+ * The webhooks a case's request may reach whose sideEffects forbid a dry run: the apiserver
+ * refuses a dry run that reaches one (v1 allows only None and NoneOnDryRun; Some and Unknown stay
+ * on static manifests' and v1beta1 hooks).
+ */
+export function dryRunBlockers(snapshot: AdmissionSnapshot, reached: readonly string[]): string[] {
   const out: string[] = [];
   for (const ref of reached) {
     const [source, configuration, name] = ref.split("/");
