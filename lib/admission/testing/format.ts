@@ -207,6 +207,8 @@ export const testExpectSchema = z.strictObject({
   calls: z.array(hookRefSchema).optional(),
   /** Each of these is called (in any order; others may be too). */
   called: z.array(hookRefSchema).optional(),
+  /** Each of these is called, in this order relative to one another (others may be between). */
+  order: z.array(hookRefSchema).optional(),
   /** None of these is called. */
   notCalled: z.array(hookRefSchema).optional(),
   /** Each of these is skipped, for the reason given. */

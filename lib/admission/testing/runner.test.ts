@@ -89,6 +89,7 @@ cases:
         - MutatingAdmissionPolicy/add-env/add-env
         - ValidatingAdmissionPolicy/require-team/require-team-everywhere
         - ValidatingWebhookConfiguration/gate/gate.example.com
+      order: [MutatingAdmissionPolicy/add-env, ValidatingWebhookConfiguration/gate]
       policies:
         - hook: ValidatingAdmissionPolicy/require-team
           result: allowed
@@ -118,6 +119,7 @@ cases:
       object: { apiVersion: v1, kind: Pod, metadata: { name: r, labels: { team: b } } }
     expect:
       called: [ValidatingWebhookConfiguration/gate/gate.example.com]
+      order: [ValidatingAdmissionPolicy/require-team, MutatingAdmissionPolicy/add-env]
       skipped:
         - hook: ValidatingWebhookConfiguration/gate/gate.example.com
           reason: rules
@@ -158,6 +160,7 @@ describe("TestRunner", () => {
     expect(results[2]?.status).toBe("fail");
     expect(results[2]?.checks.map((c) => c.message)).toEqual([
       expect.stringMatching(/is not called: skipped \(namespace-selector\)/) as string,
+      "called in the order MutatingAdmissionPolicy/add-env/add-env, ValidatingAdmissionPolicy/require-team/require-team-everywhere",
       expect.stringMatching(/^skipped for namespace-selector, expected rules/) as string,
     ]);
   });

@@ -647,6 +647,31 @@ function checkExpectations(
     else out.push(fail(name, `${text} is not called: ${skipWords(report, ref)}`));
   });
 
+  if (e.order !== undefined) {
+    const name = "order";
+    const positions = e.order.map((text) =>
+      calls.findIndex((x) => refMatches(mustRef(text), x.hook)),
+    );
+    const missing = e.order.filter((_, i) => positions[i] === -1);
+    const sorted = positions.every((p, i) => i === 0 || p > (positions[i - 1] ?? -1));
+    if (missing.length > 0 && missing.some((t) => isUndecided(mustRef(t))))
+      out.push(
+        undecided(name, `whether ${missing.join(", ")} is called cannot be decided offline`),
+      );
+    else if (missing.length > 0) out.push(fail(name, `${missing.join(", ")} not called`));
+    else if (!sorted)
+      out.push(
+        fail(
+          name,
+          `called in the order ${calls
+            .filter((x) => e.order?.some((t) => refMatches(mustRef(t), x.hook)))
+            .map((x) => refOf(x.hook))
+            .join(", ")}`,
+        ),
+      );
+    else out.push(pass(name));
+  }
+
   e.notCalled?.forEach((text, i) => {
     const name = `notCalled[${i}]`;
     const ref = mustRef(text);
