@@ -123,7 +123,7 @@ export const userInfoSchema = z.strictObject({
  */
 export const testRequestSchema = z.strictObject({
   operation: z.enum(["CREATE", "UPDATE", "DELETE", "CONNECT"]),
-  /** `RESOURCE[.GROUP]` or `GROUP/VERSION/RESOURCE` (core: `v1/pods` or `/v1/pods`). */
+  /** `RESOURCE[.GROUP]` or `GROUP/VERSION/RESOURCE` (the core group: `core/v1/pods`). */
   resource: z.string().min(1).optional(),
   subresource: z.string().optional(),
   /** The request's kind when the object does not carry it (a subresource, a DELETE by name). */
