@@ -119,7 +119,7 @@ function firstLine(e: unknown): string {
 }
 
 /** A CEL value back to JSON (bigint → number, Maps → objects). */
-export function fromCel(v: unknown): unknown {
+function fromCel(v: unknown): unknown {
   if (typeof v === "bigint") return Number(v);
   if (v instanceof Map) {
     const o: Record<string, unknown> = {};
@@ -431,7 +431,7 @@ const isMap = (v: unknown): v is Record<string, unknown> =>
  * other list is replaced. Fields the schema marks otherwise (other list keys, atomic maps) are
  * not modelled.
  */
-export function applyConfiguration(base: unknown, patch: unknown): unknown {
+function applyConfiguration(base: unknown, patch: unknown): unknown {
   if (isMap(base) && isMap(patch)) {
     const out: Record<string, unknown> = { ...base };
     for (const [k, v] of Object.entries(patch))

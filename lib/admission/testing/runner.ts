@@ -54,7 +54,7 @@ export type DryRunOutcome =
     }
   | { readonly kind: "skipped"; readonly reason: string };
 
-/** One expectation's verdict. */
+/** One expectation's verdict. @public */
 export interface CheckResult {
   /** The expectation, e.g. `calls`, `policies[0]`, `dryRun.allowed`. */
   readonly expectation: string;
