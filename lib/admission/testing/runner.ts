@@ -14,13 +14,14 @@ import type { ParamObjects } from "@/lib/admission/model/params";
 import type { AdmissionRequest, JsonObject, RequestUserInfo } from "@/lib/admission/model/request";
 import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
 import type { JsonObject as JsonDocument } from "@/lib/admission/validate/json";
+import { buildRequest } from "@/lib/admission/report/predict-report";
+import type { SkipReason } from "@/lib/admission/matching/compiled";
 import {
-  buildRequest,
-  predictReport,
-  type CallReport,
-  type HookRef as ReportHookRef,
-  type PredictReport,
-} from "@/lib/admission/report/predict-report";
+  predict,
+  type Explained,
+  type PredictedCall,
+  type Prediction,
+} from "@/lib/admission/prediction/predict";
 import {
   formatHookRef,
   parseHookRef,
@@ -84,7 +85,7 @@ export interface CaseResult {
 /** A policy binding's offline evaluation within a case. */
 interface PolicyOutcome {
   readonly ref: string;
-  readonly hook: ReportHookRef;
+  readonly hook: HookIdentity;
   readonly evaluation: ValidatingEvaluation;
 }
 
@@ -93,11 +94,11 @@ const DEFAULT_USER: RequestUserInfo = {
   groups: ["system:masters", "system:authenticated"],
 };
 
-function refOf(h: ReportHookRef | HookIdentity): string {
+function refOf(h: HookIdentity): string {
   return formatHookRef({ source: h.source, configuration: h.configuration, name: h.name });
 }
 
-function refMatches(ref: HookRef, h: ReportHookRef | HookIdentity): boolean {
+function refMatches(ref: HookRef, h: HookIdentity): boolean {
   return (
     ref.source === h.source &&
     ref.configuration === h.configuration &&
@@ -143,6 +144,13 @@ function caseParams(objects: readonly JsonObject[]): {
 /** Runs cases; one configuration is compiled once for the cases that add nothing to it. */
 export class TestRunner {
   private readonly compiled = new Map<string, CompiledSnapshot>();
+  private plain:
+    | {
+        snapshot: AdmissionSnapshot;
+        compiled: CompiledSnapshot;
+        full: Map<string, Map<string, JsonObject>>;
+      }
+    | undefined;
 
   constructor(private readonly config: TestConfiguration) {}
 
@@ -156,6 +164,11 @@ export class TestRunner {
   } {
     const base = this.config.snapshot;
     const suiteNs = suite?.namespaces ?? {};
+    // Most cases add nothing to the configuration: compiled once, shared by all.
+    if (c.request.params === undefined && Object.keys(suiteNs).length === 0) {
+      this.plain ??= { snapshot: base, compiled: compileSnapshot(base), full: new Map() };
+      return this.plain;
+    }
     const namespaces = { ...base.namespaces };
     for (const [name, labels] of Object.entries(suiteNs))
       namespaces[name] ??= { "kubernetes.io/metadata.name": name, ...labels };
@@ -297,7 +310,7 @@ export class TestRunner {
         reachedWebhooks: [],
       });
     }
-    const report = predictReport(built.request, built.report, ctx.compiled, []);
+    const report = seen(predict(built.request, ctx.compiled));
     const outcome = evaluatePolicies(report, built.request, ctx.snapshot, ctx.full, c);
     const checks = checkExpectations(c, report, outcome, dryRun);
     return done({
@@ -322,13 +335,65 @@ export class TestRunner {
   }
 }
 
+/** A skip, its sentence made only when read. */
+interface SeenSkip {
+  readonly hook: HookIdentity;
+  readonly code: SkipReason["code"];
+  readonly reason: SkipReason;
+  readonly message: string;
+}
+
+/** What the runner reads of a prediction (the explainer's sentences only when asked). */
+interface Seen {
+  readonly calls: readonly PredictedCall[];
+  readonly skips: readonly SeenSkip[];
+  readonly indeterminate: Prediction["indeterminate"];
+  readonly failure: Prediction["failure"];
+  readonly alsoFailing: Prediction["alsoFailing"];
+  readonly rejectedBeforeHooks: Prediction["rejectedBeforeHooks"];
+  readonly podSecurity: Prediction["podSecurity"];
+  readonly neverSent: boolean;
+}
+
+class LazySkip implements SeenSkip {
+  constructor(
+    private readonly entry: Prediction["skips"][number],
+    private readonly explainer: Explained["explainer"],
+  ) {}
+  get hook(): HookIdentity {
+    return this.entry.hook;
+  }
+  get code(): SkipReason["code"] {
+    return this.entry.reason.code;
+  }
+  get reason(): SkipReason {
+    return this.entry.reason;
+  }
+  get message(): string {
+    return this.explainer.skip(this.entry).message;
+  }
+}
+
+function seen({ prediction: p, explainer }: Explained): Seen {
+  return {
+    calls: p.calls,
+    skips: p.skips.map((s) => new LazySkip(s, explainer)),
+    indeterminate: p.indeterminate,
+    failure: p.failure,
+    alsoFailing: p.alsoFailing,
+    rejectedBeforeHooks: p.rejectedBeforeHooks,
+    podSecurity: p.podSecurity,
+    neverSent: p.exclusions.webhooks?.code === "operation-never-sent",
+  };
+}
+
 function verdict(checks: readonly CheckResult[]): CaseResult["status"] {
   if (checks.some((c) => c.status === "fail")) return "fail";
   if (checks.some((c) => c.status === "pass")) return "pass";
   return "skip";
 }
 
-const certainCalls = (r: PredictReport): CallReport[] =>
+const certainCalls = (r: Seen): PredictedCall[] =>
   r.calls.filter((c) => c.round === 0 && c.certainty === "certain");
 
 /** The chain's offline outcome: policies evaluated, the object after mutations, the verdict. */
@@ -355,7 +420,7 @@ function namespaceObjectOf(c: TestCase, request: AdmissionRequest): JsonObject |
 }
 
 function evaluatePolicies(
-  report: PredictReport,
+  report: Seen,
   request: AdmissionRequest,
   snapshot: AdmissionSnapshot,
   params: Map<string, Map<string, JsonObject>>,
@@ -368,10 +433,11 @@ function evaluatePolicies(
   const namespaceObject = namespaceObjectOf(c, request);
   const paramObjectsOf = (
     paramKind: { apiVersion?: string; kind?: string } | undefined,
-    names: readonly string[] | null,
+    names: readonly string[] | undefined,
   ): (JsonObject | null)[] | string => {
     if (!paramKind) return [null];
-    if (names === null) return "its param objects are not known (give them as the case's params)";
+    if (names === undefined)
+      return "its param objects are not known (give them as the case's params)";
     const byName = params.get(`${paramKind.apiVersion ?? ""}/${paramKind.kind ?? ""}`);
     const out: JsonObject[] = [];
     for (const n of names) {
@@ -569,7 +635,7 @@ const undecided = (expectation: string, message: string): CheckResult => ({
   message,
 });
 
-function skipWords(report: PredictReport, ref: HookRef): string {
+function skipWords(report: Seen, ref: HookRef): string {
   const s = report.skips.find((x) => refMatches(ref, x.hook));
   if (s) return `skipped (${s.code}): ${s.message}`;
   return "no such hook in the configuration";
@@ -577,7 +643,7 @@ function skipWords(report: PredictReport, ref: HookRef): string {
 
 function checkExpectations(
   c: TestCase,
-  report: PredictReport,
+  report: Seen,
   outcome: ChainOutcome,
   dryRun: DryRunOutcome | undefined,
 ): CheckResult[] {
@@ -620,7 +686,7 @@ function checkExpectations(
     const actual = calls.map((x) => refOf(x.hook));
     const same =
       expected.length === calls.length &&
-      expected.every((r, i) => refMatches(r, calls[i]?.hook as ReportHookRef));
+      expected.every((r, i) => refMatches(r, calls[i]?.hook as HookIdentity));
     if (same && undecidedHooks.length === 0) out.push(pass(name));
     else if (!same && undecidedHooks.length === 0)
       out.push(
