@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
 import { builtinDiscovery } from "@/lib/admission/report/resources";
-import { parseTestFile } from "./format";
+import { parseTestFile, serializeTestFile } from "./format";
 import { TestRunner, summarize } from "./runner";
 import { applyJsonPatch, messagesAsMaps } from "./policy-eval";
 
@@ -201,5 +201,73 @@ describe("policy evaluation helpers", () => {
       ]),
     ).toEqual({ a: [0, 2, 3], b: { "d/e": "x" } });
     expect(() => applyJsonPatch({}, [{ op: "replace", path: "/x", value: 1 }])).toThrow();
+  });
+});
+
+describe("a case saved from a prediction", () => {
+  it("passes against the configuration it was saved from, and fails against an edit", async () => {
+    const { buildRequest, predictReport } = await import("@/lib/admission/report/predict-report");
+    const { caseFromReport } = await import("./from-prediction");
+    const object = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "p", labels: { team: "a" } },
+    };
+    const built = buildRequest(
+      {
+        operation: "CREATE",
+        subresource: "",
+        resource: undefined,
+        namespace: "team-a",
+        name: undefined,
+        dryRun: false,
+        namespaceLabels: undefined,
+        user: "alice",
+        groups: ["dev"],
+      },
+      {
+        object,
+        oldObject: undefined,
+        discovery: builtinDiscovery(),
+        namespaces: SNAPSHOT.namespaces ?? {},
+        namespacesFrom: "files",
+        identity: undefined,
+      },
+    );
+    const report = predictReport(built.request, built.report, SNAPSHOT, []);
+    const saved = caseFromReport("saved", report, { object, oldObject: null });
+    expect(saved.expect.calls).toEqual([
+      "MutatingAdmissionPolicy/add-env/add-env",
+      "ValidatingAdmissionPolicy/require-team/require-team-everywhere",
+      "ValidatingWebhookConfiguration/gate/gate.example.com",
+    ]);
+    const text = serializeTestFile([saved]);
+    const parsed = parseTestFile(text);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+    const c = parsed.cases[0];
+    if (!c) throw new Error("case");
+    expect(new TestRunner({ snapshot: SNAPSHOT, namespacesFrom: "files" }).run(c).status).toBe(
+      "pass",
+    );
+    // The edit narrows the gate's selector: the case now fails, naming the hook and why.
+    const edited = structuredClone(SNAPSHOT) as unknown as {
+      validatingWebhookConfigurations: { webhooks: { namespaceSelector: unknown }[] }[];
+    };
+    const gate = edited.validatingWebhookConfigurations[0]?.webhooks[0];
+    if (gate) gate.namespaceSelector = { matchLabels: { team: "b" } };
+    const after = new TestRunner({
+      snapshot: edited as unknown as AdmissionSnapshot,
+      namespacesFrom: "files",
+    }).run(c);
+    expect(after.status).toBe("fail");
+    expect(after.checks.filter((x) => x.status === "fail")).toEqual([
+      {
+        expectation: "calls",
+        status: "fail",
+        message: expect.stringMatching(
+          /^called MutatingAdmissionPolicy\/add-env\/add-env, ValidatingAdmissionPolicy\/require-team\/require-team-everywhere; expected /,
+        ) as string,
+      },
+    ]);
   });
 });
