@@ -148,7 +148,22 @@ export interface PolicyInputs {
   readonly params: JsonObject | null;
   /** The request's namespace object, null for a cluster-scoped request. */
   readonly namespaceObject: JsonObject | null;
+  /**
+   * True when the namespace object is known by its name and labels only (the case gave no
+   * namespaceObject): a policy reading anything else of it is undecided.
+   */
+  readonly namespacePartial?: boolean;
 }
+
+/** Whether a policy reads more of namespaceObject than its name and labels. */
+function readsMoreOfNamespace(spec: unknown): boolean {
+  return /\bnamespaceObject\b(?!\s*\.\s*metadata\s*\.\s*(?:labels|name)\b)/.test(
+    JSON.stringify(spec ?? {}),
+  );
+}
+
+const PARTIAL_NAMESPACE =
+  "reads the namespace object, known here by its name and labels only (give the case's namespaceObject)";
 
 interface PolicySpecLike {
   failurePolicy?: string;
@@ -238,6 +253,8 @@ export function evaluateValidating(
   const policyName = policy.metadata?.name ?? "";
   const bindingName = binding.metadata?.name ?? "";
   const fail = (spec.failurePolicy ?? "Fail") === "Fail";
+  if (inputs.namespacePartial && inputs.namespaceObject && readsMoreOfNamespace(spec))
+    return { decided: false, reason: PARTIAL_NAMESPACE };
   try {
     const { vars, errors } = bindVariables(spec, inputs);
     const failures: string[] = [];
@@ -457,6 +474,8 @@ export function evaluateMutating(
   inputs: PolicyInputs,
 ): MutatingEvaluation {
   const spec = policy.spec ?? {};
+  if (inputs.namespacePartial && inputs.namespaceObject && readsMoreOfNamespace(spec))
+    return { decided: false, reason: PARTIAL_NAMESPACE };
   try {
     let object: JsonObject = inputs.object ?? {};
     for (const m of spec.mutations ?? []) {

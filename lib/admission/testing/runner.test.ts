@@ -271,3 +271,59 @@ describe("a case saved from a prediction", () => {
     ]);
   });
 });
+
+describe("what a policy reads of the namespace", () => {
+  it("is undecided beyond its name and labels unless the case gives the namespace object", () => {
+    const policy = {
+      metadata: { name: "by-annotation" },
+      spec: {
+        failurePolicy: "Fail",
+        matchConstraints: { resourceRules: rules },
+        validations: [
+          {
+            expression: "has(namespaceObject.metadata.annotations) && object.metadata.name != 'x'",
+          },
+        ],
+      },
+    };
+    const snapshot = {
+      ...SNAPSHOT,
+      validatingAdmissionPolicies: [policy],
+      validatingAdmissionPolicyBindings: [
+        {
+          metadata: { name: "b" },
+          spec: { policyName: "by-annotation", validationActions: ["Deny"] },
+        },
+      ],
+    } as unknown as AdmissionSnapshot;
+    const runner = new TestRunner({ snapshot, namespacesFrom: "files" });
+    const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "p" } };
+    const expectation = {
+      policies: [{ hook: "ValidatingAdmissionPolicy/by-annotation", result: "allowed" as const }],
+    };
+    const partial = runner.run({
+      name: "labels only",
+      request: { operation: "CREATE", namespace: "team-a", object: pod },
+      expect: expectation,
+    });
+    expect(partial.checks[0]).toMatchObject({
+      status: "undecided",
+      message: expect.stringContaining("namespaceObject") as string,
+    });
+    const whole = runner.run({
+      name: "the namespace given",
+      request: {
+        operation: "CREATE",
+        namespace: "team-a",
+        object: pod,
+        namespaceObject: {
+          apiVersion: "v1",
+          kind: "Namespace",
+          metadata: { name: "team-a", annotations: { a: "b" } },
+        },
+      },
+      expect: expectation,
+    });
+    expect(whole.status).toBe("pass");
+  });
+});

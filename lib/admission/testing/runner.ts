@@ -431,6 +431,7 @@ function evaluatePolicies(
   let object: JsonObject | null = request.object ?? null;
   let objectUncertain: string | undefined;
   const namespaceObject = namespaceObjectOf(c, request);
+  const namespacePartial = c.request.namespaceObject === undefined;
   const paramObjectsOf = (
     paramKind: { apiVersion?: string; kind?: string } | undefined,
     names: readonly string[] | undefined,
@@ -471,6 +472,7 @@ function evaluatePolicies(
           object,
           params: p,
           namespaceObject,
+          namespacePartial,
         });
         if (!m.decided) {
           objectUncertain = `${refOf(h)}: ${m.reason}`;
@@ -537,6 +539,7 @@ function evaluatePolicies(
         object,
         params: p,
         namespaceObject,
+        namespacePartial,
       }),
     );
     policies.push({ ref, hook: h, evaluation: combine(evals) });
