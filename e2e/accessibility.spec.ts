@@ -57,8 +57,16 @@ function pageKind(href: string): string {
   return params ? `${path}?${params}` : path;
 }
 
-/** One same-origin page of each kind the dashboard links to, breadth first from the root. */
-async function crawl(page: Page, prefer: string[]): Promise<string[]> {
+/**
+ * One same-origin page of each kind the dashboard links to, breadth first from the root.
+ * `visit` is called on each page the crawl loads, once it has settled; the pages found but not
+ * loaded (the extra pages, those left in the queue at MAX_PAGES) are the caller's to load.
+ */
+async function crawl(
+  page: Page,
+  prefer: string[],
+  visit: (path: string) => Promise<void>,
+): Promise<string[]> {
   const kinds = new Map<string, string>([
     ["/", "/"],
     ...EXTRA_PAGES.map((p) => [pageKind(p), p] as [string, string]),
@@ -68,6 +76,7 @@ async function crawl(page: Page, prefer: string[]): Promise<string[]> {
     const path = queue.shift() as string;
     await page.goto(path);
     await settled(page);
+    await visit(path);
     const hrefs = await page
       .locator("a[href^='/']")
       .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute("href") ?? ""));
@@ -113,7 +122,32 @@ test.describe("Accessibility", () => {
       await deleteConfig(kube, "validatingwebhookconfigurations", v);
       await kube.request("DELETE", `${legacy}/${m}`);
     });
-    const pages = await crawl(page, [m, v]);
+    const found: string[] = [];
+    // Each page is titled by what it shows (WCAG 2.4.2), so tabs and history tell them apart:
+    // "<page or object> · Portcullis", one title per path.
+    const titles = new Map<string, string>();
+    // Each page is loaded once and checked in both themes: the theme follows the system's
+    // colour scheme through CSS and Monaco's subscription to it (no reload needed).
+    const check = async (path: string) => {
+      for (const scheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        // Monaco's editors (class vs-dark in the dark theme) have followed the switch.
+        await expect(
+          page.locator(
+            scheme === "dark" ? ".monaco-editor:not(.vs-dark)" : ".monaco-editor.vs-dark",
+          ),
+        ).toHaveCount(0);
+        for (const f of await serious(page)) found.push(`${scheme} ${path}: ${f}`);
+      }
+      await page.emulateMedia({ colorScheme: "light" });
+      titles.set(path.split("?")[0] ?? path, await page.title());
+    };
+    await page.emulateMedia({ colorScheme: "light" });
+    const checked = new Set<string>();
+    const pages = await crawl(page, [m, v], async (path) => {
+      await check(path);
+      checked.add(path);
+    });
     expect(pages).toEqual(
       expect.arrayContaining([
         "/webhooks",
@@ -122,18 +156,10 @@ test.describe("Accessibility", () => {
         `/webhooks/validatingwebhookconfigurations/${v}`,
       ]),
     );
-    const found: string[] = [];
-    // Each page is titled by what it shows (WCAG 2.4.2), so tabs and history tell them apart:
-    // "<page or object> · Portcullis", one title per path.
-    const titles = new Map<string, string>();
-    for (const scheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const path of pages) {
-        await page.goto(path);
-        await settled(page);
-        for (const f of await serious(page)) found.push(`${scheme} ${path}: ${f}`);
-        titles.set(path.split("?")[0] ?? path, await page.title());
-      }
+    for (const path of pages.filter((p) => !checked.has(p))) {
+      await page.goto(path);
+      await settled(page);
+      await check(path);
     }
     expect(found, found.join("\n")).toEqual([]);
     for (const [path, title] of titles) expect(title, path).toMatch(/^\S.* · Portcullis$/);
