@@ -2,7 +2,8 @@
  * `npm test`: every check the project has — first whether the machine has what the tests need
  * (one line naming all that is missing, before anything is built), then typecheck, lint and
  * format side by side, unit tests, then one real control plane + a production build of the
- * dashboard shared by the integration tests, the oracles and the end-to-end tests in Chromium.
+ * dashboard shared by the integration tests and the end-to-end tests in Chromium, and beside them
+ * a second control plane for the oracles.
  * Closes with a table of each phase's time, then the `tests: …` line CI reads (always last).
  * `--only oracle` runs just the oracles.
  */
@@ -85,7 +86,9 @@ function phaseTable(totalSeconds: number): string {
   const line = (name: string, seconds: number) =>
     `  ${name.padEnd(width)}  ${seconds.toFixed(0).padStart(5)} s`;
   return [
-    onlyOracle ? "\nphase times:" : "\nphase times (typecheck, lint and format run side by side):",
+    onlyOracle
+      ? "\nphase times:"
+      : "\nphase times (typecheck, lint, format and unused code side by side; the oracles beside the integration tests):",
     ...rows.map((r) => line(r.name, r.seconds)),
   ].join("\n");
 }
@@ -233,24 +236,64 @@ async function main(): Promise<number> {
       else await buildDashboard((l) => process.stderr.write(l + "\n"));
     });
   }
-  const stack = await timed("start the stack", () => startStack({ dashboard: !onlyOracle }));
-  const env = { ...process.env, PORTCULLIS_STACK: stack.file };
-  try {
-    if (!onlyOracle) {
-      await step("integration tests", bin("vitest"), vitestArgs("integration"), env);
-      count("vitest-integration.json", "vitest");
+  // The oracles run on a control plane of their own (no dashboard), beside the integration tests:
+  // they register cluster-wide random hooks that the other suites must not meet, and they and the
+  // integration tests (both with generous time limits) share the two cores (docs/testing.md).
+  const [sharedStart, oracleStart] = await Promise.allSettled([
+    onlyOracle ? Promise.resolve(undefined) : timed("start the stack", () => startStack()),
+    timed("start the oracles' control plane", () =>
+      startStack({
+        dashboard: false,
+        log: (l) => process.stderr.write(`oracles: ${l}\n`),
+      }),
+    ),
+  ]);
+  if (sharedStart.status === "rejected" || oracleStart.status === "rejected") {
+    await Promise.all(
+      [sharedStart, oracleStart].map((r) => (r.status === "fulfilled" ? r.value?.stop() : null)),
+    );
+    throw sharedStart.status === "rejected"
+      ? sharedStart.reason
+      : oracleStart.status === "rejected"
+        ? oracleStart.reason
+        : undefined;
+  }
+  const stack = sharedStart.value;
+  const oracleStack = oracleStart.value;
+  const oracles = (async () => {
+    try {
+      // Beside another suite its output is held back and printed in one piece when it ends.
+      await step(
+        "oracles",
+        bin("vitest"),
+        vitestArgs("oracle"),
+        { ...process.env, PORTCULLIS_STACK: oracleStack.file },
+        !onlyOracle,
+      );
+      count("vitest-oracle.json", "vitest");
+    } finally {
+      await timed("stop the oracles' control plane", () => oracleStack.stop());
     }
-    await step("oracles", bin("vitest"), vitestArgs("oracle"), env);
-    count("vitest-oracle.json", "vitest");
-    if (!onlyOracle) {
-      await step("end-to-end tests (Chromium)", bin("playwright"), ["test"], {
-        ...env,
-        PORTCULLIS_PLAYWRIGHT_JSON: path.join(RESULTS_DIR, "playwright.json"),
-      });
-      count("playwright.json", "playwright");
+  })();
+  try {
+    if (stack) {
+      const env = { ...process.env, PORTCULLIS_STACK: stack.file };
+      try {
+        await step("integration tests", bin("vitest"), vitestArgs("integration"), env);
+        count("vitest-integration.json", "vitest");
+        // The end-to-end tests wait 10 s for what a page shows: they get the cores to themselves.
+        await oracles;
+        await step("end-to-end tests (Chromium)", bin("playwright"), ["test"], {
+          ...env,
+          PORTCULLIS_PLAYWRIGHT_JSON: path.join(RESULTS_DIR, "playwright.json"),
+        });
+        count("playwright.json", "playwright");
+      } finally {
+        await timed("stop the stack", () => stack.stop());
+      }
     }
   } finally {
-    await timed("stop the stack", () => stack.stop());
+    await oracles;
   }
   const summary = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
   if (failed.length > 0) {
