@@ -189,6 +189,49 @@ function count(file: string, kind: "vitest" | "playwright"): void {
   }
 }
 
+/** The oracles' CPU priority beside the integration tests (nice(1): 0 is normal, 19 the lowest). */
+const ORACLE_NICENESS = 10;
+
+/**
+ * Starts a control plane without a dashboard in a process of its own (`npm run stack --
+ * --no-dashboard`, run through `prefix`, e.g. `nice`, which its children inherit), its lines on
+ * stderr prefixed with `label`. Resolves once it names its stack file; `stop` ends it (SIGTERM,
+ * on which it stops the control plane) and waits for it to exit.
+ */
+function startStackProcess(
+  prefix: string[],
+  label: string,
+): Promise<{ file: string; stop(): Promise<void> }> {
+  const [cmd = "", ...args] = [...prefix, bin("tsx"), "scripts/stack.ts", "--no-dashboard"];
+  const child = spawn(cmd, args, { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  let rest = "";
+  child.stderr.on("data", (b: Buffer) => {
+    const lines = (rest + b.toString()).split("\n");
+    rest = lines.pop() ?? "";
+    for (const l of lines) process.stderr.write(`${label}${l}\n`);
+  });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (b: Buffer) => {
+      out += b.toString();
+      const file = /^PORTCULLIS_STACK=(.+)$/m.exec(out)?.[1];
+      if (file === undefined) return;
+      child.stdout.removeAllListeners("data");
+      child.stdout.resume();
+      resolve({
+        file,
+        stop: async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+          await exited;
+        },
+      });
+    });
+    child.once("error", reject);
+    void exited.then(() => reject(new Error(`${label}the control plane exited before it was up`)));
+  });
+}
+
 /** Null when the machine has everything; else the one line naming all that is missing. */
 function preflight(): string | null {
   return prerequisitesLine(missingPrerequisites(machineProbe(), { browser: !onlyOracle }));
@@ -237,16 +280,13 @@ async function main(): Promise<number> {
     });
   }
   // The oracles run on a control plane of their own (no dashboard), beside the integration tests:
-  // they register cluster-wide random hooks that the other suites must not meet, and they and the
-  // integration tests (both with generous time limits) share the two cores (docs/testing.md).
+  // they register cluster-wide random hooks that the other suites must not meet. Beside them, the
+  // oracles and their control plane run at a lower CPU priority (`nice`), so they take the cores
+  // the integration tests leave idle and never delay those tests' own timings (docs/testing.md).
+  const nice = onlyOracle ? [] : ["nice", "-n", String(ORACLE_NICENESS)];
   const [sharedStart, oracleStart] = await Promise.allSettled([
     onlyOracle ? Promise.resolve(undefined) : timed("start the stack", () => startStack()),
-    timed("start the oracles' control plane", () =>
-      startStack({
-        dashboard: false,
-        log: (l) => process.stderr.write(`oracles: ${l}\n`),
-      }),
-    ),
+    timed("start the oracles' control plane", () => startStackProcess(nice, "oracles: ")),
   ]);
   if (sharedStart.status === "rejected" || oracleStart.status === "rejected") {
     await Promise.all(
@@ -263,10 +303,11 @@ async function main(): Promise<number> {
   const oracles = (async () => {
     try {
       // Beside another suite its output is held back and printed in one piece when it ends.
+      const [cmd = "", ...args] = [...nice, bin("vitest"), ...vitestArgs("oracle")];
       await step(
         "oracles",
-        bin("vitest"),
-        vitestArgs("oracle"),
+        cmd,
+        args,
         { ...process.env, PORTCULLIS_STACK: oracleStack.file },
         !onlyOracle,
       );
