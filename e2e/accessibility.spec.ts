@@ -18,6 +18,17 @@ async function settled(page: Page): Promise<void> {
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
 }
 
+/**
+ * Switches the page to a colour scheme without reloading it: the theme follows the scheme through
+ * CSS, and Monaco's editors through their subscription to it (class vs-dark once they have).
+ */
+async function showScheme(page: Page, scheme: "light" | "dark"): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await expect(
+    page.locator(scheme === "dark" ? ".monaco-editor:not(.vs-dark)" : ".monaco-editor.vs-dark"),
+  ).toHaveCount(0);
+}
+
 /** Path segments that name a page rather than an object (kept when pages are grouped). */
 const PAGE_SEGMENTS = new Set([
   "webhooks",
@@ -126,20 +137,13 @@ test.describe("Accessibility", () => {
     // Each page is titled by what it shows (WCAG 2.4.2), so tabs and history tell them apart:
     // "<page or object> · Portcullis", one title per path.
     const titles = new Map<string, string>();
-    // Each page is loaded once and checked in both themes: the theme follows the system's
-    // colour scheme through CSS and Monaco's subscription to it (no reload needed).
+    // Each page is loaded once and checked in both themes (showScheme: no reload needed).
     const check = async (path: string) => {
       for (const scheme of ["light", "dark"] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        // Monaco's editors (class vs-dark in the dark theme) have followed the switch.
-        await expect(
-          page.locator(
-            scheme === "dark" ? ".monaco-editor:not(.vs-dark)" : ".monaco-editor.vs-dark",
-          ),
-        ).toHaveCount(0);
+        await showScheme(page, scheme);
         for (const f of await serious(page)) found.push(`${scheme} ${path}: ${f}`);
       }
-      await page.emulateMedia({ colorScheme: "light" });
+      await showScheme(page, "light");
       titles.set(path.split("?")[0] ?? path, await page.title());
     };
     await page.emulateMedia({ colorScheme: "light" });
@@ -177,15 +181,17 @@ test.describe("Accessibility", () => {
     page,
   }) => {
     const found: string[] = [];
-    for (const scheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const path of [
-        "/webhooks/validatingwebhookconfigurations/portcullis-gone",
-        "/policies/mutatingadmissionpolicies/portcullis-gone",
-        "/hooks/ValidatingWebhookConfiguration/portcullis-gone/gone.example.com",
-      ]) {
-        await page.goto(path);
-        await expect(page.getByRole("alert").or(page.locator(".alert")).first()).toBeVisible();
+    for (const path of [
+      "/webhooks/validatingwebhookconfigurations/portcullis-gone",
+      "/policies/mutatingadmissionpolicies/portcullis-gone",
+      "/hooks/ValidatingWebhookConfiguration/portcullis-gone/gone.example.com",
+    ]) {
+      await page.emulateMedia({ colorScheme: "light" });
+      await page.goto(path);
+      await expect(page.getByRole("alert").or(page.locator(".alert")).first()).toBeVisible();
+      // Both themes on one load (showScheme).
+      for (const scheme of ["light", "dark"] as const) {
+        await showScheme(page, scheme);
         for (const f of await serious(page)) found.push(`${scheme} ${path}: ${f}`);
       }
     }
