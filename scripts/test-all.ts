@@ -2,7 +2,8 @@
  * `npm test`: every check the project has — first whether the machine has what the tests need
  * (one line naming all that is missing, before anything is built), then typecheck, lint and
  * format side by side, unit tests, then one real control plane + a production build of the
- * dashboard shared by the integration tests, the oracles and the end-to-end tests in Chromium.
+ * dashboard shared by the integration tests and the end-to-end tests in Chromium, and beside them
+ * a second control plane for the oracles.
  * Closes with a table of each phase's time, then the `tests: …` line CI reads (always last).
  * `--only oracle` runs just the oracles.
  */
@@ -85,7 +86,9 @@ function phaseTable(totalSeconds: number): string {
   const line = (name: string, seconds: number) =>
     `  ${name.padEnd(width)}  ${seconds.toFixed(0).padStart(5)} s`;
   return [
-    onlyOracle ? "\nphase times:" : "\nphase times (typecheck, lint and format run side by side):",
+    onlyOracle
+      ? "\nphase times:"
+      : "\nphase times (typecheck, lint, format and unused code side by side; the oracles beside the integration tests):",
     ...rows.map((r) => line(r.name, r.seconds)),
   ].join("\n");
 }
@@ -186,6 +189,49 @@ function count(file: string, kind: "vitest" | "playwright"): void {
   }
 }
 
+/** The oracles' CPU priority beside the integration tests (nice(1): 0 is normal, 19 the lowest). */
+const ORACLE_NICENESS = 10;
+
+/**
+ * Starts a control plane without a dashboard in a process of its own (`npm run stack --
+ * --no-dashboard`, run through `prefix`, e.g. `nice`, which its children inherit), its lines on
+ * stderr prefixed with `label`. Resolves once it names its stack file; `stop` ends it (SIGTERM,
+ * on which it stops the control plane) and waits for it to exit.
+ */
+function startStackProcess(
+  prefix: string[],
+  label: string,
+): Promise<{ file: string; stop(): Promise<void> }> {
+  const [cmd = "", ...args] = [...prefix, bin("tsx"), "scripts/stack.ts", "--no-dashboard"];
+  const child = spawn(cmd, args, { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  let rest = "";
+  child.stderr.on("data", (b: Buffer) => {
+    const lines = (rest + b.toString()).split("\n");
+    rest = lines.pop() ?? "";
+    for (const l of lines) process.stderr.write(`${label}${l}\n`);
+  });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (b: Buffer) => {
+      out += b.toString();
+      const file = /^PORTCULLIS_STACK=(.+)$/m.exec(out)?.[1];
+      if (file === undefined) return;
+      child.stdout.removeAllListeners("data");
+      child.stdout.resume();
+      resolve({
+        file,
+        stop: async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+          await exited;
+        },
+      });
+    });
+    child.once("error", reject);
+    void exited.then(() => reject(new Error(`${label}the control plane exited before it was up`)));
+  });
+}
+
 /** Null when the machine has everything; else the one line naming all that is missing. */
 function preflight(): string | null {
   return prerequisitesLine(missingPrerequisites(machineProbe(), { browser: !onlyOracle }));
@@ -233,24 +279,62 @@ async function main(): Promise<number> {
       else await buildDashboard((l) => process.stderr.write(l + "\n"));
     });
   }
-  const stack = await timed("start the stack", () => startStack({ dashboard: !onlyOracle }));
-  const env = { ...process.env, PORTCULLIS_STACK: stack.file };
-  try {
-    if (!onlyOracle) {
-      await step("integration tests", bin("vitest"), vitestArgs("integration"), env);
-      count("vitest-integration.json", "vitest");
+  // The oracles run on a control plane of their own (no dashboard), beside the integration tests:
+  // they register cluster-wide random hooks that the other suites must not meet. Beside them, the
+  // oracles and their control plane run at a lower CPU priority (`nice`), so they take the cores
+  // the integration tests leave idle and never delay those tests' own timings (docs/testing.md).
+  const nice = onlyOracle ? [] : ["nice", "-n", String(ORACLE_NICENESS)];
+  const [sharedStart, oracleStart] = await Promise.allSettled([
+    onlyOracle ? Promise.resolve(undefined) : timed("start the stack", () => startStack()),
+    timed("start the oracles' control plane", () => startStackProcess(nice, "oracles: ")),
+  ]);
+  if (sharedStart.status === "rejected" || oracleStart.status === "rejected") {
+    await Promise.all(
+      [sharedStart, oracleStart].map((r) => (r.status === "fulfilled" ? r.value?.stop() : null)),
+    );
+    throw sharedStart.status === "rejected"
+      ? sharedStart.reason
+      : oracleStart.status === "rejected"
+        ? oracleStart.reason
+        : undefined;
+  }
+  const stack = sharedStart.value;
+  const oracleStack = oracleStart.value;
+  const oracles = (async () => {
+    try {
+      // Beside another suite its output is held back and printed in one piece when it ends.
+      const [cmd = "", ...args] = [...nice, bin("vitest"), ...vitestArgs("oracle")];
+      await step(
+        "oracles",
+        cmd,
+        args,
+        { ...process.env, PORTCULLIS_STACK: oracleStack.file },
+        !onlyOracle,
+      );
+      count("vitest-oracle.json", "vitest");
+    } finally {
+      await timed("stop the oracles' control plane", () => oracleStack.stop());
     }
-    await step("oracles", bin("vitest"), vitestArgs("oracle"), env);
-    count("vitest-oracle.json", "vitest");
-    if (!onlyOracle) {
-      await step("end-to-end tests (Chromium)", bin("playwright"), ["test"], {
-        ...env,
-        PORTCULLIS_PLAYWRIGHT_JSON: path.join(RESULTS_DIR, "playwright.json"),
-      });
-      count("playwright.json", "playwright");
+  })();
+  try {
+    if (stack) {
+      const env = { ...process.env, PORTCULLIS_STACK: stack.file };
+      try {
+        await step("integration tests", bin("vitest"), vitestArgs("integration"), env);
+        count("vitest-integration.json", "vitest");
+        // The end-to-end tests wait 10 s for what a page shows: they get the cores to themselves.
+        await oracles;
+        await step("end-to-end tests (Chromium)", bin("playwright"), ["test"], {
+          ...env,
+          PORTCULLIS_PLAYWRIGHT_JSON: path.join(RESULTS_DIR, "playwright.json"),
+        });
+        count("playwright.json", "playwright");
+      } finally {
+        await timed("stop the stack", () => stack.stop());
+      }
     }
   } finally {
-    await timed("stop the stack", () => stack.stop());
+    await oracles;
   }
   const summary = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
   if (failed.length > 0) {
