@@ -49,6 +49,8 @@ const LAYERS = {
   provenance: [],
   /** Hooks and policies configured outside the API, inferred from metrics and decisions. */
   "outside-api": ["model", "audit", "health"],
+  /** Changes of admission objects over time: their diffs, actors and effects on decisions. */
+  history: ["health"],
 } as const satisfies Record<string, readonly string[]>;
 
 type Folder = keyof typeof LAYERS;
