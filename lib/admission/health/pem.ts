@@ -129,9 +129,9 @@ const NAME_ATTRIBUTES: Record<string, string> = {
 function subjectText(der: Uint8Array, name: Tlv): string | undefined {
   try {
     const parts: string[] = [];
-    for (let p = name.start; p < name.end; ) {
+    for (let p = name.start; p < name.end;) {
       const set = readTlv(der, p);
-      for (let q = set.start; q < set.end; ) {
+      for (let q = set.start; q < set.end;) {
         const atv = readTlv(der, q);
         const oid = readTlv(der, atv.start);
         const value = readTlv(der, oid.next);
