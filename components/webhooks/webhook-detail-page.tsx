@@ -32,6 +32,8 @@ import { ObjectHead } from "./object-head";
 import { webhookDefaults } from "@/lib/admission/model/webhook-defaults";
 import { hookHref } from "@/lib/namespaces/links";
 import { RecentDecisions } from "@/components/decisions/recent-decisions";
+import { HookEffects } from "@/components/history/hook-effects";
+import { kindOfResource } from "@/lib/admission/history/kinds";
 import { HookHealthCard } from "@/components/health/hook-health-card";
 import { healthQuery } from "@/lib/queries/health";
 import type { HealthReport } from "@/lib/api/health";
@@ -73,6 +75,7 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
   );
   const access = useQuery({ ...webhookAccessQuery(context), enabled });
   const own = resource === "mutatingwebhookconfigurations" ? m : v;
+  const historyKind = kindOfResource(resource);
   const obj = own.data?.items.find((o) => o.metadata?.name === name);
   const rv = obj?.metadata?.resourceVersion ?? "";
   const details = useQuery({
@@ -177,6 +180,10 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
       {hooks.length > 0 ? (
         <div className="panel">
           <h2>Recent decisions</h2>
+          <p className="hint">
+            Each webhook&apos;s decisions of the last hour, a marker at each change of this
+            configuration, and the decisions either side of each change.
+          </p>
           {hooks.map((h, i) => (
             <div key={`${h.name}-${i}`}>
               <div className="mono">{h.name}</div>
@@ -185,6 +192,15 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
                 name={h.name ?? ""}
                 within={{ phase: mutating ? "mutating" : "validating", configuration: name }}
               />
+              {historyKind ? (
+                <HookEffects
+                  context={context}
+                  kind={historyKind}
+                  name={name}
+                  hook={h.name ?? ""}
+                  phase={mutating ? "mutating" : "validating"}
+                />
+              ) : null}
             </div>
           ))}
         </div>

@@ -114,7 +114,9 @@ export async function effectsOf(q: {
     ...(q.policy ? { policy: q.policy } : { hook: q.hook ?? q.name }),
     ...(q.phase ? { phase: q.phase } : {}),
     // A webhook's decisions within this configuration (a webhook name may be in several).
-    ...(q.kind.endsWith("WebhookConfiguration") ? { configuration: q.name } : {}),
+    ...(q.kind.endsWith("WebhookConfiguration") || q.kind.endsWith("Binding")
+      ? { configuration: q.name }
+      : {}),
   };
   const bucketMs = bucketSizeFor(from, to);
   const [changes, buckets] = await Promise.all([

@@ -310,3 +310,26 @@ describe("beforeAfter", () => {
     expect(percentile([], 99)).toBeUndefined();
   });
 });
+
+describe("restoredObject", () => {
+  it("takes the earlier configuration and labels onto the current metadata (its resourceVersion kept)", async () => {
+    const { restoredObject } = await import("./restore");
+    const current = {
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingWebhookConfiguration",
+      metadata: { name: "c", uid: "u1", resourceVersion: "9", labels: { now: "1" } },
+      webhooks: [{ name: "a", timeoutSeconds: 30 }],
+    };
+    const earlier = {
+      kind: "ValidatingWebhookConfiguration",
+      metadata: { name: "c", uid: "u1", resourceVersion: "3", annotations: { then: "1" } },
+      webhooks: [{ name: "a", timeoutSeconds: 5 }],
+    };
+    expect(restoredObject(current, earlier)).toEqual({
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingWebhookConfiguration",
+      metadata: { name: "c", uid: "u1", resourceVersion: "9", annotations: { then: "1" } },
+      webhooks: [{ name: "a", timeoutSeconds: 5 }],
+    });
+  });
+});
