@@ -13,7 +13,7 @@ import type { DecisionHistogram } from "@/lib/decisions/histogram";
 import { route } from "./contract";
 
 /** Most changes one page of a timeline or of the recent changes holds. */
-export const HISTORY_PAGE_LIMIT = 200;
+const HISTORY_PAGE_LIMIT = 200;
 
 const kind = z.enum(HISTORY_KINDS as [HistoryKind, ...HistoryKind[]]);
 const page = {

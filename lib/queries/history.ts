@@ -10,7 +10,7 @@ import {
 import type { HistoryKind } from "@/lib/admission/history/kinds";
 
 /** One page of a timeline: what fills the first screen and more. */
-export const TIMELINE_PAGE = 50;
+const TIMELINE_PAGE = 50;
 
 export interface RecentFilter {
   actor?: string;
@@ -18,7 +18,7 @@ export interface RecentFilter {
   name?: string;
 }
 
-export const historyKeys = {
+const historyKeys = {
   all: (context: string) => ["history", context] as const,
   timeline: (context: string, kind: string, name: string) =>
     ["history", context, "timeline", kind, name] as const,

@@ -17,7 +17,6 @@ import type { HistoryKind } from "@/lib/admission/history/kinds";
 import { joinSql, sql, type Sql, type SqlDriver, type SqlTx } from "@/server/decisions/sql";
 import type { Retention } from "@/server/decisions/store/types";
 
-export const CHANGES = "admission_changes";
 const COLUMNS = [
   "id",
   "time",
@@ -37,7 +36,7 @@ const COLUMNS = [
 ] as const;
 
 /** How far apart a Request-level audit record and the watch's record of one write may be. */
-export const CLAIM_WINDOW_MS = 10_000;
+const CLAIM_WINDOW_MS = 10_000;
 
 function schema(dialect: SqlDriver["dialect"]): string {
   const id =

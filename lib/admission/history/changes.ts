@@ -23,7 +23,7 @@ export interface ChangeActor {
   impersonator?: string;
 }
 
-export type ChangeOperation =
+type ChangeOperation =
   | "create"
   | "update"
   | "patch"
@@ -35,7 +35,7 @@ export type ChangeOperation =
 export type ChangeSource = "audit" | "watch";
 
 /** What a version key of a deletion is (a deletion has no resourceVersion of its own to meet on). */
-export const DELETED_VERSION = "delete";
+const DELETED_VERSION = "delete";
 
 export interface ChangeDraft {
   time: number;

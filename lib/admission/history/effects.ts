@@ -41,7 +41,7 @@ export function percentile(values: readonly number[], p: number): number | undef
   return sorted[rank - 1];
 }
 
-export function windowStats(decisions: readonly EffectDecision[]): WindowStats {
+function windowStats(decisions: readonly EffectDecision[]): WindowStats {
   const s: WindowStats = { calls: 0, denials: 0, errors: 0, failOpens: 0, timeouts: 0 };
   const timed: number[] = [];
   for (const d of decisions) {
@@ -71,9 +71,4 @@ export function beforeAfter(
     before: windowStats(decisions.filter((d) => d.time >= at - windowMs && d.time < at)),
     after: windowStats(decisions.filter((d) => d.time > at && d.time <= at + windowMs)),
   };
-}
-
-/** The failures (errors, fail-opens, timeouts) and denials of a window, per call, as a share. */
-export function failureRate(s: WindowStats): number {
-  return s.calls === 0 ? 0 : (s.errors + s.failOpens + s.timeouts) / s.calls;
 }
