@@ -33,6 +33,7 @@ import { webhookDefaults } from "@/lib/admission/model/webhook-defaults";
 import { hookHref } from "@/lib/namespaces/links";
 import { RecentDecisions } from "@/components/decisions/recent-decisions";
 import { HookEffects } from "@/components/history/hook-effects";
+import { useChangeMarkers } from "@/components/history/use-change-markers";
 import { kindOfResource } from "@/lib/admission/history/kinds";
 import { HookHealthCard } from "@/components/health/hook-health-card";
 import { healthQuery } from "@/lib/queries/health";
@@ -48,6 +49,7 @@ function healthCard(
   index: number,
   hookName: string,
   exemptionsHref: string,
+  markers: ReadonlyArray<{ id: number; time: number; title: string }>,
 ) {
   if (health.error)
     return <p className="muted">Health could not be read: {health.error.message}</p>;
@@ -58,7 +60,7 @@ function healthCard(
   return (
     <>
       {health.data.metricsError ? <p className="bad">{health.data.metricsError}</p> : null}
-      <HookHealthCard row={row} exemptionsHref={exemptionsHref} />
+      <HookHealthCard row={row} exemptionsHref={exemptionsHref} markers={markers} />
     </>
   );
 }
@@ -76,6 +78,7 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
   const access = useQuery({ ...webhookAccessQuery(context), enabled });
   const own = resource === "mutatingwebhookconfigurations" ? m : v;
   const historyKind = kindOfResource(resource);
+  const changeMarkers = useChangeMarkers(context, historyKind, name);
   const obj = own.data?.items.find((o) => o.metadata?.name === name);
   const rv = obj?.metadata?.resourceVersion ?? "";
   const details = useQuery({
@@ -161,7 +164,7 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
             order={stage?.find((e) => e.configuration === name && e.position === i)}
             stageSize={stage?.length ?? 0}
             exemptionsHref={exemptionsHref}
-            health={healthCard(health, i, h.name ?? "", exemptionsHref)}
+            health={healthCard(health, i, h.name ?? "", exemptionsHref, changeMarkers)}
             provenance={
               <ProvenanceTable
                 provenance={provenance}
