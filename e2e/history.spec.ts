@@ -84,7 +84,7 @@ test.describe("Change history", () => {
     const beforeApply = await getConfig(kube, R, name);
     expect(beforeApply?.webhooks?.[0]?.timeoutSeconds).toBe(25);
     await page.getByRole("button", { name: "Apply" }).click();
-    await expect(page.getByRole("status")).toContainText("Applied");
+    await expect(page.getByRole("status").filter({ hasText: "Applied" })).toBeVisible();
     const restored = await getConfig(kube, R, name);
     expect(restored?.webhooks?.[0]?.timeoutSeconds).toBe(10);
     expect(restored?.metadata.uid).toBe(created.metadata.uid);

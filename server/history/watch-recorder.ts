@@ -45,6 +45,16 @@ class Recorder {
 
 const recorders = new Map<string, Recorder>();
 
+/**
+ * What a write to the object itself moves: its generation (the spec), labels and annotations. A
+ * MODIFIED event that moves none of them is a status write (the policy controller's type
+ * checking): not a change of configuration, and the audit sink leaves those out too.
+ */
+function configurationKey(o: Record<string, unknown>): string {
+  const m = (o.metadata ?? {}) as Record<string, unknown>;
+  return JSON.stringify([m.generation ?? null, m.labels ?? null, m.annotations ?? null]);
+}
+
 async function servedRef(context: string, resource: string, versions: readonly string[]) {
   for (const version of versions) {
     const ref: ResourceRef = { group: HISTORY_GROUP, version, resource };
@@ -62,6 +72,15 @@ export function watchHistory(context: string): Promise<void> {
   if (!started) {
     const recorder = new Recorder();
     recorders.set(context, recorder);
+    /** The configuration key last seen of each object, by uid. */
+    const seen = new Map<string, string>();
+    const note = (o: Record<string, unknown>): boolean => {
+      const uid = String((o.metadata as { uid?: unknown } | undefined)?.uid ?? "");
+      const key = configurationKey(o);
+      const same = seen.get(uid) === key;
+      seen.set(uid, key);
+      return !same;
+    };
     started = (async () => {
       const refs = await Promise.all(
         HISTORY_KINDS.map((k) => servedRef(context, HISTORY_RESOURCES[k], servedVersions(k))),
@@ -77,6 +96,7 @@ export function watchHistory(context: string): Promise<void> {
                 if (e.type === "SYNC") {
                   recorder.push(
                     e.items.flatMap((o) => {
+                      note(o);
                       const d = changeOfWatchEvent(kind, "SYNC", o, now);
                       return d ? [d] : [];
                     }),
@@ -85,6 +105,8 @@ export function watchHistory(context: string): Promise<void> {
                 } else if (e.type === "ERROR") {
                   resolve();
                 } else {
+                  if (e.type === "DELETED") seen.delete(String(e.object.metadata?.uid ?? ""));
+                  else if (!note(e.object) && e.type === "MODIFIED") return;
                   const d = changeOfWatchEvent(kind, e.type, e.object, now);
                   if (d) recorder.push([d]);
                 }
