@@ -22,6 +22,8 @@ test.describe("Change history", () => {
     cleanup,
     dashboardApi,
   }) => {
+    // A long flow: three writes, the audit batches, three pages and the editor's dry run and apply.
+    test.slow();
     const name = uniqueName("e2e-history");
     const h = `a.${name}.example.com`;
     cleanup.defer(async () => {
@@ -76,7 +78,10 @@ test.describe("Change history", () => {
     // Restore the first version: the editor opens it as a proposed edit against the object now.
     await page.goto(`/history/${KIND}/${name}`);
     await entries.nth(2).getByTestId("restore").click();
-    await expect(page.getByTestId("proposal")).toContainText("opened as a proposed edit");
+    // Monaco loads first (a few seconds on a busy machine).
+    await expect(page.getByTestId("proposal")).toContainText("opened as a proposed edit", {
+      timeout: 30_000,
+    });
     await page.getByRole("button", { name: "Dry run" }).click();
     await expect(page.getByRole("region", { name: "Dry run result" })).toContainText(
       "accepted by the apiserver",
@@ -84,7 +89,7 @@ test.describe("Change history", () => {
     const beforeApply = await getConfig(kube, R, name);
     expect(beforeApply?.webhooks?.[0]?.timeoutSeconds).toBe(25);
     await page.getByRole("button", { name: "Apply" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Applied" })).toBeVisible();
+    await expect(page.getByText(/^Applied: stored at resourceVersion/)).toBeVisible();
     const restored = await getConfig(kube, R, name);
     expect(restored?.webhooks?.[0]?.timeoutSeconds).toBe(10);
     expect(restored?.metadata.uid).toBe(created.metadata.uid);
