@@ -2,12 +2,22 @@ import { DECISION_OUTCOMES } from "@/lib/admission/audit/audit";
 import type { DecisionHistogram } from "@/lib/decisions/histogram";
 import { OUTCOME_COLOURS, OUTCOME_LABELS } from "@/lib/decisions/outcomes";
 import { clockMinute } from "@/lib/clock";
+import type { ChangeMarker } from "@/lib/admission/history/timeline";
 
 const W = 720;
 const H = 80;
 
-/** Decisions over time, stacked by outcome: plain SVG, one bar per bucket. */
-export function OutcomeChart({ histogram }: { histogram: DecisionHistogram }) {
+/**
+ * Decisions over time, stacked by outcome: plain SVG, one bar per bucket; `markers` draws a line
+ * at each change of the configuration the decisions belong to.
+ */
+export function OutcomeChart({
+  histogram,
+  markers = [],
+}: {
+  histogram: DecisionHistogram;
+  markers?: readonly ChangeMarker[];
+}) {
   const { bucketMs, from, to } = histogram;
   const first = Math.floor(from / bucketMs) * bucketMs;
   const slots = Math.max(1, Math.ceil((to - first) / bucketMs));
@@ -59,6 +69,22 @@ export function OutcomeChart({ histogram }: { histogram: DecisionHistogram }) {
                   />
                 );
               })}
+            </g>
+          );
+        })}
+        {markers.map((m) => {
+          const x = Math.min(W - 1, Math.max(1, ((m.time - first) / (slots * bucketMs)) * W));
+          return (
+            <g key={`m-${m.id}`} className="change-marker" data-testid="change-marker">
+              <title>{`${clockMinute(m.time)}: ${m.operation} of ${m.kind} ${m.name} by ${m.who}`}</title>
+              <line
+                x1={x}
+                x2={x}
+                y1={0}
+                y2={H}
+                style={{ stroke: "var(--accent)", strokeWidth: 2, strokeDasharray: "4 2" }}
+              />
+              <rect x={x - 4} y={0} width={8} height={8} style={{ fill: "var(--accent)" }} />
             </g>
           );
         })}

@@ -13,6 +13,10 @@ import { WebhookEditor } from "./webhook-editor";
 import type { ProposedOperation } from "@/lib/webhooks/proposed-patch";
 import { applyProposal } from "./apply-proposal";
 import { configurationProvenance, type ManagedObject } from "@/lib/admission/provenance/provenance";
+import { restoredObject } from "@/lib/admission/history/restore";
+import { actorText } from "@/lib/admission/history/timeline";
+import { versionQuery } from "@/lib/queries/history";
+import { dateTime } from "@/lib/clock";
 
 /** A change proposed by a lint finding: the patch (or why it was refused) and its reason. */
 export type Proposal =
@@ -20,7 +24,14 @@ export type Proposal =
   | { ok: false; message: string; why: string };
 
 export type EditorTarget =
-  | { mode: "edit"; resource: AdmissionResource; name: string; proposal?: Proposal }
+  | {
+      mode: "edit";
+      resource: AdmissionResource;
+      name: string;
+      proposal?: Proposal;
+      /** A stored change (the change history's id) whose version is opened as a proposed edit. */
+      restore?: number;
+    }
   /** `policy`: for a binding template, the policy it binds. */
   | { mode: "template"; templateId: string; policy?: string }
   | { mode: "duplicate"; resource: AdmissionResource; name: string };
@@ -46,6 +57,11 @@ export default function EditorLoader({ target }: { target: EditorTarget }) {
   // blip) must not replace it: the editor would remount with the stored text, or give way to an
   // error, and the admin's unsaved edit would be gone. A newer version reaches the editor as a
   // 409 on apply, with the three-way view.
+  const restoreId = target.mode === "edit" ? target.restore : undefined;
+  const restore = useQuery({
+    ...versionQuery(context, restoreId ?? 0),
+    enabled: !!context && restoreId !== undefined,
+  });
   const loadKey = `${context}\n${objResource}\n${objName}`;
   const [first, setFirst] = useState<{ key: string; data: ConfigObject } | undefined>(undefined);
   const pinned = first?.key === loadKey ? first.data : undefined;
@@ -57,7 +73,8 @@ export default function EditorLoader({ target }: { target: EditorTarget }) {
 
   if (contextError) return <ErrorBox error={contextError} />;
   if (obj.error && !data) return <ErrorBox error={obj.error} />;
-  if (!access.data || (needsObject && !data))
+  if (restore.error) return <ErrorBox error={restore.error} />;
+  if (!access.data || (needsObject && !data) || (restoreId !== undefined && !restore.data))
     return (
       <p className="muted" aria-busy="true">
         Loading the editor…
@@ -100,7 +117,21 @@ export default function EditorLoader({ target }: { target: EditorTarget }) {
     kind: KIND_OF[target.resource],
   };
   const storedText = toEditorYaml(storedObject);
-  const proposed = target.proposal ? applyProposal(storedObject, target.proposal) : undefined;
+  const version = restore.data;
+  const proposed = version
+    ? version.object && version.name === target.name
+      ? {
+          ok: true as const,
+          object: restoredObject(storedObject, version.object),
+          message: `The version of ${dateTime(version.time)} (by ${actorText(version)}) opened as a proposed edit: review the diff against the object as it is now, run a dry run, then apply. Nothing is applied until you do, and the apply is refused if the object changed since this page read it.`,
+        }
+      : {
+          ok: false as const,
+          message: `Change ${version.id} is not a stored version of ${target.name}.`,
+        }
+    : target.proposal
+      ? applyProposal(storedObject, target.proposal)
+      : undefined;
   return (
     <WebhookEditor
       key={`e-${target.name}-${stored.metadata?.resourceVersion}`}

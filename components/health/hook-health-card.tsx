@@ -14,8 +14,11 @@ import { TracedCalls } from "./traced-calls";
 export function HookHealthCard({
   row,
   exemptionsHref,
+  markers,
 }: {
   row: HealthRow;
+  /** Changes of the hook's configuration, marked on its latency line. */
+  markers?: ReadonlyArray<{ id: number; time: number; title: string }>;
   /** The hook's column of the exemption matrix (webhooks only). */
   exemptionsHref?: string;
 }) {
@@ -63,6 +66,8 @@ export function HookHealthCard({
             <LatencySpark
               points={row.spark}
               timeoutSeconds={row.timeoutSeconds}
+              span={row.sparkSpan}
+              markers={markers}
               label={`p99 latency per 15 s against a ${row.timeoutSeconds} s timeout`}
             />
           </div>

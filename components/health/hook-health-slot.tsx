@@ -10,11 +10,14 @@ export function HookHealthSlot({
   index,
   hookName,
   exemptionsHref,
+  markers,
 }: {
   health: { data?: HealthReport; error: Error | null };
   index: number;
   hookName: string;
   exemptionsHref?: string;
+  /** Changes of the hook's configuration, marked on its latency line. */
+  markers?: ReadonlyArray<{ id: number; time: number; title: string }>;
 }) {
   if (health.error)
     return <p className="muted">Health could not be read: {health.error.message}</p>;
@@ -24,7 +27,7 @@ export function HookHealthSlot({
   return (
     <>
       {health.data.metricsError ? <p className="bad">{health.data.metricsError}</p> : null}
-      <HookHealthCard row={row} exemptionsHref={exemptionsHref} />
+      <HookHealthCard row={row} exemptionsHref={exemptionsHref} markers={markers} />
     </>
   );
 }

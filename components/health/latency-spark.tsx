@@ -6,10 +6,16 @@ export function LatencySpark({
   points,
   timeoutSeconds,
   label,
+  span,
+  markers = [],
 }: {
   points: Array<number | null>;
   timeoutSeconds: number;
   label: string;
+  /** When the first and last points were read: with it, `markers` are drawn where they fall. */
+  span?: { from: number; to: number };
+  /** Changes of the hook's configuration, each a line at its time. */
+  markers?: ReadonlyArray<{ id: number; time: number; title: string }>;
 }) {
   const w = 96;
   const h = 22;
@@ -32,6 +38,25 @@ export function LatencySpark({
         className="spark-half"
       />
       <path d={d} className="spark-line" />
+      {span && span.to > span.from
+        ? markers
+            .filter((m) => m.time >= span.from && m.time <= span.to)
+            .map((m) => {
+              const mx = ((m.time - span.from) / (span.to - span.from)) * w;
+              return (
+                <g key={m.id} data-testid="health-change-marker">
+                  <title>{m.title}</title>
+                  <line
+                    x1={mx}
+                    x2={mx}
+                    y1={0}
+                    y2={h}
+                    style={{ stroke: "var(--accent)", strokeWidth: 1.5, strokeDasharray: "3 2" }}
+                  />
+                </g>
+              );
+            })
+        : null}
     </svg>
   );
 }

@@ -20,6 +20,7 @@ const NAV = [
   { href: "/health", label: "Health" },
   { href: "/predict", label: "Predict" },
   { href: "/decisions", label: "Decisions" },
+  { href: "/changes", label: "Changes" },
   { href: "/engines", label: "Engines" },
 ];
 

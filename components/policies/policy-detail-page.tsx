@@ -26,6 +26,8 @@ import { PolicyHealthCard } from "@/components/health/policy-health-card";
 import { healthQuery } from "@/lib/queries/health";
 import { ObjectGone } from "@/components/ui/object-gone";
 import { RecentDecisions } from "@/components/decisions/recent-decisions";
+import { HookEffects } from "@/components/history/hook-effects";
+import { kindOfResource } from "@/lib/admission/history/kinds";
 
 /** One admission policy or binding, every field readable, live. */
 export function PolicyDetailPage({ resource, name }: { resource: PolicyResource; name: string }) {
@@ -150,6 +152,15 @@ export function PolicyDetailPage({ resource, name }: { resource: PolicyResource;
               ...(binding ? { configuration: name } : {}),
             }}
           />
+          {kindOfResource(resource) ? (
+            <HookEffects
+              context={context}
+              kind={kindOfResource(resource) ?? "ValidatingAdmissionPolicy"}
+              name={name}
+              policy={policyName}
+              phase={resource.startsWith("validating") ? "validating" : "mutating"}
+            />
+          ) : null}
         </div>
       ) : null}
       {params.error ? <ErrorBox error={params.error} /> : null}

@@ -6,6 +6,8 @@ import {
 } from "@/lib/webhooks/resource-kinds";
 import type { LiveStatus } from "@/components/live/use-live-collections";
 import { DeleteButton } from "./delete-button";
+import { kindOfResource } from "@/lib/admission/history/kinds";
+import { timelineHref } from "@/components/history/links";
 import { LiveIndicator } from "@/components/live/live-indicator";
 
 /**
@@ -29,8 +31,14 @@ function ObjectActions({
 }) {
   const page = objectPagePath(resource, name);
   const section = objectPagePath(resource);
+  const historyKind = kindOfResource(resource);
   return (
     <div className="actions">
+      {historyKind ? (
+        <Link className="button" href={timelineHref(historyKind, name)} data-testid="history-link">
+          History
+        </Link>
+      ) : null}
       {can?.update ? (
         <Link className="button" href={`${page}/edit`}>
           Edit YAML

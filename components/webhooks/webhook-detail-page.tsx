@@ -33,6 +33,9 @@ import { webhookDefaults } from "@/lib/admission/model/webhook-defaults";
 import { webhookHookHref } from "@/lib/namespaces/links";
 import { ConfigurationDecisions } from "@/components/decisions/configuration-decisions";
 import { HookHealthSlot } from "@/components/health/hook-health-slot";
+import { HookEffects } from "@/components/history/hook-effects";
+import { useChangeMarkers } from "@/components/history/use-change-markers";
+import { kindOfResource } from "@/lib/admission/history/kinds";
 import { healthQuery } from "@/lib/queries/health";
 import { ObjectGone } from "@/components/ui/object-gone";
 
@@ -51,6 +54,8 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
   );
   const access = useQuery({ ...webhookAccessQuery(context), enabled });
   const own = resource === "mutatingwebhookconfigurations" ? m : v;
+  const historyKind = kindOfResource(resource);
+  const changeMarkers = useChangeMarkers(context, historyKind, name);
   const obj = own.data?.items.find((o) => o.metadata?.name === name);
   const rv = obj?.metadata?.resourceVersion ?? "";
   const details = useQuery({
@@ -138,6 +143,7 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
                 index={i}
                 hookName={h.name ?? ""}
                 exemptionsHref={exemptionsHref}
+                markers={changeMarkers}
               />
             }
             provenance={
@@ -160,6 +166,18 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
         configuration={name}
         mutating={mutating}
         hooks={hooks}
+        hint="Each webhook's decisions of the last hour, a marker at each change of this configuration, and the decisions either side of each change."
+        after={(hook) =>
+          historyKind ? (
+            <HookEffects
+              context={context}
+              kind={historyKind}
+              name={name}
+              hook={hook}
+              phase={mutating ? "mutating" : "validating"}
+            />
+          ) : null
+        }
       />
     </div>
   );

@@ -51,6 +51,8 @@ const LAYERS = {
   "outside-api": ["model", "audit", "health"],
   /** Admission test files (the format, its importers) and the runner that checks their cases. */
   testing: ["model", "cel", "validate", "matching", "prediction", "report", "pod-security"],
+  /** Changes of admission objects over time: their diffs, actors and effects on decisions. */
+  history: ["health"],
 } as const satisfies Record<string, readonly string[]>;
 
 type Folder = keyof typeof LAYERS;

@@ -36,6 +36,8 @@ export interface HealthRow {
   errorRate?: number;
   /** p99 seconds per scrape interval, oldest first. */
   spark: Array<number | null>;
+  /** When the first and last scrape of the spark were read (ms): where a change's marker falls. */
+  sparkSpan?: { from: number; to: number };
   backend: string;
   probe: ProbeResult;
   caDaysLeft?: number;

@@ -13,6 +13,12 @@ import {
   decisionTallyRoute,
 } from "./decisions";
 import { enginesRoute } from "./engines";
+import {
+  historyEffectsRoute,
+  historyRecentRoute,
+  historyTimelineRoute,
+  historyVersionRoute,
+} from "./history";
 import { admissionHealthRoute } from "./health";
 import { processHealthRoute } from "./health-process";
 import { uninitializedRoute } from "./initializers";
@@ -56,6 +62,10 @@ export const API_ROUTES: Readonly<Record<string, AnyRoute>> = {
   metricsProgressRoute,
   scrapeMetricsNowRoute,
   auditSinkRoute,
+  historyEffectsRoute,
+  historyRecentRoute,
+  historyTimelineRoute,
+  historyVersionRoute,
   listContextsRoute,
   rememberContextRoute,
   decisionListRoute,

@@ -3,14 +3,23 @@ import { open, readdir, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { parseAuditEvent, type ParsedAuditEvent } from "@/lib/admission/audit/audit";
 import { AuditLineSplitter } from "@/lib/admission/audit/audit-lines";
+import {
+  changesOfAuditEvent,
+  mayHoldChanges,
+  type ChangeDraft,
+} from "@/lib/admission/history/changes";
 import type { LogCursor } from "@/server/decisions/store/types";
 import type { FollowerStats } from "@/lib/api/test-hooks";
 
 /** What the follower needs of storage: its saved cursor, and events stored with the new one. */
 interface FollowerSink {
   cursor(name: string): Promise<LogCursor | undefined>;
-  /** Stores the events and the cursor in one transaction; throws when nothing was stored. */
-  store(events: ParsedAuditEvent[], cursor: LogCursor): Promise<void>;
+  /**
+   * Stores the events and the cursor in one transaction; throws when nothing was stored. The
+   * changes of admission objects the same lines record come along (stored first: a replay after
+   * a crash between the two records them again, and the history keeps a change once).
+   */
+  store(events: ParsedAuditEvent[], cursor: LogCursor, changes?: ChangeDraft[]): Promise<void>;
 }
 
 export interface FollowerOptions {
@@ -304,6 +313,7 @@ export class AuditLogFollower {
         );
       }
       const events: ParsedAuditEvent[] = [];
+      const changes: ChangeDraft[] = [];
       for (const line of lines) {
         this.stats.lines++;
         let value: unknown;
@@ -318,15 +328,15 @@ export class AuditLogFollower {
         }
         const p = parseAuditEvent(value, line.text);
         if (p && p.decisions.length > 0) events.push(p);
+        if (mayHoldChanges(line.text)) changes.push(...changesOfAuditEvent(value));
       }
       const offset = src.splitter.committed;
       if (lines.length > 0 || oversized > 0) {
-        await this.opts.sink.store(events, {
-          name: this.opts.file,
-          dev: src.dev,
-          ino: src.ino,
-          offset,
-        });
+        await this.opts.sink.store(
+          events,
+          { name: this.opts.file, dev: src.dev, ino: src.ino, offset },
+          changes,
+        );
         this.stats.events += events.length;
         this.stats.offset = offset;
       }

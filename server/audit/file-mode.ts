@@ -1,6 +1,7 @@
 import "server-only";
 import path from "node:path";
 import { decisionStore, storeDecisions } from "@/server/decisions/instance";
+import { recordChanges } from "@/server/history/ingest";
 import { AuditLogFollower } from "./file-follower";
 
 const g = globalThis as typeof globalThis & { portcullisAuditFollower?: AuditLogFollower };
@@ -25,7 +26,8 @@ export function startAuditFileMode(): AuditLogFollower | undefined {
     file,
     sink: {
       cursor: async (name) => (await decisionStore()).cursor(name),
-      store: async (events, cursor) => {
+      store: async (events, cursor, changes) => {
+        await recordChanges(changes ?? []);
         await storeDecisions(events, cursor);
       },
     },

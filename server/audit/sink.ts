@@ -6,6 +6,7 @@ import { readBodyBytes, RequestBodyError } from "@/server/http/body";
 import { fail, handle, respond } from "@/server/http/respond";
 import { auditSinkRoute, type AuditBatchResult } from "@/lib/api/audit";
 import { storeDecisions } from "@/server/decisions/instance";
+import { changesOfEventListBody, recordChanges } from "@/server/history/ingest";
 import { dashboardError } from "@/lib/api/contract";
 import { MAX_AUDIT_BODY_BYTES } from "@/lib/http/json-limits";
 
@@ -125,6 +126,8 @@ async function ingestAuditBatch(body: Uint8Array): Promise<AuditBatchResult> {
   }
   try {
     const result = await storeDecisions(events);
+    // Writes to admission configuration: the change history (none in most batches).
+    await recordChanges(changesOfEventListBody(body));
     return { accepted: events.length, stored: result.stored, duplicates: result.duplicates };
   } catch (e) {
     throw new KubeApiError(

@@ -274,6 +274,7 @@ export async function admissionHealth(
         total: series?.total && { ...summary(series.total)!, byCode: series.total.byCode },
         errorRate: health.errorRate,
         spark: series?.spark ?? [],
+        ...(series?.sparkSpan ? { sparkSpan: series.sparkSpan } : {}),
         backend: b.text,
         probe: b.probe,
         caDaysLeft: ca.daysLeft,

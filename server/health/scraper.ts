@@ -130,6 +130,8 @@ interface HookSeries {
   previousWindow?: WebhookMetrics;
   /** p99 latency (seconds) of each scrape interval, oldest first; null where no call was made. */
   spark: Array<number | null>;
+  /** When the first and the last scrape the spark spans were read (ms). */
+  sparkSpan?: { from: number; to: number };
 }
 
 /** One policy binding's view: since the apiserver started and over the recent window. */
@@ -189,7 +191,14 @@ export async function admissionMetrics(context: string, client: KubeClient): Pro
         const d = webhookDelta(later, (scrapes[i - 1] as Scrape).metrics.webhooks.get(key));
         spark.push(d.durationCount > 0 ? (histogramQuantile(0.99, d.buckets) ?? null) : null);
       }
-      return { total, window, previousWindow, spark };
+      const first = scrapes[0];
+      return {
+        total,
+        window,
+        previousWindow,
+        spark,
+        ...(first && scrapes.length > 1 ? { sparkSpan: { from: first.at, to: latest.at } } : {}),
+      };
     },
     policySeries(key) {
       const total = latest.metrics.policies.get(key);

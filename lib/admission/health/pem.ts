@@ -5,7 +5,13 @@
 
 /** One certificate's validity, or why it could not be read. */
 export type CertificateInfo =
-  | { readonly ok: true; readonly notBefore: Date; readonly notAfter: Date }
+  | {
+      readonly ok: true;
+      readonly notBefore: Date;
+      readonly notAfter: Date;
+      /** The subject as `CN=…, O=…` (its common name, organizations and units), when readable. */
+      readonly subject?: string;
+    }
   | { readonly ok: false; readonly error: string };
 
 /** One `-----BEGIN LABEL-----` … `-----END LABEL-----` block of PEM text. */
@@ -109,7 +115,40 @@ function readTime(b: Uint8Array, t: Tlv): Date {
   );
 }
 
-/** Reads the validity of one DER certificate. */
+const NAME_ATTRIBUTES: Record<string, string> = {
+  "2.5.4.3": "CN",
+  "2.5.4.10": "O",
+  "2.5.4.11": "OU",
+};
+
+/**
+ * A certificate's subject Name (SEQUENCE of SET of {OID, value}) as `CN=…, O=…`: the common
+ * name, organizations and units in their order, other attributes left out; undefined when none
+ * is readable.
+ */
+function subjectText(der: Uint8Array, name: Tlv): string | undefined {
+  try {
+    const parts: string[] = [];
+    for (let p = name.start; p < name.end;) {
+      const set = readTlv(der, p);
+      for (let q = set.start; q < set.end;) {
+        const atv = readTlv(der, q);
+        const oid = readTlv(der, atv.start);
+        const value = readTlv(der, oid.next);
+        const label = oid.tag === 0x06 ? NAME_ATTRIBUTES[oidText(der, oid)] : undefined;
+        if (label)
+          parts.push(`${label}=${new TextDecoder().decode(der.subarray(value.start, value.end))}`);
+        q = atv.next;
+      }
+      p = set.next;
+    }
+    return parts.length > 0 ? parts.join(", ") : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads the validity (and subject) of one DER certificate. */
 function certificateValidity(der: Uint8Array): CertificateInfo {
   try {
     const cert = readTlv(der, 0);
@@ -124,7 +163,13 @@ function certificateValidity(der: Uint8Array): CertificateInfo {
     p = validity.start;
     const nb = readTlv(der, p);
     const na = readTlv(der, nb.next);
-    return { ok: true, notBefore: readTime(der, nb), notAfter: readTime(der, na) };
+    const subject = subjectText(der, readTlv(der, validity.next));
+    return {
+      ok: true,
+      notBefore: readTime(der, nb),
+      notAfter: readTime(der, na),
+      ...(subject ? { subject } : {}),
+    };
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }

@@ -13,12 +13,13 @@ const cfg = (...webhooks: ReturnType<typeof hook>[]) => ({
 const only = (id: string, f: ReturnType<typeof lint>) => f.filter((x) => x.id === id);
 
 describe("pem.ts", () => {
-  it("reads the validity window from DER", () => {
+  it("reads the validity window and the subject from DER", () => {
     expect(parseCaBundle(b64)).toEqual([
       {
         ok: true,
         notBefore: new Date("2026-11-22T17:20:40Z"),
         notAfter: new Date("2027-11-22T17:20:40Z"),
+        subject: "CN=test-ca",
       },
     ]);
   });

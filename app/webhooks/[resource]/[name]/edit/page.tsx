@@ -23,6 +23,7 @@ export default async function Page({
   const q = await searchParams;
   const one = (v: string | string[] | undefined) => (typeof v === "string" ? v : undefined);
   const proposal = parseProposedPatch(one(q.patch));
+  const restore = Number(one(q.restore));
   return (
     <EditRoute
       target={{
@@ -30,6 +31,7 @@ export default async function Page({
         resource,
         name: decodeURIComponent(name),
         ...(proposal ? { proposal: { ...proposal, why: (one(q.why) ?? "").slice(0, 500) } } : {}),
+        ...(Number.isSafeInteger(restore) && restore > 0 ? { restore } : {}),
       }}
     />
   );
