@@ -49,6 +49,8 @@ const LAYERS = {
   provenance: [],
   /** Hooks and policies configured outside the API, inferred from metrics and decisions. */
   "outside-api": ["model", "audit", "health"],
+  /** Break-glass: the patch that lets writes through, its annotation, the per-field revert. */
+  "break-glass": ["provenance"],
 } as const satisfies Record<string, readonly string[]>;
 
 type Folder = keyof typeof LAYERS;
