@@ -239,6 +239,15 @@ describe("planRevert", () => {
     expect(plan.object?.metadata?.annotations?.[BREAK_GLASS_ANNOTATION]).toBeUndefined();
     expect(planRevert(plan.object!, record).object).toBeUndefined();
   });
+
+  it("counts a field already back at its original as done, not as changed by someone", () => {
+    const { object, record } = planned(config(), req());
+    const first = planRevert(object, record).object!;
+    const again = planRevert(first, record);
+    expect(again).toMatchObject({ restored: [], kept: [] });
+    expect(again.object).toBeUndefined();
+    expect(again.already).toHaveLength(1);
+  });
 });
 
 describe("controllerWarnings", () => {

@@ -279,6 +279,8 @@ export interface RevertPlan {
   /** The object to write; undefined when there is nothing to write. */
   readonly object?: ConfigurationObject;
   readonly restored: readonly FieldChange[];
+  /** Fields found already back at their original (another revert, or a hand edit, did it). */
+  readonly already: readonly FieldChange[];
   readonly kept: readonly KeptField[];
 }
 
@@ -304,12 +306,15 @@ export function planRevert(
 ): RevertPlan {
   const hooks = clone(current.webhooks ?? []) as Array<Record<string, unknown>>;
   const restored: FieldChange[] = [];
+  const already: FieldChange[] = [];
   const kept: KeptField[] = [];
   for (const f of record.fields) {
     const h = hooks.find((x) => x.name === f.hook);
     const now = h ? (h[f.field] ?? null) : null;
     const forced = force.has(`${f.hook}/${f.field}`);
-    if (h && (forced || canonicalJson(now) === canonicalJson(f.set))) {
+    if (h && canonicalJson(now) === canonicalJson(f.original)) {
+      already.push(f);
+    } else if (h && (forced || canonicalJson(now) === canonicalJson(f.set))) {
       if (f.original === null) delete h[f.field];
       else h[f.field] = clone(f.original);
       restored.push(f);
@@ -323,9 +328,9 @@ export function planRevert(
     }
   }
   const ours = activeRecord(current)?.id === record.id;
-  if (restored.length === 0 && !ours) return { restored, kept };
+  if (restored.length === 0 && !ours) return { restored, already, kept };
   const base = restored.length > 0 ? { ...current, webhooks: hooks } : current;
-  return { object: ours ? withAnnotation(base, undefined) : base, restored, kept };
+  return { object: ours ? withAnnotation(base, undefined) : base, restored, already, kept };
 }
 
 /** The label the grant's RBAC objects carry, so they can be found again. */
