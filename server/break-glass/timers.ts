@@ -42,7 +42,10 @@ export class EpisodeTimers {
       this.timers.delete(id);
       fire(id);
     };
-    const cancel = this.clock.after(Math.min(Math.max(0, at - this.clock.now()), MAX_WAIT_MS), wait);
+    const cancel = this.clock.after(
+      Math.min(Math.max(0, at - this.clock.now()), MAX_WAIT_MS),
+      wait,
+    );
     this.timers.set(id, { at, cancel });
   }
 

@@ -132,7 +132,9 @@ describe("planBreakGlass", () => {
       const p = planBreakGlass(o, r);
       return p.ok ? "" : p.message;
     };
-    expect(fails(config(), req({ hook: "b.guard.io" }))).toMatch(/already has failurePolicy Ignore/);
+    expect(fails(config(), req({ hook: "b.guard.io" }))).toMatch(
+      /already has failurePolicy Ignore/,
+    );
     expect(fails(config(), req({ hook: "nope" }))).toMatch(/no hook named nope/);
     expect(fails(config(), req({ reason: " " }))).toMatch(/reason/);
     expect(fails(config(), req({ mode: "grant", hook: "b.guard.io", group: "g" }))).toMatch(
@@ -196,7 +198,9 @@ describe("planRevert", () => {
             operation: "Update",
             time: "2026-11-29T11:00:00Z",
             fieldsType: "FieldsV1",
-            fieldsV1: { "f:webhooks": { 'k:{"name":"b.guard.io"}': { "f:namespaceSelector": {} } } },
+            fieldsV1: {
+              "f:webhooks": { 'k:{"name":"b.guard.io"}': { "f:namespaceSelector": {} } },
+            },
           },
         ],
       },

@@ -28,7 +28,10 @@ export interface HookObject {
   readonly name?: string;
   readonly failurePolicy?: string;
   readonly namespaceSelector?: unknown;
-  readonly matchConditions?: ReadonlyArray<{ readonly name?: string; readonly expression?: string }>;
+  readonly matchConditions?: ReadonlyArray<{
+    readonly name?: string;
+    readonly expression?: string;
+  }>;
   readonly [key: string]: unknown;
 }
 
@@ -247,7 +250,9 @@ export function planBreakGlass(
           c.resourceName !== first.resourceName,
       )
     )
-      return fail("the hooks chosen check the breakglass verb on different resources: choose one hook");
+      return fail(
+        "the hooks chosen check the breakglass verb on different resources: choose one hook",
+      );
     grant = {
       group,
       name: grantName(req.id),

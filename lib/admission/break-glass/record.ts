@@ -29,7 +29,8 @@ export const BREAK_GLASS_MODES: readonly BreakGlassMode[] = [
 ];
 
 /** The two kinds a break-glass applies to (by resource). */
-export type BreakGlassResource = "validatingwebhookconfigurations" | "mutatingwebhookconfigurations";
+export type BreakGlassResource =
+  "validatingwebhookconfigurations" | "mutatingwebhookconfigurations";
 export const BREAK_GLASS_RESOURCES: readonly BreakGlassResource[] = [
   "validatingwebhookconfigurations",
   "mutatingwebhookconfigurations",

@@ -40,7 +40,10 @@ describe("break-glass episodes", () => {
       const s = await open();
       await s.insert(record("e1", 1000), "c");
       expect(await s.claim("e1", "a", 999, 100)).toBe(false); // not due: never early
-      const both = await Promise.all([s.claim("e1", "a", 1000, 100), s.claim("e1", "b", 1000, 100)]);
+      const both = await Promise.all([
+        s.claim("e1", "a", 1000, 100),
+        s.claim("e1", "b", 1000, 100),
+      ]);
       expect(both.filter(Boolean)).toHaveLength(1);
       expect(await s.claim("e1", "c", 1050, 100)).toBe(false); // lease still held
       expect(await s.claim("e1", "c", 1200, 100)).toBe(true); // the claimer died
