@@ -67,6 +67,8 @@ export interface EpisodeView {
   readonly outcome?: RevertOutcome;
   /** May the request's identity revert it (patch and update the configuration)? */
   readonly canRevert: boolean;
+  /** Reverts begun, each after winning the claim in the store (1: reverted once). */
+  readonly attempts: number;
 }
 
 export interface BreakGlassList {
@@ -75,6 +77,8 @@ export interface BreakGlassList {
   readonly active: readonly EpisodeView[];
   /** Ended with fields someone changed meanwhile: waiting for an answer. */
   readonly kept: readonly EpisodeView[];
+  /** The latest ended ones, newest first. */
+  readonly ended: readonly EpisodeView[];
 }
 
 /** Active break-glass episodes and those waiting for an answer, cluster-wide. */

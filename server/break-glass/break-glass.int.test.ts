@@ -527,5 +527,13 @@ describe("two replicas on PostgreSQL", () => {
     const updates = updatesOf(name);
     expect(updates).toHaveLength(2);
     expect(updates[1]!.at).toBeGreaterThanOrEqual(res.body.expiresAt - 1000);
+    // Both replicas' timers fired; one won the claim and began the one revert.
+    const ended = (await call<BreakGlassList>(b.url, "admin", "GET", "/api/break-glass")).body
+      .ended;
+    expect(ended.find((e) => e.id === res.body.id)).toMatchObject({
+      state: "reverted",
+      attempts: 1,
+      outcome: { trigger: "expiry", by: stack.contexts.admin },
+    });
   }, 120_000);
 });

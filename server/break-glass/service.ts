@@ -176,6 +176,7 @@ function view(row: EpisodeRow, canRevert: boolean): EpisodeView {
     state: row.state,
     ...(outcome ? { outcome } : {}),
     canRevert,
+    attempts: row.attempts,
   };
 }
 
@@ -264,7 +265,12 @@ export async function preview(
     hooks,
     warnings: warningsFor(obj, input.resource, chosen, input.mode),
     ...(record
-      ? { active: view(row ?? { record, context: client.context, state: "active" }, allowed) }
+      ? {
+          active: view(
+            row ?? { record, context: client.context, state: "active", attempts: 0 },
+            allowed,
+          ),
+        }
       : {}),
     maxMinutes: c.maxMs / 60_000,
     defaultMinutes: c.defaultMs / 60_000,
@@ -360,7 +366,7 @@ export async function startBreakGlass(
   const store = await breakGlassStore();
   await store.insert(record, client.context);
   schedule(record);
-  return view({ record, context: client.context, state: "active" }, true);
+  return view({ record, context: client.context, state: "active", attempts: 0 }, true);
 }
 
 async function removeGrant(client: KubeClient, record: BreakGlassRecord): Promise<boolean> {
@@ -567,7 +573,8 @@ export async function listEpisodes(
   client: KubeClient,
   signal?: AbortSignal,
 ): Promise<BreakGlassList> {
-  const rows = await (await breakGlassStore()).open();
+  const store = await breakGlassStore();
+  const [rows, ended] = await Promise.all([store.open(), store.ended(10)]);
   const may = new Map<string, Promise<boolean>>();
   const canRevert = (r: EpisodeRow) => {
     const key = `${r.record.resource}/${r.record.name}`;
@@ -583,6 +590,7 @@ export async function listEpisodes(
     now: state().clock.now(),
     active: views.filter((v) => v.state === "active" || v.state === "reverting"),
     kept: views.filter((v) => v.state === "kept"),
+    ended: ended.map((r) => view(r, false)),
   };
 }
 

@@ -51,6 +51,7 @@ describe("break-glass episodes", () => {
       expect(await s.finish("e1", "c", "reverted", "{}", 1300)).toBe(true);
       expect(await s.claim("e1", "d", 9999, 100, true)).toBe(false); // ended
       expect(await s.open()).toEqual([]);
+      expect((await s.get("e1"))?.attempts).toBe(2); // a's, and c's after a's lease ran out
       expect((await s.ended(5)).map((e) => [e.record.id, e.state, e.endedAt])).toEqual([
         ["e1", "reverted", 1300],
       ]);

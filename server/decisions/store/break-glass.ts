@@ -28,6 +28,8 @@ export interface EpisodeRow {
   /** JSON of how it ended (server/break-glass), when it has. */
   readonly outcome?: string;
   readonly endedAt?: number;
+  /** Reverts begun (each after a claim): 1 for an episode reverted once. */
+  readonly attempts: number;
 }
 
 interface Row {
@@ -37,6 +39,7 @@ interface Row {
   state: string;
   outcome: string | null;
   ended_at: number | string | null;
+  attempts: number | string;
 }
 
 function schema(): string {
@@ -52,7 +55,8 @@ CREATE TABLE IF NOT EXISTS ${BREAK_GLASS_TABLE} (
   claim_owner TEXT,
   claim_until BIGINT,
   outcome TEXT,
-  ended_at BIGINT
+  ended_at BIGINT,
+  attempts INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS ${BREAK_GLASS_TABLE}_state ON ${BREAK_GLASS_TABLE} (state, expires_at);`;
 }
@@ -66,10 +70,11 @@ function toRow(r: Row): EpisodeRow | undefined {
     state: r.state as EpisodeState,
     ...(r.outcome !== null ? { outcome: r.outcome } : {}),
     ...(r.ended_at !== null ? { endedAt: Number(r.ended_at) } : {}),
+    attempts: Number(r.attempts),
   };
 }
 
-const COLUMNS = "id, context, record, state, outcome, ended_at";
+const COLUMNS = "id, context, record, state, outcome, ended_at, attempts";
 
 export class BreakGlassStore {
   constructor(private readonly driver: SqlDriver) {}
@@ -92,7 +97,7 @@ export class BreakGlassStore {
 
   async get(id: string): Promise<EpisodeRow | undefined> {
     const rows = await this.driver.query<Row>(
-      sql`SELECT id, context, record, state, outcome, ended_at FROM break_glass_episodes WHERE id = ${id}`,
+      sql`SELECT id, context, record, state, outcome, ended_at, attempts FROM break_glass_episodes WHERE id = ${id}`,
     );
     return rows[0] ? toRow(rows[0]) : undefined;
   }
@@ -109,7 +114,7 @@ export class BreakGlassStore {
   /** The latest ended episodes, newest first. */
   async ended(limit: number): Promise<EpisodeRow[]> {
     const rows = await this.driver.query<Row>(
-      sql`SELECT id, context, record, state, outcome, ended_at FROM break_glass_episodes WHERE state IN ('reverted', 'closed') ORDER BY ended_at DESC LIMIT ${limit}`,
+      sql`SELECT id, context, record, state, outcome, ended_at, attempts FROM break_glass_episodes WHERE state IN ('reverted', 'closed') ORDER BY ended_at DESC LIMIT ${limit}`,
     );
     return rows.map(toRow).filter((r): r is EpisodeRow => r !== undefined);
   }
@@ -117,7 +122,7 @@ export class BreakGlassStore {
   /**
    * Claims the revert of an episode for `owner` until `now + leaseMs`: only when it is active —
    * and, unless `early`, past its expiry — or when another claim ran out (its claimer died). The
-   * one UPDATE decides between replicas: true for exactly one of them.
+   * one UPDATE decides between replicas: true for exactly one of them. It counts the attempt.
    */
   async claim(
     id: string,
@@ -129,7 +134,7 @@ export class BreakGlassStore {
     const until = now + leaseMs;
     const expiry = early ? Number.MAX_SAFE_INTEGER : now;
     const rows = await this.driver.query<{ id: string }>(
-      sql`UPDATE break_glass_episodes SET state = 'reverting', claim_owner = ${owner}, claim_until = ${until} WHERE id = ${id} AND expires_at <= ${expiry} AND (state = 'active' OR (state = 'reverting' AND claim_until < ${now})) RETURNING id`,
+      sql`UPDATE break_glass_episodes SET state = 'reverting', claim_owner = ${owner}, claim_until = ${until}, attempts = attempts + 1 WHERE id = ${id} AND expires_at <= ${expiry} AND (state = 'active' OR (state = 'reverting' AND claim_until < ${now})) RETURNING id`,
     );
     return rows.length > 0;
   }
