@@ -10,8 +10,10 @@
  * broke the glass (recorded with the episode); in shared mode as the dashboard's own service
  * account, since the user's session may be gone by then — the outcome records it as
  * `portcullis (service account) on expiry of <actor>'s break-glass`, and the apiserver's audit
- * log names the account. The dashboard's RBAC in the chart grants it update on the webhook
- * configurations for this reason only when break-glass is used.
+ * log names the account. That account needs get and update on the webhook configurations (and
+ * delete on clusterroles and clusterrolebindings for a grant), which the chart does not grant by
+ * default (docs/operating.md, "Break-glass"): without it the revert on expiry is refused, retried,
+ * and the banner shows the refusal until someone reverts it as themselves.
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
