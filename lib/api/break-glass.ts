@@ -11,7 +11,7 @@ import type {
 } from "@/lib/admission/break-glass/record";
 
 /** A field's writer as managedFields names it. */
-export interface FieldWriter {
+interface FieldWriter {
   readonly manager: string;
   readonly operation: string;
   readonly time?: string;
@@ -87,11 +87,11 @@ export const breakGlassListRoute = route<BreakGlassList>()({
   path: "/api/break-glass",
 });
 
-export const breakGlassResource = z.enum([
+const breakGlassResource = z.enum([
   "validatingwebhookconfigurations",
   "mutatingwebhookconfigurations",
 ]);
-export const breakGlassMode = z.enum(["ignore", "exclude-namespaces", "grant"]);
+const breakGlassMode = z.enum(["ignore", "exclude-namespaces", "grant"]);
 
 export interface ControllerWarningView {
   readonly who: string;

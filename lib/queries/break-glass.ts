@@ -15,7 +15,7 @@ import { queryKeys } from "./keys";
  * How often the banner reads the episodes again. Episodes are few and start or end on any
  * replica, by anyone: a short re-read keeps every tab's banner true without a stream of its own.
  */
-export const BREAK_GLASS_REREAD_MS = 5_000;
+const BREAK_GLASS_REREAD_MS = 5_000;
 
 export const breakGlassListQuery = (context: string) =>
   queryOptions({

@@ -96,7 +96,7 @@ function state(): State {
 const config = (): BreakGlassConfig => breakGlassConfig();
 
 /** The episode table, in the decision store's database (created on first use). */
-export function breakGlassStore(): Promise<BreakGlassStore> {
+function breakGlassStore(): Promise<BreakGlassStore> {
   const s = state();
   if (!s.store) {
     const opening = (async () => {

@@ -109,7 +109,7 @@ export function breakglassCheckOf(hook: HookObject): BreakglassCheck | undefined
 }
 
 /** The name of a grant's ClusterRole and ClusterRoleBinding. */
-export const grantName = (id: string) => `portcullis-break-glass-${id}`;
+const grantName = (id: string) => `portcullis-break-glass-${id}`;
 
 /** The ClusterRole and ClusterRoleBinding a `grant` creates (cluster-wide: the check names no namespace). */
 export function grantObjects(g: Grant, labels: Readonly<Record<string, string>>) {
@@ -141,7 +141,7 @@ const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The namespaceSelector with a NotIn term on the namespace name label added, its terms kept. */
-export function excludeNamespaces(selector: unknown, namespaces: readonly string[]): unknown {
+function excludeNamespaces(selector: unknown, namespaces: readonly string[]): unknown {
   const s = isObj(selector) ? selector : {};
   const terms = Array.isArray(s.matchExpressions) ? s.matchExpressions : [];
   return {
@@ -272,7 +272,7 @@ export function planBreakGlass(
 }
 
 /** A field a revert did not restore: someone changed it after break-glass. */
-export interface KeptField extends FieldChange {
+interface KeptField extends FieldChange {
   /** Its value now (null: the field or its hook is gone). */
   readonly now: unknown;
   readonly hookGone: boolean;

@@ -22,7 +22,7 @@ export const BREAKGLASS_VERB = "breakglass";
  * group's requests).
  */
 export type BreakGlassMode = "ignore" | "exclude-namespaces" | "grant";
-export const BREAK_GLASS_MODES: readonly BreakGlassMode[] = [
+const BREAK_GLASS_MODES: readonly BreakGlassMode[] = [
   "ignore",
   "exclude-namespaces",
   "grant",

@@ -11,14 +11,14 @@ import type { BreakGlassRecord } from "@/lib/admission/break-glass/record";
 import { parseRecord, formatRecord } from "@/lib/admission/break-glass/record";
 import { sql, type SqlDriver } from "../sql";
 
-export const BREAK_GLASS_TABLE = "break_glass_episodes";
+const BREAK_GLASS_TABLE = "break_glass_episodes";
 
 /**
  * `active`: writes are let through; `reverting`: claimed by a process until `claim_until`;
  * `reverted`: ended, every field restored; `kept`: ended, but fields someone changed meanwhile
  * were left as they are and wait for an answer (restore anyway, or keep); `closed`: answered.
  */
-export type EpisodeState = "active" | "reverting" | "reverted" | "kept" | "closed";
+type EpisodeState = "active" | "reverting" | "reverted" | "kept" | "closed";
 
 export interface EpisodeRow {
   readonly record: BreakGlassRecord;
