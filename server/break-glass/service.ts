@@ -476,6 +476,7 @@ async function claimAndRevert(
   if (!row) return false;
   const c = config();
   if (!(await store.claim(id, s.owner, s.clock.now(), c.leaseMs, opts.early))) return false;
+  await store.begin(id);
   s.timers.cancel(id);
   const who = opts.client
     ? { client: opts.client, by: opts.by ?? opts.client.context }

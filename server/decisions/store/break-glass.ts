@@ -122,7 +122,7 @@ export class BreakGlassStore {
   /**
    * Claims the revert of an episode for `owner` until `now + leaseMs`: only when it is active —
    * and, unless `early`, past its expiry — or when another claim ran out (its claimer died). The
-   * one UPDATE decides between replicas: true for exactly one of them. It counts the attempt.
+   * one UPDATE decides between replicas: true for exactly one of them.
    */
   async claim(
     id: string,
@@ -134,9 +134,19 @@ export class BreakGlassStore {
     const until = now + leaseMs;
     const expiry = early ? Number.MAX_SAFE_INTEGER : now;
     const rows = await this.driver.query<{ id: string }>(
-      sql`UPDATE break_glass_episodes SET state = 'reverting', claim_owner = ${owner}, claim_until = ${until}, attempts = attempts + 1 WHERE id = ${id} AND expires_at <= ${expiry} AND (state = 'active' OR (state = 'reverting' AND claim_until < ${now})) RETURNING id`,
+      sql`UPDATE break_glass_episodes SET state = 'reverting', claim_owner = ${owner}, claim_until = ${until} WHERE id = ${id} AND expires_at <= ${expiry} AND (state = 'active' OR (state = 'reverting' AND claim_until < ${now})) RETURNING id`,
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Counts a revert begun (by the process that won its claim): an episode reverted once reads 1,
+   * whatever number of processes raced for it.
+   */
+  async begin(id: string): Promise<void> {
+    await this.driver.query(
+      sql`UPDATE break_glass_episodes SET attempts = attempts + 1 WHERE id = ${id}`,
+    );
   }
 
   /** Ends a claimed revert: only the claim's owner can. */
