@@ -576,6 +576,22 @@ export async function listEpisodes(
   client: KubeClient,
   signal?: AbortSignal,
 ): Promise<BreakGlassList> {
+  // Shared mode: what was let through, by whom and why, is for those who may read the
+  // configurations themselves (local mode: the context's own cluster).
+  if (isSharedMode()) {
+    const may = await Promise.all(
+      BREAK_GLASS_RESOURCES.map((resource) =>
+        canI(client, { group: WEBHOOK_GROUP, resource, verb: "list" }, signal),
+      ),
+    );
+    if (!may.every(Boolean))
+      throw new KubeApiError({
+        status: 403,
+        reason: "Forbidden",
+        message: "you may not list the webhook configurations, so their break-glass is not shown",
+        cluster: client.server,
+      });
+  }
   const store = await breakGlassStore();
   const [rows, ended] = await Promise.all([store.open(), store.ended(10)]);
   const may = new Map<string, Promise<boolean>>();
