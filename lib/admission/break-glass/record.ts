@@ -22,11 +22,7 @@ export const BREAKGLASS_VERB = "breakglass";
  * group's requests).
  */
 export type BreakGlassMode = "ignore" | "exclude-namespaces" | "grant";
-const BREAK_GLASS_MODES: readonly BreakGlassMode[] = [
-  "ignore",
-  "exclude-namespaces",
-  "grant",
-];
+const BREAK_GLASS_MODES: readonly BreakGlassMode[] = ["ignore", "exclude-namespaces", "grant"];
 
 /** The two kinds a break-glass applies to (by resource). */
 export type BreakGlassResource =
