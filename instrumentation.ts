@@ -6,7 +6,9 @@
  * file when PORTCULLIS_AUDIT_LOG is set (file mode, for clusters without the audit webhook), and
  * starts the OTLP trace receiver when PORTCULLIS_OTLP_LISTEN names an address (README, "Per-call
  * webhook latency from your apiserver's traces") and the audit sink's own HTTPS listener when
- * PORTCULLIS_AUDIT_TLS_LISTEN does (README, "Admission decisions from your apiserver").
+ * PORTCULLIS_AUDIT_TLS_LISTEN does (README, "Admission decisions from your apiserver"), and
+ * the break-glass reverts: episodes open in the store or recorded in the cluster's annotations
+ * get their timers, overdue ones are reverted at once (server/break-glass).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -28,4 +30,6 @@ export async function register(): Promise<void> {
     const { startAuditTlsListener } = await import("@/server/audit/tls-listener");
     await startAuditTlsListener();
   }
+  const { startBreakGlassReverts } = await import("@/server/break-glass/service");
+  void startBreakGlassReverts();
 }

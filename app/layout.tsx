@@ -3,6 +3,7 @@ import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { Providers } from "./providers";
 import { TopBar } from "@/components/layout/top-bar";
+import { BreakGlassBanner } from "@/components/break-glass/banner";
 import { startingContext } from "@/server/kube/identity";
 import { isSharedMode } from "@/server/kube/config";
 import "./globals.css";
@@ -39,6 +40,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       <body>
         <Providers initialContext={initial}>
           <TopBar shared={isSharedMode()} />
+          <BreakGlassBanner shared={isSharedMode()} />
           <main>{children}</main>
         </Providers>
       </body>

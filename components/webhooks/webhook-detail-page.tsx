@@ -29,6 +29,7 @@ import { useLiveCollections } from "@/components/live/use-live-collections";
 import { ErrorBox } from "@/components/ui/error-box";
 import { HookPanel } from "./hook-panel";
 import { ObjectHead } from "./object-head";
+import { BreakGlassPanel } from "@/components/break-glass/panel";
 import { webhookDefaults } from "@/lib/admission/model/webhook-defaults";
 import { webhookHookHref } from "@/lib/namespaces/links";
 import { ConfigurationDecisions } from "@/components/decisions/configuration-decisions";
@@ -111,6 +112,7 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
         can={can}
       />
       <EngineOwnerLine kind={kind} object={obj} />
+      <BreakGlassPanel resource={resource} name={name} />
       <p className="hint" data-testid="lint-mode">
         {lintState.data
           ? `Lint: every check, the live ones (backends, namespaces, discovery) included.${lintState.data.notices.length ? ` ${lintState.data.notices.join(" ")}` : ""}`

@@ -53,6 +53,8 @@ const LAYERS = {
   testing: ["model", "cel", "validate", "matching", "prediction", "report", "pod-security"],
   /** Changes of admission objects over time: their diffs, actors and effects on decisions. */
   history: ["health"],
+  /** Break-glass: the patch that lets writes through, its annotation, the per-field revert. */
+  "break-glass": ["provenance"],
 } as const satisfies Record<string, readonly string[]>;
 
 type Folder = keyof typeof LAYERS;

@@ -5,6 +5,12 @@
 import type { AnyRoute } from "./contract";
 import { admissionManifestsRoute } from "./admission-manifests";
 import { auditSinkRoute } from "./audit";
+import {
+  breakGlassListRoute,
+  breakGlassPreviewRoute,
+  breakGlassRevertRoute,
+  breakGlassStartRoute,
+} from "./break-glass";
 import { listContextsRoute, rememberContextRoute } from "./contexts";
 import {
   decisionDetailRoute,
@@ -101,4 +107,8 @@ export const API_ROUTES: Readonly<Record<string, AnyRoute>> = {
   lintStateRoute,
   fightsRoute,
   kindSchemaRoute,
+  breakGlassListRoute,
+  breakGlassPreviewRoute,
+  breakGlassStartRoute,
+  breakGlassRevertRoute,
 };

@@ -55,4 +55,12 @@ export const queryKeys = {
   engines: (context: string) => ["engines", context] as const,
   outsideApi: (context: string) => ["outside-api", context] as const,
   admissionManifests: (context: string) => ["admission-manifests", context] as const,
+  breakGlass: (context: string) => ["break-glass", context] as const,
+  breakGlassPreview: (
+    context: string,
+    resource: string,
+    name: string,
+    hook: string,
+    mode: string,
+  ) => ["break-glass", context, "preview", resource, name, hook, mode] as const,
 };

@@ -85,7 +85,7 @@ export function usePostgres(): () => string {
 export async function resetPostgres(url: string): Promise<void> {
   const d = new PostgresDriver(url);
   await d.exec(
-    "DROP TABLE IF EXISTS admission_calls; DROP TABLE IF EXISTS admission_names; DROP TABLE IF EXISTS admission_decisions; DROP TABLE IF EXISTS admission_events; DROP TABLE IF EXISTS admission_hook_spans; DROP TABLE IF EXISTS decisions; DROP TABLE IF EXISTS decision_events; DROP TABLE IF EXISTS audit_log_cursor;",
+    "DROP TABLE IF EXISTS admission_calls; DROP TABLE IF EXISTS admission_names; DROP TABLE IF EXISTS admission_decisions; DROP TABLE IF EXISTS admission_events; DROP TABLE IF EXISTS admission_hook_spans; DROP TABLE IF EXISTS decisions; DROP TABLE IF EXISTS decision_events; DROP TABLE IF EXISTS audit_log_cursor; DROP TABLE IF EXISTS break_glass_episodes;",
   );
   await d.close();
 }
