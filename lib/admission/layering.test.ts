@@ -49,6 +49,8 @@ const LAYERS = {
   provenance: [],
   /** Hooks and policies configured outside the API, inferred from metrics and decisions. */
   "outside-api": ["model", "audit", "health"],
+  /** Admission test files (the format, its importers) and the runner that checks their cases. */
+  testing: ["model", "cel", "validate", "matching", "prediction", "report", "pod-security"],
 } as const satisfies Record<string, readonly string[]>;
 
 type Folder = keyof typeof LAYERS;
