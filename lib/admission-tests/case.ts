@@ -13,6 +13,14 @@ import type { Labels } from "@/lib/admission/model/selectors";
 import type { DiscoveryResource } from "@/lib/admission/model/snapshot";
 import type { JsonObject } from "@/lib/admission/validate/json";
 import type { Prediction } from "@/lib/admission/prediction/predict";
+import type { HookIdentity } from "@/lib/admission/model/hook-identity";
+import {
+  formatHookRef,
+  type CaseSource,
+  type TestCase,
+  type TestExpect,
+  type TestRequest,
+} from "@/lib/admission/testing/format";
 import type { AdmissionOperation } from "@/lib/k8s/types";
 import { AUTHENTICATED, storedObject, stub } from "@/lib/decisions/predict-request";
 
@@ -46,35 +54,7 @@ export interface CaseRequest {
   namespaceLabelsFrom: LabelsOrigin;
 }
 
-/** A hook or policy binding as a case names it: `<source>:<key>` (hookKey) with a label. */
-export interface CaseHook {
-  key: string;
-  /** e.g. `ValidatingWebhookConfiguration team-a / pods.example.com`. */
-  label: string;
-}
-
-/** What the case expects of the admission chain. */
-export interface CaseExpectations {
-  /** Called, in the apiserver's order (round 0). */
-  called: CaseHook[];
-  /** Skipped, with the reason as the predictor gave it. */
-  skipped: Array<CaseHook & { reason: string }>;
-  /** Admission refuses the request before or at a hook (status, message), when it does. */
-  denied?: { status: number; message: string };
-}
-
-/** One saved case. */
-export interface SavedCase {
-  name: string;
-  /** Where it came from: `decision <auditID>` or `predict`. */
-  source: string;
-  /** When it was made (ms since the epoch). */
-  created: number;
-  request: CaseRequest;
-  expect: CaseExpectations;
-}
-
-/** The configuration a case is kept for: a webhook configuration, a policy or a binding. */
+/** The configuration a case is kept for: a webhook configuration or an admission policy. */
 export interface CaseOwner {
   resource: string;
   name: string;
@@ -116,31 +96,58 @@ export function caseRequestOfDecision(
 /** Why a case's request could not be built (an unknown resource, a malformed object). */
 export class CaseRequestError extends Error {}
 
+/** A case's request in the test file format (lib/admission/testing/format.ts). */
+export function testRequestOf(c: CaseRequest): TestRequest {
+  const deleting = c.operation === "DELETE";
+  return {
+    operation: c.operation,
+    resource: `${c.group}/${c.version}/${c.resource}`,
+    ...(c.subresource ? { subresource: c.subresource } : {}),
+    ...(c.name ? { name: c.name } : {}),
+    ...(c.namespace ? { namespace: c.namespace } : {}),
+    ...(deleting ? { oldObject: c.object } : { object: c.object }),
+    ...(c.oldObject && !deleting ? { oldObject: c.oldObject } : {}),
+    userInfo: { username: c.user, groups: c.groups },
+    ...(c.dryRun ? { dryRun: true } : {}),
+    ...(c.namespaceLabels ? { namespaceLabels: c.namespaceLabels } : {}),
+  };
+}
+
+const AUTHENTICATED_GROUPS = (groups: readonly string[] | undefined) =>
+  (groups ?? []).filter((g) => g !== AUTHENTICATED);
+
 /**
- * The AdmissionRequest of a case, built as the command line and the predict page build one from
- * parts (report/predict-report.ts buildRequest). Its namespace's labels are the case's when it
- * has them; otherwise the snapshot's at replay time (the predictor reads them there).
+ * The AdmissionRequest of a test file's request, built as the command line and the predict page
+ * build one from parts (report/predict-report.ts buildRequest). Its namespace's labels are the
+ * case's when it has them; otherwise the snapshot's at replay time (the predictor reads them).
  */
 export function admissionRequestOf(
-  c: CaseRequest,
+  t: TestRequest,
   discovery: readonly DiscoveryResource[] | undefined,
 ): AdmissionRequest {
+  const labels =
+    t.namespaceObject !== undefined
+      ? labelsOf(t.namespaceObject)
+      : t.namespaceLabels !== undefined
+        ? t.namespaceLabels
+        : undefined;
   const spec: RequestSpec = {
-    operation: c.operation,
-    subresource: c.subresource,
-    resource: `${c.group || "core"}/${c.version}/${c.resource}`,
-    namespace: c.namespace === "" ? undefined : c.namespace,
-    name: c.name === "" ? undefined : c.name,
-    dryRun: c.dryRun,
-    namespaceLabels: c.namespaceLabels,
-    user: c.user || undefined,
-    groups: c.groups,
+    operation: t.operation,
+    subresource: t.subresource ?? "",
+    resource: t.resource,
+    namespace: t.namespace,
+    name: t.name,
+    dryRun: t.dryRun ?? false,
+    namespaceLabels: labels,
+    user: t.userInfo?.username || undefined,
+    groups: AUTHENTICATED_GROUPS(t.userInfo?.groups),
   };
+  const object = (t.operation === "DELETE" ? (t.oldObject ?? t.object) : t.object) ?? {};
   let request: AdmissionRequest;
   try {
     request = buildRequest(spec, {
-      object: c.object as JsonObject,
-      oldObject: c.oldObject as JsonObject | undefined,
+      object: object as JsonObject,
+      oldObject: t.operation === "UPDATE" ? ((t.oldObject ?? undefined) as JsonObject) : undefined,
       discovery: discovery && discovery.length > 0 ? discovery : builtinDiscovery(),
       namespaces: {},
       namespacesFrom: undefined,
@@ -149,28 +156,45 @@ export function admissionRequestOf(
   } catch (e) {
     throw new CaseRequestError(e instanceof Error ? e.message : String(e));
   }
-  if (c.namespaceLabels !== undefined) return request;
+  if (labels !== undefined) return request;
   // No labels of its own: the predictor reads the namespace's from the snapshot it predicts with.
   const { namespaceObject: _assumed, ...withoutLabels } = request;
   return withoutLabels;
 }
 
-const label = (h: { source: string; configuration: string; name: string }) =>
-  `${h.source} ${h.configuration} / ${h.name}`;
+function labelsOf(o: Record<string, unknown>): Record<string, string> {
+  const meta = o.metadata;
+  const l = meta && typeof meta === "object" ? (meta as Record<string, unknown>).labels : undefined;
+  if (!l || typeof l !== "object") return {};
+  return Object.fromEntries(
+    Object.entries(l).filter((e): e is [string, string] => typeof e[1] === "string"),
+  );
+}
+
+/** A hook as a test file names it: `<Source>/<configuration>/<name>`. */
+export const hookRefOf = (h: HookIdentity): string =>
+  formatHookRef({ source: h.source, configuration: h.configuration, name: h.name });
 
 /**
- * The expectations of a prediction: the certain calls in order, the skips with their reasons
- * (`why` gives a skip's sentence: the Explainer's), and the refusal.
+ * The expectations of a prediction: the certain calls in order, the skips with the predictor's
+ * code and sentence (`why`: the Explainer's), and, when admission refuses the request before a
+ * webhook answers, that it is not admitted.
  */
 export function expectationsOf(
   p: Prediction,
   why: (skip: Prediction["skips"][number]) => string,
-): CaseExpectations {
-  const failure = p.rejectedBeforeHooks ?? p.failure;
+): TestExpect {
+  const refused = p.rejectedBeforeHooks ?? p.failure;
+  const undecided = p.indeterminate.map((x) => hookRefOf(x.hook));
   return {
-    called: p.calls.filter((c) => c.round === 0).map((c) => ({ key: c.key, label: label(c.hook) })),
-    skipped: p.skips.map((s) => ({ key: s.key, label: label(s.hook), reason: why(s) })),
-    ...(failure ? { denied: { status: failure.status, message: failure.message } } : {}),
+    ...(refused ? { admitted: false } : {}),
+    calls: p.calls.filter((c) => c.round === 0).map((c) => hookRefOf(c.hook)),
+    ...(undecided.length > 0 ? { undecided } : {}),
+    skipped: p.skips.map((s) => ({
+      hook: hookRefOf(s.hook),
+      reason: s.reason.code,
+      message: why(s),
+    })),
   };
 }
 
@@ -188,13 +212,31 @@ export function caseName(r: CaseRequest): string {
   return `${VERB[r.operation]} ${res} ${obj}`;
 }
 
-/** A case from a request and what the prediction expected of it. */
-export function savedCase(
+/**
+ * A test case (the test file format) from a request and what the prediction expected of it.
+ * `labelsFrom` is said in its description: labels at decision time are not kept by the cluster.
+ */
+export function testCaseOf(
   request: CaseRequest,
-  expect: CaseExpectations,
-  source: string,
-  created: number,
+  expect: TestExpect,
+  source: CaseSource,
   name = caseName(request),
-): SavedCase {
-  return { name, source, created, request, expect };
+): TestCase {
+  const notes = [
+    request.objectKnown
+      ? undefined
+      : "the audit event did not hold the object (Metadata level): only its name and namespace are known",
+    request.namespaceLabelsFrom === "saved"
+      ? "the namespace's labels are those the dashboard knew when the case was saved (labels at decision time are not kept)"
+      : request.namespaceLabelsFrom === "unknown"
+        ? "the namespace's labels were unknown when the case was saved: the configuration's are used"
+        : undefined,
+  ].filter((n): n is string => n !== undefined);
+  return {
+    name,
+    ...(notes.length > 0 ? { description: `${notes.join("; ")}.` } : {}),
+    source,
+    request: testRequestOf(request),
+    expect,
+  };
 }

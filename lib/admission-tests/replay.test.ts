@@ -8,10 +8,12 @@ import {
   caseName,
   caseRequestOfDecision,
   expectationsOf,
-  savedCase,
+  testCaseOf,
+  testRequestOf,
   type CaseRequest,
 } from "./case";
 import { storedIn, withEdit } from "./edit-snapshot";
+import { parseTestFile, serializeTestFile } from "@/lib/admission/testing/format";
 import { groupSentence, replay, type ReplayItem } from "./replay";
 
 const POD_RULE = [
@@ -85,7 +87,7 @@ function feedItem(id: number, ns: string, labels: Record<string, string> = {}): 
     source: "feed",
     title: caseName(c),
     time: 1000 + id,
-    request: admissionRequestOf(c, undefined),
+    request: admissionRequestOf(testRequestOf(c), undefined),
     labelsFrom: "current",
     objectKnown: c.objectKnown,
   };
@@ -136,7 +138,7 @@ describe("a case from a decision", () => {
       { "kubernetes.io/metadata.name": "team-a", env: "prod" },
       "saved",
     ) as CaseRequest;
-    const r = admissionRequestOf(c, undefined);
+    const r = admissionRequestOf(testRequestOf(c), undefined);
     expect(r).toMatchObject({
       group: "",
       version: "v1",
@@ -155,27 +157,63 @@ describe("a case from a decision", () => {
 
   it("expects what the prediction shows: calls in order, skips with the predictor's reason", () => {
     const c = caseRequestOfDecision(facts(), rawEvent(pod("team-a", "web-1")), undefined, "saved");
-    const e = predict(admissionRequestOf(c as CaseRequest, undefined), current);
-    const expect_ = expectationsOf(e.prediction, (s) => e.explainer.skip(s).message);
-    expect(expect_.called).toEqual([
-      {
-        key: "ValidatingWebhookConfiguration:cfg/pods.example.com/0",
-        label: "ValidatingWebhookConfiguration cfg / pods.example.com",
-      },
-    ]);
-    expect(expect_.skipped).toEqual([
-      expect.objectContaining({
-        label: "ValidatingWebhookConfiguration cfg / other.example.com",
-        reason: expect.stringContaining("objectSelector {app=web}"),
-      }),
-    ]);
-    expect(expect_.denied).toBeUndefined();
-    const s = savedCase(c as CaseRequest, expect_, "decision abc", 5);
-    expect(s).toMatchObject({
-      name: "create pods team-a/web-1",
-      source: "decision abc",
-      created: 5,
+    const e = predict(admissionRequestOf(testRequestOf(c as CaseRequest), undefined), current);
+    const x = expectationsOf(e.prediction, (s) => e.explainer.skip(s).message);
+    expect(x).toEqual({
+      calls: ["ValidatingWebhookConfiguration/cfg/pods.example.com"],
+      skipped: [
+        {
+          hook: "ValidatingWebhookConfiguration/cfg/other.example.com",
+          reason: "object-selector",
+          message: expect.stringContaining("objectSelector {app=web}"),
+        },
+      ],
     });
+    const t = testCaseOf(c as CaseRequest, x, { from: "decision", ref: "abc" });
+    expect(t).toMatchObject({
+      name: "create pods team-a/web-1",
+      description: expect.stringContaining("namespace's labels were unknown"),
+      source: { from: "decision", ref: "abc" },
+      request: {
+        operation: "CREATE",
+        resource: "/v1/pods",
+        name: "web-1",
+        namespace: "team-a",
+        userInfo: { username: "alice", groups: ["devs"] },
+      },
+    });
+    // It is a valid case of the test file format, and reads back the same.
+    const text = serializeTestFile([t]);
+    const back = parseTestFile(text);
+    expect(back.ok && back.cases[0]?.case).toEqual(t);
+  });
+
+  it("a DELETE's object is the old object; a refusal before any webhook is 'not admitted'", () => {
+    const c = caseRequestOfDecision(
+      facts({ operation: "DELETE", verb: "delete", namespace: "gone" }),
+      undefined,
+      undefined,
+      "saved",
+    ) as CaseRequest;
+    const t = testRequestOf(c);
+    expect(t.oldObject).toEqual({
+      apiVersion: "v1",
+      metadata: { name: "web-1", namespace: "gone" },
+    });
+    expect(t.object).toBeUndefined();
+    const e = predict(admissionRequestOf(t, undefined), {
+      ...current,
+      terminatingNamespaces: ["gone"],
+    });
+    expect(expectationsOf(e.prediction, () => "").admitted ?? true).toBe(true);
+    const created = predict(
+      admissionRequestOf(
+        testRequestOf({ ...c, operation: "CREATE", object: pod("gone", "x") }),
+        undefined,
+      ),
+      { ...current, terminatingNamespaces: ["gone"] },
+    );
+    expect(expectationsOf(created.prediction, () => "").admitted).toBe(false);
   });
 });
 

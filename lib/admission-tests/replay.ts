@@ -16,7 +16,14 @@ import { predict, predictCompiled, type Prediction } from "@/lib/admission/predi
 import type { AdmissionRequest } from "@/lib/admission/model/request";
 import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
 import type { AdmissionOperation } from "@/lib/k8s/types";
-import type { CaseHook, LabelsOrigin } from "./case";
+import type { LabelsOrigin } from "./case";
+
+/** A hook or policy binding: its `<source>:<key>` (hookKey) and a label. */
+export interface CaseHook {
+  key: string;
+  /** e.g. `ValidatingWebhookConfiguration team-a / pods.example.com`. */
+  label: string;
+}
 
 /** One request to replay. */
 export interface ReplayItem {
