@@ -311,10 +311,56 @@ describe("replay before apply", () => {
 
   it("counts every change but returns only the first `limit` requests", () => {
     const items = Array.from({ length: 30 }, (_, i) => feedItem(i, "team-a"));
-    const r = replay(current, narrowed(), items, 10);
+    const r = replay(current, narrowed(), items, { limit: 10 });
     expect(r.changedCount).toBe(30);
     expect(r.changed).toHaveLength(10);
     expect(r.groups[0]?.count).toBe(30);
+  });
+
+  it("lists reasons for the first `limit` changed requests only; the others are counted", () => {
+    const items = Array.from({ length: 3 }, (_, i) => feedItem(i, "team-a"));
+    const r = replay(current, narrowed(), items, { limit: 1 });
+    expect(r.changed).toHaveLength(1);
+    expect(r.changed[0]?.changes[0]?.reason).toContain("namespaceSelector");
+    expect(r.groups[0]?.count).toBe(3);
+  });
+
+  it("the screen on the edited hooks finds exactly the changes a full replay finds", () => {
+    const stored = storedIn(current, "validatingwebhookconfigurations", "cfg");
+    const edits = [
+      narrowed(),
+      withEdit(current, "validatingwebhookconfigurations", "cfg", {
+        ...stored,
+        webhooks: [
+          hook("pods.example.com", {
+            rules: POD_RULE,
+            objectSelector: { matchLabels: { app: "api" } },
+          }),
+          hook("other.example.com", { rules: POD_RULE }),
+        ],
+      }),
+    ];
+    const items = [
+      ...Array.from({ length: 6 }, (_, i) => feedItem(i, i % 2 ? "team-a" : "team-b")),
+      ...Array.from({ length: 6 }, (_, i) =>
+        feedItem(10 + i, i % 2 ? "team-a" : "team-b", { app: i % 3 ? "web" : "api" }),
+      ),
+    ];
+    for (const edited of edits) {
+      const full = replay(current, edited, items);
+      const focus = {
+        resource: "validatingwebhookconfigurations" as const,
+        name: "cfg",
+        stored,
+        edited: storedIn(edited, "validatingwebhookconfigurations", "cfg") as Record<
+          string,
+          unknown
+        >,
+      };
+      const screened = replay(current, edited, items, { focus });
+      expect(full.changedCount).toBeGreaterThan(0);
+      expect({ ...screened, millis: 0 }).toEqual({ ...full, millis: 0 });
+    }
   });
 
   it("replaces the edited object in place, or adds a new one", () => {

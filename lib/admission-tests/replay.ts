@@ -12,11 +12,19 @@
  * and the tests run it as is.
  */
 import { compileSnapshot, type CompiledSnapshot } from "@/lib/admission/matching/compile";
+import type {
+  CompiledPolicyBinding,
+  CompiledWebhook,
+  HookMatch,
+} from "@/lib/admission/matching/compiled";
+import { matchPolicyBinding, matchWebhook } from "@/lib/admission/matching/match";
+import { createMatchContext } from "@/lib/admission/matching/match-context";
 import { predict, predictCompiled, type Prediction } from "@/lib/admission/prediction/predict";
 import type { AdmissionRequest } from "@/lib/admission/model/request";
 import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
 import type { AdmissionOperation } from "@/lib/k8s/types";
 import type { LabelsOrigin } from "./case";
+import type { EditableResource } from "./edit-snapshot";
 
 /** A hook or policy binding: its `<source>:<key>` (hookKey) and a label. */
 export interface CaseHook {
@@ -151,7 +159,7 @@ function skipReason(explained: ReturnType<typeof predict>, key: string, missing:
 
 function callReason(p: Prediction, key: string): string {
   const c = p.calls.find((x) => x.key === key && x.round === 0);
-  if (!c) return "called";
+  if (!c) return "";
   const via = c.via.converted
     ? ` (converted to ${c.via.resource.group || "core"}/${c.via.resource.version} ${c.via.resource.resource})`
     : "";
@@ -160,16 +168,32 @@ function callReason(p: Prediction, key: string): string {
     : `rule ${c.matchedRule} and its selectors match the request${via}`;
 }
 
-/** The changes of one request, with reasons (explained predictions on both versions). */
+/** What a change's reason says when it is not worked out (beyond the requests listed). */
+const UNEXPLAINED = {
+  skips: [],
+  indeterminate: [],
+  calls: [],
+} as unknown as Prediction;
+const NO_EXPLAINER = {
+  prediction: UNEXPLAINED,
+  explainer: { skip: () => ({ message: "", ruleMismatches: [] }) },
+};
+
+/**
+ * The changes of one request between its predictions before (`b`) and after (`a`) the edit;
+ * with `explain`, each with the predictor's reason (explained predictions on both versions).
+ */
 function changesOf(
   request: AdmissionRequest,
   before: CompiledSnapshot,
   after: CompiledSnapshot,
+  fast: { b: Outcome; a: Outcome },
+  explain: boolean,
 ): HookChange[] {
-  const eb = predict(request, before);
-  const ea = predict(request, after);
-  const b = outcomeOf(eb.prediction);
-  const a = outcomeOf(ea.prediction);
+  const eb = explain ? predict(request, before) : NO_EXPLAINER;
+  const ea = explain ? predict(request, after) : NO_EXPLAINER;
+  const b = explain ? outcomeOf(eb.prediction) : fast.b;
+  const a = explain ? outcomeOf(ea.prediction) : fast.a;
   const out: HookChange[] = [];
   for (const [key, was] of b.hooks) {
     const now = a.hooks.get(key);
@@ -214,6 +238,108 @@ function changesOf(
   return out;
 }
 
+/** The object being edited, as stored (undefined: a new one) and as edited. */
+export interface EditFocus {
+  resource: EditableResource;
+  name: string;
+  stored: Record<string, unknown> | undefined;
+  edited: Record<string, unknown>;
+}
+
+type Obj = Record<string, unknown> | undefined;
+const specOf = (o: Obj): Record<string, unknown> =>
+  o && typeof o.spec === "object" && o.spec !== null ? (o.spec as Record<string, unknown>) : {};
+const pick = (o: Obj, keys: readonly string[]) =>
+  JSON.stringify(keys.map((k) => specOf(o)[k] ?? null));
+
+/**
+ * What a policy's or binding's edit may change besides matching: its params and what it does
+ * with a failure. When any of these differs the screen is not used (every request is predicted).
+ */
+const NON_MATCH_FIELDS: Partial<Record<EditableResource, readonly string[]>> = {
+  validatingadmissionpolicies: ["paramKind", "failurePolicy"],
+  mutatingadmissionpolicies: ["paramKind", "failurePolicy", "reinvocationPolicy"],
+  validatingadmissionpolicybindings: ["policyName", "paramRef", "validationActions"],
+  mutatingadmissionpolicybindings: ["policyName", "paramRef"],
+};
+
+function editedHooks(
+  s: CompiledSnapshot,
+  f: EditFocus,
+): { webhooks: readonly CompiledWebhook[]; policies: readonly CompiledPolicyBinding[] } {
+  switch (f.resource) {
+    case "mutatingwebhookconfigurations":
+      return { webhooks: s.mutating.filter((h) => h.id.configuration === f.name), policies: [] };
+    case "validatingwebhookconfigurations":
+      return { webhooks: s.validating.filter((h) => h.id.configuration === f.name), policies: [] };
+    case "validatingadmissionpolicies":
+      return {
+        webhooks: [],
+        policies: s.validatingPolicies.filter((h) => h.policyName === f.name),
+      };
+    case "mutatingadmissionpolicies":
+      return { webhooks: [], policies: s.mutatingPolicies.filter((h) => h.policyName === f.name) };
+    case "validatingadmissionpolicybindings":
+      return {
+        webhooks: [],
+        policies: s.validatingPolicies.filter((h) => h.bindingName === f.name),
+      };
+    case "mutatingadmissionpolicybindings":
+      return { webhooks: [], policies: s.mutatingPolicies.filter((h) => h.bindingName === f.name) };
+  }
+}
+
+/** How one hook matches, as far as the calls predicted depend on it. */
+function matchKey(m: HookMatch): string {
+  switch (m.kind) {
+    case "call":
+      return m.failure ? `call!${m.failure.status}${m.failure.message}` : "call";
+    case "skip":
+      return "skip";
+    case "indeterminate":
+      return "undecided";
+    case "fail":
+      return `fail${m.phase ?? ""}!${m.failure.status}${m.failure.message}`;
+  }
+}
+
+/**
+ * A screen for the requests an edit cannot change: the hooks of the edited object (the same
+ * keys before and after), each matched against the request in both compiled snapshots. When
+ * every one matches alike, the two predictions are alike (everything else in the snapshots is
+ * the same), and the request is not predicted at all. Undefined when the edit changes something
+ * matching does not show (a hook added or removed, a policy's params or failure handling).
+ */
+function screenFor(
+  f: EditFocus,
+  before: CompiledSnapshot,
+  after: CompiledSnapshot,
+): ((r: AdmissionRequest) => boolean) | undefined {
+  const fields = NON_MATCH_FIELDS[f.resource];
+  if (!f.stored || (fields && pick(f.stored, fields) !== pick(f.edited, fields))) return undefined;
+  const b = editedHooks(before, f);
+  const a = editedHooks(after, f);
+  const keys = (x: typeof b) => [...x.webhooks, ...x.policies].map((h) => h.key).join("\n");
+  if (keys(b) !== keys(a)) return undefined;
+  return (r) => {
+    const cb = createMatchContext(r, before);
+    const ca = createMatchContext(r, after);
+    for (let i = 0; i < b.webhooks.length; i++)
+      if (
+        matchKey(matchWebhook(b.webhooks[i] as CompiledWebhook, cb)) !==
+        matchKey(matchWebhook(a.webhooks[i] as CompiledWebhook, ca))
+      )
+        return false;
+    for (let i = 0; i < b.policies.length; i++)
+      if (
+        matchKey(matchPolicyBinding(b.policies[i] as CompiledPolicyBinding, cb)) !==
+        matchKey(matchPolicyBinding(a.policies[i] as CompiledPolicyBinding, ca))
+      )
+        return false;
+    return true;
+  };
+}
+
 /** Most changed requests returned one by one (all are counted and grouped). */
 export const DEFAULT_CHANGED_LIMIT = 500;
 
@@ -225,11 +351,13 @@ export function replay(
   current: AdmissionSnapshot,
   edited: AdmissionSnapshot,
   items: readonly ReplayItem[],
-  limit = DEFAULT_CHANGED_LIMIT,
+  opts: { limit?: number; focus?: EditFocus } = {},
 ): ReplayResult {
+  const limit = opts.limit ?? DEFAULT_CHANGED_LIMIT;
   const t0 = performance.now();
   const before = compileSnapshot(current);
   const after = compileSnapshot(edited);
+  const screen = opts.focus ? screenFor(opts.focus, before, after) : undefined;
   const changed: ChangedRequest[] = [];
   const groups = new Map<string, ChangeGroup>();
   let changedCount = 0;
@@ -240,10 +368,12 @@ export function replay(
     if (item.source === "case") cases++;
     if (item.labelsFrom === "current") currentLabels++;
     if (!item.objectKnown) withoutObject++;
+    // The edited hooks matched alike before and after: the whole prediction is alike.
+    if (screen && screen(item.request)) continue;
     const b = outcomeOf(predictCompiled(item.request, before));
     const a = outcomeOf(predictCompiled(item.request, after));
     if (!differs(b, a)) continue;
-    const changes = changesOf(item.request, before, after);
+    const changes = changesOf(item.request, before, after, { b, a }, changed.length < limit);
     if (changes.length === 0) continue;
     changedCount++;
     const r = item.request;

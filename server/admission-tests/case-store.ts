@@ -36,7 +36,8 @@ function toStored(r: CaseRow): StoredCase {
     context: r.context,
     owner: { resource: r.owner_resource, name: r.owner_name },
     created: Number(r.created),
-    case: testCaseSchema.parse(JSON.parse(r.body)),
+    // Checked against the format when saved: read back as it was written.
+    case: JSON.parse(r.body) as TestCase,
   };
 }
 

@@ -107,7 +107,9 @@ export async function replayEdit(opts: {
   const c = caseItems(kept, snapshot.discovery);
   const f = feedItems(feed, snapshot.discovery);
   const edited = withEdit(snapshot, resource, input.name || name, input.object);
-  const result = replay(snapshot, edited, [...c.items, ...f.items]);
+  const result = replay(snapshot, edited, [...c.items, ...f.items], {
+    focus: { resource, name: input.name || name, stored, edited: input.object },
+  });
   const times = feed.map((r) => r.time);
   return {
     ...result,
