@@ -206,11 +206,13 @@ try {
     JSON.stringify({
       cases: {
         ms: fromCases.ms,
+        cpuMs: fromCases.cpuMs,
         replayed: fromCases.r.replayed.cases,
         changed: fromCases.r.changedCount,
       },
       feed: {
         ms: fromFeed.ms,
+        cpuMs: fromFeed.cpuMs,
         replayed: fromFeed.r.replayed.feed,
         changed: fromFeed.r.changedCount,
       },

@@ -240,3 +240,64 @@ export function testCaseOf(
     expect,
   };
 }
+
+/**
+ * A request the predict page built (an AdmissionRequest) in the test file format, with the
+ * namespace's labels the prediction used.
+ */
+export function testRequestOfAdmission(
+  r: AdmissionRequest,
+  namespaceLabels: Labels | null | undefined,
+): TestRequest {
+  const deleting = r.operation === "DELETE";
+  const object = deleting ? r.oldObject : r.object;
+  const ns = r.resource === "namespaces" && r.group === "" ? undefined : r.namespace || undefined;
+  return {
+    operation: r.operation,
+    resource: `${r.group}/${r.version}/${r.resource}`,
+    ...(r.subresource ? { subresource: r.subresource } : {}),
+    ...(r.kind.kind && !object ? { kind: { ...r.kind } } : {}),
+    ...(r.name ? { name: r.name } : {}),
+    ...(ns ? { namespace: ns } : {}),
+    ...(object ? (deleting ? { oldObject: { ...object } } : { object: { ...object } }) : {}),
+    ...(!deleting && r.oldObject && r.operation === "UPDATE"
+      ? { oldObject: { ...r.oldObject } }
+      : {}),
+    userInfo: {
+      username: r.userInfo.username,
+      groups: AUTHENTICATED_GROUPS(r.userInfo.groups),
+    },
+    ...(r.dryRun ? { dryRun: true } : {}),
+    ...(ns && namespaceLabels ? { namespaceLabels: { ...namespaceLabels } } : {}),
+  };
+}
+
+const OWNER_OF_SOURCE: Partial<Record<HookIdentity["source"], string>> = {
+  MutatingWebhookConfiguration: "mutatingwebhookconfigurations",
+  ValidatingWebhookConfiguration: "validatingwebhookconfigurations",
+  MutatingAdmissionPolicy: "mutatingadmissionpolicies",
+  ValidatingAdmissionPolicy: "validatingadmissionpolicies",
+};
+
+/**
+ * The configurations a prediction's case may be kept for: those of the hooks it calls, then
+ * those a selector or condition decided to skip (not the many no rule of which names it).
+ */
+export function ownersOfPrediction(p: Prediction): CaseOwner[] {
+  const out = new Map<string, CaseOwner>();
+  const add = (h: HookIdentity) => {
+    const resource = OWNER_OF_SOURCE[h.source];
+    if (resource && !h.origin)
+      out.set(`${resource}/${h.configuration}`, { resource, name: h.configuration });
+  };
+  for (const c of p.calls) add(c.hook);
+  for (const x of p.indeterminate) add(x.hook);
+  for (const s of p.skips)
+    if (
+      s.reason.code !== "rules" &&
+      s.reason.code !== "excluded" &&
+      s.reason.code !== "not-reached"
+    )
+      add(s.hook);
+  return [...out.values()];
+}

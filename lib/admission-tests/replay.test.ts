@@ -14,7 +14,8 @@ import {
 } from "./case";
 import { storedIn, withEdit } from "./edit-snapshot";
 import { parseTestFile, serializeTestFile } from "@/lib/admission/testing/format";
-import { groupSentence, replay, type ReplayItem } from "./replay";
+import { replay, type ReplayItem } from "./replay";
+import { groupSentence } from "./replay-result";
 
 const POD_RULE = [
   { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] },

@@ -6,6 +6,7 @@ import { caseStore } from "@/server/admission-tests/instance";
 import { readSnapshot, saveDecisionCase } from "@/server/admission-tests/replay";
 import { contextOf } from "@/server/kube/identity";
 import { caseListRoute, saveCaseRoute } from "@/lib/api/admission-tests";
+import { testCaseSchema } from "@/lib/admission/testing/format";
 
 export const dynamic = "force-dynamic";
 
@@ -33,7 +34,10 @@ export async function POST(request: Request): Promise<Response> {
     await authorizeDecisionsRead(request);
     const cases = await caseStore();
     if ("case" in input)
-      return respond(saveCaseRoute, await cases.save(contextOf(request), input.owner, input.case));
+      return respond(
+        saveCaseRoute,
+        await cases.save(contextOf(request), input.owner, testCaseSchema.parse(input.case)),
+      );
     const detail = await (await decisionStore()).detail(input.decision);
     if (!detail)
       return fail(saveCaseRoute, {
