@@ -55,7 +55,7 @@ export interface CaseRequest {
 }
 
 /** The configuration a case is kept for: a webhook configuration or an admission policy. */
-export interface CaseOwner {
+interface CaseOwner {
   resource: string;
   name: string;
 }
@@ -94,7 +94,7 @@ export function caseRequestOfDecision(
 }
 
 /** Why a case's request could not be built (an unknown resource, a malformed object). */
-export class CaseRequestError extends Error {}
+class CaseRequestError extends Error {}
 
 /** A case's request in the test file format (lib/admission/testing/format.ts). */
 export function testRequestOf(c: CaseRequest): TestRequest {
@@ -172,7 +172,7 @@ function labelsOf(o: Record<string, unknown>): Record<string, string> {
 }
 
 /** A hook as a test file names it: `<Source>/<configuration>/<name>`. */
-export const hookRefOf = (h: HookIdentity): string =>
+const hookRefOf = (h: HookIdentity): string =>
   formatHookRef({ source: h.source, configuration: h.configuration, name: h.name });
 
 /**

@@ -16,10 +16,6 @@ const LIST_OF = {
 
 export type EditableResource = keyof typeof LIST_OF;
 
-export function isEditableResource(r: string): r is EditableResource {
-  return Object.hasOwn(LIST_OF, r);
-}
-
 interface Named {
   readonly metadata?: { readonly name?: string };
 }

@@ -189,7 +189,7 @@ function changesOf(
 }
 
 /** The object being edited, as stored (undefined: a new one) and as edited. */
-export interface EditFocus {
+interface EditFocus {
   resource: EditableResource;
   name: string;
   stored: Record<string, unknown> | undefined;
@@ -291,7 +291,7 @@ function screenFor(
 }
 
 /** Most changed requests returned one by one (all are counted and grouped). */
-export const DEFAULT_CHANGED_LIMIT = 500;
+const DEFAULT_CHANGED_LIMIT = 500;
 
 /**
  * Replays `items` against `current` and `edited`: every request predicted against both, and the

@@ -53,7 +53,7 @@ export const caseListRoute = route<CaseListResponse>()({
  * and keeps it for the decision's webhook configuration or policy (or `owner`). From a case
  * already built (a Predict result): kept for `owner`.
  */
-export const saveCaseInput = z.union([
+const saveCaseInput = z.union([
   z.strictObject({
     decision: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
     owner: ownerSchema.optional(),
@@ -89,7 +89,7 @@ export const deleteCaseRoute = route<{ deleted: true }>()({
 export const MAX_REPLAY_REQUESTS = 10_000;
 
 /** POST /api/admission-tests/replay body: the edited object of the configuration. */
-export const replayInput = z.strictObject({
+const replayInput = z.strictObject({
   resource: z.enum([
     "mutatingwebhookconfigurations",
     "validatingwebhookconfigurations",

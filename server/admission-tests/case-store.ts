@@ -18,7 +18,7 @@ const IDENTITY = {
 } as const;
 
 /** Most cases one configuration keeps (the oldest beyond it are not returned, never replayed twice). */
-export const MAX_CASES_PER_OWNER = 10_000;
+const MAX_CASES_PER_OWNER = 10_000;
 
 interface CaseRow {
   id: number | string;

@@ -135,7 +135,7 @@ const WEBHOOK_LISTS = {
  * The configuration a decision's case is kept for: its webhook configuration (a webhook whose
  * phase the event does not tell is looked up in the snapshot), or its policy.
  */
-export function ownerOfDecision(d: DecisionRecord, snapshot: AdmissionSnapshot): Owner | undefined {
+function ownerOfDecision(d: DecisionRecord, snapshot: AdmissionSnapshot): Owner | undefined {
   switch (d.kind) {
     case "mutating-webhook":
       return d.configuration
