@@ -140,7 +140,7 @@ describe("parseCommandLine", () => {
   });
 
   test("unknown command", () => {
-    bad(["deploy"], /no command "deploy": use validate, lint or predict/);
+    bad(["deploy"], /no command "deploy": use validate, lint, predict or test/);
   });
 });
 

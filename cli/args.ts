@@ -58,10 +58,37 @@ export interface PredictCommand extends Common, Manifests, RequestSpec {
   admissionConfig: string | undefined;
 }
 
+/** `portcullis test FILE|DIR...`: admission test suites run against a configuration. */
+export interface TestCommand extends Common, Manifests {
+  command: "test";
+  /** Test files or directories of them. */
+  files: string[];
+  /** Configuration files or directories; none: each suite's own, or the cluster's (--context). */
+  config: string[];
+  namespaces: string | undefined;
+  admissionConfig: string | undefined;
+  /** Also send each case as a server-side dry run (needs --context). */
+  dryRun: boolean;
+  /** Write JUnit XML here. */
+  junit: string | undefined;
+  /** Run only the cases whose name matches. */
+  run: RegExp | undefined;
+}
+
+/** `portcullis test import --from kat|kaptest PATH`: another tool's tests as a suite. */
+export interface TestImportCommand extends Common {
+  command: "test-import";
+  from: "kat" | "kaptest";
+  /** kat: a policy directory (or its tests/); kaptest: its test manifest. */
+  input: string;
+  /** Where the suite is written; undefined: standard output. */
+  out: string | undefined;
+}
+
 /** `portcullis help [COMMAND]`, `--help`. */
 interface HelpCommand {
   command: "help";
-  topic: "validate" | "lint" | "predict" | undefined;
+  topic: "validate" | "lint" | "predict" | "test" | undefined;
 }
 
 /** `portcullis --version`. */
@@ -70,11 +97,18 @@ interface VersionCommand {
 }
 
 /** Any parsed invocation. */
-export type Command = ValidateCommand | LintCommand | PredictCommand | HelpCommand | VersionCommand;
+export type Command =
+  | ValidateCommand
+  | LintCommand
+  | PredictCommand
+  | TestCommand
+  | TestImportCommand
+  | HelpCommand
+  | VersionCommand;
 
 const OPERATIONS: readonly AdmissionOperation[] = ["CREATE", "UPDATE", "DELETE", "CONNECT"];
 const FAIL_ON: readonly FailOn[] = ["critical", "high", "medium"];
-const COMMANDS = ["validate", "lint", "predict"] as const;
+const COMMANDS = ["validate", "lint", "predict", "test"] as const;
 
 const common = {
   output: { type: "string", short: "o" },
@@ -108,6 +142,21 @@ const options = {
     "admission-config": { type: "string" },
     user: { type: "string" },
     group: { type: "string", multiple: true },
+  },
+  test: {
+    ...common,
+    "admission-manifests": { type: "string", multiple: true },
+    config: { type: "string", multiple: true },
+    namespaces: { type: "string" },
+    "admission-config": { type: "string" },
+    "dry-run": { type: "boolean" },
+    junit: { type: "string" },
+    run: { type: "string" },
+  },
+  "test-import": {
+    ...common,
+    from: { type: "string" },
+    out: { type: "string" },
   },
 } as const;
 
@@ -266,7 +315,49 @@ export function parseCommandLine(argv: readonly string[]): Command {
         groups,
       };
     }
+    case "test": {
+      if (rest[0] === "import") {
+        const { values, positionals } = parseFor("test-import", rest.slice(1));
+        if (values.help) return { command: "help", topic: "test" };
+        const c = parseCommon(values);
+        if (values.from === undefined) throw new UsageError("test import needs --from kat|kaptest");
+        const from = oneOf("from", values.from, ["kat", "kaptest"] as const);
+        const input = positionals[0];
+        if (input === undefined || positionals.length > 1)
+          throw new UsageError(
+            "test import takes one PATH: a kat policy directory, or a kaptest test manifest",
+          );
+        return { command: "test-import", ...c, from, input, out: nonEmpty("out", values.out) };
+      }
+      const { values, positionals } = parseFor("test", rest);
+      if (values.help) return { command: "help", topic: "test" };
+      const c = parseCommon(values);
+      if (positionals.length === 0) throw new UsageError("test needs FILE or DIR of test suites");
+      const dryRun = values["dry-run"] ?? false;
+      if (dryRun && !c.context)
+        throw new UsageError("--dry-run sends each case to a cluster: add --context NAME");
+      let run: RegExp | undefined;
+      if (values.run !== undefined) {
+        try {
+          run = new RegExp(values.run);
+        } catch (e) {
+          throw new UsageError(`--run: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+      return {
+        command: "test",
+        ...c,
+        admissionManifests: manifestDirs(values["admission-manifests"]),
+        files: positionals,
+        config: values.config ?? [],
+        namespaces: nonEmpty("namespaces", values.namespaces),
+        admissionConfig: nonEmpty("admission-config", values["admission-config"]),
+        dryRun,
+        junit: nonEmpty("junit", values.junit),
+        run,
+      };
+    }
     default:
-      throw new UsageError(`no command "${first}": use validate, lint or predict`);
+      throw new UsageError(`no command "${first}": use validate, lint, predict or test`);
   }
 }

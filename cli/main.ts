@@ -66,6 +66,25 @@ async function execute(cmd: Command, io: Io): Promise<number> {
       io.stdout(cmd.output === "json" ? json(r) : printable(formatPredictText(r)));
       return r.admitted ? EXIT.ok : EXIT.findings;
     }
+    case "test": {
+      const { runTest } = await import("./commands/test");
+      const { formatTestText, junitXml } = await import("./output/test");
+      const r = await runTest(cmd);
+      if (cmd.junit !== undefined) {
+        const { writeFileSync } = await import("node:fs");
+        writeFileSync(cmd.junit, junitXml(r));
+      }
+      io.stdout(cmd.output === "json" ? json(r) : printable(formatTestText(r)));
+      return r.ok ? EXIT.ok : EXIT.findings;
+    }
+    case "test-import": {
+      const { runTestImport } = await import("./commands/test-import");
+      const r = await runTestImport(cmd);
+      if (cmd.out === undefined) io.stdout(r.text);
+      if (cmd.output === "json") io.stderr(json({ unmapped: r.unmapped, cases: r.cases }));
+      else for (const u of r.unmapped) io.stderr(printable(`portcullis: not mapped: ${u}\n`));
+      return EXIT.ok;
+    }
   }
 }
 
@@ -77,7 +96,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     const topic =
-      argv[0] === "validate" || argv[0] === "lint" || argv[0] === "predict" ? argv[0] : "";
+      argv[0] === "validate" || argv[0] === "lint" || argv[0] === "predict" || argv[0] === "test"
+        ? argv[0]
+        : "";
     io.stderr(
       `portcullis: ${printable(e.message)}\nRun 'portcullis help${topic ? ` ${topic}` : ""}' for usage.\n`,
     );

@@ -9,7 +9,7 @@ import type { Labels } from "@/lib/admission/model/selectors";
 import type { JsonObject } from "@/lib/admission/validate/json";
 import { InputError } from "./errors";
 import { readDocuments } from "./documents";
-import { readInputs } from "./input";
+import { readInputs, type SourceText } from "./input";
 import type { Live } from "./live";
 import type { Collected, Notice } from "./snapshot";
 import { addConfiguration, collect, emptyBackends } from "./snapshot";
@@ -61,8 +61,11 @@ function readStaticManifests(dirs: readonly string[]) {
  * Reads manifests for configurations or namespaces. A YAML error here is unreadable input
  * (exit 2): lint and predict need every document; `validate` is the command that reports them.
  */
-async function readManifests(inputs: readonly string[]): Promise<Collected> {
-  const read = readDocuments(await readInputs(inputs));
+async function readManifests(
+  inputs: readonly string[],
+  extra: readonly SourceText[] = [],
+): Promise<Collected> {
+  const read = readDocuments([...(await readInputs(inputs)), ...extra]);
   const p = read.problems[0];
   if (p)
     throw new InputError(
@@ -78,8 +81,14 @@ export async function loadState(opts: {
   context: string | undefined;
   kubeconfig: string | undefined;
   admissionManifests?: readonly string[];
+  /** Configuration given as text besides the files (a test suite's own objects). */
+  extraSources?: readonly SourceText[];
 }): Promise<State> {
-  const collected = opts.inputs.length > 0 ? await readManifests(opts.inputs) : undefined;
+  const extra = opts.extraSources ?? [];
+  const collected =
+    opts.inputs.length > 0 || extra.length > 0
+      ? await readManifests(opts.inputs, extra)
+      : undefined;
   const namespaces: Record<string, Labels> = {};
   // By name; a later source's Namespace object replaces an earlier one's, phase and all.
   const terminating = new Set<string>();

@@ -55,12 +55,34 @@ reason, and the worst-case latency admission adds.
 
 Exit: 0 admitted as far as admission is concerned, 1 rejected by admission, 2 usage or input
 error.`,
+  test: `Usage: portcullis test FILE|DIR ... [--config DIR]... [--context NAME [--dry-run]]
+                      [--namespaces FILE] [--admission-config FILE]
+                      [--admission-manifests DIR]... [--run REGEX] [--junit FILE] [-o text|json]
+       portcullis test import --from kat|kaptest PATH [--out FILE]
+
+Runs admission test suites (apiVersion portcullis.dev/v1alpha1, kind AdmissionTestSuite; see
+docs/admission-tests.md) against the whole admission chain: which hooks and policies each
+request reaches or skips and why, in which order, what the admission policies decide and the
+object the mutating policies leave. Expectations that only a webhook can answer are checked with
+--dry-run, and cases nothing offline decides are reported as skipped.
+  --config DIR        configuration files or directories (default: each suite's own
+                      configuration, or the cluster's with --context)
+  --context NAME      the cluster's configuration, namespaces, discovery and identity
+  --dry-run           also send each case as a server-side dry run as the context's identity,
+                      when every webhook it may reach declares sideEffects None or
+                      NoneOnDryRun (the others are listed as not sent, with why)
+  --run REGEX         only the cases whose name matches
+  --junit FILE        also write the results as JUnit XML
+  import              write another tool's tests as a suite (kat: a policy directory with
+                      tests/; kaptest: its test manifest) and report what did not map
+
+Exit: 0 every case passed or was skipped, 1 a case failed, 2 usage or input error.`,
 } as const;
 
 /** Help for one command, or the overview. */
 export function helpText(topic: keyof typeof TEXT | undefined): string {
   if (topic) return `${TEXT[topic]}\n\n${GLOBAL}\n`;
-  return `portcullis: validate, lint and predict Kubernetes admission configuration offline
+  return `portcullis: validate, lint, predict and test Kubernetes admission configuration offline
 
 Usage: portcullis COMMAND [flags]
 
@@ -68,6 +90,7 @@ Commands:
   validate   check configuration as the apiserver would, with positions
   lint       risk findings L1-L19 (deadlocks, fail-open, wildcards, ...)
   predict    which hooks a request reaches, in which order, and why others are skipped
+  test       run admission test suites against a configuration or a cluster
   help CMD   flags of one command
 
 ${GLOBAL}

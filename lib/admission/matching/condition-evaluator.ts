@@ -73,7 +73,7 @@ const UINT_NOT_MODELLED =
  * values (cel-js compares 1 and 1u as unequal inside lists and maps; cel-go's heterogeneous
  * equality makes them equal).
  */
-function goSemantics(ast: unknown): string | undefined {
+export function goSemantics(ast: unknown): string | undefined {
   for (const node of celNodes(ast)) {
     const args = node.args;
     if (node.op === "value" && isCelUint(args)) return UINT_NOT_MODELLED;

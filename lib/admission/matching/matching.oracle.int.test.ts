@@ -27,6 +27,9 @@ import {
   predictedValidating,
 } from "../../../test/oracle/admission-calls";
 import type { AdmissionRequest, JsonObject } from "@/lib/admission/model/request";
+import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
+import { parseTestFile, serializeTestFile, type TestCase } from "@/lib/admission/testing/format";
+import { TestRunner } from "@/lib/admission/testing/runner";
 import type { AdmissionOperation } from "@/lib/k8s/types";
 
 const id = `mo${Date.now().toString(36)}`;
@@ -41,6 +44,7 @@ let stack: StackInfo;
 let ca: Buffer;
 let hooks: WebhookServer;
 let compiled: CompiledSnapshot;
+let liveSnapshot: AdmissionSnapshot;
 
 function kube(method: string, p: string, body?: unknown): Promise<HttpsJsonResponse> {
   return httpsRequest(`${stack.server}${p}`, { method, body, ca, token: stack.tokens.admin });
@@ -980,6 +984,7 @@ beforeAll(async () => {
   const state = await readAdmissionState(client);
   expect(state.notices).toEqual([]);
   compiled = compileSnapshot(state.snapshot);
+  liveSnapshot = state.snapshot;
   // Let the apiserver's informers see the new configurations before the first request.
   const deadline = Date.now() + 15_000;
   for (;;) {
@@ -1082,6 +1087,15 @@ test("matching oracle: predict + order agree with the apiserver's calls on every
   const preps = plan();
   expect(preps.length).toBeGreaterThanOrEqual(500);
   const outcomes: Outcome[] = [];
+  // Each request also becomes an admission test case whose expectations are the calls the
+  // apiserver made: the offline test runner must pass every one (below).
+  const cases: TestCase[] = [];
+  const hookRef = (short: string): string => {
+    const h = HOOKS.find((x) => x.short === short);
+    if (!h) throw new Error(`no hook ${short}`);
+    const source = h.phase === "mutating" ? "Mutating" : "Validating";
+    return `${source}WebhookConfiguration/${id}-${h.config}/${short}${SUFFIX}`;
+  };
   for (const prep of preps) {
     const a = await prep();
     // The apiserver reads namespace labels from its informer: the containing namespace, or for a
@@ -1137,6 +1151,31 @@ test("matching oracle: predict + order agree with the apiserver's calls on every
       .map((c) => c.hook)
       .sort();
     const passShapes = new Set(passes.map((p) => p.map((c) => c.hook).join(",")));
+    const round0 = actualMutating.filter((m) => m.endsWith("@0")).map((m) => m.slice(0, -2));
+    const observed = new Set([...round0, ...actualValidating]);
+    const r = a.request;
+    cases.push({
+      name: `${outcomes.length + 1}: ${a.label}`,
+      source: { from: "oracle", ref: String(res.headers["audit-id"] ?? "") },
+      request: {
+        operation: r.operation,
+        resource: `${r.group || "core"}/${r.version}/${r.resource}`,
+        ...(r.subresource ? { subresource: r.subresource } : {}),
+        kind: r.kind,
+        ...(r.name ? { name: r.name } : {}),
+        ...(r.namespace ? { namespace: r.namespace } : {}),
+        ...(r.object ? { object: r.object } : {}),
+        ...(r.oldObject ? { oldObject: r.oldObject } : {}),
+        userInfo: { username: USER.username, groups: USER.groups },
+        dryRun: a.dryRun,
+        ...(nsLabels ? { namespaceLabels: nsLabels } : {}),
+      },
+      expect: {
+        called: [...observed].map(hookRef),
+        notCalled: HOOKS.filter((h) => !observed.has(h.short)).map((h) => hookRef(h.short)),
+        ...(round0.length > 1 ? { order: round0.map(hookRef) } : {}),
+      },
+    });
     outcomes.push({
       label: a.label,
       status: res.status,
@@ -1186,4 +1225,23 @@ test("matching oracle: predict + order agree with the apiserver's calls on every
   );
   for (const d of disagreements.slice(0, 8)) console.log(JSON.stringify(d));
   expect(agree).toBe(outcomes.length);
+
+  // The same requests as a test suite, written and read back, run offline by the test runner.
+  const suite = parseTestFile(serializeTestFile(cases, { metadata: { name: "matching-oracle" } }));
+  if (!suite.ok) throw new Error(JSON.stringify(suite.errors.slice(0, 3)));
+  const runner = new TestRunner({ snapshot: liveSnapshot, namespacesFrom: "cluster" });
+  const results = suite.cases.map((c) => runner.run(c, suite.suites[c.suite]));
+  const failing = results.filter((x) => x.status !== "pass");
+  console.log(
+    `matching oracle as admission tests: ${results.length - failing.length}/${results.length} cases pass offline`,
+  );
+  for (const f of failing.slice(0, 8))
+    console.log(
+      JSON.stringify({
+        name: f.name,
+        error: f.error,
+        checks: f.checks.filter((c) => c.status !== "pass"),
+      }),
+    );
+  expect(failing.map((f) => f.name)).toEqual([]);
 }, 600_000);

@@ -139,3 +139,14 @@ describe("hook references", () => {
     ).toBe("ValidatingAdmissionPolicy/p/b");
   });
 });
+
+describe("the documented example", () => {
+  it("is a valid suite (docs/admission-tests.md)", async () => {
+    const { readFileSync } = await import("node:fs");
+    const doc = readFileSync(new URL("../../../docs/admission-tests.md", import.meta.url), "utf8");
+    const example = /```yaml\n(apiVersion: portcullis\.dev[\s\S]*?)```/.exec(doc)?.[1];
+    expect(example).toBeDefined();
+    const r = parseTestFile(example ?? "");
+    expect(r.ok ? r.cases.length : r.errors).toBe(2);
+  });
+});

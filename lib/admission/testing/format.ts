@@ -18,15 +18,16 @@ import { stringify } from "yaml";
 import type { SkipReason } from "@/lib/admission/matching/compiled";
 import { parseDocuments } from "@/lib/admission/validate/source-map";
 
-/** The format's version: bumped (v1beta1, v1) only with a conversion from the one before. */
+/** The format's version: bumped (v1beta1, v1) only with a conversion from the one before. @public */
 export const ADMISSION_TEST_API_VERSION = "portcullis.dev/v1alpha1";
-/** The kind of a test file's documents. */
+/** The kind of a test file's documents. @public */
 export const ADMISSION_TEST_KIND = "AdmissionTestSuite";
 
 /**
  * Why a hook is not called: the predictor's skip codes (matching/compiled.ts SkipReason), the
  * same words `portcullis predict --output json` prints in `skips[].code`. A binding skipped
  * for its own match (`binding`) is also matched by its inner code (e.g. `namespace-selector`).
+ * @public
  */
 export const SKIP_REASON_CODES = [
   "excluded",
@@ -44,7 +45,7 @@ export const SKIP_REASON_CODES = [
   "match-failed",
 ] as const satisfies readonly SkipReason["code"][];
 
-/** A skip code (kept equal to the predictor's: a new code fails to compile until listed). */
+/** A skip code (kept equal to the predictor's: a new code fails to compile until listed). @public */
 export type SkipReasonCode = (typeof SKIP_REASON_CODES)[number];
 type MissingSkipCodes = Exclude<SkipReason["code"], SkipReasonCode>;
 const everySkipCodeListed: MissingSkipCodes extends never ? true : MissingSkipCodes = true;
@@ -54,11 +55,12 @@ void everySkipCodeListed;
  * What an admission policy binding's evaluation decides, from its validations' failures and the
  * binding's validationActions: `denied` when a Deny action applies, else `warned` when a Warn
  * action does, else `audited` when only Audit does; `allowed` when no validation fails.
+ * @public
  */
 export const POLICY_RESULTS = ["allowed", "denied", "warned", "audited"] as const;
 export type PolicyResult = (typeof POLICY_RESULTS)[number];
 
-/** The sources a hook reference may name. */
+/** The sources a hook reference may name. @public */
 export const HOOK_SOURCES = [
   "MutatingWebhookConfiguration",
   "ValidatingWebhookConfiguration",
@@ -66,6 +68,7 @@ export const HOOK_SOURCES = [
   "ValidatingAdmissionPolicy",
   "InitializerConfiguration",
 ] as const;
+/** @public */
 export type HookSource = (typeof HOOK_SOURCES)[number];
 
 /**
@@ -98,7 +101,7 @@ export function formatHookRef(ref: HookRef): string {
   return `${ref.source}/${ref.configuration}${ref.name === undefined ? "" : `/${ref.name}`}`;
 }
 
-/** A hook reference as written in a file (checked by `parseHookRef`). */
+/** A hook reference as written in a file (checked by `parseHookRef`). @public */
 export const hookRefSchema = z.string().refine((s) => parseHookRef(s) !== undefined, {
   message: `a hook is written <Source>/<configuration>[/<name>], Source one of ${HOOK_SOURCES.join(", ")}`,
 });
@@ -106,7 +109,7 @@ export const hookRefSchema = z.string().refine((s) => parseHookRef(s) !== undefi
 const jsonObjectSchema = z.record(z.string(), z.unknown());
 const labelsSchema = z.record(z.string(), z.string());
 
-/** The request's user (authentication.k8s.io/v1 UserInfo). */
+/** The request's user (authentication.k8s.io/v1 UserInfo). @public */
 export const userInfoSchema = z.strictObject({
   username: z.string(),
   uid: z.string().optional(),
@@ -120,10 +123,11 @@ export const userInfoSchema = z.strictObject({
  * `deployments.apps`, or `apps/v1/deployments`); the namespace from `metadata.namespace` unless
  * given. UPDATE takes `oldObject` (the stored object); DELETE takes the object being deleted as
  * `oldObject` (or `object`, read as the same); CONNECT takes its options body as `object`.
+ * @public
  */
 export const testRequestSchema = z.strictObject({
   operation: z.enum(["CREATE", "UPDATE", "DELETE", "CONNECT"]),
-  /** `RESOURCE[.GROUP]` or `GROUP/VERSION/RESOURCE` (core: `v1/pods` or `/v1/pods`). */
+  /** `RESOURCE[.GROUP]` or `GROUP/VERSION/RESOURCE` (the core group: `core/v1/pods`). */
   resource: z.string().min(1).optional(),
   subresource: z.string().optional(),
   /** The request's kind when the object does not carry it (a subresource, a DELETE by name). */
@@ -142,13 +146,14 @@ export const testRequestSchema = z.strictObject({
   /** The request's namespace as an object (its labels are used; overrides namespaceLabels). */
   namespaceObject: jsonObjectSchema.optional(),
   /**
-   * Param objects a policy's paramRef reads (ConfigMaps, custom resources), added to the
-   * configuration the case runs against; offline they are what the policy finds.
+   * Param objects a policy's paramRef reads (ConfigMaps, custom resources). When set they are
+   * all the param objects there are, of every paramKind the policies name (`[]`: none exist);
+   * unset, they are the configuration's (unknown offline, the cluster's with --context).
    */
   params: z.array(jsonObjectSchema).optional(),
 });
 
-/** A hook expected to be skipped, and optionally why. */
+/** A hook expected to be skipped, and optionally why. @public */
 export const skipExpectationSchema = z.strictObject({
   hook: hookRefSchema,
   /** The predictor's reason code (SKIP_REASON_CODES). */
@@ -157,7 +162,7 @@ export const skipExpectationSchema = z.strictObject({
   message: z.string().optional(),
 });
 
-/** What one admission policy binding, evaluated offline, is expected to decide. */
+/** What one admission policy binding, evaluated offline, is expected to decide. @public */
 export const policyExpectationSchema = z.strictObject({
   hook: hookRefSchema,
   result: z.enum(POLICY_RESULTS).optional(),
@@ -169,7 +174,7 @@ export const policyExpectationSchema = z.strictObject({
   auditAnnotations: z.record(z.string(), z.string()).optional(),
 });
 
-/** A webhook's own answer: decided only by calling it (a server-side dry run). */
+/** A webhook's own answer: decided only by calling it (a server-side dry run). @public */
 export const webhookExpectationSchema = z.strictObject({
   hook: hookRefSchema,
   allowed: z.boolean().optional(),
@@ -177,7 +182,7 @@ export const webhookExpectationSchema = z.strictObject({
   message: z.string().optional(),
 });
 
-/** The apiserver's answer to the request, checked by dry run only. */
+/** The apiserver's answer to the request, checked by dry run only. @public */
 export const dryRunExpectationSchema = z.strictObject({
   allowed: z.boolean().optional(),
   /** The HTTP status of a refusal (403 for a denial). */
@@ -195,6 +200,7 @@ export const dryRunExpectationSchema = z.strictObject({
  * sequence (round 0, in the apiserver's order: mutating policies, mutating webhooks, validating
  * policies, then validating webhooks); `called` only asks that each be called, in any order;
  * `notCalled` that none be (skipped, or not configured at all).
+ * @public
  */
 export const testExpectSchema = z.strictObject({
   /**
@@ -206,6 +212,8 @@ export const testExpectSchema = z.strictObject({
   calls: z.array(hookRefSchema).optional(),
   /** Each of these is called (in any order; others may be too). */
   called: z.array(hookRefSchema).optional(),
+  /** Each of these is called, in this order relative to one another (others may be between). */
+  order: z.array(hookRefSchema).optional(),
   /** None of these is called. */
   notCalled: z.array(hookRefSchema).optional(),
   /** Each of these is skipped, for the reason given. */
@@ -222,7 +230,7 @@ export const testExpectSchema = z.strictObject({
   dryRun: dryRunExpectationSchema.optional(),
 });
 
-/** Where a case came from (kept for the reader; the runner ignores it). */
+/** Where a case came from (kept for the reader; the runner ignores it). @public */
 export const caseSourceSchema = z.strictObject({
   /** `decision` (the decision feed), `predict`, `kat`, `kaptest`, `oracle`, `manual`, … */
   from: z.string(),
@@ -234,7 +242,7 @@ export const caseSourceSchema = z.strictObject({
   configuration: z.string().optional(),
 });
 
-/** One case. */
+/** One case. @public */
 export const testCaseSchema = z.strictObject({
   name: z.string().min(1),
   description: z.string().optional(),
@@ -243,7 +251,7 @@ export const testCaseSchema = z.strictObject({
   expect: testExpectSchema,
 });
 
-/** A test file's document. */
+/** A test file's document. @public */
 export const testSuiteSchema = z.strictObject({
   apiVersion: z.literal(ADMISSION_TEST_API_VERSION),
   kind: z.literal(ADMISSION_TEST_KIND),
@@ -259,16 +267,33 @@ export const testSuiteSchema = z.strictObject({
    * the configuration does not hold the namespace.
    */
   namespaces: z.record(z.string(), labelsSchema).optional(),
+  /**
+   * Configuration files or directories (paths relative to the test file) the cases run against
+   * when the command line names none: the hooks, policies, bindings and namespaces.
+   */
+  configuration: z.array(z.string()).optional(),
+  /**
+   * Configuration objects written in the suite itself (hooks, policies, bindings, Namespaces),
+   * added to `configuration`'s: a suite saved from traffic keeps the hooks as they were; an
+   * imported one the bindings its tool did not need.
+   */
+  configurationObjects: z.array(jsonObjectSchema).optional(),
   cases: z.array(testCaseSchema),
 });
 
+/** @public */
 export type TestUserInfo = z.infer<typeof userInfoSchema>;
 export type TestRequest = z.infer<typeof testRequestSchema>;
+/** @public */
 export type SkipExpectation = z.infer<typeof skipExpectationSchema>;
+/** @public */
 export type PolicyExpectation = z.infer<typeof policyExpectationSchema>;
+/** @public */
 export type WebhookExpectation = z.infer<typeof webhookExpectationSchema>;
+/** @public */
 export type DryRunExpectation = z.infer<typeof dryRunExpectationSchema>;
 export type TestExpect = z.infer<typeof testExpectSchema>;
+/** @public */
 export type CaseSource = z.infer<typeof caseSourceSchema>;
 export type TestCase = z.infer<typeof testCaseSchema>;
 export type TestSuite = z.infer<typeof testSuiteSchema>;
@@ -452,6 +477,8 @@ export function serializeTestFile(
   options: {
     metadata?: TestSuiteMetadata;
     namespaces?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+    configuration?: readonly string[];
+    configurationObjects?: readonly Readonly<Record<string, unknown>>[];
   } = {},
 ): string {
   const suite = {
@@ -459,6 +486,8 @@ export function serializeTestFile(
     kind: ADMISSION_TEST_KIND,
     ...(options.metadata ? { metadata: options.metadata } : {}),
     ...(options.namespaces ? { namespaces: options.namespaces } : {}),
+    ...(options.configuration ? { configuration: options.configuration } : {}),
+    ...(options.configurationObjects ? { configurationObjects: options.configurationObjects } : {}),
     cases,
   };
   // Strings that YAML 1.1 would read as another type (yes, on, 0755) are quoted by `yaml`'s
