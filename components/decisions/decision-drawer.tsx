@@ -12,6 +12,7 @@ import { impersonationNote } from "@/lib/decisions/user-label";
 import { visibleText } from "@/lib/decisions/visible-text";
 import { ErrorBox } from "@/components/ui/error-box";
 import { OutcomeBadge } from "./outcome-badge";
+import { SaveDecisionAsTest } from "@/components/admission-tests/save-decision";
 
 /** JSON text indented, bidirectional controls written as the JSON escapes they stand for. */
 function pretty(text: string): string {
@@ -187,6 +188,14 @@ export function DecisionDrawer({
                       ? "as this user, with the object the audit event holds"
                       : "as this user; the audit event holds no object (Metadata level), so its labels are not known to the prediction"}
                   </span>
+                </dd>
+              </>
+            ) : null}
+            {prediction ? (
+              <>
+                <dt>Test</dt>
+                <dd>
+                  <SaveDecisionAsTest context={context} id={id} />
                 </dd>
               </>
             ) : null}

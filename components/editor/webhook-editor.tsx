@@ -40,6 +40,7 @@ import { ErrorBox } from "@/components/ui/error-box";
 import { useTabs } from "@/components/ui/use-tabs";
 import { engineEditWarning } from "@/lib/engines/edit-warning";
 import { EngineEditWarningPanel } from "@/components/engines/edit-warning";
+import { ReplayPanel } from "@/components/admission-tests/replay-panel";
 
 type Tab = "yaml" | "form" | "diff";
 const WEBHOOK_TABS: readonly Tab[] = ["yaml", "form", "diff"];
@@ -462,6 +463,13 @@ export function WebhookEditor({
       {dryRun ? (
         <DryRunResult result={dryRun} stale={dryRunOf !== undefined && dryRunOf !== text} />
       ) : null}
+      <ReplayPanel
+        context={context}
+        resource={resource}
+        name={name}
+        text={text}
+        readObject={readObject}
+      />
     </div>
   );
 }

@@ -15,6 +15,7 @@ import { hookTargetParam, parseHookTarget, type HookTarget } from "@/lib/predict
 import { ErrorBox } from "@/components/ui/error-box";
 import { RequestForm } from "./request-form";
 import { PredictionView } from "./prediction-view";
+import { SavePredictionAsTest } from "@/components/admission-tests/save-prediction";
 import { TryForReal } from "./try-for-real";
 import { OutsideApiNotice } from "@/components/outside-api/outside-api-notice";
 
@@ -123,6 +124,14 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
               result={result}
               state={state}
               compiled={inputs.compiled}
+            />
+          ) : null}
+          {result?.ok && inputs ? (
+            <SavePredictionAsTest
+              context={context}
+              request={result.request}
+              compiled={inputs.compiled}
+              namespaceLabels={result.report.request.namespaceLabels}
             />
           ) : null}
         </div>

@@ -4,6 +4,13 @@
  */
 import type { AnyRoute } from "./contract";
 import { admissionManifestsRoute } from "./admission-manifests";
+import {
+  caseListRoute,
+  caseRoute,
+  deleteCaseRoute,
+  replayRoute,
+  saveCaseRoute,
+} from "./admission-tests";
 import { auditSinkRoute } from "./audit";
 import {
   breakGlassListRoute,
@@ -64,6 +71,11 @@ export const API_ROUTES: Readonly<Record<string, AnyRoute>> = {
   ),
   admissionHealthRoute,
   admissionManifestsRoute,
+  caseListRoute,
+  caseRoute,
+  deleteCaseRoute,
+  replayRoute,
+  saveCaseRoute,
   auditFollowerRoute,
   metricsProgressRoute,
   scrapeMetricsNowRoute,

@@ -20,7 +20,7 @@ export interface RequestPrediction {
 }
 
 /** The group every authenticated request carries; the predict page adds it itself. */
-const AUTHENTICATED = "system:authenticated";
+export const AUTHENTICATED = "system:authenticated";
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -30,7 +30,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  * The object of a CREATE or UPDATE as the event holds it, without its managedFields. A DELETE's
  * or CONNECT's requestObject is its options, not the object.
  */
-function storedObject(raw: string | undefined, req: AuditRequestFacts): object | undefined {
+export function storedObject(
+  raw: string | undefined,
+  req: AuditRequestFacts,
+): Record<string, unknown> | undefined {
   if (raw === undefined || (req.operation !== "CREATE" && req.operation !== "UPDATE")) return;
   let event: unknown;
   try {
@@ -46,7 +49,7 @@ function storedObject(raw: string | undefined, req: AuditRequestFacts): object |
 }
 
 /** What is known of the object at Metadata level: its API version, name and namespace. */
-function stub(req: AuditRequestFacts): object {
+export function stub(req: AuditRequestFacts): Record<string, unknown> {
   const metadata: Record<string, string> = {};
   if (req.name) metadata.name = req.name;
   if (req.namespace && req.resource !== "namespaces") metadata.namespace = req.namespace;

@@ -30,6 +30,7 @@ import {
   listStatement,
   rangeStatement,
   recordsOf,
+  recordsWithEvents,
   sightingsStatement,
   tallyStatement,
   type DecisionRow,
@@ -167,6 +168,20 @@ export class DecisionStore {
     return recordsOf(
       this.read,
       await this.read<DecisionRow>(listStatement(f, opts, this.driver.dialect)),
+    );
+  }
+
+  /**
+   * Newest first, each with its event's (redacted) text: the requests a replay predicts again
+   * (lib/admission-tests). Texts are read a packed row at a time, as for the feed.
+   */
+  async listWithEvents(
+    f: DecisionFilter,
+    limit: number,
+  ): Promise<Array<{ decision: DecisionRecord; rawEvent: string | undefined }>> {
+    return recordsWithEvents(
+      this.read,
+      await this.read<DecisionRow>(listStatement(f, { limit }, this.driver.dialect)),
     );
   }
 

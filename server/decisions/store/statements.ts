@@ -136,6 +136,18 @@ export async function recordsOf(read: Read, rows: DecisionRow[]): Promise<Decisi
 }
 
 /** A row's decision and its event's text ("" where it cannot be read). */
+/** Decisions with the texts of their events (an event's text once per decision naming it). */
+export async function recordsWithEvents(
+  read: Read,
+  rows: DecisionRow[],
+): Promise<Array<{ decision: DecisionRecord; rawEvent: string | undefined }>> {
+  const byEvent = await texts(read, rows);
+  return rows.map((r) => {
+    const raw = byEvent.get(eventIdOf(r));
+    return { decision: toRecord(r, raw), rawEvent: raw };
+  });
+}
+
 export async function detailOf(read: Read, row: DecisionRow): Promise<DecisionDetail> {
   const raw = (await texts(read, [row])).get(eventIdOf(row));
   return { decision: toRecord(row, raw), rawEvent: raw ?? "" };
