@@ -49,6 +49,8 @@ const LAYERS = {
   provenance: [],
   /** Hooks and policies configured outside the API, inferred from metrics and decisions. */
   "outside-api": ["model", "audit", "health"],
+  /** Clusters of a fleet summarised, and the same objects compared across them (drift). */
+  fleet: ["model", "matching", "health", "lint", "exemptions", "engines"],
 } as const satisfies Record<string, readonly string[]>;
 
 type Folder = keyof typeof LAYERS;
