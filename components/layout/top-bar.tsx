@@ -21,6 +21,7 @@ const NAV = [
   { href: "/predict", label: "Predict" },
   { href: "/decisions", label: "Decisions" },
   { href: "/engines", label: "Engines" },
+  { href: "/fleet", label: "Fleet" },
 ];
 
 /** Pages of kinds only some clusters serve: linked only when discovery finds the kind. */

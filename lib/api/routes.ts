@@ -13,6 +13,7 @@ import {
   decisionTallyRoute,
 } from "./decisions";
 import { enginesRoute } from "./engines";
+import { fleetStreamRoute } from "./fleet";
 import { admissionHealthRoute } from "./health";
 import { processHealthRoute } from "./health-process";
 import { uninitializedRoute } from "./initializers";
@@ -63,6 +64,7 @@ export const API_ROUTES: Readonly<Record<string, AnyRoute>> = {
   decisionStreamRoute,
   decisionTallyRoute,
   enginesRoute,
+  fleetStreamRoute,
   processHealthRoute,
   uninitializedRoute,
   overviewRoute,
