@@ -5,7 +5,9 @@ import { collectionPath, type ResourceRef } from "@/lib/k8s/resources";
 import type { FleetRow, FleetStreamMessage, FoundBy } from "@/lib/api/fleet";
 import type { KubeClient } from "@/server/kube/client";
 import { watchHub } from "@/server/kube/watch-hub";
-import { readCluster } from "./read";
+import { readCluster, readRow, type ClusterBasis } from "./read";
+import type { SnapshotLists } from "@/lib/admission/model/snapshot";
+import { ADMISSION_GROUP } from "@/lib/k8s/admission-apis";
 import { serverKey, type ListedProfile } from "./profiles";
 
 /** Each cluster's read timeout unless the request names one (PORTCULLIS_FLEET_TIMEOUT_MS). */
@@ -38,8 +40,20 @@ export interface FleetLive {
   authorize?: (refs: ResourceRef[]) => Promise<void>;
 }
 
-/** A change's re-read waits this long for more changes of the same cluster. */
-const CHANGE_SETTLE_MS = 50;
+/** A change is judged again after this long without another change of the same cluster… */
+const CHANGE_SETTLE_MS = 30;
+/** …and the cluster read again in full after this long. */
+const FULL_READ_SETTLE_MS = 1_000;
+
+/** The snapshot list each admission collection fills. */
+const LIST_KEYS: Readonly<Record<string, keyof SnapshotLists>> = {
+  mutatingwebhookconfigurations: "mutatingWebhookConfigurations",
+  validatingwebhookconfigurations: "validatingWebhookConfigurations",
+  validatingadmissionpolicies: "validatingAdmissionPolicies",
+  validatingadmissionpolicybindings: "validatingAdmissionPolicyBindings",
+  mutatingadmissionpolicies: "mutatingAdmissionPolicies",
+  mutatingadmissionpolicybindings: "mutatingAdmissionPolicyBindings",
+};
 
 /**
  * Reads every target, at most `concurrency` at once, each within `timeoutMs`, and tells each row
@@ -157,18 +171,19 @@ export async function runFleet(opts: {
     if (!base || signal.aborted) return;
     put({ ...base, row: result.row });
     found(result.profiles);
-    if (opts.live && result.row.state === "read") void keepLive(t, client, result.row.apis);
+    if (opts.live && result.basis) void keepLive(t, client, result.basis);
   };
 
-  /** Subscribes to the cluster's admission collections and re-reads its row on each change. */
-  const keepLive = async (
-    t: FleetTarget,
-    client: KubeClient,
-    apis: Parameters<typeof servedKinds>[0],
-  ) => {
+  /**
+   * Subscribes to the cluster's admission collections. On a change the row is first judged again
+   * from the objects the watch hub now holds with the rest of the last read (namespaces,
+   * backends, discovery: no request), then read again in full once the changes settle.
+   */
+  const keepLive = async (t: FleetTarget, client: KubeClient, first: ClusterBasis) => {
     const live = opts.live;
     if (!live) return;
-    const refs = servedKinds(apis)
+    let basis = first;
+    const refs = servedKinds(basis.apis)
       .map((k) => k.readAt)
       .filter((r): r is ResourceRef => r !== undefined);
     try {
@@ -177,10 +192,37 @@ export async function runFleet(opts: {
       return;
     }
     if (signal.aborted) return;
-    let timer: NodeJS.Timeout | undefined;
+    const hubContext = live.hubContext(t.context);
+    let quickTimer: NodeJS.Timeout | undefined;
+    let fullTimer: NodeJS.Timeout | undefined;
     let reading = false;
     let again = false;
-    const reread = async () => {
+    const quick = async () => {
+      const started = performance.now();
+      const lists: Partial<Record<keyof SnapshotLists, unknown[]>> = {};
+      try {
+        await Promise.all(
+          refs.map(async (ref) => {
+            const key = LIST_KEYS[ref.resource];
+            if (!key || ref.group !== ADMISSION_GROUP) return;
+            lists[key] = (await watchHub().current(hubContext, collectionPath(ref), signal)).items;
+          }),
+        );
+      } catch {
+        return;
+      }
+      const base = rows.get(t.context);
+      if (!base || signal.aborted) return;
+      put({
+        ...base,
+        row: readRow(
+          basis,
+          lists as Partial<SnapshotLists>,
+          Math.round(performance.now() - started),
+        ),
+      });
+    };
+    const full = async () => {
       if (reading) {
         again = true;
         return;
@@ -194,6 +236,7 @@ export async function runFleet(opts: {
           decisionsContext: opts.decisionsContext,
           signal,
         });
+        if (result.basis) basis = result.basis;
         const base = rows.get(t.context);
         if (base && !signal.aborted) {
           put({ ...base, row: result.row });
@@ -203,24 +246,29 @@ export async function runFleet(opts: {
         reading = false;
         if (again && !signal.aborted) {
           again = false;
-          schedule();
+          changed();
         }
       }
     };
-    const schedule = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => void reread(), CHANGE_SETTLE_MS);
+    const changed = () => {
+      clearTimeout(quickTimer);
+      clearTimeout(fullTimer);
+      quickTimer = setTimeout(() => void quick(), CHANGE_SETTLE_MS);
+      fullTimer = setTimeout(() => void full(), FULL_READ_SETTLE_MS);
     };
-    unsubscribes.push(() => clearTimeout(timer));
+    unsubscribes.push(() => {
+      clearTimeout(quickTimer);
+      clearTimeout(fullTimer);
+    });
     for (const ref of refs) {
       // A snapshot the hub already holds is told inside subscribe(): that is what was just read.
       // One told later comes from a list made after the read (or a relist): it may be newer.
       let subscribing = true;
       try {
         unsubscribes.push(
-          watchHub().subscribe(live.hubContext(t.context), collectionPath(ref), (e) => {
+          watchHub().subscribe(hubContext, collectionPath(ref), (e) => {
             if (e.type === "ERROR" || (e.type === "SYNC" && subscribing)) return;
-            schedule();
+            changed();
           }),
         );
       } catch {

@@ -6,9 +6,14 @@ import { admissionApis, serverVersion } from "@/server/kube/discovery";
 import {
   readAdmissionObjects,
   readBackendState,
-  readDiscovery,
   readNamespaces,
+  type BackendState,
 } from "@/server/kube/admission-state";
+import type { DiscoveryResource, SnapshotLists } from "@/lib/admission/model/snapshot";
+import type { Labels } from "@/lib/admission/model/selectors";
+import type { EngineSources } from "@/lib/admission/engines/sources";
+import type { ServedVersion, ServerVersion } from "@/lib/api/overview";
+import { fleetDiscovery } from "./discovery";
 import { readEnginePolicies } from "@/server/engines/read";
 import { canIPath } from "@/server/kube/access";
 import { DECISIONS_URL } from "@/server/audit/access";
@@ -21,10 +26,50 @@ import { readClusterProfiles, type ListedProfile } from "./profiles";
 /** The window the fleet counts decisions over. */
 export const DECISIONS_WINDOW_MS = 60 * 60_000;
 
-/** A finished read: the row's state, and the ClusterProfiles the cluster lists. */
+/** Everything of a read besides the admission objects: what a change of them is judged with. */
+export interface ClusterBasis {
+  version: ServerVersion;
+  apis: ServedVersion[];
+  discovery: DiscoveryResource[];
+  namespaces: Record<string, Labels>;
+  engines?: EngineSources;
+  backends: BackendState;
+  decisions: FleetDecisions;
+  notices: string[];
+}
+
+type ReadRow = Extract<FleetRowState, { state: "read" }>;
+
+/** A finished read: the row's state, the ClusterProfiles the cluster lists, and its basis. */
 export interface ClusterRead {
   row: Exclude<FleetRowState, { state: "reading" | "no-credentials" }>;
   profiles: ListedProfile[];
+  basis?: ClusterBasis;
+}
+
+/** A read row from its basis and the admission objects (as read, or as the watch hub holds them now). */
+export function readRow(basis: ClusterBasis, objects: Partial<SnapshotLists>, ms: number): ReadRow {
+  const { backends } = basis;
+  const { summary, comparables } = summarizeCluster({
+    snapshot: { ...objects, namespaces: basis.namespaces, discovery: basis.discovery },
+    ...(backends.services ? { services: backends.services } : {}),
+    ...(backends.endpointSlices ? { endpointSlices: backends.endpointSlices } : {}),
+    ...(backends.pods ? { pods: backends.pods } : {}),
+    ...(backends.workloads ? { workloads: backends.workloads } : {}),
+    ...(backends.serverMinor !== undefined ? { serverMinor: backends.serverMinor } : {}),
+    ...(basis.engines ? { engines: basis.engines } : {}),
+    now: new Date(),
+  });
+  return {
+    state: "read",
+    ms,
+    version: basis.version,
+    apis: basis.apis,
+    summary,
+    comparables,
+    decisions: basis.decisions,
+    notices: basis.notices,
+  };
 }
 
 function messageOf(e: unknown): string {
@@ -92,7 +137,7 @@ async function readAll(
   const [version, apis, discovery, namespaces, engines, profiles] = await Promise.all([
     serverVersion(client, signal),
     admissionApis(client, signal),
-    readDiscovery(client, notices, signal),
+    fleetDiscovery(client, notices, signal),
     readNamespaces(client, signal).catch((e: unknown) => {
       if (signal.aborted) throw e;
       notices.push(
@@ -113,27 +158,19 @@ async function readAll(
     ),
     decisionsOf(client, context, decisionsContext, signal),
   ]);
-  const { summary, comparables } = summarizeCluster({
-    snapshot: { ...objects, namespaces, discovery },
-    ...(backends.services ? { services: backends.services } : {}),
-    ...(backends.endpointSlices ? { endpointSlices: backends.endpointSlices } : {}),
-    ...(backends.pods ? { pods: backends.pods } : {}),
-    ...(backends.workloads ? { workloads: backends.workloads } : {}),
-    ...(backends.serverMinor !== undefined ? { serverMinor: backends.serverMinor } : {}),
+  const basis: ClusterBasis = {
+    version,
+    apis,
+    discovery,
+    namespaces,
     ...(engines.served.length > 0 ? { engines: engines.sources } : {}),
-    now: new Date(),
-  });
+    backends,
+    decisions,
+    notices,
+  };
   return {
-    row: {
-      state: "read",
-      ms: Math.round(performance.now() - started),
-      version,
-      apis,
-      summary,
-      comparables,
-      decisions,
-      notices,
-    },
+    row: readRow(basis, objects, Math.round(performance.now() - started)),
+    basis,
     profiles,
   };
 }
