@@ -1,4 +1,5 @@
 import "server-only";
+import { setMaxListeners } from "node:events";
 import { mapLimit } from "@/lib/map-limit";
 import { servedKinds } from "@/lib/k8s/served-kinds";
 import { collectionPath, type ResourceRef } from "@/lib/k8s/resources";
@@ -72,6 +73,8 @@ export async function runFleet(opts: {
   send: (m: FleetStreamMessage) => void;
 }): Promise<void> {
   const { signal, send } = opts;
+  // Every read, timeout and hub lookup of every cluster listens to this one signal.
+  setMaxListeners(0, signal);
   const rows = new Map<string, FleetRow>();
   const byServer = new Map<string, string>();
   for (const t of opts.targets) {
