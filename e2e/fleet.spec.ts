@@ -70,6 +70,17 @@ test("the fleet lists every context, says why one fails, and highlights drift", 
       contentType,
     });
   expect((await inSecond("POST", path_, config("Ignore"))).status).toBe(201);
+  // Only in the second cluster: what tells its tab from the first's.
+  const onlyB = `${name}-only-b`;
+  expect(
+    (
+      await inSecond("POST", path_, {
+        ...config("Ignore"),
+        metadata: { name: onlyB },
+        webhooks: [hook(`a.${onlyB}.example.com`)],
+      })
+    ).status,
+  ).toBe(201);
 
   const base = dashboardEnv(stack);
   delete base.PORTCULLIS_OTLP_LISTEN;
@@ -138,8 +149,10 @@ test("the fleet lists every context, says why one fails, and highlights drift", 
   await tab.waitForLoadState();
   expect(new URL(tab.url()).pathname).toBe("/webhooks");
   await expect(tab.getByRole("combobox", { name: /context/i })).toHaveValue("local-b");
-  await expect(tab.getByText(`a.${name}.example.com`).first()).toBeVisible();
+  await expect(tab.getByText(`a.${onlyB}.example.com`).first()).toBeVisible();
   // The tab it was opened from keeps its own context.
-  await page.goto(`${dashboard.url}webhooks`);
+  await page.goto(`${dashboard.url}webhooks?q=${name}`);
   await expect(page.getByRole("combobox", { name: /context/i })).toHaveValue("local-a");
+  await expect(page.getByText(`a.${name}.example.com`).first()).toBeVisible();
+  await expect(page.getByText(`a.${onlyB}.example.com`)).toHaveCount(0);
 });
