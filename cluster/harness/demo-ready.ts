@@ -115,6 +115,8 @@ export const DEMO_PAGES: ReadonlyArray<DemoPage> = [
   },
   // The policy engines (cluster/engines.ts seedGatekeeper).
   { path: "/engines", route: "/engines", name: "engines", shows: "ns-must-have-owner" },
+  // Every context of the demo's kubeconfig, read (its version shown once a row is read).
+  { path: "/fleet", route: "/fleet", name: "fleet", shows: "v1.37" },
   // The historical kinds (cluster/harness/demo-seed.ts demoLegacyConfigurations).
   {
     path: "/initializers",

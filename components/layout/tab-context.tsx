@@ -13,6 +13,7 @@ import {
 } from "react";
 import { contextsQuery, rememberContext } from "@/lib/queries/contexts";
 import { setTabContext } from "@/lib/api/client";
+import { CONTEXT_PARAM } from "@/lib/http/context";
 
 interface TabContextValue {
   /** The kubeconfig context this tab shows and acts as; undefined when there is no kubeconfig. */
@@ -47,16 +48,21 @@ export function TabContextProvider({
   const contexts = useQuery(contextsQuery());
   // This tab's own choice, kept across its reloads; null while rendering on the server.
   const saved = useSyncExternalStore(subscribeToNothing, readSaved, () => null);
+  // A page opened for one context (`?context=NAME`, the fleet page's links): this tab acts as it.
+  const asked = useSyncExternalStore(subscribeToNothing, readAsked, () => null);
   const [chosen, setChosen] = useState<string | undefined>(undefined);
   const names = contexts.data?.contexts.map((c) => c.name);
-  const context = chosen ?? (saved && names?.includes(saved) ? saved : initial);
+  const context =
+    chosen ??
+    (asked && names?.includes(asked) ? asked : undefined) ??
+    (saved && names?.includes(saved) ? saved : initial);
   // Before any query of this render runs (they run after it), so callApi names this context.
   if (typeof window !== "undefined") setTabContext(context);
 
   useEffect(() => {
     // A tab that never switched keeps the context it started with when it is reloaded. Read
     // storage here, not `saved`: while hydrating, `saved` is still the server's null.
-    if (context && !readSaved()) writeSaved(context);
+    if (context && (!readSaved() || context === readAsked())) writeSaved(context);
   }, [context]);
 
   const setContext = useCallback((next: string) => {
@@ -75,6 +81,14 @@ export function TabContextProvider({
 
 function subscribeToNothing(): () => void {
   return () => {};
+}
+
+function readAsked(): string | null {
+  try {
+    return new URLSearchParams(window.location.search).get(CONTEXT_PARAM);
+  } catch {
+    return null;
+  }
 }
 
 function readSaved(): string | null {

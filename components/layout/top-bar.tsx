@@ -22,6 +22,7 @@ const NAV = [
   { href: "/decisions", label: "Decisions" },
   { href: "/changes", label: "Changes" },
   { href: "/engines", label: "Engines" },
+  { href: "/fleet", label: "Fleet" },
 ];
 
 /** Pages of kinds only some clusters serve: linked only when discovery finds the kind. */

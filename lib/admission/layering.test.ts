@@ -55,6 +55,8 @@ const LAYERS = {
   history: ["health"],
   /** Break-glass: the patch that lets writes through, its annotation, the per-field revert. */
   "break-glass": ["provenance"],
+  /** Clusters of a fleet summarised, and the same objects compared across them (drift). */
+  fleet: ["model", "matching", "health", "lint", "exemptions", "engines"],
 } as const satisfies Record<string, readonly string[]>;
 
 type Folder = keyof typeof LAYERS;

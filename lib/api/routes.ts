@@ -32,6 +32,7 @@ import {
   historyTimelineRoute,
   historyVersionRoute,
 } from "./history";
+import { fleetStreamRoute } from "./fleet";
 import { admissionHealthRoute } from "./health";
 import { processHealthRoute } from "./health-process";
 import { uninitializedRoute } from "./initializers";
@@ -91,6 +92,7 @@ export const API_ROUTES: Readonly<Record<string, AnyRoute>> = {
   decisionStreamRoute,
   decisionTallyRoute,
   enginesRoute,
+  fleetStreamRoute,
   processHealthRoute,
   uninitializedRoute,
   overviewRoute,
