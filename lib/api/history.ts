@@ -52,7 +52,7 @@ export const historyTimelineRoute = route<TimelineResponse>()({
  * is in the page's first HTML; the browser's query starts from it when its tab is in that
  * context. `at` is when it was read (the server's clock).
  */
-export interface HistorySeed<T> {
+interface HistorySeed<T> {
   context: string;
   at: number;
   page: T;
