@@ -2,7 +2,8 @@
  * The history pages' first screens read on the server: the newest page of a timeline of 10,000
  * changes (with its diffs, without the objects), the recent changes for a URL's filter as the API
  * reads them, nothing when the identity may not read decisions or the seed takes too long, and
- * the store's query for a first page walking its index (no scan, no sort) at 10,000 changes.
+ * the store's query for a first page walking an index (no scan, no sort) at 10,000 changes on
+ * SQLite and PostgreSQL.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -10,7 +11,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChangeDraft } from "@/lib/admission/history/changes";
 import { sql } from "@/server/decisions/sql";
+import { PostgresDriver } from "@/server/decisions/postgres";
 import { SqliteDriver } from "@/server/decisions/sqlite";
+import { usePostgres } from "@/server/decisions/store/test-support";
 import { recentChangesSeedWith, timelineSeedWith, type SeedAccess } from "./page-seed";
 import { timelineOf } from "./service";
 import { HistoryStore } from "./store";
@@ -38,6 +41,8 @@ const change = (name: string, i: number): ChangeDraft => ({
   actor: { user: `user-${i % 5}`, groups: ["g"], userAgent: "kubectl" },
   object: object(name, i),
 });
+
+const pgUrl = usePostgres();
 
 let dir: string;
 let store: HistoryStore;
@@ -191,5 +196,44 @@ describe("the store's first-page query at 10,000 changes", () => {
     expect(count.map((p) => p.detail).join("\n")).toMatch(
       /USING COVERING INDEX admission_changes_object/,
     );
+  });
+});
+
+describe("the store's first-page query at 10,000 changes on PostgreSQL", () => {
+  it("walks an index newest first, for an object with many changes or few: no sequential scan, no sort", async () => {
+    const driver = new PostgresDriver(pgUrl());
+    try {
+      await driver.exec("DROP TABLE IF EXISTS admission_changes");
+      const pg = new HistoryStore(driver, { maxAgeMs: 1e12, maxRows: 1_000_000 });
+      await pg.migrate();
+      // 10,000 changes of one object among 10,000 of others, as the store writes them.
+      await driver.exec(
+        `INSERT INTO admission_changes (time, kind, name, uid, version_key, operation, source, audit_id, object)
+         SELECT g, '${KIND}', CASE WHEN g % 2 = 0 THEN 'big' ELSE 'o' || (g % 97) END, 'u' || (g % 2), g::text, 'update', 'watch', '', '{}'
+         FROM generate_series(1, ${2 * CHANGES}) AS g;
+         ANALYZE admission_changes;`,
+      );
+      const plan = async (name: string) =>
+        (
+          await driver.query<{ "QUERY PLAN": string }>(
+            sql`EXPLAIN SELECT id, time, kind, name, uid, version_key, operation, source, audit_id, user_name, user_groups, user_agent, impersonator, object, patch FROM admission_changes WHERE kind = ${KIND} AND name = ${name} AND id < ${Number.MAX_SAFE_INTEGER} ORDER BY id DESC LIMIT ${51}`,
+          )
+        )
+          .map((p) => p["QUERY PLAN"])
+          .join("\n");
+      // Half the table: the newest ids, read backwards, are its newest changes.
+      const big = await plan("big");
+      expect(big).toMatch(/Index Scan Backward using admission_changes_(object|pkey)/);
+      expect(big).not.toMatch(/Seq Scan|Sort/);
+      // A hundred changes among 20,000: the object's own index.
+      const small = await plan("o5");
+      expect(small).toMatch(/Index Scan Backward using admission_changes_object/);
+      expect(small).not.toMatch(/Seq Scan|Sort/);
+      const timeline = await pg.timeline(KIND, "big", { limit: 50 });
+      expect(timeline.changes).toHaveLength(50);
+      expect(await pg.countOf(KIND, "big")).toBe(CHANGES);
+    } finally {
+      await driver.close();
+    }
   });
 });
