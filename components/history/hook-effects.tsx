@@ -94,7 +94,6 @@ export function HookEffects({
       </div>
       <CompareTable
         rows={compareRows(comparisons, markers)}
-        window={window}
         expanded={expanded}
         onExpand={setExpanded}
       />
@@ -104,12 +103,10 @@ export function HookEffects({
 
 function CompareTable({
   rows,
-  window,
   expanded,
   onExpand,
 }: {
   rows: CompareRow[];
-  window: number;
   expanded: boolean;
   onExpand: (expanded: boolean) => void;
 }) {
@@ -119,7 +116,7 @@ function CompareTable({
   return (
     <table className={`data compact ${styles.compare}`} data-testid="before-after">
       <caption>
-        Decisions {window} min before → after each change
+        Decisions {(rows[0]?.windowMs ?? 0) / 60_000} min before → after each change
         {folds ? ` (${rows.length} changes)` : ""}
       </caption>
       <thead>
