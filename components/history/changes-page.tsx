@@ -6,30 +6,38 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
 import { ErrorBox } from "@/components/ui/error-box";
-import { recentChangesQuery, type RecentFilter } from "@/lib/queries/history";
+import { recentChangesQuery, seededStaleTime, type RecentFilter } from "@/lib/queries/history";
+import type { RecentChangesSeed } from "@/lib/api/history";
 import { HISTORY_KINDS, isHistoryKind } from "@/lib/admission/history/kinds";
-import { dateTime } from "@/lib/clock";
+import { recentFilterOf, sameRecentFilter } from "@/lib/admission/history/recent-filter";
 import { Actor } from "./actor";
+import { DateTime } from "./local-time";
 import { timelineHref } from "./links";
 
-/** The filter as the page's URL holds it (`?actor=&kind=&name=`). */
-function filterOf(params: URLSearchParams): RecentFilter {
-  const kind = params.get("kind") ?? "";
-  return {
-    ...(params.get("actor") ? { actor: params.get("actor") ?? "" } : {}),
-    ...(isHistoryKind(kind) ? { kind } : {}),
-    ...(params.get("name") ? { name: params.get("name") ?? "" } : {}),
-  };
-}
-
-/** Recent changes of admission objects across the cluster, newest first, filterable. */
-export function ChangesPage() {
+/**
+ * Recent changes of admission objects across the cluster, newest first, filterable. The first
+ * page comes from the server in the page's HTML (`seed`) when the tab's context and the URL's
+ * filter are the ones it was read for.
+ */
+export function ChangesPage({ seed }: { seed?: RecentChangesSeed }) {
   const { context = "" } = useTabContext();
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
-  const filter = useMemo(() => filterOf(new URLSearchParams(params.toString())), [params]);
-  const q = useInfiniteQuery({ ...recentChangesQuery(context, filter), enabled: !!context });
+  const filter = useMemo(() => recentFilterOf(params), [params]);
+  const seeded =
+    seed && seed.context === context && sameRecentFilter(seed.filter, filter) ? seed : undefined;
+  const q = useInfiniteQuery({
+    ...recentChangesQuery(context, filter),
+    enabled: !!context,
+    ...(seeded
+      ? {
+          initialData: { pages: [seeded.page], pageParams: [0] },
+          initialDataUpdatedAt: seeded.at,
+          staleTime: seededStaleTime(seeded.at),
+        }
+      : {}),
+  });
   const items = useMemo(() => q.data?.pages.flatMap((p) => p.items) ?? [], [q.data]);
   const [draft, setDraft] = useState({ actor: filter.actor ?? "", name: filter.name ?? "" });
 
@@ -115,7 +123,9 @@ export function ChangesPage() {
           <tbody>
             {items.map((c) => (
               <tr key={c.id} data-testid="change-row">
-                <td className="mono">{dateTime(c.time)}</td>
+                <td className="mono">
+                  <DateTime ms={c.time} />
+                </td>
                 <td>
                   <Actor change={c} />
                 </td>

@@ -6,29 +6,25 @@ import { useQuery } from "@tanstack/react-query";
 import { OutcomeChart } from "@/components/decisions/outcome-chart";
 import { ApiError } from "@/lib/api/client";
 import { effectsQuery, type EffectsInput } from "@/lib/queries/history";
+import { DEFAULT_EFFECT_WINDOW_MIN, EFFECT_WINDOWS_MIN } from "@/lib/admission/history/effects";
 import {
-  DEFAULT_EFFECT_WINDOW_MIN,
-  EFFECT_WINDOWS_MIN,
-  type WindowStats,
-} from "@/lib/admission/history/effects";
+  cellText,
+  compareRows,
+  COMPACT_ROWS,
+  COMPARED,
+  shownRows,
+  type CompareRow,
+} from "@/lib/admission/history/compare-rows";
 import type { HistoryKind } from "@/lib/admission/history/kinds";
 import { clockMinute } from "@/lib/clock";
 import { timelineHref } from "./links";
 import styles from "./history.module.css";
 
-const ROWS: ReadonlyArray<[keyof WindowStats, string]> = [
-  ["calls", "decisions"],
-  ["denials", "denials"],
-  ["errors", "errors"],
-  ["failOpens", "fail-opens"],
-  ["timeouts", "timeouts"],
-  ["p99Ms", "p99 latency (ms)"],
-];
-
 /**
  * Effects next to causes: a hook's (or policy's) decisions over the last hour with a marker at
  * each change of its configuration, and for each change the decisions N minutes before against N
- * minutes after (N chosen here, 15 by default).
+ * minutes after (N chosen here, 15 by default): one table, a row per change, newest first, the
+ * older changes behind a disclosure.
  */
 export function HookEffects({
   context,
@@ -46,6 +42,7 @@ export function HookEffects({
   phase?: "mutating" | "validating";
 }) {
   const [window, setWindow] = useState<number>(DEFAULT_EFFECT_WINDOW_MIN);
+  const [expanded, setExpanded] = useState(false);
   const input: EffectsInput = {
     kind,
     name,
@@ -65,7 +62,6 @@ export function HookEffects({
     );
   if (!q.data) return <p className="muted">Reading changes and decisions…</p>;
   const { histogram, markers, comparisons } = q.data;
-  const byId = new Map(markers.map((m) => [m.id, m]));
   return (
     <section
       aria-label={`Changes and decisions of ${hook ?? policy ?? name}`}
@@ -96,35 +92,82 @@ export function HookEffects({
           either side
         </label>
       </div>
-      {[...comparisons].reverse().map((c) => {
-        const m = byId.get(c.changeId);
-        return (
-          <table
-            key={c.changeId}
-            className={`data compact ${styles.compare}`}
-            data-testid="before-after"
-          >
-            <caption>
-              {m ? `${clockMinute(m.time)} ${m.operation} by ${m.who}` : "change"}:{" "}
-              {c.windowMs / 60_000} min before → after
-            </caption>
-            <tbody>
-              {ROWS.map(([k, label]) => {
-                const b = c.before[k];
-                const a = c.after[k];
-                const jump = k !== "calls" && (a ?? 0) > (b ?? 0);
-                return (
-                  <tr key={k} data-testid={`ba-${k}`}>
-                    <th scope="row">{label}</th>
-                    <td className="num">{b ?? "—"}</td>
-                    <td className={jump ? `num ${styles.jump}` : "num"}>{a ?? "—"}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        );
-      })}
+      <CompareTable
+        rows={compareRows(comparisons, markers)}
+        expanded={expanded}
+        onExpand={setExpanded}
+      />
     </section>
+  );
+}
+
+function CompareTable({
+  rows,
+  expanded,
+  onExpand,
+}: {
+  rows: CompareRow[];
+  expanded: boolean;
+  onExpand: (expanded: boolean) => void;
+}) {
+  if (rows.length === 0) return null;
+  const { shown, hidden, hiddenWorse } = shownRows(rows, expanded);
+  const folds = rows.length > COMPACT_ROWS;
+  return (
+    <table className={`data compact ${styles.compare}`} data-testid="before-after">
+      <caption>
+        Decisions {(rows[0]?.windowMs ?? 0) / 60_000} min before → after each change
+        {folds ? ` (${rows.length} changes)` : ""}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Change</th>
+          {COMPARED.map(([k, label]) => (
+            <th key={k} scope="col" className="num">
+              {label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {shown.map((r) => (
+          <tr key={r.changeId} data-testid="ba-row" data-change-id={r.changeId}>
+            <th scope="row" className={styles.compareChange}>
+              {clockMinute(r.at)} {r.operation ?? "change"}
+              {r.who ? <span className="muted"> by {r.who}</span> : null}
+            </th>
+            {r.cells.map((c) => (
+              <td
+                key={c.key}
+                className={c.worse ? `num ${styles.jump}` : "num"}
+                data-testid={`ba-${c.key}`}
+              >
+                {cellText(c)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+      {folds ? (
+        <tfoot>
+          <tr>
+            <td colSpan={COMPARED.length + 1}>
+              <button
+                type="button"
+                className="linkish"
+                aria-expanded={expanded}
+                onClick={() => onExpand(!expanded)}
+              >
+                {expanded
+                  ? "Show only the newest changes"
+                  : `${hidden} earlier change${hidden === 1 ? "" : "s"}${
+                      hiddenWorse > 0 ? ` (${hiddenWorse} with a jump)` : ""
+                    }…`}
+              </button>
+            </td>
+          </tr>
+        </tfoot>
+      ) : null}
+    </table>
   );
 }

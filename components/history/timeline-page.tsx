@@ -5,22 +5,43 @@ import Link from "next/link";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
 import { ErrorBox } from "@/components/ui/error-box";
-import { timelineQuery } from "@/lib/queries/history";
+import { seededStaleTime, timelineQuery } from "@/lib/queries/history";
+import type { TimelineSeed } from "@/lib/api/history";
 import type { HistoryKind } from "@/lib/admission/history/kinds";
 import { groupByDay, type TimelineEntry } from "@/lib/admission/history/timeline";
-import { clockTime } from "@/lib/clock";
 import { Actor } from "./actor";
+import { ClockTime } from "./local-time";
 import { objectHref, restoreHref } from "./links";
 import styles from "./history.module.css";
 
 /**
  * One admission object's changes, newest first, each with who, when and its field diff, and a
  * way to open any earlier version in the editor as a proposed edit. A page of 50 at a time: the
- * first screen never waits for the rest of a long history.
+ * first screen never waits for the rest of a long history. The first page comes from the server
+ * in the page's HTML (`seed`) when the tab is in the context it was read for.
  */
-export function TimelinePage({ kind, name }: { kind: HistoryKind; name: string }) {
+export function TimelinePage({
+  kind,
+  name,
+  seed,
+}: {
+  kind: HistoryKind;
+  name: string;
+  seed?: TimelineSeed;
+}) {
   const { context = "" } = useTabContext();
-  const q = useInfiniteQuery({ ...timelineQuery(context, kind, name), enabled: !!context });
+  const seeded = seed && seed.context === context ? seed : undefined;
+  const q = useInfiniteQuery({
+    ...timelineQuery(context, kind, name),
+    enabled: !!context,
+    ...(seeded
+      ? {
+          initialData: { pages: [seeded.page], pageParams: [0] },
+          initialDataUpdatedAt: seeded.at,
+          staleTime: seededStaleTime(seeded.at),
+        }
+      : {}),
+  });
   const entries = useMemo(() => q.data?.pages.flatMap((p) => p.entries) ?? [], [q.data]);
   const first = q.data?.pages[0];
   const days = useMemo(() => groupByDay(entries, (e) => e.change.time), [entries]);
@@ -108,7 +129,9 @@ function Entry({
   return (
     <article className={styles.entry} data-testid="timeline-entry" data-change-id={c.id}>
       <div className={styles.entryHead}>
-        <span className="mono">{clockTime(c.time)}</span>
+        <span className="mono">
+          <ClockTime ms={c.time} />
+        </span>
         <strong>{OPERATION_TEXT[c.operation] ?? c.operation}</strong>
         <span>
           by <Actor change={c} detail />

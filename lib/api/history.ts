@@ -8,6 +8,7 @@ import type { ChangeRecord } from "@/lib/admission/history/changes";
 import type { BeforeAfter } from "@/lib/admission/history/effects";
 import { DEFAULT_EFFECT_WINDOW_MIN } from "@/lib/admission/history/effects";
 import { HISTORY_KINDS, type HistoryKind } from "@/lib/admission/history/kinds";
+import type { RecentFilter } from "@/lib/admission/history/recent-filter";
 import type { ChangeMarker, TimelineEntry } from "@/lib/admission/history/timeline";
 import type { DecisionHistogram } from "@/lib/decisions/histogram";
 import { route } from "./contract";
@@ -21,6 +22,11 @@ const page = {
   /** Changes with ids below this one (the next page). */
   before: z.coerce.number().int().min(1).optional(),
 };
+
+/** One page of a timeline as the page reads it: what fills the first screen and more. */
+export const TIMELINE_PAGE = 50;
+/** One page of the recent changes across the cluster as the /changes page reads it. */
+export const RECENT_PAGE = 100;
 
 /** GET /api/history/objects/{kind}/{name}: one object's changes, newest first, each with its diff. */
 export interface TimelineResponse {
@@ -40,6 +46,27 @@ export const historyTimelineRoute = route<TimelineResponse>()({
   path: "/api/history/objects/[kind]/[name]",
   input: z.object(page),
 });
+
+/**
+ * A history page's first screen, read on the server for the context the page renders in, so it
+ * is in the page's first HTML; the browser's query starts from it when its tab is in that
+ * context. `at` is when it was read (the server's clock).
+ */
+interface HistorySeed<T> {
+  context: string;
+  at: number;
+  page: T;
+}
+
+/**
+ * The first page of a timeline as a seed: the changes' objects are left out (an empty object
+ * stands for a known version), since the page shows only the diffs and a restore reads the
+ * version it opens by id.
+ */
+export type TimelineSeed = HistorySeed<TimelineResponse>;
+
+/** The first page of the recent changes for the URL's filter, as a seed. */
+export type RecentChangesSeed = HistorySeed<RecentChangesResponse> & { filter: RecentFilter };
 
 /** GET /api/history/versions/{id}: one stored change with the object after it. */
 export const historyVersionRoute = route<ChangeRecord>()({

@@ -6,17 +6,13 @@ import {
   historyRecentRoute,
   historyTimelineRoute,
   historyVersionRoute,
+  RECENT_PAGE,
+  TIMELINE_PAGE,
 } from "@/lib/api/history";
 import type { HistoryKind } from "@/lib/admission/history/kinds";
+import type { RecentFilter } from "@/lib/admission/history/recent-filter";
 
-/** One page of a timeline: what fills the first screen and more. */
-const TIMELINE_PAGE = 50;
-
-export interface RecentFilter {
-  actor?: string;
-  kind?: HistoryKind;
-  name?: string;
-}
+export type { RecentFilter };
 
 const historyKeys = {
   all: (context: string) => ["history", context] as const,
@@ -27,6 +23,18 @@ const historyKeys = {
     ["history", context, "recent", f.actor ?? "", f.kind ?? "", f.name ?? ""] as const,
   effects: (context: string, q: object) => ["history", context, "effects", q] as const,
 };
+
+/** How long a first page the server read for the page's HTML is not read again on mount. */
+export const SEED_FRESH_MS = 60_000;
+
+/**
+ * The staleTime of a query started from a server seed read at `at`: the seed (or anything newer)
+ * is not read again on mount; what the cache held from before it (an earlier visit) is.
+ */
+export const seededStaleTime =
+  (at: number) =>
+  (query: { state: { dataUpdatedAt: number } }): number =>
+    query.state.dataUpdatedAt >= at ? SEED_FRESH_MS : 0;
 
 /** One object's changes, newest first, a page at a time. */
 export const timelineQuery = (context: string, kind: HistoryKind, name: string) =>
@@ -57,7 +65,7 @@ export const recentChangesQuery = (context: string, f: RecentFilter) =>
     queryFn: ({ pageParam, signal }) =>
       callApi(historyRecentRoute, {
         input: {
-          limit: 100,
+          limit: RECENT_PAGE,
           ...(f.actor ? { actor: f.actor } : {}),
           ...(f.kind ? { kind: f.kind } : {}),
           ...(f.name ? { name: f.name } : {}),

@@ -53,8 +53,9 @@ export async function timelineOf(
 export async function recentChanges(
   f: ChangeFilter,
   page: { limit: number; before?: number },
+  store?: HistoryStore,
 ): Promise<RecentChangesResponse> {
-  const items = await (await historyStore()).recent(f, page);
+  const items = await (store ?? (await historyStore())).recent(f, page);
   const last = items[items.length - 1];
   return { items, ...(items.length === page.limit && last ? { nextBefore: last.id } : {}) };
 }
