@@ -117,6 +117,15 @@ export const DEMO_PAGES: ReadonlyArray<DemoPage> = [
   { path: "/engines", route: "/engines", name: "engines", shows: "ns-must-have-owner" },
   // Every context of the demo's kubeconfig, read (its version shown once a row is read).
   { path: "/fleet", route: "/fleet", name: "fleet", shows: "v1.37" },
+  // Admission changes: the demo's writes from the audit sink, and what the watch found (its first
+  // read starts the watch), each with the resourceVersion it made.
+  { path: "/changes", route: "/changes", name: "changes", shows: "shown" },
+  {
+    path: "/history/ValidatingWebhookConfiguration/tenant-guard",
+    route: "/history/[kind]/[name]",
+    name: "history-timeline",
+    shows: "rv ",
+  },
   // The historical kinds (cluster/harness/demo-seed.ts demoLegacyConfigurations).
   {
     path: "/initializers",
