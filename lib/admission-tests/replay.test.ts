@@ -326,8 +326,14 @@ describe("replay before apply", () => {
     expect(r.groups[0]?.count).toBe(3);
   });
 
-  it("the screen on the edited hooks finds exactly the changes a full replay finds", () => {
+  it("the screen and the derived prediction find exactly the changes a full replay finds", () => {
     const stored = storedIn(current, "validatingwebhookconfigurations", "cfg");
+    const cfg = stored as { webhooks: Array<Record<string, unknown>> };
+    const rewrite = (f: (w: Record<string, unknown>) => Record<string, unknown>) =>
+      withEdit(current, "validatingwebhookconfigurations", "cfg", {
+        ...cfg,
+        webhooks: cfg.webhooks.map(f),
+      });
     const edits = [
       narrowed(),
       withEdit(current, "validatingwebhookconfigurations", "cfg", {
@@ -340,15 +346,48 @@ describe("replay before apply", () => {
           hook("other.example.com", { rules: POD_RULE }),
         ],
       }),
+      // Newly called: other.example.com for every pod.
+      rewrite((w) => (w.name === "other.example.com" ? { ...w, objectSelector: {} } : w)),
+      // Both hooks change at once, one newly skipped and one newly called.
+      rewrite((w) =>
+        w.name === "other.example.com"
+          ? { ...w, objectSelector: { matchLabels: { app: "api" } } }
+          : { ...w, namespaceSelector: { matchLabels: { env: "dev" } } },
+      ),
+      // Newly undecided: a matchCondition asking the authorizer, which offline cannot answer.
+      rewrite((w) =>
+        w.name === "pods.example.com"
+          ? {
+              ...w,
+              matchConditions: [
+                {
+                  name: "may-get",
+                  expression: "authorizer.group('').resource('pods').check('get').allowed()",
+                },
+              ],
+            }
+          : w,
+      ),
+      // Newly refused: the derivation steps aside and the edit is predicted in full.
+      rewrite((w) =>
+        w.name === "pods.example.com"
+          ? {
+              ...w,
+              failurePolicy: "Fail",
+              matchConditions: [{ name: "bad", expression: "object.metadata.nope == 'x'" }],
+            }
+          : w,
+      ),
     ];
     const items = [
       ...Array.from({ length: 6 }, (_, i) => feedItem(i, i % 2 ? "team-a" : "team-b")),
       ...Array.from({ length: 6 }, (_, i) =>
         feedItem(10 + i, i % 2 ? "team-a" : "team-b", { app: i % 3 ? "web" : "api" }),
       ),
+      feedItem(20, "team-z", { app: "web" }),
+      feedItem(21, "team-z"),
     ];
     for (const edited of edits) {
-      const full = replay(current, edited, items);
       const focus = {
         resource: "validatingwebhookconfigurations" as const,
         name: "cfg",
@@ -358,9 +397,13 @@ describe("replay before apply", () => {
           unknown
         >,
       };
-      const screened = replay(current, edited, items, { focus });
-      expect(full.changedCount).toBeGreaterThan(0);
-      expect({ ...screened, millis: 0 }).toEqual({ ...full, millis: 0 });
+      // limit 0: no request is explained again, every change comes from the fast outcomes.
+      for (const limit of [0, 500]) {
+        const full = replay(current, edited, items, { limit });
+        const screened = replay(current, edited, items, { focus, limit });
+        expect(full.changedCount, `edit ${edits.indexOf(edited)}`).toBeGreaterThan(0);
+        expect({ ...screened, millis: 0 }).toEqual({ ...full, millis: 0 });
+      }
     }
   });
 
