@@ -59,23 +59,30 @@ import type { EditableResource } from "./edit-snapshot";
 
 type State = "called" | "undecided";
 
+type HookId = { source: string; configuration: string; name: string };
+
+/** A hook's state in an outcome; its label is made only for the hooks that change. */
+interface Entry {
+  readonly state: State;
+  readonly id: HookId;
+}
+
 interface Outcome {
-  readonly hooks: Map<string, { state: State; hook: CaseHook }>;
+  readonly hooks: Map<string, Entry>;
   readonly denied: { key: string; hook: CaseHook; message: string; status: number } | undefined;
 }
 
-const caseHook = (h: { source: string; configuration: string; name: string }, key: string) => ({
+const caseHook = (h: HookId, key: string): CaseHook => ({
   key,
   label: `${h.source} ${h.configuration} / ${h.name}`,
 });
 
 /** The round-0 calls, the undecided hooks and the refusal of a prediction. */
 function outcomeOf(p: Prediction): Outcome {
-  const hooks = new Map<string, { state: State; hook: CaseHook }>();
-  for (const c of p.calls)
-    if (c.round === 0) hooks.set(c.key, { state: "called", hook: caseHook(c.hook, c.key) });
+  const hooks = new Map<string, Entry>();
+  for (const c of p.calls) if (c.round === 0) hooks.set(c.key, { state: "called", id: c.hook });
   for (const x of p.indeterminate)
-    if (!hooks.has(x.key)) hooks.set(x.key, { state: "undecided", hook: caseHook(x.hook, x.key) });
+    if (!hooks.has(x.key)) hooks.set(x.key, { state: "undecided", id: x.hook });
   const f = p.failure;
   const r = p.rejectedBeforeHooks;
   const denied = f
@@ -152,13 +159,13 @@ function changesOf(
     if (now === undefined)
       out.push({
         kind: was.state === "called" ? "newly-skipped" : "no-longer-undecided",
-        hook: was.hook,
+        hook: caseHook(was.id, key),
         reason: skipReason(ea, key, "the edit removes it"),
       });
     else
       out.push({
         kind: now.state === "undecided" ? "newly-undecided" : "no-longer-undecided",
-        hook: now.hook,
+        hook: caseHook(now.id, key),
         reason:
           now.state === "undecided" ? skipReason(ea, key, "") : callReason(ea.prediction, key),
       });
@@ -167,7 +174,7 @@ function changesOf(
     if (b.hooks.has(key)) continue;
     out.push({
       kind: now.state === "called" ? "newly-called" : "newly-undecided",
-      hook: now.hook,
+      hook: caseHook(now.id, key),
       reason:
         now.state === "called"
           ? `${callReason(ea.prediction, key)}; before the edit: ${skipReason(eb, key, "it did not exist")}`
@@ -332,8 +339,8 @@ function derivedOutcome(p: Prediction, b: Outcome, m: EditedMatches): Outcome | 
   if (p.failure || p.rejectedBeforeHooks || p.alsoFailing.length > 0) return undefined;
   if (p.exclusions.webhooks || p.exclusions.policies) return undefined;
   if (p.podSecurity?.rejection !== undefined) return undefined;
-  const called: [string, { state: State; hook: CaseHook }][] = [];
-  const undecided: [string, { state: State; hook: CaseHook }][] = [];
+  const undecided: [string, Entry][] = [];
+  // The hooks not edited keep their states; a new key comes last, as in changesOf's reading.
   const hooks = new Map(b.hooks);
   for (let i = 0; i < m.hooks.length; i++) {
     const h = m.hooks[i] as CompiledWebhook | CompiledPolicyBinding;
@@ -342,17 +349,12 @@ function derivedOutcome(p: Prediction, b: Outcome, m: EditedMatches): Outcome | 
     if (was === "fails" || now === "fails") return undefined;
     if (b.hooks.get(h.key)?.state !== was) return undefined;
     hooks.delete(h.key);
-    if (now === "called") called.push([h.key, { state: now, hook: caseHook(h.id, h.key) }]);
-    else if (now === "undecided")
-      undecided.push([h.key, { state: now, hook: caseHook(h.id, h.key) }]);
+    if (now === "called") hooks.set(h.key, { state: now, id: h.id });
+    else if (now === "undecided") undecided.push([h.key, { state: now, id: h.id }]);
   }
   // In a prediction's order: the calls, then the undecided hooks.
-  const out = new Map<string, { state: State; hook: CaseHook }>();
-  for (const [k, v] of hooks) if (v.state === "called") out.set(k, v);
-  for (const [k, v] of called) out.set(k, v);
-  for (const [k, v] of hooks) if (v.state === "undecided") out.set(k, v);
-  for (const [k, v] of undecided) out.set(k, v);
-  return { hooks: out, denied: undefined };
+  for (const [k, v] of undecided) hooks.set(k, v);
+  return { hooks, denied: undefined };
 }
 
 /** Most changed requests returned one by one (all are counted and grouped). */
