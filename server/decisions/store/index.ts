@@ -173,7 +173,7 @@ export class DecisionStore {
 
   /**
    * Newest first, each with its event's (redacted) text: the requests a replay predicts again
-   * (lib/admission-tests). Texts are read a packed row at a time, as for the feed.
+   * (lib/replay). Texts are read a packed row at a time, as for the feed.
    */
   async listWithEvents(
     f: DecisionFilter,

@@ -1,3 +1,4 @@
+import { expectationsFromPrediction } from "@/lib/admission/testing/from-prediction";
 import { describe, expect, it } from "vitest";
 import type { AuditRequestFacts } from "@/lib/admission/audit/audit";
 import { hook, validatingSnapshot } from "@/lib/admission/model/test-helpers";
@@ -7,7 +8,6 @@ import {
   admissionRequestOf,
   caseName,
   caseRequestOfDecision,
-  expectationsOf,
   testCaseOf,
   testRequestOf,
   type CaseRequest,
@@ -159,7 +159,7 @@ describe("a case from a decision", () => {
   it("expects what the prediction shows: calls in order, skips with the predictor's reason", () => {
     const c = caseRequestOfDecision(facts(), rawEvent(pod("team-a", "web-1")), undefined, "saved");
     const e = predict(admissionRequestOf(testRequestOf(c as CaseRequest), undefined), current);
-    const x = expectationsOf(e.prediction, (s) => e.explainer.skip(s).message);
+    const x = expectationsFromPrediction(e.prediction, (s) => e.explainer.skip(s).message);
     expect(x).toEqual({
       calls: ["ValidatingWebhookConfiguration/cfg/pods.example.com"],
       skipped: [
@@ -206,7 +206,7 @@ describe("a case from a decision", () => {
       ...current,
       terminatingNamespaces: ["gone"],
     });
-    expect(expectationsOf(e.prediction, () => "").admitted ?? true).toBe(true);
+    expect(expectationsFromPrediction(e.prediction, () => "").admitted ?? true).toBe(true);
     const created = predict(
       admissionRequestOf(
         testRequestOf({ ...c, operation: "CREATE", object: pod("gone", "x") }),
@@ -214,7 +214,7 @@ describe("a case from a decision", () => {
       ),
       { ...current, terminatingNamespaces: ["gone"] },
     );
-    expect(expectationsOf(created.prediction, () => "").admitted).toBe(false);
+    expect(expectationsFromPrediction(created.prediction, () => "").admitted).toBe(false);
   });
 });
 

@@ -13,7 +13,6 @@ import type { DiscoveryResource } from "@/lib/admission/model/snapshot";
 import type { Prediction } from "@/lib/admission/prediction/predict";
 import type { HookIdentity } from "@/lib/admission/model/hook-identity";
 import {
-  formatHookRef,
   type CaseSource,
   type TestCase,
   type TestExpect,
@@ -148,33 +147,6 @@ export function admissionRequestOf(
 /** The built-in resources, made once (a replay builds thousands of requests). */
 let builtin: DiscoveryResource[] | undefined;
 const builtinDiscoveryOnce = (): DiscoveryResource[] => (builtin ??= builtinDiscovery());
-
-/** A hook as a test file names it: `<Source>/<configuration>/<name>`. */
-const hookRefOf = (h: HookIdentity): string =>
-  formatHookRef({ source: h.source, configuration: h.configuration, name: h.name });
-
-/**
- * The expectations of a prediction: the certain calls in order, the skips with the predictor's
- * code and sentence (`why`: the Explainer's), and, when admission refuses the request before a
- * webhook answers, that it is not admitted.
- */
-export function expectationsOf(
-  p: Prediction,
-  why: (skip: Prediction["skips"][number]) => string,
-): TestExpect {
-  const refused = p.rejectedBeforeHooks ?? p.failure;
-  const undecided = p.indeterminate.map((x) => hookRefOf(x.hook));
-  return {
-    ...(refused ? { admitted: false } : {}),
-    calls: p.calls.filter((c) => c.round === 0).map((c) => hookRefOf(c.hook)),
-    ...(undecided.length > 0 ? { undecided } : {}),
-    skipped: p.skips.map((s) => ({
-      hook: hookRefOf(s.hook),
-      reason: s.reason.code,
-      message: why(s),
-    })),
-  };
-}
 
 const VERB: Record<AdmissionOperation, string> = {
   CREATE: "create",
