@@ -35,20 +35,34 @@ const current: AdmissionSnapshot = validatingSnapshot(
   },
 );
 
-/** The edit: pods.example.com narrowed to env=prod namespaces. */
-function narrowed(): AdmissionSnapshot {
+/** `cfg` with each of its webhooks rewritten by `f`, in the snapshot. */
+function editCfg(f: (w: Record<string, unknown>) => Record<string, unknown>): AdmissionSnapshot {
   const cfg = storedIn(current, "validatingwebhookconfigurations", "cfg") as {
     webhooks: Array<Record<string, unknown>>;
   };
   return withEdit(current, "validatingwebhookconfigurations", "cfg", {
     ...cfg,
-    webhooks: cfg.webhooks.map((w) =>
-      w.name === "pods.example.com"
-        ? { ...w, namespaceSelector: { matchLabels: { env: "prod" } } }
-        : w,
-    ),
+    webhooks: cfg.webhooks.map(f),
   });
 }
+
+/** The edit: pods.example.com narrowed to env=prod namespaces. */
+const narrowed = (): AdmissionSnapshot =>
+  editCfg((w) =>
+    w.name === "pods.example.com"
+      ? { ...w, namespaceSelector: { matchLabels: { env: "prod" } } }
+      : w,
+  );
+
+/** pods.example.com with a matchCondition that errors, under Fail. */
+const breakPods = (w: Record<string, unknown>): Record<string, unknown> =>
+  w.name === "pods.example.com"
+    ? {
+        ...w,
+        failurePolicy: "Fail",
+        matchConditions: [{ name: "bad", expression: "object.metadata.nope == 'x'" }],
+      }
+    : w;
 
 const facts = (over: Partial<AuditRequestFacts> = {}): AuditRequestFacts => ({
   user: "alice",
@@ -264,15 +278,9 @@ describe("replay before apply", () => {
   });
 
   it("reports a hook the edit newly calls, with why it was skipped before", () => {
-    const cfg = storedIn(current, "validatingwebhookconfigurations", "cfg") as {
-      webhooks: Array<Record<string, unknown>>;
-    };
-    const widened = withEdit(current, "validatingwebhookconfigurations", "cfg", {
-      ...cfg,
-      webhooks: cfg.webhooks.map((w) =>
-        w.name === "other.example.com" ? { ...w, objectSelector: {} } : w,
-      ),
-    });
+    const widened = editCfg((w) =>
+      w.name === "other.example.com" ? { ...w, objectSelector: {} } : w,
+    );
     const r = replay(current, widened, [
       feedItem(1, "team-b"),
       feedItem(2, "team-a", { app: "web" }),
@@ -291,21 +299,7 @@ describe("replay before apply", () => {
   });
 
   it("reports a request newly refused: a matchCondition that errors under Fail", () => {
-    const cfg = storedIn(current, "validatingwebhookconfigurations", "cfg") as {
-      webhooks: Array<Record<string, unknown>>;
-    };
-    const broken = withEdit(current, "validatingwebhookconfigurations", "cfg", {
-      ...cfg,
-      webhooks: cfg.webhooks.map((w) =>
-        w.name === "pods.example.com"
-          ? {
-              ...w,
-              failurePolicy: "Fail",
-              matchConditions: [{ name: "bad", expression: "object.metadata.nope == 'x'" }],
-            }
-          : w,
-      ),
-    });
+    const broken = editCfg(breakPods);
     const r = replay(current, broken, [feedItem(1, "team-a")]);
     expect(r.changed[0]?.changes.map((c) => c.kind)).toContain("newly-denied");
   });
@@ -328,12 +322,7 @@ describe("replay before apply", () => {
 
   it("the screen and the derived prediction find exactly the changes a full replay finds", () => {
     const stored = storedIn(current, "validatingwebhookconfigurations", "cfg");
-    const cfg = stored as { webhooks: Array<Record<string, unknown>> };
-    const rewrite = (f: (w: Record<string, unknown>) => Record<string, unknown>) =>
-      withEdit(current, "validatingwebhookconfigurations", "cfg", {
-        ...cfg,
-        webhooks: cfg.webhooks.map(f),
-      });
+    const rewrite = editCfg;
     const edits = [
       narrowed(),
       withEdit(current, "validatingwebhookconfigurations", "cfg", {
@@ -369,15 +358,7 @@ describe("replay before apply", () => {
           : w,
       ),
       // Newly refused: the derivation steps aside and the edit is predicted in full.
-      rewrite((w) =>
-        w.name === "pods.example.com"
-          ? {
-              ...w,
-              failurePolicy: "Fail",
-              matchConditions: [{ name: "bad", expression: "object.metadata.nope == 'x'" }],
-            }
-          : w,
-      ),
+      rewrite(breakPods),
     ];
     const items = [
       ...Array.from({ length: 6 }, (_, i) => feedItem(i, i % 2 ? "team-a" : "team-b")),
