@@ -147,8 +147,9 @@ function changesOf(
   after: CompiledSnapshot,
   fast: { b: Outcome; a: Outcome },
   explain: boolean,
+  explainedBefore?: ReturnType<typeof predict>,
 ): HookChange[] {
-  const eb = explain ? predict(request, before) : NO_EXPLAINER;
+  const eb = explain ? (explainedBefore ?? predict(request, before)) : NO_EXPLAINER;
   const ea = explain ? predict(request, after) : NO_EXPLAINER;
   const b = explain ? outcomeOf(eb.prediction) : fast.b;
   const a = explain ? outcomeOf(ea.prediction) : fast.a;
@@ -389,13 +390,17 @@ export function replay(
     const matches = screen?.(item.request);
     if (matches === "alike") continue;
     // One prediction (before the edit) and the edited hooks judged again, when that is enough.
-    const pb = predictCompiled(item.request, before);
+    // While reasons are still given, the prediction before comes with its explainer (the same
+    // work), so a changed request is not predicted before the edit twice.
+    const explain = changed.length < limit;
+    const eb = explain ? predict(item.request, before) : undefined;
+    const pb = eb ? eb.prediction : predictCompiled(item.request, before);
     const b = outcomeOf(pb);
     const a =
       (matches && derivedOutcome(pb, b, matches)) ??
       outcomeOf(predictCompiled(item.request, after));
     if (!differs(b, a)) continue;
-    const changes = changesOf(item.request, before, after, { b, a }, changed.length < limit);
+    const changes = changesOf(item.request, before, after, { b, a }, explain, eb);
     if (changes.length === 0) continue;
     changedCount++;
     const r = item.request;
