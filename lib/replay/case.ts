@@ -68,9 +68,11 @@ export function caseRequestOfDecision(
   rawEvent: string | undefined,
   labels: Labels | undefined,
   labelsFrom: "saved" | "current",
+  /** The event already parsed from `rawEvent`, when the caller has it (it is not parsed again). */
+  parsedEvent?: unknown,
 ): CaseRequest | undefined {
   if (!facts.operation || !facts.resource || !facts.version) return undefined;
-  const stored = storedObject(rawEvent, facts);
+  const stored = storedObject(rawEvent, facts, parsedEvent);
   const namespace = facts.resource === "namespaces" ? "" : facts.namespace;
   return {
     operation: facts.operation,

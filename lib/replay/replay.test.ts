@@ -136,6 +136,13 @@ describe("a case from a decision", () => {
     expect(caseName(c as CaseRequest)).toBe("create pods team-a/web-1");
   });
 
+  it("reads the object from the event the store already parsed as from its text", () => {
+    const raw = rawEvent(pod("team-a", "web-1", { app: "web" }));
+    expect(caseRequestOfDecision(facts(), raw, undefined, "current", JSON.parse(raw))).toEqual(
+      caseRequestOfDecision(facts(), raw, undefined, "current"),
+    );
+  });
+
   it("at Metadata level knows the object by name only, and says so", () => {
     const c = caseRequestOfDecision(facts(), undefined, undefined, "current");
     expect(c?.objectKnown).toBe(false);

@@ -69,13 +69,14 @@ export async function recentRequests(
   if (limit === 0) return [];
   const rows: FeedRequest[] = [];
   for (const f of filters)
-    for (const { decision, rawEvent } of await store.listWithEvents(f, limit))
+    for (const { decision, rawEvent, event } of await store.listWithEvents(f, limit))
       rows.push({
         id: decision.id,
         time: decision.time,
         auditID: decision.auditID,
         request: decision.request,
         rawEvent,
+        event,
       });
   return newestRequests(rows, limit);
 }

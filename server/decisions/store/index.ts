@@ -178,7 +178,7 @@ export class DecisionStore {
   async listWithEvents(
     f: DecisionFilter,
     limit: number,
-  ): Promise<Array<{ decision: DecisionRecord; rawEvent: string | undefined }>> {
+  ): Promise<Array<{ decision: DecisionRecord; rawEvent: string | undefined; event: unknown }>> {
     return recordsWithEvents(
       this.read,
       await this.read<DecisionRow>(listStatement(f, { limit }, this.driver.dialect)),
