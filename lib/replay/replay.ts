@@ -32,14 +32,7 @@ import type {
   ReplayResult,
 } from "./replay-result";
 
-export type {
-  CaseHook,
-  ChangeGroup,
-  ChangeKind,
-  ChangedRequest,
-  HookChange,
-  ReplayResult,
-} from "./replay-result";
+export type { ReplayResult } from "./replay-result";
 
 /** One request to replay. */
 export interface ReplayItem {

@@ -12,7 +12,7 @@ import type { JsonObject } from "@/lib/admission/validate/json";
 import type { TestRequest } from "./format";
 
 /** The labels of a Namespace object (`namespaceObject`), those that are strings. */
-export function labelsOfObject(o: Record<string, unknown>): Record<string, string> {
+function labelsOfObject(o: Record<string, unknown>): Record<string, string> {
   const meta = o.metadata;
   const l = meta && typeof meta === "object" ? (meta as Record<string, unknown>).labels : undefined;
   if (!l || typeof l !== "object") return {};
