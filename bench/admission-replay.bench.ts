@@ -9,8 +9,9 @@
  *   decisions read with their audit events (Request level, ~1 KB each) from the store;
  * - admission-replay-10k-predict-ms: the replay alone, the requests already built: both
  *   snapshots compiled once, each request screened by matching the edited hooks in both (a
- *   request they match alike cannot change), the others predicted against both, the first 500
- *   changed ones explained; admission-replay-10k-unscreened-ms: the same with every request
+ *   request they match alike cannot change), the others predicted once before the edit with
+ *   the edited hooks judged again for the state after it (both predictions when a failure or
+ *   PodSecurity makes the chain depend on them), the first 500 changed ones explained; admission-replay-10k-unscreened-ms: the same with every request
  *   predicted against both versions (20,000 predictions).
  * Each is the median of 3 runs after a warm-up (wall clock, and `…-cpu-ms` the process's CPU
  * time, which a machine shared with other work distorts far less), in a process of its own (server modules load

@@ -5,7 +5,7 @@ import type { TestCase } from "@/lib/admission/testing/format";
  * only when asked.
  */
 export async function downloadCases(cases: readonly TestCase[], suiteName: string): Promise<void> {
-  const { suiteFileName, suiteText } = await import("@/lib/admission-tests/download");
+  const { suiteFileName, suiteText } = await import("@/lib/replay/download");
   const blob = new Blob([suiteText(cases, suiteName)], { type: "application/yaml" });
   const url = URL.createObjectURL(blob);
   const a = document.createElement("a");

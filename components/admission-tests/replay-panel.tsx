@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { MAX_REPLAY_REQUESTS, type ReplayResponse } from "@/lib/api/admission-tests";
-import { groupSentence, type ChangeKind } from "@/lib/admission-tests/replay-result";
+import { groupSentence, type ChangeKind } from "@/lib/replay/replay-result";
 import { caseListKey, caseListQuery, deleteCase, replayEdit } from "@/lib/queries/admission-tests";
 import type { AdmissionResource } from "@/lib/webhooks/resource-kinds";
 import { ErrorBox } from "@/components/ui/error-box";

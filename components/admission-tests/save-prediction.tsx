@@ -1,5 +1,6 @@
 "use client";
 
+import { expectationsFromPrediction } from "@/lib/admission/testing/from-prediction";
 import { useMemo, useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { CompiledSnapshot } from "@/lib/admission/matching/compile";
@@ -7,11 +8,7 @@ import type { AdmissionRequest } from "@/lib/admission/model/request";
 import type { Labels } from "@/lib/admission/model/selectors";
 import { predict } from "@/lib/admission/prediction/predict";
 import type { TestCase } from "@/lib/admission/testing/format";
-import {
-  expectationsOf,
-  ownersOfPrediction,
-  testRequestOfAdmission,
-} from "@/lib/admission-tests/case";
+import { ownersOfPrediction, testRequestOfAdmission } from "@/lib/replay/case";
 import { caseListKey, saveCase } from "@/lib/queries/admission-tests";
 import { ErrorBox } from "@/components/ui/error-box";
 import { downloadCases } from "./download";
@@ -51,7 +48,7 @@ export function SavePredictionAsTest({
       name: caseTitle(request),
       source: { from: "predict", at: new Date().toISOString(), configuration: context },
       request: testRequestOfAdmission(request, namespaceLabels),
-      expect: expectationsOf(e.prediction, (s) => e.explainer.skip(s).message),
+      expect: expectationsFromPrediction(e.prediction, (s) => e.explainer.skip(s).message),
     };
     return { testCase: c, owners: ownersOfPrediction(e.prediction) };
   }, [request, compiled, namespaceLabels, context]);

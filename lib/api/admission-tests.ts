@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { TestCase } from "@/lib/admission/testing/format";
-import type { ReplayResult } from "@/lib/admission-tests/replay-result";
+import type { ReplayResult } from "@/lib/replay/replay-result";
 import { route } from "./contract";
 
 /** The configuration a case is kept for: a webhook configuration or an admission policy. */

@@ -33,14 +33,16 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 export function storedObject(
   raw: string | undefined,
   req: AuditRequestFacts,
+  parsed?: unknown,
 ): Record<string, unknown> | undefined {
   if (raw === undefined || (req.operation !== "CREATE" && req.operation !== "UPDATE")) return;
-  let event: unknown;
-  try {
-    event = JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
+  let event: unknown = parsed;
+  if (event === undefined)
+    try {
+      event = JSON.parse(raw);
+    } catch {
+      return undefined;
+    }
   const o = isRecord(event) ? event.requestObject : undefined;
   if (!isRecord(o) || typeof o.kind !== "string" || o.kind.endsWith("Options")) return undefined;
   const meta = isRecord(o.metadata) ? o.metadata : {};

@@ -14,7 +14,7 @@ import { startWebhookServer, type WebhookServer } from "../../cluster/harness/we
 import type { DecisionListResponse } from "@/lib/api/decisions";
 import type { CaseListResponse, ReplayResponse, StoredCase } from "@/lib/api/admission-tests";
 import { parseTestFile } from "@/lib/admission/testing/format";
-import { suiteText } from "@/lib/admission-tests/download";
+import { suiteText } from "@/lib/replay/download";
 
 let stack: StackInfo;
 let ca: Buffer;

@@ -5,6 +5,7 @@
  * here, not in the browser: the requests' objects are in the store (10,000 events are tens of
  * megabytes the browser need not fetch), and the prediction is the same code either way.
  */
+import { expectationsFromPrediction } from "@/lib/admission/testing/from-prediction";
 import "server-only";
 import { KubeApiError } from "@/lib/k8s/errors";
 import { dashboardError } from "@/lib/api/contract";
@@ -13,11 +14,10 @@ import { predict } from "@/lib/admission/prediction/predict";
 import {
   admissionRequestOf,
   caseRequestOfDecision,
-  expectationsOf,
   testCaseOf,
   testRequestOf,
-} from "@/lib/admission-tests/case";
-import { storedIn, withEdit, type EditableResource } from "@/lib/admission-tests/edit-snapshot";
+} from "@/lib/replay/case";
+import { storedIn, withEdit, type EditableResource } from "@/lib/replay/edit-snapshot";
 import {
   caseItems,
   feedFiltersOf,
@@ -26,8 +26,8 @@ import {
   ownersOf,
   type FeedRequest,
   type Owner,
-} from "@/lib/admission-tests/replay-input";
-import { replay } from "@/lib/admission-tests/replay";
+} from "@/lib/replay/replay-input";
+import { replay } from "@/lib/replay/replay";
 import type { ReplayInput, ReplayResponse, StoredCase } from "@/lib/api/admission-tests";
 import type { DecisionRecord } from "@/lib/admission/audit/audit";
 import { readAdmissionState } from "@/server/kube/admission-state";
@@ -69,13 +69,14 @@ export async function recentRequests(
   if (limit === 0) return [];
   const rows: FeedRequest[] = [];
   for (const f of filters)
-    for (const { decision, rawEvent } of await store.listWithEvents(f, limit))
+    for (const { decision, rawEvent, event } of await store.listWithEvents(f, limit))
       rows.push({
         id: decision.id,
         time: decision.time,
         auditID: decision.auditID,
         request: decision.request,
         rawEvent,
+        event,
       });
   return newestRequests(rows, limit);
 }
@@ -197,7 +198,7 @@ export async function saveDecisionCase(opts: {
     );
   const t = testRequestOf(request);
   const e = predict(admissionRequestOf(t, snapshot.discovery), snapshot);
-  const expect = expectationsOf(e.prediction, (s) => e.explainer.skip(s).message);
+  const expect = expectationsFromPrediction(e.prediction, (s) => e.explainer.skip(s).message);
   const c = testCaseOf(request, expect, {
     from: "decision",
     ref: decision.auditID,

@@ -681,7 +681,15 @@ function annotationsOf(e: Record<string, unknown>): Record<string, string> {
  * undefined when the text is not an event.
  */
 export function requestFactsOfRaw(raw: string): AuditRequestFacts | undefined {
-  const e = obj(parseJson(raw));
+  return requestFactsOfEvent(parseStoredEvent(raw));
+}
+
+/** A stored event's JSON text parsed (undefined when it is not JSON). */
+export const parseStoredEvent = (raw: string): unknown => parseJson(raw);
+
+/** The request facts of a stored event already parsed (`parseStoredEvent`). */
+export function requestFactsOfEvent(event: unknown): AuditRequestFacts | undefined {
+  const e = obj(event);
   return e ? requestFacts(e, annotationsOf(e)).facts : undefined;
 }
 

@@ -6,14 +6,37 @@
  */
 import type { PredictReport, RequestReport } from "@/lib/admission/report/predict-report";
 import type { JsonObject } from "@/lib/admission/model/request";
+import type { HookIdentity } from "@/lib/admission/model/hook-identity";
+import type { Prediction } from "@/lib/admission/prediction/predict";
 import { formatHookRef, type CaseSource, type TestCase, type TestExpect } from "./format";
 
+/** A hook as a test file names it: `<Source>/<configuration>/<name>`. */
 const ref = (h: { source: string; configuration: string; name: string }): string =>
   formatHookRef({
-    source: h.source as Parameters<typeof formatHookRef>[0]["source"],
+    source: h.source as HookIdentity["source"],
     configuration: h.configuration,
     name: h.name,
   });
+
+/**
+ * The expectations of a prediction itself (the predict page's, a decision's request predicted
+ * again): the certain calls in order, the skips with the predictor's code and sentence (`why`:
+ * the Explainer's), and, when admission refuses the request before a webhook answers, that it
+ * is not admitted. The report's form is expectationsFromReport.
+ */
+export function expectationsFromPrediction(
+  p: Prediction,
+  why: (skip: Prediction["skips"][number]) => string,
+): TestExpect {
+  const refused = p.rejectedBeforeHooks ?? p.failure;
+  const undecided = p.indeterminate.map((x) => ref(x.hook));
+  return {
+    ...(refused ? { admitted: false } : {}),
+    calls: p.calls.filter((c) => c.round === 0).map((c) => ref(c.hook)),
+    ...(undecided.length > 0 ? { undecided } : {}),
+    skipped: p.skips.map((s) => ({ hook: ref(s.hook), reason: s.reason.code, message: why(s) })),
+  };
+}
 
 /**
  * The expectations a prediction makes true: its certain calls in order, its skips and undecided

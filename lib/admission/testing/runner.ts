@@ -13,8 +13,7 @@ import type { HookIdentity } from "@/lib/admission/model/hook-identity";
 import type { ParamObjects } from "@/lib/admission/model/params";
 import type { AdmissionRequest, JsonObject, RequestUserInfo } from "@/lib/admission/model/request";
 import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
-import type { JsonObject as JsonDocument } from "@/lib/admission/validate/json";
-import { buildRequest } from "@/lib/admission/report/predict-report";
+import type { buildRequest } from "@/lib/admission/report/predict-report";
 import type { SkipReason } from "@/lib/admission/matching/compiled";
 import {
   predict,
@@ -31,6 +30,7 @@ import {
   type TestCase,
   type TestSuite,
 } from "./format";
+import { buildTestRequest } from "./request";
 import { evaluateMutating, evaluateValidating, type ValidatingEvaluation } from "./policy-eval";
 
 /** What the cases run against. */
@@ -225,32 +225,12 @@ export class TestRunner {
     notices: string[];
   } {
     const r = c.request;
-    const object = r.operation === "DELETE" ? (r.oldObject ?? r.object ?? {}) : (r.object ?? {});
-    const nsObjectLabels = r.namespaceObject
-      ? ((metaOf(r.namespaceObject as JsonObject).labels as Record<string, string> | undefined) ??
-        {})
-      : undefined;
-    const built = buildRequest(
-      {
-        operation: r.operation,
-        subresource: r.subresource ?? "",
-        resource: r.resource,
-        namespace: r.namespace,
-        name: r.name,
-        dryRun: r.dryRun ?? false,
-        namespaceLabels: nsObjectLabels ?? r.namespaceLabels,
-        user: undefined,
-        groups: [],
-      },
-      {
-        object: object as JsonDocument,
-        oldObject: (r.operation === "UPDATE" ? r.oldObject : undefined) as JsonDocument | undefined,
-        discovery: snapshot.discovery ?? [],
-        namespaces: snapshot.namespaces ?? {},
-        namespacesFrom: this.config.namespacesFrom,
-        identity: this.config.identity ?? DEFAULT_USER,
-      },
-    );
+    const built = buildTestRequest(r, {
+      discovery: snapshot.discovery ?? [],
+      namespaces: snapshot.namespaces ?? {},
+      namespacesFrom: this.config.namespacesFrom,
+      identity: this.config.identity ?? DEFAULT_USER,
+    });
     const u = r.userInfo;
     const userInfo: RequestUserInfo | undefined = u
       ? {

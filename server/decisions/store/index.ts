@@ -173,12 +173,12 @@ export class DecisionStore {
 
   /**
    * Newest first, each with its event's (redacted) text: the requests a replay predicts again
-   * (lib/admission-tests). Texts are read a packed row at a time, as for the feed.
+   * (lib/replay). Texts are read a packed row at a time, as for the feed.
    */
   async listWithEvents(
     f: DecisionFilter,
     limit: number,
-  ): Promise<Array<{ decision: DecisionRecord; rawEvent: string | undefined }>> {
+  ): Promise<Array<{ decision: DecisionRecord; rawEvent: string | undefined; event: unknown }>> {
     return recordsWithEvents(
       this.read,
       await this.read<DecisionRow>(listStatement(f, { limit }, this.driver.dialect)),

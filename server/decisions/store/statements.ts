@@ -4,7 +4,8 @@
  */
 import "server-only";
 import {
-  requestFactsOfRaw,
+  parseStoredEvent,
+  requestFactsOfEvent,
   type AuditRequestFacts,
   type DecisionOutcome,
   type DecisionRecord,
@@ -54,8 +55,8 @@ const TEXT_ROWS_PER_READ = 500;
 const eventIdOf = (r: DecisionRow) => Number(r.event_id ?? r.id);
 
 /** The request facts, read back from the stored event (the filter columns if it is unreadable). */
-function requestOf(r: DecisionRow, raw: string | undefined): AuditRequestFacts {
-  const facts = raw !== undefined ? requestFactsOfRaw(raw) : undefined;
+function requestOf(r: DecisionRow, event: unknown): AuditRequestFacts {
+  const facts = event !== undefined ? requestFactsOfEvent(event) : undefined;
   return (
     facts ?? {
       user: r.user_name,
@@ -75,7 +76,7 @@ function requestOf(r: DecisionRow, raw: string | undefined): AuditRequestFacts {
   );
 }
 
-function toRecord(r: DecisionRow, raw: string | undefined): DecisionRecord {
+function toRecord(r: DecisionRow, event: unknown): DecisionRecord {
   const rec: DecisionRecord = {
     id: Number(r.id),
     auditID: r.audit_id,
@@ -86,7 +87,7 @@ function toRecord(r: DecisionRow, raw: string | undefined): DecisionRecord {
     configuration: r.configuration,
     outcome: r.outcome as DecisionOutcome,
     message: r.message,
-    request: requestOf(r, raw),
+    request: requestOf(r, event),
   };
   if (r.code !== null) rec.code = Number(r.code);
   if (r.patch !== null) rec.patch = r.patch;
@@ -132,7 +133,10 @@ async function texts(read: Read, rows: DecisionRow[]): Promise<Map<number, strin
 /** The decisions of rows read by a statement below, each with its event's request facts. */
 export async function recordsOf(read: Read, rows: DecisionRow[]): Promise<DecisionRecord[]> {
   const byEvent = await texts(read, rows);
-  return rows.map((r) => toRecord(r, byEvent.get(eventIdOf(r))));
+  return rows.map((r) => {
+    const raw = byEvent.get(eventIdOf(r));
+    return toRecord(r, raw !== undefined ? parseStoredEvent(raw) : undefined);
+  });
 }
 
 /** A row's decision and its event's text ("" where it cannot be read). */
@@ -140,17 +144,22 @@ export async function recordsOf(read: Read, rows: DecisionRow[]): Promise<Decisi
 export async function recordsWithEvents(
   read: Read,
   rows: DecisionRow[],
-): Promise<Array<{ decision: DecisionRecord; rawEvent: string | undefined }>> {
+): Promise<Array<{ decision: DecisionRecord; rawEvent: string | undefined; event: unknown }>> {
   const byEvent = await texts(read, rows);
   return rows.map((r) => {
     const raw = byEvent.get(eventIdOf(r));
-    return { decision: toRecord(r, raw), rawEvent: raw };
+    // Parsed once: the caller reads the event's object from it too (replay before apply).
+    const event = raw !== undefined ? parseStoredEvent(raw) : undefined;
+    return { decision: toRecord(r, event), rawEvent: raw, event };
   });
 }
 
 export async function detailOf(read: Read, row: DecisionRow): Promise<DecisionDetail> {
   const raw = (await texts(read, [row])).get(eventIdOf(row));
-  return { decision: toRecord(row, raw), rawEvent: raw ?? "" };
+  return {
+    decision: toRecord(row, raw !== undefined ? parseStoredEvent(raw) : undefined),
+    rawEvent: raw ?? "",
+  };
 }
 
 /** The hook or policy a filter narrows to, when its decisions are read through its spans. */

@@ -95,6 +95,8 @@ export interface FeedRequest {
   auditID: string;
   request: AuditRequestFacts;
   rawEvent: string | undefined;
+  /** The event parsed from `rawEvent`, when the store has already parsed it. */
+  event?: unknown;
 }
 
 /**
@@ -125,7 +127,7 @@ export function feedItems(
   const items: ReplayItem[] = [];
   let unreadable = 0;
   for (const r of rows) {
-    const c = caseRequestOfDecision(r.request, r.rawEvent, undefined, "current");
+    const c = caseRequestOfDecision(r.request, r.rawEvent, undefined, "current", r.event);
     if (!c) {
       unreadable++;
       continue;

@@ -1,3 +1,4 @@
+import { expectationsFromPrediction } from "@/lib/admission/testing/from-prediction";
 import { describe, expect, it } from "vitest";
 import type { AuditRequestFacts } from "@/lib/admission/audit/audit";
 import { hook, validatingSnapshot } from "@/lib/admission/model/test-helpers";
@@ -7,7 +8,6 @@ import {
   admissionRequestOf,
   caseName,
   caseRequestOfDecision,
-  expectationsOf,
   testCaseOf,
   testRequestOf,
   type CaseRequest,
@@ -35,20 +35,34 @@ const current: AdmissionSnapshot = validatingSnapshot(
   },
 );
 
-/** The edit: pods.example.com narrowed to env=prod namespaces. */
-function narrowed(): AdmissionSnapshot {
+/** `cfg` with each of its webhooks rewritten by `f`, in the snapshot. */
+function editCfg(f: (w: Record<string, unknown>) => Record<string, unknown>): AdmissionSnapshot {
   const cfg = storedIn(current, "validatingwebhookconfigurations", "cfg") as {
     webhooks: Array<Record<string, unknown>>;
   };
   return withEdit(current, "validatingwebhookconfigurations", "cfg", {
     ...cfg,
-    webhooks: cfg.webhooks.map((w) =>
-      w.name === "pods.example.com"
-        ? { ...w, namespaceSelector: { matchLabels: { env: "prod" } } }
-        : w,
-    ),
+    webhooks: cfg.webhooks.map(f),
   });
 }
+
+/** The edit: pods.example.com narrowed to env=prod namespaces. */
+const narrowed = (): AdmissionSnapshot =>
+  editCfg((w) =>
+    w.name === "pods.example.com"
+      ? { ...w, namespaceSelector: { matchLabels: { env: "prod" } } }
+      : w,
+  );
+
+/** pods.example.com with a matchCondition that errors, under Fail. */
+const breakPods = (w: Record<string, unknown>): Record<string, unknown> =>
+  w.name === "pods.example.com"
+    ? {
+        ...w,
+        failurePolicy: "Fail",
+        matchConditions: [{ name: "bad", expression: "object.metadata.nope == 'x'" }],
+      }
+    : w;
 
 const facts = (over: Partial<AuditRequestFacts> = {}): AuditRequestFacts => ({
   user: "alice",
@@ -122,6 +136,13 @@ describe("a case from a decision", () => {
     expect(caseName(c as CaseRequest)).toBe("create pods team-a/web-1");
   });
 
+  it("reads the object from the event the store already parsed as from its text", () => {
+    const raw = rawEvent(pod("team-a", "web-1", { app: "web" }));
+    expect(caseRequestOfDecision(facts(), raw, undefined, "current", JSON.parse(raw))).toEqual(
+      caseRequestOfDecision(facts(), raw, undefined, "current"),
+    );
+  });
+
   it("at Metadata level knows the object by name only, and says so", () => {
     const c = caseRequestOfDecision(facts(), undefined, undefined, "current");
     expect(c?.objectKnown).toBe(false);
@@ -159,7 +180,7 @@ describe("a case from a decision", () => {
   it("expects what the prediction shows: calls in order, skips with the predictor's reason", () => {
     const c = caseRequestOfDecision(facts(), rawEvent(pod("team-a", "web-1")), undefined, "saved");
     const e = predict(admissionRequestOf(testRequestOf(c as CaseRequest), undefined), current);
-    const x = expectationsOf(e.prediction, (s) => e.explainer.skip(s).message);
+    const x = expectationsFromPrediction(e.prediction, (s) => e.explainer.skip(s).message);
     expect(x).toEqual({
       calls: ["ValidatingWebhookConfiguration/cfg/pods.example.com"],
       skipped: [
@@ -206,7 +227,7 @@ describe("a case from a decision", () => {
       ...current,
       terminatingNamespaces: ["gone"],
     });
-    expect(expectationsOf(e.prediction, () => "").admitted ?? true).toBe(true);
+    expect(expectationsFromPrediction(e.prediction, () => "").admitted ?? true).toBe(true);
     const created = predict(
       admissionRequestOf(
         testRequestOf({ ...c, operation: "CREATE", object: pod("gone", "x") }),
@@ -214,7 +235,7 @@ describe("a case from a decision", () => {
       ),
       { ...current, terminatingNamespaces: ["gone"] },
     );
-    expect(expectationsOf(created.prediction, () => "").admitted).toBe(false);
+    expect(expectationsFromPrediction(created.prediction, () => "").admitted).toBe(false);
   });
 });
 
@@ -264,15 +285,9 @@ describe("replay before apply", () => {
   });
 
   it("reports a hook the edit newly calls, with why it was skipped before", () => {
-    const cfg = storedIn(current, "validatingwebhookconfigurations", "cfg") as {
-      webhooks: Array<Record<string, unknown>>;
-    };
-    const widened = withEdit(current, "validatingwebhookconfigurations", "cfg", {
-      ...cfg,
-      webhooks: cfg.webhooks.map((w) =>
-        w.name === "other.example.com" ? { ...w, objectSelector: {} } : w,
-      ),
-    });
+    const widened = editCfg((w) =>
+      w.name === "other.example.com" ? { ...w, objectSelector: {} } : w,
+    );
     const r = replay(current, widened, [
       feedItem(1, "team-b"),
       feedItem(2, "team-a", { app: "web" }),
@@ -291,21 +306,7 @@ describe("replay before apply", () => {
   });
 
   it("reports a request newly refused: a matchCondition that errors under Fail", () => {
-    const cfg = storedIn(current, "validatingwebhookconfigurations", "cfg") as {
-      webhooks: Array<Record<string, unknown>>;
-    };
-    const broken = withEdit(current, "validatingwebhookconfigurations", "cfg", {
-      ...cfg,
-      webhooks: cfg.webhooks.map((w) =>
-        w.name === "pods.example.com"
-          ? {
-              ...w,
-              failurePolicy: "Fail",
-              matchConditions: [{ name: "bad", expression: "object.metadata.nope == 'x'" }],
-            }
-          : w,
-      ),
-    });
+    const broken = editCfg(breakPods);
     const r = replay(current, broken, [feedItem(1, "team-a")]);
     expect(r.changed[0]?.changes.map((c) => c.kind)).toContain("newly-denied");
   });
@@ -326,8 +327,9 @@ describe("replay before apply", () => {
     expect(r.groups[0]?.count).toBe(3);
   });
 
-  it("the screen on the edited hooks finds exactly the changes a full replay finds", () => {
+  it("the screen and the derived prediction find exactly the changes a full replay finds", () => {
     const stored = storedIn(current, "validatingwebhookconfigurations", "cfg");
+    const rewrite = editCfg;
     const edits = [
       narrowed(),
       withEdit(current, "validatingwebhookconfigurations", "cfg", {
@@ -340,15 +342,40 @@ describe("replay before apply", () => {
           hook("other.example.com", { rules: POD_RULE }),
         ],
       }),
+      // Newly called: other.example.com for every pod.
+      rewrite((w) => (w.name === "other.example.com" ? { ...w, objectSelector: {} } : w)),
+      // Both hooks change at once, one newly skipped and one newly called.
+      rewrite((w) =>
+        w.name === "other.example.com"
+          ? { ...w, objectSelector: { matchLabels: { app: "api" } } }
+          : { ...w, namespaceSelector: { matchLabels: { env: "dev" } } },
+      ),
+      // Newly undecided: a matchCondition asking the authorizer, which offline cannot answer.
+      rewrite((w) =>
+        w.name === "pods.example.com"
+          ? {
+              ...w,
+              matchConditions: [
+                {
+                  name: "may-get",
+                  expression: "authorizer.group('').resource('pods').check('get').allowed()",
+                },
+              ],
+            }
+          : w,
+      ),
+      // Newly refused: the derivation steps aside and the edit is predicted in full.
+      rewrite(breakPods),
     ];
     const items = [
       ...Array.from({ length: 6 }, (_, i) => feedItem(i, i % 2 ? "team-a" : "team-b")),
       ...Array.from({ length: 6 }, (_, i) =>
         feedItem(10 + i, i % 2 ? "team-a" : "team-b", { app: i % 3 ? "web" : "api" }),
       ),
+      feedItem(20, "team-z", { app: "web" }),
+      feedItem(21, "team-z"),
     ];
     for (const edited of edits) {
-      const full = replay(current, edited, items);
       const focus = {
         resource: "validatingwebhookconfigurations" as const,
         name: "cfg",
@@ -358,9 +385,13 @@ describe("replay before apply", () => {
           unknown
         >,
       };
-      const screened = replay(current, edited, items, { focus });
-      expect(full.changedCount).toBeGreaterThan(0);
-      expect({ ...screened, millis: 0 }).toEqual({ ...full, millis: 0 });
+      // limit 0: no request is explained again, every change comes from the fast outcomes.
+      for (const limit of [0, 500]) {
+        const full = replay(current, edited, items, { limit });
+        const screened = replay(current, edited, items, { focus, limit });
+        expect(full.changedCount, `edit ${edits.indexOf(edited)}`).toBeGreaterThan(0);
+        expect({ ...screened, millis: 0 }).toEqual({ ...full, millis: 0 });
+      }
     }
   });
 

@@ -6,22 +6,20 @@
  * Pure: the browser, the server and the command line share it.
  */
 import type { AuditRequestFacts } from "@/lib/admission/audit/audit";
-import { buildRequest, type RequestSpec } from "@/lib/admission/report/predict-report";
 import { builtinDiscovery } from "@/lib/admission/report/resources";
 import type { AdmissionRequest } from "@/lib/admission/model/request";
 import type { Labels } from "@/lib/admission/model/selectors";
 import type { DiscoveryResource } from "@/lib/admission/model/snapshot";
-import type { JsonObject } from "@/lib/admission/validate/json";
 import type { Prediction } from "@/lib/admission/prediction/predict";
 import type { HookIdentity } from "@/lib/admission/model/hook-identity";
 import {
-  formatHookRef,
   type CaseSource,
   type TestCase,
   type TestExpect,
   type TestRequest,
 } from "@/lib/admission/testing/format";
 import type { AdmissionOperation } from "@/lib/k8s/types";
+import { buildTestRequest, caseNamespaceLabels } from "@/lib/admission/testing/request";
 import { AUTHENTICATED, storedObject, stub } from "@/lib/decisions/predict-request";
 
 /**
@@ -70,9 +68,11 @@ export function caseRequestOfDecision(
   rawEvent: string | undefined,
   labels: Labels | undefined,
   labelsFrom: "saved" | "current",
+  /** The event already parsed from `rawEvent`, when the caller has it (it is not parsed again). */
+  parsedEvent?: unknown,
 ): CaseRequest | undefined {
   if (!facts.operation || !facts.resource || !facts.version) return undefined;
-  const stored = storedObject(rawEvent, facts);
+  const stored = storedObject(rawEvent, facts, parsedEvent);
   const namespace = facts.resource === "namespaces" ? "" : facts.namespace;
   return {
     operation: facts.operation,
@@ -125,78 +125,30 @@ export function admissionRequestOf(
   t: TestRequest,
   discovery: readonly DiscoveryResource[] | undefined,
 ): AdmissionRequest {
-  const labels =
-    t.namespaceObject !== undefined
-      ? labelsOf(t.namespaceObject)
-      : t.namespaceLabels !== undefined
-        ? t.namespaceLabels
-        : undefined;
-  const spec: RequestSpec = {
-    operation: t.operation,
-    subresource: t.subresource ?? "",
-    resource: t.resource,
-    namespace: t.namespace,
-    name: t.name,
-    dryRun: t.dryRun ?? false,
-    namespaceLabels: labels,
-    user: t.userInfo?.username || undefined,
-    groups: AUTHENTICATED_GROUPS(t.userInfo?.groups),
-  };
-  const object = (t.operation === "DELETE" ? (t.oldObject ?? t.object) : t.object) ?? {};
   let request: AdmissionRequest;
   try {
-    request = buildRequest(spec, {
-      object: object as JsonObject,
-      oldObject: t.operation === "UPDATE" ? ((t.oldObject ?? undefined) as JsonObject) : undefined,
-      discovery: discovery && discovery.length > 0 ? discovery : builtinDiscovery(),
-      namespaces: {},
-      namespacesFrom: undefined,
-      identity: undefined,
-    }).request;
+    request = buildTestRequest(
+      t,
+      {
+        discovery: discovery && discovery.length > 0 ? discovery : builtinDiscoveryOnce(),
+        namespaces: {},
+        namespacesFrom: undefined,
+        identity: undefined,
+      },
+      { user: t.userInfo?.username || undefined, groups: AUTHENTICATED_GROUPS(t.userInfo?.groups) },
+    ).request;
   } catch (e) {
     throw new CaseRequestError(e instanceof Error ? e.message : String(e));
   }
-  if (labels !== undefined) return request;
+  if (caseNamespaceLabels(t) !== undefined) return request;
   // No labels of its own: the predictor reads the namespace's from the snapshot it predicts with.
   const { namespaceObject: _assumed, ...withoutLabels } = request;
   return withoutLabels;
 }
 
-function labelsOf(o: Record<string, unknown>): Record<string, string> {
-  const meta = o.metadata;
-  const l = meta && typeof meta === "object" ? (meta as Record<string, unknown>).labels : undefined;
-  if (!l || typeof l !== "object") return {};
-  return Object.fromEntries(
-    Object.entries(l).filter((e): e is [string, string] => typeof e[1] === "string"),
-  );
-}
-
-/** A hook as a test file names it: `<Source>/<configuration>/<name>`. */
-const hookRefOf = (h: HookIdentity): string =>
-  formatHookRef({ source: h.source, configuration: h.configuration, name: h.name });
-
-/**
- * The expectations of a prediction: the certain calls in order, the skips with the predictor's
- * code and sentence (`why`: the Explainer's), and, when admission refuses the request before a
- * webhook answers, that it is not admitted.
- */
-export function expectationsOf(
-  p: Prediction,
-  why: (skip: Prediction["skips"][number]) => string,
-): TestExpect {
-  const refused = p.rejectedBeforeHooks ?? p.failure;
-  const undecided = p.indeterminate.map((x) => hookRefOf(x.hook));
-  return {
-    ...(refused ? { admitted: false } : {}),
-    calls: p.calls.filter((c) => c.round === 0).map((c) => hookRefOf(c.hook)),
-    ...(undecided.length > 0 ? { undecided } : {}),
-    skipped: p.skips.map((s) => ({
-      hook: hookRefOf(s.hook),
-      reason: s.reason.code,
-      message: why(s),
-    })),
-  };
-}
+/** The built-in resources, made once (a replay builds thousands of requests). */
+let builtin: DiscoveryResource[] | undefined;
+const builtinDiscoveryOnce = (): DiscoveryResource[] => (builtin ??= builtinDiscovery());
 
 const VERB: Record<AdmissionOperation, string> = {
   CREATE: "create",
