@@ -86,8 +86,8 @@ export type FleetStreamMessage =
   /** Every first read has finished (rows may still change later, while the stream is open). */
   | { type: "settled" };
 
-export const FLEET_TIMEOUT_MIN_MS = 200;
-export const FLEET_TIMEOUT_MAX_MS = 60_000;
+const FLEET_TIMEOUT_MIN_MS = 200;
+const FLEET_TIMEOUT_MAX_MS = 60_000;
 
 /** Server-Sent Events of FleetStreamMessage (`event: fleet`, `row`, `settled`). */
 export const fleetStreamRoute = route<FleetStreamMessage>()({

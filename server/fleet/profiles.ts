@@ -3,7 +3,7 @@ import type { KubeClient } from "@/server/kube/client";
 import { KubeApiError } from "@/lib/k8s/errors";
 
 /** The Cluster Inventory API's group (kubernetes-sigs/cluster-inventory-api). */
-export const CLUSTER_INVENTORY_GROUP = "multicluster.x-k8s.io";
+const CLUSTER_INVENTORY_GROUP = "multicluster.x-k8s.io";
 
 /** A ClusterProfile as the fleet reads it. */
 export interface ListedProfile {

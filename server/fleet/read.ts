@@ -24,7 +24,7 @@ import type { FleetDecisions, FleetRowState } from "@/lib/api/fleet";
 import { readClusterProfiles, type ListedProfile } from "./profiles";
 
 /** The window the fleet counts decisions over. */
-export const DECISIONS_WINDOW_MS = 60 * 60_000;
+const DECISIONS_WINDOW_MS = 60 * 60_000;
 
 /** Everything of a read besides the admission objects: what a change of them is judged with. */
 export interface ClusterBasis {

@@ -23,7 +23,7 @@ import { defaultFleetTimeoutMs, fleetConcurrency, runFleet, type FleetTarget } f
  * The context whose apiserver sends its audit events to this dashboard, so whose decisions the
  * store holds: PORTCULLIS_DECISIONS_CONTEXT in local mode; in shared mode the one cluster.
  */
-export function decisionsContext(env: NodeJS.ProcessEnv = process.env): string | undefined {
+function decisionsContext(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (isSharedMode()) return SHARED_CONTEXT;
   return env.PORTCULLIS_DECISIONS_CONTEXT || undefined;
 }

@@ -13,7 +13,7 @@ export interface DriftInput {
 }
 
 /** One field of one object across the clusters that hold the object. */
-export interface DriftField {
+interface DriftField {
   readonly field: string;
   /** Cluster → the field's text; a cluster holding the object without the field reads "absent". */
   readonly values: Readonly<Record<string, string>>;
@@ -33,7 +33,7 @@ export interface DriftEntry {
   readonly differs: boolean;
 }
 
-export const ABSENT = "absent";
+const ABSENT = "absent";
 
 /**
  * Every object any read cluster holds, compared across the read clusters; sorted by kind, then

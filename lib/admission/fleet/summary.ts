@@ -35,7 +35,7 @@ export interface ClusterInput {
 }
 
 /** A hook named in a summary: its configuration (or policy) and its name. */
-export interface HookRef {
+interface HookRef {
   readonly kind: string;
   readonly configuration: string;
   readonly hook: string;
@@ -67,7 +67,7 @@ export interface ClusterAdmissionSummary {
   readonly engines: ReadonlyArray<{ readonly engine: EngineName; readonly version?: string }>;
 }
 
-export const CA_WARN_DAYS = 30;
+const CA_WARN_DAYS = 30;
 
 /** The namespaces whose fail-closed hooks can stop a cluster's own bootstrap. */
 export function criticalNamespaces(
