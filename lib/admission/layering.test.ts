@@ -52,7 +52,7 @@ const LAYERS = {
   /** Admission test files (the format, its importers) and the runner that checks their cases. */
   testing: ["model", "cel", "validate", "matching", "prediction", "report", "pod-security"],
   /** Changes of admission objects over time: their diffs, actors and effects on decisions. */
-  history: ["health"],
+  history: ["health", "audit"],
   /** Break-glass: the patch that lets writes through, its annotation, the per-field revert. */
   "break-glass": ["provenance"],
   /** Clusters of a fleet summarised, and the same objects compared across them (drift). */

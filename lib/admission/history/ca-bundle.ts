@@ -4,7 +4,7 @@
  * folder's CA decoding.
  */
 import { parseCaBundle } from "../health/pem";
-import { sha256Hex } from "./sha256";
+import { sha256Hex } from "@/lib/admission/audit/audit-id";
 
 export interface CaBundleSummary {
   /** `sha256:` and the first 16 hex digits of the SHA-256 of the caBundle's text as stored. */
@@ -13,7 +13,7 @@ export interface CaBundleSummary {
 }
 
 export function caBundleSummary(caBundle: string): CaBundleSummary {
-  const digest = `sha256:${sha256Hex(new TextEncoder().encode(caBundle)).slice(0, 16)}`;
+  const digest = `sha256:${sha256Hex(caBundle).slice(0, 16)}`;
   if (caBundle === "") return { digest, certificates: [] };
   return {
     digest,

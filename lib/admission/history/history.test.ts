@@ -4,7 +4,6 @@ import { caBundleSummary, caBundleText } from "./ca-bundle";
 import { changeOfWatchEvent, changesOfAuditEvent, type ChangeRecord } from "./changes";
 import { diffObjects, storedForm } from "./diff";
 import { beforeAfter, percentile } from "./effects";
-import { sha256Hex } from "./sha256";
 import { actorText, groupByDay, markersIn, timelineEntries, UNKNOWN_ACTOR } from "./timeline";
 
 // openssl req -x509 -newkey ec … -days 365 -subj /CN=test-ca: notAfter 2027-11-22T17:20:40Z.
@@ -12,20 +11,10 @@ const CA =
   "-----BEGIN CERTIFICATE-----\nMIIBeTCCAR+gAwIBAgIUBfQAYxQ2So+fRo/qMg6c+uvpHtIwCgYIKoZIzj0EAwIw\nEjEQMA4GA1UEAwwHdGVzdC1jYTAeFw0yNjExMjIxNzIwNDBaFw0yNzExMjIxNzIw\nNDBaMBIxEDAOBgNVBAMMB3Rlc3QtY2EwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNC\nAATV/ubrl7DUMg+Zrdfo7RkXIgleADBKrztRq638JoDyB/ttJP127p7srP7ErF2X\nOtE286A1fkOIE8Yk+TXuTFPDo1MwUTAdBgNVHQ4EFgQUemYt2/3wiZHicHXRCeHo\nK9vHftQwHwYDVR0jBBgwFoAUemYt2/3wiZHicHXRCeHoK9vHftQwDwYDVR0TAQH/\nBAUwAwEB/zAKBggqhkjOPQQDAgNIADBFAiEAtwnDFuLICwDW/fXgO6NF8CozSTLT\nMLz+eAAq8OYsS7UCIFzG4fccXhkCjyoJGDE7a7Axr11z/vUcSZUn/FhqSvrG\n-----END CERTIFICATE-----\n";
 const b64 = btoa(CA);
 
-describe("sha256Hex", () => {
-  it.each(["", "abc", "x".repeat(55), "y".repeat(56), "z".repeat(1000), b64])(
-    "agrees with node:crypto on %#",
-    (text) => {
-      const bytes = new TextEncoder().encode(text);
-      expect(sha256Hex(bytes)).toBe(createHash("sha256").update(bytes).digest("hex"));
-    },
-  );
-});
-
 describe("caBundle", () => {
   it("is shown as a digest with its certificates' subject and expiry", () => {
     const s = caBundleSummary(b64);
-    expect(s.digest).toMatch(/^sha256:[0-9a-f]{16}$/);
+    expect(s.digest).toBe(`sha256:${createHash("sha256").update(b64).digest("hex").slice(0, 16)}`);
     expect(s.certificates).toEqual([
       { subject: "CN=test-ca", notAfter: "2027-11-22T17:20:40.000Z" },
     ]);
