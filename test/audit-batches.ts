@@ -4,6 +4,7 @@
  * the test, and the current time, so a test can count exactly what it stored through the feed's
  * own filter.
  */
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseAuditEvent } from "../lib/admission/audit/audit";
@@ -41,7 +42,14 @@ export function auditBatches(
         requestReceivedTimestamp: now,
         stageTimestamp: now,
         user: { username: user, groups: ["system:authenticated"] },
-        ...(padBytes > 0 ? { userAgent: "x".repeat(padBytes) } : {}),
+        // Random: the store compresses events, and a repeated letter would take no room at all.
+        ...(padBytes > 0
+          ? {
+              userAgent: randomBytes(Math.ceil((padBytes * 3) / 4))
+                .toString("base64")
+                .slice(0, padBytes),
+            }
+          : {}),
       });
     }
     out.push(JSON.stringify({ kind: "EventList", apiVersion: "audit.k8s.io/v1", items }));
