@@ -6,7 +6,7 @@
  * viewer, who may not read decisions, is refused.
  */
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { policyHeaders } from "../../test/api-headers";
 import { httpsRequest } from "../../cluster/https-json";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
@@ -68,15 +68,16 @@ const config = (extraLabels: Record<string, string> = {}) => ({
   ],
 });
 
-/** Polls `fn` until it returns a value (tests wait on state, never on a clock alone). */
-async function until<T>(fn: () => Promise<T | undefined>, what: string, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`never: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+/** Waits until `fn` returns a value (on state, with vitest's waitFor). */
+function until<T>(fn: () => Promise<T | undefined>, what: string, ms = 30_000): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const v = await fn();
+      if (v === undefined) throw new Error(`never: ${what}`);
+      return v;
+    },
+    { timeout: ms, interval: 200 },
+  );
 }
 
 let decisionId = 0;
