@@ -19,7 +19,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
-import { isIP } from "node:net";
+import { isIP, Socket } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -110,9 +110,47 @@ async function toNext(req, res) {
   }
 }
 
+/**
+ * A connection closed on a body left unread ends as Go's net/http ends one: the answer, the write
+ * side shut (FIN), then the socket kept, still unread, for LINGER_MS before it is closed. Closing
+ * at once, with the body's bytes still arriving, resets the connection (RST), and a client that
+ * is still sending can lose the answer already sent to it: it sees "connection reset" (fetch:
+ * "fetch failed") instead of the 413 or 401. Nothing more is read meanwhile; past
+ * LINGERING_AT_ONCE such connections, the next ones close at once.
+ */
+const LINGER_MS = 2000;
+const LINGERING_AT_ONCE = 64;
+let lingering = 0;
+
+/** Shuts the socket's write side now and closes it LINGER_MS later, reading nothing more. */
+function lingerThenClose(socket) {
+  if (socket.destroyed) return;
+  if (lingering >= LINGERING_AT_ONCE) return void socket.destroy();
+  lingering++;
+  socket.pause();
+  // Node's HTTP server resumes the socket to drain a request nobody read: not this one.
+  socket.resume = () => socket;
+  if (socket.writable) socket.end();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once("close", () => {
+    clearTimeout(timer);
+    lingering--;
+  });
+}
+
+/** Makes the HTTP server's close after this response (Connection: close) a lingering one. */
+function closeLingering(res) {
+  const socket = res.socket;
+  if (socket && socket.destroySoon === Socket.prototype.destroySoon) {
+    socket.destroySoon = () => lingerThenClose(socket);
+  }
+}
+
 /** Writes an answer the door made; `close` ends the connection instead of draining the body. */
 function answer(res, a, close) {
   const body = Buffer.from(a.body);
+  if (close) closeLingering(res);
   res.writeHead(a.status, {
     ...a.headers,
     ...(close ? { connection: "close" } : {}),
@@ -124,7 +162,7 @@ function answer(res, a, close) {
 /**
  * Ends a body sent without a length where it passes `limit`: the route reads `limit` + 1 bytes
  * and refuses them (413; every route reads with at most its requestBodyLimit), what follows is
- * never read (the socket stops reading), and the connection closes with the answer.
+ * never read (the socket stops reading), and the connection closes (lingering) with the answer.
  */
 function limitBody(req, res, limit) {
   let seen = 0;
@@ -136,8 +174,13 @@ function limitBody(req, res, limit) {
     seen += chunk.length;
     if (seen <= limit) return push.call(this, chunk, encoding);
     cut = true;
-    if (!res.headersSent) res.setHeader("connection", "close");
-    else res.once("finish", () => req.socket.destroy());
+    if (!res.headersSent) {
+      res.setHeader("connection", "close");
+      closeLingering(res);
+    } else {
+      const socket = req.socket;
+      res.once("finish", () => lingerThenClose(socket));
+    }
     push.call(this, chunk.subarray(0, chunk.length - (seen - limit - 1)));
     push.call(this, null);
     return false;
@@ -189,6 +232,7 @@ async function frontDoor(req, res, expectsContinue) {
     if (!expectsContinue && !(req.headers["transfer-encoding"] || req.headers["content-length"])) {
       return toNext(req, res);
     }
+    closeLingering(res);
     res.writeHead(503, { "content-type": "text/plain; charset=utf-8", connection: "close" });
     return void res.end("the dashboard's front door is not ready\n");
   }
@@ -201,6 +245,7 @@ async function frontDoor(req, res, expectsContinue) {
     verdict = await d.admit(head);
   } catch (err) {
     console.error(`portcullis: the front door failed on ${req.method} ${req.url}:`, err);
+    closeLingering(res);
     res.writeHead(500, { "content-type": "text/plain; charset=utf-8", connection: "close" });
     return void res.end("Internal Server Error\n");
   }

@@ -1,6 +1,7 @@
 /** Write routes refuse malformed and oversized bodies with a clear status, and change nothing. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
+import { connect } from "node:net";
 import { policyHeaders } from "../../test/api-headers";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { httpsRequest } from "../../cluster/https-json";
@@ -126,5 +127,56 @@ describe("limits on every route that parses a body", () => {
     });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toMatch(/^object/);
+  });
+});
+
+describe("a refused body's connection", () => {
+  /**
+   * Declares `declared` bytes in a PUT over a raw socket, sends only its first MiB (refused at the
+   * door, it stays unread in the sockets' buffers), and once the answer and the server's FIN
+   * arrive writes one byte more, as a client still sending its body does. Resolves with the
+   * answer and the first socket error.
+   */
+  function sendRefused(declared: number): Promise<{ answer: string; error?: string }> {
+    const url = new URL(
+      `${stack.dashboardUrl}/api/webhooks/validatingwebhookconfigurations/${name}`,
+    );
+    const head =
+      `PUT ${url.pathname} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\n` +
+      Object.entries(policyHeaders(stack.contexts.admin))
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join("") +
+      `content-length: ${declared}\r\n\r\n`;
+    return new Promise((resolve) => {
+      const socket = connect(Number(url.port), url.hostname);
+      let answer = "";
+      let error: string | undefined;
+      socket.setEncoding("latin1");
+      socket.on("data", (d: string) => (answer += d));
+      socket.on("end", () =>
+        socket.write("x", (e) => {
+          if (e) error ??= (e as NodeJS.ErrnoException).code ?? e.message;
+          socket.destroy();
+        }),
+      );
+      socket.on("error", (e: NodeJS.ErrnoException) => (error ??= e.code ?? e.message));
+      socket.on("close", () => resolve({ answer, ...(error ? { error } : {}) }));
+      socket.on("connect", () => {
+        socket.write(head);
+        socket.write(Buffer.alloc(1 << 20, 0x20));
+      });
+    });
+  }
+
+  it("is shut after the answer (FIN) and not reset under a client still sending", async () => {
+    // Closed at once with the body's bytes unread, the connection is reset (RST): the client's
+    // next write fails (EPIPE), and a client slower to read than to write (fetch under load:
+    // "fetch failed") loses the answer itself. The door shuts its side and waits before closing.
+    const outcomes = await Promise.all(Array.from({ length: 4 }, () => sendRefused(16 << 20)));
+    for (const o of outcomes) {
+      expect(o.error).toBeUndefined();
+      expect(o.answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(o.answer).toMatch(/RequestEntityTooLarge/);
+    }
   });
 });
