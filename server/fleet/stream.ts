@@ -1,6 +1,5 @@
 import "server-only";
 import { SHARED_CONTEXT } from "@/lib/auth/mode";
-import { HEARTBEAT_TEXT, STREAM_HEARTBEAT_MS } from "@/lib/api/streams";
 import type { FleetStreamMessage } from "@/lib/api/fleet";
 import { isSharedMode, listContexts, sharedApiserver } from "@/server/kube/config";
 import { kubeClientFor } from "@/server/kube/client";
@@ -10,13 +9,7 @@ import {
   streamOwnerOf,
   streamSessionOf,
 } from "@/server/kube/identity";
-import {
-  claimStreamSlot,
-  eventStreamResponse,
-  streamQueuingStrategy,
-} from "@/server/kube/live-stream";
-import { endOnShutdown } from "@/server/http/shutdown";
-import { endWithSession } from "@/server/auth/session-streams";
+import { openEventStream } from "@/server/http/event-stream";
 import { defaultFleetTimeoutMs, fleetConcurrency, runFleet, type FleetTarget } from "./fleet";
 
 /**
@@ -52,72 +45,33 @@ function targetsFor(request: Request): FleetTarget[] {
  */
 export function fleetStream(request: Request, timeoutMs: number | undefined): Response {
   const targets = targetsFor(request);
-  const release = claimStreamSlot(streamOwnerOf(request));
-  const encoder = new TextEncoder();
-  const abort = new AbortController();
-  let cleanup = () => undefined as void;
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        let closed = false;
-        const close = () => {
-          if (closed) return;
-          closed = true;
-          cleanup();
-          try {
-            controller.close();
-          } catch {
-            // already closed by the client
-          }
-        };
-        const write = (text: string) => {
-          if (closed) return;
-          try {
-            controller.enqueue(encoder.encode(text));
-          } catch {
-            close();
-          }
-        };
-        const send = (m: FleetStreamMessage) => {
-          if ((controller.desiredSize ?? 0) < 0) {
-            // A browser that does not read: it reconnects and starts again.
-            close();
-            return;
-          }
-          write(`event: ${m.type}\ndata: ${JSON.stringify(m)}\n\n`);
-        };
-        const heartbeat = setInterval(() => write(HEARTBEAT_TEXT), STREAM_HEARTBEAT_MS);
-        const unregister = endOnShutdown(close);
-        const session = streamSessionOf(request);
-        const unregisterSession = session ? endWithSession(session, close) : () => undefined;
-        cleanup = () => {
-          abort.abort();
-          release();
-          unregister();
-          unregisterSession();
-          clearInterval(heartbeat);
-        };
-        request.signal.addEventListener("abort", close);
-        write("retry: 2000\n: connected\n\n");
-        const shared = isSharedMode();
-        void runFleet({
-          targets,
-          timeoutMs: timeoutMs ?? defaultFleetTimeoutMs(),
-          concurrency: fleetConcurrency(),
-          decisionsContext: decisionsContext(),
-          live: {
-            hubContext: (context) => (shared ? SHARED_CONTEXT : context),
-            ...(shared ? { authorize: (refs) => authorizeCollections(request, refs) } : {}),
-          },
-          signal: abort.signal,
-          send,
-        }).catch(() => close());
-      },
-      cancel() {
-        cleanup();
-      },
+  const session = streamSessionOf(request);
+  return openEventStream({
+    owner: streamOwnerOf(request),
+    signal: request.signal,
+    retryMs: 2000,
+    ...(session ? { session } : {}),
+    start(w) {
+      const abort = new AbortController();
+      const send = (m: FleetStreamMessage) => {
+        // A browser that does not read: it reconnects and starts again.
+        if (w.behind()) w.end();
+        else w.send(m.type, m);
+      };
+      const shared = isSharedMode();
+      void runFleet({
+        targets,
+        timeoutMs: timeoutMs ?? defaultFleetTimeoutMs(),
+        concurrency: fleetConcurrency(),
+        decisionsContext: decisionsContext(),
+        live: {
+          hubContext: (context) => (shared ? SHARED_CONTEXT : context),
+          ...(shared ? { authorize: (refs) => authorizeCollections(request, refs) } : {}),
+        },
+        signal: abort.signal,
+        send,
+      }).catch(() => w.end());
+      return () => abort.abort();
     },
-    streamQueuingStrategy(),
-  );
-  return eventStreamResponse(stream);
+  });
 }

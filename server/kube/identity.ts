@@ -166,7 +166,7 @@ export async function authorizeCollections(
 }
 
 /**
- * Whose stream slots a request's event stream takes (server/kube/live-stream.ts caps them): its
+ * Whose stream slots a request's event stream takes (server/http/event-stream.ts caps them): its
  * context's in local mode; in shared mode its session's (a digest of the id), so one user's tabs
  * never use up everyone's.
  */

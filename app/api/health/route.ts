@@ -1,6 +1,6 @@
 import { respond } from "@/server/http/respond";
 import { processHealthRoute } from "@/lib/api/health-process";
-import { openStreams } from "@/server/kube/live-stream";
+import { openStreams } from "@/server/http/event-stream";
 import { watchHub } from "@/server/kube/watch-hub";
 
 export const dynamic = "force-dynamic";

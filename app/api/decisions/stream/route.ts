@@ -7,14 +7,7 @@ import type { DecisionRecord } from "@/lib/admission/audit/audit";
 import type { decisionStreamRoute } from "@/lib/api/decisions";
 import type { ResponseOf } from "@/lib/api/contract";
 import { streamOwnerOf, streamSessionOf } from "@/server/kube/identity";
-import { endWithSession } from "@/server/auth/session-streams";
-import { endOnShutdown } from "@/server/http/shutdown";
-import { HEARTBEAT_TEXT, STREAM_HEARTBEAT_MS } from "@/lib/api/streams";
-import {
-  claimStreamSlot,
-  eventStreamResponse,
-  streamQueuingStrategy,
-} from "@/server/kube/live-stream";
+import { openEventStream, type EventStreamWriter } from "@/server/http/event-stream";
 
 export const dynamic = "force-dynamic";
 
@@ -39,103 +32,59 @@ export async function GET(request: Request): Promise<Response> {
     );
     await authorizeDecisionsRead(request);
     const store = await decisionStore();
-    const release = claimStreamSlot(streamOwnerOf(request));
-    const encoder = new TextEncoder();
-    let cleanup = () => undefined as void;
-
-    const stream = new ReadableStream<Uint8Array>(
-      {
-        start(controller) {
-          let last = after ?? 0;
-          let catchingUp = after !== undefined;
-          const held: DecisionRecord[] = [];
-          let closed = false;
-          const close = () => {
-            if (closed) return;
-            closed = true;
-            cleanup();
-            try {
-              controller.close();
-            } catch {
-              // already closed by the client
-            }
-          };
-          const write = (text: string) => {
-            if (closed) return;
-            try {
-              controller.enqueue(encoder.encode(text));
-            } catch {
-              close();
-            }
-          };
-          // Live batches are told once each, but not always in id order (replicas sharing
-          // PostgreSQL commit concurrently): only what a catch-up read already sent is dropped.
-          let caughtUpTo = after ?? 0;
-          const emit = (items: DecisionRecord[]) => {
-            const fresh = items.filter(
-              (d) => d.id > caughtUpTo && matchesDecisionFilter(d, filter),
-            );
-            if (fresh.length === 0) return;
-            if ((controller.desiredSize ?? 0) < 0) {
-              write("event: resync\ndata: {}\n\n");
-              close();
-              return;
-            }
-            for (const d of fresh) last = Math.max(last, d.id);
-            const msg: ResponseOf<typeof decisionStreamRoute> = { items: fresh };
-            write(`id: ${last}\nevent: decisions\ndata: ${JSON.stringify(msg)}\n\n`);
-          };
-          const unsubscribe = subscribeDecisions((items) => {
-            if (catchingUp) held.push(...items);
-            else emit(items);
+    const session = streamSessionOf(request);
+    const resync = (w: EventStreamWriter) => {
+      w.write("event: resync\ndata: {}\n\n");
+      w.end();
+    };
+    return openEventStream({
+      owner: streamOwnerOf(request),
+      signal: request.signal,
+      retryMs: 1000,
+      ...(session ? { session } : {}),
+      start(w) {
+        let last = after ?? 0;
+        let catchingUp = after !== undefined;
+        const held: DecisionRecord[] = [];
+        // Live batches are told once each, but not always in id order (replicas sharing
+        // PostgreSQL commit concurrently): only what a catch-up read already sent is dropped.
+        let caughtUpTo = after ?? 0;
+        const emit = (items: DecisionRecord[]) => {
+          const fresh = items.filter((d) => d.id > caughtUpTo && matchesDecisionFilter(d, filter));
+          if (fresh.length === 0) return;
+          if (w.behind()) return resync(w);
+          for (const d of fresh) last = Math.max(last, d.id);
+          const msg: ResponseOf<typeof decisionStreamRoute> = { items: fresh };
+          w.send("decisions", msg, last);
+        };
+        const unsubscribe = subscribeDecisions((items) => {
+          if (catchingUp) held.push(...items);
+          else emit(items);
+        });
+        const recheck = setInterval(() => {
+          authorizeDecisionsRead(request).catch(() => {
+            w.write("event: forbidden\ndata: {}\n\n");
+            w.end();
           });
-          const heartbeat = setInterval(() => write(HEARTBEAT_TEXT), STREAM_HEARTBEAT_MS);
-          const recheck = setInterval(() => {
-            authorizeDecisionsRead(request).catch(() => {
-              write("event: forbidden\ndata: {}\n\n");
-              close();
-            });
-          }, RECHECK_MS);
-          const unregister = endOnShutdown(close);
-          const session = streamSessionOf(request);
-          const unregisterSession = session ? endWithSession(session, close) : () => undefined;
-          cleanup = () => {
-            release();
-            unregister();
-            unregisterSession();
-            unsubscribe();
-            clearInterval(heartbeat);
-            clearInterval(recheck);
-          };
-          request.signal.addEventListener("abort", close);
-          write("retry: 1000\n: connected\n\n");
-          if (catchingUp) {
-            void store
-              .after(filter, last, CATCH_UP_LIMIT)
-              .then((missed) => {
-                if (missed.length >= CATCH_UP_LIMIT) {
-                  write("event: resync\ndata: {}\n\n");
-                  close();
-                  return;
-                }
-                emit(missed);
-                caughtUpTo = last;
-                catchingUp = false;
-                emit(held.splice(0));
-                caughtUpTo = 0;
-              })
-              .catch(() => {
-                write("event: resync\ndata: {}\n\n");
-                close();
-              });
-          }
-        },
-        cancel() {
-          cleanup();
-        },
+        }, RECHECK_MS);
+        if (catchingUp) {
+          void store
+            .after(filter, last, CATCH_UP_LIMIT)
+            .then((missed) => {
+              if (missed.length >= CATCH_UP_LIMIT) return resync(w);
+              emit(missed);
+              caughtUpTo = last;
+              catchingUp = false;
+              emit(held.splice(0));
+              caughtUpTo = 0;
+            })
+            .catch(() => resync(w));
+        }
+        return () => {
+          unsubscribe();
+          clearInterval(recheck);
+        };
       },
-      streamQueuingStrategy(),
-    );
-    return eventStreamResponse(stream);
+    });
   });
 }
