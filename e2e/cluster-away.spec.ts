@@ -224,6 +224,9 @@ test("open pages go live again by themselves after the dashboard restarted while
     await relay.close();
     await deleteConfig(kube, "validatingwebhookconfigurations", name);
   });
+  // The pages' timers run on a clock the test moves on, so the pauses between their attempts
+  // (growing to 30 s) pass at once.
+  await context.clock.install();
   const hooks = await context.newPage();
   const decisions = await context.newPage();
   await hooks.goto(`${dashboard.url}webhooks?q=e2e-away-restart`);
@@ -233,14 +236,21 @@ test("open pages go live again by themselves after the dashboard restarted while
   // The cluster goes away and the dashboard is redeployed meanwhile: the streams end, and the
   // browser's reconnections are answered with errors (the new process cannot reach the cluster
   // to check the collections or the reader's access).
+  const refused = [
+    hooks.waitForResponse((r) => r.url().includes("/api/watch") && r.status() >= 400),
+    decisions.waitForResponse(
+      (r) => r.url().includes("/api/decisions/stream") && r.status() >= 400,
+    ),
+  ];
   relay.cut();
   await dashboard.restart();
   for (const p of [hooks, decisions])
     await expect(p.locator(".live")).toHaveText("reconnecting", { timeout: 20_000 });
-  // Long enough for the browser to have tried again and been refused.
-  await hooks.waitForTimeout(3_000);
+  // Each page tried again and was refused.
+  await Promise.all(refused);
 
   relay.restore();
+  await context.clock.fastForward(31_000);
   for (const p of [hooks, decisions])
     await expect(p.locator(".live")).toHaveText("live", { timeout: 40_000 });
   await createConfig(kube, "validatingwebhookconfigurations", name, [
@@ -269,6 +279,8 @@ test("open pages whose event streams go silent stop saying live, and come back b
     await relay.close();
     await deleteConfig(kube, "validatingwebhookconfigurations", name);
   });
+  // The pages' timers run on a clock the test moves on: the 45 s of silence pass at once.
+  await context.clock.install();
   const hooks = await context.newPage();
   const decisions = await context.newPage();
   await hooks.goto(`${dashboard.url}webhooks?q=e2e-away-silent`);
@@ -280,8 +292,12 @@ test("open pages whose event streams go silent stop saying live, and come back b
   // pages went on saying "live" for good over what they last saw.
   process.kill(-(dashboard.pid as number), "SIGSTOP");
   stopped = true;
+  // Not yet: a heartbeat's worth of silence is a quiet stream, not a dead one.
+  await context.clock.fastForward(20_000);
+  for (const p of [hooks, decisions]) await expect(p.locator(".live")).toHaveText("live");
+  await context.clock.fastForward(26_000);
   for (const p of [hooks, decisions])
-    await expect(p.locator(".live")).toHaveText("reconnecting", { timeout: 70_000 });
+    await expect(p.locator(".live")).toHaveText("reconnecting", { timeout: 20_000 });
 
   process.kill(-(dashboard.pid as number), "SIGCONT");
   stopped = false;
