@@ -1,5 +1,5 @@
 /**
- * Break-glass: let a webhook configuration's writes through for a bounded time, and undo it on
+ * Break-glass: let a webhook configuration's (or an admission policy binding's) writes through for a bounded time, and undo it on
  * time (server/break-glass). Contracts of its routes.
  */
 import { z } from "zod";
@@ -50,6 +50,7 @@ export interface EpisodeView {
   readonly mode: BreakGlassMode;
   readonly resource: BreakGlassResource;
   readonly name: string;
+  /** The hooks it applies to; a binding's own name. */
   readonly hooks: readonly string[];
   readonly namespaces?: readonly string[];
   readonly group?: string;
@@ -90,8 +91,10 @@ export const breakGlassListRoute = route<BreakGlassList>()({
 const breakGlassResource = z.enum([
   "validatingwebhookconfigurations",
   "mutatingwebhookconfigurations",
+  "validatingadmissionpolicybindings",
+  "mutatingadmissionpolicybindings",
 ]);
-const breakGlassMode = z.enum(["ignore", "exclude-namespaces", "grant"]);
+const breakGlassMode = z.enum(["ignore", "exclude-namespaces", "grant", "warn"]);
 
 export interface ControllerWarningView {
   readonly who: string;
@@ -111,6 +114,13 @@ export interface BreakGlassPreview {
     /** Declares the documented `breakglass` authorization matchCondition. */
     breakglassCheck: boolean;
   }>;
+  /** A binding's: what it enforces now (hooks is then the binding alone). */
+  readonly binding?: {
+    readonly policyName: string;
+    readonly validationActions?: readonly string[];
+  };
+  /** The modes that apply to this kind. */
+  readonly modes: readonly BreakGlassMode[];
   /** Writers that will put the change back (from managedFields, owner references, the engines). */
   readonly warnings: readonly ControllerWarningView[];
   readonly active?: EpisodeView;

@@ -1,5 +1,5 @@
 /**
- * Break-glass on a webhook configuration: let its writes through for a bounded time, written as
+ * Break-glass on a webhook configuration or an admission policy binding: let its writes through for a bounded time, written as
  * the request's identity with the resourceVersion precondition, recorded on the object
  * (annotation) and in the store, and reverted on time — by whichever dashboard process claims
  * the episode in the store first (once across replicas sharing PostgreSQL), also after a restart
@@ -10,8 +10,8 @@
  * broke the glass (recorded with the episode); in shared mode as the dashboard's own service
  * account, since the user's session may be gone by then — the outcome records it as
  * `portcullis (service account) on expiry of <actor>'s break-glass`, and the apiserver's audit
- * log names the account. That account needs get and update on the webhook configurations (and
- * delete on clusterroles and clusterrolebindings for a grant), which the chart does not grant by
+ * log names the account. That account needs get and update on the webhook configurations and
+ * the admission policy bindings (and delete on clusterroles and clusterrolebindings for a grant), which the chart does not grant by
  * default (docs/operating.md, "Break-glass"): without it the revert on expiry is refused, retried,
  * and the banner shows the refusal until someone reverts it as themselves.
  */
@@ -35,6 +35,8 @@ import {
 import { controllerWarnings } from "@/lib/admission/break-glass/controllers";
 import {
   BREAK_GLASS_RESOURCES,
+  isBindingBreakGlass,
+  modesFor,
   type BreakGlassMode,
   type BreakGlassRecord,
   type BreakGlassResource,
@@ -59,6 +61,8 @@ import { EpisodeTimers, systemTimerClock, type TimerClock } from "./timers";
 const KIND: Record<BreakGlassResource, string> = {
   validatingwebhookconfigurations: "ValidatingWebhookConfiguration",
   mutatingwebhookconfigurations: "MutatingWebhookConfiguration",
+  validatingadmissionpolicybindings: "ValidatingAdmissionPolicyBinding",
+  mutatingadmissionpolicybindings: "MutatingAdmissionPolicyBinding",
 };
 
 const pathOf = (r: BreakGlassResource, name?: string) =>
@@ -212,7 +216,7 @@ function warningsFor(
       text: `${engine.reverts} A break-glass here may be undone before its time; the revert then finds the fields changed and leaves them.`,
       emergency: [...engine.emergency, ...(ENGINE_SWITCHES[engine.engine] ?? [])],
     });
-  for (const w of controllerWarnings(obj, hooks, mode))
+  for (const w of controllerWarnings(obj, hooks, mode, resource))
     out.push({ who: w.who, text: w.text, emergency: w.emergency ? [w.emergency] : [] });
   return out;
 }
@@ -252,19 +256,33 @@ export async function preview(
     mayWrite(client, input.resource, input.name, signal),
     mayGrant(client, signal),
   ]);
-  const hooks = (obj.webhooks ?? []).map((h) => ({
-    name: h.name ?? "",
-    ...(h.failurePolicy ? { failurePolicy: h.failurePolicy } : {}),
-    breakglassCheck: breakglassCheckOf(h) !== undefined,
-  }));
+  const binding = isBindingBreakGlass(input.resource);
+  const hooks = binding
+    ? [{ name: input.name, breakglassCheck: false }]
+    : (obj.webhooks ?? []).map((h) => ({
+        name: h.name ?? "",
+        ...(h.failurePolicy ? { failurePolicy: h.failurePolicy } : {}),
+        breakglassCheck: breakglassCheckOf(h) !== undefined,
+      }));
   const chosen = input.hook ? [input.hook] : hooks.map((h) => h.name);
   const record = activeRecord(obj);
   const row = record ? await (await breakGlassStore()).get(record.id) : undefined;
   const c = config();
   return {
     allowed,
-    grantAllowed: allowed && grantAllowed,
+    grantAllowed: allowed && grantAllowed && !binding,
     hooks,
+    ...(binding
+      ? {
+          binding: {
+            policyName: obj.spec?.policyName ?? "",
+            ...(obj.spec?.validationActions
+              ? { validationActions: obj.spec.validationActions }
+              : {}),
+          },
+        }
+      : {}),
+    modes: modesFor(input.resource),
     warnings: warningsFor(obj, input.resource, chosen, input.mode),
     ...(record
       ? {
@@ -578,22 +596,28 @@ export async function listEpisodes(
 ): Promise<BreakGlassList> {
   // Shared mode: what was let through, by whom and why, is for those who may read the
   // configurations themselves (local mode: the context's own cluster).
+  // Each kind's episodes are shown to those who may list that kind.
+  let shown: (r: EpisodeRow) => boolean = () => true;
   if (isSharedMode()) {
     const may = await Promise.all(
       BREAK_GLASS_RESOURCES.map((resource) =>
         canI(client, { group: WEBHOOK_GROUP, resource, verb: "list" }, signal),
       ),
     );
-    if (!may.every(Boolean))
+    if (!may.slice(0, 2).every(Boolean))
       throw new KubeApiError({
         status: 403,
         reason: "Forbidden",
         message: "you may not list the webhook configurations, so their break-glass is not shown",
         cluster: client.server,
       });
+    const listable = new Set(BREAK_GLASS_RESOURCES.filter((_, i) => may[i] === true));
+    shown = (r) => listable.has(r.record.resource);
   }
   const store = await breakGlassStore();
-  const [rows, ended] = await Promise.all([store.open(), store.ended(10)]);
+  const [all, allEnded] = await Promise.all([store.open(), store.ended(10)]);
+  const rows = all.filter(shown);
+  const ended = allEnded.filter(shown);
   const may = new Map<string, Promise<boolean>>();
   const canRevert = (r: EpisodeRow) => {
     const key = `${r.record.resource}/${r.record.name}`;
