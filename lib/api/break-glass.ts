@@ -82,6 +82,24 @@ export interface BreakGlassList {
   readonly ended: readonly EpisodeView[];
 }
 
+/** The name of the break-glass stream's change event. */
+export const BREAK_GLASS_EVENT = "break-glass";
+
+/** What a change event says: only that the episodes changed (read the list again) and when. */
+export interface BreakGlassChange {
+  readonly at: number;
+}
+
+/**
+ * Server-Sent Events: `event: break-glass` each time an episode starts, begins reverting, ends,
+ * fails a revert or is answered (on this dashboard at once, on another replica at its next
+ * sweep), and the heartbeat. The banner reads the list again on each, and on each (re)connection.
+ */
+export const breakGlassStreamRoute = route<BreakGlassChange>()({
+  method: "GET",
+  path: "/api/break-glass/stream",
+});
+
 /** Active break-glass episodes and those waiting for an answer, cluster-wide. */
 export const breakGlassListRoute = route<BreakGlassList>()({
   method: "GET",

@@ -57,6 +57,7 @@ import { decisionStore } from "@/server/decisions/instance";
 import { BreakGlassStore, type EpisodeRow } from "@/server/decisions/store/break-glass";
 import { breakGlassConfig, type BreakGlassConfig } from "./config";
 import { EpisodeTimers, systemTimerClock, type TimerClock } from "./timers";
+import { notifyBreakGlass, openFingerprint } from "./events";
 
 const KIND: Record<BreakGlassResource, string> = {
   validatingwebhookconfigurations: "ValidatingWebhookConfiguration",
@@ -82,6 +83,8 @@ interface State {
   sweep?: NodeJS.Timeout;
   /** Revert attempts running here, by episode. */
   running: Map<string, Promise<void>>;
+  /** The open episodes as the last sweep read them (openFingerprint). */
+  lastOpen?: string;
 }
 
 const g = globalThis as typeof globalThis & { portcullisBreakGlass?: State };
@@ -386,6 +389,7 @@ export async function startBreakGlass(
   const store = await breakGlassStore();
   await store.insert(record, client.context);
   schedule(record);
+  notifyBreakGlass();
   return view({ record, context: client.context, state: "active", attempts: 0 }, true);
 }
 
@@ -496,6 +500,7 @@ async function claimAndRevert(
   if (!(await store.claim(id, s.owner, s.clock.now(), c.leaseMs, opts.early))) return false;
   await store.begin(id);
   s.timers.cancel(id);
+  notifyBreakGlass();
   const who = opts.client
     ? { client: opts.client, by: opts.by ?? opts.client.context }
     : expiryClient(row);
@@ -514,6 +519,7 @@ async function claimAndRevert(
       JSON.stringify(outcome),
       s.clock.now(),
     );
+    notifyBreakGlass();
     return true;
   } catch (e) {
     const outcome: RevertOutcome = {
@@ -526,6 +532,7 @@ async function claimAndRevert(
       error: e instanceof Error ? e.message : String(e),
     };
     await store.release(id, s.owner, JSON.stringify(outcome)).catch(() => undefined);
+    notifyBreakGlass();
     if (opts.early) throw e;
     // Due and failed (the apiserver unreachable, the identity refused): try again soon.
     s.timers.schedule(id, s.clock.now() + Math.min(c.sweepMs, 5_000), fire);
@@ -579,6 +586,7 @@ export async function revertNow(
     if (!answer.keep && answer.force.length > 0)
       outcome = await writeRevert(client, row, by, "answer", new Set(answer.force));
     await store.close(id, JSON.stringify({ ...outcome, previous }), state().clock.now());
+    notifyBreakGlass();
   } else if (row.state === "active" || row.state === "reverting") {
     const done = await claimAndRevert(id, { early: true, client, by });
     if (!done) throw refused(409, "Conflict", "this break-glass is being reverted already");
@@ -641,6 +649,10 @@ export async function listEpisodes(
 async function sweep(): Promise<void> {
   const s = state();
   const rows = await (await breakGlassStore()).open();
+  // Another replica started, reverted or answered one: this process's streams are told too.
+  const seen = openFingerprint(rows);
+  if (s.lastOpen !== undefined && s.lastOpen !== seen) notifyBreakGlass();
+  s.lastOpen = seen;
   for (const r of rows) {
     if (r.state === "kept") continue;
     if (r.state === "reverting") {
@@ -686,7 +698,8 @@ async function adoptFromCluster(store: BreakGlassStore): Promise<void> {
         .catch(() => ({ items: [] as ConfigurationObject[] }));
       for (const obj of list.items ?? []) {
         const record = activeRecord(obj);
-        if (record && record.resource === resource) await store.insert(record, context);
+        if (record && record.resource === resource && (await store.insert(record, context)))
+          notifyBreakGlass();
       }
     }
   }
