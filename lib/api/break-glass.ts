@@ -86,7 +86,7 @@ export interface BreakGlassList {
 export const BREAK_GLASS_EVENT = "break-glass";
 
 /** What a change event says: only that the episodes changed (read the list again) and when. */
-export interface BreakGlassChange {
+interface BreakGlassChange {
   readonly at: number;
 }
 

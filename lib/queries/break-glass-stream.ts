@@ -23,7 +23,7 @@ export interface EventSourceLike {
 /** EventSource.CLOSED. */
 const CLOSED = 2;
 
-export interface BreakGlassStreamOptions {
+interface BreakGlassStreamOptions {
   /** Opens a new connection (the browser's `new EventSource(url)`). */
   open: () => EventSourceLike;
   /** The episodes may have changed: read them again. */

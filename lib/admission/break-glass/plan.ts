@@ -38,7 +38,7 @@ export interface HookObject {
 }
 
 /** A binding's spec (only what break-glass reads is typed). */
-export interface BindingSpec {
+interface BindingSpec {
   readonly policyName?: string;
   readonly validationActions?: readonly string[];
   readonly matchResources?: Readonly<Record<string, unknown>>;

@@ -33,11 +33,11 @@ const BREAK_GLASS_MODES: readonly BreakGlassMode[] = [
 ];
 
 /** The webhook configuration kinds a break-glass applies to (by resource). */
-export type BreakGlassConfigurationResource =
+type BreakGlassConfigurationResource =
   "validatingwebhookconfigurations" | "mutatingwebhookconfigurations";
 
 /** The admission policy binding kinds a break-glass applies to (by resource). */
-export type BreakGlassBindingResource =
+type BreakGlassBindingResource =
   "validatingadmissionpolicybindings" | "mutatingadmissionpolicybindings";
 
 /** The kinds a break-glass applies to (by resource). */
