@@ -340,6 +340,17 @@ describe("break-glass on a MutatingAdmissionPolicyBinding", () => {
       objectSelector: {},
       matchPolicy: "Equivalent",
     });
+    // A mutating binding has no validationActions: "warn" is refused before anything is written.
+    await expect(
+      service.startBreakGlass(clientOf("admin"), {
+        resource: R,
+        name,
+        mode: "warn",
+        reason: "no",
+        durationSeconds: 60,
+      }),
+    ).rejects.toMatchObject({ status: 400 });
+
     clock.advance(episode.expiresAt - clock.now());
     await expect
       .poll(async () => (await episodes()).ended.find((e) => e.id === episode.id)?.state, {

@@ -318,6 +318,12 @@ export async function startBreakGlass(
   signal?: AbortSignal,
 ): Promise<EpisodeView> {
   const c = config();
+  if (!modesFor(input.resource).includes(input.mode))
+    throw refused(
+      400,
+      "BadRequest",
+      `${input.mode} does not apply to ${input.resource}: ${modesFor(input.resource).join(", ")} do`,
+    );
   const durationMs =
     input.durationSeconds !== undefined ? input.durationSeconds * 1000 : c.defaultMs;
   if (durationMs > c.maxMs)
