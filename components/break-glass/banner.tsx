@@ -1,11 +1,30 @@
 "use client";
 
+import { useEffect } from "react";
 import { usePathname } from "next/navigation";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { streamUrl } from "@/lib/api/client";
+import { breakGlassStreamRoute } from "@/lib/api/break-glass";
+import { followBreakGlass } from "@/lib/queries/break-glass-stream";
 import { useTabContext } from "@/components/layout/tab-context";
 import { breakGlassListQuery } from "@/lib/queries/break-glass";
 import { ActiveEpisode, KeptEpisode } from "./episode";
 import { useServerNow } from "./time-left";
+
+/**
+ * Reads the episodes again each time the break-glass stream says they changed, and on each
+ * (re)connection: every tab sees a break-glass start or end at once, without polling.
+ */
+function useBreakGlassStream(context: string | undefined, enabled: boolean) {
+  const qc = useQueryClient();
+  useEffect(() => {
+    if (!context || !enabled) return;
+    return followBreakGlass({
+      open: () => new EventSource(streamUrl(breakGlassStreamRoute, {}, context)),
+      onChange: () => void qc.invalidateQueries({ queryKey: ["break-glass"] }),
+    });
+  }, [context, enabled, qc]);
+}
 
 /**
  * On every page while any break-glass is active (or one ended with fields to answer for): what
@@ -19,6 +38,7 @@ export function BreakGlassBanner({ shared = false }: { shared?: boolean }) {
     ...breakGlassListQuery(context ?? ""),
     enabled: context !== undefined && !signingIn,
   });
+  useBreakGlassStream(context, !signingIn);
   const now = useServerNow(list.data?.now, list.dataUpdatedAt);
   const active = list.data?.active ?? [];
   const kept = list.data?.kept ?? [];

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { EpisodeView, KeptFieldView } from "@/lib/api/break-glass";
+import { isBindingBreakGlass } from "@/lib/admission/break-glass/record";
 import { objectPagePath } from "@/lib/webhooks/resource-kinds";
 import { revertBreakGlass } from "@/lib/queries/break-glass";
 import { dateTime } from "@/lib/clock";
@@ -13,11 +14,18 @@ const MODE_TEXT: Record<EpisodeView["mode"], (e: EpisodeView) => string> = {
   ignore: () => "failurePolicy Ignore",
   "exclude-namespaces": (e) => `namespaces excluded: ${(e.namespaces ?? []).join(", ")}`,
   grant: (e) => `breakglass granted to group ${e.group ?? "?"}`,
+  warn: (e) => {
+    const f = e.fields.find((x) => x.field === "validationActions");
+    const was = Array.isArray(f?.original) ? (f.original as unknown[]).join(", ") : "Deny";
+    return `validationActions Warn, Audit (was ${was})`;
+  },
 };
 
 const KIND_SHORT: Record<EpisodeView["resource"], string> = {
   validatingwebhookconfigurations: "ValidatingWebhookConfiguration",
   mutatingwebhookconfigurations: "MutatingWebhookConfiguration",
+  validatingadmissionpolicybindings: "ValidatingAdmissionPolicyBinding",
+  mutatingadmissionpolicybindings: "MutatingAdmissionPolicyBinding",
 };
 
 function useRefresh() {
@@ -36,8 +44,10 @@ export function ActiveEpisode({ episode: e, now }: { episode: EpisodeView; now: 
       <span>
         <strong>Break-glass</strong> on {KIND_SHORT[e.resource]}{" "}
         <Link href={objectPagePath(e.resource, e.name)}>{e.name}</Link>
-        {e.hooks.length === 1 ? <> (hook {e.hooks[0]})</> : null}: {MODE_TEXT[e.mode](e)} — by{" "}
-        {e.actor}: “{e.reason}”.{" "}
+        {e.hooks.length === 1 && !isBindingBreakGlass(e.resource) ? (
+          <> (hook {e.hooks[0]})</>
+        ) : null}
+        : {MODE_TEXT[e.mode](e)} — by {e.actor}: “{e.reason}”.{" "}
       </span>
       <span data-testid="break-glass-time-left">
         {left > 0 ? `${formatTimeLeft(left)} left` : "reverting now…"}
@@ -74,12 +84,13 @@ function fieldKey(k: { hook: string; field: string }) {
   return `${k.hook}/${k.field}`;
 }
 
-function keptText(k: KeptFieldView): string {
-  if (k.hookGone) return `hook ${k.hook} is gone`;
+function keptText(k: KeptFieldView, binding: boolean): string {
+  const of = binding ? `binding ${k.hook}` : `hook ${k.hook}`;
+  if (k.hookGone) return `${of} is gone`;
   const who = k.changedBy
     .map((m) => `${m.manager} (${m.operation}${m.time ? `, ${dateTime(Date.parse(m.time))}` : ""})`)
     .join(", ");
-  return `${k.field} of hook ${k.hook} is now ${JSON.stringify(k.now)}, changed after break-glass${who ? ` — by ${who}` : ""}; break-glass had set ${JSON.stringify(k.set)}, the original was ${JSON.stringify(k.original)}`;
+  return `${k.field} of ${of} is now ${JSON.stringify(k.now)}, changed after break-glass${who ? ` — by ${who}` : ""}; break-glass had set ${JSON.stringify(k.set)}, the original was ${JSON.stringify(k.original)}`;
 }
 
 /** An ended break-glass whose revert left fields someone changed: the question it asks. */
@@ -107,7 +118,7 @@ export function KeptEpisode({ episode: e }: { episode: EpisodeView }) {
       <ul>
         {kept.map((k) => (
           <li key={fieldKey(k)} data-testid="break-glass-kept-field">
-            {keptText(k)}
+            {keptText(k, isBindingBreakGlass(e.resource))}
           </li>
         ))}
       </ul>

@@ -3,7 +3,12 @@
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
-import type { BreakGlassMode, BreakGlassResource } from "@/lib/admission/break-glass/record";
+import {
+  isBindingBreakGlass,
+  modesFor,
+  type BreakGlassMode,
+  type BreakGlassResource,
+} from "@/lib/admission/break-glass/record";
 import {
   breakGlassListQuery,
   breakGlassPreviewQuery,
@@ -28,12 +33,20 @@ const MODES: ReadonlyArray<{ mode: BreakGlassMode; label: string; hint: string }
     label: "Grant the breakglass verb",
     hint: "for hooks that declare the documented breakglass matchCondition: a temporary ClusterRole and ClusterRoleBinding let a group's requests skip them",
   },
+  {
+    mode: "warn",
+    label: "Warn instead of Deny",
+    hint: "validationActions Warn and Audit in place of Deny: a failing validation is told to the client and recorded in the audit log, not refused",
+  },
 ];
 
+const BINDING_EXCLUDE_HINT =
+  "the policy is not evaluated in these namespaces (a NotIn term on kubernetes.io/metadata.name in the binding's matchResources.namespaceSelector; existing terms kept)";
+
 /**
- * A configuration's break-glass on its page: the active one (time left, early revert), or the
- * action — offered only to an identity that may patch and update the configuration — with the
- * controllers that will undo it named first.
+ * A configuration's (or an admission policy binding's) break-glass on its page: the active one
+ * (time left, early revert), or the action — offered only to an identity that may patch and
+ * update the object — with the controllers that will undo it named first.
  */
 export function BreakGlassPanel({
   resource,
@@ -45,7 +58,8 @@ export function BreakGlassPanel({
   const { context = "" } = useTabContext();
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
-  const [mode, setMode] = useState<BreakGlassMode>("ignore");
+  const binding = isBindingBreakGlass(resource);
+  const [mode, setMode] = useState<BreakGlassMode>(modesFor(resource)[0] ?? "ignore");
   const [hook, setHook] = useState("");
   const [namespaces, setNamespaces] = useState("");
   const [group, setGroup] = useState("");
@@ -63,6 +77,11 @@ export function BreakGlassPanel({
   const kept = (list.data?.kept ?? []).filter((e) => e.resource === resource && e.name === name);
   const p = preview.data;
   const duration = minutes ?? p?.defaultMinutes ?? 30;
+  const what = binding ? "binding" : "configuration";
+  const hintOf = (m: BreakGlassMode) =>
+    binding && m === "exclude-namespaces"
+      ? BINDING_EXCLUDE_HINT
+      : MODES.find((x) => x.mode === m)?.hint;
 
   if (mine.length > 0 || kept.length > 0)
     return (
@@ -80,7 +99,7 @@ export function BreakGlassPanel({
   if (!p.allowed)
     return (
       <p className="hint" data-testid="break-glass-not-allowed">
-        Break-glass: you may not patch and update this configuration, so it is not offered.
+        Break-glass: you may not patch and update this {what}, so it is not offered.
       </p>
     );
   return (
@@ -123,8 +142,8 @@ export function BreakGlassPanel({
           }}
         >
           <div className="form-row">
-            {MODES.map((m) => (
-              <label key={m.mode} title={m.hint}>
+            {MODES.filter((m) => p.modes.includes(m.mode)).map((m) => (
+              <label key={m.mode} title={hintOf(m.mode)}>
                 <input
                   type="radio"
                   name="break-glass-mode"
@@ -134,24 +153,34 @@ export function BreakGlassPanel({
                     (!p.grantAllowed || !p.hooks.some((h) => h.breakglassCheck))
                   }
                   onChange={() => setMode(m.mode)}
+                  data-testid={`break-glass-mode-${m.mode}`}
                 />
                 {m.label}
               </label>
             ))}
           </div>
-          <p className="hint">{MODES.find((m) => m.mode === mode)?.hint}</p>
+          <p className="hint">{hintOf(mode)}</p>
+          {p.binding ? (
+            <p className="hint" data-testid="break-glass-binding-now">
+              Binds policy {p.binding.policyName || "?"}; validationActions now{" "}
+              {(p.binding.validationActions ?? []).join(", ") || "not set"}. The exact previous
+              state is restored at the end, unless someone changes it meanwhile.
+            </p>
+          ) : null}
           <div className="form-row">
-            <label>
-              Hooks
-              <select value={hook} onChange={(e) => setHook(e.target.value)}>
-                <option value="">every hook of {name}</option>
-                {p.hooks.map((h) => (
-                  <option key={h.name} value={h.name}>
-                    {h.name}
-                  </option>
-                ))}
-              </select>
-            </label>
+            {binding ? null : (
+              <label>
+                Hooks
+                <select value={hook} onChange={(e) => setHook(e.target.value)}>
+                  <option value="">every hook of {name}</option>
+                  {p.hooks.map((h) => (
+                    <option key={h.name} value={h.name}>
+                      {h.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
             {mode === "exclude-namespaces" ? (
               <label>
                 Namespaces
@@ -160,6 +189,7 @@ export function BreakGlassPanel({
                   onChange={(e) => setNamespaces(e.target.value)}
                   placeholder="shop, payments"
                   required
+                  data-testid="break-glass-namespaces"
                 />
               </label>
             ) : null}

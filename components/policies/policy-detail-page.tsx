@@ -28,6 +28,7 @@ import { ObjectGone } from "@/components/ui/object-gone";
 import { RecentDecisions } from "@/components/decisions/recent-decisions";
 import { HookEffects } from "@/components/history/hook-effects";
 import { kindOfResource } from "@/lib/admission/history/kinds";
+import { BreakGlassPanel } from "@/components/break-glass/panel";
 
 /** One admission policy or binding, every field readable, live. */
 export function PolicyDetailPage({ resource, name }: { resource: PolicyResource; name: string }) {
@@ -92,6 +93,7 @@ export function PolicyDetailPage({ resource, name }: { resource: PolicyResource;
       />
       <RecreatedNotice recreations={fights.data?.recreations} kind={kind} name={name} />
       <EngineOwnerLine kind={kind} object={obj} />
+      {isBindingResource(resource) ? <BreakGlassPanel resource={resource} name={name} /> : null}
       {binding ? (
         <BindingBody
           resource={resource}

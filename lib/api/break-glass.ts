@@ -1,5 +1,5 @@
 /**
- * Break-glass: let a webhook configuration's writes through for a bounded time, and undo it on
+ * Break-glass: let a webhook configuration's (or an admission policy binding's) writes through for a bounded time, and undo it on
  * time (server/break-glass). Contracts of its routes.
  */
 import { z } from "zod";
@@ -50,6 +50,7 @@ export interface EpisodeView {
   readonly mode: BreakGlassMode;
   readonly resource: BreakGlassResource;
   readonly name: string;
+  /** The hooks it applies to; a binding's own name. */
   readonly hooks: readonly string[];
   readonly namespaces?: readonly string[];
   readonly group?: string;
@@ -81,6 +82,24 @@ export interface BreakGlassList {
   readonly ended: readonly EpisodeView[];
 }
 
+/** The name of the break-glass stream's change event. */
+export const BREAK_GLASS_EVENT = "break-glass";
+
+/** What a change event says: only that the episodes changed (read the list again) and when. */
+interface BreakGlassChange {
+  readonly at: number;
+}
+
+/**
+ * Server-Sent Events: `event: break-glass` each time an episode starts, begins reverting, ends,
+ * fails a revert or is answered (on this dashboard at once, on another replica at its next
+ * sweep), and the heartbeat. The banner reads the list again on each, and on each (re)connection.
+ */
+export const breakGlassStreamRoute = route<BreakGlassChange>()({
+  method: "GET",
+  path: "/api/break-glass/stream",
+});
+
 /** Active break-glass episodes and those waiting for an answer, cluster-wide. */
 export const breakGlassListRoute = route<BreakGlassList>()({
   method: "GET",
@@ -90,8 +109,10 @@ export const breakGlassListRoute = route<BreakGlassList>()({
 const breakGlassResource = z.enum([
   "validatingwebhookconfigurations",
   "mutatingwebhookconfigurations",
+  "validatingadmissionpolicybindings",
+  "mutatingadmissionpolicybindings",
 ]);
-const breakGlassMode = z.enum(["ignore", "exclude-namespaces", "grant"]);
+const breakGlassMode = z.enum(["ignore", "exclude-namespaces", "grant", "warn"]);
 
 export interface ControllerWarningView {
   readonly who: string;
@@ -111,6 +132,13 @@ export interface BreakGlassPreview {
     /** Declares the documented `breakglass` authorization matchCondition. */
     breakglassCheck: boolean;
   }>;
+  /** A binding's: what it enforces now (hooks is then the binding alone). */
+  readonly binding?: {
+    readonly policyName: string;
+    readonly validationActions?: readonly string[];
+  };
+  /** The modes that apply to this kind. */
+  readonly modes: readonly BreakGlassMode[];
   /** Writers that will put the change back (from managedFields, owner references, the engines). */
   readonly warnings: readonly ControllerWarningView[];
   readonly active?: EpisodeView;

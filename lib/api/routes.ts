@@ -17,6 +17,7 @@ import {
   breakGlassPreviewRoute,
   breakGlassRevertRoute,
   breakGlassStartRoute,
+  breakGlassStreamRoute,
 } from "./break-glass";
 import { listContextsRoute, rememberContextRoute } from "./contexts";
 import {
@@ -125,4 +126,5 @@ export const API_ROUTES: Readonly<Record<string, AnyRoute>> = {
   breakGlassPreviewRoute,
   breakGlassStartRoute,
   breakGlassRevertRoute,
+  breakGlassStreamRoute,
 };

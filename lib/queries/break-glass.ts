@@ -12,16 +12,13 @@ import type { z } from "zod";
 import { queryKeys } from "./keys";
 
 /**
- * How often the banner reads the episodes again. Episodes are few and start or end on any
- * replica, by anyone: a short re-read keeps every tab's banner true without a stream of its own.
+ * The episodes (the banner's). Never polled: the banner follows /api/break-glass/stream
+ * (break-glass-stream.ts) and invalidates this query on each change and each reconnection.
  */
-const BREAK_GLASS_REREAD_MS = 5_000;
-
 export const breakGlassListQuery = (context: string) =>
   queryOptions({
     queryKey: queryKeys.breakGlass(context),
     queryFn: ({ signal }) => callApi(breakGlassListRoute, { signal }),
-    refetchInterval: BREAK_GLASS_REREAD_MS,
     retry: false,
   });
 

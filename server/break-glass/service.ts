@@ -1,5 +1,5 @@
 /**
- * Break-glass on a webhook configuration: let its writes through for a bounded time, written as
+ * Break-glass on a webhook configuration or an admission policy binding: let its writes through for a bounded time, written as
  * the request's identity with the resourceVersion precondition, recorded on the object
  * (annotation) and in the store, and reverted on time — by whichever dashboard process claims
  * the episode in the store first (once across replicas sharing PostgreSQL), also after a restart
@@ -10,8 +10,8 @@
  * broke the glass (recorded with the episode); in shared mode as the dashboard's own service
  * account, since the user's session may be gone by then — the outcome records it as
  * `portcullis (service account) on expiry of <actor>'s break-glass`, and the apiserver's audit
- * log names the account. That account needs get and update on the webhook configurations (and
- * delete on clusterroles and clusterrolebindings for a grant), which the chart does not grant by
+ * log names the account. That account needs get and update on the webhook configurations and
+ * the admission policy bindings (and delete on clusterroles and clusterrolebindings for a grant), which the chart does not grant by
  * default (docs/operating.md, "Break-glass"): without it the revert on expiry is refused, retried,
  * and the banner shows the refusal until someone reverts it as themselves.
  */
@@ -35,6 +35,8 @@ import {
 import { controllerWarnings } from "@/lib/admission/break-glass/controllers";
 import {
   BREAK_GLASS_RESOURCES,
+  isBindingBreakGlass,
+  modesFor,
   type BreakGlassMode,
   type BreakGlassRecord,
   type BreakGlassResource,
@@ -55,10 +57,13 @@ import { decisionStore } from "@/server/decisions/instance";
 import { BreakGlassStore, type EpisodeRow } from "@/server/decisions/store/break-glass";
 import { breakGlassConfig, type BreakGlassConfig } from "./config";
 import { EpisodeTimers, systemTimerClock, type TimerClock } from "./timers";
+import { notifyBreakGlass, openFingerprint } from "./events";
 
 const KIND: Record<BreakGlassResource, string> = {
   validatingwebhookconfigurations: "ValidatingWebhookConfiguration",
   mutatingwebhookconfigurations: "MutatingWebhookConfiguration",
+  validatingadmissionpolicybindings: "ValidatingAdmissionPolicyBinding",
+  mutatingadmissionpolicybindings: "MutatingAdmissionPolicyBinding",
 };
 
 const pathOf = (r: BreakGlassResource, name?: string) =>
@@ -78,6 +83,8 @@ interface State {
   sweep?: NodeJS.Timeout;
   /** Revert attempts running here, by episode. */
   running: Map<string, Promise<void>>;
+  /** The open episodes as the last sweep read them (openFingerprint). */
+  lastOpen?: string;
 }
 
 const g = globalThis as typeof globalThis & { portcullisBreakGlass?: State };
@@ -212,7 +219,7 @@ function warningsFor(
       text: `${engine.reverts} A break-glass here may be undone before its time; the revert then finds the fields changed and leaves them.`,
       emergency: [...engine.emergency, ...(ENGINE_SWITCHES[engine.engine] ?? [])],
     });
-  for (const w of controllerWarnings(obj, hooks, mode))
+  for (const w of controllerWarnings(obj, hooks, mode, resource))
     out.push({ who: w.who, text: w.text, emergency: w.emergency ? [w.emergency] : [] });
   return out;
 }
@@ -252,19 +259,33 @@ export async function preview(
     mayWrite(client, input.resource, input.name, signal),
     mayGrant(client, signal),
   ]);
-  const hooks = (obj.webhooks ?? []).map((h) => ({
-    name: h.name ?? "",
-    ...(h.failurePolicy ? { failurePolicy: h.failurePolicy } : {}),
-    breakglassCheck: breakglassCheckOf(h) !== undefined,
-  }));
+  const binding = isBindingBreakGlass(input.resource);
+  const hooks = binding
+    ? [{ name: input.name, breakglassCheck: false }]
+    : (obj.webhooks ?? []).map((h) => ({
+        name: h.name ?? "",
+        ...(h.failurePolicy ? { failurePolicy: h.failurePolicy } : {}),
+        breakglassCheck: breakglassCheckOf(h) !== undefined,
+      }));
   const chosen = input.hook ? [input.hook] : hooks.map((h) => h.name);
   const record = activeRecord(obj);
   const row = record ? await (await breakGlassStore()).get(record.id) : undefined;
   const c = config();
   return {
     allowed,
-    grantAllowed: allowed && grantAllowed,
+    grantAllowed: allowed && grantAllowed && !binding,
     hooks,
+    ...(binding
+      ? {
+          binding: {
+            policyName: obj.spec?.policyName ?? "",
+            ...(obj.spec?.validationActions
+              ? { validationActions: obj.spec.validationActions }
+              : {}),
+          },
+        }
+      : {}),
+    modes: modesFor(input.resource),
     warnings: warningsFor(obj, input.resource, chosen, input.mode),
     ...(record
       ? {
@@ -297,6 +318,12 @@ export async function startBreakGlass(
   signal?: AbortSignal,
 ): Promise<EpisodeView> {
   const c = config();
+  if (!modesFor(input.resource).includes(input.mode))
+    throw refused(
+      400,
+      "BadRequest",
+      `${input.mode} does not apply to ${input.resource}: ${modesFor(input.resource).join(", ")} do`,
+    );
   const durationMs =
     input.durationSeconds !== undefined ? input.durationSeconds * 1000 : c.defaultMs;
   if (durationMs > c.maxMs)
@@ -368,6 +395,7 @@ export async function startBreakGlass(
   const store = await breakGlassStore();
   await store.insert(record, client.context);
   schedule(record);
+  notifyBreakGlass();
   return view({ record, context: client.context, state: "active", attempts: 0 }, true);
 }
 
@@ -478,6 +506,7 @@ async function claimAndRevert(
   if (!(await store.claim(id, s.owner, s.clock.now(), c.leaseMs, opts.early))) return false;
   await store.begin(id);
   s.timers.cancel(id);
+  notifyBreakGlass();
   const who = opts.client
     ? { client: opts.client, by: opts.by ?? opts.client.context }
     : expiryClient(row);
@@ -496,6 +525,7 @@ async function claimAndRevert(
       JSON.stringify(outcome),
       s.clock.now(),
     );
+    notifyBreakGlass();
     return true;
   } catch (e) {
     const outcome: RevertOutcome = {
@@ -508,6 +538,7 @@ async function claimAndRevert(
       error: e instanceof Error ? e.message : String(e),
     };
     await store.release(id, s.owner, JSON.stringify(outcome)).catch(() => undefined);
+    notifyBreakGlass();
     if (opts.early) throw e;
     // Due and failed (the apiserver unreachable, the identity refused): try again soon.
     s.timers.schedule(id, s.clock.now() + Math.min(c.sweepMs, 5_000), fire);
@@ -561,6 +592,7 @@ export async function revertNow(
     if (!answer.keep && answer.force.length > 0)
       outcome = await writeRevert(client, row, by, "answer", new Set(answer.force));
     await store.close(id, JSON.stringify({ ...outcome, previous }), state().clock.now());
+    notifyBreakGlass();
   } else if (row.state === "active" || row.state === "reverting") {
     const done = await claimAndRevert(id, { early: true, client, by });
     if (!done) throw refused(409, "Conflict", "this break-glass is being reverted already");
@@ -578,22 +610,28 @@ export async function listEpisodes(
 ): Promise<BreakGlassList> {
   // Shared mode: what was let through, by whom and why, is for those who may read the
   // configurations themselves (local mode: the context's own cluster).
+  // Each kind's episodes are shown to those who may list that kind.
+  let shown: (r: EpisodeRow) => boolean = () => true;
   if (isSharedMode()) {
     const may = await Promise.all(
       BREAK_GLASS_RESOURCES.map((resource) =>
         canI(client, { group: WEBHOOK_GROUP, resource, verb: "list" }, signal),
       ),
     );
-    if (!may.every(Boolean))
+    if (!may.slice(0, 2).every(Boolean))
       throw new KubeApiError({
         status: 403,
         reason: "Forbidden",
         message: "you may not list the webhook configurations, so their break-glass is not shown",
         cluster: client.server,
       });
+    const listable = new Set(BREAK_GLASS_RESOURCES.filter((_, i) => may[i] === true));
+    shown = (r) => listable.has(r.record.resource);
   }
   const store = await breakGlassStore();
-  const [rows, ended] = await Promise.all([store.open(), store.ended(10)]);
+  const [all, allEnded] = await Promise.all([store.open(), store.ended(10)]);
+  const rows = all.filter(shown);
+  const ended = allEnded.filter(shown);
   const may = new Map<string, Promise<boolean>>();
   const canRevert = (r: EpisodeRow) => {
     const key = `${r.record.resource}/${r.record.name}`;
@@ -617,6 +655,10 @@ export async function listEpisodes(
 async function sweep(): Promise<void> {
   const s = state();
   const rows = await (await breakGlassStore()).open();
+  // Another replica started, reverted or answered one: this process's streams are told too.
+  const seen = openFingerprint(rows);
+  if (s.lastOpen !== undefined && s.lastOpen !== seen) notifyBreakGlass();
+  s.lastOpen = seen;
   for (const r of rows) {
     if (r.state === "kept") continue;
     if (r.state === "reverting") {
@@ -662,7 +704,8 @@ async function adoptFromCluster(store: BreakGlassStore): Promise<void> {
         .catch(() => ({ items: [] as ConfigurationObject[] }));
       for (const obj of list.items ?? []) {
         const record = activeRecord(obj);
-        if (record && record.resource === resource) await store.insert(record, context);
+        if (record && record.resource === resource && (await store.insert(record, context)))
+          notifyBreakGlass();
       }
     }
   }

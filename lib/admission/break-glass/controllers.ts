@@ -7,7 +7,12 @@
 import { configurationProvenance } from "@/lib/admission/provenance/provenance";
 import { platformOf } from "@/lib/admission/provenance/platforms";
 import type { ConfigurationObject } from "./plan";
-import type { BreakGlassField, BreakGlassMode } from "./record";
+import {
+  isBindingBreakGlass,
+  type BreakGlassField,
+  type BreakGlassMode,
+  type BreakGlassResource,
+} from "./record";
 
 export interface ControllerWarning {
   /** The manager or owner, as the object names it. */
@@ -28,14 +33,17 @@ const FIELDS_OF: Record<BreakGlassMode, readonly BreakGlassField[]> = {
   ignore: ["failurePolicy"],
   "exclude-namespaces": ["namespaceSelector"],
   grant: [],
+  warn: ["validationActions"],
 };
 
-/** The warnings for breaking the glass on `hooks` of `obj` in `mode`. */
+/** The warnings for breaking the glass on `hooks` of `obj` (a binding: its name) in `mode`. */
 export function controllerWarnings(
   obj: ConfigurationObject,
   hooks: readonly string[],
   mode: BreakGlassMode,
+  resource: BreakGlassResource = "validatingwebhookconfigurations",
 ): ControllerWarning[] {
+  const binding = isBindingBreakGlass(resource);
   const out: ControllerWarning[] = [];
   const refs = obj.metadata?.["ownerReferences"];
   if (Array.isArray(refs))
@@ -43,14 +51,15 @@ export function controllerWarnings(
       if (r?.controller)
         out.push({
           who: `${r.kind ?? "?"}/${r.name ?? "?"}`,
-          text: `the configuration is controlled by ${r.kind ?? "?"} ${r.name ?? "?"}: its controller may write its own version back before the break-glass ends, and then the revert finds the fields changed and leaves them`,
+          text: `the ${binding ? "binding" : "configuration"} is controlled by ${r.kind ?? "?"} ${r.name ?? "?"}: its controller may write its own version back before the break-glass ends, and then the revert finds the fields changed and leaves them`,
         });
-  const fields = FIELDS_OF[mode];
+  const fields: readonly BreakGlassField[] =
+    binding && mode === "exclude-namespaces" ? ["matchResources"] : FIELDS_OF[mode];
   if (fields.length === 0) return out;
   const prov = configurationProvenance(obj);
   const seen = new Set<string>();
   for (const s of prov.sections) {
-    if (!hooks.includes(s.name)) continue;
+    if (binding ? s.name !== "spec" : !hooks.includes(s.name)) continue;
     for (const t of s.terms) {
       if (!fields.some((f) => t.field === f || t.field.startsWith(`${f}.`))) continue;
       for (const o of [...t.owners, ...(t.unitOwners ?? [])]) {
@@ -59,7 +68,7 @@ export function controllerWarnings(
         const platform = platformOf(o.manager);
         out.push({
           who: o.manager,
-          text: `${t.field} of hook ${s.name} is managed by ${o.manager} (${o.operation}${o.time ? `, last ${o.time}` : ""})${platform ? `, ${platform.name}: it ${platform.does}` : ""}; a controller writing as ${o.manager} will set it back at its next reconcile`,
+          text: `${t.field} of ${binding ? "the binding" : `hook ${s.name}`} is managed by ${o.manager} (${o.operation}${o.time ? `, last ${o.time}` : ""})${platform ? `, ${platform.name}: it ${platform.does}` : ""}; a controller writing as ${o.manager} will set it back at its next reconcile`,
           ...(platform?.optOut ? { emergency: `${platform.optOut} (${platform.source})` } : {}),
         });
       }

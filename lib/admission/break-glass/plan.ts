@@ -1,6 +1,6 @@
 /**
- * Break-glass as pure steps over a webhook configuration: the object to write to let writes
- * through (and the record of what it changed), and at the end the object to write back — only the
+ * Break-glass as pure steps over a webhook configuration or an admission policy binding: the
+ * object to write to let writes through (and the record of what it changed), and at the end the object to write back — only the
  * fields break-glass changed, and of those only the ones still as break-glass left them; a field
  * someone changed meanwhile is kept and reported with who changed it (managedFields).
  */
@@ -22,6 +22,8 @@ import {
   type BreakGlassResource,
   type FieldChange,
   type Grant,
+  isBindingBreakGlass,
+  modesFor,
 } from "./record";
 
 export interface HookObject {
@@ -35,7 +37,18 @@ export interface HookObject {
   readonly [key: string]: unknown;
 }
 
-/** A webhook configuration as read from the apiserver (only what break-glass reads is typed). */
+/** A binding's spec (only what break-glass reads is typed). */
+interface BindingSpec {
+  readonly policyName?: string;
+  readonly validationActions?: readonly string[];
+  readonly matchResources?: Readonly<Record<string, unknown>>;
+  readonly [key: string]: unknown;
+}
+
+/**
+ * A webhook configuration or an admission policy binding as read from the apiserver (only what
+ * break-glass reads is typed).
+ */
 export interface ConfigurationObject {
   readonly apiVersion?: string;
   readonly kind?: string;
@@ -47,6 +60,7 @@ export interface ConfigurationObject {
     readonly [key: string]: unknown;
   };
   readonly webhooks?: readonly HookObject[];
+  readonly spec?: BindingSpec;
   readonly [key: string]: unknown;
 }
 
@@ -181,6 +195,9 @@ export function planBreakGlass(
     );
   if (!req.reason.trim()) return fail("a reason is required");
   if (!(req.durationMs > 0)) return fail("the duration must be positive");
+  if (!modesFor(req.resource).includes(req.mode))
+    return fail(`${req.mode} does not apply to ${req.resource}`);
+  if (isBindingBreakGlass(req.resource)) return planBindingBreakGlass(obj, req);
   const all = obj.webhooks ?? [];
   const hooks = req.hook === undefined ? all : all.filter((h) => h.name === req.hook);
   if (req.hook !== undefined && hooks.length === 0)
@@ -271,6 +288,80 @@ export function planBreakGlass(
   return { ok: true, value: { object, record } };
 }
 
+/** The defaults the apiserver gives a binding's matchResources (v1 SetDefaults_MatchResources). */
+function defaultedMatchResources(m: unknown): Record<string, unknown> {
+  const r = isObj(m) ? clone(m) : {};
+  return {
+    ...r,
+    namespaceSelector: isObj(r.namespaceSelector) ? r.namespaceSelector : {},
+    objectSelector: isObj(r.objectSelector) ? r.objectSelector : {},
+    matchPolicy: typeof r.matchPolicy === "string" ? r.matchPolicy : "Equivalent",
+  };
+}
+
+const DENY = "Deny";
+const RELAXED_ACTIONS = ["Warn", "Audit"];
+
+/**
+ * On a binding: `warn` sets validationActions to Warn and Audit where they hold Deny (the only
+ * action that refuses); `exclude-namespaces` writes matchResources with the NotIn term added to
+ * its namespaceSelector — whole, with the apiserver's defaults filled in, so that what the
+ * apiserver stores is what the record says break-glass set.
+ */
+function planBindingBreakGlass(
+  obj: ConfigurationObject,
+  req: BreakGlassRequest,
+): Planned<{ object: ConfigurationObject; record: BreakGlassRecord }> {
+  const name = obj.metadata?.name ?? "";
+  if (!isObj(obj.spec)) return fail(`${name} has no spec`);
+  if (req.hook !== undefined && req.hook !== name)
+    return fail(`a binding has no hooks: ${req.hook} is not ${name}`);
+  const spec = clone(obj.spec) as Record<string, unknown>;
+  const fields: FieldChange[] = [];
+  let namespaces: string[] | undefined;
+  if (req.mode === "warn") {
+    const actions = Array.isArray(spec.validationActions)
+      ? (spec.validationActions as unknown[]).map(String)
+      : [];
+    if (!actions.includes(DENY))
+      return fail(
+        `${name}'s validationActions (${actions.join(", ") || "none"}) do not deny: nothing to relax`,
+      );
+    const set = [...RELAXED_ACTIONS];
+    fields.push({ hook: name, field: "validationActions", original: actions, set });
+    spec.validationActions = set;
+  } else {
+    namespaces = [...new Set(req.namespaces ?? [])];
+    if (namespaces.length === 0) return fail("name at least one namespace to exclude");
+    const bad = namespaces.find((n) => n.length > 63 || !NAMESPACE_NAME.test(n));
+    if (bad !== undefined) return fail(`${JSON.stringify(bad)} is not a namespace name`);
+    const original = spec.matchResources === undefined ? null : clone(spec.matchResources);
+    const defaulted = defaultedMatchResources(spec.matchResources);
+    const set = {
+      ...defaulted,
+      namespaceSelector: excludeNamespaces(defaulted.namespaceSelector, namespaces),
+    };
+    fields.push({ hook: name, field: "matchResources", original, set });
+    spec.matchResources = clone(set);
+  }
+  const record: BreakGlassRecord = {
+    v: 1,
+    id: req.id,
+    mode: req.mode,
+    resource: req.resource,
+    name,
+    hooks: [name],
+    fields,
+    ...(namespaces ? { namespaces } : {}),
+    startedAt: req.now,
+    expiresAt: req.now + req.durationMs,
+    actor: req.actor,
+    reason: req.reason,
+  };
+  const object = withAnnotation({ ...obj, spec }, formatRecord(record));
+  return { ok: true, value: { object, record } };
+}
+
 /** A field a revert did not restore: someone changed it after break-glass. */
 interface KeptField extends FieldChange {
   /** Its value now (null: the field or its hook is gone). */
@@ -289,10 +380,13 @@ export interface RevertPlan {
   readonly kept: readonly KeptField[];
 }
 
-function ownersOf(obj: ConfigurationObject, hook: string, field: BreakGlassField): Manager[] {
-  const section = configurationProvenance(obj).sections.find((s) => s.name === hook);
+/** The provenance section of a hook: its name, or a binding's `spec`. */
+const sectionOf = (binding: boolean, hook: string) => (binding ? "spec" : hook);
+
+function ownersOf(obj: ConfigurationObject, section: string, field: BreakGlassField): Manager[] {
+  const found = configurationProvenance(obj).sections.find((s) => s.name === section);
   const out = new Map<string, Manager>();
-  for (const t of section?.terms ?? [])
+  for (const t of found?.terms ?? [])
     if (t.field === field || t.field.startsWith(`${field}.`) || t.field.startsWith(`${field}[`))
       for (const o of [...t.owners, ...(t.unitOwners ?? [])]) out.set(o.manager, o);
   return [...out.values()].sort((a, b) => (b.time ?? "").localeCompare(a.time ?? ""));
@@ -309,12 +403,18 @@ export function planRevert(
   record: BreakGlassRecord,
   force: ReadonlySet<string> = new Set(),
 ): RevertPlan {
+  const binding = isBindingBreakGlass(record.resource);
   const hooks = clone(current.webhooks ?? []) as Array<Record<string, unknown>>;
+  // A binding's fields live in its spec: the binding is its one "hook".
+  const spec =
+    binding && isObj(current.spec) ? (clone(current.spec) as Record<string, unknown>) : undefined;
+  const holderOf = (hook: string): Record<string, unknown> | undefined =>
+    binding ? (hook === record.name ? spec : undefined) : hooks.find((x) => x.name === hook);
   const restored: FieldChange[] = [];
   const already: FieldChange[] = [];
   const kept: KeptField[] = [];
   for (const f of record.fields) {
-    const h = hooks.find((x) => x.name === f.hook);
+    const h = holderOf(f.hook);
     const now = h ? (h[f.field] ?? null) : null;
     const forced = force.has(`${f.hook}/${f.field}`);
     if (h && canonicalJson(now) === canonicalJson(f.original)) {
@@ -328,13 +428,18 @@ export function planRevert(
         ...f,
         now,
         hookGone: !h,
-        changedBy: h ? ownersOf(current, f.hook, f.field) : [],
+        changedBy: h ? ownersOf(current, sectionOf(binding, f.hook), f.field) : [],
       });
     }
   }
   const ours = activeRecord(current)?.id === record.id;
   if (restored.length === 0 && !ours) return { restored, already, kept };
-  const base = restored.length > 0 ? { ...current, webhooks: hooks } : current;
+  const base =
+    restored.length === 0
+      ? current
+      : binding
+        ? { ...current, spec }
+        : { ...current, webhooks: hooks };
   return { object: ours ? withAnnotation(base, undefined) : base, restored, already, kept };
 }
 

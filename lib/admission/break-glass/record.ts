@@ -1,7 +1,7 @@
 /**
  * What a break-glass is, as the cluster and the store both hold it: the record written to the
- * object's `portcullis.dev/break-glass` annotation (JSON) in the same write that lets writes
- * through, so that a dashboard that lost its store — or another replica — can still restore it on
+ * object's `portcullis.dev/break-glass` annotation (JSON) — a webhook configuration's or an
+ * admission policy binding's — in the same write that lets writes through, so that a dashboard that lost its store — or another replica — can still restore it on
  * time. Pure.
  */
 
@@ -19,25 +19,64 @@ export const BREAKGLASS_VERB = "breakglass";
  * refuses; a hook that answers still decides), `exclude-namespaces` adds a NotIn term on the
  * namespace name label to namespaceSelector (the hook is not called there at all), `grant` binds
  * the `breakglass` verb the hook's own matchCondition checks to a group (the hook skips that
- * group's requests).
+ * group's requests). On an admission policy binding: `warn` replaces a ValidatingAdmissionPolicyBinding's
+ * Deny among its validationActions with Warn and Audit (a failing validation is told and
+ * recorded, not refused), `exclude-namespaces` adds the NotIn term to the binding's
+ * matchResources.namespaceSelector (the policy is not evaluated there).
  */
-export type BreakGlassMode = "ignore" | "exclude-namespaces" | "grant";
-const BREAK_GLASS_MODES: readonly BreakGlassMode[] = ["ignore", "exclude-namespaces", "grant"];
+export type BreakGlassMode = "ignore" | "exclude-namespaces" | "grant" | "warn";
+const BREAK_GLASS_MODES: readonly BreakGlassMode[] = [
+  "ignore",
+  "exclude-namespaces",
+  "grant",
+  "warn",
+];
 
-/** The two kinds a break-glass applies to (by resource). */
-export type BreakGlassResource =
+/** The webhook configuration kinds a break-glass applies to (by resource). */
+type BreakGlassConfigurationResource =
   "validatingwebhookconfigurations" | "mutatingwebhookconfigurations";
+
+/** The admission policy binding kinds a break-glass applies to (by resource). */
+type BreakGlassBindingResource =
+  "validatingadmissionpolicybindings" | "mutatingadmissionpolicybindings";
+
+/** The kinds a break-glass applies to (by resource). */
+export type BreakGlassResource = BreakGlassConfigurationResource | BreakGlassBindingResource;
 export const BREAK_GLASS_RESOURCES: readonly BreakGlassResource[] = [
   "validatingwebhookconfigurations",
   "mutatingwebhookconfigurations",
+  "validatingadmissionpolicybindings",
+  "mutatingadmissionpolicybindings",
 ];
 
-/** The fields of a hook a break-glass changes. */
-export type BreakGlassField = "failurePolicy" | "namespaceSelector";
+export function isBindingBreakGlass(r: BreakGlassResource): r is BreakGlassBindingResource {
+  return r === "validatingadmissionpolicybindings" || r === "mutatingadmissionpolicybindings";
+}
+
+/** The modes that fit a kind: a binding has no failurePolicy and no hook-declared check. */
+export function modesFor(r: BreakGlassResource): readonly BreakGlassMode[] {
+  if (r === "validatingadmissionpolicybindings") return ["warn", "exclude-namespaces"];
+  if (r === "mutatingadmissionpolicybindings") return ["exclude-namespaces"];
+  return ["ignore", "exclude-namespaces", "grant"];
+}
 
 /**
- * One field of one hook as break-glass found it and as it left it. `original` null: the field
- * was absent (the apiserver defaults both in v1, so in practice it is always present).
+ * The fields a break-glass changes: a hook's failurePolicy or namespaceSelector; a binding's
+ * spec.validationActions or spec.matchResources (whole, as the apiserver defaults it).
+ */
+export type BreakGlassField =
+  "failurePolicy" | "namespaceSelector" | "validationActions" | "matchResources";
+const BREAK_GLASS_FIELDS: readonly BreakGlassField[] = [
+  "failurePolicy",
+  "namespaceSelector",
+  "validationActions",
+  "matchResources",
+];
+
+/**
+ * One field of one hook (of a binding: `hook` is the binding's name) as break-glass found it and
+ * as it left it. `original` null: the field was absent (the apiserver defaults a hook's two in
+ * v1; a binding's matchResources may be absent, and is then removed again on revert).
  */
 export interface FieldChange {
   readonly hook: string;
@@ -62,9 +101,9 @@ export interface BreakGlassRecord {
   readonly id: string;
   readonly mode: BreakGlassMode;
   readonly resource: BreakGlassResource;
-  /** The configuration's name. */
+  /** The configuration's (or binding's) name. */
   readonly name: string;
-  /** The hooks it applies to (every hook of the configuration, or one). */
+  /** The hooks it applies to (every hook of the configuration, or one; a binding's own name). */
   readonly hooks: readonly string[];
   /** What to restore (empty for `grant`: nothing of the object changes). */
   readonly fields: readonly FieldChange[];
@@ -84,9 +123,14 @@ const isStr = (v: unknown): v is string => typeof v === "string";
 
 function parseField(v: unknown): FieldChange | undefined {
   if (!isObj(v) || !isStr(v.hook)) return undefined;
-  if (v.field !== "failurePolicy" && v.field !== "namespaceSelector") return undefined;
+  if (!BREAK_GLASS_FIELDS.includes(v.field as BreakGlassField)) return undefined;
   if (!("original" in v) || !("set" in v)) return undefined;
-  return { hook: v.hook, field: v.field, original: v.original ?? null, set: v.set ?? null };
+  return {
+    hook: v.hook,
+    field: v.field as BreakGlassField,
+    original: v.original ?? null,
+    set: v.set ?? null,
+  };
 }
 
 function parseGrant(v: unknown): Grant | undefined {
@@ -109,6 +153,8 @@ export function parseRecord(text: string | undefined): BreakGlassRecord | undefi
   if (!isObj(v) || v.v !== 1 || !isStr(v.id) || !isStr(v.name)) return undefined;
   if (!BREAK_GLASS_MODES.includes(v.mode as BreakGlassMode)) return undefined;
   if (!BREAK_GLASS_RESOURCES.includes(v.resource as BreakGlassResource)) return undefined;
+  if (!modesFor(v.resource as BreakGlassResource).includes(v.mode as BreakGlassMode))
+    return undefined;
   if (typeof v.startedAt !== "number" || typeof v.expiresAt !== "number") return undefined;
   if (!isStr(v.actor) || !isStr(v.reason)) return undefined;
   if (!Array.isArray(v.hooks) || !v.hooks.every(isStr)) return undefined;
