@@ -2,14 +2,7 @@ import { handle } from "@/server/http/respond";
 import { BREAK_GLASS_EVENT, type breakGlassStreamRoute } from "@/lib/api/break-glass";
 import type { ResponseOf } from "@/lib/api/contract";
 import { streamOwnerOf, streamSessionOf } from "@/server/kube/identity";
-import { endWithSession } from "@/server/auth/session-streams";
-import { endOnShutdown } from "@/server/http/shutdown";
-import { HEARTBEAT_TEXT, STREAM_HEARTBEAT_MS } from "@/lib/api/streams";
-import {
-  claimStreamSlot,
-  eventStreamResponse,
-  streamQueuingStrategy,
-} from "@/server/kube/live-stream";
+import { openEventStream } from "@/server/http/event-stream";
 import { subscribeBreakGlass } from "@/server/break-glass/events";
 
 export const dynamic = "force-dynamic";
@@ -22,55 +15,17 @@ export const dynamic = "force-dynamic";
  */
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
-    const release = claimStreamSlot(streamOwnerOf(request));
-    const encoder = new TextEncoder();
-    let cleanup = () => undefined as void;
-    const stream = new ReadableStream<Uint8Array>(
-      {
-        start(controller) {
-          let closed = false;
-          const close = () => {
-            if (closed) return;
-            closed = true;
-            cleanup();
-            try {
-              controller.close();
-            } catch {
-              // already closed by the client
-            }
-          };
-          const write = (text: string) => {
-            if (closed) return;
-            try {
-              controller.enqueue(encoder.encode(text));
-            } catch {
-              close();
-            }
-          };
-          const unsubscribe = subscribeBreakGlass(() => {
-            const msg: ResponseOf<typeof breakGlassStreamRoute> = { at: Date.now() };
-            write(`event: ${BREAK_GLASS_EVENT}\ndata: ${JSON.stringify(msg)}\n\n`);
-          });
-          const heartbeat = setInterval(() => write(HEARTBEAT_TEXT), STREAM_HEARTBEAT_MS);
-          const unregister = endOnShutdown(close);
-          const session = streamSessionOf(request);
-          const unregisterSession = session ? endWithSession(session, close) : () => undefined;
-          cleanup = () => {
-            release();
-            unregister();
-            unregisterSession();
-            unsubscribe();
-            clearInterval(heartbeat);
-          };
-          request.signal.addEventListener("abort", close);
-          write("retry: 1000\n: connected\n\n");
-        },
-        cancel() {
-          cleanup();
-        },
-      },
-      streamQueuingStrategy(),
-    );
-    return eventStreamResponse(stream);
+    const session = streamSessionOf(request);
+    return openEventStream({
+      owner: streamOwnerOf(request),
+      signal: request.signal,
+      retryMs: 1000,
+      ...(session ? { session } : {}),
+      start: (w) =>
+        subscribeBreakGlass(() => {
+          const msg: ResponseOf<typeof breakGlassStreamRoute> = { at: Date.now() };
+          w.send(BREAK_GLASS_EVENT, msg);
+        }),
+    });
   });
 }
