@@ -458,6 +458,59 @@ describe("impersonation mode", () => {
   });
 });
 
+describe("break-glass's revert on time", () => {
+  it("lets the service account update webhook configurations and bindings and delete grants, and nothing more", async () => {
+    const objects = renderedObjects(
+      await renderChart({
+        release: `bg-${id}`,
+        namespace,
+        set: ["breakGlass.revertOnExpiry=true"],
+      }),
+    );
+    for (const o of objects)
+      if (["ServiceAccount", "ClusterRole", "ClusterRoleBinding"].includes(o.kind)) await create(o);
+    const client = await chartServiceAccount(objects, {
+      group: WEBHOOK_GROUP,
+      resource: "validatingwebhookconfigurations",
+      verb: "update",
+    });
+    for (const resource of [
+      "mutatingwebhookconfigurations",
+      "validatingadmissionpolicybindings",
+      "mutatingadmissionpolicybindings",
+    ]) {
+      expect(await canI(client, { group: WEBHOOK_GROUP, resource, verb: "update" }), resource).toBe(
+        true,
+      );
+    }
+    for (const resource of ["clusterroles", "clusterrolebindings"]) {
+      const rbac = "rbac.authorization.k8s.io";
+      expect(await canI(client, { group: rbac, resource, verb: "delete" }), resource).toBe(true);
+      expect(await canI(client, { group: rbac, resource, verb: "create" }), resource).toBe(false);
+    }
+    // The policies themselves, creating and deleting configurations: still refused.
+    for (const [resource, verb] of [
+      ["validatingadmissionpolicies", "update"],
+      ["validatingwebhookconfigurations", "create"],
+      ["validatingwebhookconfigurations", "delete"],
+      ["validatingwebhookconfigurations", "patch"],
+    ] as const) {
+      expect(
+        await canI(client, { group: WEBHOOK_GROUP, resource, verb }),
+        `${verb} ${resource}`,
+      ).toBe(false);
+    }
+    expect(await readPaths(client)).toEqual([]);
+  });
+
+  it("is off by default: the chart's role writes nothing", () => {
+    const role = chart.find(
+      (o) => o.kind === "ClusterRole" && !o.metadata.name.endsWith("-decisions-reader"),
+    ) as (RenderedObject & { rules: Rule[] }) | undefined;
+    expect(role?.rules.flatMap((r) => r.verbs).filter((v) => !READ_VERBS.includes(v))).toEqual([]);
+  });
+});
+
 describe("the decisions reader role", () => {
   it("grants exactly the get the decisions routes authorize with", async () => {
     const reader = chart.find((o) => o.metadata.name.endsWith("-decisions-reader")) as
