@@ -9,9 +9,9 @@ import { seededStaleTime, timelineQuery } from "@/lib/queries/history";
 import type { TimelineSeed } from "@/lib/api/history";
 import type { HistoryKind } from "@/lib/admission/history/kinds";
 import { groupByDay, type TimelineEntry } from "@/lib/admission/history/timeline";
-import { Actor } from "./actor";
+import { Actor, ChangeContext } from "./actor";
 import { ClockTime } from "./local-time";
-import { objectHref, restoreHref } from "./links";
+import { objectHref, recreateHref, restoreHref } from "./links";
 import styles from "./history.module.css";
 
 /**
@@ -125,7 +125,9 @@ function Entry({
   newest: boolean;
 }) {
   const c = entry.change;
-  const restorable = c.object !== undefined && !newest;
+  const restorable = c.object !== undefined && !newest && c.source !== "manifest";
+  // A deleted object (not a static one: its file is its source) can be created again.
+  const recreatable = entry.lastKnown !== undefined && c.source !== "manifest";
   return (
     <article className={styles.entry} data-testid="timeline-entry" data-change-id={c.id}>
       <div className={styles.entryHead}>
@@ -136,14 +138,28 @@ function Entry({
         <span>
           by <Actor change={c} detail />
         </span>
+        <span className="muted" data-testid="entry-context">
+          in <ChangeContext change={c} />
+        </span>
         <span className="spacer" />
-        {c.version ? <span className="muted mono">rv {c.version}</span> : null}
+        {c.version && c.source !== "manifest" && c.operation !== "delete" ? (
+          <span className="muted mono">rv {c.version}</span>
+        ) : null}
         <span className="badge" title={c.source === "audit" ? `audit ID ${c.auditID}` : undefined}>
-          {c.source === "audit" ? "audit" : "watch"}
+          {c.source}
         </span>
         {restorable ? (
           <Link className="button" href={restoreHref(kind, name, c.id)} data-testid="restore">
             Restore this version…
+          </Link>
+        ) : null}
+        {recreatable && entry.lastKnown !== undefined ? (
+          <Link
+            className="button"
+            href={recreateHref(kind, entry.lastKnown)}
+            data-testid="recreate"
+          >
+            Restore (create again)…
           </Link>
         ) : null}
       </div>

@@ -89,6 +89,11 @@ export const historyRecentRoute = route<RecentChangesResponse>()({
     actor: z.string().trim().max(1024).optional(),
     kind: kind.optional(),
     name: z.string().trim().max(253).optional(),
+    /**
+     * The kubeconfig context the change was seen through (`unknown`: none known). Not `context`,
+     * which every request uses to name the tab's own.
+     */
+    cluster: z.string().trim().max(253).optional(),
     /** Also the versions found when watching began. */
     observed: z.enum(["1"]).optional(),
   }),

@@ -28,7 +28,7 @@ import { kubeClientFor } from "@/server/kube/client";
 import { isSharedMode } from "@/server/kube/config";
 import { sessionIdOf, startingContext } from "@/server/kube/identity";
 import { historyStore } from "./instance";
-import { recentChanges, startWatching, timelineOf } from "./service";
+import { clusterFilter, recentChanges, startWatching, timelineOf } from "./service";
 import type { HistoryStore } from "./store";
 
 /** What a seed reads with: the identity's context, its access check, its watch and the store. */
@@ -102,9 +102,19 @@ export async function recentChangesSeedWith(
     // As the API reads its parameters (trimmed; too long is refused there, so no seed here).
     const actor = filter.actor?.trim();
     const name = filter.name?.trim();
-    if ((actor?.length ?? 0) > 1024 || (name?.length ?? 0) > 253) return undefined;
+    if (
+      (actor?.length ?? 0) > 1024 ||
+      (name?.length ?? 0) > 253 ||
+      (filter.cluster?.trim().length ?? 0) > 253
+    )
+      return undefined;
     const page = await recentChanges(
-      { actor: actor || undefined, kind: filter.kind, name: name || undefined },
+      {
+        actor: actor || undefined,
+        kind: filter.kind,
+        name: name || undefined,
+        ...clusterFilter(filter.cluster?.trim()),
+      },
       { limit: RECENT_PAGE },
       await access.store(),
     );
