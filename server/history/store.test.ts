@@ -166,13 +166,21 @@ describe.each([
     // The same write seen through a second context of the same cluster: kept once.
     await store.record([{ ...watch("6", T0 + 3), context: "viewer@local" }]);
     await store.record([{ ...audit("7", T0 + 4, "carol"), context: "" }]);
+    // An audit record of no known context, then the watch's of the same write: the watch's.
+    await store.record([{ ...audit("8", T0 + 5, "carol"), context: "" }]);
+    await store.record([{ ...watch("8", T0 + 6), context: "admin@local" }]);
     const ctx = async (f: Parameters<HistoryStore["recent"]>[0]) =>
       (await store.recent(f, { limit: 10 })).map((c) => `${c.version}@${c.context}`);
-    expect(await ctx({})).toEqual(["7@", "6@audited@local", "5@admin@local"]);
-    expect(await ctx({ context: "admin@local" })).toEqual(["5@admin@local"]);
+    expect(await ctx({})).toEqual(["8@admin@local", "7@", "6@audited@local", "5@admin@local"]);
+    expect(await ctx({ context: "admin@local" })).toEqual(["8@admin@local", "5@admin@local"]);
     expect(await ctx({ context: "" })).toEqual(["7@"]);
     const { changes } = await store.timeline("ValidatingWebhookConfiguration", "c", { limit: 10 });
-    expect(changes.map((c) => c.context)).toEqual(["", "audited@local", "admin@local"]);
+    expect(changes.map((c) => [c.context, c.actor?.user])).toEqual([
+      ["admin@local", "carol"],
+      ["", "carol"],
+      ["audited@local", "bob"],
+      ["admin@local", "bob"],
+    ]);
   });
 
   it("does not let a Request-level audit record of one context claim another context's watch record", async () => {

@@ -218,20 +218,6 @@ export class HistoryStore {
     return r ? recordOf(r) : undefined;
   }
 
-  /**
-   * The object's last known state before change `id` (a deletion): the newest earlier change of
-   * the same object (kind, name and uid) with an after-state. What a restore of a deleted object
-   * re-creates.
-   */
-  async lastKnownBefore(id: number): Promise<ChangeRecord | undefined> {
-    const c = await this.version(id);
-    if (!c) return undefined;
-    const [r] = await this.read<Row>(
-      sql`SELECT id, time, kind, name, uid, version_key, operation, source, audit_id, user_name, user_groups, user_agent, impersonator, object, patch, context FROM admission_changes WHERE kind = ${c.kind} AND name = ${c.name} AND uid = ${c.uid} AND id < ${id} AND object IS NOT NULL ORDER BY id DESC LIMIT 1`,
-    );
-    return r ? recordOf(r) : undefined;
-  }
-
   /** The last stored change of each static manifest object (see manifest-changes). */
   async manifestHeads(): Promise<Map<string, ManifestHead>> {
     const rows = await this.read<{
@@ -375,7 +361,10 @@ async function recordOne(tx: SqlTx, d: ChangeDraft): Promise<number> {
         valuesOf(d, d.version),
         d.source === "audit"
           ? sql`ON CONFLICT (uid, version_key) DO UPDATE SET time = excluded.time, operation = excluded.operation, source = excluded.source, audit_id = excluded.audit_id, user_name = excluded.user_name, user_groups = excluded.user_groups, user_agent = excluded.user_agent, impersonator = excluded.impersonator, object = COALESCE(admission_changes.object, excluded.object), context = CASE WHEN admission_changes.context = '' THEN excluded.context ELSE admission_changes.context END WHERE admission_changes.source = 'watch' RETURNING id`
-          : sql`ON CONFLICT (uid, version_key) DO NOTHING RETURNING id`,
+          : d.source === "watch"
+            ? // The audit record came first without a context (none named): the watch's names it.
+              sql`ON CONFLICT (uid, version_key) DO UPDATE SET context = excluded.context WHERE admission_changes.context = '' AND excluded.context <> '' RETURNING id`
+            : sql`ON CONFLICT (uid, version_key) DO NOTHING RETURNING id`,
       ),
     );
     return rows.length;
