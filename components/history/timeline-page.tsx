@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import Link from "next/link";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
@@ -17,8 +17,9 @@ import styles from "./history.module.css";
 /**
  * One admission object's changes, newest first, each with who, when and its field diff, and a
  * way to open any earlier version in the editor as a proposed edit. A page of 50 at a time: the
- * first screen never waits for the rest of a long history. The first page comes from the server
- * in the page's HTML (`seed`) when the tab is in the context it was read for.
+ * first screen never waits for the rest of a long history. The newest changes (a first screen of
+ * them) come from the server in the page's HTML (`seed`) when the tab is in the context it was
+ * read for; the rest of the first page is read right after.
  */
 export function TimelinePage({
   kind,
@@ -42,6 +43,12 @@ export function TimelinePage({
         }
       : {}),
   });
+  // The server rendered a first screen only: the rest of the first page follows at once.
+  const onlyFirstScreen = !!seeded && q.data?.pages.length === 1 && q.data.pages[0] === seeded.page;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = q;
+  useEffect(() => {
+    if (onlyFirstScreen && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [onlyFirstScreen, hasNextPage, isFetchingNextPage, fetchNextPage]);
   const entries = useMemo(() => q.data?.pages.flatMap((p) => p.entries) ?? [], [q.data]);
   const first = q.data?.pages[0];
   const days = useMemo(() => groupByDay(entries, (e) => e.change.time), [entries]);
