@@ -457,7 +457,7 @@ export function historyScenario(): void {
     ).toHaveLength(1);
   });
 
-  it("records static manifest objects appearing, changing and disappearing, attributed to their file, two empty-named versions kept apart", async () => {
+  it("records static manifest objects appearing, changing and disappearing, attributed to their file, two objects of the same content kept apart", async () => {
     const dir = mkdtempSync(nodePath.join(os.tmpdir(), "portcullis-history-manifests-"));
     const watcher = new ManifestWatcher([{ dir, plugin: "ValidatingAdmissionWebhook" }]);
     const name = `${tag}-m.static.k8s.io`;
