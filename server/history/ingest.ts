@@ -19,7 +19,7 @@ import { historyStore, pruneHistorySoon } from "./instance";
  * its decisions): PORTCULLIS_DECISIONS_CONTEXT in local mode, the one cluster in shared mode; ""
  * when not named (the audit records' context is then unknown).
  */
-export function auditContext(env: NodeJS.ProcessEnv = process.env): string {
+function auditContext(env: NodeJS.ProcessEnv = process.env): string {
   if (isSharedMode()) return SHARED_CONTEXT;
   return env.PORTCULLIS_DECISIONS_CONTEXT ?? "";
 }
