@@ -55,7 +55,7 @@ function canonical(v: unknown): string {
 }
 
 /** The content digest of a static object as stored (sha256 hex of its canonical JSON). */
-export function manifestDigest(object: Record<string, unknown>): string {
+function manifestDigest(object: Record<string, unknown>): string {
   return sha256Hex(canonical(object));
 }
 
