@@ -4,8 +4,9 @@
  * - history-timeline-10k-api-ms: the server's answer for the first page (GET
  *   /api/history/objects/…, 50 changes with their field diffs), median of 5 after a warm-up;
  * - history-timeline-10k-first-screen-ms: from navigation start to the first change painted on
- *   /history/ValidatingWebhookConfiguration/<name> in Chromium (server answer + first render),
- *   median of 3 after a warm-up load (bench/browser-measure.ts), and the time Playwright saw it.
+ *   /history/ValidatingWebhookConfiguration/<name> in Chromium (server answer + first render; the
+ *   server renders the newest 20 changes, TIMELINE_FIRST_SCREEN), median of 3 after a warm-up
+ *   load (bench/browser-measure.ts), and the time Playwright saw it.
  * The 10,000 changes are written into the dashboard's own SQLite store (the table is created by
  * a first read) as the watch and the audit sink write them: one configuration, one version each,
  * every tenth by the watch alone. Uses the stack named by PORTCULLIS_STACK, or starts one.

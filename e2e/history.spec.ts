@@ -12,7 +12,16 @@ const R = "validatingwebhookconfigurations" as const;
 const KIND = "ValidatingWebhookConfiguration";
 
 interface Timeline {
-  entries: Array<{ change: { id: number; actor?: { user: string }; source: string } }>;
+  entries: Array<{
+    change: {
+      id: number;
+      actor?: { user: string };
+      source: string;
+      operation: string;
+      context?: string;
+    };
+    lastKnown?: number;
+  }>;
 }
 
 test.describe("Change history", () => {
@@ -102,5 +111,70 @@ test.describe("Change history", () => {
     await page.getByTestId("change-row").first().getByRole("link", { name }).click();
     await expect(page).toHaveURL(new RegExp(`/history/${KIND}/${name}$`));
     await expect(entries).toHaveCount(4);
+  });
+
+  test("a deleted configuration is created again from its last known state through the editor, and each change names the context it was seen through", async ({
+    page,
+    kube,
+    cleanup,
+    dashboardApi,
+    stack,
+  }) => {
+    test.slow();
+    const ctx = stack.contexts.admin;
+    const name = uniqueName("e2e-history-del");
+    const h = `a.${name}.example.com`;
+    cleanup.defer(async () => {
+      await deleteConfig(kube, R, name);
+    });
+    const timeline = async () =>
+      (await (
+        await dashboardApi.call("GET", `/api/history/objects/${KIND}/${name}`)
+      ).json()) as Timeline;
+    // A first read starts watching the tab's context: every write after it is seen through it.
+    await timeline();
+    const created = await createConfig(kube, R, name, [hook(h, { timeoutSeconds: 12 })]);
+    const del = await kube.request("DELETE", `${GROUP_PATH}/${R}/${name}`);
+    expect(del.status, del.body).toBe(200);
+    await expect
+      .poll(
+        async () =>
+          (await timeline()).entries.map((e) => [e.change.operation, e.change.context ?? ""]),
+        { timeout: 30_000 },
+      )
+      .toEqual([
+        ["delete", ctx],
+        ["create", ctx],
+      ]);
+
+    await page.goto(`/history/${KIND}/${name}`);
+    const entries = page.getByTestId("timeline-entry");
+    await expect(entries).toHaveCount(2);
+    await expect(entries.nth(0).getByTestId("entry-context")).toContainText(ctx);
+    // Only the deletion offers to create the object again (the creation is not restorable
+    // as an edit: there is no object to edit).
+    await expect(page.getByTestId("recreate")).toHaveCount(1);
+    await entries.nth(0).getByTestId("recreate").click();
+    await expect(page.getByTestId("proposal")).toContainText("opened to be created again", {
+      timeout: 30_000,
+    });
+    await page.getByRole("button", { name: "Dry run" }).click();
+    await expect(page.getByRole("region", { name: "Dry run result" })).toContainText(
+      "accepted by the apiserver",
+    );
+    expect(await getConfig(kube, R, name)).toBeUndefined();
+    await page.getByRole("button", { name: "Create" }).click();
+    await expect(page).toHaveURL(new RegExp(`/webhooks/${R}/${name}$`));
+    const again = await getConfig(kube, R, name);
+    expect(again?.webhooks?.[0]?.timeoutSeconds).toBe(12);
+    expect(again?.metadata.uid).not.toBe(created.metadata.uid);
+
+    // The cluster-wide page filters by the context a change was seen through.
+    await expect.poll(async () => (await timeline()).entries.length, { timeout: 30_000 }).toBe(3);
+    await page.goto(`/changes?name=${name}&cluster=${encodeURIComponent(ctx)}`);
+    await expect(page.getByTestId("change-row")).toHaveCount(3);
+    await expect(page.getByTestId("change-context").first()).toHaveText(ctx);
+    await page.goto(`/changes?name=${name}&cluster=no-such-context`);
+    await expect(page.getByText("No change matches.")).toBeVisible();
   });
 });

@@ -7,7 +7,9 @@
  * (changesOfEventListBody, as the sink does; the decisions through parseEventListBody and
  * storeDecisions, as the sink does).
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import nodePath from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { auditEventsOf, readStack, type StackInfo } from "../cluster/harness/stack";
 import { httpsRequest } from "../cluster/https-json";
@@ -16,13 +18,18 @@ import { parseEventListBody } from "@/lib/admission/audit/audit-batch";
 import type { TimelineResponse } from "@/lib/api/history";
 import { storeDecisions } from "@/server/decisions/instance";
 import { changesOfEventListBody, recordChanges } from "@/server/history/ingest";
-import { effectsOf, recentChanges, timelineOf } from "@/server/history/service";
+import { effectsOf, recentChanges, timelineOf, versionOf } from "@/server/history/service";
 import { watchHistory, watchRecorded } from "@/server/history/watch-recorder";
+import { recordManifests } from "@/server/history/manifest-recorder";
+import { recreatedObject } from "@/lib/admission/history/restore";
+import { ManifestWatcher } from "@/server/kube/admission-manifests";
 
 const ADMISSION = "/apis/admissionregistration.k8s.io/v1";
 // openssl req -x509 -newkey ec … -days 365 -subj /CN=test-ca (as lib/admission/lint's tests).
 const OTHER_CA =
   "-----BEGIN CERTIFICATE-----\nMIIBeTCCAR+gAwIBAgIUBfQAYxQ2So+fRo/qMg6c+uvpHtIwCgYIKoZIzj0EAwIw\nEjEQMA4GA1UEAwwHdGVzdC1jYTAeFw0yNjExMjIxNzIwNDBaFw0yNzExMjIxNzIw\nNDBaMBIxEDAOBgNVBAMMB3Rlc3QtY2EwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNC\nAATV/ubrl7DUMg+Zrdfo7RkXIgleADBKrztRq638JoDyB/ttJP127p7srP7ErF2X\nOtE286A1fkOIE8Yk+TXuTFPDo1MwUTAdBgNVHQ4EFgQUemYt2/3wiZHicHXRCeHo\nK9vHftQwHwYDVR0jBBgwFoAUemYt2/3wiZHicHXRCeHoK9vHftQwDwYDVR0TAQH/\nBAUwAwEB/zAKBggqhkjOPQQDAgNIADBFAiEAtwnDFuLICwDW/fXgO6NF8CozSTLT\nMLz+eAAq8OYsS7UCIFzG4fccXhkCjyoJGDE7a7Axr11z/vUcSZUn/FhqSvrG\n-----END CERTIFICATE-----\n";
+
+const AUDIT_CONTEXT = "audited@history-test";
 
 export function historyScenario(): void {
   let stack: StackInfo;
@@ -83,6 +90,8 @@ export function historyScenario(): void {
     stack = readStack();
     ca = readFileSync(stack.caFile);
     process.env.KUBECONFIG = stack.kubeconfig;
+    // The audit events' context (as the fleet page's): a name no watch here uses.
+    process.env.PORTCULLIS_DECISIONS_CONTEXT = AUDIT_CONTEXT;
     hooks = await startWebhookServer({ certFile: stack.caFile, keyFile: stack.caKeyFile });
     await watchHistory(stack.contexts.admin);
     expect(
@@ -92,6 +101,7 @@ export function historyScenario(): void {
   });
 
   afterAll(async () => {
+    delete process.env.PORTCULLIS_DECISIONS_CONTEXT;
     for (const p of made.reverse()) await api("DELETE", p).catch(() => undefined);
     await hooks?.close();
   });
@@ -373,5 +383,218 @@ export function historyScenario(): void {
     expect(cmp?.before.failOpens).toBe(0);
     expect(cmp?.after.failOpens).toBeGreaterThanOrEqual(5);
     expect(fx.histogram.buckets.length).toBeGreaterThan(0);
+  });
+
+  it("names the context each change was seen through: the watched one, else the audit events' (PORTCULLIS_DECISIONS_CONTEXT); filterable", async () => {
+    const name = `${tag}-ctx`;
+    const path = `${ADMISSION}/validatingwebhookconfigurations/${name}`;
+    const w = hooks.webhook("ctx.history.test", "a", {
+      failurePolicy: "Ignore",
+      rules: [
+        {
+          apiGroups: ["history.portcullis.test"],
+          apiVersions: ["v1"],
+          operations: ["CREATE"],
+          resources: ["things"],
+        },
+      ],
+    });
+    const created = await api("POST", `${ADMISSION}/validatingwebhookconfigurations`, {
+      body: { metadata: { name }, webhooks: [w] },
+    });
+    expect(created.status).toBe(201);
+    made.push(path);
+    await expect
+      .poll(
+        async () => {
+          await watchRecorded(stack.contexts.admin);
+          return (await timeline("ValidatingWebhookConfiguration", name)).entries.length;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(1);
+    // A Request-level audit event of a patch the watch has not stored yet: the audit's context.
+    const patched = await api("PATCH", path, {
+      patch: true,
+      user: "editor",
+      body: { metadata: { labels: { seen: "audit" } } },
+    });
+    expect(patched.status).toBe(200);
+    await deliverAudit([created.auditID]);
+    const t = await timeline("ValidatingWebhookConfiguration", name);
+    // The watch saw the creation first: its context stays with the audit's actor added.
+    expect(t.entries.at(-1)?.change).toMatchObject({
+      source: "audit",
+      context: stack.contexts.admin,
+    });
+    const byWatch = await recentChanges(
+      { name, context: stack.contexts.admin, observed: true },
+      { limit: 10 },
+    );
+    expect(byWatch.items.map((c) => c.operation)).toContain("create");
+    expect(
+      (await recentChanges({ name, context: "no-such-context" }, { limit: 10 })).items,
+    ).toEqual([]);
+    // Delivered before the watch's record of the patch: the audit events' context.
+    const auditOnly = (await auditEventsOf(stack, patched.auditID)).map((e) => ({
+      ...e,
+      // The same write as another object's (no watch record to meet): only the audit names it.
+      objectRef: { ...(e.objectRef as object), name: `${name}-audit-only` },
+      responseObject: undefined,
+    }));
+    await recordChanges(
+      changesOfEventListBody(
+        Buffer.from(
+          JSON.stringify({ kind: "EventList", apiVersion: "audit.k8s.io/v1", items: auditOnly }),
+        ),
+      ),
+    );
+    const audited = await recentChanges({ name: `${name}-audit-only` }, { limit: 10 });
+    expect(audited.items.map((c) => [c.source, c.context])).toEqual([["audit", AUDIT_CONTEXT]]);
+    expect(
+      (await recentChanges({ name: `${name}-audit-only`, context: AUDIT_CONTEXT }, { limit: 10 }))
+        .items,
+    ).toHaveLength(1);
+  });
+
+  it("records static manifest objects appearing, changing and disappearing, attributed to their file, two objects of the same content kept apart", async () => {
+    const dir = mkdtempSync(nodePath.join(os.tmpdir(), "portcullis-history-manifests-"));
+    const watcher = new ManifestWatcher([{ dir, plugin: "ValidatingAdmissionWebhook" }]);
+    const name = `${tag}-m.static.k8s.io`;
+    const other = `${tag}-n.static.k8s.io`;
+    const file = nodePath.join(dir, "hooks.yaml");
+    const vwc = (n: string, timeoutSeconds: number) => ({
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingWebhookConfiguration",
+      metadata: { name: n },
+      webhooks: [
+        {
+          name: "s.history.test",
+          clientConfig: { url: "https://static.history.test/validate" },
+          rules: [
+            {
+              apiGroups: ["history.portcullis.test"],
+              apiVersions: ["v1"],
+              operations: ["CREATE"],
+              resources: ["things"],
+            },
+          ],
+          failurePolicy: "Ignore",
+          sideEffects: "None",
+          admissionReviewVersions: ["v1"],
+          timeoutSeconds,
+        },
+      ],
+    });
+    const write = (objects: object[]) => {
+      if (objects.length === 0) return rmSync(file, { force: true });
+      const tmp = nodePath.join(dir, ".hooks.tmp");
+      writeFileSync(tmp, objects.map((o) => JSON.stringify(o)).join("\n---\n"));
+      renameSync(tmp, file);
+    };
+    const ops = async (n: string) => {
+      await recordManifests(watcher);
+      return (await timeline("ValidatingWebhookConfiguration", n)).entries.map((e) => [
+        e.change.operation,
+        e.change.source,
+        e.change.actor?.user,
+      ]);
+    };
+    try {
+      // Two objects whose content is the same but for the name: two timelines.
+      write([vwc(name, 5), vwc(other, 5)]);
+      watcher.reread();
+      await expect
+        .poll(() => ops(name), { timeout: 15_000 })
+        .toEqual([["create", "manifest", `manifest ${file}`]]);
+      expect(await ops(other)).toHaveLength(1);
+      write([vwc(name, 7)]);
+      await expect.poll(() => ops(name), { timeout: 15_000 }).toHaveLength(2);
+      expect((await timeline("ValidatingWebhookConfiguration", name)).entries[0]?.diff).toEqual([
+        {
+          path: "webhooks[name=s.history.test].timeoutSeconds",
+          change: "changed",
+          before: "5",
+          after: "7",
+        },
+      ]);
+      await expect.poll(() => ops(other), { timeout: 15_000 }).toHaveLength(2);
+      expect((await ops(other))[0]?.[0]).toBe("delete");
+      // Back to the first content: a change of its own, not merged into the first one.
+      write([vwc(name, 5)]);
+      await expect.poll(() => ops(name), { timeout: 15_000 }).toHaveLength(3);
+      // A dashboard started again on the same files records nothing new.
+      const again = new ManifestWatcher([{ dir, plugin: "ValidatingAdmissionWebhook" }]);
+      try {
+        await recordManifests(again);
+        expect(await ops(name)).toHaveLength(3);
+      } finally {
+        again.close();
+      }
+      write([]);
+      await expect.poll(() => ops(name), { timeout: 15_000 }).toHaveLength(4);
+      expect((await ops(name))[0]).toEqual(["delete", "manifest", `manifest ${file}`]);
+    } finally {
+      watcher.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a deleted object is created again from its last known state, accepted by the apiserver's dry run and create", async () => {
+    const name = `${tag}-del`;
+    const path = `${ADMISSION}/validatingwebhookconfigurations/${name}`;
+    const w = hooks.webhook("del.history.test", "a", {
+      failurePolicy: "Ignore",
+      timeoutSeconds: 4,
+      rules: [
+        {
+          apiGroups: ["history.portcullis.test"],
+          apiVersions: ["v1"],
+          operations: ["CREATE"],
+          resources: ["things"],
+        },
+      ],
+    });
+    expect(
+      (
+        await api("POST", `${ADMISSION}/validatingwebhookconfigurations`, {
+          body: { metadata: { name, labels: { team: "a" } }, webhooks: [w] },
+        })
+      ).status,
+    ).toBe(201);
+    made.push(path);
+    expect((await api("DELETE", path)).status).toBe(200);
+    await expect
+      .poll(
+        async () => {
+          await watchRecorded(stack.contexts.admin);
+          return (await timeline("ValidatingWebhookConfiguration", name)).entries.map(
+            (e) => e.change.operation,
+          );
+        },
+        { timeout: 15_000 },
+      )
+      .toEqual(["delete", "create"]);
+    const [deleted, before] = (await timeline("ValidatingWebhookConfiguration", name)).entries;
+    expect(deleted?.lastKnown).toBe(before?.change.id);
+    const last = await versionOf(deleted?.lastKnown ?? 0);
+    const again = recreatedObject(
+      last?.object ?? {},
+      "admissionregistration.k8s.io/v1",
+      "ValidatingWebhookConfiguration",
+    );
+    expect(
+      (
+        await api("POST", `${ADMISSION}/validatingwebhookconfigurations?dryRun=All`, {
+          body: again,
+        })
+      ).status,
+    ).toBe(201);
+    const made2 = await api("POST", `${ADMISSION}/validatingwebhookconfigurations`, {
+      body: again,
+    });
+    expect(made2.status).toBe(201);
+    expect(made2.body).toMatchObject({ metadata: { name, labels: { team: "a" } } });
+    expect((made2.body.webhooks as Array<{ timeoutSeconds: number }>)[0]?.timeoutSeconds).toBe(4);
   });
 }

@@ -13,7 +13,7 @@ import { WebhookEditor } from "./webhook-editor";
 import type { ProposedOperation } from "@/lib/webhooks/proposed-patch";
 import { applyProposal } from "./apply-proposal";
 import { configurationProvenance, type ManagedObject } from "@/lib/admission/provenance/provenance";
-import { restoredObject } from "@/lib/admission/history/restore";
+import { recreatedObject, restoredObject } from "@/lib/admission/history/restore";
 import { actorText } from "@/lib/admission/history/timeline";
 import { versionQuery } from "@/lib/queries/history";
 import { dateTime } from "@/lib/clock";
@@ -34,16 +34,18 @@ export type EditorTarget =
     }
   /** `policy`: for a binding template, the policy it binds. */
   | { mode: "template"; templateId: string; policy?: string }
-  | { mode: "duplicate"; resource: AdmissionResource; name: string };
+  | { mode: "duplicate"; resource: AdmissionResource; name: string }
+  /** A deleted object created again from a stored version (the change history's id). */
+  | { mode: "recreate"; resource: AdmissionResource; restore: number };
 
 /** Loads what the editor starts from (stored object, template or copy) and the identity's rights. */
 export default function EditorLoader({ target }: { target: EditorTarget }) {
   const { context = "", error: contextError } = useTabContext();
   const access = useQuery({ ...webhookAccessQuery(context), enabled: !!context });
-  const needsObject = target.mode !== "template";
+  const needsObject = target.mode !== "template" && target.mode !== "recreate";
   const objResource =
     target.mode === "template" ? "validatingwebhookconfigurations" : target.resource;
-  const objName = target.mode === "template" ? "" : target.name;
+  const objName = target.mode === "template" || target.mode === "recreate" ? "" : target.name;
   const obj = useQuery({
     ...webhookObjectQuery(context, objResource, objName),
     enabled: !!context && needsObject,
@@ -57,7 +59,8 @@ export default function EditorLoader({ target }: { target: EditorTarget }) {
   // blip) must not replace it: the editor would remount with the stored text, or give way to an
   // error, and the admin's unsaved edit would be gone. A newer version reaches the editor as a
   // 409 on apply, with the three-way view.
-  const restoreId = target.mode === "edit" ? target.restore : undefined;
+  const restoreId =
+    target.mode === "edit" || target.mode === "recreate" ? target.restore : undefined;
   const restore = useQuery({
     ...versionQuery(context, restoreId ?? 0),
     enabled: !!context && restoreId !== undefined,
@@ -92,6 +95,36 @@ export default function EditorLoader({ target }: { target: EditorTarget }) {
         initialText={bindingTextFor(t, target.policy)}
         canWrite={access.data[t.resource].create}
         bindingTemplate={t.binding}
+      />
+    );
+  }
+  if (target.mode === "recreate") {
+    const version = restore.data;
+    const kind = KIND_OF[target.resource];
+    const ok = version?.object !== undefined && version.kind === kind;
+    return (
+      <WebhookEditor
+        key={`r-${target.restore}`}
+        context={context}
+        resource={target.resource}
+        initialText={
+          ok && version.object
+            ? toEditorYaml(recreatedObject(version.object, "admissionregistration.k8s.io/v1", kind))
+            : ""
+        }
+        baseText=""
+        proposal={
+          ok
+            ? {
+                ok: true,
+                message: `${kind} ${version.name} as it was stored on ${dateTime(version.time)} (by ${actorText(version)}), its last known state before it was deleted, opened to be created again: review it, run a dry run, then create it. Nothing is created until you do.`,
+              }
+            : {
+                ok: false,
+                message: `Change ${target.restore} is not a stored version of a ${kind}.`,
+              }
+        }
+        canWrite={access.data[target.resource].create}
       />
     );
   }

@@ -26,3 +26,16 @@ export function Actor({ change, detail = false }: { change: ChangeRecord; detail
     </span>
   );
 }
+
+/** The kubeconfig context a change was seen through, or that it is not known. */
+export function ChangeContext({ change }: { change: Pick<ChangeRecord, "context" | "source"> }) {
+  if (change.context) return <span className="mono">{change.context}</span>;
+  return (
+    <span
+      className="muted"
+      title="Set PORTCULLIS_DECISIONS_CONTEXT to name the audit events' context"
+    >
+      {change.source === "manifest" ? "manifest file" : "unknown"}
+    </span>
+  );
+}

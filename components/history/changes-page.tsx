@@ -10,7 +10,7 @@ import { recentChangesQuery, seededStaleTime, type RecentFilter } from "@/lib/qu
 import type { RecentChangesSeed } from "@/lib/api/history";
 import { HISTORY_KINDS, isHistoryKind } from "@/lib/admission/history/kinds";
 import { recentFilterOf, sameRecentFilter } from "@/lib/admission/history/recent-filter";
-import { Actor } from "./actor";
+import { Actor, ChangeContext } from "./actor";
 import { DateTime } from "./local-time";
 import { timelineHref } from "./links";
 
@@ -39,19 +39,29 @@ export function ChangesPage({ seed }: { seed?: RecentChangesSeed }) {
       : {}),
   });
   const items = useMemo(() => q.data?.pages.flatMap((p) => p.items) ?? [], [q.data]);
-  const [draft, setDraft] = useState({ actor: filter.actor ?? "", name: filter.name ?? "" });
+  const [draft, setDraft] = useState({
+    actor: filter.actor ?? "",
+    name: filter.name ?? "",
+    cluster: filter.cluster ?? "",
+  });
 
   const go = (f: RecentFilter) => {
     const p = new URLSearchParams();
     if (f.actor) p.set("actor", f.actor);
     if (f.kind) p.set("kind", f.kind);
     if (f.name) p.set("name", f.name);
+    if (f.cluster) p.set("cluster", f.cluster);
     const s = p.toString();
     router.replace(`${pathname}${s ? `?${s}` : ""}`, { scroll: false });
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    go({ ...filter, actor: draft.actor.trim() || undefined, name: draft.name.trim() || undefined });
+    go({
+      ...filter,
+      actor: draft.actor.trim() || undefined,
+      name: draft.name.trim() || undefined,
+      cluster: draft.cluster.trim() || undefined,
+    });
   };
 
   return (
@@ -64,8 +74,10 @@ export function ChangesPage({ seed }: { seed?: RecentChangesSeed }) {
       <p className="hint">
         Every write to a webhook configuration, admission policy or binding, newest first: from the
         apiserver&apos;s audit events (with who made it) and, where the audit sink is not connected,
-        from the watch (&ldquo;actor unknown&rdquo;). Each row opens the object&apos;s timeline with
-        its field diff.
+        from the watch (&ldquo;actor unknown&rdquo;), and from the apiserver&apos;s static manifest
+        files where the dashboard reads them. Context is the kubeconfig context each change was seen
+        through (the watched one; for audit events the one named by PORTCULLIS_DECISIONS_CONTEXT).
+        Each row opens the object&apos;s timeline with its field diff.
       </p>
       <form className="toolbar filters" onSubmit={submit} aria-label="Filter changes">
         <label>
@@ -103,6 +115,15 @@ export function ChangesPage({ seed }: { seed?: RecentChangesSeed }) {
             onChange={(e) => setDraft({ ...draft, name: e.target.value })}
           />
         </label>
+        <label>
+          Context
+          <input
+            type="search"
+            value={draft.cluster}
+            placeholder="kubeconfig context, or unknown"
+            onChange={(e) => setDraft({ ...draft, cluster: e.target.value })}
+          />
+        </label>
         <button type="submit">Apply</button>
       </form>
       {q.error ? <ErrorBox error={q.error} /> : null}
@@ -117,6 +138,7 @@ export function ChangesPage({ seed }: { seed?: RecentChangesSeed }) {
               <th>What</th>
               <th>Kind</th>
               <th>Name</th>
+              <th>Context</th>
               <th>Source</th>
             </tr>
           </thead>
@@ -135,6 +157,9 @@ export function ChangesPage({ seed }: { seed?: RecentChangesSeed }) {
                   <Link className="mono" href={timelineHref(c.kind, c.name)}>
                     {c.name}
                   </Link>
+                </td>
+                <td data-testid="change-context">
+                  <ChangeContext change={c} />
                 </td>
                 <td>
                   <span className="badge">{c.source}</span>

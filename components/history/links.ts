@@ -15,3 +15,9 @@ export function objectHref(kind: HistoryKind, name: string): string {
 export function restoreHref(kind: HistoryKind, name: string, changeId: number): string {
   return `${objectHref(kind, name)}/edit?restore=${changeId}`;
 }
+
+/** The editor, creating the object again from a stored version (its last known state). */
+export function recreateHref(kind: HistoryKind, changeId: number): string {
+  const resource = HISTORY_RESOURCES[kind] as AdmissionResource;
+  return `${objectPagePath(resource)}/new?restore=${changeId}&resource=${resource}`;
+}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import Link from "next/link";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useTabContext } from "@/components/layout/tab-context";
@@ -9,16 +9,17 @@ import { seededStaleTime, timelineQuery } from "@/lib/queries/history";
 import type { TimelineSeed } from "@/lib/api/history";
 import type { HistoryKind } from "@/lib/admission/history/kinds";
 import { groupByDay, type TimelineEntry } from "@/lib/admission/history/timeline";
-import { Actor } from "./actor";
+import { Actor, ChangeContext } from "./actor";
 import { ClockTime } from "./local-time";
-import { objectHref, restoreHref } from "./links";
+import { objectHref, recreateHref, restoreHref } from "./links";
 import styles from "./history.module.css";
 
 /**
  * One admission object's changes, newest first, each with who, when and its field diff, and a
  * way to open any earlier version in the editor as a proposed edit. A page of 50 at a time: the
- * first screen never waits for the rest of a long history. The first page comes from the server
- * in the page's HTML (`seed`) when the tab is in the context it was read for.
+ * first screen never waits for the rest of a long history. The newest changes (a first screen of
+ * them) come from the server in the page's HTML (`seed`) when the tab is in the context it was
+ * read for; the rest of the first page is read right after.
  */
 export function TimelinePage({
   kind,
@@ -42,6 +43,12 @@ export function TimelinePage({
         }
       : {}),
   });
+  // The server rendered a first screen only: the rest of the first page follows at once.
+  const onlyFirstScreen = !!seeded && q.data?.pages.length === 1 && q.data.pages[0] === seeded.page;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = q;
+  useEffect(() => {
+    if (onlyFirstScreen && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [onlyFirstScreen, hasNextPage, isFetchingNextPage, fetchNextPage]);
   const entries = useMemo(() => q.data?.pages.flatMap((p) => p.entries) ?? [], [q.data]);
   const first = q.data?.pages[0];
   const days = useMemo(() => groupByDay(entries, (e) => e.change.time), [entries]);
@@ -125,7 +132,9 @@ function Entry({
   newest: boolean;
 }) {
   const c = entry.change;
-  const restorable = c.object !== undefined && !newest;
+  const restorable = c.object !== undefined && !newest && c.source !== "manifest";
+  // A deleted object (not a static one: its file is its source) can be created again.
+  const recreatable = entry.lastKnown !== undefined && c.source !== "manifest";
   return (
     <article className={styles.entry} data-testid="timeline-entry" data-change-id={c.id}>
       <div className={styles.entryHead}>
@@ -136,14 +145,28 @@ function Entry({
         <span>
           by <Actor change={c} detail />
         </span>
+        <span className="muted" data-testid="entry-context">
+          in <ChangeContext change={c} />
+        </span>
         <span className="spacer" />
-        {c.version ? <span className="muted mono">rv {c.version}</span> : null}
+        {c.version && c.source !== "manifest" && c.operation !== "delete" ? (
+          <span className="muted mono">rv {c.version}</span>
+        ) : null}
         <span className="badge" title={c.source === "audit" ? `audit ID ${c.auditID}` : undefined}>
-          {c.source === "audit" ? "audit" : "watch"}
+          {c.source}
         </span>
         {restorable ? (
           <Link className="button" href={restoreHref(kind, name, c.id)} data-testid="restore">
             Restore this version…
+          </Link>
+        ) : null}
+        {recreatable && entry.lastKnown !== undefined ? (
+          <Link
+            className="button"
+            href={recreateHref(kind, entry.lastKnown)}
+            data-testid="recreate"
+          >
+            Restore (create again)…
           </Link>
         ) : null}
       </div>

@@ -20,7 +20,15 @@ const historyKeys = {
     ["history", context, "timeline", kind, name] as const,
   version: (context: string, id: number) => ["history", context, "version", id] as const,
   recent: (context: string, f: RecentFilter) =>
-    ["history", context, "recent", f.actor ?? "", f.kind ?? "", f.name ?? ""] as const,
+    [
+      "history",
+      context,
+      "recent",
+      f.actor ?? "",
+      f.kind ?? "",
+      f.name ?? "",
+      f.cluster ?? "",
+    ] as const,
   effects: (context: string, q: object) => ["history", context, "effects", q] as const,
 };
 
@@ -69,6 +77,7 @@ export const recentChangesQuery = (context: string, f: RecentFilter) =>
           ...(f.actor ? { actor: f.actor } : {}),
           ...(f.kind ? { kind: f.kind } : {}),
           ...(f.name ? { name: f.name } : {}),
+          ...(f.cluster ? { cluster: f.cluster } : {}),
           ...(pageParam ? { before: pageParam } : {}),
         },
         signal,

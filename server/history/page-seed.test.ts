@@ -14,6 +14,7 @@ import { sql } from "@/server/decisions/sql";
 import { PostgresDriver } from "@/server/decisions/postgres";
 import { SqliteDriver } from "@/server/decisions/sqlite";
 import { usePostgres } from "@/server/decisions/store/test-support";
+import { TIMELINE_FIRST_SCREEN } from "@/lib/api/history";
 import { recentChangesSeedWith, timelineSeedWith, type SeedAccess } from "./page-seed";
 import { timelineOf } from "./service";
 import { HistoryStore } from "./store";
@@ -87,7 +88,7 @@ afterAll(async () => {
 });
 
 describe("the timeline's first screen", () => {
-  it("is the newest page of 50 of 10,000 changes with their diffs, the objects left out", async () => {
+  it("is the newest first screen (20) of 10,000 changes with their diffs, the objects left out", async () => {
     calls.length = 0;
     const seed = await timelineSeedWith(access(), KIND, "big");
     expect(calls).toEqual(["mayRead", "watch", "store"]);
@@ -95,18 +96,20 @@ describe("the timeline's first screen", () => {
     expect(seed?.at).toBe(42);
     const page = seed!.page;
     expect(page.total).toBe(CHANGES);
-    expect(page.entries).toHaveLength(50);
+    // Not a whole page of 50: each server-rendered change weighs on the first byte.
+    expect(page.entries).toHaveLength(TIMELINE_FIRST_SCREEN);
+    expect(TIMELINE_FIRST_SCREEN).toBeLessThanOrEqual(20);
     expect(page.entries.map((e) => e.change.version)).toEqual(
-      Array.from({ length: 50 }, (_, i) => String(1000 + CHANGES - 1 - i)),
+      Array.from({ length: 20 }, (_, i) => String(1000 + CHANGES - 1 - i)),
     );
     // Each diff is against the version before it, the page's last against the change just older.
-    const last = page.entries[49]!;
+    const last = page.entries[19]!;
     expect(last.diff).toEqual([
       {
         path: "webhooks[name=a.example.com].timeoutSeconds",
         change: "changed",
-        before: String(1 + ((CHANGES - 51) % 29)),
-        after: String(1 + ((CHANGES - 50) % 29)),
+        before: String(1 + ((CHANGES - 21) % 29)),
+        after: String(1 + ((CHANGES - 20) % 29)),
       },
     ]);
     expect(page.entries.every((e) => e.known && JSON.stringify(e.change.object) === "{}")).toBe(
@@ -116,7 +119,12 @@ describe("the timeline's first screen", () => {
     // The same page as the API answers, but for the objects.
     const api = await timelineOf(KIND, "big", { limit: 50 }, store);
     expect(page.entries.map((e) => [e.change.id, e.diff])).toEqual(
-      api.entries.map((e) => [e.change.id, e.diff]),
+      api.entries.slice(0, 20).map((e) => [e.change.id, e.diff]),
+    );
+    // The next page from where the seed ends is the rest, in order, with nothing left out.
+    const rest = await timelineOf(KIND, "big", { limit: 50, before: page.nextBefore }, store);
+    expect(rest.entries.slice(0, 30).map((e) => e.change.id)).toEqual(
+      api.entries.slice(20).map((e) => e.change.id),
     );
     expect(api.entries[0]?.change.object).toEqual(object("big", CHANGES - 1));
   });

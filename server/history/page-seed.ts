@@ -1,7 +1,8 @@
 /**
  * The history pages' first screens, read on the server while the page renders, so the newest
- * changes are in the page's first HTML instead of after hydration and a round trip: the first
- * page of one object's timeline (50 changes with their diffs), and the first page of the recent
+ * changes are in the page's first HTML instead of after hydration and a round trip: the newest
+ * changes of one object's timeline (a first screen of them, TIMELINE_FIRST_SCREEN, with their
+ * diffs), and the first page of the recent
  * changes for the URL's filter. The rest loads on demand from the API, as before.
  *
  * The same checks as the API's: the identity the page renders as (the starting context, or in
@@ -16,7 +17,7 @@ import type { HistoryKind } from "@/lib/admission/history/kinds";
 import type { RecentFilter } from "@/lib/admission/history/recent-filter";
 import {
   RECENT_PAGE,
-  TIMELINE_PAGE,
+  TIMELINE_FIRST_SCREEN,
   type RecentChangesSeed,
   type TimelineResponse,
   type TimelineSeed,
@@ -28,7 +29,7 @@ import { kubeClientFor } from "@/server/kube/client";
 import { isSharedMode } from "@/server/kube/config";
 import { sessionIdOf, startingContext } from "@/server/kube/identity";
 import { historyStore } from "./instance";
-import { recentChanges, startWatching, timelineOf } from "./service";
+import { clusterFilter, recentChanges, startWatching, timelineOf } from "./service";
 import type { HistoryStore } from "./store";
 
 /** What a seed reads with: the identity's context, its access check, its watch and the store. */
@@ -73,7 +74,7 @@ function withoutObjects(page: TimelineResponse): TimelineResponse {
   };
 }
 
-/** The newest page of one object's timeline for `access`'s identity; undefined when not allowed. */
+/** The newest changes of one object's timeline for `access`'s identity; undefined when not allowed. */
 export async function timelineSeedWith(
   access: SeedAccess,
   kind: HistoryKind,
@@ -84,7 +85,12 @@ export async function timelineSeedWith(
     if (!(await access.mayRead(signal))) return undefined;
     await access.watch();
     const at = (access.now ?? Date.now)();
-    const page = await timelineOf(kind, name, { limit: TIMELINE_PAGE }, await access.store());
+    const page = await timelineOf(
+      kind,
+      name,
+      { limit: TIMELINE_FIRST_SCREEN },
+      await access.store(),
+    );
     return { context: access.context, at, page: withoutObjects(page) };
   }, budgetMs);
 }
@@ -102,9 +108,19 @@ export async function recentChangesSeedWith(
     // As the API reads its parameters (trimmed; too long is refused there, so no seed here).
     const actor = filter.actor?.trim();
     const name = filter.name?.trim();
-    if ((actor?.length ?? 0) > 1024 || (name?.length ?? 0) > 253) return undefined;
+    if (
+      (actor?.length ?? 0) > 1024 ||
+      (name?.length ?? 0) > 253 ||
+      (filter.cluster?.trim().length ?? 0) > 253
+    )
+      return undefined;
     const page = await recentChanges(
-      { actor: actor || undefined, kind: filter.kind, name: name || undefined },
+      {
+        actor: actor || undefined,
+        kind: filter.kind,
+        name: name || undefined,
+        ...clusterFilter(filter.cluster?.trim()),
+      },
       { limit: RECENT_PAGE },
       await access.store(),
     );

@@ -15,15 +15,22 @@ import type { DecisionStore } from "@/server/decisions/store";
 import { withTracedDurations } from "@/server/traces/decisions";
 import { historyStore } from "./instance";
 import type { ChangeFilter, HistoryStore } from "./store";
+import { recordManifests } from "./manifest-recorder";
 import { watchHistory } from "./watch-recorder";
 
 /** Longest a read waits for the watch's first list when it starts watching (it goes on after). */
 const WATCH_START_WAIT_MS = 3_000;
 
-/** Starts recording `context` from the watch (once per process), waiting briefly for its first list. */
+/**
+ * Starts recording `context` from the watch and the static manifest files (once per process),
+ * waiting briefly for the watch's first list.
+ */
 export async function startWatching(context: string): Promise<void> {
   await Promise.race([
-    watchHistory(context).catch(() => undefined),
+    Promise.all([
+      watchHistory(context).catch(() => undefined),
+      recordManifests().catch(() => undefined),
+    ]),
     new Promise((r) => setTimeout(r, WATCH_START_WAIT_MS).unref()),
   ]);
 }
@@ -48,6 +55,12 @@ export async function timelineOf(
     ...(older && last ? { nextBefore: last.id } : {}),
     audited: changes.some((c) => c.source === "audit"),
   };
+}
+
+/** The store's context filter for a `cluster` parameter (`unknown`: the changes of none known). */
+export function clusterFilter(cluster: string | undefined): { context?: string } {
+  if (!cluster) return {};
+  return { context: cluster === "unknown" ? "" : cluster };
 }
 
 export async function recentChanges(

@@ -159,6 +159,94 @@ describe.each([
     expect(marks.map((c) => c.version)).toEqual(["2", "3"]);
   });
 
+  it("records the context each change was seen through, the watch's kept when the audit record completes it, and filters by it", async () => {
+    await store.record([{ ...watch("5", T0), context: "admin@local" }]);
+    await store.record([{ ...audit("5", T0 + 1, "bob"), context: "" }]);
+    await store.record([{ ...audit("6", T0 + 2, "bob"), context: "audited@local" }]);
+    // The same write seen through a second context of the same cluster: kept once.
+    await store.record([{ ...watch("6", T0 + 3), context: "viewer@local" }]);
+    await store.record([{ ...audit("7", T0 + 4, "carol"), context: "" }]);
+    // An audit record of no known context, then the watch's of the same write: the watch's.
+    await store.record([{ ...audit("8", T0 + 5, "carol"), context: "" }]);
+    await store.record([{ ...watch("8", T0 + 6), context: "admin@local" }]);
+    const ctx = async (f: Parameters<HistoryStore["recent"]>[0]) =>
+      (await store.recent(f, { limit: 10 })).map((c) => `${c.version}@${c.context}`);
+    expect(await ctx({})).toEqual(["8@admin@local", "7@", "6@audited@local", "5@admin@local"]);
+    expect(await ctx({ context: "admin@local" })).toEqual(["8@admin@local", "5@admin@local"]);
+    expect(await ctx({ context: "" })).toEqual(["7@"]);
+    const { changes } = await store.timeline("ValidatingWebhookConfiguration", "c", { limit: 10 });
+    expect(changes.map((c) => [c.context, c.actor?.user])).toEqual([
+      ["admin@local", "carol"],
+      ["", "carol"],
+      ["audited@local", "bob"],
+      ["admin@local", "bob"],
+    ]);
+  });
+
+  it("does not let a Request-level audit record of one context claim another context's watch record", async () => {
+    await store.record([{ ...watch("7", T0), context: "other@remote" }]);
+    await store.record([
+      {
+        ...audit("", T0 + 500, "bob", { operation: "patch", object: undefined, patch: "{}" }),
+        context: "audited@local",
+      },
+    ]);
+    const { changes } = await store.timeline("ValidatingWebhookConfiguration", "c", { limit: 10 });
+    expect(changes.map((c) => [c.source, c.context])).toEqual([
+      ["audit", "audited@local"],
+      ["watch", "other@remote"],
+    ]);
+  });
+
+  it("keeps static manifest changes apart by their own keys and reads each one's last change", async () => {
+    const m = (uid: string, version: string, file: string): ChangeDraft => ({
+      ...watch("1", T0),
+      name: uid.slice("manifest:ValidatingWebhookConfiguration/".length),
+      uid,
+      version,
+      source: "manifest",
+      actor: { user: `manifest ${file}`, groups: [], userAgent: "" },
+    });
+    const a = "manifest:ValidatingWebhookConfiguration/a.static.k8s.io";
+    const b = "manifest:ValidatingWebhookConfiguration/b.static.k8s.io";
+    expect(
+      await store.record([m(a, "sha256:e3b0:0", "/m/a.yaml"), m(b, "sha256:e3b0:0", "/m/b.yaml")]),
+    ).toBe(2);
+    // A second dashboard recording the same change: kept once.
+    expect(await store.record([m(a, "sha256:e3b0:0", "/m/a.yaml")])).toBe(0);
+    const heads = await store.manifestHeads();
+    expect([...heads.values()].map((h) => [h.uid, h.versionKey, h.file]).sort()).toEqual([
+      [a, "sha256:e3b0:0", "/m/a.yaml"],
+      [b, "sha256:e3b0:0", "/m/b.yaml"],
+    ]);
+    const idA = heads.get(a)!.id;
+    await store.record([
+      { ...m(a, `delete:${idA}`, "/m/a.yaml"), operation: "delete", object: undefined },
+    ]);
+    expect((await store.manifestHeads()).get(a)?.versionKey).toBe(`delete:${idA}`);
+    // The watch's and audit's records are no static object's.
+    await store.record([watch("9", T0)]);
+    expect((await store.manifestHeads()).size).toBe(2);
+  });
+
+  it("upgrades the previous version's table (without the context column), its changes' context unknown", async () => {
+    await store.record([audit("5", T0, "bob")]);
+    await store.driver.exec("ALTER TABLE admission_changes DROP COLUMN context");
+    const again = new HistoryStore(store.driver, store.retention);
+    await again.migrate();
+    await again.record([{ ...audit("6", T0 + 1, "bob"), context: "admin@local" }]);
+    const { changes } = await again.timeline("ValidatingWebhookConfiguration", "c", { limit: 10 });
+    expect(changes.map((c) => [c.version, c.context])).toEqual([
+      ["6", "admin@local"],
+      ["5", ""],
+    ]);
+    // A table of another shape is still refused.
+    await store.driver.exec("ALTER TABLE admission_changes DROP COLUMN patch");
+    await expect(new HistoryStore(store.driver, store.retention).migrate()).rejects.toThrow(
+      /not this version's/,
+    );
+  });
+
   it("applies the decisions' retention: by age, then by rows", async () => {
     const now = T0 + 100 * 3_600_000;
     for (let i = 1; i <= 6; i++)

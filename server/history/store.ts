@@ -14,6 +14,7 @@
 import "server-only";
 import type { ChangeActor, ChangeDraft, ChangeRecord } from "@/lib/admission/history/changes";
 import type { HistoryKind } from "@/lib/admission/history/kinds";
+import { MANIFEST_ACTOR_PREFIX, type ManifestHead } from "@/lib/admission/history/manifest-changes";
 import { joinSql, sql, type Sql, type SqlDriver, type SqlTx } from "@/server/decisions/sql";
 import type { Retention } from "@/server/decisions/store/types";
 
@@ -33,7 +34,11 @@ const COLUMNS = [
   "impersonator",
   "object",
   "patch",
+  "context",
 ] as const;
+
+/** The columns of the table before changes named their context: such a table is upgraded. */
+const COLUMNS_BEFORE_CONTEXT = COLUMNS.filter((c) => c !== "context");
 
 /** How far apart a Request-level audit record and the watch's record of one write may be. */
 const CLAIM_WINDOW_MS = 10_000;
@@ -60,6 +65,7 @@ CREATE TABLE IF NOT EXISTS admission_changes (
   impersonator TEXT,
   object TEXT,
   patch TEXT,
+  context TEXT NOT NULL DEFAULT '',
   UNIQUE (uid, version_key)
 );
 CREATE INDEX IF NOT EXISTS admission_changes_object ON admission_changes (kind, name, id);
@@ -82,6 +88,7 @@ interface Row {
   impersonator: string | null;
   object?: string | null;
   patch?: string | null;
+  context: string;
 }
 
 function recordOf(r: Row): ChangeRecord {
@@ -107,6 +114,7 @@ function recordOf(r: Row): ChangeRecord {
     ...(actor ? { actor } : {}),
     ...(r.object ? { object: JSON.parse(r.object) as Record<string, unknown> } : {}),
     ...(r.patch ? { patch: r.patch } : {}),
+    context: r.context,
   };
 }
 
@@ -119,6 +127,8 @@ export interface ChangeFilter {
   name?: string;
   /** Include the versions the watch found when it began (not writes it saw). */
   observed?: boolean;
+  /** The kubeconfig context the change was seen through; "" for the changes of no known context. */
+  context?: string;
 }
 
 export class HistoryStore {
@@ -141,7 +151,15 @@ export class HistoryStore {
         : sql`SELECT column_name AS col FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'admission_changes'`,
     );
     const have = rows.map((r) => r.col);
-    if (have.length > 0) {
+    const beforeContext =
+      have.length === COLUMNS_BEFORE_CONTEXT.length &&
+      COLUMNS_BEFORE_CONTEXT.every((c) => have.includes(c));
+    if (beforeContext) {
+      // The previous version's table: its changes keep an unknown context.
+      await this.driver.exec(
+        "ALTER TABLE admission_changes ADD COLUMN context TEXT NOT NULL DEFAULT ''",
+      );
+    } else if (have.length > 0) {
       const differ = have.length !== COLUMNS.length || COLUMNS.some((c) => !have.includes(c));
       if (differ)
         throw new Error(
@@ -169,7 +187,7 @@ export class HistoryStore {
   ): Promise<{ changes: ChangeRecord[]; older?: ChangeRecord }> {
     const before = page.before ?? Number.MAX_SAFE_INTEGER;
     const rows = await this.read<Row>(
-      sql`SELECT id, time, kind, name, uid, version_key, operation, source, audit_id, user_name, user_groups, user_agent, impersonator, object, patch FROM admission_changes WHERE kind = ${kind} AND name = ${name} AND id < ${before} ORDER BY id DESC LIMIT ${page.limit + 1}`,
+      sql`SELECT id, time, kind, name, uid, version_key, operation, source, audit_id, user_name, user_groups, user_agent, impersonator, object, patch, context FROM admission_changes WHERE kind = ${kind} AND name = ${name} AND id < ${before} ORDER BY id DESC LIMIT ${page.limit + 1}`,
     );
     const all = rows.map(recordOf);
     const changes = all.slice(0, page.limit);
@@ -177,7 +195,7 @@ export class HistoryStore {
     // The page's last change is diffed against the next older one that has an after-state.
     if (older && older.object === undefined && older.operation !== "delete") {
       const [known] = await this.read<Row>(
-        sql`SELECT id, time, kind, name, uid, version_key, operation, source, audit_id, user_name, user_groups, user_agent, impersonator, object, patch FROM admission_changes WHERE kind = ${kind} AND name = ${name} AND id < ${older.id} AND (object IS NOT NULL OR operation = 'delete') ORDER BY id DESC LIMIT 1`,
+        sql`SELECT id, time, kind, name, uid, version_key, operation, source, audit_id, user_name, user_groups, user_agent, impersonator, object, patch, context FROM admission_changes WHERE kind = ${kind} AND name = ${name} AND id < ${older.id} AND (object IS NOT NULL OR operation = 'delete') ORDER BY id DESC LIMIT 1`,
       );
       return { changes, older: known ? recordOf(known) : undefined };
     }
@@ -195,9 +213,34 @@ export class HistoryStore {
   /** One stored change with its object. */
   async version(id: number): Promise<ChangeRecord | undefined> {
     const [r] = await this.read<Row>(
-      sql`SELECT id, time, kind, name, uid, version_key, operation, source, audit_id, user_name, user_groups, user_agent, impersonator, object, patch FROM admission_changes WHERE id = ${id}`,
+      sql`SELECT id, time, kind, name, uid, version_key, operation, source, audit_id, user_name, user_groups, user_agent, impersonator, object, patch, context FROM admission_changes WHERE id = ${id}`,
     );
     return r ? recordOf(r) : undefined;
+  }
+
+  /** The last stored change of each static manifest object (see manifest-changes). */
+  async manifestHeads(): Promise<Map<string, ManifestHead>> {
+    const rows = await this.read<{
+      id: number | string;
+      uid: string;
+      version_key: string;
+      user_name: string | null;
+    }>(
+      sql`SELECT id, uid, version_key, user_name FROM admission_changes WHERE id IN (SELECT MAX(id) FROM admission_changes WHERE source = 'manifest' GROUP BY uid)`,
+    );
+    return new Map(
+      rows.map((r) => [
+        r.uid,
+        {
+          uid: r.uid,
+          id: Number(r.id),
+          versionKey: r.version_key,
+          ...(r.user_name?.startsWith(MANIFEST_ACTOR_PREFIX)
+            ? { file: r.user_name.slice(MANIFEST_ACTOR_PREFIX.length) }
+            : {}),
+        },
+      ]),
+    );
   }
 
   /** Recent changes across the cluster, newest first (without their objects). */
@@ -208,10 +251,11 @@ export class HistoryStore {
     if (f.name) where.push(sql`name LIKE ${`%${f.name.replace(/[%_\\]/g, "\\$&")}%`} ESCAPE '\\'`);
     if (f.actor === "unknown") where.push(sql`user_name IS NULL`);
     else if (f.actor) where.push(sql`(user_name = ${f.actor} OR impersonator = ${f.actor})`);
+    if (f.context !== undefined) where.push(sql`context = ${f.context}`);
     const rows = await this.read<Row>(
       joinSql(
         [
-          sql`SELECT id, time, kind, name, uid, version_key, operation, source, audit_id, user_name, user_groups, user_agent, impersonator FROM admission_changes WHERE`,
+          sql`SELECT id, time, kind, name, uid, version_key, operation, source, audit_id, user_name, user_groups, user_agent, impersonator, context FROM admission_changes WHERE`,
           joinSql(where, " AND "),
           sql`ORDER BY id DESC LIMIT ${page.limit}`,
         ],
@@ -235,7 +279,7 @@ export class HistoryStore {
     const rows = await this.read<Row>(
       joinSql(
         [
-          sql`SELECT id, time, kind, name, uid, version_key, operation, source, audit_id, user_name, user_groups, user_agent, impersonator FROM admission_changes WHERE time >= ${from} AND time <= ${to} AND operation <> 'observed' AND (`,
+          sql`SELECT id, time, kind, name, uid, version_key, operation, source, audit_id, user_name, user_groups, user_agent, impersonator, context FROM admission_changes WHERE time >= ${from} AND time <= ${to} AND operation <> 'observed' AND (`,
           which,
           sql`) ORDER BY time ASC, id ASC LIMIT 500`,
         ],
@@ -284,13 +328,14 @@ function valuesOf(d: ChangeDraft, versionKey: string) {
     d.actor?.impersonator ?? null,
     d.object ? JSON.stringify(d.object) : null,
     d.patch ?? null,
+    d.context ?? "",
   ];
 }
 
 function insertSql(values: ReturnType<typeof valuesOf>, onConflict: Sql): Sql {
   return joinSql(
     [
-      sql`INSERT INTO admission_changes (time, kind, name, uid, version_key, operation, source, audit_id, user_name, user_groups, user_agent, impersonator, object, patch) VALUES (`,
+      sql`INSERT INTO admission_changes (time, kind, name, uid, version_key, operation, source, audit_id, user_name, user_groups, user_agent, impersonator, object, patch, context) VALUES (`,
       joinSql(
         values.map((v) => sql`${v}`),
         ", ",
@@ -307,7 +352,7 @@ async function recordOne(tx: SqlTx, d: ChangeDraft): Promise<number> {
     if (d.source === "watch") {
       // A Request-level audit record of this write may have come first: complete it.
       const claimed = await tx.query<{ id: number | string }>(
-        sql`UPDATE admission_changes SET uid = ${d.uid}, version_key = ${d.version}, object = COALESCE(object, ${d.object ? JSON.stringify(d.object) : null}) WHERE id = (SELECT id FROM admission_changes WHERE kind = ${d.kind} AND name = ${d.name} AND version_key LIKE 'audit:%' AND time BETWEEN ${d.time - CLAIM_WINDOW_MS} AND ${d.time + CLAIM_WINDOW_MS} AND NOT EXISTS (SELECT 1 FROM admission_changes WHERE uid = ${d.uid} AND version_key = ${d.version}) ORDER BY id DESC LIMIT 1) RETURNING id`,
+        sql`UPDATE admission_changes SET uid = ${d.uid}, version_key = ${d.version}, object = COALESCE(object, ${d.object ? JSON.stringify(d.object) : null}), context = CASE WHEN context = '' THEN ${d.context ?? ""} ELSE context END WHERE id = (SELECT id FROM admission_changes WHERE kind = ${d.kind} AND name = ${d.name} AND version_key LIKE 'audit:%' AND (context = '' OR ${d.context ?? ""} = '' OR context = ${d.context ?? ""}) AND time BETWEEN ${d.time - CLAIM_WINDOW_MS} AND ${d.time + CLAIM_WINDOW_MS} AND NOT EXISTS (SELECT 1 FROM admission_changes WHERE uid = ${d.uid} AND version_key = ${d.version}) ORDER BY id DESC LIMIT 1) RETURNING id`,
       );
       if (claimed.length > 0) return 1;
     }
@@ -315,15 +360,18 @@ async function recordOne(tx: SqlTx, d: ChangeDraft): Promise<number> {
       insertSql(
         valuesOf(d, d.version),
         d.source === "audit"
-          ? sql`ON CONFLICT (uid, version_key) DO UPDATE SET time = excluded.time, operation = excluded.operation, source = excluded.source, audit_id = excluded.audit_id, user_name = excluded.user_name, user_groups = excluded.user_groups, user_agent = excluded.user_agent, impersonator = excluded.impersonator, object = COALESCE(admission_changes.object, excluded.object) WHERE admission_changes.source = 'watch' RETURNING id`
-          : sql`ON CONFLICT (uid, version_key) DO NOTHING RETURNING id`,
+          ? sql`ON CONFLICT (uid, version_key) DO UPDATE SET time = excluded.time, operation = excluded.operation, source = excluded.source, audit_id = excluded.audit_id, user_name = excluded.user_name, user_groups = excluded.user_groups, user_agent = excluded.user_agent, impersonator = excluded.impersonator, object = COALESCE(admission_changes.object, excluded.object), context = CASE WHEN admission_changes.context = '' THEN excluded.context ELSE admission_changes.context END WHERE admission_changes.source = 'watch' RETURNING id`
+          : d.source === "watch"
+            ? // The audit record came first without a context (none named): the watch's names it.
+              sql`ON CONFLICT (uid, version_key) DO UPDATE SET context = excluded.context WHERE admission_changes.context = '' AND excluded.context <> '' RETURNING id`
+            : sql`ON CONFLICT (uid, version_key) DO NOTHING RETURNING id`,
       ),
     );
     return rows.length;
   }
   // An audit record that does not say the new resourceVersion: claim the watch's record of it.
   const claimed = await tx.query<{ id: number | string }>(
-    sql`UPDATE admission_changes SET time = ${d.time}, operation = ${d.operation}, source = 'audit', audit_id = ${d.auditID}, user_name = ${d.actor?.user ?? null}, user_groups = ${d.actor ? JSON.stringify(d.actor.groups) : null}, user_agent = ${d.actor?.userAgent ?? null}, impersonator = ${d.actor?.impersonator ?? null} WHERE id = (SELECT id FROM admission_changes WHERE kind = ${d.kind} AND name = ${d.name} AND source = 'watch' AND operation <> 'observed' AND time BETWEEN ${d.time - CLAIM_WINDOW_MS} AND ${d.time + CLAIM_WINDOW_MS} ORDER BY id DESC LIMIT 1) RETURNING id`,
+    sql`UPDATE admission_changes SET time = ${d.time}, operation = ${d.operation}, source = 'audit', audit_id = ${d.auditID}, user_name = ${d.actor?.user ?? null}, user_groups = ${d.actor ? JSON.stringify(d.actor.groups) : null}, user_agent = ${d.actor?.userAgent ?? null}, impersonator = ${d.actor?.impersonator ?? null}, context = CASE WHEN context = '' THEN ${d.context ?? ""} ELSE context END WHERE id = (SELECT id FROM admission_changes WHERE kind = ${d.kind} AND name = ${d.name} AND source = 'watch' AND operation <> 'observed' AND (context = '' OR ${d.context ?? ""} = '' OR context = ${d.context ?? ""}) AND time BETWEEN ${d.time - CLAIM_WINDOW_MS} AND ${d.time + CLAIM_WINDOW_MS} ORDER BY id DESC LIMIT 1) RETURNING id`,
   );
   if (claimed.length > 0) return 1;
   const rows = await tx.query<{ id: number | string }>(

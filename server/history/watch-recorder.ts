@@ -30,10 +30,12 @@ const watched = (g.portcullisHistoryWatches ??= new Map());
 /** Changes of one event, in order; stored one batch after another (never two at once). */
 class Recorder {
   private queue: Promise<unknown> = Promise.resolve();
+  constructor(private readonly context: string) {}
   push(drafts: ChangeDraft[]): void {
     if (drafts.length === 0) return;
+    const seenThrough = drafts.map((d) => ({ ...d, context: this.context }));
     this.queue = this.queue
-      .then(() => recordChanges(drafts))
+      .then(() => recordChanges(seenThrough))
       .catch((e: unknown) =>
         console.warn(`portcullis: change history: ${e instanceof Error ? e.message : String(e)}`),
       );
@@ -70,7 +72,7 @@ async function servedRef(context: string, resource: string, versions: readonly s
 export function watchHistory(context: string): Promise<void> {
   let started = watched.get(context);
   if (!started) {
-    const recorder = new Recorder();
+    const recorder = new Recorder(context);
     recorders.set(context, recorder);
     /** The configuration key last seen of each object, by uid. */
     const seen = new Map<string, string>();

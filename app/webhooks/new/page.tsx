@@ -4,13 +4,23 @@ import { EditRoute } from "@/components/editor/edit-route";
 
 export const metadata = { title: "New webhook configuration" };
 
-/** New configuration: `?template=<id>` or `?from=<resource>/<name>` (duplicate). */
+/**
+ * New configuration: `?template=<id>`, `?from=<resource>/<name>` (duplicate) or
+ * `?restore=<change id>&resource=<resource>` (a deleted one re-created from its last known state
+ * in the change history).
+ */
 export default async function Page({
   searchParams,
 }: {
-  searchParams: Promise<{ template?: string; from?: string }>;
+  searchParams: Promise<{ template?: string; from?: string; restore?: string; resource?: string }>;
 }) {
   const sp = await searchParams;
+  const restore = Number(sp.restore);
+  if (sp.restore !== undefined) {
+    const resource = sp.resource ?? "";
+    if (!Number.isSafeInteger(restore) || restore < 1 || !isWebhookResource(resource)) notFound();
+    return <EditRoute target={{ mode: "recreate", resource, restore }} />;
+  }
   if (sp.from) {
     const [resource, name] = sp.from.split("/");
     if (!resource || !name || !isWebhookResource(resource)) notFound();

@@ -32,7 +32,8 @@ type ChangeOperation =
   /** Seen by the watch's first list, not as a write: the version stored when watching began. */
   | "observed";
 
-export type ChangeSource = "audit" | "watch";
+/** Where a change was read: an audit event, the watch stream, or a static manifest file. */
+export type ChangeSource = "audit" | "watch" | "manifest";
 
 /** What a version key of a deletion is (a deletion has no resourceVersion of its own to meet on). */
 const DELETED_VERSION = "delete";
@@ -54,6 +55,13 @@ export interface ChangeDraft {
   object?: Record<string, unknown>;
   /** A patch's body as sent, when the after-state is unknown. */
   patch?: string;
+  /**
+   * The kubeconfig context the change was seen through: the watched context, or for an audit
+   * event the context whose apiserver sends its audit events here (PORTCULLIS_DECISIONS_CONTEXT;
+   * in shared mode the one cluster). Absent or "" when not known (an audit event while that
+   * variable is unset, a static manifest file).
+   */
+  context?: string;
 }
 
 /** A stored change. */

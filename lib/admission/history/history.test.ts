@@ -5,6 +5,7 @@ import { changeOfWatchEvent, changesOfAuditEvent, type ChangeRecord } from "./ch
 import { diffObjects, storedForm } from "./diff";
 import { beforeAfter, percentile } from "./effects";
 import { actorText, groupByDay, markersIn, timelineEntries, UNKNOWN_ACTOR } from "./timeline";
+import { recreatedObject } from "./restore";
 
 // openssl req -x509 -newkey ec … -days 365 -subj /CN=test-ca: notAfter 2027-11-22T17:20:40Z.
 const CA =
@@ -320,5 +321,57 @@ describe("restoredObject", () => {
       metadata: { name: "c", uid: "u1", resourceVersion: "9", annotations: { then: "1" } },
       webhooks: [{ name: "a", timeoutSeconds: 5 }],
     });
+  });
+});
+
+describe("recreatedObject", () => {
+  it("creates a deleted object again from its last known state, without what the apiserver sets", () => {
+    const last = {
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingWebhookConfiguration",
+      metadata: {
+        name: "c",
+        uid: "u1",
+        resourceVersion: "42",
+        generation: 3,
+        creationTimestamp: "2026-11-29T10:00:00Z",
+        managedFields: [{ manager: "kubectl" }],
+        ownerReferences: [{ kind: "Thing", name: "t", uid: "o1" }],
+        labels: { team: "a" },
+        annotations: { "kubectl.kubernetes.io/last-applied-configuration": "{}", why: "x" },
+      },
+      webhooks: [hook("a.example.com")],
+      status: { observedGeneration: 3 },
+    };
+    expect(
+      recreatedObject(last, "admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration"),
+    ).toEqual({
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingWebhookConfiguration",
+      metadata: { name: "c", labels: { team: "a" }, annotations: { why: "x" } },
+      webhooks: [hook("a.example.com")],
+    });
+  });
+});
+
+describe("a deletion's entry", () => {
+  it("names the change holding the last known state (across the page's edge too)", () => {
+    const rec = (id: number, operation: ChangeRecord["operation"], rv?: string): ChangeRecord => ({
+      id,
+      time: id,
+      kind: "ValidatingWebhookConfiguration",
+      name: "c",
+      uid: "u1",
+      version: rv ?? "delete",
+      operation,
+      source: "watch",
+      auditID: "",
+      ...(rv ? { object: cfg(rv, [hook("a.example.com")]) } : {}),
+    });
+    const patchOnly: ChangeRecord = { ...rec(3, "patch"), version: "", patch: "{}" };
+    const entries = timelineEntries([rec(4, "delete"), patchOnly], rec(2, "update", "2"));
+    expect(entries[0]?.lastKnown).toBe(2);
+    expect(entries[1]?.lastKnown).toBeUndefined();
+    expect(timelineEntries([rec(1, "delete")])[0]?.lastKnown).toBeUndefined();
   });
 });

@@ -8,12 +8,17 @@ describe("the /changes filter of a URL", () => {
       recentFilterOf(new URLSearchParams("actor=bob&kind=ValidatingAdmissionPolicy&name=x")),
     ).toEqual({ actor: "bob", kind: "ValidatingAdmissionPolicy", name: "x" });
     expect(recentFilterOf(new URLSearchParams("actor=&kind=Pod&name="))).toEqual({});
+    // The change's context is `cluster` (`context` names the tab's own).
+    expect(recentFilterOf(new URLSearchParams("cluster=admin@local&context=x"))).toEqual({
+      cluster: "admin@local",
+    });
   });
 
   it("tells the same filter however it is spelled", () => {
     expect(sameRecentFilter({}, { actor: undefined })).toBe(true);
     expect(sameRecentFilter({ name: "a" }, { name: "a" })).toBe(true);
     expect(sameRecentFilter({ name: "a" }, { name: "a", actor: "bob" })).toBe(false);
+    expect(sameRecentFilter({ cluster: "a" }, { cluster: "b" })).toBe(false);
   });
 });
 

@@ -11,6 +11,11 @@ export interface TimelineEntry {
   diff: FieldChange[];
   /** Whether the entry's after-state is known (a Request-level patch with no watch record is not). */
   known: boolean;
+  /**
+   * For a deletion: the change holding the object's last known state before it (what a restore
+   * re-creates), when one is stored.
+   */
+  lastKnown?: number;
 }
 
 /**
@@ -37,6 +42,7 @@ export function timelineEntries(
       change: c,
       diff: known ? diffObjects(before, deleted ? undefined : c.object) : [],
       known,
+      ...(deleted && before && prev ? { lastKnown: prev.id } : {}),
     });
   }
   return out;

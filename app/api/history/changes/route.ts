@@ -1,7 +1,7 @@
 import { handle, respond } from "@/server/http/respond";
 import { authorizeDecisionsRead } from "@/server/audit/access";
 import { contextOf } from "@/server/kube/identity";
-import { recentChanges, startWatching } from "@/server/history/service";
+import { clusterFilter, recentChanges, startWatching } from "@/server/history/service";
 import { historyRecentRoute } from "@/lib/api/history";
 
 export const dynamic = "force-dynamic";
@@ -19,6 +19,7 @@ export async function GET(request: Request): Promise<Response> {
           actor: q.actor || undefined,
           kind: q.kind,
           name: q.name || undefined,
+          ...clusterFilter(q.cluster),
           observed: q.observed === "1",
         },
         { limit: q.limit, ...(q.before ? { before: q.before } : {}) },
