@@ -20,6 +20,8 @@ const CONTEXT_FREE: Record<string, string> = {
   "POST /api/audit": "the apiserver's audit sink, authenticated by its own token",
   "POST /api/session": "shared mode's sign-in: the apiserver checks the token it is given",
   "POST /api/session/oidc": "starts an OIDC sign-in: reads no cluster",
+  "GET /api/break-glass/stream":
+    "tells that break-glass episodes changed, carrying none: reads no cluster (the list route decides what the user sees)",
   "GET /api/test-hooks/audit-follower":
     "test-only (404 unless PORTCULLIS_TEST_HOOKS=1, never in shared mode): file mode's progress, reads no cluster",
   "POST /api/session/oidc/callback":
