@@ -328,6 +328,26 @@ export function evaluateValidating(
   }
 }
 
+/** A binding evaluated once per param object: the worst decision stands. */
+export function combineEvaluations(evals: ValidatingEvaluation[]): ValidatingEvaluation {
+  const undecided = evals.find((e) => !e.decided);
+  if (undecided) return undecided;
+  const rank: Record<PolicyResult, number> = { allowed: 0, audited: 1, warned: 2, denied: 3 };
+  let best: ValidatingEvaluation | undefined;
+  const warnings: string[] = [];
+  const failures: string[] = [];
+  const audit: Record<string, string> = {};
+  for (const e of evals) {
+    if (!e.decided) continue;
+    warnings.push(...e.warnings);
+    failures.push(...e.failures);
+    Object.assign(audit, e.auditAnnotations);
+    if (!best || (best.decided && rank[e.result] > rank[best.result])) best = e;
+  }
+  if (!best || !best.decided) return { decided: false, reason: "not evaluated" };
+  return { ...best, warnings, failures, auditAnnotations: audit };
+}
+
 /** A MutatingAdmissionPolicy's effect on the object. */
 export type MutatingEvaluation =
   | { readonly decided: true; readonly object: JsonObject; readonly error: string | undefined }
