@@ -93,6 +93,28 @@ export function callsValidatingPolicy(p: Prediction): boolean {
   return false;
 }
 
+/** The request's namespace as a policy sees it (its name and labels), made once per request. */
+const namespaces = new WeakMap<AdmissionRequest, JsonObject | null>();
+
+function namespaceObjectOf(request: AdmissionRequest, index: PolicyIndex): JsonObject | null {
+  const known = namespaces.get(request);
+  if (known !== undefined) return known;
+  const ns = request.namespace ?? "";
+  const o: JsonObject | null =
+    ns === "" || request.resource === "namespaces"
+      ? null
+      : {
+          apiVersion: "v1",
+          kind: "Namespace",
+          metadata: {
+            name: ns,
+            labels: request.namespaceObject?.labels ?? index.namespaces?.[ns] ?? {},
+          },
+        };
+  namespaces.set(request, o);
+  return o;
+}
+
 const isMutating = (stage: string) => stage === "mutating-webhook" || stage === "mutating-policy";
 
 /**
@@ -159,18 +181,7 @@ export function policyVerdicts(
       }
       if (found.length > 0) params = found;
     }
-    const ns = request.namespace ?? "";
-    const namespaceObject: JsonObject | null =
-      ns === "" || request.resource === "namespaces"
-        ? null
-        : {
-            apiVersion: "v1",
-            kind: "Namespace",
-            metadata: {
-              name: ns,
-              labels: request.namespaceObject?.labels ?? index.namespaces?.[ns] ?? {},
-            },
-          };
+    const namespaceObject = namespaceObjectOf(request, index);
     const evals = params.map((param) =>
       evaluateValidating(policy as Parameters<typeof evaluateValidating>[0], binding, {
         request,

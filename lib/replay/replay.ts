@@ -427,7 +427,12 @@ function stateOf(m: HookMatch): State | undefined | "fails" {
  * the prediction before agreeing with the edited hooks' matches before. Undefined otherwise: the
  * request is then predicted against the edit in full.
  */
-function derivedOutcome(p: Prediction, b: Outcome, m: EditedMatches): Outcome | undefined {
+function derivedOutcome(
+  p: Prediction,
+  b: Outcome,
+  m: EditedMatches,
+  e: Evaluation,
+): Outcome | undefined {
   if (p.failure || p.rejectedBeforeHooks || p.alsoFailing.length > 0) return undefined;
   // Validating policies called: an edited binding is judged again, and an edited mutating hook
   // may change whether the object they see is known.
@@ -443,12 +448,14 @@ function derivedOutcome(p: Prediction, b: Outcome, m: EditedMatches): Outcome | 
     const now = stateOf(m.after[i] as HookMatch);
     if (was === "fails" || now === "fails") return undefined;
     if (b.hooks.get(h.key)?.state !== was) return undefined;
-    if (policiesCalled && (now !== was || (now === "called" && "policyName" in h)))
-      return undefined;
+    if (policiesCalled && now !== was) return undefined;
     hooks.delete(h.key);
     if (now === "called") hooks.set(h.key, { state: now, id: h.id });
     else if (now === "undecided") undecided.push([h.key, { state: now, id: h.id }]);
   }
+  // Validating policies called, every hook in the same state: the calls are the same, and the
+  // policies are judged again as the edit leaves them (an edited validation, validationActions).
+  if (policiesCalled) return outcomeOf(p, e);
   // In a prediction's order: the calls, then the undecided hooks.
   for (const [k, v] of undecided) hooks.set(k, v);
   return { hooks, denied: b.denied, policies: b.policies };
@@ -506,7 +513,7 @@ export function replay(
     };
     const b = outcomeOf(pb, evaluation.b);
     const a =
-      (matches && derivedOutcome(pb, b, matches)) ??
+      (matches && derivedOutcome(pb, b, matches, evaluation.a)) ??
       outcomeOf(predictCompiled(item.request, after), evaluation.a);
     if (!differs(b, a)) continue;
     const changes = changesOf(item.request, before, after, { b, a }, explain, evaluation, eb);
