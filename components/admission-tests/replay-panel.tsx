@@ -57,7 +57,8 @@ function ownerOf(
   if (resource.endsWith("bindings")) {
     const spec = object?.spec as { policyName?: unknown } | undefined;
     const policy = typeof spec?.policyName === "string" ? spec.policyName : "";
-    return policy ? { resource: resource.replace("bindings", "ies"), name: policy } : undefined;
+    // validatingadmissionpolicybindings → validatingadmissionpolicies
+    return policy ? { resource: resource.replace(/ybindings$/, "ies"), name: policy } : undefined;
   }
   return name ? { resource, name } : undefined;
 }
