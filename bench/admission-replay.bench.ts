@@ -12,7 +12,11 @@
  *   request they match alike cannot change), the others predicted once before the edit with
  *   the edited hooks judged again for the state after it (both predictions when a failure or
  *   PodSecurity makes the chain depend on them), the first 500 changed ones explained; admission-replay-10k-unscreened-ms: the same with every request
- *   predicted against both versions (20,000 predictions).
+ *   predicted against both versions (20,000 predictions);
+ * - admission-replay-10k-policy-ms: the kept cases against an edit of a ValidatingAdmissionPolicy's
+ *   validation (five policies on pod creations, the cluster's validating webhooks): each request
+ *   predicted, its policies evaluated offline before and after the edit (the unedited ones once),
+ *   half of them newly denied (`…-policy-changed`).
  * Each is the median of 3 runs after a warm-up (wall clock, and `…-cpu-ms` the process's CPU
  * time, which a machine shared with other work distorts far less), in a process of its own (server modules load
  * under the react-server condition). `…-changed` says how many requests the edit changes (about
@@ -42,7 +46,7 @@ export async function run(): Promise<Measurement[]> {
     },
   );
   const r = JSON.parse(out.trim().split("\n").pop() ?? "{}") as Record<
-    "cases" | "feed" | "predictOnly" | "unscreened",
+    "cases" | "feed" | "predictOnly" | "unscreened" | "policy",
     { ms: number; cpuMs: number; changed: number; replayed?: number }
   >;
   return [
@@ -54,6 +58,9 @@ export async function run(): Promise<Measurement[]> {
     { bench: "admission-replay-10k-feed-cpu-ms", value: r.feed.cpuMs, unit: "ms" },
     { bench: "admission-replay-10k-predict-cpu-ms", value: r.predictOnly.cpuMs, unit: "ms" },
     { bench: "admission-replay-10k-changed", value: r.predictOnly.changed, unit: "requests" },
+    { bench: "admission-replay-10k-policy-ms", value: r.policy.ms, unit: "ms" },
+    { bench: "admission-replay-10k-policy-cpu-ms", value: r.policy.cpuMs, unit: "ms" },
+    { bench: "admission-replay-10k-policy-changed", value: r.policy.changed, unit: "requests" },
   ];
 }
 

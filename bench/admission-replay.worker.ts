@@ -58,6 +58,73 @@ function world(): { current: AdmissionSnapshot; edited: Record<string, unknown> 
   return { current, edited };
 }
 
+/** Validating admission policies on pod creations, each bound with Deny. */
+const POLICIES: Array<[string, string]> = [
+  ["owned", "has(object.metadata.ownerReferences) && size(object.metadata.ownerReferences) > 0"],
+  ["no-latest", "object.spec.containers.all(c, !c.image.endsWith(':latest'))"],
+  [
+    "requests",
+    "object.spec.containers.all(c, has(c.resources) && has(c.resources.requests) && 'cpu' in c.resources.requests)",
+  ],
+  ["not-admin-sa", "object.spec.serviceAccountName != 'admin'"],
+  ["app-label", "has(object.metadata.labels) && 'app' in object.metadata.labels"],
+];
+
+/**
+ * The cluster's validating webhooks (the mutating ones left out: a mutating hook called first
+ * leaves the object the policies see undecided, and nothing would be evaluated) with five
+ * validating admission policies on pod creations; the edit narrows one's validation to ten apps,
+ * with a messageExpression, so half the pods become denied.
+ */
+function policyWorld(base: AdmissionSnapshot) {
+  const current: AdmissionSnapshot = {
+    ...base,
+    mutatingWebhookConfigurations: [],
+    validatingAdmissionPolicies: POLICIES.map(([name, expression]) => ({
+      metadata: { name },
+      spec: {
+        failurePolicy: "Fail",
+        matchConstraints: {
+          resourceRules: [
+            { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] },
+          ],
+        },
+        validations: [{ expression, message: `${name} fails` }],
+      },
+    })),
+    validatingAdmissionPolicyBindings: POLICIES.map(([name]) => ({
+      metadata: { name: `${name}-binding` },
+      spec: { policyName: name, validationActions: ["Deny"] },
+    })),
+  };
+  const stored = storedIn(current, "validatingadmissionpolicies", "app-label") as {
+    spec: Record<string, unknown>;
+  };
+  const edited = {
+    ...stored,
+    spec: {
+      ...stored.spec,
+      validations: [
+        {
+          expression:
+            "has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels.app in ['app-0', 'app-1', 'app-2', 'app-3', 'app-4', 'app-5', 'app-6', 'app-7', 'app-8', 'app-9']",
+          messageExpression: "'app ' + object.metadata.labels.app + ' is not one of the ten'",
+        },
+      ],
+    },
+  };
+  return {
+    current,
+    edited: withEdit(current, "validatingadmissionpolicies", "app-label", edited),
+    focus: {
+      resource: "validatingadmissionpolicies" as const,
+      name: "app-label",
+      stored,
+      edited,
+    },
+  };
+}
+
 /** 10,000 pod creations as the apiserver audits them at Request level, each calling the hook. */
 function events(): ParsedAuditEvent[] {
   const rnd = prng(5);
@@ -201,6 +268,9 @@ try {
   const predictOnly = await timed(async () => replay(current, editedSnapshot, items, { focus }));
   // Without the screen: every request predicted against both versions.
   const unscreened = await timed(async () => replay(current, editedSnapshot, items));
+  // A policy's validation edited: every request predicted and its policies evaluated offline.
+  const pw = policyWorld(current);
+  const policy = await timed(async () => replay(pw.current, pw.edited, items, { focus: pw.focus }));
   await driver.close();
   console.log(
     JSON.stringify({
@@ -226,6 +296,7 @@ try {
         cpuMs: unscreened.cpuMs,
         changed: unscreened.r.changedCount,
       },
+      policy: { ms: policy.ms, cpuMs: policy.cpuMs, changed: policy.r.changedCount },
     }),
   );
 } finally {

@@ -4,7 +4,9 @@
  * decision reaches the feed through the audit sink, is saved as a test from the decision's
  * drawer, and an edit that narrows the webhook's namespaceSelector is replayed in the editor:
  * the saved case and the feed's requests are reported as no longer calling the webhook, with the
- * selector's reason.
+ * selector's reason. And a ValidatingAdmissionPolicy's binding switched from Warn to Deny in the
+ * editor: a request kept as a case from the Predict page is reported newly denied, with the
+ * policy's CEL message, evaluated offline.
  */
 import { parse, stringify } from "yaml";
 import { test, expect } from "../test/e2e/fixtures";
@@ -118,4 +120,83 @@ test("a decision saved as a test is reported by the replay of an edit that narro
   ).toBeVisible();
   await panel.getByRole("button", { name: "Replay" }).click();
   await expect(result.getByRole("status")).toContainText("no outcome changes");
+});
+
+test("a binding switched from Warn to Deny: the kept request is shown newly denied, with the policy's message", async ({
+  page,
+  objects,
+}) => {
+  test.setTimeout(120_000);
+  const ns = await objects.namespace("vap-replay");
+  const policy = uniqueName("replay-owner");
+  const binding = `${policy}-binding`;
+  const B = "validatingadmissionpolicybindings";
+  await objects.create("/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies", {
+    metadata: { name: policy },
+    spec: {
+      failurePolicy: "Fail",
+      matchConstraints: {
+        resourceRules: [
+          {
+            operations: ["CREATE"],
+            apiGroups: [""],
+            apiVersions: ["v1"],
+            resources: ["configmaps"],
+          },
+        ],
+        namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
+      },
+      validations: [
+        {
+          expression: "has(object.metadata.labels) && 'owner' in object.metadata.labels",
+          messageExpression: "'configmap ' + object.metadata.name + ' has no owner label'",
+        },
+      ],
+    },
+  } as { metadata: { name: string } });
+  await objects.create(`/apis/admissionregistration.k8s.io/v1/${B}`, {
+    metadata: { name: binding },
+    spec: { policyName: policy, validationActions: ["Warn"] },
+  } as { metadata: { name: string } });
+
+  // A configmap without an owner, predicted and kept as a case for the policy.
+  const object = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: no-owner\n  namespace: ${ns}\ndata:\n  k: v\n`;
+  await page.goto(`/predict?${new URLSearchParams({ object }).toString()}`);
+  await expect(page.getByTestId("verdict")).toBeVisible();
+  const save = page.getByRole("region", { name: "Save as test" });
+  await save
+    .getByLabel("Keep for")
+    .selectOption({ label: `${policy} (validatingadmissionpolicies)` });
+  await save.getByRole("button", { name: "Keep" }).click();
+  await expect(save.getByRole("status")).toContainText(`Kept as case`);
+
+  // The edit: the binding denies what it only warned about.
+  await page.goto(`/policies/${B}/${binding}/edit`);
+  const live = parse(await editorText(page, B)) as { spec: { validationActions: string[] } };
+  live.spec.validationActions = ["Deny"];
+  await setEditorText(page, B, stringify(live));
+
+  const panel = page.getByRole("region", { name: "Replay before apply" });
+  await expect(panel.getByTestId("kept-cases")).toContainText("1 kept case");
+  await panel.getByRole("button", { name: "Replay" }).click();
+  const result = panel.getByTestId("replay-result");
+  await expect(result.getByRole("status")).toContainText("this edit changes the outcome of 1 of");
+  await expect(
+    result.getByRole("list", { name: "Changes by operation, resource and namespace" }),
+  ).toContainText(
+    `This edit makes admission refuse 1 configmap creation in ${ns} (at ${policy} / ${binding}).`,
+  );
+  // The newly denied request in sight, with the apiserver's status and the policy's message.
+  const denied = result.getByRole("region", { name: "Newly denied requests" });
+  const request = denied.getByTestId("newly-denied-request");
+  await expect(request).toHaveCount(1);
+  await expect(request).toContainText(`create configmaps ${ns}/no-owner`);
+  await expect(request).toContainText("kept case");
+  await expect(request).toContainText(
+    `422: ValidatingAdmissionPolicy '${policy}' with binding '${binding}' denied request: configmap no-owner has no owner label`,
+  );
+  // Its warning goes with the Warn action.
+  const kept = panel.getByTestId("changed-request").filter({ hasText: "kept case" });
+  await kept.locator("summary").click();
+  await expect(kept).toContainText("no longer warned");
 });

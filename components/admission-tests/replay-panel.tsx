@@ -16,7 +16,32 @@ const KIND_TEXT: Record<ChangeKind, string> = {
   "no-longer-undecided": "now decided",
   "newly-denied": "newly denied",
   "no-longer-denied": "no longer denied",
+  "newly-warned": "newly warned",
+  "no-longer-warned": "no longer warned",
 };
+
+/** The listed requests the edit makes admission refuse, each with the refusal's message. */
+function NewlyDenied({ r }: { r: ReplayResponse }) {
+  const denials = r.changed.flatMap((c) =>
+    c.changes.filter((x) => x.kind === "newly-denied").map((x) => ({ c, x })),
+  );
+  if (denials.length === 0) return null;
+  return (
+    <section className="stack" aria-label="Newly denied requests" data-testid="newly-denied">
+      <h3>Newly denied</h3>
+      <ul className="findings">
+        {denials.map(({ c, x }) => (
+          <li key={`${c.id}/${x.hook.key}`} data-testid="newly-denied-request">
+            <span className="mono">{c.title}</span>{" "}
+            <span className="muted">({c.source === "case" ? "kept case" : "from the feed"})</span>{" "}
+            by <span className="mono">{x.hook.label.replace(/^\S+ /, "")}</span>:{" "}
+            <span className="mono">{x.reason}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
 
 /** Most group sentences shown (all are counted). */
 const SHOWN_GROUPS = 20;
@@ -32,7 +57,8 @@ function ownerOf(
   if (resource.endsWith("bindings")) {
     const spec = object?.spec as { policyName?: unknown } | undefined;
     const policy = typeof spec?.policyName === "string" ? spec.policyName : "";
-    return policy ? { resource: resource.replace("bindings", "ies"), name: policy } : undefined;
+    // validatingadmissionpolicybindings → validatingadmissionpolicies
+    return policy ? { resource: resource.replace(/ybindings$/, "ies"), name: policy } : undefined;
   }
   return name ? { resource, name } : undefined;
 }
@@ -147,6 +173,7 @@ function Result({ r }: { r: ReplayResponse }) {
           <li key={n}>{n}</li>
         ))}
       </ul>
+      <NewlyDenied r={r} />
       {r.changed.length > 0 ? (
         <div className="stack" aria-label="Changed requests">
           {r.changed.map((c) => (
@@ -225,7 +252,8 @@ export function ReplayPanel({
       <p className="hint">
         Runs the kept test cases and the last requests the decision feed holds for these hooks
         against this edit and against the live version, and shows every request whose outcome
-        changes (newly skipped, newly called, newly denied). Nothing is sent to the cluster.
+        changes (newly skipped, newly called, newly denied or warned by a validating admission
+        policy, whose validations are evaluated here). Nothing is sent to the cluster.
       </p>
       <div className="row">
         <label>

@@ -93,7 +93,8 @@ export interface FeedRequest {
   id: number;
   time: number;
   auditID: string;
-  request: AuditRequestFacts;
+  /** Undefined when the event cannot be read (the request is then not replayed). */
+  request: AuditRequestFacts | undefined;
   rawEvent: string | undefined;
   /** The event parsed from `rawEvent`, when the store has already parsed it. */
   event?: unknown;
@@ -127,7 +128,8 @@ export function feedItems(
   const items: ReplayItem[] = [];
   let unreadable = 0;
   for (const r of rows) {
-    const c = caseRequestOfDecision(r.request, r.rawEvent, undefined, "current", r.event);
+    const c =
+      r.request && caseRequestOfDecision(r.request, r.rawEvent, undefined, "current", r.event);
     if (!c) {
       unreadable++;
       continue;

@@ -18,14 +18,19 @@ export type ChangeKind =
   | "newly-undecided"
   | "no-longer-undecided"
   | "newly-denied"
-  | "no-longer-denied";
+  | "no-longer-denied"
+  | "newly-warned"
+  | "no-longer-warned";
 
 /** One hook (or the request's verdict) whose outcome the edit changes, and why. */
 export interface HookChange {
   kind: ChangeKind;
   /** The hook or binding; for a verdict change, the hook the refusal is at. */
   hook: CaseHook;
-  /** The predictor's reason, after the edit (before it, for a no-longer change). */
+  /**
+   * The predictor's reason, after the edit (before it, for a no-longer change); for a refusal
+   * or a warning, the apiserver's status and message (a validating policy's CEL message).
+   */
   reason: string;
 }
 
@@ -78,6 +83,8 @@ const VERB: Record<ChangeKind, string> = {
   "no-longer-undecided": "decides",
   "newly-denied": "makes admission refuse",
   "no-longer-denied": "stops admission refusing",
+  "newly-warned": "makes admission warn on",
+  "no-longer-warned": "stops admission warning on",
 };
 
 const NOUN: Record<AdmissionOperation, [string, string]> = {
@@ -110,7 +117,10 @@ export function groupSentence(g: ChangeGroup): string {
   const where = g.namespace ? ` in ${g.namespace}` : "";
   const hook = g.hook.label.replace(/^\S+ /, "");
   const verb = VERB[g.kind];
-  return g.kind === "newly-denied" || g.kind === "no-longer-denied"
+  return g.kind === "newly-denied" ||
+    g.kind === "no-longer-denied" ||
+    g.kind === "newly-warned" ||
+    g.kind === "no-longer-warned"
     ? `This edit ${verb} ${what}${where} (at ${hook}).`
     : `This edit ${verb} ${hook} for ${what}${where}.`;
 }

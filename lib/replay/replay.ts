@@ -24,6 +24,15 @@ import { predict, predictCompiled, type Prediction } from "@/lib/admission/predi
 import type { AdmissionRequest } from "@/lib/admission/model/request";
 import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
 import type { LabelsOrigin } from "./case";
+import {
+  callsValidatingPolicy,
+  policyIndex,
+  policyVerdicts,
+  type EvaluationCache,
+  type FullParams,
+  type PolicyIndex,
+  type PolicyVerdict,
+} from "./policy-verdicts";
 import type {
   CaseHook,
   ChangeGroup,
@@ -63,32 +72,68 @@ interface Entry {
 interface Outcome {
   readonly hooks: Map<string, Entry>;
   readonly denied: { key: string; hook: CaseHook; message: string; status: number } | undefined;
+  /** The validating policy bindings certainly called, with their offline verdicts. */
+  readonly policies: ReadonlyMap<string, { readonly id: HookId; readonly verdict: PolicyVerdict }>;
 }
+
+/** What evaluating a side's validating policies needs (policy-verdicts.ts). */
+interface Evaluation {
+  readonly index: PolicyIndex;
+  readonly request: AdmissionRequest;
+  readonly objectKnown: boolean;
+  readonly cache: EvaluationCache;
+}
+
+const NO_POLICIES: Outcome["policies"] = new Map();
 
 const caseHook = (h: HookId, key: string): CaseHook => ({
   key,
   label: `${h.source} ${h.configuration} / ${h.name}`,
 });
 
-/** The round-0 calls, the undecided hooks and the refusal of a prediction. */
-function outcomeOf(p: Prediction): Outcome {
+/**
+ * The round-0 calls, the undecided hooks and the refusal of a prediction, with its validating
+ * policies evaluated (when `e` is given). The refusal is the first in the apiserver's order: an
+ * in-tree plugin's, a mutating hook's failure, a validating policy's denial (or its failure),
+ * a validating webhook's failure.
+ */
+function outcomeOf(p: Prediction, e: Evaluation | undefined): Outcome {
   const hooks = new Map<string, Entry>();
   for (const c of p.calls) if (c.round === 0) hooks.set(c.key, { state: "called", id: c.hook });
   for (const x of p.indeterminate)
     if (!hooks.has(x.key)) hooks.set(x.key, { state: "undecided", id: x.hook });
   const f = p.failure;
   const r = p.rejectedBeforeHooks;
-  const denied = f
+  let policies = NO_POLICIES;
+  let policyDenial: Outcome["denied"];
+  if (e && callsValidatingPolicy(p)) {
+    const m = new Map<string, { id: HookId; verdict: PolicyVerdict }>();
+    for (const v of policyVerdicts(p, e.request, e.index, e.objectKnown, e.cache)) {
+      m.set(v.key, { id: v.hook, verdict: v.verdict });
+      if (v.verdict.result === "denied" && !policyDenial)
+        policyDenial = {
+          key: v.key,
+          hook: caseHook(v.hook, v.key),
+          message: v.verdict.message,
+          status: 422,
+        };
+    }
+    policies = m;
+  }
+  const failure = f
     ? { key: f.key, hook: caseHook(f.hook, f.key), message: f.message, status: f.status }
-    : r
-      ? {
-          key: `in-tree:${r.plugin}`,
-          hook: { key: `in-tree:${r.plugin}`, label: r.plugin },
-          message: r.message,
-          status: r.status,
-        }
-      : undefined;
-  return { hooks, denied };
+    : undefined;
+  const denied = r
+    ? {
+        key: `in-tree:${r.plugin}`,
+        hook: { key: `in-tree:${r.plugin}`, label: r.plugin },
+        message: r.message,
+        status: r.status,
+      }
+    : f && f.stage !== "validating-webhook"
+      ? failure
+      : (policyDenial ?? failure);
+  return { hooks, denied, policies };
 }
 
 /** Whether two outcomes differ (the fast check, before any reason is worked out). */
@@ -96,7 +141,41 @@ function differs(a: Outcome, b: Outcome): boolean {
   if (a.hooks.size !== b.hooks.size) return true;
   for (const [k, v] of a.hooks) if (b.hooks.get(k)?.state !== v.state) return true;
   if ((a.denied === undefined) !== (b.denied === undefined)) return true;
-  return a.denied !== undefined && a.denied.key !== b.denied?.key;
+  if (a.denied !== undefined && a.denied.key !== b.denied?.key) return true;
+  if (a.policies.size !== b.policies.size) return true;
+  for (const [k, v] of a.policies)
+    if (b.policies.get(k)?.verdict.result !== v.verdict.result) return true;
+  return false;
+}
+
+/**
+ * The changes of the validating policies' verdicts that the request's refusal does not already
+ * say: a binding newly (or no longer) warning, a binding's verdict newly undecided offline.
+ */
+function policyChanges(b: Outcome, a: Outcome): HookChange[] {
+  const out: HookChange[] = [];
+  for (const [key, now] of a.policies) {
+    const was = b.policies.get(key)?.verdict;
+    const v = now.verdict;
+    if (v.result === "warned" && was?.result !== "warned")
+      out.push({ kind: "newly-warned", hook: caseHook(now.id, key), reason: v.message });
+    else if (v.result === "undecided" && was !== undefined && was.result !== "undecided")
+      out.push({
+        kind: "newly-undecided",
+        hook: caseHook(now.id, key),
+        reason: `its validations cannot be evaluated offline: ${v.message}`,
+      });
+  }
+  for (const [key, was] of b.policies) {
+    const w = was.verdict;
+    if (w.result === "warned" && a.policies.get(key)?.verdict.result !== "warned")
+      out.push({
+        kind: "no-longer-warned",
+        hook: caseHook(was.id, key),
+        reason: `before the edit: ${w.message}`,
+      });
+  }
+  return out;
 }
 
 /** The predictor's sentence for a hook of `p` that is not called (skip, or absent). */
@@ -124,6 +203,7 @@ const UNEXPLAINED = {
   skips: [],
   indeterminate: [],
   calls: [],
+  alsoFailing: [],
 } as unknown as Prediction;
 const NO_EXPLAINER = {
   prediction: UNEXPLAINED,
@@ -140,12 +220,13 @@ function changesOf(
   after: CompiledSnapshot,
   fast: { b: Outcome; a: Outcome },
   explain: boolean,
+  evaluation: { b: Evaluation; a: Evaluation },
   explainedBefore?: ReturnType<typeof predict>,
 ): HookChange[] {
   const eb = explain ? (explainedBefore ?? predict(request, before)) : NO_EXPLAINER;
   const ea = explain ? predict(request, after) : NO_EXPLAINER;
-  const b = explain ? outcomeOf(eb.prediction) : fast.b;
-  const a = explain ? outcomeOf(ea.prediction) : fast.a;
+  const b = explain ? outcomeOf(eb.prediction, evaluation.b) : fast.b;
+  const a = explain ? outcomeOf(ea.prediction, evaluation.a) : fast.a;
   const out: HookChange[] = [];
   for (const [key, was] of b.hooks) {
     const now = a.hooks.get(key);
@@ -187,6 +268,7 @@ function changesOf(
       hook: b.denied.hook,
       reason: `before the edit: ${b.denied.status}: ${b.denied.message}`,
     });
+  out.push(...policyChanges(b, a));
   return out;
 }
 
@@ -211,8 +293,20 @@ const pick = (o: Obj, keys: readonly string[]) =>
 const NON_MATCH_FIELDS: Partial<Record<EditableResource, readonly string[]>> = {
   validatingadmissionpolicies: ["paramKind", "failurePolicy"],
   mutatingadmissionpolicies: ["paramKind", "failurePolicy", "reinvocationPolicy"],
-  validatingadmissionpolicybindings: ["policyName", "paramRef", "validationActions"],
+  validatingadmissionpolicybindings: ["policyName", "paramRef"],
   mutatingadmissionpolicybindings: ["policyName", "paramRef"],
+};
+
+/**
+ * What a validating policy's or binding's edit changes in how a request it is called for is
+ * judged, not in whether it is called: its validations, variables, audit annotations, and the
+ * binding's validationActions. When any of these differs the screen still passes over the
+ * requests the edited bindings skip before and after the edit, but no request they are called
+ * for is "alike": its policies are evaluated on both versions.
+ */
+const EVALUATION_FIELDS: Partial<Record<EditableResource, readonly string[]>> = {
+  validatingadmissionpolicies: ["validations", "variables", "auditAnnotations"],
+  validatingadmissionpolicybindings: ["validationActions"],
 };
 
 function editedHooks(
@@ -278,6 +372,9 @@ function screenFor(
 ): ((r: AdmissionRequest) => EditedMatches | "alike") | undefined {
   const fields = NON_MATCH_FIELDS[f.resource];
   if (!f.stored || (fields && pick(f.stored, fields) !== pick(f.edited, fields))) return undefined;
+  const judged = EVALUATION_FIELDS[f.resource];
+  const evaluationChanged =
+    judged !== undefined && pick(f.stored, judged) !== pick(f.edited, judged);
   const b = editedHooks(before, f);
   const a = editedHooks(after, f);
   const keys = (x: typeof b) => [...x.webhooks, ...x.policies].map((h) => h.key).join("\n");
@@ -302,6 +399,7 @@ function screenFor(
       mb.push(x);
       ma.push(y);
       if (matchKey(x) !== matchKey(y)) alike = false;
+      else if (evaluationChanged && (x.kind !== "skip" || y.kind !== "skip")) alike = false;
     }
     return alike ? "alike" : { hooks, before: mb, after: ma };
   };
@@ -329,8 +427,16 @@ function stateOf(m: HookMatch): State | undefined | "fails" {
  * the prediction before agreeing with the edited hooks' matches before. Undefined otherwise: the
  * request is then predicted against the edit in full.
  */
-function derivedOutcome(p: Prediction, b: Outcome, m: EditedMatches): Outcome | undefined {
+function derivedOutcome(
+  p: Prediction,
+  b: Outcome,
+  m: EditedMatches,
+  e: Evaluation,
+): Outcome | undefined {
   if (p.failure || p.rejectedBeforeHooks || p.alsoFailing.length > 0) return undefined;
+  // Validating policies called: an edited binding is judged again, and an edited mutating hook
+  // may change whether the object they see is known.
+  const policiesCalled = callsValidatingPolicy(p);
   if (p.exclusions.webhooks || p.exclusions.policies) return undefined;
   if (p.podSecurity?.rejection !== undefined) return undefined;
   const undecided: [string, Entry][] = [];
@@ -342,13 +448,17 @@ function derivedOutcome(p: Prediction, b: Outcome, m: EditedMatches): Outcome | 
     const now = stateOf(m.after[i] as HookMatch);
     if (was === "fails" || now === "fails") return undefined;
     if (b.hooks.get(h.key)?.state !== was) return undefined;
+    if (policiesCalled && now !== was) return undefined;
     hooks.delete(h.key);
     if (now === "called") hooks.set(h.key, { state: now, id: h.id });
     else if (now === "undecided") undecided.push([h.key, { state: now, id: h.id }]);
   }
+  // Validating policies called, every hook in the same state: the calls are the same, and the
+  // policies are judged again as the edit leaves them (an edited validation, validationActions).
+  if (policiesCalled) return outcomeOf(p, e);
   // In a prediction's order: the calls, then the undecided hooks.
   for (const [k, v] of undecided) hooks.set(k, v);
-  return { hooks, denied: undefined };
+  return { hooks, denied: b.denied, policies: b.policies };
 }
 
 /** Most changed requests returned one by one (all are counted and grouped). */
@@ -362,12 +472,19 @@ export function replay(
   current: AdmissionSnapshot,
   edited: AdmissionSnapshot,
   items: readonly ReplayItem[],
-  opts: { limit?: number; focus?: EditFocus } = {},
+  opts: {
+    limit?: number;
+    focus?: EditFocus;
+    /** The param objects in full, for the policies whose bindings take params. */
+    params?: FullParams;
+  } = {},
 ): ReplayResult {
   const limit = opts.limit ?? DEFAULT_CHANGED_LIMIT;
   const t0 = performance.now();
   const before = compileSnapshot(current);
   const after = compileSnapshot(edited);
+  const indexBefore = policyIndex(current, opts.params);
+  const indexAfter = policyIndex(edited, opts.params);
   const screen = opts.focus ? screenFor(opts.focus, before, after) : undefined;
   const changed: ChangedRequest[] = [];
   const groups = new Map<string, ChangeGroup>();
@@ -388,12 +505,18 @@ export function replay(
     const explain = changed.length < limit;
     const eb = explain ? predict(item.request, before) : undefined;
     const pb = eb ? eb.prediction : predictCompiled(item.request, before);
-    const b = outcomeOf(pb);
+    const cache: EvaluationCache = new Map();
+    const { request, objectKnown } = item;
+    const evaluation = {
+      b: { index: indexBefore, request, objectKnown, cache },
+      a: { index: indexAfter, request, objectKnown, cache },
+    };
+    const b = outcomeOf(pb, evaluation.b);
     const a =
-      (matches && derivedOutcome(pb, b, matches)) ??
-      outcomeOf(predictCompiled(item.request, after));
+      (matches && derivedOutcome(pb, b, matches, evaluation.a)) ??
+      outcomeOf(predictCompiled(item.request, after), evaluation.a);
     if (!differs(b, a)) continue;
-    const changes = changesOf(item.request, before, after, { b, a }, explain, eb);
+    const changes = changesOf(item.request, before, after, { b, a }, explain, evaluation, eb);
     if (changes.length === 0) continue;
     changedCount++;
     const r = item.request;

@@ -28,6 +28,10 @@ import {
   type Owner,
 } from "@/lib/replay/replay-input";
 import { replay } from "@/lib/replay/replay";
+import type { FullParams } from "@/lib/replay/policy-verdicts";
+import type { JsonObject } from "@/lib/admission/model/request";
+import { listCollection } from "@/server/kube/list-collection";
+import type { KubeClient } from "@/server/kube/client";
 import type { ReplayInput, ReplayResponse, StoredCase } from "@/lib/api/admission-tests";
 import type { DecisionRecord } from "@/lib/admission/audit/audit";
 import { readAdmissionState } from "@/server/kube/admission-state";
@@ -60,6 +64,53 @@ export async function readSnapshot(
   };
 }
 
+/**
+ * The param objects of the validating policies (as stored and as edited) in full, read as the
+ * request's identity: a replay evaluates the policies' validations with them. A kind that cannot
+ * be listed is left out (its bindings' verdicts are then undecided, and say so).
+ */
+export async function readFullParams(
+  client: KubeClient,
+  snapshot: AdmissionSnapshot,
+  edited: Record<string, unknown> | undefined,
+  signal?: AbortSignal,
+): Promise<FullParams> {
+  const kinds = new Map<string, { apiVersion: string; kind: string }>();
+  const policies: unknown[] = [...(snapshot.validatingAdmissionPolicies ?? []), edited];
+  for (const p of policies) {
+    const pk = (
+      p as { spec?: { paramKind?: { apiVersion?: unknown; kind?: unknown } } } | undefined
+    )?.spec?.paramKind;
+    if (typeof pk?.apiVersion === "string" && typeof pk.kind === "string")
+      kinds.set(`${pk.apiVersion}/${pk.kind}`, { apiVersion: pk.apiVersion, kind: pk.kind });
+  }
+  const out = new Map<string, Map<string, JsonObject>>();
+  await Promise.all(
+    [...kinds].map(async ([key, { apiVersion, kind }]) => {
+      const slash = apiVersion.indexOf("/");
+      const group = slash < 0 ? "" : apiVersion.slice(0, slash);
+      const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+      const d = snapshot.discovery?.find(
+        (r) => r.group === group && r.version === version && r.kind === kind,
+      );
+      if (!d) return;
+      try {
+        const list = await listCollection(client, { group, version, resource: d.resource }, signal);
+        const byName = new Map<string, JsonObject>();
+        for (const o of list.items) {
+          const m = (o.metadata ?? {}) as { name?: unknown; namespace?: unknown };
+          const name = typeof m.name === "string" ? m.name : "";
+          byName.set(typeof m.namespace === "string" ? `${m.namespace}/${name}` : name, o);
+        }
+        out.set(key, byName);
+      } catch (e) {
+        if (signal?.aborted) throw e;
+      }
+    }),
+  );
+  return out;
+}
+
 /** The last `limit` requests the store holds for the filters' hooks, with their events. */
 export async function recentRequests(
   store: DecisionStore,
@@ -68,16 +119,7 @@ export async function recentRequests(
 ): Promise<FeedRequest[]> {
   if (limit === 0) return [];
   const rows: FeedRequest[] = [];
-  for (const f of filters)
-    for (const { decision, rawEvent, event } of await store.listWithEvents(f, limit))
-      rows.push({
-        id: decision.id,
-        time: decision.time,
-        auditID: decision.auditID,
-        request: decision.request,
-        rawEvent,
-        event,
-      });
+  for (const f of filters) rows.push(...(await store.listRequests(f, limit)));
   return newestRequests(rows, limit);
 }
 
@@ -90,6 +132,8 @@ export async function replayEdit(opts: {
   /** Undefined when the identity may not read decisions: only the kept cases are replayed. */
   decisions: DecisionStore | undefined;
   notices: string[];
+  /** The validating policies' param objects in full (readFullParams). */
+  params?: FullParams;
 }): Promise<ReplayResponse> {
   const { input, snapshot } = opts;
   const resource = input.resource as EditableResource;
@@ -110,6 +154,7 @@ export async function replayEdit(opts: {
   const edited = withEdit(snapshot, resource, input.name || name, input.object);
   const result = replay(snapshot, edited, [...c.items, ...f.items], {
     focus: { resource, name: input.name || name, stored, edited: input.object },
+    ...(opts.params ? { params: opts.params } : {}),
   });
   const times = feed.map((r) => r.time);
   return {

@@ -157,9 +157,44 @@ export interface PolicyInputs {
 
 /** Whether a policy reads more of namespaceObject than its name and labels. */
 function readsMoreOfNamespace(spec: unknown): boolean {
-  return /\bnamespaceObject\b(?!\s*\.\s*metadata\s*\.\s*(?:labels|name)\b)/.test(
-    JSON.stringify(spec ?? {}),
-  );
+  if (spec === null || typeof spec !== "object") return false;
+  let reads = readsMore.get(spec);
+  if (reads === undefined) {
+    reads = /\bnamespaceObject\b(?!\s*\.\s*metadata\s*\.\s*(?:labels|name)\b)/.test(
+      JSON.stringify(spec),
+    );
+    readsMore.set(spec, reads);
+  }
+  return reads;
+}
+
+/** readsMoreOfNamespace by policy spec: a replay evaluates one policy for thousands of requests. */
+const readsMore = new WeakMap<object, boolean>();
+
+/**
+ * The CEL values of the objects and requests a policy sees, made once per object: a replay
+ * evaluates several policies, before and after an edit, on each request. The values are only
+ * read by the evaluator.
+ */
+const celValues = new WeakMap<object, unknown>();
+
+function celValueOf(o: JsonObject | null): unknown {
+  if (o === null) return toCelValue(null);
+  let v = celValues.get(o);
+  if (v === undefined) {
+    v = toCelValue(o);
+    celValues.set(o, v);
+  }
+  return v;
+}
+
+function celRequestOf(r: AdmissionRequest): unknown {
+  let v = celValues.get(r);
+  if (v === undefined) {
+    v = celRequest(r, r.kind, { group: r.group, version: r.version, resource: r.resource });
+    celValues.set(r, v);
+  }
+  return v;
 }
 
 const PARTIAL_NAMESPACE =
@@ -176,11 +211,11 @@ function bindVariables(
 ): { vars: Record<string, unknown>; errors: Map<string, string> } {
   const r = inputs.request;
   const vars: Record<string, unknown> = {
-    object: toCelValue(inputs.object),
-    oldObject: toCelValue(r.oldObject ?? null),
-    request: celRequest(r, r.kind, { group: r.group, version: r.version, resource: r.resource }),
-    params: toCelValue(inputs.params),
-    namespaceObject: toCelValue(inputs.namespaceObject),
+    object: celValueOf(inputs.object),
+    oldObject: celValueOf(r.oldObject ?? null),
+    request: celRequestOf(r),
+    params: celValueOf(inputs.params),
+    namespaceObject: celValueOf(inputs.namespaceObject),
   };
   const variables: Record<string, unknown> = {};
   const errors = new Map<string, string>();
@@ -326,6 +361,26 @@ export function evaluateValidating(
     if (e instanceof Undecided) return { decided: false, reason: e.message };
     throw e;
   }
+}
+
+/** A binding evaluated once per param object: the worst decision stands. */
+export function combineEvaluations(evals: ValidatingEvaluation[]): ValidatingEvaluation {
+  const undecided = evals.find((e) => !e.decided);
+  if (undecided) return undecided;
+  const rank: Record<PolicyResult, number> = { allowed: 0, audited: 1, warned: 2, denied: 3 };
+  let best: ValidatingEvaluation | undefined;
+  const warnings: string[] = [];
+  const failures: string[] = [];
+  const audit: Record<string, string> = {};
+  for (const e of evals) {
+    if (!e.decided) continue;
+    warnings.push(...e.warnings);
+    failures.push(...e.failures);
+    Object.assign(audit, e.auditAnnotations);
+    if (!best || (best.decided && rank[e.result] > rank[best.result])) best = e;
+  }
+  if (!best || !best.decided) return { decided: false, reason: "not evaluated" };
+  return { ...best, warnings, failures, auditAnnotations: audit };
 }
 
 /** A MutatingAdmissionPolicy's effect on the object. */

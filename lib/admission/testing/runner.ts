@@ -31,7 +31,12 @@ import {
   type TestSuite,
 } from "./format";
 import { buildTestRequest } from "./request";
-import { evaluateMutating, evaluateValidating, type ValidatingEvaluation } from "./policy-eval";
+import {
+  combineEvaluations,
+  evaluateMutating,
+  evaluateValidating,
+  type ValidatingEvaluation,
+} from "./policy-eval";
 
 /** What the cases run against. */
 export interface TestConfiguration {
@@ -522,7 +527,7 @@ function evaluatePolicies(
         namespacePartial,
       }),
     );
-    policies.push({ ref, hook: h, evaluation: combine(evals) });
+    policies.push({ ref, hook: h, evaluation: combineEvaluations(evals) });
   }
   // A binding that fails before it is evaluated (its params not found under Deny, its policy
   // not configurable) is no call: its failure is its decision.
@@ -584,26 +589,6 @@ function evaluatePolicies(
     admitted,
     admittedWhy,
   };
-}
-
-/** A binding evaluated once per param object: the worst decision stands. */
-function combine(evals: ValidatingEvaluation[]): ValidatingEvaluation {
-  const undecided = evals.find((e) => !e.decided);
-  if (undecided) return undecided;
-  const rank: Record<PolicyResult, number> = { allowed: 0, audited: 1, warned: 2, denied: 3 };
-  let best: ValidatingEvaluation | undefined;
-  const warnings: string[] = [];
-  const failures: string[] = [];
-  const audit: Record<string, string> = {};
-  for (const e of evals) {
-    if (!e.decided) continue;
-    warnings.push(...e.warnings);
-    failures.push(...e.failures);
-    Object.assign(audit, e.auditAnnotations);
-    if (!best || (best.decided && rank[e.result] > rank[best.result])) best = e;
-  }
-  if (!best || !best.decided) return { decided: false, reason: "not evaluated" };
-  return { ...best, warnings, failures, auditAnnotations: audit };
 }
 
 const pass = (expectation: string): CheckResult => ({ expectation, status: "pass", message: "" });
@@ -786,7 +771,7 @@ function checkExpectations(
       else out.push(fail(name, `${p.hook} is not evaluated: ${skipWords(report, ref)}`));
       return;
     }
-    const ev = combine(found.map((f) => f.evaluation));
+    const ev = combineEvaluations(found.map((f) => f.evaluation));
     if (!ev.decided) {
       out.push(undecided(name, ev.reason));
       return;

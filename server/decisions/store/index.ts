@@ -30,10 +30,13 @@ import {
   listStatement,
   rangeStatement,
   recordsOf,
-  recordsWithEvents,
+  requestsStatement,
+  requestsWithEvents,
   sightingsStatement,
   tallyStatement,
   type DecisionRow,
+  type RequestRow,
+  type RequestWithEvent,
 } from "./statements";
 import type { DecisionBucket, DecisionDetail, IngestResult, LogCursor, Retention } from "./types";
 
@@ -172,16 +175,14 @@ export class DecisionStore {
   }
 
   /**
-   * Newest first, each with its event's (redacted) text: the requests a replay predicts again
-   * (lib/replay). Texts are read a packed row at a time, as for the feed.
+   * Newest first, each decision's request with its event's (redacted) text and the event parsed:
+   * the requests a replay predicts again (lib/replay). Only what locates the events is read from
+   * the decision rows; texts are read a packed row at a time, as for the feed.
    */
-  async listWithEvents(
-    f: DecisionFilter,
-    limit: number,
-  ): Promise<Array<{ decision: DecisionRecord; rawEvent: string | undefined; event: unknown }>> {
-    return recordsWithEvents(
+  async listRequests(f: DecisionFilter, limit: number): Promise<RequestWithEvent[]> {
+    return requestsWithEvents(
       this.read,
-      await this.read<DecisionRow>(listStatement(f, { limit }, this.driver.dialect)),
+      await this.read<RequestRow>(requestsStatement(f, limit, this.driver.dialect)),
     );
   }
 

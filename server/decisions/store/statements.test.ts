@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { matchesDecisionFilter } from "@/lib/decisions/filter";
 import { parsedEvent } from "../../../test/parsed-event";
 import { sql, type Sql } from "../sql";
-import { histogramStatement, listStatement, tallyStatement } from "./statements";
+import { histogramStatement, listStatement, requestsStatement, tallyStatement } from "./statements";
 import { all, describeStores, filter, onSqlite, parsed, T0 } from "./test-support";
 
 describeStores("DecisionStore reads", (ctx) => {
@@ -246,6 +246,7 @@ describeStores("DecisionStore reads", (ctx) => {
       expect(
         await plan(histogramStatement({ ...f, from: T0, to: T0 + 3_600_000 }, 60_000, dialect)),
       ).toMatch(served);
+      expect(await plan(requestsStatement(f, 20, dialect))).toMatch(served);
       // Newest first with no sort of all the hook's decisions: only each span's own rows.
       if (dialect === "sqlite") {
         expect(list).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
@@ -288,6 +289,13 @@ describeStores("DecisionStore reads", (ctx) => {
           before = page.at(-1)?.id;
         }
         expect(got).toEqual(want.map((d) => d.id));
+        // A replay's read: the same decisions, each with its request and its event parsed.
+        const requests = await ctx.store.listRequests(f, 1000);
+        expect(requests.map((r) => [r.id, r.time, r.auditID, r.request])).toEqual(
+          want.map((d) => [d.id, d.time, d.auditID, d.request]),
+        );
+        for (const r of requests)
+          expect(r.event).toEqual(JSON.parse(r.rawEvent ?? "null") as unknown);
         // After a cursor, oldest first.
         const cursor = want[7]!.id;
         expect((await ctx.store.after(f, cursor, 100)).map((d) => d.id)).toEqual(

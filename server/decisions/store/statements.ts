@@ -47,12 +47,14 @@ export interface DecisionRow {
  */
 const DECISION_COLUMNS = `SELECT d.id, d.time, ${nameOf("d.kind")} AS kind, ${nameOf("d.hook")} AS hook, ${nameOf("d.configuration")} AS configuration, ${nameOf("d.outcome")} AS outcome, d.code, d.message, d.patch, d.round, d.idx, d.audit_id, ${nameOf("d.stage")} AS stage, ${nameOf("d.namespace")} AS namespace, ${nameOf("d.user_name")} AS user_name, ${nameOf("d.resource")} AS resource, ${nameOf("d.operation")} AS operation, d.event_id, (SELECT MAX(x.id) FROM ${EVENTS} x WHERE x.id <= COALESCE(d.event_id, d.id)) AS raw_id`;
 const SELECT_DECISIONS = `${DECISION_COLUMNS} FROM ${TABLE} d`;
+/** What locates a decision's event: a replay reads everything else from the event. */
+const REQUEST_COLUMNS = `SELECT d.id, d.time, d.audit_id, d.event_id, (SELECT MAX(x.id) FROM ${EVENTS} x WHERE x.id <= COALESCE(d.event_id, d.id)) AS raw_id`;
 
 /** Most admission_events rows read by one statement. */
 const TEXT_ROWS_PER_READ = 500;
 
 /** The id of the decision that stands for a decision row's event (its first). */
-const eventIdOf = (r: DecisionRow) => Number(r.event_id ?? r.id);
+const eventIdOf = (r: Pick<DecisionRow, "id" | "event_id">) => Number(r.event_id ?? r.id);
 
 /** The request facts, read back from the stored event (the filter columns if it is unreadable). */
 function requestOf(r: DecisionRow, event: unknown): AuditRequestFacts {
@@ -103,7 +105,10 @@ export type Read = <R>(q: Sql) => Promise<R[]>;
  * The texts of the decision rows' events, by the id of each event's first decision: every
  * admission_events row they are in is read once.
  */
-async function texts(read: Read, rows: DecisionRow[]): Promise<Map<number, string>> {
+async function texts(
+  read: Read,
+  rows: ReadonlyArray<Pick<DecisionRow, "id" | "event_id" | "raw_id">>,
+): Promise<Map<number, string>> {
   const wanted = new Map<number, Set<number>>();
   for (const r of rows) {
     if (r.raw_id === null) continue;
@@ -139,18 +144,46 @@ export async function recordsOf(read: Read, rows: DecisionRow[]): Promise<Decisi
   });
 }
 
-/** A row's decision and its event's text ("" where it cannot be read). */
-/** Decisions with the texts of their events (an event's text once per decision naming it). */
-export async function recordsWithEvents(
+/** What a replay reads of a decision row: where its event is, nothing else (see requestsStatement). */
+export type RequestRow = Pick<DecisionRow, "id" | "time" | "audit_id" | "event_id" | "raw_id">;
+
+/** A decision's event, parsed, and the request facts read from it (undefined: unreadable). */
+export interface RequestWithEvent {
+  id: number;
+  time: number;
+  auditID: string;
+  request: AuditRequestFacts | undefined;
+  rawEvent: string | undefined;
+  event: unknown;
+}
+
+/**
+ * The requests of rows read by requestsStatement, each event's text read and parsed once
+ * however many of the rows name it: the requests a replay predicts again (lib/replay).
+ */
+export async function requestsWithEvents(
   read: Read,
-  rows: DecisionRow[],
-): Promise<Array<{ decision: DecisionRecord; rawEvent: string | undefined; event: unknown }>> {
+  rows: RequestRow[],
+): Promise<RequestWithEvent[]> {
   const byEvent = await texts(read, rows);
+  const parsed = new Map<number, { event: unknown; request: AuditRequestFacts | undefined }>();
   return rows.map((r) => {
-    const raw = byEvent.get(eventIdOf(r));
-    // Parsed once: the caller reads the event's object from it too (replay before apply).
-    const event = raw !== undefined ? parseStoredEvent(raw) : undefined;
-    return { decision: toRecord(r, event), rawEvent: raw, event };
+    const at = eventIdOf(r);
+    const raw = byEvent.get(at);
+    let p = parsed.get(at);
+    if (!p) {
+      const event = raw !== undefined ? parseStoredEvent(raw) : undefined;
+      p = { event, request: event !== undefined ? requestFactsOfEvent(event) : undefined };
+      parsed.set(at, p);
+    }
+    return {
+      id: Number(r.id),
+      time: Number(r.time),
+      auditID: r.audit_id,
+      request: p.request,
+      rawEvent: raw,
+      event: p.event,
+    };
   });
 }
 
@@ -248,6 +281,20 @@ export function listStatement(
     where(f, dialect, { below: opts.before }),
     byId(f, dialect, "DESC"),
     sql` LIMIT ${opts.limit}`,
+  );
+}
+
+/**
+ * The statement of DecisionStore.listRequests: listStatement's rows with only what locates each
+ * one's event (no name looked up per column: a replay reads the request from the event).
+ */
+export function requestsStatement(f: DecisionFilter, limit: number, dialect: Dialect): Sql {
+  return concat(
+    { text: REQUEST_COLUMNS, params: [] },
+    source(f, dialect),
+    where(f, dialect),
+    byId(f, dialect, "DESC"),
+    sql` LIMIT ${limit}`,
   );
 }
 

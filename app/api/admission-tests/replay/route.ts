@@ -3,7 +3,8 @@ import { readJson } from "@/server/http/body";
 import { authorizeDecisionsRead } from "@/server/audit/access";
 import { decisionStore } from "@/server/decisions/instance";
 import { caseStore } from "@/server/admission-tests/instance";
-import { readSnapshot, replayEdit } from "@/server/admission-tests/replay";
+import { readFullParams, readSnapshot, replayEdit } from "@/server/admission-tests/replay";
+import { clientFor } from "@/server/kube/identity";
 import { replayRoute } from "@/lib/api/admission-tests";
 
 export const dynamic = "force-dynamic";
@@ -22,9 +23,15 @@ export async function POST(request: Request): Promise<Response> {
       caseStore(),
       decisionStore(),
     ]);
+    const params = await readFullParams(
+      clientFor(request),
+      snapshot,
+      input.resource === "validatingadmissionpolicies" ? input.object : undefined,
+      request.signal,
+    );
     return respond(
       replayRoute,
-      await replayEdit({ input, snapshot, context, cases, decisions, notices }),
+      await replayEdit({ input, snapshot, context, cases, decisions, notices, params }),
     );
   });
 }
