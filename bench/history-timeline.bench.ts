@@ -6,7 +6,9 @@
  * - history-timeline-10k-first-screen-ms: from navigation start to the first change painted on
  *   /history/ValidatingWebhookConfiguration/<name> in Chromium (server answer + first render; the
  *   server renders the newest 20 changes, TIMELINE_FIRST_SCREEN), median of 3 after a warm-up
- *   load (bench/browser-measure.ts), and the time Playwright saw it.
+ *   load (bench/browser-measure.ts), and the time Playwright saw it;
+ * - history-timeline-1-first-screen-ms: the same page for a configuration with one change, in
+ *   the same run: the reference (what any timeline costs here, whatever its length).
  * The 10,000 changes are written into the dashboard's own SQLite store (the table is created by
  * a first read) as the watch and the audit sink write them: one configuration, one version each,
  * every tenth by the watch alone. Uses the stack named by PORTCULLIS_STACK, or starts one.
@@ -21,7 +23,11 @@ import { policyHeaders } from "../test/api-headers";
 
 type Measurement = { bench: string; value: number; unit: string };
 
-export const benches = ["history-timeline-10k-api-ms", "history-timeline-10k-first-screen-ms"];
+export const benches = [
+  "history-timeline-10k-api-ms",
+  "history-timeline-10k-first-screen-ms",
+  "history-timeline-1-first-screen-ms",
+];
 
 const CHANGES = 10_000;
 const KIND = "ValidatingWebhookConfiguration";
@@ -72,7 +78,23 @@ export async function run(): Promise<Measurement[]> {
     );
     const uid = `uid-${name}`;
     const t0 = Date.now() - CHANGES * 60_000;
+    const single = `${name}-one`;
     db.transaction(() => {
+      insert.run(
+        Date.now(),
+        KIND,
+        single,
+        `uid-${single}`,
+        "1000",
+        "create",
+        "watch",
+        "",
+        null,
+        null,
+        null,
+        null,
+        JSON.stringify(version(single, `uid-${single}`, 0)),
+      );
       for (let i = 0; i < CHANGES; i++) {
         const watch = i % 10 === 9;
         insert.run(
@@ -114,6 +136,12 @@ export async function run(): Promise<Measurement[]> {
         '[data-testid="timeline-entry"]',
         "history-timeline-10k-first-screen-ms",
       );
+      const reference = await paintBenches(
+        browser,
+        `${info.dashboardUrl}/history/${KIND}/${single}`,
+        '[data-testid="timeline-entry"]',
+        "history-timeline-1-first-screen-ms",
+      );
       return [
         {
           bench: "history-timeline-10k-api-ms",
@@ -121,6 +149,7 @@ export async function run(): Promise<Measurement[]> {
           unit: "ms",
         },
         ...paint,
+        ...reference,
       ];
     } finally {
       await browser.close();
