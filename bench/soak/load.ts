@@ -29,6 +29,8 @@ export class LiveStream {
   readonly held = new Map<string, Collection>();
   private readonly rv = new Map<string, string>();
   connected = false;
+  /** When it last connected or its collections last changed (it holds what it held since). */
+  changedAt = 0;
   /** Successful (re)connections, SYNC snapshots received, ERROR messages received. */
   opens = 0;
   syncs = 0;
@@ -132,6 +134,7 @@ export class LiveStream {
     if (frame.includes(": connected")) {
       this.connected = true;
       this.opens++;
+      this.changedAt = Date.now();
     }
     const data = frame
       .split("\n")
@@ -146,6 +149,7 @@ export class LiveStream {
       items?: KubeObjectLite[];
       object?: KubeObjectLite;
     };
+    if (msg.type !== "CURRENT" && msg.type !== "ERROR") this.changedAt = Date.now();
     let held = this.held.get(msg.collection);
     if (!held) this.held.set(msg.collection, (held = new Map()));
     switch (msg.type) {
