@@ -36,7 +36,9 @@ import {
   type Replica,
   type SoakStack,
 } from "./soak/stack";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { auditLogFiles } from "../cluster/harness/stack";
+import { parseAuditEvent } from "@/lib/admission/audit/audit";
 
 export interface SoakOptions {
   minutes: number;
@@ -512,6 +514,11 @@ export async function runSoak(o: SoakOptions): Promise<{
         );
     }
 
+    // The apiserver's own path: what its audit log holds against what the SQLite replica stored.
+    await s.traffic.stop();
+    await sleep(5_000);
+    const viaApiserver = apiserverPath(s, sq);
+
     // Decisions stored vs sent, by store.
     const pgRows = await s.pg.query<{ n: string; d: string }>(
       `SELECT count(*) AS n, count(DISTINCT audit_id) AS d FROM ${TABLE} WHERE audit_id LIKE $1`,
@@ -634,6 +641,9 @@ export async function runSoak(o: SoakOptions): Promise<{
       `decisions: sent ${sent.postgres + sent.sqlite} (postgres ${sent.postgres}, sqlite ${sent.sqlite}); stored postgres ${pgStored} rows / ${pgDistinct} distinct, sqlite ${sqRow.n} / ${sqRow.d}; lost ${lost}, duplicated ${dup}; refused tries ${JSON.stringify(Object.fromEntries(sender.refusals))}`,
     );
     for (const [m, n] of sender.messages) out.push(`  sink 5xx ×${n}: ${m.slice(0, 200)}`);
+    out.push(
+      `decisions through the apiserver's audit webhook (informational: its buffer dies with each kill -9, and it gives up a batch after its retries): ${viaApiserver.logged} requests with decisions in its audit log, ${viaApiserver.stored} stored on sqlite, ${viaApiserver.missing} missing, ${viaApiserver.extra} stored but not in the log`,
+    );
     out.push("faults (streams live and converged after the dependency was back):");
     for (const f of faults)
       out.push(
@@ -686,6 +696,36 @@ export async function runSoak(o: SoakOptions): Promise<{
     sender?.stopGenerating();
     await s.stop();
   }
+}
+
+/** Requests with decisions in the apiserver's audit log against those the SQLite replica stored. */
+function apiserverPath(
+  s: SoakStack,
+  r: Replica,
+): { logged: number; stored: number; missing: number; extra: number } {
+  const logged = new Set<string>();
+  for (const f of auditLogFiles(s.info)) {
+    for (const line of readFileSync(f, "utf8").split("\n")) {
+      if (!line) continue;
+      const e = parseAuditEvent(JSON.parse(line) as unknown);
+      if (e && e.decisions.length > 0) logged.add(e.auditID);
+    }
+  }
+  const db = new Database(path.join(r.dashboard.dataDir, "decisions.sqlite"), { readonly: true });
+  const stored = new Set(
+    (
+      db
+        .prepare(`SELECT DISTINCT audit_id AS id FROM ${TABLE} WHERE audit_id NOT LIKE 'soak-%'`)
+        .all() as Array<{ id: string }>
+    ).map((x) => x.id),
+  );
+  db.close();
+  return {
+    logged: logged.size,
+    stored: stored.size,
+    missing: [...logged].filter((id) => !stored.has(id)).length,
+    extra: [...stored].filter((id) => !logged.has(id)).length,
+  };
 }
 
 /** Decisions on the SQLite replica that came from the apiserver (not the harness's batches). */
