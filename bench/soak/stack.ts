@@ -30,7 +30,7 @@ import { X509Certificate } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { issueServingCert } from "../../cluster/certs";
 import { httpsRequest } from "../../cluster/https-json";
-import { startStack, type Stack, type StackInfo } from "../../cluster/harness/stack";
+import { STATE_DIR, startStack, type Stack, type StackInfo } from "../../cluster/harness/stack";
 import { seedDemo, type SeededDemo } from "../../cluster/harness/demo-seed";
 import { startTraffic, type Traffic } from "../../cluster/harness/demo-traffic";
 import { startSharedDashboard, type SharedDashboard } from "../../cluster/harness/shared-dashboard";
@@ -146,7 +146,23 @@ export async function startSoakStack(log: (l: string) => void): Promise<SoakStac
       sqliteMount,
       clockFile,
       kube,
-      stop: stopAll,
+      stop: async () => {
+        // The replicas' logs outlive the run's directory, for what the report points at.
+        const kept = path.join(STATE_DIR, "soak-logs");
+        rmSync(kept, { recursive: true, force: true });
+        mkdirSync(kept, { recursive: true });
+        for (const [name, d] of [
+          ["pg-1", p1],
+          ["pg-2", p2],
+          ["sqlite", s],
+        ] as const)
+          copyFileSync(d.logFile, path.join(kept, `${name}.log`));
+        copyFileSync(
+          path.join(info.dir, "kube-apiserver.log"),
+          path.join(kept, "kube-apiserver.log"),
+        );
+        await stopAll();
+      },
     };
   } catch (e) {
     await stopAll();
