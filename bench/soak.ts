@@ -567,18 +567,27 @@ export async function runSoak(o: SoakOptions): Promise<{
 
     // 5xx and failed requests: only a documented 503, with its message, while a dependency is down.
     const grace = 10_000;
+    // Faults whose window (from its start to 10 s after it was over) holds the request's start:
+    // two when one begins right after the other.
     const during = (a: Answer) =>
-      faults.find((f) => a.at >= f.start - 1000 && a.at <= f.recovered + grace);
+      faults.filter((f) => a.at >= f.start - 1000 && a.at <= f.recovered + grace);
     const unexpected: string[] = [];
     const misleading: string[] = [];
     const allowed = new Map<string, number>();
     for (const a of answers) {
       if (a.status > 0 && a.status < 500) continue;
-      const f = during(a);
+      const open = during(a);
+      // The fault that explains the answer: a documented 503, or the killed replica's silence.
+      const f =
+        open.find(
+          (x) =>
+            (a.status === 503 && (a.message ?? "") !== "") ||
+            (a.status === 0 && x.down === a.replica),
+        ) ?? open[0];
       const ok =
         f !== undefined &&
-        ((a.status === 503 && (a.message ?? "") !== "") ||
-          (a.status === 0 && f.down === a.replica));
+        open.some((x) => x === f) &&
+        (a.status === 503 ? (a.message ?? "") !== "" : a.status === 0 && f.down === a.replica);
       const line =
         `${a.status || "no answer"} ${a.replica} ${a.path.split("?")[0]}: ${a.message ?? ""}`.slice(
           0,
