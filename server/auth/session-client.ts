@@ -153,7 +153,7 @@ export async function liveSession(
  * request's apiserver call looks its session up, it would otherwise be taken for the apiserver's
  * own transport error ("cannot reach the apiserver … .s.PGSQL.5432").
  */
-export function sessionStoreUnavailable(e: unknown): KubeApiError {
+function sessionStoreUnavailable(e: unknown): KubeApiError {
   return new KubeApiError(
     dashboardError({
       status: 503,
