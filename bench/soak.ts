@@ -40,7 +40,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { auditLogFiles } from "../cluster/harness/stack";
 import { parseAuditEvent } from "@/lib/admission/audit/audit";
 
-export interface SoakOptions {
+interface SoakOptions {
   minutes: number;
   streams: number;
   users: number;

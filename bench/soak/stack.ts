@@ -30,7 +30,14 @@ import { X509Certificate } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { issueServingCert } from "../../cluster/certs";
 import { httpsRequest } from "../../cluster/https-json";
-import { STATE_DIR, startStack, type Stack, type StackInfo } from "../../cluster/harness/stack";
+import {
+  buildDashboard,
+  dashboardBuildIsCurrent,
+  STATE_DIR,
+  startStack,
+  type Stack,
+  type StackInfo,
+} from "../../cluster/harness/stack";
 import { seedDemo, type SeededDemo } from "../../cluster/harness/demo-seed";
 import { startTraffic, type Traffic } from "../../cluster/harness/demo-traffic";
 import { startSharedDashboard, type SharedDashboard } from "../../cluster/harness/shared-dashboard";
@@ -65,6 +72,8 @@ export async function startSoakStack(log: (l: string) => void): Promise<SoakStac
       `libfaketime is not installed (${LIBFAKETIME}): apt-get install -y libfaketime`,
     );
   }
+  // The replicas serve the production build of the sources as they are (built when it is not).
+  if (!dashboardBuildIsCurrent()) await buildDashboard(log);
   const stack = await startStack({ dashboard: false, log, auditSink: "client-certificate" });
   const info = stack.info;
   const cleanups: Array<() => Promise<void>> = [async () => stack.stop()];
