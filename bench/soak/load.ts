@@ -223,7 +223,11 @@ export class User {
     let n = 0;
     while (!this.stopped) {
       const started = Date.now();
-      const replica = this.replicas[n % this.replicas.length] as (typeof this.replicas)[number];
+      // Pages and API reads alternate, and each pair goes to the next replica: both kinds reach
+      // every replica the session is good on.
+      const replica = this.replicas[
+        Math.floor(n / 2) % this.replicas.length
+      ] as (typeof this.replicas)[number];
       const isPage = n % 2 === 0;
       const list = isPage ? this.pages : this.apis;
       const p = list[Math.floor(n / 2) % list.length] as string;
