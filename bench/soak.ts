@@ -303,7 +303,14 @@ export async function runSoak(o: SoakOptions): Promise<{
     /** How long each stream took, from `since`, to be connected and hold the apiserver's state. */
     const measureResume = async (since: number, syncsBefore: number[]) => {
       await churn?.pause();
-      const want = await apiserverState();
+      let want: Map<string, Collection>;
+      try {
+        want = await apiserverState();
+      } catch (e) {
+        churn?.resume();
+        violations.push(`the apiserver could not be listed after a fault: ${String(e)}`);
+        return { maxS: Infinity, p95S: Infinity, notResumed: streams.length, relisted: 0 };
+      }
       const resumed = new Map<LiveStream, number>();
       const until = Date.now() + 60_000;
       while (resumed.size < streams.length && Date.now() < until) {

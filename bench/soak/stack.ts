@@ -218,7 +218,11 @@ function currentApiserver(info: StackInfo): number {
   return pid;
 }
 
-async function waitReady(info: StackInfo, ms: number): Promise<void> {
+async function waitReady(
+  info: StackInfo,
+  ms: number,
+  gone: () => boolean = () => false,
+): Promise<"ready" | "exited"> {
   const ca = readFileSync(info.caFile);
   const deadline = Date.now() + ms;
   for (;;) {
@@ -228,10 +232,11 @@ async function waitReady(info: StackInfo, ms: number): Promise<void> {
         token: info.tokens.admin,
         timeoutMs: 2000,
       });
-      if (res.status === 200) return;
+      if (res.status === 200) return "ready";
     } catch {
       // not listening yet
     }
+    if (gone()) return "exited";
     if (Date.now() > deadline)
       throw new Error(`the apiserver was not ready ${ms / 1000} s after its restart`);
     await new Promise((r) => setTimeout(r, 200));
@@ -252,14 +257,24 @@ export async function restartApiserver(
   process.kill(pid, "SIGKILL");
   while (alive(pid)) await new Promise((r) => setTimeout(r, 50));
   await beforeStart();
-  const logFd = openSync(path.join(info.dir, "kube-apiserver.log"), "a");
-  const child = spawn(bin, args, { stdio: ["ignore", logFd, logFd], detached: true });
-  closeSync(logFd);
-  child.on("error", () => undefined);
-  process.once("exit", () => child.kill("SIGKILL"));
-  restarted = child;
-  apiserverPid = child.pid;
-  await waitReady(info, 90_000);
+  // As a kubelet would: an apiserver that exits before it is ready (a post-start hook timing out
+  // on a loaded machine) is started again, up to three times.
+  for (let attempt = 1; ; attempt++) {
+    const logFd = openSync(path.join(info.dir, "kube-apiserver.log"), "a");
+    const child = spawn(bin, args, { stdio: ["ignore", logFd, logFd], detached: true });
+    closeSync(logFd);
+    child.on("error", () => undefined);
+    process.once("exit", () => child.kill("SIGKILL"));
+    restarted = child;
+    apiserverPid = child.pid;
+    const outcome = await waitReady(
+      info,
+      90_000,
+      () => child.exitCode !== null || child.signalCode !== null,
+    );
+    if (outcome === "ready") return;
+    if (attempt >= 3) throw new Error("the apiserver exited before it was ready, three times");
+  }
 }
 
 /**
