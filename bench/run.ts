@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- NAME…]`: runs every bench/*.bench.ts (or those whose file or measurement
- * name contains a NAME) one after another and prints one JSON line per measurement:
+ * name contains a NAME; options such as `--minutes 30` are left to the benchmarks) one after another
+ * and prints one JSON line per measurement:
  * {"bench": NAME, "value": N, "unit": "..."}.
  */
 import { readdirSync } from "node:fs";
@@ -9,7 +10,8 @@ import { pathToFileURL } from "node:url";
 
 type Measurement = { bench: string; value: number; unit: string };
 
-const filters = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+// Options (`--minutes 30`) are for the benchmarks themselves; their numbers are not names.
+const filters = process.argv.slice(2).filter((a) => !a.startsWith("-") && !/^\d+(\.\d+)?$/.test(a));
 const files = readdirSync(import.meta.dirname)
   .filter((f) => f.endsWith(".bench.ts"))
   .sort();

@@ -24,7 +24,13 @@ export interface SharedDashboard {
   secrets: string[];
   /** A real user the apiserver knows, with no RBAC grant at all (a service account). */
   nobodyToken: string;
+  /** The server process's id (changes with a restart). */
+  readonly pid: number | undefined;
   stop(): Promise<void>;
+  /** Sends a signal (SIGKILL for a crash) and resolves once the process has exited. */
+  kill(signal: NodeJS.Signals): Promise<void>;
+  /** Starts it again on the same port with the same settings; resolves once it answers. */
+  restart(): Promise<void>;
 }
 
 const READ = ["get", "list", "watch"];
@@ -85,6 +91,8 @@ export async function startSharedDashboard(
      * other list gets a service account and role of its own.
      */
     impersonates?: readonly ("users" | "groups" | "serviceaccounts")[];
+    /** Its PORTCULLIS_DATA_DIR (default: a new directory in the stack's). */
+    dataDir?: string;
   } = {},
 ): Promise<SharedDashboard> {
   await admin(stack, "POST", "/api/v1/namespaces", {
@@ -136,8 +144,7 @@ export async function startSharedDashboard(
   const secretFile = path.join(dir, "session-secret");
   writeFileSync(secretFile, secret, { mode: 0o600 });
   const logFile = path.join(dir, "dashboard.log");
-  const dataDir = path.join(dir, "data");
-  const log = openSync(logFile, "a");
+  const dataDir = opts.dataDir ?? path.join(dir, "data");
 
   const env: NodeJS.ProcessEnv = { ...process.env };
   // Nothing of the local mode's: no kubeconfig, no default context, no trace receiver.
@@ -166,26 +173,40 @@ export async function startSharedDashboard(
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   Object.assign(env, opts.env);
   const port = opts.port ?? ((await freePorts(1)) as [number])[0];
-  const child = spawnDashboard(env, port, ["ignore", log, log]);
-  closeSync(log);
   const url = `http://127.0.0.1:${port}`;
-  try {
-    await waitForHttp(`${url}/api/health`, child, 60_000);
-  } catch (e) {
-    child.kill("SIGKILL");
-    throw e;
-  }
+  const spawnAndWait = async () => {
+    const out = openSync(logFile, "a");
+    const started = spawnDashboard(env, port, ["ignore", out, out]);
+    closeSync(out);
+    try {
+      await waitForHttp(`${url}/api/health`, started, 60_000);
+    } catch (e) {
+      started.kill("SIGKILL");
+      throw e;
+    }
+    return started;
+  };
+  let child = await spawnAndWait();
+  const kill = (signal: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill(signal);
+    });
   return {
     url,
     logFile,
     dataDir,
     secrets: [saToken, secret],
     nobodyToken,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    get pid() {
+      return child.pid;
+    },
+    stop: () => kill("SIGTERM"),
+    kill,
+    restart: async () => {
+      await kill("SIGTERM");
+      child = await spawnAndWait();
+    },
   };
 }

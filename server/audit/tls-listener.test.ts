@@ -5,8 +5,10 @@
  * apiserver's batches is proved in tls-listener.int.test.ts.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import crypto from "node:crypto";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import https from "node:https";
+import tls from "node:tls";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -220,5 +222,56 @@ describe("the audit sink's TLS listener", () => {
     });
     expect(await post(at, { token: "the-token" })).toMatchObject({ status: 400 });
     expect(await post(at, { cert: foreign, token: "the-token" })).toMatchObject({ status: 400 });
+  });
+
+  it("serves a rotated certificate to new connections once its files change, and keeps the old one while they do not match", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    vi.stubEnv("PORTCULLIS_AUDIT_TOKEN", "");
+    const live = subdir("rotated");
+    const certFile = path.join(live, "tls.crt");
+    const keyFile = path.join(live, "tls.key");
+    copyFileSync(serving.certFile, certFile);
+    copyFileSync(serving.keyFile, keyFile);
+    const at = (await startAuditTlsListener(
+      settings({
+        PORTCULLIS_AUDIT_TLS_CERT_FILE: certFile,
+        PORTCULLIS_AUDIT_TLS_KEY_FILE: keyFile,
+      }),
+    )) as string;
+    const [host, port] = at.split(":") as [string, string];
+    const served = () =>
+      new Promise<string>((resolve, reject) => {
+        const socket = tls.connect(
+          { host, port: Number(port), ca: readFileSync(serverCa.certFile) },
+          () => {
+            resolve(socket.getPeerCertificate().fingerprint256);
+            socket.end();
+          },
+        );
+        socket.on("error", reject);
+      });
+    const fingerprint = (file: string) =>
+      new crypto.X509Certificate(readFileSync(file)).fingerprint256;
+    expect(await served()).toBe(fingerprint(serving.certFile));
+
+    // Half a rotation (a new certificate, the old key): the old pair stays in service.
+    const next = issueServingCert(subdir("next"), serverCa, "audit-sink");
+    copyFileSync(next.certFile, certFile);
+    await vi.waitFor(
+      () =>
+        expect(logged).toHaveBeenCalledWith(
+          expect.stringContaining("keeps its certificates: the changed files cannot be used"),
+        ),
+      { timeout: 15_000, interval: 200 },
+    );
+    expect(await served()).toBe(fingerprint(serving.certFile));
+    copyFileSync(next.keyFile, keyFile);
+    await vi.waitFor(async () => expect(await served()).toBe(fingerprint(next.certFile)), {
+      timeout: 15_000,
+      interval: 200,
+    });
+    // The apiserver's client certificate is still accepted after the rotation.
+    expect(await post(at, { cert: apiserver })).toMatchObject({ status: 400 });
   });
 });

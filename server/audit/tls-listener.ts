@@ -1,5 +1,5 @@
 import "server-only";
-import { readFileSync } from "node:fs";
+import { readFileSync, unwatchFile, watchFile, type Stats } from "node:fs";
 import https from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
@@ -100,7 +100,13 @@ async function serve(
   await send(res, response, !req.readableEnded);
 }
 
-const g = globalThis as typeof globalThis & { portcullisAuditTls?: https.Server };
+const g = globalThis as typeof globalThis & {
+  portcullisAuditTls?: https.Server;
+  portcullisAuditTlsFiles?: string[];
+};
+
+/** How often the certificate, key and client CA files are checked for a change. */
+const RELOAD_POLL_MS = 2_000;
 
 function log(message: string): void {
   console.error(`portcullis: ${message}`);
@@ -116,11 +122,41 @@ function readSetting(variable: string, file: string): Buffer {
   }
 }
 
+/**
+ * Serves the certificate, key and client CA the files hold now once they change (a rotation by
+ * cert-manager or a Secret's update): new connections get them, open ones keep theirs. Files
+ * caught half-written, or a certificate that does not match its key, keep the old ones in service
+ * (one log line) until the next change.
+ */
+function reloadOnChange(server: https.Server, s: AuditTlsSettings): void {
+  const files = [s.certFile, s.keyFile, s.clientCaFile];
+  const reload = (now: Stats, before: Stats) => {
+    if (now.mtimeMs === before.mtimeMs && now.size === before.size && now.ino === before.ino)
+      return;
+    try {
+      server.setSecureContext({
+        cert: readSetting("PORTCULLIS_AUDIT_TLS_CERT_FILE", s.certFile),
+        key: readSetting("PORTCULLIS_AUDIT_TLS_KEY_FILE", s.keyFile),
+        ca: readSetting("PORTCULLIS_AUDIT_CLIENT_CA_FILE", s.clientCaFile),
+      });
+      log(`the audit sink's TLS listener on ${s.listen} serves the certificate files as changed`);
+    } catch (e) {
+      log(
+        `the audit sink's TLS listener keeps its certificates: the changed files cannot be used: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
+  };
+  for (const f of files) watchFile(f, { interval: RELOAD_POLL_MS, persistent: false }, reload);
+  g.portcullisAuditTlsFiles = files;
+}
+
 /** Closes the listener (tests; a server process keeps it until it exits). */
 export async function stopAuditTlsListener(): Promise<void> {
   const server = g.portcullisAuditTls;
   if (!server) return;
   g.portcullisAuditTls = undefined;
+  for (const f of g.portcullisAuditTlsFiles ?? []) unwatchFile(f);
+  g.portcullisAuditTlsFiles = undefined;
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
@@ -180,6 +216,7 @@ export async function startAuditTlsListener(
   }
   server.unref();
   g.portcullisAuditTls = server;
+  reloadOnChange(server, settings);
   const a = server.address();
   const where = a && typeof a === "object" ? `${a.address}:${a.port}` : settings.listen;
   console.log(

@@ -118,8 +118,12 @@ export async function liveSession(
   opts: { write?: boolean } = {},
   now = Date.now(),
 ): Promise<Session | undefined> {
-  const store = await sessionStore();
-  const s = await store.get(id, now);
+  let s: Session | undefined;
+  try {
+    s = await (await sessionStore()).get(id, now);
+  } catch (e) {
+    throw sessionStoreUnavailable(e);
+  }
   if (!s) {
     validated.delete(id);
     return undefined;
@@ -139,9 +143,24 @@ export async function liveSession(
     return s;
   }
   validated.delete(id);
-  await store.delete(id);
+  await (await sessionStore()).delete(id);
   endSessionStreams(id);
   return undefined;
+}
+
+/**
+ * The session store (the decisions' database) could not be read: 503 naming it. Thrown where a
+ * request's apiserver call looks its session up, it would otherwise be taken for the apiserver's
+ * own transport error ("cannot reach the apiserver … .s.PGSQL.5432").
+ */
+function sessionStoreUnavailable(e: unknown): KubeApiError {
+  return new KubeApiError(
+    dashboardError({
+      status: 503,
+      reason: "ServiceUnavailable",
+      message: `the session store (the dashboard's database) cannot be read, so the session cannot be checked: ${e instanceof Error ? e.message : String(e)}`,
+    }),
+  );
 }
 
 /**

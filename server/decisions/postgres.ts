@@ -85,6 +85,12 @@ export class PostgresDriver implements SqlDriver {
 
   async transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // The server going away between two statements is told as an "error" event on the client,
+    // which the pool listens for only while the client is idle: unheard, it is an uncaught
+    // exception. The next statement fails anyway, and a client whose ROLLBACK failed is dropped.
+    const ignore = () => undefined;
+    client.on("error", ignore);
+    let broken = false;
     try {
       await client.query("BEGIN");
       const out = await fn({
@@ -98,10 +104,13 @@ export class PostgresDriver implements SqlDriver {
       await client.query("COMMIT");
       return out;
     } catch (e) {
-      await client.query("ROLLBACK").catch(() => undefined);
+      await client.query("ROLLBACK").catch(() => {
+        broken = true;
+      });
       throw e;
     } finally {
-      client.release();
+      client.off("error", ignore);
+      client.release(broken);
     }
   }
 

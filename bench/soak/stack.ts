@@ -1,0 +1,375 @@
+/**
+ * The soak's deployment: the local control plane (its audit webhook posting to a replica's own
+ * TLS listener with a client certificate) with the demo's admission set-up and traffic; a
+ * PostgreSQL server; two shared-mode replicas on it (the second under libfaketime, so its clock
+ * can be moved) and one on SQLite on a small filesystem of its own (so its disk can be filled), the
+ * one the apiserver's audit webhook reaches. And the faults, each of which returns once the
+ * dependency it took away is back.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import tls from "node:tls";
+import { X509Certificate } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import { issueServingCert } from "../../cluster/certs";
+import { httpsRequest } from "../../cluster/https-json";
+import {
+  buildDashboard,
+  dashboardBuildIsCurrent,
+  STATE_DIR,
+  startStack,
+  type Stack,
+  type StackInfo,
+} from "../../cluster/harness/stack";
+import { seedDemo, type SeededDemo } from "../../cluster/harness/demo-seed";
+import { startTraffic, type Traffic } from "../../cluster/harness/demo-traffic";
+import { startSharedDashboard, type SharedDashboard } from "../../cluster/harness/shared-dashboard";
+import { startSoakPostgres, type SoakPostgres } from "./postgres";
+
+const LIBFAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1";
+
+export interface Replica {
+  name: string;
+  store: "postgres" | "sqlite";
+  dashboard: SharedDashboard;
+}
+
+export interface SoakStack {
+  stack: Stack;
+  info: StackInfo;
+  pg: SoakPostgres;
+  replicas: Replica[];
+  seeded: SeededDemo;
+  traffic: Traffic;
+  /** The SQLite replica's filesystem (a tmpfs of its own). */
+  sqliteMount: string;
+  /** The file libfaketime reads the clock offset of the faked replica from. */
+  clockFile: string;
+  kube(method: string, p: string, body?: unknown): Promise<{ status: number; body: string }>;
+  stop(): Promise<void>;
+}
+
+export async function startSoakStack(log: (l: string) => void): Promise<SoakStack> {
+  if (!existsSync(LIBFAKETIME)) {
+    throw new Error(
+      `libfaketime is not installed (${LIBFAKETIME}): apt-get install -y libfaketime`,
+    );
+  }
+  // The replicas serve the production build of the sources as they are (built when it is not).
+  if (!dashboardBuildIsCurrent()) await buildDashboard(log);
+  const stack = await startStack({ dashboard: false, log, auditSink: "client-certificate" });
+  const info = stack.info;
+  const cleanups: Array<() => Promise<void>> = [async () => stack.stop()];
+  const stopAll = async () => {
+    for (const c of cleanups.reverse()) await c().catch((e: unknown) => log(`soak: ${String(e)}`));
+  };
+  try {
+    const ca = readFileSync(info.caFile);
+    const kube = (method: string, p: string, body?: unknown) =>
+      httpsRequest(`${info.server}${p}`, { method, body, ca, token: info.tokens.admin });
+    log("soak: the demo's admission set-up");
+    const seeded = await seedDemo(info, log);
+    cleanups.push(() => seeded.close());
+
+    const pg = await startSoakPostgres();
+    cleanups.push(() => pg.stop());
+    const sessionSecret = randomBytes(32).toString("hex");
+
+    // The SQLite replica's data on a filesystem of its own, which the disk fault fills.
+    const sqliteMount = mkdtempSync(path.join(os.tmpdir(), "portcullis-soak-sqlite-"));
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=512m", "tmpfs", sqliteMount]);
+    cleanups.push(async () => {
+      execFileSync("umount", ["-l", sqliteMount]);
+      rmSync(sqliteMount, { recursive: true, force: true });
+    });
+    // The audit listener's certificate in files the rotation fault rewrites.
+    const tlsDir = path.join(info.dir, "soak-audit-tls");
+    mkdirSync(tlsDir);
+    const auditTls = info.auditTls;
+    if (!auditTls) throw new Error("the control plane has no audit client certificate");
+    copyFileSync(auditTls.certFile, path.join(tlsDir, "tls.crt"));
+    copyFileSync(auditTls.keyFile, path.join(tlsDir, "tls.key"));
+
+    const clockFile = path.join(info.dir, "soak-faketime");
+    writeFileSync(clockFile, "+0\n");
+
+    log("soak: replicas (2 on PostgreSQL, 1 on SQLite)");
+    const p1 = await startSharedDashboard(info, { databaseUrl: pg.url, sessionSecret });
+    cleanups.push(() => p1.stop());
+    const p2 = await startSharedDashboard(info, {
+      databaseUrl: pg.url,
+      sessionSecret,
+      env: {
+        LD_PRELOAD: LIBFAKETIME,
+        FAKETIME_TIMESTAMP_FILE: clockFile,
+        FAKETIME_CACHE_DURATION: "1",
+        // Timers run on the monotonic clock: only the wall clock jumps, as with NTP or a VM resumed.
+        DONT_FAKE_MONOTONIC: "1",
+      },
+    });
+    cleanups.push(() => p2.stop());
+    const s = await startSharedDashboard(info, {
+      dataDir: path.join(sqliteMount, "data"),
+      env: {
+        PORTCULLIS_AUDIT_TLS_LISTEN: auditTls.listen,
+        PORTCULLIS_AUDIT_TLS_CERT_FILE: path.join(tlsDir, "tls.crt"),
+        PORTCULLIS_AUDIT_TLS_KEY_FILE: path.join(tlsDir, "tls.key"),
+        PORTCULLIS_AUDIT_CLIENT_CA_FILE: auditTls.clientCaFile,
+        PORTCULLIS_AUDIT_CLIENT_NAMES: auditTls.clientName,
+      },
+    });
+    cleanups.push(() => s.stop());
+
+    const traffic = startTraffic(info);
+    cleanups.push(() => traffic.stop());
+    // The restarted apiserver (a process of ours, not the control plane's) goes before etcd.
+    cleanups.push(async () => stopApiserver());
+    return {
+      stack,
+      info,
+      pg,
+      replicas: [
+        { name: "pg-1", store: "postgres", dashboard: p1 },
+        { name: "pg-2", store: "postgres", dashboard: p2 },
+        { name: "sqlite", store: "sqlite", dashboard: s },
+      ],
+      seeded,
+      traffic,
+      sqliteMount,
+      clockFile,
+      kube,
+      stop: async () => {
+        // The replicas' logs outlive the run's directory, for what the report points at.
+        const kept = path.join(STATE_DIR, "soak-logs");
+        rmSync(kept, { recursive: true, force: true });
+        mkdirSync(kept, { recursive: true });
+        for (const [name, d] of [
+          ["pg-1", p1],
+          ["pg-2", p2],
+          ["sqlite", s],
+        ] as const)
+          copyFileSync(d.logFile, path.join(kept, `${name}.log`));
+        copyFileSync(
+          path.join(info.dir, "kube-apiserver.log"),
+          path.join(kept, "kube-apiserver.log"),
+        );
+        await stopAll();
+      },
+    };
+  } catch (e) {
+    await stopAll();
+    throw e;
+  }
+}
+
+// ---- the apiserver, killed and started again ------------------------------------------------
+
+let apiserverPid: number | undefined;
+let restarted: ChildProcess | undefined;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
+  } catch {
+    return false;
+  }
+}
+
+async function stopApiserver(): Promise<void> {
+  const child = restarted;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  const t = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(t);
+}
+
+/** The running apiserver's pid (the control plane's, or ours after a restart). */
+function currentApiserver(info: StackInfo): number {
+  if (apiserverPid !== undefined && alive(apiserverPid)) return apiserverPid;
+  const pid = info.pids.find((p) => {
+    try {
+      return readlinkSync(`/proc/${p}/exe`).endsWith("kube-apiserver");
+    } catch {
+      return false;
+    }
+  });
+  if (pid === undefined) throw new Error("no kube-apiserver process");
+  apiserverPid = pid;
+  return pid;
+}
+
+async function waitReady(
+  info: StackInfo,
+  ms: number,
+  gone: () => boolean = () => false,
+): Promise<"ready" | "exited"> {
+  const ca = readFileSync(info.caFile);
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      const res = await httpsRequest(`${info.server}/readyz`, {
+        ca,
+        token: info.tokens.admin,
+        timeoutMs: 2000,
+      });
+      if (res.status === 200) return "ready";
+    } catch {
+      // not listening yet
+    }
+    if (gone()) return "exited";
+    if (Date.now() > deadline)
+      throw new Error(`the apiserver was not ready ${ms / 1000} s after its restart`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
+ * kill -9 of the apiserver, then the same binary started again with the same flags (etcd keeps the
+ * data); resolves once it is ready. `beforeStart` runs while it is down.
+ */
+export async function restartApiserver(
+  info: StackInfo,
+  beforeStart: () => Promise<void> = async () => undefined,
+): Promise<void> {
+  const pid = currentApiserver(info);
+  const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+  const [bin, ...args] = cmdline as [string, ...string[]];
+  process.kill(pid, "SIGKILL");
+  while (alive(pid)) await new Promise((r) => setTimeout(r, 50));
+  await beforeStart();
+  // As a kubelet would: an apiserver that exits before it is ready (a post-start hook timing out
+  // on a loaded machine) is started again, up to three times.
+  for (let attempt = 1; ; attempt++) {
+    const logFd = openSync(path.join(info.dir, "kube-apiserver.log"), "a");
+    const child = spawn(bin, args, { stdio: ["ignore", logFd, logFd], detached: true });
+    closeSync(logFd);
+    child.on("error", () => undefined);
+    process.once("exit", () => child.kill("SIGKILL"));
+    restarted = child;
+    apiserverPid = child.pid;
+    const outcome = await waitReady(
+      info,
+      90_000,
+      () => child.exitCode !== null || child.signalCode !== null,
+    );
+    if (outcome === "ready") return;
+    if (attempt >= 3) throw new Error("the apiserver exited before it was ready, three times");
+  }
+}
+
+/**
+ * etcd compacted to its current revision while the apiserver is down, so every watch resumed
+ * after its restart starts from a compacted resourceVersion (410 Gone) and must relist.
+ * Returns the revision compacted to.
+ */
+export async function compactAndRestart(info: StackInfo): Promise<number> {
+  const pid = currentApiserver(info);
+  const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+  const etcd = args.find((a) => a.startsWith("--etcd-servers="))?.slice("--etcd-servers=".length);
+  if (!etcd) throw new Error("the apiserver names no etcd");
+  let revision = 0;
+  await restartApiserver(info, async () => {
+    const range = await fetch(`${etcd}/v3/kv/range`, {
+      method: "POST",
+      body: JSON.stringify({ key: Buffer.from("/").toString("base64"), limit: 1 }),
+    });
+    const head = (await range.json()) as { header?: { revision?: string } };
+    revision = Number(head.header?.revision ?? 0);
+    if (!revision) throw new Error("etcd reported no revision");
+    const res = await fetch(`${etcd}/v3/kv/compaction`, {
+      method: "POST",
+      body: JSON.stringify({ revision: String(revision), physical: true }),
+    });
+    if (!res.ok) throw new Error(`etcd compaction: ${res.status} ${await res.text()}`);
+  });
+  return revision;
+}
+
+// ---- the SQLite replica's disk ------------------------------------------------------------
+
+/** Fills the SQLite replica's filesystem to the last byte; returns the filler's removal. */
+export function fillDisk(mount: string): () => void {
+  const filler = path.join(mount, "filler");
+  const fd = openSync(filler, "w");
+  const chunk = Buffer.alloc(1 << 20);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch {
+    // ENOSPC: full
+  }
+  const small = Buffer.alloc(4096);
+  try {
+    for (;;) writeSync(fd, small);
+  } catch {
+    // to the last page
+  }
+  closeSync(fd);
+  return () => unlinkSync(filler);
+}
+
+// ---- the audit listener's certificate ---------------------------------------------------------
+
+/** The fingerprint of the certificate a new TLS connection to `listen` is served. */
+export function servedFingerprint(listen: string, caFile: string): Promise<string> {
+  const [host, port] = listen.split(":") as [string, string];
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ host, port: Number(port), ca: readFileSync(caFile) }, () => {
+      resolve(socket.getPeerCertificate().fingerprint256);
+      socket.end();
+    });
+    socket.on("error", reject);
+  });
+}
+
+/**
+ * A new serving certificate from the run's CA written over the listener's files (key first, as a
+ * Secret's update lands file by file); returns its fingerprint.
+ */
+export function rotateAuditCertificate(info: StackInfo): string {
+  const dir = path.join(info.dir, "soak-audit-tls");
+  const next = issueServingCert(
+    mkdtempSync(path.join(dir, "next-")),
+    {
+      certFile: info.caFile,
+      keyFile: info.caKeyFile,
+    },
+    "audit-sink",
+  );
+  copyFileSync(next.keyFile, path.join(dir, "tls.key"));
+  copyFileSync(next.certFile, path.join(dir, "tls.crt"));
+  return new X509Certificate(readFileSync(next.certFile)).fingerprint256;
+}
+
+// ---- resources of a process -----------------------------------------------------------------
+
+/** RSS (MB) and open file descriptors of a process, undefined when it is gone. */
+export function usageOf(pid: number | undefined): { rssMb: number; fds: number } | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    const fds = readdirSync(`/proc/${pid}/fd`).length;
+    return { rssMb: Number(m?.[1] ?? 0) / 1024, fds };
+  } catch {
+    return undefined;
+  }
+}
