@@ -22,6 +22,7 @@ import {
   type WebhookServer,
 } from "../../../cluster/harness/webhook-server";
 import {
+  manifestDirs,
   waitForManifestSet,
   writeStaticManifests,
   type ManifestPluginName,
@@ -413,8 +414,8 @@ beforeAll(async () => {
     stack.contexts.admin,
     kubeConfigFor(stack.contexts.admin, [stack.kubeconfig]),
   );
-  const manifests = (Object.keys(stack.admissionManifests) as ManifestPluginName[]).map((plugin) =>
-    readManifestDir({ dir: stack.admissionManifests[plugin], plugin }),
+  const manifests = (Object.keys(manifestDirs(stack)) as ManifestPluginName[]).map((plugin) =>
+    readManifestDir({ dir: manifestDirs(stack)[plugin], plugin }),
   );
   const state = await readAdmissionState(client, { manifests });
   expect(state.notices).toEqual([]);
