@@ -419,6 +419,7 @@ describe("predict", () => {
         "exclusions",
         "failure",
         "indeterminate",
+        "kubernetes",
         "legacy",
         "neverSent",
         "notices",
@@ -430,6 +431,8 @@ describe("predict", () => {
         "worstCaseLatencySeconds",
       ].sort(),
     );
+    // Offline without --kubernetes-version: the newest minor, and the report says it assumed it.
+    expect(p.kubernetes).toEqual({ minor: "1.37", source: "default", reported: null });
     expect(p.request).toEqual({
       operation: "CREATE",
       group: "",
