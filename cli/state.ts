@@ -168,7 +168,8 @@ export async function loadState(opts: {
     params = state.snapshot.params;
     unservedParamKinds = state.snapshot.unservedParamKinds;
     identity = state.identity;
-    if (!opts.kubernetesVersion && state.snapshot.kubernetes) kubernetes = state.snapshot.kubernetes;
+    if (!opts.kubernetesVersion && state.snapshot.kubernetes)
+      kubernetes = state.snapshot.kubernetes;
   }
   if (opts.namespacesFile !== undefined) {
     const ns = await readManifests([opts.namespacesFile]);
