@@ -65,7 +65,7 @@ export function minorOfVersion(v: {
 }
 
 /** The admissionregistration.k8s.io versions of the admission kinds. */
-export type AdmissionApiVersion = "v1" | "v1beta1" | "v1alpha1";
+type AdmissionApiVersion = "v1" | "v1beta1" | "v1alpha1";
 
 /** What one minor's apiserver does differently, with its defaults. */
 export interface MinorBehaviour {
