@@ -549,7 +549,12 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         "--leader-elect=false",
         "--secure-port=0",
         "--use-service-account-credentials=true",
-        "--controllers=namespace,serviceaccount,serviceaccount-token,endpointslice,garbagecollector,deployment,replicaset,validatingadmissionpolicy-status-controller,clusterrole-aggregation",
+        `--controllers=namespace,serviceaccount,serviceaccount-token,endpointslice,garbagecollector,deployment,replicaset,validatingadmissionpolicy-status-controller,clusterrole-aggregation${
+          // Before 1.37 the apiserver's services/proxy reads a Service's Endpoints object (1.37:
+          // its EndpointSlices), which a cluster's endpoints controller keeps: without it a
+          // Service with no ready endpoint answers 404 where a cluster answers 503.
+          Number(minor.slice(2)) >= 37 ? "" : ",endpoint"
+        }`,
         "--v=1",
       ],
       kcmLog,
