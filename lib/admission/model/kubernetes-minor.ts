@@ -2,9 +2,14 @@
  * The Kubernetes minors whose admission behaviour Portcullis reproduces, and what differs between
  * them. Each difference is read from that minor's own sources (k8s.io/apiserver v0.35.4, v0.36.3,
  * v0.37.2 and k8s.io/kubernetes v1.35.4, v1.36.3, v1.37.2) and proven against its apiserver by the
- * oracles (`npm run test:versions`). Everything not listed here is the same in the three minors:
- * the validation of admission objects (pkg/apis/admissionregistration/validation), the webhook
- * matching and dispatch (plugin/webhook), matchConditions, the policy dispatchers, the v1 defaults.
+ * oracles (`npm run test:versions`). Besides MinorBehaviour below, PodSecurity's `latest` is the
+ * minor's own set of checks (pod-security/evaluate-pod.ts: 1.37 allows two more sysctls at
+ * baseline). Found and needing no model: before 1.37 the audit annotation
+ * `validation.policy.admission.k8s.io/validation_failure` keeps one failure per request (1.37
+ * lists them all; audit/ reads what the event has), and services/proxy reads Endpoints rather
+ * than EndpointSlices. The same in the three minors: the validation of admission objects
+ * (pkg/apis/admissionregistration/validation: identical messages), the webhook matching and
+ * dispatch (plugin/webhook), matchConditions, the policy dispatchers' matching, the v1 defaults.
  */
 
 /** The minors, oldest first. */
