@@ -549,10 +549,12 @@ test("non-built-in defaults and exemptions: Predict gives the apiserver's status
   });
   const audit = await auditAnnotations(answers.map((a) => a.auditID));
 
-  const snapshot = compileSnapshot({ namespaces: stored, podSecurity: config });
+  const kubernetes = { minor: stackMinor(), source: "cluster" as const };
+  const snapshot = compileSnapshot({ namespaces: stored, podSecurity: config, kubernetes });
   const builtIn = compileSnapshot({
     namespaces: stored,
     podSecurity: { ...config, defaults: BUILT_IN_DEFAULTS },
+    kubernetes,
   });
   const outcomeOf = (c: Case, s: typeof snapshot): Outcome => {
     const ps = predictCompiled(c.request, s).podSecurity;
