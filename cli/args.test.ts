@@ -24,6 +24,7 @@ describe("parseCommandLine", () => {
       output: "json",
       context: undefined,
       kubeconfig: undefined,
+      kubernetesVersion: undefined,
     });
     expect(parseCommandLine(["validate", "--context=prod"])).toMatchObject({
       inputs: [],
@@ -94,6 +95,7 @@ describe("parseCommandLine", () => {
       output: "json",
       context: undefined,
       kubeconfig: undefined,
+      kubernetesVersion: undefined,
       admissionManifests: [],
       config: ["cfg", "more"],
       object: "o.yaml",

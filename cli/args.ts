@@ -6,6 +6,11 @@ import { parseArgs } from "node:util";
 import type { AdmissionOperation } from "@/lib/k8s/types";
 import { UsageError } from "./errors";
 import type { RequestSpec } from "@/lib/admission/report/predict-report";
+import {
+  KUBERNETES_MINORS,
+  parseKubernetesMinor,
+  type KubernetesMinor,
+} from "@/lib/admission/model/kubernetes-minor";
 
 /** `--output`. */
 type OutputFormat = "text" | "json";
@@ -20,6 +25,11 @@ interface Common {
   context: string | undefined;
   /** Use this kubeconfig instead of KUBECONFIG / ~/.kube/config. */
   kubeconfig: string | undefined;
+  /**
+   * `--kubernetes-version 1.35|1.36|1.37` (or v1.36.3): the minor whose apiserver is reproduced.
+   * Undefined: the cluster's own (--context), else the newest.
+   */
+  kubernetesVersion: KubernetesMinor | undefined;
 }
 
 /**
@@ -114,6 +124,7 @@ const common = {
   output: { type: "string", short: "o" },
   context: { type: "string" },
   kubeconfig: { type: "string" },
+  "kubernetes-version": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -199,12 +210,29 @@ function manifestDirs(values: readonly string[] | undefined): string[] {
   });
 }
 
-function parseCommon(values: { output?: string; context?: string; kubeconfig?: string }): Common {
+function parseCommon(values: {
+  output?: string;
+  context?: string;
+  kubeconfig?: string;
+  "kubernetes-version"?: string;
+}): Common {
   return {
     output: oneOf("output", values.output ?? "text", ["text", "json"] as const),
     context: nonEmpty("context", values.context),
     kubeconfig: nonEmpty("kubeconfig", values.kubeconfig),
+    kubernetesVersion: kubernetesVersion(values["kubernetes-version"]),
   };
+}
+
+/** `--kubernetes-version`: one of the minors modelled, as 1.36, v1.36 or v1.36.3. */
+function kubernetesVersion(v: string | undefined): KubernetesMinor | undefined {
+  if (v === undefined) return undefined;
+  const m = parseKubernetesMinor(v);
+  if (!m)
+    throw new UsageError(
+      `--kubernetes-version must be one of ${KUBERNETES_MINORS.join(", ")} (got "${v}")`,
+    );
+  return m;
 }
 
 function parseFor<K extends keyof typeof options>(name: K, argv: readonly string[]) {

@@ -285,6 +285,8 @@ describe("--context against the real control plane", () => {
     });
     // The context's own identity, from a SelfSubjectReview.
     expect(p.request.userInfo.username).toBe("admin");
+    // The minor predicted for: the cluster's, from its /version.
+    expect(p.kubernetes).toEqual({ minor: info.minor, source: "cluster", reported: null });
     const ours = (k: string) => k.includes(suffix);
     const predicted = p.calls
       .filter((c: { round: number; key: string }) => c.round === 0 && ours(c.key))
@@ -358,6 +360,7 @@ webhooks:
     expect([0, 1], r.stderr).toContain(r.code);
     const report = JSON.parse(r.stdout);
     expect(report.mode).toBe("live");
+    expect(report.kubernetes).toEqual({ minor: info.minor, source: "cluster", reported: null });
     expect(report.ok).toBe(r.code === 0);
     expect(report.checks.run).toEqual(expect.arrayContaining(["L1", "L6", "L7", "L12"]));
     expect(report.summary.configurations).toBeGreaterThanOrEqual(2);

@@ -165,9 +165,24 @@ describe("lint", () => {
     const high = await run(["lint", f, "-o", "json"]);
     const report = JSON.parse(high.out);
     expect(Object.keys(report).sort()).toEqual(
-      ["checks", "failOn", "findings", "mode", "notices", "ok", "schema", "summary"].sort(),
+      [
+        "checks",
+        "failOn",
+        "findings",
+        "kubernetes",
+        "mode",
+        "notices",
+        "ok",
+        "schema",
+        "summary",
+      ].sort(),
     );
     expect(report).toMatchObject({ schema: "portcullis.lint/v1", mode: "offline", failOn: "high" });
+    expect(report.kubernetes).toEqual({ minor: "1.37", source: "default", reported: null });
+    const older = JSON.parse(
+      (await run(["lint", f, "-o", "json", "--kubernetes-version", "1.36"])).out,
+    );
+    expect(older.kubernetes).toEqual({ minor: "1.36", source: "flag", reported: null });
     expect(report.checks.run).toContain("L5");
     expect(report.checks.run).toEqual(expect.arrayContaining(["L1", "L6"]));
     expect(report.checks.notRun.map((c: { ids: string[] }) => c.ids.join("/"))).toEqual([
@@ -419,6 +434,7 @@ describe("predict", () => {
         "exclusions",
         "failure",
         "indeterminate",
+        "kubernetes",
         "legacy",
         "neverSent",
         "notices",
@@ -430,6 +446,8 @@ describe("predict", () => {
         "worstCaseLatencySeconds",
       ].sort(),
     );
+    // Offline without --kubernetes-version: the newest minor, and the report says it assumed it.
+    expect(p.kubernetes).toEqual({ minor: "1.37", source: "default", reported: null });
     expect(p.request).toEqual({
       operation: "CREATE",
       group: "",

@@ -2,6 +2,11 @@
  * The cluster state lint and predict work from. Files give configurations; --context gives the
  * cluster: its configurations when no files are named, and always its namespaces and discovery.
  */
+import {
+  NEWEST_KUBERNETES_MINOR,
+  type AssumedMinor,
+  type KubernetesMinor,
+} from "@/lib/admission/model/kubernetes-minor";
 import type { DiscoveryResource } from "@/lib/admission/model/snapshot";
 import type { ParamObjects } from "@/lib/admission/model/params";
 import type { RequestUserInfo } from "@/lib/admission/model/request";
@@ -44,6 +49,11 @@ export interface State {
    * `manifestOriginKey`: pass as the snapshot's `manifestOrigins`. Undefined: none.
    */
   manifestOrigins: Readonly<Record<string, ManifestOrigin>> | undefined;
+  /**
+   * The minor reproduced: --kubernetes-version, else the cluster's /version (--context), else
+   * the newest, assumed.
+   */
+  kubernetes: AssumedMinor;
 }
 
 /**
@@ -83,6 +93,8 @@ export async function loadState(opts: {
   admissionManifests?: readonly string[];
   /** Configuration given as text besides the files (a test suite's own objects). */
   extraSources?: readonly SourceText[];
+  /** --kubernetes-version. */
+  kubernetesVersion?: KubernetesMinor;
 }): Promise<State> {
   const extra = opts.extraSources ?? [];
   const collected =
@@ -107,6 +119,9 @@ export async function loadState(opts: {
   let params: readonly ParamObjects[] | undefined;
   let unservedParamKinds: readonly string[] | undefined;
   let identity: RequestUserInfo | undefined;
+  let kubernetes: AssumedMinor = opts.kubernetesVersion
+    ? { minor: opts.kubernetesVersion, source: "flag" }
+    : { minor: NEWEST_KUBERNETES_MINOR, source: "default" };
   let result: Collected = collected ?? {
     lists: emptyLists(),
     namespaces: {},
@@ -153,6 +168,8 @@ export async function loadState(opts: {
     params = state.snapshot.params;
     unservedParamKinds = state.snapshot.unservedParamKinds;
     identity = state.identity;
+    if (!opts.kubernetesVersion && state.snapshot.kubernetes)
+      kubernetes = state.snapshot.kubernetes;
   }
   if (opts.namespacesFile !== undefined) {
     const ns = await readManifests([opts.namespacesFile]);
@@ -195,5 +212,6 @@ export async function loadState(opts: {
     identity,
     live,
     manifestOrigins,
+    kubernetes,
   };
 }

@@ -13,6 +13,7 @@ import { serverVerdicts } from "../test/oracle/validation-judge";
 import { ensureCliBuilt } from "./build";
 import type { DocumentReport, ValidateReport } from "./commands/validate";
 import { runCli } from "./test-helpers";
+import { stackMinor } from "../cluster/harness/stack";
 import type { ServerVerdict } from "../test/oracle/server-verdict";
 
 beforeAll(async () => {
@@ -20,7 +21,11 @@ beforeAll(async () => {
 }, 120_000);
 
 // The fields the apiserver would name, read from the CLI's JSON (as the library oracle does).
+// A kind this minor does not register at that version (MutatingAdmissionPolicy v1 before 1.36) is
+// refused either way: validate says "no kind … is registered", the apiserver's router 404s its path.
 function cliVerdict(d: DocumentReport): { outcome: string; fields: string[] } {
+  if (d.outcome === "decode-error" && d.status.startsWith("no kind "))
+    return { outcome: "not-served", fields: [] };
   const fields =
     d.outcome === "decode-error"
       ? d.issues.filter((i) => i.source === "schema" && i.type !== "FieldValueTypeInvalid")
@@ -34,7 +39,15 @@ test("validation oracle via the CLI: portcullis validate agrees with kube-apiser
   const fileOf = (i: number) => path.join(dir, `case-${String(i).padStart(5, "0")}.json`);
   cases.forEach((c, i) => writeFileSync(fileOf(i), JSON.stringify(c.object, null, 2)));
 
-  const run = await runCli(["validate", dir, "--output", "json"]);
+  // As the stack's minor has it (npm run test:versions runs older minors).
+  const run = await runCli([
+    "validate",
+    dir,
+    "--output",
+    "json",
+    "--kubernetes-version",
+    stackMinor(),
+  ]);
   // The corpus holds objects the apiserver refuses: validate reports them and exits 1.
   expect(run.code, run.stderr).toBe(1);
   const report = JSON.parse(run.stdout) as ValidateReport;
@@ -45,7 +58,8 @@ test("validation oracle via the CLI: portcullis validate agrees with kube-apiser
   const verdicts = await serverVerdicts(cases);
   const results = cases.map((c, i) => {
     const { outcome, fields } = verdicts[i] as ServerVerdict;
-    const server = { outcome, fields };
+    const server =
+      outcome === "http-404" ? { outcome: "not-served", fields: [] } : { outcome, fields };
     const doc = bySource.get(fileOf(i));
     const ours = doc ? cliVerdict(doc) : undefined;
     const agree = JSON.stringify(server) === JSON.stringify(ours);

@@ -1,8 +1,13 @@
 /**
  * Builds Go tools from the official Go modules a module under this repository declares with
  * `tool` directives: the control plane (kube-apiserver, kube-controller-manager, etcd, declared in
- * cluster/go.mod), helm (tools/helm/go.mod) and Dex (tools/dex/go.mod). Each build is cached: a stamp of go.mod, go.sum,
- * the tools and the link flags sits beside the binaries, and nothing is rebuilt while it matches.
+ * cluster/go.mod), the older minors' kube-apiserver and kube-controller-manager
+ * (cluster/minors/1.NN/go.mod, built only when asked for), helm (tools/helm/go.mod) and Dex
+ * (tools/dex/go.mod). Each build is cached: a stamp of go.mod, go.sum, the tools and the link
+ * flags sits beside the binaries, and nothing is rebuilt while it matches.
+ *
+ * `npm run cluster:build` builds the newest minor; `npm run cluster:build -- --minor 1.35` (or
+ * 1.36, 1.37, or `all`) builds that minor's control plane.
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -41,6 +46,81 @@ export const BINARIES = {
   etcd: path.join(BIN_DIR, "server"),
 } as const;
 
+/** The minors the local control plane can be built at: the newest and the two before it. */
+export const CONTROL_PLANE_MINORS = ["1.35", "1.36", "1.37"] as const;
+export type ControlPlaneMinor = (typeof CONTROL_PLANE_MINORS)[number];
+/** The minor cluster/go.mod builds (and every test runs on unless told otherwise). */
+export const NEWEST_MINOR: ControlPlaneMinor = "1.37";
+
+/**
+ * The latest patch of each older minor (the releases the Go module proxy serves), each built
+ * from its own module in cluster/minors/<minor>/ whose staging modules are pinned to the
+ * matching v0.NN.P release.
+ */
+const OLDER_MINORS: Record<Exclude<ControlPlaneMinor, "1.37">, string> = {
+  "1.35": "v1.35.4",
+  "1.36": "v1.36.3",
+};
+
+/** A minor named on a command line or in PORTCULLIS_KUBERNETES_MINOR ("1.36", "v1.36", "v1.36.3"). */
+export function parseControlPlaneMinor(s: string): ControlPlaneMinor | undefined {
+  const m = /^v?1\.(\d+)(?:\.\d+)?$/.exec(s.trim());
+  const minor = m ? `1.${m[1]}` : "";
+  return (CONTROL_PLANE_MINORS as readonly string[]).includes(minor)
+    ? (minor as ControlPlaneMinor)
+    : undefined;
+}
+
+/** The binaries of one minor's control plane and the release they report from /version. */
+export interface ControlPlaneBinaries {
+  minor: ControlPlaneMinor;
+  /** The release, e.g. v1.36.3. */
+  version: string;
+  apiserver: string;
+  controllerManager: string;
+  /** etcd: the newest minor's build (v3.7), which every older apiserver here speaks to. */
+  etcd: string;
+}
+
+const versionLdflags = (version: string, minor: string) =>
+  [
+    `-X k8s.io/component-base/version.gitVersion=${version}`,
+    "-X k8s.io/component-base/version.gitMajor=1",
+    `-X k8s.io/component-base/version.gitMinor=${minor.split(".")[1]}`,
+  ].join(" ");
+
+function olderMinorBuild(minor: Exclude<ControlPlaneMinor, "1.37">): GoToolBuild {
+  const version = OLDER_MINORS[minor];
+  const binDir = path.join(BIN_DIR, minor);
+  return {
+    label: `kube-apiserver and kube-controller-manager (${version})`,
+    moduleDir: path.join(CLUSTER_DIR, "minors", minor),
+    binDir,
+    tools: [
+      "k8s.io/kubernetes/cmd/kube-apiserver",
+      "k8s.io/kubernetes/cmd/kube-controller-manager",
+    ],
+    ldflags: versionLdflags(version, minor),
+    binaries: [path.join(binDir, "kube-apiserver"), path.join(binDir, "kube-controller-manager")],
+    coldEstimate: "about 13 minutes",
+  };
+}
+
+/** The binaries of `minor` (the newest minor's are BINARIES). */
+export function controlPlaneBinaries(
+  minor: ControlPlaneMinor = NEWEST_MINOR,
+): ControlPlaneBinaries {
+  if (minor === NEWEST_MINOR) return { minor, version: KUBERNETES_VERSION, ...BINARIES };
+  const b = olderMinorBuild(minor as Exclude<ControlPlaneMinor, "1.37">);
+  return {
+    minor,
+    version: OLDER_MINORS[minor as Exclude<ControlPlaneMinor, "1.37">],
+    apiserver: b.binaries[0]!,
+    controllerManager: b.binaries[1]!,
+    etcd: BINARIES.etcd,
+  };
+}
+
 const CONTROL_PLANE: GoToolBuild = {
   label: `kube-apiserver, kube-controller-manager and etcd (${KUBERNETES_VERSION})`,
   moduleDir: CLUSTER_DIR,
@@ -51,11 +131,7 @@ const CONTROL_PLANE: GoToolBuild = {
     "go.etcd.io/etcd/server/v3",
   ],
   // Without these the apiserver reports v0.0.0-master from /version.
-  ldflags: [
-    `-X k8s.io/component-base/version.gitVersion=${KUBERNETES_VERSION}`,
-    "-X k8s.io/component-base/version.gitMajor=1",
-    "-X k8s.io/component-base/version.gitMinor=37",
-  ].join(" "),
+  ldflags: versionLdflags(KUBERNETES_VERSION, NEWEST_MINOR),
   binaries: Object.values(BINARIES),
   coldEstimate: "about 10 minutes",
 };
@@ -121,18 +197,42 @@ export async function ensureGoTools(
   log(`build: built ${b.label} in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
-/** True when the control plane's binaries are built from the current cluster/go.mod. */
-export function isBuilt(): boolean {
-  return isGoToolBuilt(CONTROL_PLANE);
+/** True when `minor`'s binaries are built from its current go.mod/go.sum. */
+export function isBuilt(minor: ControlPlaneMinor = NEWEST_MINOR): boolean {
+  if (!isGoToolBuilt(CONTROL_PLANE)) return false;
+  return minor === NEWEST_MINOR || isGoToolBuilt(olderMinorBuild(minor as "1.35" | "1.36"));
 }
 
-/** Builds the control plane unless the cached build is current. Prints progress to stderr. */
-export function ensureBuilt(log?: (line: string) => void): Promise<void> {
-  return ensureGoTools(CONTROL_PLANE, log);
+/**
+ * Builds `minor`'s control plane (default: the newest) unless the cached build is current. An
+ * older minor also needs the newest's build, for etcd. Prints progress to stderr.
+ */
+export async function ensureBuilt(
+  log?: (line: string) => void,
+  minor: ControlPlaneMinor = NEWEST_MINOR,
+): Promise<void> {
+  await ensureGoTools(CONTROL_PLANE, log);
+  if (minor !== NEWEST_MINOR) await ensureGoTools(olderMinorBuild(minor as "1.35" | "1.36"), log);
+}
+
+/** The minors `--minor X` names (X a minor or `all`); the newest without the flag. */
+export function minorsFromArgs(argv: readonly string[]): ControlPlaneMinor[] {
+  const i = argv.indexOf("--minor");
+  if (i < 0) return [NEWEST_MINOR];
+  const v = argv[i + 1] ?? "";
+  if (v === "all") return [...CONTROL_PLANE_MINORS];
+  const m = parseControlPlaneMinor(v);
+  if (!m)
+    throw new Error(
+      `--minor: expected one of ${CONTROL_PLANE_MINORS.join(", ")} or all, got "${v}"`,
+    );
+  return [m];
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  ensureBuilt().catch((e: unknown) => {
+  (async () => {
+    for (const m of minorsFromArgs(process.argv.slice(2))) await ensureBuilt(undefined, m);
+  })().catch((e: unknown) => {
     console.error(e instanceof Error ? e.message : String(e));
     process.exit(1);
   });

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync, closeSync } from "node:fs";
 import path from "node:path";
-import { BINARIES, KUBERNETES_VERSION } from "./build";
+import { controlPlaneBinaries, NEWEST_MINOR, type ControlPlaneMinor } from "./build";
 import { createCa, createServiceAccountKeys, issueServingCert, type CertPair } from "./certs";
 import { freePorts } from "./ports";
 import { httpsRequest } from "./https-json";
@@ -58,9 +58,12 @@ export interface ControlPlaneInfo {
   /**
    * Each admission plugin's static manifest directory (its `staticManifestsDir`), seeded with a
    * set scoped by STATIC_SCOPE_LABEL (cluster/admission-config/manifests.ts). The apiserver
-   * reloads a directory when its files change: see cluster/harness/static-manifests.ts.
+   * reloads a directory when its files change: see cluster/harness/static-manifests.ts. Absent
+   * on a minor without manifest-based admission on by default (before 1.37).
    */
-  admissionManifests: StaticManifestDirs;
+  admissionManifests?: StaticManifestDirs;
+  /** The Kubernetes minor of the binaries (StartOptions.minor). */
+  minor: ControlPlaneMinor;
   dashboardUrl: string;
   version: string;
   pids: number[];
@@ -106,6 +109,19 @@ export interface StartOptions {
    * any other default changes what every other test sees.
    */
   podSecurity?: PodSecurityOverride;
+  /**
+   * The Kubernetes minor to run (its binaries built with `npm run cluster:build -- --minor`):
+   * the newest by default. An older minor runs with that minor's defaults, except that every
+   * admission API version it has is served and MutatingAdmissionPolicy is on (1.35: beta, off by
+   * default); static manifest directories are configured from 1.37 on only (the
+   * ManifestBasedAdmissionControlConfig gate is alpha and off in 1.36, absent in 1.35).
+   */
+  minor?: ControlPlaneMinor;
+}
+
+/** Whether `minor` loads static admission manifests by default (ManifestBasedAdmissionControlConfig beta in 1.37). */
+export function servesStaticManifests(minor: ControlPlaneMinor): boolean {
+  return Number(minor.split(".")[1]) >= 37;
 }
 
 interface Proc {
@@ -242,6 +258,8 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
 
 async function startOnce(opts: StartOptions): Promise<ControlPlane> {
   const log = opts.log ?? (() => undefined);
+  const minor = opts.minor ?? NEWEST_MINOR;
+  const BINARIES = controlPlaneBinaries(minor);
   const started = Date.now();
   const dir = path.join(opts.baseDir, `run-${Date.now()}-${randomBytes(3).toString("hex")}`);
   mkdirSync(dir, { recursive: true });
@@ -330,10 +348,10 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
       { mode: 0o600 },
     );
 
-    const admissionConfig = writeAdmissionConfiguration(
-      dir,
-      opts.podSecurity ? { podSecurity: opts.podSecurity } : {},
-    );
+    const admissionConfig = writeAdmissionConfiguration(dir, {
+      ...(opts.podSecurity ? { podSecurity: opts.podSecurity } : {}),
+      staticManifests: servesStaticManifests(minor),
+    });
     const auditPolicy = path.join(dir, "audit-policy.yaml");
     writeFileSync(auditPolicy, readFileSync(AUDIT_POLICY_FILE));
     // The token sits in a file the kubeconfig names, as the Helm chart's snippet has it, so the
@@ -531,7 +549,12 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         "--leader-elect=false",
         "--secure-port=0",
         "--use-service-account-credentials=true",
-        "--controllers=namespace,serviceaccount,serviceaccount-token,endpointslice,garbagecollector,deployment,replicaset,validatingadmissionpolicy-status-controller,clusterrole-aggregation",
+        `--controllers=namespace,serviceaccount,serviceaccount-token,endpointslice,garbagecollector,deployment,replicaset,validatingadmissionpolicy-status-controller,clusterrole-aggregation${
+          // Before 1.37 the apiserver's services/proxy reads a Service's Endpoints object (1.37:
+          // its EndpointSlices), which a cluster's endpoints controller keeps: without it a
+          // Service with no ready endpoint answers 404 where a cluster answers 503.
+          Number(minor.slice(2)) >= 37 ? "" : ",endpoint"
+        }`,
         "--v=1",
       ],
       kcmLog,
@@ -556,7 +579,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
 
     const versionRes = await httpsRequest(`${server}/version`, { ca: ca_pem, token: tokens.admin });
     const version =
-      (JSON.parse(versionRes.body) as { gitVersion?: string }).gitVersion ?? KUBERNETES_VERSION;
+      (JSON.parse(versionRes.body) as { gitVersion?: string }).gitVersion ?? BINARIES.version;
     log(`cluster: control plane ${version} up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     const contexts = Object.fromEntries(
@@ -577,7 +600,8 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
       otlpListen,
       authenticationConfig,
       admissionConfigFile: admissionConfig.file,
-      admissionManifests: admissionConfig.manifests,
+      ...(admissionConfig.manifests ? { admissionManifests: admissionConfig.manifests } : {}),
+      minor,
       dashboardUrl: opts.dashboardUrl,
       version,
       pids: procs.map((p) => p.child.pid ?? -1),

@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readStack, type StackInfo } from "./harness/stack";
 import {
+  manifestDirs,
   manifestHashesInForce,
   manifestSetHash,
   waitForManifestSet,
@@ -52,7 +53,7 @@ async function reloadFailures(plugin: ManifestPluginName): Promise<number> {
 describe("static manifest directories", () => {
   it("each plugin's seed set is in force and reads as the apiserver reads it", async () => {
     const inForce = await manifestHashesInForce(stack);
-    for (const [plugin, dir] of Object.entries(stack.admissionManifests)) {
+    for (const [plugin, dir] of Object.entries(manifestDirs(stack))) {
       const read = readManifestDir({ dir, plugin: plugin as ManifestPluginName });
       expect(read.error).toBeUndefined();
       expect(read.objects.length).toBeGreaterThan(0);
@@ -77,7 +78,7 @@ describe("static manifest directories", () => {
 
   it("a broken reload keeps the set in force, refused with our message", async () => {
     const plugin = "ValidatingAdmissionWebhook";
-    const dir = stack.admissionManifests[plugin];
+    const dir = manifestDirs(stack)[plugin];
     const before = (await manifestHashesInForce(stack))[plugin];
     const failures = await reloadFailures(plugin);
     writeStaticManifests(stack, plugin, BROKEN, [
@@ -194,7 +195,7 @@ describe("static manifest directories", () => {
       objects: [vwc("seed.static.k8s.io")],
     },
   ])("refused as the apiserver refuses it: $what", async ({ plugin, objects }) => {
-    const dir = stack.admissionManifests[plugin];
+    const dir = manifestDirs(stack)[plugin];
     const file = `${id}-case.yaml`;
     const failures = await reloadFailures(plugin);
     try {

@@ -4,6 +4,11 @@
  * configurations (and --namespaces) run; with --context the cluster's namespaces, discovery,
  * services, endpoint slices and pods let the others run too (L14 always needs metrics).
  */
+import type {
+  AssumedMinor,
+  KubernetesMinor,
+  KubernetesMinorSource,
+} from "@/lib/admission/model/kubernetes-minor";
 import type { LintCheck } from "@/lib/admission/lint/lint";
 import { LINT_CHECKS, lint } from "@/lib/admission/lint/lint";
 import type { LintFinding, LintId, LintInput, Severity } from "@/lib/admission/lint/lint-types";
@@ -23,6 +28,8 @@ export interface LintReport {
   failOn: FailOn;
   /** offline: files only; live: --context supplied cluster state. */
   mode: "offline" | "live";
+  /** The Kubernetes minor the checks assumed, and where it came from (as predict's report). */
+  kubernetes: { minor: KubernetesMinor; source: KubernetesMinorSource; reported: string | null };
   summary: {
     configurations: number;
     namespaces: number;
@@ -57,6 +64,7 @@ function lintReport(
     configurations: number;
     namespaces: number;
     notices: Notice[];
+    kubernetes: AssumedMinor;
   },
 ): LintReport {
   const { run, notRun } = checksFor(opts.mode);
@@ -70,6 +78,11 @@ function lintReport(
     ok: !kept.some((f) => failsAt(f.severity, opts.failOn)),
     failOn: opts.failOn,
     mode: opts.mode,
+    kubernetes: {
+      minor: opts.kubernetes.minor,
+      source: opts.kubernetes.source,
+      reported: opts.kubernetes.reported ?? null,
+    },
     summary: {
       configurations: opts.configurations,
       namespaces: opts.namespaces,
@@ -113,6 +126,7 @@ export async function runLint(cmd: LintCommand): Promise<LintReport> {
     context: cmd.context,
     kubeconfig: cmd.kubeconfig,
     admissionManifests: cmd.admissionManifests,
+    kubernetesVersion: cmd.kubernetesVersion,
   });
   const notices = [...state.collected.notices];
   const mode = state.live ? "live" : "offline";
@@ -127,8 +141,11 @@ export async function runLint(cmd: LintCommand): Promise<LintReport> {
       ...state.collected.lists,
       namespaces: state.namespaces,
       ...(state.manifestOrigins ? { manifestOrigins: state.manifestOrigins } : {}),
+      kubernetes: state.kubernetes,
     },
     ...(engines.policies.length > 0 ? { engines } : {}),
+    // The minor's defaults the version-dependent checks read (L13: virtual auth resources).
+    serverMinor: Number(state.kubernetes.minor.slice(2)),
   };
   if (state.live) {
     const m = await import("../live");
@@ -142,6 +159,8 @@ export async function runLint(cmd: LintCommand): Promise<LintReport> {
       ...input,
       snapshot: { ...input.snapshot, discovery: state.discovery },
       ...backends,
+      // --kubernetes-version wins over the cluster's /version.
+      ...(cmd.kubernetesVersion ? { serverMinor: input.serverMinor } : {}),
     };
   } else {
     // Services, Pods and workloads beside the configurations tell L1/L6 where backends run.
@@ -167,5 +186,6 @@ export async function runLint(cmd: LintCommand): Promise<LintReport> {
     configurations: state.collected.configurations,
     namespaces: Object.keys(state.namespaces).length,
     notices,
+    kubernetes: state.kubernetes,
   });
 }

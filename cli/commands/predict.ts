@@ -69,6 +69,7 @@ export async function runPredict(cmd: PredictCommand): Promise<PredictReport> {
     context: cmd.context,
     kubeconfig: cmd.kubeconfig,
     admissionManifests: cmd.admissionManifests,
+    kubernetesVersion: cmd.kubernetesVersion,
   });
   const identity = cmd.user === undefined ? state.identity : undefined;
   const built = buildRequest(cmd, {
@@ -92,6 +93,7 @@ export async function runPredict(cmd: PredictCommand): Promise<PredictReport> {
       ? { podSecurity: podSecurityOf(cmd.admissionConfig) }
       : {}),
     ...(state.manifestOrigins ? { manifestOrigins: state.manifestOrigins } : {}),
+    kubernetes: state.kubernetes,
   };
   // The engines behind the hooks, from the objects themselves and any engine policies given.
   const ownership = recogniseOwnership(snapshot, parseEngineObjects(state.collected.engineObjects));

@@ -3,6 +3,7 @@
  * would judge a create with fieldValidation=Strict (an update of the stored object, ratcheting
  * included, when --context names a cluster that has it).
  */
+import type { KubernetesMinor } from "@/lib/admission/model/kubernetes-minor";
 import type { ValidationIssue } from "@/lib/admission/validate/issue";
 import { fieldSegments } from "@/lib/admission/validate/issue";
 import type { JsonObject, JsonValue } from "@/lib/admission/validate/json";
@@ -151,10 +152,11 @@ function validateOne(
   origin: ObjectOrigin,
   so: SourceObject | undefined,
   old: JsonObject | undefined,
+  minor: KubernetesMinor | undefined,
 ): DocumentReport {
   const t = typeOf(value);
   const base = { ...origin, ...t, operation: old ? ("update" as const) : ("create" as const) };
-  const info = kindInfoFor(t.apiVersion, t.kind);
+  const info = kindInfoFor(t.apiVersion, t.kind, minor);
   if (!info) {
     const ours = t.apiVersion.split("/")[0] === ADMISSION_GROUP;
     if (isObject(value) && t.kind !== "" && t.apiVersion !== "" && !ours)
@@ -203,6 +205,7 @@ function validateRead(
   objects: readonly SourceObject[],
   problems: readonly SourceProblem[],
   stored: ReadonlyMap<string, JsonObject> = new Map(),
+  minor?: KubernetesMinor,
 ): DocumentReport[] {
   const out: { seq: number; report: DocumentReport }[] = problems.map((p) => ({
     seq: p.origin.seq,
@@ -216,7 +219,7 @@ function validateRead(
       item: so.origin.item ?? null,
       line: so.origin.line,
     };
-    const report = validateOne(so.value, origin, so, stored.get(`${t.kind}/${t.name}`));
+    const report = validateOne(so.value, origin, so, stored.get(`${t.kind}/${t.name}`), minor);
     out.push({ seq: so.origin.seq, report });
   }
   return out.sort((a, b) => a.seq - b.seq).map((x) => x.report);
@@ -287,10 +290,14 @@ export async function runValidate(cmd: ValidateCommand): Promise<ValidateReport>
         { source, document: i, item: null, line: null },
         undefined,
         undefined,
+        cmd.kubernetesVersion,
       ),
     );
     return validateReport(docs, notices);
   }
   const read = readDocuments(await readInputs(cmd.inputs));
-  return validateReport(validateRead(read.objects, read.problems, stored), notices);
+  return validateReport(
+    validateRead(read.objects, read.problems, stored, cmd.kubernetesVersion),
+    notices,
+  );
 }

@@ -1,4 +1,5 @@
 /** Text output of `lint`: findings by severity with their fixes, then what ran. */
+import { assumedMinorText } from "@/lib/admission/model/kubernetes-minor";
 import type { LintReport } from "../commands/lint";
 import type { LintObject } from "@/lib/admission/lint/lint-types";
 import { describeSource } from "@/lib/admission/engines/types";
@@ -27,6 +28,7 @@ export function formatLintText(r: LintReport): string {
   const b = r.summary.bySeverity;
   lines.push(
     `${r.summary.findings} finding${r.summary.findings === 1 ? "" : "s"} (${b.critical} critical, ${b.high} high, ${b.medium} medium, ${b.low} low, ${b.info} info) in ${r.summary.configurations} configuration${r.summary.configurations === 1 ? "" : "s"}; ${r.mode} checks ${r.checks.run.join(" ")}`,
+    `assumed: ${assumedMinorText(r.kubernetes)}`,
   );
   if (r.checks.notRun.length > 0)
     lines.push(

@@ -32,6 +32,7 @@ const createIn = (resource: string, name: string) => ({
 describe("predict text output", () => {
   it("names every failing binding of a policy stage, and a failed condition's decision", () => {
     const report = {
+      kubernetes: { minor: "1.36", source: "flag", reported: null },
       request: createIn("configmaps", "c"),
       calls: [
         {
@@ -57,6 +58,8 @@ describe("predict text output", () => {
       notices: [],
     } as unknown as PredictReport;
     const text = formatPredictText(report);
+    // The minor the prediction is for, right under the request.
+    expect(text.split("\n")[1]).toBe("as Kubernetes 1.36 (chosen) admits it");
     expect(text).toContain(
       "matchConditions fail; the decision: expression 'x' resulted in error: no such key: x",
     );
@@ -69,6 +72,7 @@ describe("predict text output", () => {
 
   it("says what PodSecurity does: a certain refusal, warnings, and why a verdict may not hold", () => {
     const base = {
+      kubernetes: { minor: "1.37", source: "default", reported: null },
       request: createIn("pods", "web"),
       calls: [],
       indeterminate: [],

@@ -1,5 +1,6 @@
 /** Text output of `predict`: the call sequence, skips with reasons, and the latency bound. */
 import type { HookRef, PredictReport } from "@/lib/admission/report/predict-report";
+import { assumedMinorText } from "@/lib/admission/model/kubernetes-minor";
 
 const hookText = (h: HookRef): string => `${h.source} ${h.configuration} / ${h.name}`;
 
@@ -9,6 +10,7 @@ export function formatPredictText(r: PredictReport): string {
   const res = `${q.group || "core"}/${q.version}/${q.resource}${q.subresource ? `/${q.subresource}` : ""}`;
   const lines: string[] = [
     `${q.operation} ${res}${q.namespace ? ` in ${q.namespace}` : ""}${q.name ? ` name ${q.name}` : ""} as ${q.userInfo.username}${q.dryRun ? " (dry run)" : ""}`,
+    `as ${assumedMinorText(r.kubernetes)} admits it`,
     "",
   ];
   if (r.calls.length === 0) lines.push("calls: none");

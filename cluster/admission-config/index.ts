@@ -17,14 +17,19 @@ export interface AdmissionPluginEntry {
 export interface AdmissionConfigFiles {
   /** The file passed as --admission-control-config-file. */
   file: string;
-  /** Each admission plugin's static manifest directory (staticManifestsDir). */
-  manifests: StaticManifestDirs;
+  /** Each admission plugin's static manifest directory (staticManifestsDir); absent when not configured. */
+  manifests?: StaticManifestDirs;
 }
 
 /** What a run changes of the local control plane's AdmissionConfiguration. */
 export interface AdmissionConfigOptions {
   /** The PodSecurity plugin's defaults and exemptions instead of the local ones. */
   podSecurity?: PodSecurityOverride;
+  /**
+   * Configure each plugin's static manifest directory (default true). False for a minor whose
+   * apiserver refuses `staticManifestsDir` by default (before 1.37).
+   */
+  staticManifests?: boolean;
 }
 
 /**
@@ -37,7 +42,7 @@ export function writeAdmissionConfiguration(
 ): AdmissionConfigFiles {
   const plugins: AdmissionPluginEntry[] = [
     ...podSecurityPlugins(dir, opts.podSecurity),
-    ...manifestPlugins(dir),
+    ...(opts.staticManifests === false ? [] : manifestPlugins(dir)),
   ];
   const file = path.join(dir, "admission-configuration.yaml");
   writeFileSync(
@@ -52,5 +57,5 @@ export function writeAdmissionConfiguration(
       2,
     ) + "\n",
   );
-  return { file, manifests: staticManifestDirs(dir) };
+  return opts.staticManifests === false ? { file } : { file, manifests: staticManifestDirs(dir) };
 }

@@ -7,7 +7,12 @@ import { spawn, type ChildProcess, type StdioOptions } from "node:child_process"
 import { createHash, type Hash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ensureBuilt } from "../build";
+import {
+  ensureBuilt,
+  NEWEST_MINOR,
+  parseControlPlaneMinor,
+  type ControlPlaneMinor,
+} from "../build";
 import { startControlPlane, type ControlPlaneInfo } from "../control-plane";
 import { freePorts } from "../ports";
 import { installLegacyCrds, LEGACY_ADMISSION_GROUP } from "../legacy-crds";
@@ -206,8 +211,21 @@ export async function buildDashboard(log: (l: string) => void): Promise<void> {
 }
 
 /**
- * Starts the control plane and, unless `dashboard` is false, the dashboard from the production
- * build in .next (built first when missing).
+ * The minor a stack runs: PORTCULLIS_KUBERNETES_MINOR (1.35, 1.36 or 1.37; what
+ * `npm run test:versions` sets), else the newest.
+ */
+export function stackMinor(env: NodeJS.ProcessEnv = process.env): ControlPlaneMinor {
+  const v = env.PORTCULLIS_KUBERNETES_MINOR;
+  if (v === undefined || v === "") return NEWEST_MINOR;
+  const m = parseControlPlaneMinor(v);
+  if (!m)
+    throw new Error(`PORTCULLIS_KUBERNETES_MINOR: not a minor this repository builds: "${v}"`);
+  return m;
+}
+
+/**
+ * Starts the control plane (at `stackMinor()`) and, unless `dashboard` is false, the dashboard
+ * from the production build in .next (built first when missing).
  */
 export async function startStack(
   opts: {
@@ -218,7 +236,8 @@ export async function startStack(
   } = {},
 ): Promise<Stack> {
   const log = opts.log ?? ((l: string) => process.stderr.write(l + "\n"));
-  await ensureBuilt(log);
+  const minor = stackMinor();
+  await ensureBuilt(log, minor);
   const [dashboardPort] = (await freePorts(1)) as [number];
   const dashboardUrl = `http://127.0.0.1:${dashboardPort}`;
   mkdirSync(STATE_DIR, { recursive: true });
@@ -226,6 +245,7 @@ export async function startStack(
     dashboardUrl,
     baseDir: path.join(STATE_DIR, "runs"),
     log,
+    minor,
     ...(opts.auditSink ? { auditSink: opts.auditSink } : {}),
   });
   try {

@@ -11,12 +11,26 @@ import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync 
 import path from "node:path";
 import { httpsRequest } from "../https-json";
 import type { ControlPlaneInfo } from "../control-plane";
-import type { ManifestPluginName } from "../admission-config/manifests";
+import type { ManifestPluginName, StaticManifestDirs } from "../admission-config/manifests";
 
 export { STATIC_SCOPE_LABEL } from "../admission-config/manifests";
 export type { ManifestPluginName };
 
 const MANIFEST_EXT = new Set([".yaml", ".yml", ".json"]);
+
+/**
+ * The control plane's static manifest directories; throws on a control plane that has none (a
+ * minor before 1.37, where manifest-based admission is off by default).
+ */
+export function manifestDirs(
+  info: Pick<ControlPlaneInfo, "admissionManifests"> & { minor?: string },
+): StaticManifestDirs {
+  if (!info.admissionManifests)
+    throw new Error(
+      `this control plane (Kubernetes ${info.minor ?? "?"}) loads no static admission manifests`,
+    );
+  return info.admissionManifests;
+}
 
 /**
  * `manifest.LoadFiles`' hash: every non-empty .yaml/.yml/.json file in name order, its bytes then
@@ -50,7 +64,7 @@ export function writeStaticManifests(
   fileName: string,
   objects: readonly Record<string, unknown>[],
 ): string {
-  const dir = info.admissionManifests[plugin];
+  const dir = manifestDirs(info)[plugin];
   const file = path.join(dir, fileName);
   if (objects.length === 0) rmSync(file, { force: true });
   else {

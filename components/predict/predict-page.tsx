@@ -8,7 +8,13 @@ import { builtinDiscovery } from "@/lib/admission/report/resources";
 import { useTabContext } from "@/components/layout/tab-context";
 import { PREDICT_STATE_REREAD_MS, predictStateQuery } from "@/lib/queries/predict";
 import { clockTime } from "@/lib/clock";
-import { predictPage, type LiveInputs } from "@/lib/predict/page-request";
+import { predictPage, snapshotForMinor, type LiveInputs } from "@/lib/predict/page-request";
+import {
+  assumedMinorText,
+  KUBERNETES_MINORS,
+  parseKubernetesMinor,
+  type AssumedMinor,
+} from "@/lib/admission/model/kubernetes-minor";
 import { stateFromQuery, stateToQuery, type PredictPageState } from "@/lib/predict/page-state";
 import { exampleFor, type HookExample } from "@/lib/predict/hook-example";
 import { hookTargetParam, parseHookTarget, type HookTarget } from "@/lib/predict/links";
@@ -49,19 +55,20 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
     return () => clearTimeout(t);
   }, [state, target]);
 
+  const chosenMinor = state.kubernetesVersion;
   const inputs = useMemo<LiveInputs | undefined>(() => {
     const d = live.data;
     if (!d) return undefined;
     const discovery = d.snapshot.discovery?.length ? d.snapshot.discovery : builtinDiscovery();
     return {
-      compiled: compileSnapshot(d.snapshot),
+      compiled: compileSnapshot(snapshotForMinor(d.snapshot, chosenMinor)),
       legacy: compileLegacy(d.snapshot),
       discovery,
       namespaces: d.snapshot.namespaces ?? {},
       identity: d.identity,
       ...(d.ownership ? { ownership: d.ownership } : {}),
     };
-  }, [live.data]);
+  }, [live.data, chosenMinor]);
 
   // Once, when the live state first arrives (state adjusted while rendering, as React advises
   // for state derived from what just changed).
@@ -102,6 +109,13 @@ export function PredictPage({ initialQuery }: { initialQuery: string }) {
             <li key={n}>{n}</li>
           ))}
         </ul>
+      ) : null}
+      {inputs ? (
+        <MinorPicker
+          assumed={inputs.compiled.kubernetes}
+          cluster={live.data?.snapshot.kubernetes}
+          onPick={(kubernetesVersion) => setState({ ...state, kubernetesVersion })}
+        />
       ) : null}
       {target && searched && !error ? <ExampleNote target={target} example={example} /> : null}
       <div className="predict-grid">
@@ -184,6 +198,43 @@ function ExampleNote({
       data-called={example?.found ? String(example.called) : undefined}
     >
       {text}
+    </p>
+  );
+}
+
+/**
+ * Which Kubernetes minor the prediction reproduces, and the admin's choice of another: the
+ * apiserver's behaviour differs by minor (lib/admission/model/kubernetes-minor.ts).
+ */
+function MinorPicker({
+  assumed,
+  cluster,
+  onPick,
+}: {
+  assumed: AssumedMinor;
+  cluster: AssumedMinor | undefined;
+  onPick: (minor: AssumedMinor["minor"] | undefined) => void;
+}) {
+  return (
+    <p className="hint" data-testid="predict-minor">
+      Predicted for <strong>{assumedMinorText(assumed)}</strong>.{" "}
+      <label>
+        Predict for{" "}
+        <select
+          aria-label="Kubernetes version"
+          value={assumed.source === "flag" ? assumed.minor : ""}
+          onChange={(e) => onPick(parseKubernetesMinor(e.target.value))}
+        >
+          <option value="">
+            {cluster ? `the cluster's version (${cluster.minor})` : "the newest (no version known)"}
+          </option>
+          {KUBERNETES_MINORS.map((m) => (
+            <option key={m} value={m}>
+              Kubernetes {m}
+            </option>
+          ))}
+        </select>
+      </label>
     </p>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hook, validatingSnapshot } from "@/lib/admission/model/test-helpers";
-import { predictPage } from "@/lib/predict/page-request";
+import { predictPage, snapshotForMinor } from "@/lib/predict/page-request";
 import { liveOf } from "@/lib/predict/test-live";
 import { DEFAULT_STATE } from "@/lib/predict/page-state";
 import { PREDICT_TEMPLATES } from "@/lib/predict/templates";
@@ -16,6 +16,29 @@ const snapshot = validatingSnapshot([
 const live = liveOf(snapshot);
 
 describe("predict page request", () => {
+  it("predicts for the minor picked, else the cluster's, and says which", () => {
+    const any = [{ operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*/*"] }];
+    const cluster = {
+      ...validatingSnapshot([hook("all.example.com", { rules: any })]),
+      kubernetes: { minor: "1.37" as const, source: "cluster" as const },
+    };
+    const review =
+      "apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nmetadata:\n  name: t\n";
+    const at = (chosen: "1.36" | undefined) =>
+      predictPage(
+        { ...DEFAULT_STATE, object: review, kubernetesVersion: chosen },
+        liveOf(snapshotForMinor(cluster, chosen)),
+      );
+    const own = at(undefined);
+    const older = at("1.36");
+    if (!own.ok || !older.ok) throw new Error("not predicted");
+    expect(own.report.kubernetes).toEqual({ minor: "1.37", source: "cluster", reported: null });
+    // 1.37 excludes the virtual auth resources from webhooks (ExcludeAdmissionWebhookVirtualResources); 1.36 does not.
+    expect(own.report.calls).toHaveLength(0);
+    expect(older.report.kubernetes).toEqual({ minor: "1.36", source: "flag", reported: null });
+    expect(older.report.calls.map((c) => c.hook.name)).toEqual(["all.example.com"]);
+  });
+
   it("a YAML error is reported at its line and column", () => {
     const r = predictPage({ ...DEFAULT_STATE, object: "apiVersion: v1\nkind: [ConfigMap\n" }, live);
     expect(r.ok).toBe(false);

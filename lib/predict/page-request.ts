@@ -9,6 +9,7 @@ import { predict } from "@/lib/admission/prediction/predict";
 import { predictLegacy, type CompiledLegacy } from "@/lib/admission/historical/legacy-hooks";
 import {
   buildRequest,
+  minorNotices,
   reportOf,
   type PredictReport,
   type RequestSpec,
@@ -16,7 +17,8 @@ import {
 import type { AdmissionRequest, RequestUserInfo } from "@/lib/admission/model/request";
 import type { ResolvedResource } from "@/lib/admission/report/resources";
 import type { Labels } from "@/lib/admission/model/selectors";
-import type { DiscoveryResource } from "@/lib/admission/model/snapshot";
+import type { AdmissionSnapshot, DiscoveryResource } from "@/lib/admission/model/snapshot";
+import type { KubernetesMinor } from "@/lib/admission/model/kubernetes-minor";
 import { isObject, type JsonObject } from "@/lib/admission/validate/json";
 import { parseDocuments } from "@/lib/admission/validate/source-map";
 import type { PredictPageState } from "./page-state";
@@ -114,6 +116,17 @@ export function pageRequest(
   });
 }
 
+/**
+ * The live snapshot as the page predicts it: for the minor the admin picked (`chosen`), else the
+ * cluster's own (its /version, read with the state).
+ */
+export function snapshotForMinor(
+  snapshot: AdmissionSnapshot,
+  chosen: KubernetesMinor | undefined,
+): AdmissionSnapshot {
+  return chosen ? { ...snapshot, kubernetes: { minor: chosen, source: "flag" } } : snapshot;
+}
+
 /** Predicts what the page's state describes against the live state. */
 export function predictPage(s: PredictPageState, live: LiveInputs): PagePrediction {
   const parsed = parseObject(s.object, "object");
@@ -138,9 +151,10 @@ export function predictPage(s: PredictPageState, live: LiveInputs): PagePredicti
     report: reportOf(
       predict(built.request, live.compiled),
       built.report,
-      built.notices,
+      [...built.notices, ...minorNotices(live.compiled)],
       live.legacy ? predictLegacy(built.request, live.legacy) : [],
       live.ownership,
+      live.compiled.kubernetes,
     ),
     request: built.request,
     resolved: built.resolved,

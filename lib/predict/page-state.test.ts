@@ -27,10 +27,18 @@ describe("predict page state in the URL", () => {
       user: "alice",
       groups: ["devs", "system:authenticated"],
       dryRun: true,
+      kubernetesVersion: "1.35",
     };
     const q = stateToQuery(s);
     expect(stateFromQuery(q)).toEqual(s);
     expect(stateFromQuery(new URLSearchParams(q))).toEqual(s);
+  });
+
+  it("the Kubernetes minor: one modelled, else the cluster's", () => {
+    expect(stateFromQuery("k8s=1.36").kubernetesVersion).toBe("1.36");
+    expect(stateFromQuery("k8s=v1.36.3").kubernetesVersion).toBe("1.36");
+    expect(stateFromQuery("k8s=1.20").kubernetesVersion).toBeUndefined();
+    expect(stateFromQuery("").kubernetesVersion).toBeUndefined();
   });
 
   it("what-if labels distinguish 'none' from 'live'", () => {

@@ -3,6 +3,7 @@
  * Pure; every field is bounded and validated when read back from a URL (links are untrusted).
  */
 import type { AdmissionOperation } from "@/lib/k8s/types";
+import { parseKubernetesMinor, type KubernetesMinor } from "@/lib/admission/model/kubernetes-minor";
 
 /** Everything the admin can change on the predict page. */
 export interface PredictPageState {
@@ -28,6 +29,8 @@ export interface PredictPageState {
   user: string;
   groups: string[];
   dryRun: boolean;
+  /** The Kubernetes minor to predict for; undefined: the cluster's own (its /version). */
+  kubernetesVersion: KubernetesMinor | undefined;
 }
 
 export const OPERATIONS: readonly AdmissionOperation[] = ["CREATE", "UPDATE", "DELETE", "CONNECT"];
@@ -56,6 +59,7 @@ export const DEFAULT_STATE: PredictPageState = {
   user: "",
   groups: [],
   dryRun: false,
+  kubernetesVersion: undefined,
 };
 
 /** Longest object text a URL may carry (the page itself accepts more, but will not share it). */
@@ -103,6 +107,7 @@ export function stateToQuery(s: PredictPageState): string {
   if (s.user) q.set("user", s.user);
   for (const g of s.groups) q.append("group", g);
   if (s.dryRun) q.set("dryRun", "1");
+  if (s.kubernetesVersion) q.set("k8s", s.kubernetesVersion);
   return q.toString();
 }
 
@@ -131,5 +136,6 @@ export function stateFromQuery(query: string | URLSearchParams): PredictPageStat
       .map((g) => g.slice(0, MAX_FIELD))
       .filter((g) => g !== ""),
     dryRun: q.get("dryRun") === "1",
+    kubernetesVersion: parseKubernetesMinor(bounded(q.get("k8s"), 16)),
   };
 }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { readStack } from "../../cluster/harness/stack";
-import type { ManifestPluginName } from "../../cluster/harness/static-manifests";
+import { manifestDirs, type ManifestPluginName } from "../../cluster/harness/static-manifests";
 import { KubeClient } from "./client";
 import { kubeConfigFor } from "./config";
 import { readManifestDir } from "./admission-manifests";
@@ -23,8 +23,8 @@ function clientAs(user: string | undefined): KubeClient {
 
 describe("visibleManifestDirs", () => {
   const stack = readStack();
-  const dirs = (Object.keys(stack.admissionManifests) as ManifestPluginName[]).map((plugin) =>
-    readManifestDir({ dir: stack.admissionManifests[plugin], plugin }),
+  const dirs = (Object.keys(manifestDirs(stack)) as ManifestPluginName[]).map((plugin) =>
+    readManifestDir({ dir: manifestDirs(stack)[plugin], plugin }),
   );
   const count = (ds: readonly { objects: readonly unknown[] }[]) =>
     ds.reduce((n, d) => n + d.objects.length, 0);

@@ -6,6 +6,7 @@
  * AdmissionSnapshot lib/admission predicts from — and who the identity is. The predict page,
  * `portcullis … --context` and the matching oracle all read the cluster through here.
  */
+import { minorOfVersion, type AssumedMinor } from "@/lib/admission/model/kubernetes-minor";
 import { mapLimit } from "@/lib/map-limit";
 import type { WorkloadLike } from "@/lib/admission/lint/deadlock";
 import { backendTargets } from "@/lib/namespaces/backend-pods";
@@ -327,6 +328,23 @@ export function selfSubjectReview(
 }
 
 /** Who the client is, as the apiserver sees it (SelfSubjectReview); undefined if it will not say. */
+/** The cluster's minor from its /version; undefined when it cannot be read or names none. */
+async function clusterMinor(
+  client: KubeClient,
+  signal?: AbortSignal,
+): Promise<AssumedMinor | undefined> {
+  try {
+    const v = await client.request<{ major?: string; minor?: string; gitVersion?: string }>({
+      path: "/version",
+      signal,
+    });
+    return minorOfVersion(v);
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    return undefined;
+  }
+}
+
 async function whoAmI(
   client: KubeClient,
   signal?: AbortSignal,
@@ -365,11 +383,13 @@ export async function readAdmissionState(
   // One signal serves discovery and every list read in parallel: more than the default ten.
   if (signal) setMaxListeners(64, signal);
   const notices: string[] = [];
-  const [{ resources: discovery, unread }, namespaceState, identity] = await Promise.all([
-    discover(client, notices, signal),
-    readNamespaceState(client, signal),
-    whoAmI(client, signal),
-  ]);
+  const [{ resources: discovery, unread }, namespaceState, identity, kubernetes] =
+    await Promise.all([
+      discover(client, notices, signal),
+      readNamespaceState(client, signal),
+      whoAmI(client, signal),
+      clusterMinor(client, signal),
+    ]);
   const objects =
     opts.configurations === false
       ? undefined
@@ -393,6 +413,7 @@ export async function readAdmissionState(
     discovery,
     params,
     ...(unserved.length > 0 ? { unservedParamKinds: unserved } : {}),
+    ...(kubernetes ? { kubernetes } : {}),
   };
   const manifests = opts.manifests ?? [];
   notices.push(...manifestNotices(manifests));

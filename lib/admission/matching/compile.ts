@@ -3,6 +3,7 @@
  * applied, selectors and rules and CEL parsed, hooks ordered, and a resource index so a
  * prediction only examines hooks whose rules can name the request's resource.
  */
+import { behaviourOf, NEWEST_KUBERNETES_MINOR } from "@/lib/admission/model/kubernetes-minor";
 import type {
   V1MutatingWebhook,
   V1ValidatingWebhook,
@@ -434,7 +435,9 @@ export function compileSnapshot(s: AdmissionSnapshot): CompiledSnapshot {
       ? new Map(s.params.map((p) => [paramKindKey(p.apiVersion, p.kind), p]))
       : undefined,
     equivalence,
-    excludeVirtualResources: s.excludeVirtualResources ?? true,
+    excludeVirtualResources:
+      s.excludeVirtualResources ?? behaviourOf(s.kubernetes?.minor).webhooksSkipVirtualResources,
+    kubernetes: s.kubernetes ?? { minor: NEWEST_KUBERNETES_MINOR, source: "default" },
     mutatingIndex,
     mutatingRuleMatches: buildRuleMatchCache(
       mutating.map((h) => h.match.rules),

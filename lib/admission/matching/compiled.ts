@@ -3,6 +3,7 @@
  * come to. Types only (and one shared constant), so compile, match, match-context and order all
  * depend on this module and none of them on each other in a circle.
  */
+import type { AssumedMinor } from "@/lib/admission/model/kubernetes-minor";
 import type { FailurePolicy, MatchPolicy, ReinvocationPolicy } from "@/lib/k8s/types";
 import type { CompiledSelector, Labels } from "@/lib/admission/model/selectors";
 import type { CompiledRule, RuleAttributes } from "@/lib/admission/model/rule-matcher";
@@ -112,6 +113,8 @@ export interface CompiledSnapshot {
   readonly podSecurity: PodSecurityConfig | undefined;
   readonly equivalence: EquivalenceIndex;
   readonly excludeVirtualResources: boolean;
+  /** The minor whose behaviour is reproduced (AdmissionSnapshot.kubernetes, else the newest). */
+  readonly kubernetes: AssumedMinor;
   readonly mutatingIndex: HookIndex;
   readonly validatingIndex: HookIndex;
   /** Memoised own-GVR rule matches per request signature (`ruleSignature`). */

@@ -12,6 +12,7 @@ import type {
   V1beta1MutatingAdmissionPolicyBinding,
 } from "@/lib/k8s/types";
 import type { GroupVersionKind } from "@/lib/admission/model/request";
+import type { AssumedMinor } from "@/lib/admission/model/kubernetes-minor";
 import type { Labels } from "@/lib/admission/model/selectors";
 import type { ParamObjects } from "@/lib/admission/model/params";
 import type { PodSecurityConfig } from "@/lib/admission/model/admission-configuration";
@@ -143,9 +144,14 @@ export interface AdmissionSnapshot {
   readonly unservedParamKinds?: readonly string[];
   /**
    * `ExcludeAdmissionWebhookVirtualResources` (on in 1.37): webhooks skip the virtual auth
-   * resources. Policies always skip them. Default true.
+   * resources. Policies always skip them. Default: the minor's default (`kubernetesMinor`).
    */
   readonly excludeVirtualResources?: boolean;
+  /**
+   * The Kubernetes minor whose behaviour is reproduced (model/kubernetes-minor.ts) and where it
+   * came from: the cluster's /version when read live, else chosen. Absent: the newest, assumed.
+   */
+  readonly kubernetes?: AssumedMinor;
   /**
    * The PodSecurity plugin's defaults and exemptions, from the apiserver's AdmissionConfiguration
    * when it was given (pod-security/configuration.ts). Absent: the verdict assumes the built-in
@@ -245,6 +251,7 @@ export type SnapshotLists = {
       | "terminatingNamespaces"
       | "discovery"
       | "excludeVirtualResources"
+      | "kubernetes"
       | "params"
       | "unservedParamKinds"
       | "podSecurity"

@@ -252,6 +252,7 @@ function evaluate(
   metadata: unknown,
   spec: unknown,
   config: PodSecurityConfig | undefined,
+  newestMinor: number | undefined,
 ): PodSecurityVerdict {
   // `EvaluatePod`: an exempt RuntimeClass first.
   const runtimeClass = at(spec, ["runtimeClassName"]);
@@ -271,7 +272,7 @@ function evaluate(
   const result = (lv: LevelVersion) => {
     const k = levelVersionString(lv);
     let a = cache.get(k);
-    if (!a) cache.set(k, (a = aggregate(evaluatePod(lv, meta, podSpec))));
+    if (!a) cache.set(k, (a = aggregate(evaluatePod(lv, meta, podSpec, newestMinor))));
     return a;
   };
   const auditAnnotations: Record<string, string> = {};
@@ -324,8 +325,13 @@ export function podSecurityVerdict(
   r: AdmissionRequest,
   namespaceLabels: Labels | undefined,
   config?: PodSecurityConfig,
+  /**
+   * The apiserver's minor (e.g. 36): its checks are the newest it has, so `latest` and newer
+   * versions evaluate as that minor's (1.37 allowed two more sysctls). Default: every check here.
+   */
+  newestMinor?: number,
 ): PodSecurityVerdict | undefined {
-  const v = verdictOf(r, namespaceLabels, config);
+  const v = verdictOf(r, namespaceLabels, config, newestMinor);
   return v && !config ? { ...v, assumption: ASSUMED_DEFAULTS } : v;
 }
 
@@ -333,6 +339,7 @@ function verdictOf(
   r: AdmissionRequest,
   namespaceLabels: Labels | undefined,
   config: PodSecurityConfig | undefined,
+  newestMinor: number | undefined,
 ): PodSecurityVerdict | undefined {
   const defaults = defaultPolicy(config);
   if (r.operation !== "CREATE" && r.operation !== "UPDATE") return undefined;
@@ -452,6 +459,7 @@ function verdictOf(
           at(r.object, ["metadata"]),
           at(r.object, ["spec"]),
           config,
+          newestMinor,
         );
         return {
           ...v,
@@ -478,6 +486,7 @@ function verdictOf(
       at(r.object, ["metadata"]),
       at(r.object, ["spec"]),
       config,
+      newestMinor,
     );
   }
   const path = templatePath as readonly string[];
@@ -500,5 +509,6 @@ function verdictOf(
     at(template, ["metadata"]),
     at(template, ["spec"]),
     config,
+    newestMinor,
   );
 }

@@ -79,10 +79,20 @@ let registry: Registry | undefined;
  * newer than every check's, latest included, evaluates as the newest), baseline checks first,
  * each group by check ID. Privileged runs none.
  */
-export function evaluatePod(lv: LevelVersion, meta: PodMeta, spec: PodSpec): CheckResult[] {
+export function evaluatePod(
+  lv: LevelVersion,
+  meta: PodMeta,
+  spec: PodSpec,
+  /** The apiserver's minor: its registry ends there (default: every check here, 1.37's). */
+  newestMinor?: number,
+): CheckResult[] {
   if (lv.level === "privileged") return [];
   registry ??= populate(CHECKS);
-  const version = older(registry.maxVersion, lv.version) ? registry.maxVersion : lv.version;
+  const newest =
+    newestMinor !== undefined && older(v1(newestMinor), registry.maxVersion)
+      ? v1(newestMinor)
+      : registry.maxVersion;
+  const version = older(newest, lv.version) ? newest : lv.version;
   const fns = (lv.level === "baseline" ? registry.baseline : registry.restricted).get(key(version));
   return (fns ?? []).map((fn) => fn(meta, spec));
 }

@@ -17,7 +17,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startControlPlane, type ControlPlane } from "../../../cluster/control-plane";
 import { httpsRequest, type HttpsJsonResponse } from "../../../cluster/https-json";
-import { auditLogFiles } from "../../../cluster/harness/stack";
+import { auditLogFiles, stackMinor } from "../../../cluster/harness/stack";
 import { readAdmissionConfig } from "@/server/kube/admission-config";
 import {
   makeRequest,
@@ -185,6 +185,8 @@ beforeAll(async () => {
     // No dashboard: the audit log is read, not the webhook.
     dashboardUrl: "http://127.0.0.1:1",
     baseDir,
+    // The minor the run is for (npm run test:versions), as the shared stack's.
+    minor: stackMinor(),
     podSecurity: {
       defaults: DEFAULTS,
       exemptions: {
@@ -547,10 +549,12 @@ test("non-built-in defaults and exemptions: Predict gives the apiserver's status
   });
   const audit = await auditAnnotations(answers.map((a) => a.auditID));
 
-  const snapshot = compileSnapshot({ namespaces: stored, podSecurity: config });
+  const kubernetes = { minor: stackMinor(), source: "cluster" as const };
+  const snapshot = compileSnapshot({ namespaces: stored, podSecurity: config, kubernetes });
   const builtIn = compileSnapshot({
     namespaces: stored,
     podSecurity: { ...config, defaults: BUILT_IN_DEFAULTS },
+    kubernetes,
   });
   const outcomeOf = (c: Case, s: typeof snapshot): Outcome => {
     const ps = predictCompiled(c.request, s).podSecurity;

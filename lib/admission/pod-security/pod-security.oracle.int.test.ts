@@ -9,11 +9,14 @@
  * - namespaces whose Pod Security labels do not parse: refused with the predicted 422 message.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { readStack } from "../../../cluster/harness/stack";
+import { readStack, stackMinor } from "../../../cluster/harness/stack";
 import { adminKube, type AdminKube } from "../../../test/oracle/admin-kube";
 import { makeRequest } from "@/lib/admission/model/request";
 import type { JsonObject } from "@/lib/admission/validate/json";
 import { podSecurityVerdict, sameMessage } from "./admission";
+
+/** The stack's minor (npm run test:versions runs older ones): its checks are `latest`. */
+const STACK_MINOR = Number(stackMinor().slice(2));
 import standards from "./testdata/standards.json";
 
 const id = `pss${Date.now().toString(36)}`;
@@ -115,6 +118,8 @@ test("every conformance pod in every namespace: the apiserver's verdict, message
           kind: { kind: "Pod" },
         }),
         labels,
+        undefined,
+        STACK_MINOR,
       );
       const want: Outcome = v?.rejection
         ? { status: v.rejection.status, message: v.rejection.message, warnings: [] }
@@ -170,6 +175,8 @@ test("the same pods as a Deployment's template: warnings as predicted, never ref
         kind: { kind: "Deployment" },
       }),
       labels,
+      undefined,
+      STACK_MINOR,
     );
     expect(v?.rejection).toBeUndefined();
     const seen = podSecurityWarnings(got.warnings);
@@ -209,6 +216,8 @@ test("namespaces whose Pod Security labels do not parse: the predicted 422", asy
         kind: { kind: "Namespace" },
       }),
       undefined,
+      undefined,
+      STACK_MINOR,
     );
     expect({ status: got.status, message: got.message }).toEqual(
       v?.rejection

@@ -72,3 +72,36 @@ describe("PodSecurity in the prediction", () => {
     expect(p.calls.map((c) => c.hook.name)).toEqual(["v.example.com"]);
   });
 });
+
+// pod-security-admission v0.37.2 allows two more sysctls at baseline from v1.37
+// (net.ipv4.tcp_slow_start_after_idle, net.ipv4.tcp_notsent_lowat); on a 1.36 apiserver `latest`
+// is 1.36's set, which forbids them.
+describe("PodSecurity's latest is the apiserver's own minor", () => {
+  const sysctlPod = makeRequest({
+    resource: "pods",
+    operation: "CREATE",
+    namespace: "base",
+    name: "web",
+    kind: { kind: "Pod" },
+    object: {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "web", namespace: "base" },
+      spec: {
+        containers: [{ name: "app", image: "nginx" }],
+        securityContext: { sysctls: [{ name: "net.ipv4.tcp_notsent_lowat", value: "16384" }] },
+      },
+    },
+  });
+  const at = (minor: "1.36" | "1.37") =>
+    predict(sysctlPod, {
+      namespaces: { base: { [ENFORCE]: "baseline" } },
+      kubernetes: { minor, source: "flag" },
+    }).prediction.podSecurity;
+  it.each([
+    { minor: "1.36", rejects: true },
+    { minor: "1.37", rejects: false },
+  ] as const)("on $minor baseline:latest refuses it: $rejects", ({ minor, rejects }) => {
+    expect(at(minor)?.rejects).toBe(rejects);
+  });
+});

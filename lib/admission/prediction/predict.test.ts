@@ -82,6 +82,31 @@ describe("exclusions before any hook (generic/webhook.go Dispatch, policy/generi
       ).prediction.calls,
     ).toHaveLength(1);
   });
+
+  // ExcludeAdmissionWebhookVirtualResources exists from 1.37 (beta, on): 1.35 and 1.36 call
+  // webhooks for tokenreviews; policies skip them in every minor. Proven on each minor's
+  // apiserver by the served-operations oracle (npm run test:versions).
+  it.each([
+    { minor: "1.35", webhookCalled: true },
+    { minor: "1.36", webhookCalled: true },
+    { minor: "1.37", webhookCalled: false },
+  ] as const)("on Kubernetes $minor webhooks see tokenreviews: $webhookCalled", (c) => {
+    const req = makeRequest({
+      group: "authentication.k8s.io",
+      resource: "tokenreviews",
+      operation: "CREATE",
+      kind: { kind: "TokenReview" },
+      object: { metadata: {} },
+    });
+    const snapshot = {
+      ...validatingSnapshot([hook("h", { rules: any })]),
+      kubernetes: { minor: c.minor, source: "flag" as const },
+    };
+    const p = predict(req, snapshot).prediction;
+    expect(p.calls).toHaveLength(c.webhookCalled ? 1 : 0);
+    expect(p.exclusions.webhooks?.code).toBe(c.webhookCalled ? undefined : "virtual-resource");
+    expect(p.exclusions.policies?.code).toBe("virtual-resource");
+  });
 });
 
 describe("prediction output", () => {

@@ -470,6 +470,8 @@ function podSecurityStage(
     request,
     acc.ctx.nsLabels ?? undefined,
     acc.ctx.snapshot.podSecurity,
+    // `latest` is the apiserver's own minor's set of checks.
+    Number(acc.ctx.snapshot.kubernetes.minor.slice(2)),
   );
   if (!verdict) return undefined;
   const mutating = new Set<string>();

@@ -3,6 +3,13 @@
  * an AdmissionRequest, and a prediction turned into the report the command line prints as
  * `portcullis.predict/v1` and the predict page shows: one serialiser for both.
  */
+import {
+  behaviourOf,
+  NEWEST_KUBERNETES_MINOR,
+  type AssumedMinor,
+  type KubernetesMinor,
+  type KubernetesMinorSource,
+} from "@/lib/admission/model/kubernetes-minor";
 import type { CompiledSnapshot } from "@/lib/admission/matching/compile";
 import type { HookIdentity } from "@/lib/admission/model/hook-identity";
 import type { ManifestOrigin } from "@/lib/admission/model/manifests";
@@ -198,6 +205,12 @@ export interface PodSecurityReport {
 
 export interface PredictReport {
   schema: "portcullis.predict/v1";
+  /**
+   * The Kubernetes minor whose apiserver the prediction reproduces, and where that came from:
+   * the cluster's /version, a choice (--kubernetes-version, the page's picker), or the newest
+   * assumed (offline without a choice).
+   */
+  kubernetes: { minor: KubernetesMinor; source: KubernetesMinorSource; reported: string | null };
   /** False when admission is predicted to reject the request (see `failure`, `rejectedBeforeHooks`). */
   admitted: boolean;
   request: RequestReport;
@@ -455,7 +468,48 @@ export function predictReport(
   ownership?: EngineOwnershipIndex,
 ): PredictReport {
   const legacy = "mutatingIndex" in snapshot ? [] : predictLegacy(request, compileLegacy(snapshot));
-  return reportOf(predict(request, snapshot), requestReport, notices, legacy, ownership);
+  return reportOf(
+    predict(request, snapshot),
+    requestReport,
+    [...notices, ...minorNotices(snapshot)],
+    legacy,
+    ownership,
+    snapshot.kubernetes,
+  );
+}
+
+/**
+ * What the prediction assumes about the minor's defaults where the snapshot holds objects a
+ * minor may not act on: static manifests before 1.37 (ManifestBasedAdmissionControlConfig is
+ * alpha and off in 1.36, absent in 1.35), mutating admission policies in 1.35 (the
+ * MutatingAdmissionPolicy gate is beta and off by default).
+ */
+export function minorNotices(snapshot: AdmissionSnapshot | CompiledSnapshot): ReportNotice[] {
+  const b = behaviourOf(snapshot.kubernetes?.minor);
+  const out: ReportNotice[] = [];
+  const at = `Kubernetes ${b.minor}`;
+  const statics =
+    "mutatingIndex" in snapshot
+      ? snapshot.mutatingStatic + snapshot.validatingStatic > 0 ||
+        [...snapshot.mutatingPolicies, ...snapshot.validatingPolicies].some(
+          (p) => p.id.origin !== undefined,
+        )
+      : Object.keys(snapshot.manifestOrigins ?? {}).length > 0;
+  if (!b.staticManifests && statics)
+    out.push({
+      at,
+      message: `static manifests are loaded only with the ManifestBasedAdmissionControlConfig feature gate on (${b.minor === "1.35" ? "absent in 1.35" : "alpha, off by default"}); predicted as if it were on`,
+    });
+  const maps =
+    "mutatingIndex" in snapshot
+      ? snapshot.mutatingPolicies.length > 0
+      : (snapshot.mutatingAdmissionPolicies ?? []).length > 0;
+  if (!b.mutatingAdmissionPoliciesByDefault && maps)
+    out.push({
+      at,
+      message: `mutating admission policies act only with the MutatingAdmissionPolicy feature gate on (beta, off by default in ${b.minor}); predicted as if it were on`,
+    });
+  return out;
 }
 
 /** The engine behind one hook: a webhook at its position, or a policy through its binding. */
@@ -502,6 +556,7 @@ export function reportOf(
   notices: ReportNotice[],
   legacy: LegacySectionReport[] = [],
   ownership?: EngineOwnershipIndex,
+  kubernetes: AssumedMinor = { minor: NEWEST_KUBERNETES_MINOR, source: "default" },
 ): PredictReport {
   const failureReport = (f: PredictedFailure): FailureReport => ({
     stage: f.stage,
@@ -513,6 +568,11 @@ export function reportOf(
   });
   return {
     schema: "portcullis.predict/v1",
+    kubernetes: {
+      minor: kubernetes.minor,
+      source: kubernetes.source,
+      reported: kubernetes.reported ?? null,
+    },
     admitted:
       p.failure === undefined && p.rejectedBeforeHooks === undefined && !p.podSecurity?.rejects,
     request: requestReport,

@@ -1,3 +1,9 @@
+import {
+  behaviourOf,
+  NEWEST_KUBERNETES_MINOR,
+  type KubernetesMinor,
+} from "@/lib/admission/model/kubernetes-minor";
+
 /** The admission kinds this validator knows, by apiVersion and kind. */
 type AdmissionKind =
   | "ValidatingWebhookConfiguration"
@@ -11,7 +17,7 @@ type AdmissionKind =
 
 type AdmissionVersion = "v1" | "v1beta1" | "v1alpha1";
 
-/** A known kind at one version, and whether a v1.37 apiserver serves it. */
+/** A known kind at one version, and whether the apiserver (1.35 to 1.37) serves it. */
 export interface KindInfo {
   group: "admissionregistration.k8s.io";
   version: AdmissionVersion;
@@ -45,14 +51,27 @@ const table: Record<AdmissionVersion, Partial<Record<AdmissionKind, boolean>>> =
   },
 };
 
-/** Looks up apiVersion + kind; undefined when this validator does not know the pair. */
-export function kindInfoFor(apiVersion: string, kind: string): KindInfo | undefined {
+/**
+ * Looks up apiVersion + kind as `minor`'s apiserver knows them (default: the newest); undefined
+ * when this validator does not know the pair, or that minor's scheme has no such kind at that
+ * version (MutatingAdmissionPolicy and its binding at v1 before 1.36).
+ */
+export function kindInfoFor(
+  apiVersion: string,
+  kind: string,
+  minor: KubernetesMinor = NEWEST_KUBERNETES_MINOR,
+): KindInfo | undefined {
   const slash = apiVersion.indexOf("/");
   if (slash < 0 || apiVersion.slice(0, slash) !== GROUP) return undefined;
   const version = apiVersion.slice(slash + 1);
   if (version !== "v1" && version !== "v1beta1" && version !== "v1alpha1") return undefined;
   const served = table[version][kind as AdmissionKind];
   if (served === undefined) return undefined;
+  if (
+    (kind === "MutatingAdmissionPolicy" || kind === "MutatingAdmissionPolicyBinding") &&
+    !behaviourOf(minor).mutatingAdmissionPolicyVersions.includes(version)
+  )
+    return undefined;
   return { group: GROUP, version, kind: kind as AdmissionKind, served };
 }
 

@@ -301,3 +301,25 @@ describe("validateDocuments", () => {
     ]);
   });
 });
+
+describe("the minor's scheme", () => {
+  // k8s.io/api v0.35.4 has MutatingAdmissionPolicy in v1beta1 and v1alpha1 only; v1 came in 1.36.
+  const map = (apiVersion: string) => `apiVersion: ${apiVersion}
+kind: MutatingAdmissionPolicyBinding
+metadata:
+  name: b
+spec:
+  policyName: p
+`;
+  it("MutatingAdmissionPolicy v1 is not registered in 1.35, and is from 1.36", () => {
+    const v1 = map("admissionregistration.k8s.io/v1");
+    expect(validateDocument(v1, { minor: "1.35" }).issues[0]?.message).toBe(
+      'no kind "MutatingAdmissionPolicyBinding" is registered for version "admissionregistration.k8s.io/v1"',
+    );
+    expect(validateDocument(v1, { minor: "1.36" }).issues).toEqual([]);
+    expect(validateDocument(v1).issues).toEqual([]);
+    expect(
+      validateDocuments(map("admissionregistration.k8s.io/v1beta1"), { minor: "1.35" })[0]?.issues,
+    ).toEqual([]);
+  });
+});

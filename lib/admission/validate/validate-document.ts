@@ -2,6 +2,7 @@
  * Validation of YAML/JSON text as the apiserver would judge it, with every issue placed on the
  * token it is about.
  */
+import type { KubernetesMinor } from "@/lib/admission/model/kubernetes-minor";
 import type { SourceRange, ValidationIssue } from "./issue";
 import { fieldSegments } from "./issue";
 import type { JsonValue } from "./json";
@@ -75,6 +76,7 @@ function validateParsed(
   doc: ParsedDocument,
   old: JsonValue | undefined,
   expected: ExpectedTarget = {},
+  minor?: KubernetesMinor,
 ): DocumentResult {
   const base = { index: doc.index, kind: "", apiVersion: "", name: "" };
   if (doc.problems.length > 0)
@@ -97,7 +99,7 @@ function validateParsed(
   const apiVersion = isObject(v) ? str(v, "apiVersion") : "";
   const kind = isObject(v) ? str(v, "kind") : "";
   const name = str(obj(isObject(v) ? v : undefined, "metadata"), "name");
-  const info = kindInfoFor(apiVersion, kind);
+  const info = kindInfoFor(apiVersion, kind, minor);
   const mismatches = isObject(v) ? targetIssues(doc, { apiVersion, kind, name }, expected) : [];
   if (!isObject(v) || !info) {
     const field = !isObject(v) ? "" : !kind ? "kind" : "apiVersion";
@@ -145,13 +147,17 @@ function validateParsed(
 }
 
 /**
- * Validates every document of a YAML/JSON stream (create semantics).
+ * Validates every document of a YAML/JSON stream (create semantics), as `opts.minor`'s apiserver
+ * would (default: the newest).
  * @returns one result per non-empty document, with its index in the stream
  */
-export function validateDocuments(text: string): DocumentResult[] {
+export function validateDocuments(
+  text: string,
+  opts: { minor?: KubernetesMinor } = {},
+): DocumentResult[] {
   return parseDocuments(text)
     .filter((d) => d.problems.length > 0 || d.value !== null)
-    .map((d) => validateParsed(d, undefined));
+    .map((d) => validateParsed(d, undefined, {}, opts.minor));
 }
 
 /**
@@ -161,7 +167,7 @@ export function validateDocuments(text: string): DocumentResult[] {
  */
 export function validateDocument(
   text: string,
-  opts: { oldText?: string; expected?: ExpectedTarget } = {},
+  opts: { oldText?: string; expected?: ExpectedTarget; minor?: KubernetesMinor } = {},
 ): DocumentResult {
   const docs = parseDocuments(text);
   const doc = docs.find((d) => d.problems.length > 0 || d.value !== null) ?? docs[0];
@@ -187,5 +193,5 @@ export function validateDocument(
         },
       ],
     };
-  return validateParsed(doc, old, opts.expected);
+  return validateParsed(doc, old, opts.expected, opts.minor);
 }
