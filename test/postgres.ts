@@ -10,6 +10,11 @@ import path from "node:path";
 
 export interface TestPostgres {
   url: string;
+  /** Stops the server (`pg_ctl stop -m fast`): clients' connections break at once. */
+  halt(): Promise<void>;
+  /** Starts it again on the same data; resolves once it accepts connections. */
+  resume(): Promise<void>;
+  /** Stops it and removes its directory. */
   stop(): Promise<void>;
 }
 
@@ -36,7 +41,8 @@ function asPostgres(cmd: string, args: string[]): [string, string[]] {
     : [cmd, args];
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+/** `settings`: more `-c name=value` for the server (fsync stays on). */
+export async function startPostgres(settings: string[] = []): Promise<TestPostgres> {
   const bin = binDir();
   const dir = mkdtempSync(path.join(os.tmpdir(), "portcullis-pg-"));
   chmodSync(dir, 0o777);
@@ -51,48 +57,59 @@ export async function startPostgres(): Promise<TestPostgres> {
     "--no-sync",
   ]);
   execFileSync(initCmd, initArgs, { stdio: "ignore" });
-  const [cmd, args] = asPostgres(path.join(bin, "postgres"), [
-    "-D",
-    data,
-    "-k",
-    dir,
-    "-c",
-    "listen_addresses=",
-    "-c",
-    "fsync=on",
-  ]);
-  const child: ChildProcess = spawn(cmd, args, { stdio: "ignore" });
   const url = `postgresql://portcullis@/postgres?host=${encodeURIComponent(dir)}`;
-  const deadline = Date.now() + 30_000;
   const { default: pg } = await import("pg");
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`postgres exited with code ${child.exitCode}`);
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.end();
-      break;
-    } catch {
-      await client.end().catch(() => undefined);
-      if (Date.now() > deadline) throw new Error("postgres did not accept connections in 30 s");
-      await new Promise((r) => setTimeout(r, 200));
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    const [cmd, args] = asPostgres(path.join(bin, "postgres"), [
+      "-D",
+      data,
+      "-k",
+      dir,
+      "-c",
+      "listen_addresses=",
+      "-c",
+      "fsync=on",
+      ...settings.flatMap((s) => ["-c", s]),
+    ]);
+    const c: ChildProcess = spawn(cmd, args, { stdio: "ignore" });
+    child = c;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (c.exitCode !== null) throw new Error(`postgres exited with code ${c.exitCode}`);
+      const client = new pg.Client({ connectionString: url });
+      try {
+        await client.connect();
+        await client.end();
+        return;
+      } catch {
+        await client.end().catch(() => undefined);
+        if (Date.now() > deadline) throw new Error("postgres did not accept connections in 30 s");
+        await new Promise((r) => setTimeout(r, 200));
+      }
     }
-  }
+  };
+  const halt = async () => {
+    const c = child;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
+    const exited = new Promise((r) => c.once("exit", r));
+    const [stopCmd, stopArgs] = asPostgres(path.join(bin, "pg_ctl"), [
+      "stop",
+      "-D",
+      data,
+      "-m",
+      "fast",
+    ]);
+    execFileSync(stopCmd, stopArgs, { stdio: "ignore" });
+    await exited;
+  };
+  await start();
   return {
     url,
+    halt,
+    resume: start,
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once("exit", r));
-        const [stopCmd, stopArgs] = asPostgres(path.join(bin, "pg_ctl"), [
-          "stop",
-          "-D",
-          data,
-          "-m",
-          "fast",
-        ]);
-        execFileSync(stopCmd, stopArgs, { stdio: "ignore" });
-        await exited;
-      }
+      await halt();
       rmSync(dir, { recursive: true, force: true });
     },
   };
