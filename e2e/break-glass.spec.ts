@@ -84,8 +84,8 @@ test.describe("Break-glass", () => {
     );
     await other.goto("/decisions");
     expect((await streamOpened).headers()["content-type"]).toMatch(/^text\/event-stream/);
-    // The first read, and the one each connection of the stream makes.
-    await expect.poll(() => reads.length).toBeGreaterThanOrEqual(2);
+    // The first read (the read each connection of the stream makes may come with it, or after).
+    await expect.poll(() => reads.length).toBeGreaterThanOrEqual(1);
     const before = reads.length;
     // 40 s of this tab's time pass (under the stream's 45 s silence bound, so the stream is kept):
     // a banner that polled would have read the list again and again (it did every 5 s); this one
@@ -108,7 +108,8 @@ test.describe("Break-glass", () => {
       .filter({ hasText: name });
     await expect(there).toBeVisible();
     await expect(there).toContainText("second tab, e2e");
-    // Read once per change told (the start, and at most a sweep's word of it): not on a clock.
+    // Read once per change told (the start, and at most a sweep's word of it), and perhaps the
+    // stream's first read if it came after the first: not on a clock (polling read 8 times).
     expect(reads.length - before).toBeLessThanOrEqual(3);
 
     // The end shows there at once too.
