@@ -69,7 +69,7 @@ export function HookEffects({
     >
       <OutcomeChart histogram={histogram} markers={markers} />
       <div className="toolbar">
-        <span className="muted">
+        <span className="muted wrap-anywhere">
           {markers.length === 0
             ? "No change of this configuration in this window."
             : `${markers.length} change${markers.length === 1 ? "" : "s"} of ${name} marked.`}{" "}
