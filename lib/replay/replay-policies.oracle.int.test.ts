@@ -8,7 +8,7 @@
  * longer denied must be denied before and allowed after (with the replay's warning when it says
  * newly warned); every other request must get the same verdict before and after.
  */
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { readFileSync } from "node:fs";
 import { readStack, type StackInfo } from "../../cluster/harness/stack";
 import { httpsRequest, type HttpsJsonResponse } from "../../cluster/https-json";
@@ -136,14 +136,13 @@ async function dryRun(s: Sent): Promise<Verdict> {
 
 /** Dry-runs `probe` until the apiserver's answer satisfies `ok` (its policy caches caught up). */
 async function until(probe: Sent, ok: (v: Verdict) => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const v = await dryRun(probe);
-    if (ok(v)) return;
-    if (Date.now() > deadline)
-      throw new Error(`${what}: the apiserver answers ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await vi.waitFor(
+    async () => {
+      const v = await dryRun(probe);
+      if (!ok(v)) throw new Error(`${what}: the apiserver answers ${JSON.stringify(v)}`);
+    },
+    { timeout: 60_000, interval: 200 },
+  );
 }
 
 const byName = (i: number) => sent[i] as Sent;
