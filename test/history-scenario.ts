@@ -86,6 +86,35 @@ export function historyScenario(): void {
     name: string,
   ) => timelineOf(kind, name, { limit: 50 });
 
+  /** A hook of the test's webhook server on CREATE of the test group's things, failing open. */
+  const thingsHook = (hookName: string, spec: Record<string, unknown> = {}) =>
+    hooks.webhook(hookName, "a", {
+      failurePolicy: "Ignore",
+      ...spec,
+      rules: [
+        {
+          apiGroups: ["history.portcullis.test"],
+          apiVersions: ["v1"],
+          operations: ["CREATE"],
+          resources: ["things"],
+        },
+      ],
+    });
+
+  /** Creates a ValidatingWebhookConfiguration (removed after the tests): its path and the answer. */
+  async function createValidating(
+    metadata: { name: string; labels?: Record<string, string> },
+    webhooks: unknown[],
+  ) {
+    const created = await api("POST", `${ADMISSION}/validatingwebhookconfigurations`, {
+      body: { metadata, webhooks },
+    });
+    expect(created.status).toBe(201);
+    const path = `${ADMISSION}/validatingwebhookconfigurations/${metadata.name}`;
+    made.push(path);
+    return { path, created };
+  }
+
   beforeAll(async () => {
     stack = readStack();
     ca = readFileSync(stack.caFile);
@@ -108,27 +137,11 @@ export function historyScenario(): void {
 
   it("three edits by two users (one impersonated) appear with their actors and field diffs, the watch's records of the same writes kept once", async () => {
     const name = `${tag}-v`;
-    const path = `${ADMISSION}/validatingwebhookconfigurations/${name}`;
     const hook = (spec: Record<string, unknown>) => ({
-      ...hooks.webhook("a.history.test", "a", {
-        failurePolicy: "Ignore",
-        timeoutSeconds: 5,
-        rules: [
-          {
-            apiGroups: ["history.portcullis.test"],
-            apiVersions: ["v1"],
-            operations: ["CREATE"],
-            resources: ["things"],
-          },
-        ],
-      }),
+      ...thingsHook("a.history.test", { timeoutSeconds: 5 }),
       ...spec,
     });
-    const created = await api("POST", `${ADMISSION}/validatingwebhookconfigurations`, {
-      body: { metadata: { name }, webhooks: [hook({})] },
-    });
-    expect(created.status).toBe(201);
-    made.push(path);
+    const { path, created } = await createValidating({ name }, [hook({})]);
     const current = (await api("GET", path)).body;
     const updated = await api("PUT", path, {
       user: "editor",
@@ -200,23 +213,7 @@ export function historyScenario(): void {
 
   it("a caBundle rotation shows as digests with the certificates' subject and expiry", async () => {
     const name = `${tag}-ca`;
-    const path = `${ADMISSION}/validatingwebhookconfigurations/${name}`;
-    const w = hooks.webhook("ca.history.test", "a", {
-      failurePolicy: "Ignore",
-      rules: [
-        {
-          apiGroups: ["history.portcullis.test"],
-          apiVersions: ["v1"],
-          operations: ["CREATE"],
-          resources: ["things"],
-        },
-      ],
-    });
-    const created = await api("POST", `${ADMISSION}/validatingwebhookconfigurations`, {
-      body: { metadata: { name }, webhooks: [w] },
-    });
-    expect(created.status).toBe(201);
-    made.push(path);
+    const { path, created } = await createValidating({ name }, [thingsHook("ca.history.test")]);
     // The CA rotated: the bundle now holds another CA (CN=test-ca) than the webhook server's.
     const r = await httpsRequest(`${stack.server}${path}`, {
       method: "PATCH",
@@ -246,26 +243,7 @@ export function historyScenario(): void {
 
   it("without the audit sink, the watch alone gives the diff and says the actor is unknown", async () => {
     const name = `${tag}-w`;
-    const path = `${ADMISSION}/validatingwebhookconfigurations/${name}`;
-    const w = hooks.webhook("w.history.test", "a", {
-      failurePolicy: "Ignore",
-      rules: [
-        {
-          apiGroups: ["history.portcullis.test"],
-          apiVersions: ["v1"],
-          operations: ["CREATE"],
-          resources: ["things"],
-        },
-      ],
-    });
-    expect(
-      (
-        await api("POST", `${ADMISSION}/validatingwebhookconfigurations`, {
-          body: { metadata: { name }, webhooks: [w] },
-        })
-      ).status,
-    ).toBe(201);
-    made.push(path);
+    const { path } = await createValidating({ name }, [thingsHook("w.history.test")]);
     expect(
       (
         await api("PATCH", path, {
@@ -387,23 +365,7 @@ export function historyScenario(): void {
 
   it("names the context each change was seen through: the watched one, else the audit events' (PORTCULLIS_DECISIONS_CONTEXT); filterable", async () => {
     const name = `${tag}-ctx`;
-    const path = `${ADMISSION}/validatingwebhookconfigurations/${name}`;
-    const w = hooks.webhook("ctx.history.test", "a", {
-      failurePolicy: "Ignore",
-      rules: [
-        {
-          apiGroups: ["history.portcullis.test"],
-          apiVersions: ["v1"],
-          operations: ["CREATE"],
-          resources: ["things"],
-        },
-      ],
-    });
-    const created = await api("POST", `${ADMISSION}/validatingwebhookconfigurations`, {
-      body: { metadata: { name }, webhooks: [w] },
-    });
-    expect(created.status).toBe(201);
-    made.push(path);
+    const { path, created } = await createValidating({ name }, [thingsHook("ctx.history.test")]);
     await expect
       .poll(
         async () => {
@@ -542,27 +504,9 @@ export function historyScenario(): void {
 
   it("a deleted object is created again from its last known state, accepted by the apiserver's dry run and create", async () => {
     const name = `${tag}-del`;
-    const path = `${ADMISSION}/validatingwebhookconfigurations/${name}`;
-    const w = hooks.webhook("del.history.test", "a", {
-      failurePolicy: "Ignore",
-      timeoutSeconds: 4,
-      rules: [
-        {
-          apiGroups: ["history.portcullis.test"],
-          apiVersions: ["v1"],
-          operations: ["CREATE"],
-          resources: ["things"],
-        },
-      ],
-    });
-    expect(
-      (
-        await api("POST", `${ADMISSION}/validatingwebhookconfigurations`, {
-          body: { metadata: { name, labels: { team: "a" } }, webhooks: [w] },
-        })
-      ).status,
-    ).toBe(201);
-    made.push(path);
+    const { path } = await createValidating({ name, labels: { team: "a" } }, [
+      thingsHook("del.history.test", { timeoutSeconds: 4 }),
+    ]);
     expect((await api("DELETE", path)).status).toBe(200);
     await expect
       .poll(
