@@ -80,7 +80,7 @@ export function ourVerdict(c: CorpusCase, old?: JsonObject): OurVerdict | undefi
       };
     return undefined;
   }
-  const v = validateObject(kindInfo, c.object, old);
+  const v = validateObject(kindInfo, c.object, old, { minor: stackMinor() });
   const fields =
     v.outcome === "decode-error"
       ? v.issues
