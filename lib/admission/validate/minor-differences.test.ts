@@ -53,7 +53,10 @@ const webhooks = (name: string, resources = ["pods"]): JsonObject => ({
 });
 
 describe("metadata.ownerReferences (apimachinery pkg/api/validation/objectmeta.go)", () => {
-  const refs = [{ apiVersion: "apps", kind: "", name: "", uid }, { apiVersion: "a/b/c" }];
+  const refs: JsonObject[] = [
+    { apiVersion: "apps", kind: "", name: "", uid },
+    { apiVersion: "a/b/c" },
+  ];
   const owned = (): JsonObject =>
     binding({ policyName: "p", validationActions: ["Deny"] }, "owned");
   const withRefs = (): JsonObject => {
