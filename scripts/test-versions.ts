@@ -9,9 +9,14 @@
  *   npm run test:versions -- --minor 1.36    one minor (1.35, 1.36, 1.37, or all)
  *   npm run test:versions -- --minor 1.35 -- lib/admission/validate   only some oracle files
  *
+ * Then, unless oracle files were named, the fleet of minors (server/fleet/fleet-minors.int.test.ts,
+ * integration project): a 1.36 and a 1.35 control plane beside a 1.37 one, when both older minors
+ * are built.
+ *
  * Ends with one line per minor: the oracle cases that agree with that minor's apiserver, those
  * that do not, and those skipped (a test of a feature the minor does not have by default says
- * so in its name), then the `tests: …` line as `npm test` prints it.
+ * so in its name), a line for the fleet of minors, then the `tests: …` line as `npm test` prints
+ * it.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -20,9 +25,13 @@ import { REPO_ROOT } from "../cluster/harness/stack";
 import {
   CONTROL_PLANE_MINORS,
   ensureBuilt,
+  isBuilt,
   parseControlPlaneMinor,
   type ControlPlaneMinor,
 } from "../cluster/build";
+
+/** The fleet of three minors, run once after the oracles (on a 1.37 stack). */
+const FLEET_OF_MINORS = "server/fleet/fleet-minors.int.test.ts";
 
 const RESULTS_DIR = path.join(REPO_ROOT, "test-results", "versions");
 
@@ -47,7 +56,8 @@ function filters(argv: readonly string[]): string[] {
 }
 
 interface MinorResult {
-  minor: ControlPlaneMinor;
+  /** The minor, or "fleet" for the fleet of minors. */
+  minor: ControlPlaneMinor | "fleet";
   passed: number;
   failed: number;
   skipped: number;
@@ -55,23 +65,34 @@ interface MinorResult {
   seconds: number;
 }
 
-function runOracles(minor: ControlPlaneMinor, extra: string[]): Promise<number | null> {
-  const out = path.join(RESULTS_DIR, `vitest-oracle-${minor}.json`);
+const reportFile = (minor: MinorResult["minor"]) =>
+  path.join(RESULTS_DIR, `vitest-oracle-${minor}.json`);
+
+/**
+ * The oracle project on `minor`'s control plane, or (minor "fleet") the fleet of minors in the
+ * integration project on the newest's.
+ */
+function runOracles(minor: MinorResult["minor"], extra: string[]): Promise<number | null> {
+  const out = reportFile(minor);
   rmSync(out, { force: true });
   const args = [
     "run",
     "--project",
-    "oracle",
+    minor === "fleet" ? "integration" : "oracle",
     "--reporter=default",
     "--reporter=json",
     `--outputFile.json=${out}`,
-    ...extra,
+    ...(minor === "fleet" ? [FLEET_OF_MINORS] : extra),
   ];
   return new Promise((resolve) => {
     const child = spawn(path.join(REPO_ROOT, "node_modules", ".bin", "vitest"), args, {
       cwd: REPO_ROOT,
       // test/global-stack.ts starts the control plane at this minor, without the dashboard.
-      env: { ...process.env, PORTCULLIS_KUBERNETES_MINOR: minor, PORTCULLIS_NO_DASHBOARD: "1" },
+      env: {
+        ...process.env,
+        PORTCULLIS_KUBERNETES_MINOR: minor === "fleet" ? "1.37" : minor,
+        PORTCULLIS_NO_DASHBOARD: "1",
+      },
       stdio: "inherit",
     });
     child.on("error", () => resolve(null));
@@ -79,8 +100,8 @@ function runOracles(minor: ControlPlaneMinor, extra: string[]): Promise<number |
   });
 }
 
-function readResult(minor: ControlPlaneMinor, seconds: number): MinorResult {
-  const file = path.join(RESULTS_DIR, `vitest-oracle-${minor}.json`);
+function readResult(minor: MinorResult["minor"], seconds: number): MinorResult {
+  const file = reportFile(minor);
   if (!existsSync(file))
     return { minor, passed: 0, failed: 1, skipped: 0, failures: ["no report written"], seconds };
   const r = JSON.parse(readFileSync(file, "utf8")) as {
@@ -138,10 +159,23 @@ async function main(): Promise<number> {
     await runOracles(minor, filters(argv));
     results.push(readResult(minor, (Date.now() - started) / 1000));
   }
+  if (filters(argv).length > 0) {
+    // Only the oracle files named.
+  } else if (isBuilt("1.35") && isBuilt("1.36")) {
+    process.stderr.write("\n▶ the fleet of minors (1.37, 1.36, 1.35)\n");
+    const started = Date.now();
+    await runOracles("fleet", []);
+    results.push(readResult("fleet", (Date.now() - started) / 1000));
+  } else
+    process.stderr.write(
+      "\nthe fleet of minors: not run (it needs both 1.35 and 1.36 built: npm run test:versions, or --minor all)\n",
+    );
   process.stderr.write("\noracles per minor (cases that agree with that minor's apiserver):\n");
   for (const r of results) {
     process.stderr.write(
-      `  Kubernetes ${r.minor}: ${r.passed} agree, ${r.failed} disagree, ${r.skipped} skipped (${r.seconds.toFixed(0)} s)\n`,
+      r.minor === "fleet"
+        ? `  fleet of 1.37, 1.36 and 1.35: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped (${r.seconds.toFixed(0)} s)\n`
+        : `  Kubernetes ${r.minor}: ${r.passed} agree, ${r.failed} disagree, ${r.skipped} skipped (${r.seconds.toFixed(0)} s)\n`,
     );
     for (const f of r.failures) process.stderr.write(`    ✗ ${f}\n`);
   }

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { startControlPlane, type ControlPlane } from "../cluster/control-plane";
 import { freePorts } from "../cluster/ports";
+import type { ControlPlaneMinor } from "../cluster/build";
 
 /** One context of a fleet kubeconfig: its own cluster entry and its own user. */
 export interface FleetContext {
@@ -74,16 +75,27 @@ export async function startHangingListener(): Promise<{ server: string; close():
   };
 }
 
-/** `count` more control planes (apiserver + etcd each, no dashboard), started side by side. */
-export async function startControlPlanes(count: number): Promise<{
+/**
+ * `count` more control planes (apiserver + etcd each, no dashboard), started side by side; with
+ * `minors`, the i-th at minors[i] (its binaries built with `npm run cluster:build -- --minor`),
+ * else each at the newest.
+ */
+export async function startControlPlanes(
+  count: number,
+  minors: readonly ControlPlaneMinor[] = [],
+): Promise<{
   planes: ControlPlane[];
   stop(): Promise<void>;
 }> {
   const baseDir = mkdtempSync(path.join(os.tmpdir(), "portcullis-fleet-"));
   const started = await Promise.allSettled(
-    Array.from({ length: count }, () =>
+    Array.from({ length: count }, (_, i) =>
       // No dashboard of theirs: the audit webhook has nowhere to go, which costs nothing here.
-      startControlPlane({ dashboardUrl: "http://127.0.0.1:1", baseDir }),
+      startControlPlane({
+        dashboardUrl: "http://127.0.0.1:1",
+        baseDir,
+        ...(minors[i] ? { minor: minors[i] } : {}),
+      }),
     ),
   );
   const planes = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));

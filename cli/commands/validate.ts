@@ -175,7 +175,10 @@ function validateOne(
     );
     return { ...base, outcome: "decode-error", status: message, issues: [issue] };
   }
-  const v = validateObject(info, value, old, { duplicates: so?.duplicates.map((d) => d.segments) });
+  const v = validateObject(info, value, old, {
+    duplicates: so?.duplicates.map((d) => d.segments),
+    minor,
+  });
   const issues = v.issues.map((i) => placed(i, so));
   const era = notServedBy(info);
   if (era)

@@ -43,6 +43,7 @@ import {
   type ParsedAuditEvent,
 } from "./audit";
 import { parseEventListText } from "./audit-batch";
+import { behaviourOf as minorBehaviour } from "@/lib/admission/model/kubernetes-minor";
 import {
   foldAdmissionMetrics,
   policyDelta,
@@ -119,6 +120,11 @@ afterAll(async () => {
 });
 
 const ADM = "/apis/admissionregistration.k8s.io/v1";
+/**
+ * Where the stack's minor serves MutatingAdmissionPolicy and its binding: v1 from 1.36, v1beta1
+ * on 1.35 (npm run test:versions), as the model has it.
+ */
+const MAP_ADM = `/apis/admissionregistration.k8s.io/${minorBehaviour(stackMinor()).mutatingAdmissionPolicyVersions[0]}`;
 const cms = () => `/api/v1/namespaces/${id}/configmaps`;
 
 /** What a hook's plan entry makes the recorder answer. */
@@ -257,7 +263,7 @@ async function setUp(seed: number): Promise<void> {
     });
   }
   // A mutating policy that refuses (its mutation fails) the objects carrying MAP_FAIL.
-  await kubeOk("POST", `${ADM}/mutatingadmissionpolicies`, {
+  await kubeOk("POST", `${MAP_ADM}/mutatingadmissionpolicies`, {
     metadata: { name: mapName() },
     spec: {
       failurePolicy: "Fail",
@@ -279,7 +285,7 @@ async function setUp(seed: number): Promise<void> {
       ],
     },
   });
-  await kubeOk("POST", `${ADM}/mutatingadmissionpolicybindings`, {
+  await kubeOk("POST", `${MAP_ADM}/mutatingadmissionpolicybindings`, {
     metadata: { name: mapBinding() },
     spec: { policyName: mapName() },
   });
@@ -350,8 +356,8 @@ async function tearDown(): Promise<void> {
     const phase = HOOKS.find((h) => h.config === config)?.phase ?? "mutating";
     await kube("DELETE", `${ADM}/${phase}webhookconfigurations/${config}`);
   }
-  await kube("DELETE", `${ADM}/mutatingadmissionpolicybindings/${mapBinding()}`);
-  await kube("DELETE", `${ADM}/mutatingadmissionpolicies/${mapName()}`);
+  await kube("DELETE", `${MAP_ADM}/mutatingadmissionpolicybindings/${mapBinding()}`);
+  await kube("DELETE", `${MAP_ADM}/mutatingadmissionpolicies/${mapName()}`);
   for (const p of POLICIES) {
     await kube("DELETE", `${ADM}/validatingadmissionpolicybindings/${p.binding}`);
     await kube("DELETE", `${ADM}/validatingadmissionpolicies/${p.name}`);

@@ -2,7 +2,10 @@ import { describe, expect, test } from "vitest";
 import {
   goFormatDouble,
   goIndexOf,
+  goIndexOfV026,
   goLastIndexOf,
+  goLastIndexOfV026,
+  memberRenames,
   goSplit,
   goString,
   goSubstring,
@@ -26,6 +29,26 @@ describe("cel-go's string functions count code points", () => {
     expect(goLastIndexOf("😀a😀", "😀", 1n)).toBe(0n);
     expect(goLastIndexOf("", "a")).toBe(-1n);
     expect(goLastIndexOf("abc", "")).toBe(3n);
+  });
+  test("cel-go v0.26.0 (kube-apiserver v1.35.4, v1.36.3): an empty string is found at the offset as given", () => {
+    // ext/strings.go v0.26.0 indexOfOffset and lastIndexOfOffset return the offset before checking it.
+    expect(goIndexOfV026("abc", "", 5n)).toBe(5n);
+    expect(goIndexOfV026("abc", "", -1n)).toBe(-1n);
+    expect(goLastIndexOfV026("abc", "", 7n)).toBe(7n);
+    expect(goLastIndexOfV026("abc", "", -2n)).toBe(-2n);
+    // v0.29.2 clamps to the length and refuses a negative offset.
+    expect(goLastIndexOf("abc", "", 7n)).toBe(3n);
+    expect(() => goLastIndexOf("abc", "", -2n)).toThrow("index out of range: -2");
+    // Otherwise the same.
+    expect(goIndexOfV026("😀é", "é")).toBe(1n);
+    expect(() => goIndexOfV026("abc", "a", -1n)).toThrow("index out of range: -1");
+    expect(goLastIndexOfV026("abc", "")).toBe(3n);
+    expect(goLastIndexOfV026("😀a😀", "😀", 1n)).toBe(0n);
+  });
+  test("each cel-go release's renames", () => {
+    expect(memberRenames("v0.29.2").indexOf).toBe("goIndexOf");
+    expect(memberRenames("v0.26.0").indexOf).toBe("goIndexOfV026");
+    expect(memberRenames("v0.26.0").lastIndexOf).toBe("goLastIndexOfV026");
   });
   test("split and trim", () => {
     expect(goSplit("😀b", "")).toEqual(["😀", "b"]);

@@ -74,7 +74,10 @@ function foundAt(cps: string[], sub: string[], i: number): boolean {
   return true;
 }
 
-/** ext.Strings `indexOf` (indexOfOffset): the code-point index of `sub` at or after `offset`. */
+/**
+ * ext.Strings `indexOf` (indexOfOffset) as cel-go v0.29 has it: the code-point index of `sub` at
+ * or after `offset`; an empty `sub` is found at the offset clamped to the string's length.
+ */
 export function goIndexOf(s: string, sub: string, offset = 0n): bigint {
   const off = toInt(offset);
   if (off < 0) throw outOfRange(`index out of range: ${off}`);
@@ -87,7 +90,16 @@ export function goIndexOf(s: string, sub: string, offset = 0n): bigint {
   return -1n;
 }
 
-/** ext.Strings `lastIndexOf` (lastIndexOfOffset): the last `sub` at or before `offset`. */
+/**
+ * cel-go v0.26's indexOfOffset (1.35, 1.36): an empty `sub` is found at the offset as given,
+ * before the offset is checked, so past the end and even negative; otherwise as v0.29.
+ */
+export function goIndexOfV026(s: string, sub: string, offset = 0n): bigint {
+  if (sub === "") return offset;
+  return goIndexOf(s, sub, offset);
+}
+
+/** ext.Strings `lastIndexOf` (lastIndexOfOffset, v0.29): the last `sub` at or before `offset`. */
 export function goLastIndexOf(s: string, sub: string, offset?: bigint): bigint {
   const cps = points(s);
   if (offset === undefined) {
@@ -104,6 +116,15 @@ export function goLastIndexOf(s: string, sub: string, offset?: bigint): bigint {
   if (off > cps.length - subs.length) off = cps.length - subs.length;
   for (let i = off; i >= 0; i--) if (foundAt(cps, subs, i)) return BigInt(i);
   return -1n;
+}
+
+/**
+ * cel-go v0.26's lastIndexOf (1.35, 1.36): with an offset, an empty `sub` is found at the offset
+ * as given (past the end, or negative); otherwise as v0.29.
+ */
+export function goLastIndexOfV026(s: string, sub: string, offset?: bigint): bigint {
+  if (sub === "" && offset !== undefined) return offset;
+  return goLastIndexOf(s, sub, offset);
 }
 
 /** Go's unicode.IsSpace, which strings.TrimSpace (ext.Strings `trim`) uses. */
@@ -130,7 +151,7 @@ export function goSplit(s: string, sep: string, limit?: bigint): string[] {
   return [...parts.slice(0, n - 1), parts.slice(n - 1).join(sep)];
 }
 
-/** Member functions renamed in parsed expressions, to overloads registered for these. */
+/** Member functions renamed in parsed expressions, to overloads registered for these (cel-go v0.29). */
 export const MEMBER_RENAMES: Readonly<Record<string, string>> = {
   matches: "re2Matches",
   substring: "goSubstring",
@@ -139,6 +160,15 @@ export const MEMBER_RENAMES: Readonly<Record<string, string>> = {
   trim: "goTrim",
   split: "goSplit",
 };
+
+/** The cel-go releases the modelled minors link (MinorBehaviour.celGo). */
+export type CelGoVersion = "v0.26.0" | "v0.29.2";
+
+/** MEMBER_RENAMES for `version`: v0.26's indexOf and lastIndexOf where they differ. */
+export function memberRenames(version: CelGoVersion): Readonly<Record<string, string>> {
+  if (version === "v0.29.2") return MEMBER_RENAMES;
+  return { ...MEMBER_RENAMES, indexOf: "goIndexOfV026", lastIndexOf: "goLastIndexOfV026" };
+}
 
 /** Global functions renamed likewise. */
 export const GLOBAL_RENAMES: Readonly<Record<string, string>> = {
@@ -155,6 +185,10 @@ export const OVERLOADS: ReadonlyArray<[string, (...args: never[]) => unknown]> =
   ["string.goIndexOf(string, int): int", goIndexOf],
   ["string.goLastIndexOf(string): int", goLastIndexOf],
   ["string.goLastIndexOf(string, int): int", goLastIndexOf],
+  ["string.goIndexOfV026(string): int", goIndexOfV026],
+  ["string.goIndexOfV026(string, int): int", goIndexOfV026],
+  ["string.goLastIndexOfV026(string): int", goLastIndexOfV026],
+  ["string.goLastIndexOfV026(string, int): int", goLastIndexOfV026],
   ["string.goTrim(): string", goTrim],
   ["string.goSplit(string): list<string>", goSplit],
   ["string.goSplit(string, int): list<string>", goSplit],

@@ -3,7 +3,11 @@
  * applied, selectors and rules and CEL parsed, hooks ordered, and a resource index so a
  * prediction only examines hooks whose rules can name the request's resource.
  */
-import { behaviourOf, NEWEST_KUBERNETES_MINOR } from "@/lib/admission/model/kubernetes-minor";
+import {
+  behaviourOf,
+  NEWEST_KUBERNETES_MINOR,
+  type KubernetesMinor,
+} from "@/lib/admission/model/kubernetes-minor";
 import type {
   V1MutatingWebhook,
   V1ValidatingWebhook,
@@ -143,6 +147,7 @@ function compileWebhooks(
   type: "mutating" | "validating",
   slots: SlotInterner,
   originOf: (name: string) => ManifestOrigin | undefined,
+  minor: KubernetesMinor,
 ): CompiledWebhook[] {
   const out: CompiledWebhook[] = [];
   for (const cfg of staticFirst(configs, originOf)) {
@@ -167,7 +172,7 @@ function compileWebhooks(
       const stage = type === "mutating" ? "mutating-webhook" : "validating-webhook";
       const namespaceSelector = slots.canonical(compileSelector(w.namespaceSelector));
       const objectSelector = slots.canonical(compileSelector(w.objectSelector));
-      const conditions = compileMatchConditions(w.matchConditions);
+      const conditions = compileMatchConditions(w.matchConditions, minor);
       out.push({
         id,
         key: hookKey(id),
@@ -263,9 +268,18 @@ function compilePolicyPlugin(
     manifestOriginOf(snapshot, policyKind, p.metadata?.name ?? "");
   const bindingOrigin = (b: BindingLike) =>
     manifestOriginOf(snapshot, bindingKind, b.metadata?.name ?? "");
+  const minor = snapshot.kubernetes?.minor ?? NEWEST_KUBERNETES_MINOR;
   const staticBindings = bindings.filter((b) => bindingOrigin(b) !== undefined);
   if (staticBindings.length === 0 && !policies.some((p) => policyOrigin(p) !== undefined))
-    return compilePolicies(policies, bindings, type, slots, unservedParamKinds, () => undefined);
+    return compilePolicies(
+      policies,
+      bindings,
+      type,
+      slots,
+      unservedParamKinds,
+      () => undefined,
+      minor,
+    );
   return [
     ...compilePolicies(
       policies.filter((p) => policyOrigin(p) !== undefined),
@@ -274,6 +288,7 @@ function compilePolicyPlugin(
       slots,
       unservedParamKinds,
       bindingOrigin,
+      minor,
     ),
     ...compilePolicies(
       policies.filter((p) => policyOrigin(p) === undefined),
@@ -282,6 +297,7 @@ function compilePolicyPlugin(
       slots,
       unservedParamKinds,
       () => undefined,
+      minor,
     ),
   ];
 }
@@ -293,6 +309,7 @@ function compilePolicies(
   slots: SlotInterner,
   unservedParamKinds: ReadonlySet<string>,
   originOf: (b: BindingLike) => ManifestOrigin | undefined,
+  minor: KubernetesMinor,
 ): CompiledPolicyBinding[] {
   const byPolicy = new Map<string, PolicyLike>();
   for (const p of policies) byPolicy.set(p.metadata?.name ?? "", p);
@@ -315,7 +332,7 @@ function compilePolicies(
     if (!compiledConstraints.has(policyName)) {
       const mc = policy?.spec?.matchConstraints;
       compiledConstraints.set(policyName, mc ? compileMatchResources(mc, slots) : undefined);
-      conditions.set(policyName, compileMatchConditions(policy?.spec?.matchConditions));
+      conditions.set(policyName, compileMatchConditions(policy?.spec?.matchConditions, minor));
     }
     const pr = b.spec?.paramRef;
     const paramKind = policy?.spec?.paramKind;
@@ -373,14 +390,20 @@ function countStatic(hooks: readonly { id: HookIdentity }[]): number {
 /** Compiles a snapshot; do it once per snapshot change, then predict many requests. */
 export function compileSnapshot(s: AdmissionSnapshot): CompiledSnapshot {
   const slots = new SlotInterner();
-  const mutating = compileWebhooks(s.mutatingWebhookConfigurations ?? [], "mutating", slots, (n) =>
-    manifestOriginOf(s, "MutatingWebhookConfiguration", n),
+  const minor = s.kubernetes?.minor ?? NEWEST_KUBERNETES_MINOR;
+  const mutating = compileWebhooks(
+    s.mutatingWebhookConfigurations ?? [],
+    "mutating",
+    slots,
+    (n) => manifestOriginOf(s, "MutatingWebhookConfiguration", n),
+    minor,
   );
   const validating = compileWebhooks(
     s.validatingWebhookConfigurations ?? [],
     "validating",
     slots,
     (n) => manifestOriginOf(s, "ValidatingWebhookConfiguration", n),
+    minor,
   );
   const unservedParamKinds = new Set(s.unservedParamKinds ?? []);
   const mutatingPolicies = compilePolicyPlugin(

@@ -6,9 +6,10 @@ import {
   toCelValue,
 } from "./condition-evaluator";
 import { requestResource, type AdmissionRequest } from "../model/request";
+import type { KubernetesMinor } from "../model/kubernetes-minor";
 
-function verdict(expression: string, object: unknown = {}) {
-  const compiled = compileMatchConditions([{ name: "c", expression }]);
+function verdict(expression: string, object: unknown = {}, minor?: KubernetesMinor) {
+  const compiled = compileMatchConditions([{ name: "c", expression }], minor);
   return evaluateMatchConditions(compiled, () => ({
     object: toCelValue(object),
     oldObject: null,
@@ -25,6 +26,18 @@ test("matches, substring, indexOf and string() follow cel-go, not cel-js", () =>
   expect(verdict("object.s.split('').size() == 2", { s: "😀é" })).toBe("match");
   expect(verdict("string(100000000.0) == '1e+08'")).toBe("match");
   expect(verdict("matches('ab', '^a')")).toBe("match");
+});
+
+test("each minor's cel-go: v0.26.0 (1.35, 1.36) finds '' at an offset past the end there, v0.29.2 (1.37) at the end", () => {
+  for (const minor of ["1.35", "1.36"] as const) {
+    expect(verdict("'abc'.indexOf('', 5) == 5", {}, minor)).toBe("match");
+    expect(verdict("'abc'.indexOf('', -1) == -1", {}, minor)).toBe("match");
+    expect(verdict("'abc'.lastIndexOf('', 9) == 9", {}, minor)).toBe("match");
+  }
+  expect(verdict("'abc'.indexOf('', 5) == 3", {}, "1.37")).toBe("match");
+  expect(verdict("'abc'.indexOf('', 5) == 3")).toBe("match");
+  expect(verdict("'abc'.indexOf('', -1) == -1", {}, "1.37")).toBe("error");
+  expect(verdict("'abc'.lastIndexOf('', 9) == 3", {}, "1.37")).toBe("match");
 });
 
 test("what cel-go raises is an error; what cannot be modelled is not guessed", () => {

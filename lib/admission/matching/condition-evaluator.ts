@@ -7,7 +7,17 @@
  */
 import { Environment } from "@marcbachmann/cel-js";
 import { celNodes, isCelUint, leftFoldedRelations } from "@/lib/admission/cel/cel-ast";
-import { GLOBAL_RENAMES, MEMBER_RENAMES, OVERLOADS } from "@/lib/admission/cel/cel-go-compat";
+import {
+  GLOBAL_RENAMES,
+  memberRenames,
+  OVERLOADS,
+  type CelGoVersion,
+} from "@/lib/admission/cel/cel-go-compat";
+import {
+  behaviourOf,
+  NEWEST_KUBERNETES_MINOR,
+  type KubernetesMinor,
+} from "@/lib/admission/model/kubernetes-minor";
 import type {
   AdmissionRequest,
   GroupVersionKind,
@@ -69,18 +79,23 @@ const UINT_NOT_MODELLED =
 /**
  * Gives a parsed expression cel-go's semantics where cel-js's built-ins differ: member calls
  * (`rcall` nodes) and global calls (`call` nodes) are renamed to the overloads of
- * cel-go-compat.ts. Returns why the expression cannot be evaluated faithfully, if it cannot: uint
- * values (cel-js compares 1 and 1u as unequal inside lists and maps; cel-go's heterogeneous
- * equality makes them equal).
+ * cel-go-compat.ts, as cel-go `celGo` (the minor's release: MinorBehaviour.celGo) computes them.
+ * Returns why the expression cannot be evaluated faithfully, if it cannot: uint values (cel-js
+ * compares 1 and 1u as unequal inside lists and maps; cel-go's heterogeneous equality makes them
+ * equal).
  */
-export function goSemantics(ast: unknown): string | undefined {
+export function goSemantics(
+  ast: unknown,
+  celGo: CelGoVersion = behaviourOf(NEWEST_KUBERNETES_MINOR).celGo,
+): string | undefined {
+  const members = memberRenames(celGo);
   for (const node of celNodes(ast)) {
     const args = node.args;
     if (node.op === "value" && isCelUint(args)) return UINT_NOT_MODELLED;
     if ((node.op !== "rcall" && node.op !== "call") || !Array.isArray(args)) continue;
     const name = args[0];
     if (node.op === "call" && name === "uint") return UINT_NOT_MODELLED;
-    const renames = node.op === "rcall" ? MEMBER_RENAMES : GLOBAL_RENAMES;
+    const renames = node.op === "rcall" ? members : GLOBAL_RENAMES;
     if (typeof name === "string" && Object.hasOwn(renames, name)) args[0] = renames[name];
   }
   return undefined;
@@ -108,10 +123,15 @@ function unsupportedReason(expression: string, checkError: string): string {
   return `this evaluator cannot compile it (${checkError})`;
 }
 
-/** Compiles conditions; parse or type-check failures become `unsupported`, not errors. */
+/**
+ * Compiles conditions as `minor`'s apiserver evaluates them (default: the newest); parse or
+ * type-check failures become `unsupported`, not errors.
+ */
 export function compileMatchConditions(
   conditions: ReadonlyArray<{ name: string; expression: string }> | undefined,
+  minor: KubernetesMinor = NEWEST_KUBERNETES_MINOR,
 ): CompiledCondition[] {
+  const celGo = behaviourOf(minor).celGo;
   return (conditions ?? []).map((c) => {
     const usesObject = /\b(object|oldObject)\b/.test(c.expression);
     try {
@@ -120,7 +140,7 @@ export function compileMatchConditions(
       const folded = leftFoldedRelations(c.expression, (parsed as unknown as { ast: unknown }).ast);
       const program = folded ? environment.parse(folded.text) : parsed;
       const notModelled =
-        goSemantics((program as unknown as { ast: unknown }).ast) ??
+        goSemantics((program as unknown as { ast: unknown }).ast, celGo) ??
         (/\brequest\s*\.\s*uid\b/.test(c.expression)
           ? "uses request.uid, which the apiserver generates for each request"
           : undefined);

@@ -16,7 +16,8 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { readFileSync } from "node:fs";
-import { readStack, type StackInfo } from "../../../cluster/harness/stack";
+import { readStack, stackMinor, type StackInfo } from "../../../cluster/harness/stack";
+import { behaviourOf } from "@/lib/admission/model/kubernetes-minor";
 import { httpsRequest, type HttpsJsonResponse } from "../../../cluster/https-json";
 import { KubeClient } from "@/server/kube/client";
 import { kubeConfigFor } from "@/server/kube/config";
@@ -42,6 +43,12 @@ const REQUESTS = 300;
 const runId = Date.now().toString(36);
 const USER = { username: "admin", groups: ["system:masters", "system:authenticated"] };
 const GROUP = "/apis/admissionregistration.k8s.io/v1";
+/**
+ * Where the stack's minor serves MutatingAdmissionPolicy and its binding: v1 from 1.36, v1beta1
+ * on 1.35 (npm run test:versions), as the model has it.
+ */
+const MAP_GROUP = `/apis/admissionregistration.k8s.io/${behaviourOf(stackMinor()).mutatingAdmissionPolicyVersions[0]}`;
+const groupOf = (type: PolicyType) => (type === "mutating" ? MAP_GROUP : GROUP);
 /** Below the apiserver's 4,096 characters of warnings a request, after which it drops some. */
 const WARNING_BUDGET = 3_800;
 /** The label every namespace of a run carries: cluster-scoped params select by it. */
@@ -358,16 +365,20 @@ async function setUp(seed: number): Promise<void> {
     });
   const all = [...POLICIES, ...sentinels()];
   for (const p of all)
-    await kubeOk("POST", `${GROUP}/${COLLECTIONS[p.type]}`, {
+    await kubeOk("POST", `${groupOf(p.type)}/${COLLECTIONS[p.type]}`, {
       metadata: { name: p.name },
       spec: p.spec,
     });
   for (const p of all)
     for (const b of p.bindings)
-      await kubeOk("POST", `${GROUP}/${COLLECTIONS[p.type].replace(/ies$/, "ybindings")}`, {
-        metadata: { name: b.name },
-        spec: b.spec,
-      });
+      await kubeOk(
+        "POST",
+        `${groupOf(p.type)}/${COLLECTIONS[p.type].replace(/ies$/, "ybindings")}`,
+        {
+          metadata: { name: b.name },
+          spec: b.spec,
+        },
+      );
   await untilSentinels("all");
   const client = new KubeClient(
     stack.contexts.admin,
@@ -423,8 +434,11 @@ async function tearDown(): Promise<void> {
   for (const p of [...POLICIES, ...sentinels()]) {
     const collection = COLLECTIONS[p.type];
     for (const b of p.bindings)
-      await kube("DELETE", `${GROUP}/${collection.replace(/ies$/, "ybindings")}/${b.name}`);
-    await kube("DELETE", `${GROUP}/${collection}/${p.name}`);
+      await kube(
+        "DELETE",
+        `${groupOf(p.type)}/${collection.replace(/ies$/, "ybindings")}/${b.name}`,
+      );
+    await kube("DELETE", `${groupOf(p.type)}/${collection}/${p.name}`);
   }
   // The next seed's objects are created only once the apiserver has let go of this seed's policies.
   await untilSentinels("none");

@@ -67,6 +67,28 @@ describe("behaviourOf: each difference as the minor's sources have it", () => {
     expect(behaviourOf("1.36").staticManifests).toBe(false);
     expect(behaviourOf("1.37").staticManifests).toBe(true);
   });
+  it("owner reference errors: indexed and required from apimachinery v0.37, at the list before", () => {
+    expect(
+      ["1.35", "1.36", "1.37"].map((m) => behaviourOf(m as "1.35").ownerReferenceErrors),
+    ).toEqual(["unindexed", "unindexed", "indexed"]);
+  });
+  it("declarative validation enforced: 1.37 only (1.36 runs it for migration checks)", () => {
+    expect(
+      ["1.35", "1.36", "1.37"].map((m) => behaviourOf(m as "1.35").declarativeValidation),
+    ).toEqual([false, false, true]);
+  });
+  it("the .static.k8s.io suffix on create: unknown in 1.35, warned in 1.36, refused in 1.37", () => {
+    expect(
+      ["1.35", "1.36", "1.37"].map((m) => behaviourOf(m as "1.35").staticSuffixOnCreate),
+    ).toEqual(["none", "warned", "refused"]);
+  });
+  it("cel-go: v0.26.0 in 1.35 and 1.36 (their go.sum), v0.29.2 in 1.37", () => {
+    expect(["1.35", "1.36", "1.37"].map((m) => behaviourOf(m as "1.35").celGo)).toEqual([
+      "v0.26.0",
+      "v0.26.0",
+      "v0.29.2",
+    ]);
+  });
   it("the default is the newest", () => expect(behaviourOf().minor).toBe("1.37"));
 });
 

@@ -7,8 +7,9 @@
  * baseline). Found and needing no model: before 1.37 the audit annotation
  * `validation.policy.admission.k8s.io/validation_failure` keeps one failure per request (1.37
  * lists them all; audit/ reads what the event has), and services/proxy reads Endpoints rather
- * than EndpointSlices. The same in the three minors: the validation of admission objects
- * (pkg/apis/admissionregistration/validation: identical messages), the webhook matching and
+ * than EndpointSlices. The same in the three minors: the handwritten validation of admission
+ * objects (pkg/apis/admissionregistration/validation: identical messages; 1.36 and 1.37 mark a
+ * few as covered by declarative validation, which only 1.37 enforces), the webhook matching and
  * dispatch (plugin/webhook), matchConditions, the policy dispatchers' matching, the v1 defaults.
  */
 
@@ -97,6 +98,38 @@ export interface MinorBehaviour {
    * --runtime-config turns them on) in all three.
    */
   readonly mutatingAdmissionPolicyVersions: readonly AdmissionApiVersion[];
+  /**
+   * How apimachinery's validateOwnerReference (pkg/api/validation/objectmeta.go) names an owner
+   * reference's errors. "indexed" (v0.37): each under `metadata.ownerReferences[i]`, an empty
+   * apiVersion, kind, name or uid a `Required value: must not be empty`, a malformed apiVersion
+   * `must be <group>/<version> or <version>`. "unindexed" (v0.35, v0.36): every reference's
+   * errors under `metadata.ownerReferences` itself, the empty fields `Invalid value: "": must not
+   * be empty` and a version-less apiVersion `version must not be empty`.
+   */
+  readonly ownerReferenceErrors: "indexed" | "unindexed";
+  /**
+   * ValidatingAdmissionPolicyBinding's declarative validation enforced (1.37: the registry's
+   * strategy embeds rest.DeclarativeValidation with DeclarativeValidationBeta on, so
+   * `spec.policyName` and `spec.validationActions` say `Required value` after the other errors).
+   * 1.36 runs it for migration checks only (rest.ValidateDeclarativelyWithMigrationChecks returns
+   * the handwritten errors), 1.35 not at all: the handwritten `at least one validation action is
+   * required` stands in its place.
+   */
+  readonly declarativeValidation: boolean;
+  /**
+   * The reserved `.static.k8s.io` name suffix (pkg/registry/admissionregistration/<kind>/strategy.go):
+   * on create refused where ManifestBasedAdmissionControlConfig is on (1.37), only warned where it
+   * is off (1.36); on update warned (1.36, 1.37). 1.35 does not know the suffix.
+   */
+  readonly staticSuffixOnCreate: "refused" | "warned" | "none";
+  /**
+   * The cel-go release the apiserver links (go.sum): v0.26.0 in 1.35 and 1.36, v0.29.2 in 1.37.
+   * Where the two evaluate differently the matchConditions evaluator follows the minor's
+   * (cel/cel-go-compat.ts): ext.Strings' indexOf and lastIndexOf of an empty string return the
+   * offset as given in v0.26 (even past the end, or negative) and clamp it to the length (an
+   * error when negative) in v0.29.
+   */
+  readonly celGo: "v0.26.0" | "v0.29.2";
 }
 
 const BEHAVIOURS: Readonly<Record<KubernetesMinor, MinorBehaviour>> = {
@@ -106,6 +139,10 @@ const BEHAVIOURS: Readonly<Record<KubernetesMinor, MinorBehaviour>> = {
     staticManifests: false,
     mutatingAdmissionPoliciesByDefault: false,
     mutatingAdmissionPolicyVersions: ["v1beta1", "v1alpha1"],
+    ownerReferenceErrors: "unindexed",
+    declarativeValidation: false,
+    staticSuffixOnCreate: "none",
+    celGo: "v0.26.0",
   },
   "1.36": {
     minor: "1.36",
@@ -113,6 +150,10 @@ const BEHAVIOURS: Readonly<Record<KubernetesMinor, MinorBehaviour>> = {
     staticManifests: false,
     mutatingAdmissionPoliciesByDefault: true,
     mutatingAdmissionPolicyVersions: ["v1", "v1beta1", "v1alpha1"],
+    ownerReferenceErrors: "unindexed",
+    declarativeValidation: false,
+    staticSuffixOnCreate: "warned",
+    celGo: "v0.26.0",
   },
   "1.37": {
     minor: "1.37",
@@ -120,6 +161,10 @@ const BEHAVIOURS: Readonly<Record<KubernetesMinor, MinorBehaviour>> = {
     staticManifests: true,
     mutatingAdmissionPoliciesByDefault: true,
     mutatingAdmissionPolicyVersions: ["v1", "v1beta1", "v1alpha1"],
+    ownerReferenceErrors: "indexed",
+    declarativeValidation: true,
+    staticSuffixOnCreate: "refused",
+    celGo: "v0.29.2",
   },
 };
 

@@ -1,3 +1,8 @@
+import {
+  behaviourOf,
+  NEWEST_KUBERNETES_MINOR,
+  type KubernetesMinor,
+} from "@/lib/admission/model/kubernetes-minor";
 import type { FieldError } from "./field-error";
 import { invalid, invalidJson, invalidMarshalled, required, tooLong } from "./field-error";
 import { FieldPath } from "./field-path";
@@ -53,17 +58,32 @@ function ownerReferenceJson(ref: JsonObject): string {
   ]);
 }
 
-/** validateOwnerReference (apimachinery pkg/api/validation/objectmeta.go). */
-function validateOwnerReference(ref: JsonObject, p: FieldPath): FieldError[] {
+/**
+ * validateOwnerReference (apimachinery pkg/api/validation/objectmeta.go) as `minor` words it
+ * (MinorBehaviour.ownerReferenceErrors): v0.37 names each reference's own path and says an empty
+ * field is required; v0.35 and v0.36 report every reference at the list's path, an empty field
+ * as an invalid "", and an apiVersion without a version as `version must not be empty`.
+ */
+function validateOwnerReference(ref: JsonObject, p: FieldPath, indexed: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const apiVersion = str(ref, "apiVersion");
   const parsed = parseGroupVersion(apiVersion);
   const gv = "error" in parsed ? { group: "", version: "" } : parsed;
-  if (apiVersion.length === 0) errs.push(required(p.child("apiVersion"), "must not be empty"));
-  else if ("error" in parsed || gv.version.length === 0)
-    errs.push(invalid(p.child("apiVersion"), apiVersion, "must be <group>/<version> or <version>"));
-  for (const f of ["kind", "name", "uid"])
-    if (str(ref, f).length === 0) errs.push(required(p.child(f), "must not be empty"));
+  if (indexed) {
+    if (apiVersion.length === 0) errs.push(required(p.child("apiVersion"), "must not be empty"));
+    else if ("error" in parsed || gv.version.length === 0)
+      errs.push(
+        invalid(p.child("apiVersion"), apiVersion, "must be <group>/<version> or <version>"),
+      );
+    for (const f of ["kind", "name", "uid"])
+      if (str(ref, f).length === 0) errs.push(required(p.child(f), "must not be empty"));
+  } else {
+    // schema.FromAPIVersionAndKind: an apiVersion that does not parse has no version either.
+    if (gv.version.length === 0)
+      errs.push(invalid(p.child("apiVersion"), apiVersion, "version must not be empty"));
+    for (const f of ["kind", "name", "uid"])
+      if (str(ref, f).length === 0) errs.push(invalid(p.child(f), "", "must not be empty"));
+  }
   const gvk = `${gv.group}/${gv.version}, Kind=${str(ref, "kind")}`;
   if (bannedOwners.has(gvk))
     errs.push(
@@ -74,14 +94,19 @@ function validateOwnerReference(ref: JsonObject, p: FieldPath): FieldError[] {
 
 /**
  * ValidateOwnerReferences. The required-value errors are marked covered by declarative validation
- * upstream, but ObjectMeta's declarative rules are alpha in 1.37 and never enforced: the
+ * upstream (v0.37), but ObjectMeta's declarative rules are alpha in 1.37 and never enforced: the
  * handwritten errors are what the apiserver reports, so they are not marked here.
  */
-export function validateOwnerReferences(refs: JsonObject[], p: FieldPath): FieldError[] {
+export function validateOwnerReferences(
+  refs: JsonObject[],
+  p: FieldPath,
+  minor: KubernetesMinor = NEWEST_KUBERNETES_MINOR,
+): FieldError[] {
+  const indexed = behaviourOf(minor).ownerReferenceErrors === "indexed";
   const errs: FieldError[] = [];
   let firstController = "";
   refs.forEach((ref, i) => {
-    errs.push(...validateOwnerReference(ref, p.at(i)));
+    errs.push(...validateOwnerReference(ref, indexed ? p.at(i) : p, indexed));
     if (ref.controller !== true) return;
     const current = `${str(ref, "kind")}/${str(ref, "name")}`;
     if (firstController === "") firstController = current;
@@ -99,9 +124,13 @@ export function validateOwnerReferences(refs: JsonObject[], p: FieldPath): Field
 
 /**
  * genericvalidation.ValidateObjectMeta for a cluster-scoped object whose names must be DNS
- * subdomains. metadata.namespace is not checked: BeforeCreate clears it on cluster-scoped kinds.
+ * subdomains, as `minor`'s apiserver words it. metadata.namespace is not checked: BeforeCreate
+ * clears it on cluster-scoped kinds.
  */
-export function validateObjectMeta(meta: JsonObject | undefined): FieldError[] {
+export function validateObjectMeta(
+  meta: JsonObject | undefined,
+  minor: KubernetesMinor = NEWEST_KUBERNETES_MINOR,
+): FieldError[] {
   const p = FieldPath.root("metadata");
   const errs: FieldError[] = [];
   const gen = str(meta, "generateName");
@@ -127,7 +156,7 @@ export function validateObjectMeta(meta: JsonObject | undefined): FieldError[] {
       errs.push(tooLong(p.child("annotations"), totalAnnotationSizeLimitB));
   }
   errs.push(
-    ...validateOwnerReferences(objList(meta, "ownerReferences"), p.child("ownerReferences")),
+    ...validateOwnerReferences(objList(meta, "ownerReferences"), p.child("ownerReferences"), minor),
   );
   const fins = strList(meta, "finalizers");
   for (const f of fins)

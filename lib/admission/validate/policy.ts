@@ -1,7 +1,13 @@
 /**
  * Validation of ValidatingAdmissionPolicy(+Binding) and MutatingAdmissionPolicy(+Binding)
- * (k8s.io/kubernetes pkg/apis/admissionregistration/validation, v1.37.2), on the defaulted object.
+ * (k8s.io/kubernetes pkg/apis/admissionregistration/validation, v1.37.2; the same in v1.35.4 and
+ * v1.36.3 but for what MinorBehaviour names), on the defaulted object.
  */
+import {
+  behaviourOf,
+  NEWEST_KUBERNETES_MINOR,
+  type KubernetesMinor,
+} from "@/lib/admission/model/kubernetes-minor";
 import type { CelDecl } from "./cel";
 import { declaredVariableType } from "./cel";
 import type { FieldError } from "./field-error";
@@ -45,6 +51,8 @@ function isCELIdentifier(name: string): boolean {
 /** Update ratcheting for policies: matchConditions are skipped when they and paramKind are unchanged. */
 export interface PolicyValidationOptions {
   ignoreMatchConditions: boolean;
+  /** The minor whose apiserver is reproduced (default: the newest). */
+  minor?: KubernetesMinor;
 }
 
 function validateFailurePolicy(spec: JsonObject | undefined, p: FieldPath): FieldError[] {
@@ -246,7 +254,7 @@ function validatePolicyHead(
   opts: PolicyValidationOptions,
   mutating: boolean,
 ): { errs: FieldError[]; params: boolean; variables: Record<string, string | null> } {
-  const errs = validateObjectMeta(meta);
+  const errs = validateObjectMeta(meta, opts.minor);
   errs.push(...validateFailurePolicy(spec, p.child("failurePolicy")));
   const pk = obj(spec, "paramKind");
   if (pk) errs.push(...validateParamKind(pk, p.child("paramKind")));
@@ -473,12 +481,17 @@ function validateValidationActions(va: string[], p: FieldPath): FieldError[] {
 }
 
 /**
- * validateValidatingAdmissionPolicyBinding, then the declarative rules enforced in 1.37.2
- * (DeclarativeValidationBeta on): spec.policyName and spec.validationActions are required there,
- * the handwritten errors they cover are dropped and the declarative ones appended last.
+ * validateValidatingAdmissionPolicyBinding, then, where `minor` enforces them
+ * (MinorBehaviour.declarativeValidation: 1.37 with DeclarativeValidationBeta on), the declarative
+ * rules: spec.policyName and spec.validationActions are required there, the handwritten errors
+ * they cover are dropped and the declarative ones appended last. Before 1.37 the handwritten
+ * errors are the answer.
  */
-export function validateValidatingAdmissionPolicyBinding(o: JsonObject): FieldError[] {
-  const errs = validateObjectMeta(obj(o, "metadata"));
+export function validateValidatingAdmissionPolicyBinding(
+  o: JsonObject,
+  minor: KubernetesMinor = NEWEST_KUBERNETES_MINOR,
+): FieldError[] {
+  const errs = validateObjectMeta(obj(o, "metadata"), minor);
   const spec = obj(o, "spec");
   const p = FieldPath.root("spec");
   errs.push(...validatePolicyName(spec, p.child("policyName"), true));
@@ -488,6 +501,7 @@ export function validateValidatingAdmissionPolicyBinding(o: JsonObject): FieldEr
   errs.push(
     ...validateValidationActions(strList(spec, "validationActions"), p.child("validationActions")),
   );
+  if (!behaviourOf(minor).declarativeValidation) return errs;
   const out = errs.filter((e) => !e.coveredByDeclarative);
   if (str(spec, "policyName").length === 0) out.push(required(p.child("policyName")));
   if (strList(spec, "validationActions").length === 0)
@@ -495,9 +509,12 @@ export function validateValidatingAdmissionPolicyBinding(o: JsonObject): FieldEr
   return out;
 }
 
-/** validateMutatingAdmissionPolicyBinding (no declarative rules for this kind in 1.37.2). */
-export function validateMutatingAdmissionPolicyBinding(o: JsonObject): FieldError[] {
-  const errs = validateObjectMeta(obj(o, "metadata"));
+/** validateMutatingAdmissionPolicyBinding (no declarative rules for this kind in 1.35 to 1.37). */
+export function validateMutatingAdmissionPolicyBinding(
+  o: JsonObject,
+  minor: KubernetesMinor = NEWEST_KUBERNETES_MINOR,
+): FieldError[] {
+  const errs = validateObjectMeta(obj(o, "metadata"), minor);
   const spec = obj(o, "spec");
   const p = FieldPath.root("spec");
   errs.push(...validatePolicyName(spec, p.child("policyName"), false));

@@ -124,7 +124,10 @@ function validateParsed(
       ],
     };
   }
-  const res = validateObject(info, v, old, { duplicates: doc.duplicates.map((d) => d.segments) });
+  const res = validateObject(info, v, old, {
+    duplicates: doc.duplicates.map((d) => d.segments),
+    minor,
+  });
   const dupRanges = new Map(doc.duplicates.map((d) => [d.segments.join("\u0000"), d.range]));
   const issues = res.issues.map((i) => {
     const segs = fieldSegments(i.field);

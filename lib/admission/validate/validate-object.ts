@@ -2,6 +2,11 @@
  * The apiserver's create/update path for one already-parsed object: strict decoding, defaulting,
  * then the kind's validation (with update ratcheting when the stored object is given) and warnings.
  */
+import {
+  behaviourOf,
+  NEWEST_KUBERNETES_MINOR,
+  type KubernetesMinor,
+} from "@/lib/admission/model/kubernetes-minor";
 import { applyDefaults } from "./defaults";
 import type { FieldError } from "./field-error";
 import { errorBody } from "./field-error";
@@ -54,6 +59,11 @@ export interface ValidateObjectOptions {
    * `.static.k8s.io` suffix, which manifest objects must carry.
    */
   manifest?: boolean;
+  /**
+   * The minor whose apiserver is reproduced (default: the newest): its ObjectMeta messages,
+   * declarative validation, reserved-suffix handling and warnings (MinorBehaviour).
+   */
+  minor?: KubernetesMinor;
 }
 
 function decodeIssue(e: DecodeError): ValidationIssue {
@@ -92,7 +102,12 @@ function warningIssue(w: string): ValidationIssue {
   };
 }
 
-function fieldErrorsFor(k: KindInfo, o: JsonObject, old: JsonObject | undefined): FieldError[] {
+function fieldErrorsFor(
+  k: KindInfo,
+  o: JsonObject,
+  old: JsonObject | undefined,
+  minor: KubernetesMinor,
+): FieldError[] {
   const legacyWebhook = k.version === "v1beta1";
   switch (k.kind) {
     case "ValidatingWebhookConfiguration":
@@ -103,22 +118,22 @@ function fieldErrorsFor(k: KindInfo, o: JsonObject, old: JsonObject | undefined)
         : old
           ? updateOptions(o, old)
           : createOptions;
-      return validateWebhookConfiguration(o, mutating, opts);
+      return validateWebhookConfiguration(o, mutating, { ...opts, minor });
     }
     case "ValidatingAdmissionPolicy":
-      return validateValidatingAdmissionPolicy(
-        o,
-        old ? policyUpdateOptions(o, old) : { ignoreMatchConditions: false },
-      );
+      return validateValidatingAdmissionPolicy(o, {
+        ...(old ? policyUpdateOptions(o, old) : { ignoreMatchConditions: false }),
+        minor,
+      });
     case "MutatingAdmissionPolicy":
-      return validateMutatingAdmissionPolicy(
-        o,
-        old ? policyUpdateOptions(o, old) : { ignoreMatchConditions: false },
-      );
+      return validateMutatingAdmissionPolicy(o, {
+        ...(old ? policyUpdateOptions(o, old) : { ignoreMatchConditions: false }),
+        minor,
+      });
     case "ValidatingAdmissionPolicyBinding":
-      return validateValidatingAdmissionPolicyBinding(o);
+      return validateValidatingAdmissionPolicyBinding(o, minor);
     case "MutatingAdmissionPolicyBinding":
-      return validateMutatingAdmissionPolicyBinding(o);
+      return validateMutatingAdmissionPolicyBinding(o, minor);
     case "InitializerConfiguration":
       return validateInitializerConfiguration(o);
     case "ExternalAdmissionHookConfiguration":
@@ -127,8 +142,8 @@ function fieldErrorsFor(k: KindInfo, o: JsonObject, old: JsonObject | undefined)
 }
 
 /**
- * Validates an already-parsed object the way a v1.37.2 apiserver handles a create (or, with `old`,
- * an update) with fieldValidation=Strict.
+ * Validates an already-parsed object the way a v1.37.2 apiserver (or `options.minor`'s) handles a
+ * create (or, with `old`, an update) with fieldValidation=Strict.
  * @param kindInfo the kind and version the object is sent as
  * @param value the decoded request body
  * @param old the stored object, for update ratcheting
@@ -145,14 +160,18 @@ export function validateObject(
   const defaulted = applyDefaults(kindInfo, o);
   const oldDefaulted = isObject(old) ? applyDefaults(kindInfo, old) : undefined;
   const name = effectiveName(obj(defaulted, "metadata"));
-  const errs = fieldErrorsFor(kindInfo, defaulted, oldDefaulted);
+  const minor = options.minor ?? NEWEST_KUBERNETES_MINOR;
+  const behaviour = behaviourOf(minor);
+  const errs = fieldErrorsFor(kindInfo, defaulted, oldDefaulted, minor);
   const warnings: string[] = [];
-  if (options.manifest) {
-    // The manifest loader calls the kind's validation directly, not the registry strategy.
-  } else if (!oldDefaulted)
+  if (options.manifest || behaviour.staticSuffixOnCreate === "none") {
+    // The manifest loader calls the kind's validation directly, not the registry strategy; 1.35's
+    // strategies do not know the suffix.
+  } else if (!oldDefaulted && behaviour.staticSuffixOnCreate === "refused")
     errs.push(...validateStaticSuffix(str(obj(defaulted, "metadata"), "name")));
   else warnings.push(...staticSuffixWarnings(name));
   if (
+    behaviour.webhooksSkipVirtualResources &&
     kindInfo.version === "v1" &&
     (kindInfo.kind === "ValidatingWebhookConfiguration" ||
       kindInfo.kind === "MutatingWebhookConfiguration")

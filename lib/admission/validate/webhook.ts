@@ -2,6 +2,7 @@
  * Validation of MutatingWebhookConfiguration and ValidatingWebhookConfiguration
  * (k8s.io/kubernetes pkg/apis/admissionregistration/validation, v1.37.2), on the defaulted object.
  */
+import type { KubernetesMinor } from "@/lib/admission/model/kubernetes-minor";
 import { validateClientConfig } from "./client-config";
 import type { FieldError } from "./field-error";
 import {
@@ -28,6 +29,8 @@ export interface WebhookValidationOptions {
   requireRecognizedAdmissionReviewVersion: boolean;
   requireUniqueWebhookNames: boolean;
   allowInvalidLabelValueInSelector: boolean;
+  /** The minor whose apiserver is reproduced (default: the newest). */
+  minor?: KubernetesMinor;
 }
 
 /** The options ValidateXWebhookConfiguration uses on create. */
@@ -143,7 +146,7 @@ export function validateWebhookConfiguration(
   mutating: boolean,
   opts: WebhookValidationOptions,
 ): FieldError[] {
-  const errs = validateObjectMeta(obj(o, "metadata"));
+  const errs = validateObjectMeta(obj(o, "metadata"), opts.minor);
   const names = new Set<string>();
   objList(o, "webhooks").forEach((hook, i) => {
     const p = FieldPath.root("webhooks").at(i);
