@@ -36,6 +36,7 @@ import {
   type Replica,
   type SoakStack,
 } from "./soak/stack";
+import { Tabs, type TabOutcome } from "./soak/tabs";
 import { readFileSync, writeFileSync } from "node:fs";
 import { auditLogFiles } from "../cluster/harness/stack";
 import { parseAuditEvent } from "@/lib/admission/audit/audit";
@@ -51,6 +52,10 @@ interface SoakOptions {
   resumeBudgetS: number;
   /** RSS and fds may grow this much from warm-up to the end (0.1: 10 %). */
   growthTolerance: number;
+  /** Real Chromium tabs, each on one of TAB_PAGES of pg-1 (0: none). */
+  tabs: number;
+  /** Seconds a tab may take to say "live" again after a fault's dependency is back. */
+  tabBudgetS: number;
 }
 
 export function parseSoakOptions(argv: string[]): SoakOptions {
@@ -70,13 +75,18 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
     userIntervalMs: num("--user-interval-ms", 5000),
     resumeBudgetS: num("--resume-budget-s", 5),
     growthTolerance: num("--growth-tolerance", 0.1),
+    tabs: argv.includes("--no-tabs") ? 0 : Math.min(TAB_PAGES.length, num("--tabs", 5)),
+    tabBudgetS: num("--tab-budget-s", 60),
   };
 }
 
 /** The decisions' table (server/decisions/store/schema.ts, which only the server may import). */
 const TABLE = "admission_calls";
 
-const log = (l: string) => process.stderr.write(l + "\n");
+const T0 = Date.now();
+/** Each line with the seconds since the harness started (where the time goes). */
+const log = (l: string) =>
+  process.stderr.write(`[${((Date.now() - T0) / 1000).toFixed(0).padStart(4)} s] ${l}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const WATCHED = [
@@ -92,6 +102,8 @@ const LIST_PATHS: Record<string, string> = {
   "core/v1/namespaces": "/api/v1/namespaces",
 };
 const PAGES = ["/", "/webhooks", "/policies", "/decisions", "/namespaces", "/health"];
+/** The tabs' pages: each has the live mark (components/live/live-indicator.tsx). */
+const TAB_PAGES = ["/webhooks", "/decisions", "/namespaces", "/policies", "/deadlocks"];
 const APIS = [
   "/api/resources/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
   "/api/resources/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
@@ -163,6 +175,10 @@ interface FaultRecord {
   note: string;
   /** Seconds from `recovered` until each stream was live and converged. */
   resume: { maxS: number; p95S: number; notResumed: number; relisted: number };
+  /** What each browser tab's live mark did. */
+  tabs?: TabOutcome[];
+  /** The fault cuts the tabs' data: each must have said it was not live. */
+  cutsTabs?: boolean;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -186,6 +202,9 @@ export async function runSoak(o: SoakOptions): Promise<{
   let sender: AuditSender | undefined;
   const usage = new Map<string, Array<{ at: number; pid: number; rssMb: number; fds: number }>>();
   let sampler: NodeJS.Timeout | undefined;
+  let glassPoll: NodeJS.Timeout | undefined;
+  let tabs: Tabs | undefined;
+  let tabsOpening: Promise<Tabs | undefined> | undefined;
   try {
     const [p1, p2, sq] = s.replicas as [Replica, Replica, Replica];
     const urlOf = (r: Replica) => () => r.dashboard.url;
@@ -244,6 +263,26 @@ export async function runSoak(o: SoakOptions): Promise<{
     const idleBefore = new Map(
       s.replicas.map((r) => [r.name, { pid: r.dashboard.pid, usage: usageOf(r.dashboard.pid) }]),
     );
+    // Two configurations for break-glass episodes across the clock jump (their hook matches
+    // nothing the traffic writes).
+    for (const name of GLASS_CONFIGS) {
+      const res = await s.kube(
+        "POST",
+        "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+        glassConfiguration(name),
+      );
+      if (res.status !== 201) throw new Error(`creating ${name}: ${res.status} ${res.body}`);
+    }
+    // The browser tabs, on pg-1 (the replica the schedule kills), opened during the warm-up.
+    if (o.tabs > 0) {
+      const tabCookie = await signIn(p1);
+      tabsOpening = Tabs.open(p1.dashboard.url, tabCookie, TAB_PAGES.slice(0, o.tabs)).catch(
+        (e: unknown) => {
+          violations.push(`the browser tabs did not open and go live: ${String(e)}`);
+          return undefined;
+        },
+      );
+    }
     for (const st of streams) st.start();
     for (const u of users) u.start();
     sender.start();
@@ -277,7 +316,63 @@ export async function runSoak(o: SoakOptions): Promise<{
     const deadline = Date.now() + o.minutes * 60_000;
     const warmupMs = Math.max(30_000, Math.min(60_000, o.minutes * 60_000 * 0.1));
     await sleep(warmupMs);
+    tabs = await tabsOpening;
     const warmEnd = Date.now();
+    if (tabs)
+      log(
+        `soak: ${o.tabs} browser tabs live on ${p1.name}: ${TAB_PAGES.slice(0, o.tabs).join(", ")}`,
+      );
+
+    // Break-glass episodes across pg-2's clock jump: when each was first seen ended in the store.
+    const glass: Array<{
+      id: string;
+      expiresAt: number;
+      on: string;
+      endedSeen?: number;
+      early?: boolean;
+    }> = [];
+    const pollGlass = async () => {
+      const open = glass.filter((g) => g.endedSeen === undefined);
+      if (open.length === 0) return;
+      const rows = await s.pg
+        .query<{ id: string; state: string }>(
+          "SELECT id, state FROM break_glass_episodes WHERE id = ANY($1)",
+          [open.map((g) => g.id)],
+        )
+        .catch(() => undefined);
+      for (const r of rows ?? []) {
+        const g = glass.find((x) => x.id === r.id);
+        if (g && r.state !== "active" && g.endedSeen === undefined) g.endedSeen = Date.now();
+      }
+    };
+    glassPoll = setInterval(() => void pollGlass(), 2000);
+    const breakGlass = async (r: Replica, cookie: string, name: string, seconds: number) => {
+      const res = await fetch(`${r.dashboard.url}/api/break-glass`, {
+        method: "POST",
+        headers: { ...policyHeaders(SHARED_CONTEXT), "content-type": "application/json", cookie },
+        body: JSON.stringify({
+          resource: "validatingwebhookconfigurations",
+          name,
+          mode: "ignore",
+          reason: "soak: a break-glass across a replica's clock jump",
+          durationSeconds: seconds,
+        }),
+      });
+      const body = (await res.json()) as { id?: string; expiresAt?: number; message?: string };
+      if (res.status !== 200 || !body.id || !body.expiresAt)
+        throw new Error(`break-glass on ${r.name}: ${res.status} ${JSON.stringify(body)}`);
+      glass.push({ id: body.id, expiresAt: body.expiresAt, on: r.name });
+      return body.id;
+    };
+    const glassStates = async () =>
+      new Map(
+        (
+          await s.pg.query<{ id: string; state: string; attempts: number }>(
+            "SELECT id, state, attempts FROM break_glass_episodes WHERE id = ANY($1)",
+            [glass.map((g) => g.id)],
+          )
+        ).map((r) => [r.id, r]),
+      );
 
     /** The apiserver's own state of the watched collections. */
     const apiserverState = async (): Promise<Map<string, Collection>> => {
@@ -345,10 +440,12 @@ export async function runSoak(o: SoakOptions): Promise<{
     const schedule: Array<{
       name: string;
       down?: string;
+      cutsTabs?: boolean;
       run: () => Promise<string>;
     }> = [
       {
         name: "apiserver kill -9 + restart",
+        cutsTabs: true,
         run: async () => {
           await restartApiserver(s.info);
           return "ready again";
@@ -356,6 +453,7 @@ export async function runSoak(o: SoakOptions): Promise<{
       },
       {
         name: "etcd compacted, watches resumed from a compacted revision (410 Gone)",
+        cutsTabs: true,
         run: async () => `compacted to revision ${await compactAndRestart(s.info)}`,
       },
       {
@@ -370,6 +468,7 @@ export async function runSoak(o: SoakOptions): Promise<{
       {
         name: "replica pg-1 kill -9 + restart",
         down: "pg-1",
+        cutsTabs: true,
         run: async () => {
           killing = p1.name;
           try {
@@ -430,6 +529,11 @@ export async function runSoak(o: SoakOptions): Promise<{
       {
         name: "clock +10 min on pg-2",
         run: async () => {
+          const p2Cookie = sessions.find((x) => x.replicas.includes(p2))?.cookie ?? "";
+          // Started on pg-2 before its clock jumps, 12 minutes: its revert is due 2 minutes
+          // after the jump as pg-2 sees it, 12 as everyone else does.
+          const firstRound = glass.length === 0;
+          if (firstRound) await breakGlass(p2, p2Cookie, GLASS_CONFIGS[0], 12 * 60);
           clockOffsetS += 600;
           writeFileSync(s.clockFile, `+${clockOffsetS}\n`);
           const until = Date.now() + 10_000;
@@ -456,7 +560,10 @@ export async function runSoak(o: SoakOptions): Promise<{
           }
           if (refused > 0)
             violations.push(`${refused} session checks refused after pg-2's clock jumped`);
-          return `pg-2 is ${Math.round(skew)} s ahead; sessions refused: ${refused}`;
+          // Started on pg-1 after the jump, 10 min 20 s: pg-2's sweep gives it a timer due 20 s
+          // from now by its own clock.
+          if (firstRound) await breakGlass(p1, p2Cookie, GLASS_CONFIGS[1], 620);
+          return `pg-2 is ${Math.round(skew)} s ahead; sessions refused: ${refused}; break-glass episodes ${glass.map((g) => `${g.id} (on ${g.on}, due in ${Math.round((g.expiresAt - Date.now()) / 1000)} s)`).join(", ")}`;
         },
       },
     ];
@@ -479,6 +586,7 @@ export async function runSoak(o: SoakOptions): Promise<{
       }
       const recovered = Date.now();
       const resume = await measureResume(recovered, syncsBefore);
+      const tabOut = tabs ? await tabs.outcome(start, recovered, o.tabBudgetS * 1000) : undefined;
       const rec: FaultRecord = {
         name: f.name,
         start,
@@ -487,7 +595,24 @@ export async function runSoak(o: SoakOptions): Promise<{
         note,
         resume,
         ...(f.down ? { down: f.down } : {}),
+        ...(tabOut ? { tabs: tabOut } : {}),
+        ...(f.cutsTabs ? { cutsTabs: true } : {}),
       };
+      if (tabOut) {
+        log(`soak:   tabs: ${tabOut.map(tabLine).join("; ")}`);
+        for (const t of tabOut) {
+          if (t.recoveredS === undefined)
+            violations.push(`${f.name}: the ${t.path} tab was not live ${o.tabBudgetS} s after`);
+          if (!t.sameDocument)
+            violations.push(
+              `${f.name}: the ${t.path} tab was loaded again (not recovered by itself)`,
+            );
+          if (f.cutsTabs && t.notLive.length === 0)
+            violations.push(
+              `${f.name}: the ${t.path} tab went on saying "live" while its data was cut`,
+            );
+        }
+      }
       faults.push(rec);
       log(
         `soak:   ${note}; streams live and converged after ${resume.maxS.toFixed(1)} s at most (p95 ${resume.p95S.toFixed(1)} s), ${resume.relisted} relisted, ${resume.notResumed} never`,
@@ -517,6 +642,50 @@ export async function runSoak(o: SoakOptions): Promise<{
     );
     if (final.notResumed > 0)
       violations.push(`${final.notResumed} streams did not hold the apiserver's final collections`);
+    // Break-glass across the clock jump: none ended before its expiry; one still due is reverted
+    // now by hand; one past its expiry was reverted on time — each exactly once.
+    const glassLines: string[] = [];
+    await pollGlass();
+    if (glass.length > 0) {
+      const tabCookie = sessions.find((x) => x.replicas.includes(p1))?.cookie ?? "";
+      for (const g of glass) {
+        if (g.endedSeen !== undefined && g.endedSeen < g.expiresAt)
+          violations.push(
+            `break-glass ${g.id} (on ${g.on}) ended ${((g.expiresAt - g.endedSeen) / 1000).toFixed(0)} s before its expiry`,
+          );
+        if (g.endedSeen === undefined && Date.now() < g.expiresAt) {
+          const res = await fetch(`${p1.dashboard.url}/api/break-glass/${g.id}/revert`, {
+            method: "POST",
+            headers: {
+              ...policyHeaders(SHARED_CONTEXT),
+              "content-type": "application/json",
+              cookie: tabCookie,
+            },
+            body: "{}",
+          });
+          await res.arrayBuffer();
+          g.early = true;
+          if (res.status !== 200)
+            violations.push(`break-glass ${g.id}: early revert answered ${res.status}`);
+        } else if (g.endedSeen === undefined) {
+          // Due: its revert on time is at most a sweep and a lease away.
+          const until = Date.now() + 60_000;
+          while (g.endedSeen === undefined && Date.now() < until) {
+            await sleep(1000);
+            await pollGlass();
+          }
+        }
+      }
+      const states = await glassStates();
+      for (const g of glass) {
+        const st = states.get(g.id);
+        const ended = st?.state === "reverted" || st?.state === "kept";
+        const line = `${g.id} on ${g.on}: ${st?.state ?? "missing"} after ${st?.attempts ?? 0} revert(s), ${g.early ? "reverted early at the end (still active, " + Math.round((g.expiresAt - Date.now()) / 1000) + " s before its expiry)" : g.endedSeen ? `ended ${((g.endedSeen - g.expiresAt) / 1000).toFixed(0)} s after its expiry` : "not ended"}`;
+        glassLines.push(line);
+        if (!ended || Number(st?.attempts) !== 1)
+          violations.push(`break-glass ${line} (want: ended, one revert)`);
+      }
+    }
     for (const st of streams) await st.stop();
     await churn.stop();
     // Open file descriptors with no load, before and after: what the run left open (after the
@@ -685,6 +854,20 @@ export async function runSoak(o: SoakOptions): Promise<{
       out.push(
         `  ${f.name}: ${((f.recovered - f.start) / 1000).toFixed(1)} s to recover; streams max ${f.resume.maxS.toFixed(1)} s, p95 ${f.resume.p95S.toFixed(1)} s, relisted ${f.resume.relisted}/${streams.length}, never ${f.resume.notResumed} — ${f.note}`,
       );
+    if (faults.some((f) => f.tabs)) {
+      out.push(
+        "browser tabs (states other than live seen from the fault's start; seconds from the dependency back to live; reloaded?):",
+      );
+      for (const f of faults)
+        if (f.tabs)
+          out.push(
+            `  ${f.name}${f.cutsTabs ? " [cuts their data]" : ""}: ${f.tabs.filter((t) => t.notLive.length > 0).length}/${f.tabs.length} showed not live; ${f.tabs.map(tabLine).join("; ")}`,
+          );
+    }
+    if (glassLines.length > 0) {
+      out.push("break-glass across pg-2's clock jump:");
+      for (const l of glassLines) out.push(`  ${l}`);
+    }
     out.push(
       "resources under load after warm-up (start / worst / end); fds with no load before / after the run:",
     );
@@ -726,12 +909,48 @@ export async function runSoak(o: SoakOptions): Promise<{
     };
   } finally {
     clearInterval(sampler);
+    clearInterval(glassPoll);
+    await (tabs ?? (await tabsOpening?.catch(() => undefined)))?.close();
     for (const u of users) await u.stop().catch(() => undefined);
     for (const st of streams) await st.stop().catch(() => undefined);
     await churn?.stop().catch(() => undefined);
     sender?.stopGenerating();
     await s.stop();
   }
+}
+
+/** The configurations the break-glass episodes are started on. */
+const GLASS_CONFIGS = ["soak-break-glass-a", "soak-break-glass-b"] as const;
+
+/** A configuration whose one hook (failing closed) matches nothing the run writes. */
+function glassConfiguration(name: string): unknown {
+  return {
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: "ValidatingWebhookConfiguration",
+    metadata: { name },
+    webhooks: [
+      {
+        name: `a.${name}.example.com`,
+        clientConfig: { url: "https://127.0.0.1:9/validate" },
+        rules: [
+          {
+            operations: ["CREATE"],
+            apiGroups: ["soak.example.com"],
+            apiVersions: ["v1"],
+            resources: ["nothings"],
+          },
+        ],
+        failurePolicy: "Fail",
+        sideEffects: "None",
+        admissionReviewVersions: ["v1"],
+        timeoutSeconds: 1,
+      },
+    ],
+  };
+}
+
+function tabLine(t: TabOutcome): string {
+  return `${t.path} ${t.notLive.length ? t.notLive.join("/") : "stayed live"}, ${t.recoveredS === undefined ? "NOT live again" : `live after ${t.recoveredS.toFixed(1)} s`}${t.sameDocument ? "" : ", RELOADED"}`;
 }
 
 /** Requests with decisions in the apiserver's audit log against those the SQLite replica stored. */
