@@ -37,8 +37,9 @@ import {
   type SoakStack,
 } from "./soak/stack";
 import { Tabs, type TabOutcome } from "./soak/tabs";
-import { readFileSync, writeFileSync } from "node:fs";
-import { auditLogFiles } from "../cluster/harness/stack";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { heapGrowth, summariseHeap, takeHeapSnapshot, type HeapSummary } from "./soak/heap";
+import { auditLogFiles, REPO_ROOT, STATE_DIR } from "../cluster/harness/stack";
 import { parseAuditEvent } from "@/lib/admission/audit/audit";
 
 interface SoakOptions {
@@ -56,6 +57,8 @@ interface SoakOptions {
   tabs: number;
   /** Seconds a tab may take to say "live" again after a fault's dependency is back. */
   tabBudgetS: number;
+  /** Heap snapshots of pg-2 after the warm-up and at the end, and what grew between them. */
+  heap: boolean;
 }
 
 export function parseSoakOptions(argv: string[]): SoakOptions {
@@ -67,6 +70,9 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
     return n;
   };
   const full = argv.includes("--full");
+  // `--ci`: the regression run CI can afford — 5 minutes, every fault once, the defaults' load.
+  if (argv.includes("--ci") && argv.includes("--minutes"))
+    throw new Error("--ci runs 5 minutes; leave --minutes out");
   return {
     minutes: num("--minutes", 5),
     streams: num("--streams", full ? 200 : 40),
@@ -77,6 +83,7 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
     growthTolerance: num("--growth-tolerance", 0.1),
     tabs: argv.includes("--no-tabs") ? 0 : Math.min(TAB_PAGES.length, num("--tabs", 5)),
     tabBudgetS: num("--tab-budget-s", 60),
+    heap: argv.includes("--heap"),
   };
 }
 
@@ -192,7 +199,13 @@ export async function runSoak(o: SoakOptions): Promise<{
 }> {
   const startedAt = Date.now();
   const runId = `soak-${startedAt.toString(36)}-`;
-  const s = await startSoakStack(log);
+  const s = await startSoakStack(log, { heapSignal: o.heap });
+  const heapDir = path.join(STATE_DIR, "soak-heap");
+  if (o.heap) {
+    rmSync(heapDir, { recursive: true, force: true });
+    mkdirSync(heapDir, { recursive: true });
+  }
+  const heapFiles: string[] = [];
   const violations: string[] = [];
   const faults: FaultRecord[] = [];
   const answers: Answer[] = [];
@@ -317,6 +330,10 @@ export async function runSoak(o: SoakOptions): Promise<{
     const warmupMs = Math.max(30_000, Math.min(60_000, o.minutes * 60_000 * 0.1));
     await sleep(warmupMs);
     tabs = await tabsOpening;
+    if (o.heap && p2.dashboard.pid) {
+      heapFiles.push(await takeHeapSnapshot(p2.dashboard.pid, REPO_ROOT, heapDir, "warm"));
+      log(`soak: heap snapshot of pg-2 after the warm-up: ${heapFiles[0]}`);
+    }
     const warmEnd = Date.now();
     if (tabs)
       log(
@@ -359,7 +376,7 @@ export async function runSoak(o: SoakOptions): Promise<{
         }),
       });
       const body = (await res.json()) as { id?: string; expiresAt?: number; message?: string };
-      if (res.status !== 200 || !body.id || !body.expiresAt)
+      if (res.status !== 201 || !body.id || !body.expiresAt)
         throw new Error(`break-glass on ${r.name}: ${res.status} ${JSON.stringify(body)}`);
       glass.push({ id: body.id, expiresAt: body.expiresAt, on: r.name });
       return body.id;
@@ -688,9 +705,34 @@ export async function runSoak(o: SoakOptions): Promise<{
     }
     for (const st of streams) await st.stop();
     await churn.stop();
-    // Open file descriptors with no load, before and after: what the run left open (after the
-    // hub has stopped the watches no stream uses any more, PORTCULLIS_WATCH_IDLE_MS).
-    await sleep(40_000);
+    await tabs?.close();
+    // Open file descriptors with no load, before and after: what the run left open, once each
+    // replica holds no stream and its hub has stopped the watches no stream uses any more
+    // (PORTCULLIS_WATCH_IDLE_MS after the last one went).
+    const idleUntil = Date.now() + 90_000;
+    const held = new Map<string, string>();
+    for (const r of s.replicas) {
+      for (;;) {
+        const h = await fetch(`${r.dashboard.url}/api/health`)
+          .then((res) => res.json() as Promise<{ upstreamWatches: number; liveStreams: number }>)
+          .catch(() => undefined);
+        if (h && h.upstreamWatches === 0 && h.liveStreams === 0) break;
+        if (Date.now() > idleUntil) {
+          held.set(
+            r.name,
+            h ? `${h.liveStreams} streams, ${h.upstreamWatches} watches` : "no answer",
+          );
+          break;
+        }
+        await sleep(500);
+      }
+    }
+    for (const [name, what] of held)
+      violations.push(`${name} still held ${what} 90 s after the load stopped`);
+    if (o.heap && p2.dashboard.pid && heapFiles.length === 1) {
+      heapFiles.push(await takeHeapSnapshot(p2.dashboard.pid, REPO_ROOT, heapDir, "idle"));
+      log(`soak: heap snapshot of pg-2 with no load after the run: ${heapFiles[1]}`);
+    }
     const fdsIdle = new Map<string, [number, number] | undefined>();
     for (const r of s.replicas) {
       const before = idleBefore.get(r.name);
@@ -876,6 +918,17 @@ export async function runSoak(o: SoakOptions): Promise<{
       out.push(
         `  ${r.replica}: RSS ${r.rss.map((x) => x.toFixed(0)).join(" / ")} MB, fds ${r.fds.join(" / ")}; idle fds ${idle ? idle.join(" / ") : "n/a (restarted)"}`,
       );
+    }
+    if (heapFiles.length === 2) {
+      const [a, b] = heapFiles.map(summariseHeap) as [HeapSummary, HeapSummary];
+      const mb = (n: number) => (n / 2 ** 20).toFixed(1);
+      out.push(
+        `heap of pg-2 (live objects after a full collection): ${mb(a.totalBytes)} MB after the warm-up under load, ${mb(b.totalBytes)} MB with no load after the run; grew most:`,
+      );
+      for (const g of heapGrowth(a, b))
+        out.push(
+          `  ${g.name}: ${g.bytes >= 0 ? "+" : ""}${mb(g.bytes)} MB, ${g.count >= 0 ? "+" : ""}${g.count} objects`,
+        );
     }
     out.push(
       `latency: pages p50 ${percentile(pages, 50)} / p95 ${percentile(pages, 95)} / p99 ${percentile(pages, 99)} ms (${pages.length}); API p50 ${percentile(apis, 50)} / p95 ${percentile(apis, 95)} / p99 ${percentile(apis, 99)} ms (${apis.length})`,

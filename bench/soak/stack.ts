@@ -66,7 +66,10 @@ export interface SoakStack {
   stop(): Promise<void>;
 }
 
-export async function startSoakStack(log: (l: string) => void): Promise<SoakStack> {
+export async function startSoakStack(
+  log: (l: string) => void,
+  opts: { heapSignal?: boolean } = {},
+): Promise<SoakStack> {
   if (!existsSync(LIBFAKETIME)) {
     throw new Error(
       `libfaketime is not installed (${LIBFAKETIME}): apt-get install -y libfaketime`,
@@ -84,9 +87,14 @@ export async function startSoakStack(log: (l: string) => void): Promise<SoakStac
     const ca = readFileSync(info.caFile);
     const kube = (method: string, p: string, body?: unknown) =>
       httpsRequest(`${info.server}${p}`, { method, body, ca, token: info.tokens.admin });
-    log("soak: the demo's admission set-up");
-    const seeded = await seedDemo(info, log);
-    cleanups.push(() => seeded.close());
+    // The demo's set-up (half a minute, mostly the apiserver's answers) beside the database and
+    // the replicas' start: the replicas need neither the demo nor each other to start.
+    log("soak: the demo's admission set-up; PostgreSQL and the replicas beside it");
+    const seeding = seedDemo(info, log);
+    seeding.then(
+      (seeded) => cleanups.push(() => seeded.close()),
+      () => undefined,
+    );
 
     const pg = await startSoakPostgres();
     cleanups.push(() => pg.stop());
@@ -110,32 +118,44 @@ export async function startSoakStack(log: (l: string) => void): Promise<SoakStac
     const clockFile = path.join(info.dir, "soak-faketime");
     writeFileSync(clockFile, "+0\n");
 
-    log("soak: replicas (2 on PostgreSQL, 1 on SQLite)");
-    const p1 = await startSharedDashboard(info, { databaseUrl: pg.url, sessionSecret });
-    cleanups.push(() => p1.stop());
-    const p2 = await startSharedDashboard(info, {
-      databaseUrl: pg.url,
-      sessionSecret,
-      env: {
-        LD_PRELOAD: LIBFAKETIME,
-        FAKETIME_TIMESTAMP_FILE: clockFile,
-        FAKETIME_CACHE_DURATION: "1",
-        // Timers run on the monotonic clock: only the wall clock jumps, as with NTP or a VM resumed.
-        DONT_FAKE_MONOTONIC: "1",
-      },
-    });
-    cleanups.push(() => p2.stop());
-    const s = await startSharedDashboard(info, {
-      dataDir: path.join(sqliteMount, "data"),
-      env: {
-        PORTCULLIS_AUDIT_TLS_LISTEN: auditTls.listen,
-        PORTCULLIS_AUDIT_TLS_CERT_FILE: path.join(tlsDir, "tls.crt"),
-        PORTCULLIS_AUDIT_TLS_KEY_FILE: path.join(tlsDir, "tls.key"),
-        PORTCULLIS_AUDIT_CLIENT_CA_FILE: auditTls.clientCaFile,
-        PORTCULLIS_AUDIT_CLIENT_NAMES: auditTls.clientName,
-      },
-    });
-    cleanups.push(() => s.stop());
+    // `--heap`: each replica writes a heap snapshot when sent SIGUSR2 (bench/soak/heap.ts).
+    const heap: Record<string, string> = opts.heapSignal
+      ? { NODE_OPTIONS: "--heapsnapshot-signal=SIGUSR2" }
+      : {};
+    const started = await Promise.allSettled([
+      startSharedDashboard(info, { databaseUrl: pg.url, sessionSecret, env: heap }),
+      startSharedDashboard(info, {
+        databaseUrl: pg.url,
+        sessionSecret,
+        env: {
+          ...heap,
+          LD_PRELOAD: LIBFAKETIME,
+          FAKETIME_TIMESTAMP_FILE: clockFile,
+          FAKETIME_CACHE_DURATION: "1",
+          // Timers run on the monotonic clock: only the wall clock jumps, as with NTP or a VM resumed.
+          DONT_FAKE_MONOTONIC: "1",
+        },
+      }),
+      startSharedDashboard(info, {
+        dataDir: path.join(sqliteMount, "data"),
+        env: {
+          ...heap,
+          PORTCULLIS_AUDIT_TLS_LISTEN: auditTls.listen,
+          PORTCULLIS_AUDIT_TLS_CERT_FILE: path.join(tlsDir, "tls.crt"),
+          PORTCULLIS_AUDIT_TLS_KEY_FILE: path.join(tlsDir, "tls.key"),
+          PORTCULLIS_AUDIT_CLIENT_CA_FILE: auditTls.clientCaFile,
+          PORTCULLIS_AUDIT_CLIENT_NAMES: auditTls.clientName,
+        },
+      }),
+    ]);
+    for (const r of started) if (r.status === "fulfilled") cleanups.push(() => r.value.stop());
+    const failed = started.find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
+    const [p1, p2, s] = started.map(
+      (r) => (r as PromiseFulfilledResult<SharedDashboard>).value,
+    ) as [SharedDashboard, SharedDashboard, SharedDashboard];
+    log("soak: replicas up (2 on PostgreSQL, 1 on SQLite)");
+    const seeded = await seeding;
 
     const traffic = startTraffic(info);
     cleanups.push(() => traffic.stop());

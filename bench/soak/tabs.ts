@@ -74,20 +74,40 @@ export class Tabs {
     try {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const eq = cookie.indexOf("=");
+      // As the sign-in sets it: a `__Host-` cookie is Secure, with no domain and the path `/`
+      // (Chromium keeps Secure cookies for loopback addresses over plain HTTP).
       await context.addCookies([
-        { name: cookie.slice(0, eq), value: cookie.slice(eq + 1), url: baseUrl },
+        {
+          name: cookie.slice(0, eq),
+          value: cookie.slice(eq + 1),
+          domain: new URL(baseUrl).hostname,
+          path: "/",
+          secure: true,
+          httpOnly: true,
+          sameSite: "Strict",
+        },
       ]);
       await context.addInitScript({ content: RECORD_LIVE_MARK });
       const pages: Array<{ path: string; page: Page; doc: string }> = [];
       for (const [i, p] of paths.entries()) {
         const page = await context.newPage();
         await page.goto(`${baseUrl}${p}`, { waitUntil: "domcontentloaded", timeout: 60_000 });
-        await page.locator(".live").first().waitFor({ timeout: 60_000 });
-        await page.waitForFunction(
-          () => document.querySelector(".live")?.getAttribute("data-state") === "live",
-          undefined,
-          { timeout: 60_000 },
-        );
+        const live = await page
+          .waitForFunction(
+            () => document.querySelector(".live")?.getAttribute("data-state") === "live",
+            undefined,
+            { timeout: 60_000 },
+          )
+          .then(() => true)
+          .catch(() => false);
+        if (!live) {
+          const mark = await page
+            .locator(".live")
+            .first()
+            .textContent({ timeout: 1000 })
+            .catch(() => "no live mark");
+          throw new Error(`${p} was not live in 60 s (its mark: ${mark})`);
+        }
         const doc = `soak-tab-${i}-${Date.now()}`;
         await page.evaluate((d) => {
           (window as unknown as TabWindow).__soakDoc = d;
