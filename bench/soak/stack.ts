@@ -119,9 +119,12 @@ export async function startSoakStack(
     writeFileSync(clockFile, "+0\n");
 
     // `--heap`: each replica writes a heap snapshot when sent SIGUSR2 (bench/soak/heap.ts).
-    const heap: Record<string, string> = opts.heapSignal
-      ? { NODE_OPTIONS: "--heapsnapshot-signal=SIGUSR2" }
-      : {};
+    // A watch no stream uses is stopped after 10 s (30 by default): the idle count at the end
+    // waits for that, and streams that reconnect after a fault do so within a few seconds.
+    const heap: Record<string, string> = {
+      PORTCULLIS_WATCH_IDLE_MS: "10000",
+      ...(opts.heapSignal ? { NODE_OPTIONS: "--heapsnapshot-signal=SIGUSR2" } : {}),
+    };
     const started = await Promise.allSettled([
       startSharedDashboard(info, { databaseUrl: pg.url, sessionSecret, env: heap }),
       startSharedDashboard(info, {

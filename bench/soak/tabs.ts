@@ -47,6 +47,20 @@ export interface TabOutcome {
   sameDocument: boolean;
 }
 
+/** The session cookie as the sign-in sets it: `__Host-`, so Secure, no domain, the path `/`. */
+function cookieOf(cookie: string, baseUrl: string) {
+  const eq = cookie.indexOf("=");
+  return {
+    name: cookie.slice(0, eq),
+    value: cookie.slice(eq + 1),
+    domain: new URL(baseUrl).hostname,
+    path: "/",
+    secure: true,
+    httpOnly: true,
+    sameSite: "Strict" as const,
+  };
+}
+
 export class Tabs {
   private constructor(
     private readonly browser: Browser,
@@ -72,24 +86,15 @@ export class Tabs {
       ],
     });
     try {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      const eq = cookie.indexOf("=");
-      // As the sign-in sets it: a `__Host-` cookie is Secure, with no domain and the path `/`
-      // (Chromium keeps Secure cookies for loopback addresses over plain HTTP).
-      await context.addCookies([
-        {
-          name: cookie.slice(0, eq),
-          value: cookie.slice(eq + 1),
-          domain: new URL(baseUrl).hostname,
-          path: "/",
-          secure: true,
-          httpOnly: true,
-          sameSite: "Strict",
-        },
-      ]);
-      await context.addInitScript({ content: RECORD_LIVE_MARK });
+      // A browser context (a profile) each: one profile opens at most 6 connections to a host
+      // over HTTP/1.1, and five pages' event streams (each page's live stream and the
+      // break-glass banner's) need more — the fifth tab then waits, "reconnecting", for a free
+      // connection, as five tabs of one browser on one dashboard do.
       const pages: Array<{ path: string; page: Page; doc: string }> = [];
       for (const [i, p] of paths.entries()) {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+        await context.addCookies([cookieOf(cookie, baseUrl)]);
+        await context.addInitScript({ content: RECORD_LIVE_MARK });
         const page = await context.newPage();
         await page.goto(`${baseUrl}${p}`, { waitUntil: "domcontentloaded", timeout: 60_000 });
         const live = await page
