@@ -27,6 +27,7 @@ import {
 } from "./soak/load";
 import {
   compactAndRestart,
+  fdKinds,
   fillDisk,
   restartApiserver,
   rotateAuditCertificate,
@@ -184,8 +185,8 @@ interface FaultRecord {
   resume: { maxS: number; p95S: number; notResumed: number; relisted: number };
   /** What each browser tab's live mark did. */
   tabs?: TabOutcome[];
-  /** The fault cuts the tabs' data: each must have said it was not live. */
-  cutsTabs?: boolean;
+  /** The fault cuts these tabs' data: each must have said it was not live. */
+  cutsTabs?: (path: string) => boolean;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -276,7 +277,10 @@ export async function runSoak(o: SoakOptions): Promise<{
       `soak: load — ${o.streams} live streams, ${o.users} users (one request each ${o.userIntervalMs} ms), ${o.eventsPerSecond} audit events/s in batches of ${batchSize}, the demo's traffic; ${o.minutes} min`,
     );
     const idleBefore = new Map(
-      s.replicas.map((r) => [r.name, { pid: r.dashboard.pid, usage: usageOf(r.dashboard.pid) }]),
+      s.replicas.map((r) => [
+        r.name,
+        { pid: r.dashboard.pid, usage: usageOf(r.dashboard.pid), kinds: fdKinds(r.dashboard.pid) },
+      ]),
     );
     // Two configurations for break-glass episodes across the clock jump (their hook matches
     // nothing the traffic writes).
@@ -463,12 +467,13 @@ export async function runSoak(o: SoakOptions): Promise<{
     const schedule: Array<{
       name: string;
       down?: string;
-      cutsTabs?: boolean;
+      /** The tabs whose data the fault cuts (the decisions page reads the store, not the cluster). */
+      cutsTabs?: (path: string) => boolean;
       run: () => Promise<string>;
     }> = [
       {
         name: "apiserver kill -9 + restart",
-        cutsTabs: true,
+        cutsTabs: (p) => p !== "/decisions",
         run: async () => {
           await restartApiserver(s.info);
           return "ready again";
@@ -516,7 +521,7 @@ export async function runSoak(o: SoakOptions): Promise<{
       },
       {
         name: "etcd compacted, watches resumed from a compacted revision (410 Gone)",
-        cutsTabs: true,
+        cutsTabs: (p) => p !== "/decisions",
         run: async () => `compacted to revision ${await compactAndRestart(s.info)}`,
       },
       {
@@ -531,7 +536,7 @@ export async function runSoak(o: SoakOptions): Promise<{
       {
         name: "replica pg-1 kill -9 + restart",
         down: "pg-1",
-        cutsTabs: true,
+        cutsTabs: () => true,
         run: async () => {
           killing = p1.name;
           try {
@@ -619,7 +624,7 @@ export async function runSoak(o: SoakOptions): Promise<{
         resume,
         ...(f.down ? { down: f.down } : {}),
         ...(tabOut ? { tabs: tabOut } : {}),
-        ...(f.cutsTabs ? { cutsTabs: true } : {}),
+        ...(f.cutsTabs ? { cutsTabs: f.cutsTabs } : {}),
       };
       if (tabOut) {
         log(`soak:   tabs: ${tabOut.map(tabLine).join("; ")}`);
@@ -630,7 +635,7 @@ export async function runSoak(o: SoakOptions): Promise<{
             violations.push(
               `${f.name}: the ${t.path} tab was loaded again (not recovered by itself)`,
             );
-          if (f.cutsTabs && t.notLive.length === 0)
+          if (f.cutsTabs?.(t.path) && t.notLive.length === 0)
             violations.push(
               `${f.name}: the ${t.path} tab went on saying "live" while its data was cut`,
             );
@@ -762,10 +767,17 @@ export async function runSoak(o: SoakOptions): Promise<{
       if (
         after.fds > before.usage.fds * (1 + o.growthTolerance) &&
         after.fds - before.usage.fds > 5
-      )
+      ) {
+        // What the extra ones are, kind by kind (before → after).
+        const now = fdKinds(r.dashboard.pid);
+        const kinds = [...new Set([...Object.keys(before.kinds), ...Object.keys(now)])]
+          .filter((k) => (before.kinds[k] ?? 0) !== (now[k] ?? 0))
+          .map((k) => `${k} ${before.kinds[k] ?? 0} → ${now[k] ?? 0}`)
+          .join(", ");
         violations.push(
-          `${r.name}: ${after.fds} fds open with no load after the run, ${before.usage.fds} before it`,
+          `${r.name}: ${after.fds} fds open with no load after the run, ${before.usage.fds} before it (${kinds})`,
         );
+      }
     }
 
     // The apiserver's own path: what its audit log holds against what the SQLite replica stored.
@@ -925,7 +937,7 @@ export async function runSoak(o: SoakOptions): Promise<{
       for (const f of faults)
         if (f.tabs)
           out.push(
-            `  ${f.name}${f.cutsTabs ? " [cuts their data]" : ""}: ${f.tabs.filter((t) => t.notLive.length > 0).length}/${f.tabs.length} showed not live; ${f.tabs.map(tabLine).join("; ")}`,
+            `  ${f.name}: ${f.tabs.filter((t) => t.notLive.length > 0).length}/${f.tabs.length} showed not live${f.cutsTabs ? ` (${f.tabs.filter((t) => f.cutsTabs?.(t.path)).length} whose data it cuts must)` : ""}; ${f.tabs.map(tabLine).join("; ")}`,
           );
     }
     if (glassLines.length > 0) {
@@ -1025,7 +1037,7 @@ function glassConfiguration(name: string): unknown {
 }
 
 function tabLine(t: TabOutcome): string {
-  return `${t.path} ${t.notLive.length ? t.notLive.join("/") : "stayed live"}, ${t.recoveredS === undefined ? "NOT live again" : `live after ${t.recoveredS.toFixed(1)} s`}${t.sameDocument ? "" : ", RELOADED"}`;
+  return `${t.path} ${t.notLive.length ? `${t.notLive.join("/")} for ${t.notLiveS.toFixed(1)} s` : "stayed live"}, ${t.recoveredS === undefined ? "NOT live again" : `live ${t.recoveredS.toFixed(1)} s after the dependency was back`}${t.sameDocument ? "" : ", RELOADED"}`;
 }
 
 /** Requests with decisions in the apiserver's audit log against those the SQLite replica stored. */

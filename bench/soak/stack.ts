@@ -396,3 +396,58 @@ export function usageOf(pid: number | undefined): { rssMb: number; fds: number }
     return undefined;
   }
 }
+
+/**
+ * A process's open file descriptors by kind: TCP connections by remote port (or listening),
+ * Unix sockets by path (PostgreSQL's socket), files, pipes and the rest — what an fd count that
+ * grew is made of.
+ */
+export function fdKinds(pid: number | undefined): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (pid === undefined) return out;
+  const add = (k: string) => (out[k] = (out[k] ?? 0) + 1);
+  const tcp = new Map<string, string>();
+  for (const f of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text = "";
+    try {
+      text = readFileSync(f, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const c = line.trim().split(/\s+/);
+      if (c.length < 10) continue;
+      const remotePort = parseInt((c[2] ?? "").split(":")[1] ?? "0", 16);
+      tcp.set(c[9] ?? "", c[3] === "0A" ? "tcp listening" : `tcp to :${remotePort}`);
+    }
+  }
+  const unix = new Map<string, string>();
+  try {
+    for (const line of readFileSync("/proc/net/unix", "utf8").split("\n").slice(1)) {
+      const c = line.trim().split(/\s+/);
+      if (c.length >= 7) unix.set(c[6] ?? "", c[7] ? `unix ${path.basename(c[7])}` : "unix");
+    }
+  } catch {
+    // none
+  }
+  let fds: string[] = [];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return out;
+  }
+  for (const fd of fds) {
+    let target = "";
+    try {
+      target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      continue;
+    }
+    const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+    if (inode) add(tcp.get(inode) ?? unix.get(inode) ?? "socket (other)");
+    else if (target.startsWith("pipe:")) add("pipe");
+    else if (target.startsWith("anon_inode:")) add(target);
+    else add("file");
+  }
+  return out;
+}

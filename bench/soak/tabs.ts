@@ -43,6 +43,8 @@ export interface TabOutcome {
   notLive: string[];
   /** Seconds from the dependency being back until the mark said `live` again (0: it never left). */
   recoveredS: number | undefined;
+  /** Seconds the mark was not `live`, from its first change away to its return. */
+  notLiveS: number;
   /** The same document as before the fault: it was never loaded again. */
   sameDocument: boolean;
 }
@@ -153,6 +155,7 @@ export class Tabs {
         const notLive = [...new Set(window_.filter((c) => c.s !== "live").map((c) => c.s))];
         const lastDown = window_.map((c) => c.s !== "live").lastIndexOf(true);
         const back = window_.slice(lastDown + 1).find((c) => c.s === "live");
+        const firstDown = window_.find((c) => c.s !== "live");
         return {
           path,
           notLive,
@@ -161,6 +164,7 @@ export class Tabs {
             : lastDown === -1
               ? 0
               : Math.max(0, ((back?.t ?? Date.now()) - recovered) / 1000),
+          notLiveS: firstDown && back ? (back.t - Math.max(firstDown.t, since)) / 1000 : 0,
           sameDocument: seen.doc === doc,
         };
       }),
