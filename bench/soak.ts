@@ -282,16 +282,6 @@ export async function runSoak(o: SoakOptions): Promise<{
         { pid: r.dashboard.pid, usage: usageOf(r.dashboard.pid), kinds: fdKinds(r.dashboard.pid) },
       ]),
     );
-    // Two configurations for break-glass episodes across the clock jump (their hook matches
-    // nothing the traffic writes).
-    for (const name of GLASS_CONFIGS) {
-      const res = await s.kube(
-        "POST",
-        "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
-        glassConfiguration(name),
-      );
-      if (res.status !== 201) throw new Error(`creating ${name}: ${res.status} ${res.body}`);
-    }
     // The browser tabs, on pg-1 (the replica the schedule kills), opened during the warm-up.
     if (o.tabs > 0) {
       const tabCookie = await signIn(p1);
@@ -302,9 +292,26 @@ export async function runSoak(o: SoakOptions): Promise<{
         },
       );
     }
+    // Streams and audit batches need neither the demo's set-up nor its traffic: they start while
+    // the set-up finishes; users (pages that show it) and the churn once it is done.
+    const loadStart = Date.now();
     for (const st of streams) st.start();
-    for (const u of users) u.start();
     sender.start();
+    await s.ready;
+    log("soak: the demo's set-up done; its traffic, the users and the churn start");
+    // Two configurations for break-glass episodes across the clock jump (their hook matches
+    // nothing the traffic writes).
+    for (const name of GLASS_CONFIGS) {
+      const res = await untilAdmitted(() =>
+        s.kube(
+          "POST",
+          "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+          glassConfiguration(name),
+        ),
+      );
+      if (res.status !== 201) throw new Error(`creating ${name}: ${res.status} ${res.body}`);
+    }
+    for (const u of users) u.start();
     churn.start();
     // A replica that exits unless the schedule killed it is a failure; it is started again, as
     // its Deployment would.
@@ -332,9 +339,11 @@ export async function runSoak(o: SoakOptions): Promise<{
     sample();
     sampler = setInterval(sample, 5000);
 
-    const deadline = Date.now() + o.minutes * 60_000;
+    // The run's minutes and its warm-up count from the load's start; the users and the demo's
+    // traffic have run at least 10 s when the warm-up ends.
+    const deadline = loadStart + o.minutes * 60_000;
     const warmupMs = Math.max(30_000, Math.min(60_000, o.minutes * 60_000 * 0.1));
-    await sleep(warmupMs);
+    await sleep(Math.max(10_000, loadStart + warmupMs - Date.now()));
     tabs = await tabsOpening;
     if (o.heap && p2.dashboard.pid) {
       const t = Date.now();
@@ -372,18 +381,22 @@ export async function runSoak(o: SoakOptions): Promise<{
     };
     glassPoll = setInterval(() => void pollGlass(), 2000);
     const breakGlass = async (r: Replica, cookie: string, name: string, seconds: number) => {
-      const res = await fetch(`${r.dashboard.url}/api/break-glass`, {
-        method: "POST",
-        headers: { ...policyHeaders(SHARED_CONTEXT), "content-type": "application/json", cookie },
-        body: JSON.stringify({
-          resource: "validatingwebhookconfigurations",
-          name,
-          mode: "ignore",
-          reason: "soak: a break-glass across a replica's clock jump",
-          durationSeconds: seconds,
-        }),
+      const answer = await untilAdmitted(async () => {
+        const res = await fetch(`${r.dashboard.url}/api/break-glass`, {
+          method: "POST",
+          headers: { ...policyHeaders(SHARED_CONTEXT), "content-type": "application/json", cookie },
+          body: JSON.stringify({
+            resource: "validatingwebhookconfigurations",
+            name,
+            mode: "ignore",
+            reason: "soak: a break-glass across a replica's clock jump",
+            durationSeconds: seconds,
+          }),
+        });
+        return { status: res.status, body: await res.text() };
       });
-      const body = (await res.json()) as { id?: string; expiresAt?: number; message?: string };
+      const res = { status: answer.status };
+      const body = JSON.parse(answer.body) as { id?: string; expiresAt?: number; message?: string };
       if (res.status !== 201 || !body.id || !body.expiresAt)
         throw new Error(`break-glass on ${r.name}: ${res.status} ${JSON.stringify(body)}`);
       glass.push({ id: body.id, expiresAt: body.expiresAt, on: r.name });
@@ -1003,6 +1016,22 @@ export async function runSoak(o: SoakOptions): Promise<{
     await churn?.stop().catch(() => undefined);
     sender?.stopGenerating();
     await s.stop();
+  }
+}
+
+/**
+ * Retries a write the apiserver refuses only because an admission policy cannot resolve its
+ * parameter kind yet — for a while after each start of the apiserver, the demo's Gatekeeper
+ * policy (failing closed) then denies every write it matches — for up to a minute.
+ */
+async function untilAdmitted(
+  write: () => Promise<{ status: number; body: string }>,
+): Promise<{ status: number; body: string }> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const res = await write();
+    if (!(res.status === 422 && res.body.includes("paramKind")) || Date.now() > until) return res;
+    await sleep(1000);
   }
 }
 

@@ -56,8 +56,14 @@ export interface SoakStack {
   info: StackInfo;
   pg: SoakPostgres;
   replicas: Replica[];
-  seeded: SeededDemo;
-  traffic: Traffic;
+  /** The demo's set-up and its traffic: readable once `ready` has resolved. */
+  readonly seeded: SeededDemo;
+  readonly traffic: Traffic;
+  /**
+   * Resolves once the demo's set-up is done and its traffic runs: the stack returns as soon as
+   * the replicas answer, so load that needs neither (streams, audit batches) can start meanwhile.
+   */
+  ready: Promise<void>;
   /** The SQLite replica's filesystem (a tmpfs of its own). */
   sqliteMount: string;
   /** The file libfaketime reads the clock offset of the faked replica from. */
@@ -158,10 +164,16 @@ export async function startSoakStack(
       (r) => (r as PromiseFulfilledResult<SharedDashboard>).value,
     ) as [SharedDashboard, SharedDashboard, SharedDashboard];
     log("soak: replicas up (2 on PostgreSQL, 1 on SQLite)");
-    const seeded = await seeding;
 
-    const traffic = startTraffic(info);
-    cleanups.push(() => traffic.stop());
+    let seeded: SeededDemo | undefined;
+    let traffic: Traffic | undefined;
+    const ready = seeding.then((sd) => {
+      seeded = sd;
+      const t = startTraffic(info);
+      traffic = t;
+      cleanups.push(() => t.stop());
+    });
+    ready.catch(() => undefined);
     // The restarted apiserver (a process of ours, not the control plane's) goes before etcd.
     cleanups.push(async () => stopApiserver());
     return {
@@ -173,8 +185,15 @@ export async function startSoakStack(
         { name: "pg-2", store: "postgres", dashboard: p2 },
         { name: "sqlite", store: "sqlite", dashboard: s },
       ],
-      seeded,
-      traffic,
+      get seeded(): SeededDemo {
+        if (!seeded) throw new Error("the demo's set-up is not done yet (await ready)");
+        return seeded;
+      },
+      get traffic(): Traffic {
+        if (!traffic) throw new Error("the demo's traffic has not started yet (await ready)");
+        return traffic;
+      },
+      ready,
       sqliteMount,
       clockFile,
       kube,
