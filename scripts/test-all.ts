@@ -5,7 +5,7 @@
  * dashboard shared by the integration tests and the end-to-end tests in Chromium, and beside them
  * a second control plane for the oracles.
  * Closes with a table of each phase's time, then the `tests: …` line CI reads (always last).
- * `--only oracle` runs just the oracles.
+ * `--only oracle` runs just the oracles. With PORTCULLIS_CI_SOAK=1, the 5-minute soak closes the run.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -347,6 +347,11 @@ async function main(): Promise<number> {
   } finally {
     await oracles;
   }
+  // The 5-minute soak (docs/testing.md, "Soak and faults"): its own control plane, replicas and
+  // browser tabs, after the end-to-end tests have stopped theirs. About 7 minutes, so it runs
+  // only when PORTCULLIS_CI_SOAK=1 asks for it. Its figures are printed with its output.
+  if (stack && process.env.PORTCULLIS_CI_SOAK === "1")
+    await step("soak (5 minutes)", bin("tsx"), ["bench/soak.ts", "--ci"]);
   const summary = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
   if (failed.length > 0) {
     process.stderr.write(`\nFAILED: ${failed.join(", ")}\n`);

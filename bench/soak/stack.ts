@@ -56,8 +56,14 @@ export interface SoakStack {
   info: StackInfo;
   pg: SoakPostgres;
   replicas: Replica[];
-  seeded: SeededDemo;
-  traffic: Traffic;
+  /** The demo's set-up and its traffic: readable once `ready` has resolved. */
+  readonly seeded: SeededDemo;
+  readonly traffic: Traffic;
+  /**
+   * Resolves once the demo's set-up is done and its traffic runs: the stack returns as soon as
+   * the replicas answer, so load that needs neither (streams, audit batches) can start meanwhile.
+   */
+  ready: Promise<void>;
   /** The SQLite replica's filesystem (a tmpfs of its own). */
   sqliteMount: string;
   /** The file libfaketime reads the clock offset of the faked replica from. */
@@ -66,7 +72,10 @@ export interface SoakStack {
   stop(): Promise<void>;
 }
 
-export async function startSoakStack(log: (l: string) => void): Promise<SoakStack> {
+export async function startSoakStack(
+  log: (l: string) => void,
+  opts: { heapSignal?: boolean } = {},
+): Promise<SoakStack> {
   if (!existsSync(LIBFAKETIME)) {
     throw new Error(
       `libfaketime is not installed (${LIBFAKETIME}): apt-get install -y libfaketime`,
@@ -84,9 +93,14 @@ export async function startSoakStack(log: (l: string) => void): Promise<SoakStac
     const ca = readFileSync(info.caFile);
     const kube = (method: string, p: string, body?: unknown) =>
       httpsRequest(`${info.server}${p}`, { method, body, ca, token: info.tokens.admin });
-    log("soak: the demo's admission set-up");
-    const seeded = await seedDemo(info, log);
-    cleanups.push(() => seeded.close());
+    // The demo's set-up (half a minute, mostly the apiserver's answers) beside the database and
+    // the replicas' start: the replicas need neither the demo nor each other to start.
+    log("soak: the demo's admission set-up; PostgreSQL and the replicas beside it");
+    const seeding = seedDemo(info, log);
+    seeding.then(
+      (seeded) => cleanups.push(() => seeded.close()),
+      () => undefined,
+    );
 
     const pg = await startSoakPostgres();
     cleanups.push(() => pg.stop());
@@ -110,35 +124,56 @@ export async function startSoakStack(log: (l: string) => void): Promise<SoakStac
     const clockFile = path.join(info.dir, "soak-faketime");
     writeFileSync(clockFile, "+0\n");
 
-    log("soak: replicas (2 on PostgreSQL, 1 on SQLite)");
-    const p1 = await startSharedDashboard(info, { databaseUrl: pg.url, sessionSecret });
-    cleanups.push(() => p1.stop());
-    const p2 = await startSharedDashboard(info, {
-      databaseUrl: pg.url,
-      sessionSecret,
-      env: {
-        LD_PRELOAD: LIBFAKETIME,
-        FAKETIME_TIMESTAMP_FILE: clockFile,
-        FAKETIME_CACHE_DURATION: "1",
-        // Timers run on the monotonic clock: only the wall clock jumps, as with NTP or a VM resumed.
-        DONT_FAKE_MONOTONIC: "1",
-      },
-    });
-    cleanups.push(() => p2.stop());
-    const s = await startSharedDashboard(info, {
-      dataDir: path.join(sqliteMount, "data"),
-      env: {
-        PORTCULLIS_AUDIT_TLS_LISTEN: auditTls.listen,
-        PORTCULLIS_AUDIT_TLS_CERT_FILE: path.join(tlsDir, "tls.crt"),
-        PORTCULLIS_AUDIT_TLS_KEY_FILE: path.join(tlsDir, "tls.key"),
-        PORTCULLIS_AUDIT_CLIENT_CA_FILE: auditTls.clientCaFile,
-        PORTCULLIS_AUDIT_CLIENT_NAMES: auditTls.clientName,
-      },
-    });
-    cleanups.push(() => s.stop());
+    // `--heap`: each replica writes a heap snapshot when sent SIGUSR2 (bench/soak/heap.ts).
+    // A watch no stream uses is stopped after 10 s (30 by default): the idle count at the end
+    // waits for that, and streams that reconnect after a fault do so within a few seconds.
+    const heap: Record<string, string> = {
+      PORTCULLIS_WATCH_IDLE_MS: "10000",
+      ...(opts.heapSignal ? { NODE_OPTIONS: "--heapsnapshot-signal=SIGUSR2" } : {}),
+    };
+    const started = await Promise.allSettled([
+      startSharedDashboard(info, { databaseUrl: pg.url, sessionSecret, env: heap }),
+      startSharedDashboard(info, {
+        databaseUrl: pg.url,
+        sessionSecret,
+        env: {
+          ...heap,
+          LD_PRELOAD: LIBFAKETIME,
+          FAKETIME_TIMESTAMP_FILE: clockFile,
+          FAKETIME_CACHE_DURATION: "1",
+          // Timers run on the monotonic clock: only the wall clock jumps, as with NTP or a VM resumed.
+          DONT_FAKE_MONOTONIC: "1",
+        },
+      }),
+      startSharedDashboard(info, {
+        dataDir: path.join(sqliteMount, "data"),
+        env: {
+          ...heap,
+          PORTCULLIS_AUDIT_TLS_LISTEN: auditTls.listen,
+          PORTCULLIS_AUDIT_TLS_CERT_FILE: path.join(tlsDir, "tls.crt"),
+          PORTCULLIS_AUDIT_TLS_KEY_FILE: path.join(tlsDir, "tls.key"),
+          PORTCULLIS_AUDIT_CLIENT_CA_FILE: auditTls.clientCaFile,
+          PORTCULLIS_AUDIT_CLIENT_NAMES: auditTls.clientName,
+        },
+      }),
+    ]);
+    for (const r of started) if (r.status === "fulfilled") cleanups.push(() => r.value.stop());
+    const failed = started.find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
+    const [p1, p2, s] = started.map(
+      (r) => (r as PromiseFulfilledResult<SharedDashboard>).value,
+    ) as [SharedDashboard, SharedDashboard, SharedDashboard];
+    log("soak: replicas up (2 on PostgreSQL, 1 on SQLite)");
 
-    const traffic = startTraffic(info);
-    cleanups.push(() => traffic.stop());
+    let seeded: SeededDemo | undefined;
+    let traffic: Traffic | undefined;
+    const ready = seeding.then((sd) => {
+      seeded = sd;
+      const t = startTraffic(info);
+      traffic = t;
+      cleanups.push(() => t.stop());
+    });
+    ready.catch(() => undefined);
     // The restarted apiserver (a process of ours, not the control plane's) goes before etcd.
     cleanups.push(async () => stopApiserver());
     return {
@@ -150,8 +185,15 @@ export async function startSoakStack(log: (l: string) => void): Promise<SoakStac
         { name: "pg-2", store: "postgres", dashboard: p2 },
         { name: "sqlite", store: "sqlite", dashboard: s },
       ],
-      seeded,
-      traffic,
+      get seeded(): SeededDemo {
+        if (!seeded) throw new Error("the demo's set-up is not done yet (await ready)");
+        return seeded;
+      },
+      get traffic(): Traffic {
+        if (!traffic) throw new Error("the demo's traffic has not started yet (await ready)");
+        return traffic;
+      },
+      ready,
       sqliteMount,
       clockFile,
       kube,
@@ -372,4 +414,59 @@ export function usageOf(pid: number | undefined): { rssMb: number; fds: number }
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A process's open file descriptors by kind: TCP connections by remote port (or listening),
+ * Unix sockets by path (PostgreSQL's socket), files, pipes and the rest — what an fd count that
+ * grew is made of.
+ */
+export function fdKinds(pid: number | undefined): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (pid === undefined) return out;
+  const add = (k: string) => (out[k] = (out[k] ?? 0) + 1);
+  const tcp = new Map<string, string>();
+  for (const f of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text = "";
+    try {
+      text = readFileSync(f, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const c = line.trim().split(/\s+/);
+      if (c.length < 10) continue;
+      const remotePort = parseInt((c[2] ?? "").split(":")[1] ?? "0", 16);
+      tcp.set(c[9] ?? "", c[3] === "0A" ? "tcp listening" : `tcp to :${remotePort}`);
+    }
+  }
+  const unix = new Map<string, string>();
+  try {
+    for (const line of readFileSync("/proc/net/unix", "utf8").split("\n").slice(1)) {
+      const c = line.trim().split(/\s+/);
+      if (c.length >= 7) unix.set(c[6] ?? "", c[7] ? `unix ${path.basename(c[7])}` : "unix");
+    }
+  } catch {
+    // none
+  }
+  let fds: string[] = [];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return out;
+  }
+  for (const fd of fds) {
+    let target = "";
+    try {
+      target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      continue;
+    }
+    const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+    if (inode) add(tcp.get(inode) ?? unix.get(inode) ?? "socket (other)");
+    else if (target.startsWith("pipe:")) add("pipe");
+    else if (target.startsWith("anon_inode:")) add(target);
+    else add("file");
+  }
+  return out;
 }

@@ -58,6 +58,22 @@ describe("break-glass episodes", () => {
       ]);
     });
 
+    it("on PostgreSQL, judges a claim by the database's clock when this process's runs ahead of it", async () => {
+      const s = await open();
+      const expiresAt = Date.now() + 5 * 60_000;
+      await s.insert(record("e3", expiresAt), "c");
+      // A replica whose clock jumped 10 minutes forward.
+      const jumped = Date.now() + 10 * 60_000;
+      expect(await s.claim("e3", "a", jumped, 30_000)).toBe(ctx.store.driver.dialect === "sqlite");
+      if (ctx.store.driver.dialect === "postgres") {
+        // Claimed by a replica on time: the jumped one may not take the running lease over.
+        await s.insert(record("e4", Date.now() - 1000), "c");
+        expect(await s.claim("e4", "b", Date.now(), 30_000)).toBe(true);
+        expect(await s.claim("e4", "a", jumped, 30_000)).toBe(false);
+        expect(await s.claim("e3", "a", jumped, 30_000, true)).toBe(true); // early: always
+      }
+    });
+
     it("claims early when asked, gives a failed claim back, and closes a kept episode", async () => {
       const s = await open();
       await s.insert(record("e2", 5000), "c");

@@ -123,6 +123,11 @@ export class BreakGlassStore {
    * Claims the revert of an episode for `owner` until `now + leaseMs`: only when it is active —
    * and, unless `early`, past its expiry — or when another claim ran out (its claimer died). The
    * one UPDATE decides between replicas: true for exactly one of them.
+   *
+   * The expiry is wall-clock time (the apiserver's annotation records it so). On PostgreSQL the
+   * time a claim is judged by is the earlier of `now` (this process's clock) and the database
+   * server's: a replica whose clock jumped forward neither reverts before the expiry as the
+   * other replicas see it nor takes over a claim whose lease still runs.
    */
   async claim(
     id: string,
@@ -131,6 +136,12 @@ export class BreakGlassStore {
     leaseMs: number,
     early = false,
   ): Promise<boolean> {
+    if (this.driver.dialect === "postgres") {
+      const rows = await this.driver.query<{ id: string }>(
+        sql`WITH t AS (SELECT LEAST(${now}::bigint, (extract(epoch FROM clock_timestamp()) * 1000)::bigint) AS now) UPDATE break_glass_episodes SET state = 'reverting', claim_owner = ${owner}, claim_until = (SELECT now FROM t) + ${leaseMs} WHERE id = ${id} AND (${early ? 1 : 0} = 1 OR expires_at <= (SELECT now FROM t)) AND (state = 'active' OR (state = 'reverting' AND claim_until < (SELECT now FROM t))) RETURNING id`,
+      );
+      return rows.length > 0;
+    }
     const until = now + leaseMs;
     const expiry = early ? Number.MAX_SAFE_INTEGER : now;
     const rows = await this.driver.query<{ id: string }>(
