@@ -82,11 +82,13 @@ export async function startControlPlanes(count: number): Promise<{
   const baseDir = mkdtempSync(path.join(os.tmpdir(), "portcullis-fleet-"));
   const started = await Promise.allSettled(
     Array.from({ length: count }, () =>
-      // No dashboard of theirs: the audit webhook has nowhere to go, which costs nothing here.
+      // No dashboard of theirs: the audit webhook has nowhere to go.
       startControlPlane({ dashboardUrl: "http://127.0.0.1:1", baseDir }),
     ),
   );
   const planes = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  // Their batches are dropped rather than retried, which would hold up each apiserver's stop.
+  for (const p of planes) p.drainAudit();
   const stop = async () => {
     await Promise.all(planes.map((p) => p.stop()));
     rmSync(baseDir, { recursive: true, force: true });
