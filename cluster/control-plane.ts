@@ -14,7 +14,7 @@ import { createCa, createServiceAccountKeys, issueServingCert, type CertPair } f
 import { freePorts } from "./ports";
 import { httpsRequest } from "./https-json";
 import { startAuditRelay, type AuditRelay } from "./audit-relay";
-import { startTraceSink } from "./trace-sink";
+import { startTraceSink, type TraceSink } from "./trace-sink";
 import { writeAdmissionConfiguration } from "./admission-config";
 import type { StaticManifestDirs } from "./admission-config/manifests";
 import type { PodSecurityOverride } from "./admission-config/pod-security";
@@ -89,11 +89,13 @@ export interface AuditTlsFiles {
 export interface ControlPlane extends ControlPlaneInfo {
   stop(): Promise<void>;
   /**
-   * From now on an audit batch the dashboard does not take is dropped instead of retried: for
-   * when no dashboard is running or it is about to stop. The apiserver's shutdown waits for every
-   * batch it is still retrying (about 16 s of pauses each), past its grace.
+   * No dashboard takes what the apiserver sends it from now on (none runs, or it is about to
+   * stop): an audit batch it does not take is dropped instead of retried, and once the trace
+   * receiver's address is free a sink takes the spans. The apiserver's exit waits for every
+   * batch it is still retrying (about 16 s of pauses each) and for its last span export (10 s),
+   * past its grace.
    */
-  drainAudit(): void;
+  drain(): void;
 }
 
 export interface StartOptions {
@@ -274,15 +276,23 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
   let relay: AuditRelay | undefined;
 
   let otlpPort: number | undefined;
-  const stopAll = async () => {
-    // The relay stays up until the apiserver has exited, dropping what no dashboard takes: the
-    // apiserver's shutdown waits for its audit batches, which it would retry for about 16 s.
+  let sink: TraceSink | undefined;
+  let sinkTried: Promise<void> = Promise.resolve();
+  /** Starts the span sink unless it runs or the address is taken (the dashboard still runs). */
+  const takeSpans = (): Promise<void> =>
+    (sinkTried = sinkTried.then(async () => {
+      if (sink || otlpPort === undefined) return;
+      sink = await startTraceSink("127.0.0.1", otlpPort).catch(() => undefined);
+    }));
+  const drain = () => {
     relay?.drain();
-    // Likewise its last spans, when no dashboard is there to receive them.
-    const sink =
-      otlpPort === undefined
-        ? undefined
-        : await startTraceSink("127.0.0.1", otlpPort).catch(() => undefined);
+    void takeSpans();
+  };
+  const stopAll = async () => {
+    // The relay and the sink stay up until the apiserver has exited, taking what no dashboard
+    // takes any more (see ControlPlane.drain).
+    drain();
+    await sinkTried;
     // The apiserver and controller manager first: with etcd gone the apiserver hangs on SIGTERM.
     await Promise.all(procs.filter((p) => p.name !== "etcd").map((p) => stopProcess(p, 10_000)));
     await Promise.all(procs.filter((p) => p.name === "etcd").map((p) => stopProcess(p, 10_000)));
@@ -630,7 +640,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
     };
     return {
       ...info,
-      drainAudit: () => relay?.drain(),
+      drain,
       stop: async () => {
         await stopAll();
         if (!opts.keepDir) rmSync(dir, { recursive: true, force: true });

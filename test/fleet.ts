@@ -87,8 +87,8 @@ export async function startControlPlanes(count: number): Promise<{
     ),
   );
   const planes = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
-  // Their batches are dropped rather than retried, which would hold up each apiserver's stop.
-  for (const p of planes) p.drainAudit();
+  // What their apiservers send is not retried, which would hold up each one's stop.
+  for (const p of planes) p.drain();
   const stop = async () => {
     await Promise.all(planes.map((p) => p.stop()));
     rmSync(baseDir, { recursive: true, force: true });
