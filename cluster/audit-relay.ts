@@ -11,6 +11,14 @@ import type { CertPair } from "./certs";
 
 export interface AuditRelay {
   port: number;
+  /**
+   * The control plane is stopping: from now on a batch the dashboard does not take (it is gone,
+   * or answers an error) is answered 200 and dropped. The apiserver's shutdown waits for its
+   * audit webhook's outstanding batches, each retried with a growing pause for about 16 s: with
+   * no dashboard to take them it outlived its 10 s grace and was killed, and the batches were
+   * lost all the same.
+   */
+  drain(): void;
   close(): Promise<void>;
 }
 
@@ -22,6 +30,7 @@ export async function startAuditRelay(
   cert: CertPair,
   target: string,
 ): Promise<AuditRelay> {
+  let draining = false;
   const server = https.createServer(
     { cert: readFileSync(cert.certFile), key: readFileSync(cert.keyFile) },
     (req, res) => {
@@ -34,6 +43,12 @@ export async function startAuditRelay(
         target,
         { method: req.method, headers, timeout: 10_000 },
         (up) => {
+          if (draining && (up.statusCode ?? 502) >= 500) {
+            up.resume();
+            res.writeHead(200, { "content-type": "text/plain" });
+            res.end("dropped: the control plane is stopping\n");
+            return;
+          }
           res.writeHead(up.statusCode ?? 502, {
             "content-type": up.headers["content-type"] ?? "text/plain",
           });
@@ -42,7 +57,10 @@ export async function startAuditRelay(
       );
       upstream.on("timeout", () => upstream.destroy(new Error("dashboard did not answer")));
       upstream.on("error", (e) => {
-        if (!res.headersSent) res.writeHead(503, { "content-type": "text/plain" });
+        // The rest of the batch is read and discarded, so the connection can carry the next one.
+        req.unpipe(upstream);
+        req.resume();
+        if (!res.headersSent) res.writeHead(draining ? 200 : 503, { "content-type": "text/plain" });
         res.end(`audit sink unavailable: ${e.message}\n`);
       });
       req.pipe(upstream);
@@ -54,6 +72,9 @@ export async function startAuditRelay(
   });
   return {
     port,
+    drain: () => {
+      draining = true;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -14,6 +14,7 @@ import { createCa, createServiceAccountKeys, issueServingCert, type CertPair } f
 import { freePorts } from "./ports";
 import { httpsRequest } from "./https-json";
 import { startAuditRelay, type AuditRelay } from "./audit-relay";
+import { startTraceSink, type TraceSink } from "./trace-sink";
 import { writeAdmissionConfiguration } from "./admission-config";
 import type { StaticManifestDirs } from "./admission-config/manifests";
 import type { PodSecurityOverride } from "./admission-config/pod-security";
@@ -87,6 +88,14 @@ export interface AuditTlsFiles {
 
 export interface ControlPlane extends ControlPlaneInfo {
   stop(): Promise<void>;
+  /**
+   * No dashboard takes what the apiserver sends it from now on (none runs, or it is about to
+   * stop): an audit batch it does not take is dropped instead of retried, and once the trace
+   * receiver's address is free a sink takes the spans. The apiserver's exit waits for every
+   * batch it is still retrying (about 16 s of pauses each) and for its last span export (10 s),
+   * past its grace.
+   */
+  drain(): void;
 }
 
 export interface StartOptions {
@@ -266,15 +275,33 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
   const procs: Proc[] = [];
   let relay: AuditRelay | undefined;
 
+  let otlpPort: number | undefined;
+  let sink: TraceSink | undefined;
+  let sinkTried: Promise<void> = Promise.resolve();
+  /** Starts the span sink unless it runs or the address is taken (the dashboard still runs). */
+  const takeSpans = (): Promise<void> =>
+    (sinkTried = sinkTried.then(async () => {
+      if (sink || otlpPort === undefined) return;
+      sink = await startTraceSink("127.0.0.1", otlpPort).catch(() => undefined);
+    }));
+  const drain = () => {
+    relay?.drain();
+    void takeSpans();
+  };
   const stopAll = async () => {
-    await relay?.close();
+    // The relay and the sink stay up until the apiserver has exited, taking what no dashboard
+    // takes any more (see ControlPlane.drain).
+    drain();
+    await sinkTried;
     // The apiserver and controller manager first: with etcd gone the apiserver hangs on SIGTERM.
     await Promise.all(procs.filter((p) => p.name !== "etcd").map((p) => stopProcess(p, 10_000)));
     await Promise.all(procs.filter((p) => p.name === "etcd").map((p) => stopProcess(p, 10_000)));
+    await relay?.close();
+    await sink?.close();
   };
 
   try {
-    const [etcdClient, etcdPeer, apiPort, relayPort, otlpPort] = (await freePorts(5)) as [
+    const [etcdClient, etcdPeer, apiPort, relayPort, tracePort] = (await freePorts(5)) as [
       number,
       number,
       number,
@@ -283,6 +310,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
     ];
     // The apiserver's traces go to the dashboard's receiver; every span is kept so each webhook
     // call has one (the default rate is 0: nothing unless the caller's trace is sampled).
+    otlpPort = tracePort;
     const otlpListen = `127.0.0.1:${otlpPort}`;
     const tracingConfig = path.join(dir, "tracing.yaml");
     writeFileSync(
@@ -462,6 +490,10 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
         // As kubeadm sets it: privileged containers pass object validation, so they reach
         // admission (PodSecurity, webhooks, policies) instead of being refused before it.
         "--allow-privileged=true",
+        // On SIGTERM it ends the open watches (they are resumed elsewhere in a real cluster)
+        // instead of waiting for their clients to close them: with its own loopback watches
+        // still open the wait lasted until the 10 s grace ran out and it was killed.
+        "--shutdown-watch-termination-grace-period=2s",
         `--audit-policy-file=${auditPolicy}`,
         `--audit-webhook-config-file=${auditWebhookConfig}`,
         "--audit-webhook-batch-max-wait=1s",
@@ -608,6 +640,7 @@ async function startOnce(opts: StartOptions): Promise<ControlPlane> {
     };
     return {
       ...info,
+      drain,
       stop: async () => {
         await stopAll();
         if (!opts.keepDir) rmSync(dir, { recursive: true, force: true });

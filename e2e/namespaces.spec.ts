@@ -362,6 +362,8 @@ test.describe("namespaces and exemptions", () => {
         objectSelector: { matchExpressions: [{ key: skip, operator: "NotIn", values: ["true"] }] },
       }),
     ]);
+    // The page's timers run on a clock the test moves on: the re-read comes without waiting.
+    await page.clock.install();
     await page.goto("/deadlocks");
     const row = page.getByRole("row", { name: new RegExp(hookName) });
     await expect(row).toBeVisible();
@@ -393,6 +395,7 @@ test.describe("namespaces and exemptions", () => {
       stored,
     );
     expect(put.status).toBe(200);
+    await page.clock.fastForward(TEMPLATE_REREAD_MS);
     await expect(row).toContainText("(itself)", { timeout: TEMPLATE_REREAD_MS + 15_000 });
   });
 

@@ -11,6 +11,7 @@ import {
   uniqueName,
 } from "../test/e2e/webhooks-helpers";
 import { lintConfigurations } from "../lib/webhooks/findings";
+import { LINT_STATE_REREAD_MS } from "../lib/queries/webhooks";
 import type { V1ValidatingWebhookConfiguration } from "../lib/k8s/types";
 
 test("a hook backed by a missing Service is reported on its detail page and counted in the list", async ({
@@ -79,6 +80,8 @@ test("a hook added with the page open is judged by its own Service, and a Servic
     await deleteConfig(kube, "validatingwebhookconfigurations", name);
     await kube.request("DELETE", servicePath);
   });
+  // The page's timers run on a clock the test moves on: the re-reads come without waiting.
+  await page.clock.install();
   // The live state is read before the configuration exists.
   await page.goto(`/webhooks?q=${name}`);
   await expect(page.getByTestId("lint-mode")).toContainText("the live ones included");
@@ -104,6 +107,7 @@ test("a hook added with the page open is judged by its own Service, and a Servic
   // The Service deleted with the page open (nothing the page watches changes): reported
   // within the lint state's re-read.
   expect((await kube.request("DELETE", servicePath)).status).toBe(200);
+  await page.clock.fastForward(LINT_STATE_REREAD_MS);
   await expect(panel).toContainText("Webhook service missing", { timeout: 45_000 });
   await expect(panel).not.toContainText("ExternalName webhook service");
   // The backend facts beside the finding say so too.

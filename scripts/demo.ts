@@ -89,6 +89,9 @@ async function main(): Promise<void> {
   log("demo: starting the dashboard (production build)…");
   const dashboard = spawnDashboard(dashboardEnv(cp), port, ["ignore", "ignore", "inherit"]);
   cleanups.push(() => stopChild(dashboard));
+  // Runs before the dashboard stops: what the apiserver sends it is not retried while the
+  // control plane stops (ControlPlane.drain).
+  cleanups.push(() => Promise.resolve(cp.drain()));
   // Its own process group: if this process dies unexpectedly, it must not outlive it.
   process.once("exit", () => dashboard.kill("SIGKILL"));
   dashboard.on("exit", (code) => {

@@ -90,7 +90,7 @@ export async function startControlPlanes(
   const baseDir = mkdtempSync(path.join(os.tmpdir(), "portcullis-fleet-"));
   const started = await Promise.allSettled(
     Array.from({ length: count }, (_, i) =>
-      // No dashboard of theirs: the audit webhook has nowhere to go, which costs nothing here.
+      // No dashboard of theirs: the audit webhook has nowhere to go.
       startControlPlane({
         dashboardUrl: "http://127.0.0.1:1",
         baseDir,
@@ -99,6 +99,8 @@ export async function startControlPlanes(
     ),
   );
   const planes = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  // What their apiservers send is not retried, which would hold up each one's stop.
+  for (const p of planes) p.drain();
   const stop = async () => {
     await Promise.all(planes.map((p) => p.stop()));
     rmSync(baseDir, { recursive: true, force: true });

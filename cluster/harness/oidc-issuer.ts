@@ -207,10 +207,17 @@ export async function startOidcIssuer(
     ]);
 
     // The apiserver reloads the file when it changes (and polls it every minute besides).
-    const token = await idToken(OIDC_USERS[0].email);
+    // A fresh token every few seconds: a short lifetime (idTokenLifetime) can end before the
+    // apiserver has taken the new issuer in, and an expired token is refused whatever it knows.
+    let token = await idToken(OIDC_USERS[0].email);
+    let tokenAt = Date.now();
     const started = Date.now();
     const want = `${OIDC_USERNAME_PREFIX}${OIDC_USERS[0].email}`;
     for (;;) {
+      if (Date.now() - tokenAt > 3_000) {
+        token = await idToken(OIDC_USERS[0].email);
+        tokenAt = Date.now();
+      }
       const res = await httpsRequest(
         `${stack.server}/apis/authentication.k8s.io/v1/selfsubjectreviews`,
         {

@@ -262,6 +262,8 @@ export async function startStack(
   let dashboard: ChildProcess | undefined;
   const file = path.join(cp.dir, "stack.json");
   const stop = async () => {
+    // What the apiserver sends the dashboard is not retried past the stop (ControlPlane.drain).
+    cp.drain();
     if (dashboard && dashboard.exitCode === null) {
       dashboard.kill("SIGTERM");
       await new Promise((r) => dashboard?.once("exit", r));
@@ -275,7 +277,9 @@ export async function startStack(
       await waitForHttp(`${dashboardUrl}/api/health`, dashboard, 60_000);
       log(`stack: dashboard on ${dashboardUrl}`);
     }
-    const { stop: _stop, ...info } = cp;
+    // No dashboard of this stack takes audit batches or spans: each would be retried for nothing.
+    if (!dashboard) cp.drain();
+    const { stop: _stop, drain: _drain, ...info } = cp;
     const stackInfo: StackInfo = { ...info, dashboardPid: dashboard?.pid };
     writeFileSync(file, JSON.stringify(stackInfo, null, 2), { mode: 0o600 });
     return {
