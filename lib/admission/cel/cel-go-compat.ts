@@ -152,7 +152,7 @@ export function goSplit(s: string, sep: string, limit?: bigint): string[] {
 }
 
 /** Member functions renamed in parsed expressions, to overloads registered for these (cel-go v0.29). */
-export const MEMBER_RENAMES: Readonly<Record<string, string>> = {
+const MEMBER_RENAMES: Readonly<Record<string, string>> = {
   matches: "re2Matches",
   substring: "goSubstring",
   indexOf: "goIndexOf",
