@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { missingPrerequisites, prerequisitesLine, type Probe } from "./prerequisites";
+import {
+  LIBFAKETIME,
+  missingPrerequisites,
+  prerequisitesLine,
+  soakRuns,
+  type Probe,
+} from "./prerequisites";
 
 /** A machine with everything `npm test` needs, with `without` taken away. */
 function fakeMachine(
@@ -104,6 +110,20 @@ describe("npm test's prerequisites", () => {
     expect(
       line({ ...pg17, exists: (f) => f !== "/usr/lib/postgresql/17/bin/initdb" && files.has(f) }),
     ).toBe("missing prerequisites: postgresql — install with: apt-get install -y postgresql");
+  });
+
+  it("asks for libfaketime only when the run closes with the soak: in CI, or when asked", () => {
+    const probe = fakeMachine();
+    expect(missingPrerequisites(probe, { browser: true, soak: true })).toEqual([
+      { name: "libfaketime", apt: "libfaketime" },
+    ]);
+    expect(missingPrerequisites(probe, { browser: true, soak: false })).toEqual([]);
+    const withIt: Probe = { ...probe, exists: (f) => f === LIBFAKETIME || probe.exists(f) };
+    expect(missingPrerequisites(withIt, { browser: true, soak: true })).toEqual([]);
+    expect(soakRuns({ CI: "true" })).toBe(true);
+    expect(soakRuns({ CI: "true", PORTCULLIS_CI_SOAK: "0" })).toBe(false);
+    expect(soakRuns({})).toBe(false);
+    expect(soakRuns({ PORTCULLIS_CI_SOAK: "1" })).toBe(true);
   });
 
   it("leaves out what only the browser tests need for --only oracle", () => {

@@ -32,6 +32,18 @@ export interface Missing {
 /** The PostgreSQL server binaries (Debian's `postgresql`), found as test/postgres.ts finds them. */
 export const POSTGRES_ROOT = "/usr/lib/postgresql";
 
+/** The clock-faking preload the soak runs one replica under (Debian's `libfaketime`). */
+export const LIBFAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1";
+
+/**
+ * Whether `npm test` closes with the 5-minute soak: in CI (CI=true) unless PORTCULLIS_CI_SOAK=0,
+ * elsewhere when PORTCULLIS_CI_SOAK=1.
+ */
+export function soakRuns(env: Probe["env"]): boolean {
+  const asked = env.PORTCULLIS_CI_SOAK;
+  return asked === undefined ? env.CI === "true" : asked === "1";
+}
+
 /** Where the end-to-end tests, the screenshots and the benchmarks find Chromium. */
 export function chromiumPath(env: Probe["env"]): string {
   return env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -44,9 +56,13 @@ function nodeIsRecentEnough(version: string): boolean {
 
 /**
  * Everything missing, in a fixed order. `browser` is false for `--only oracle`, which starts no
- * browser and no OIDC issuer (Dex, whose build links C: gcc and libc6-dev).
+ * browser and no OIDC issuer (Dex, whose build links C: gcc and libc6-dev); `soak` is true when
+ * the run closes with the soak (soakRuns), which needs libfaketime.
  */
-export function missingPrerequisites(probe: Probe, opts: { browser: boolean }): Missing[] {
+export function missingPrerequisites(
+  probe: Probe,
+  opts: { browser: boolean; soak?: boolean },
+): Missing[] {
   const missing: Missing[] = [];
   if (!nodeIsRecentEnough(probe.nodeVersion)) {
     missing.push({ name: `Node.js ≥ ${MIN_NODE.join(".")} (this is ${probe.nodeVersion})` });
@@ -64,6 +80,9 @@ export function missingPrerequisites(probe: Probe, opts: { browser: boolean }): 
     missing.push({ name: "libc6-dev", apt: "libc6-dev" });
   }
   if (!probe.onPath("openssl")) missing.push({ name: "openssl", apt: "openssl" });
+  if (opts.soak && !probe.exists(LIBFAKETIME)) {
+    missing.push({ name: "libfaketime", apt: "libfaketime" });
+  }
   return missing;
 }
 

@@ -42,8 +42,7 @@ import { seedDemo, type SeededDemo } from "../../cluster/harness/demo-seed";
 import { startTraffic, type Traffic } from "../../cluster/harness/demo-traffic";
 import { startSharedDashboard, type SharedDashboard } from "../../cluster/harness/shared-dashboard";
 import { startSoakPostgres, type SoakPostgres } from "./postgres";
-
-const LIBFAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1";
+import { LIBFAKETIME } from "../../scripts/prerequisites";
 
 export interface Replica {
   name: string;
