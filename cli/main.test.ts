@@ -183,6 +183,13 @@ describe("lint", () => {
       (await run(["lint", f, "-o", "json", "--kubernetes-version", "1.36"])).out,
     );
     expect(older.kubernetes).toEqual({ minor: "1.36", source: "flag", reported: null });
+    // The text report names the minor too.
+    expect((await run(["lint", f, "--kubernetes-version", "1.36"])).out).toContain(
+      "assumed: Kubernetes 1.36 (chosen)",
+    );
+    expect((await run(["lint", f])).out).toContain(
+      "assumed: Kubernetes 1.37 (the newest; the cluster's version is not known)",
+    );
     expect(report.checks.run).toContain("L5");
     expect(report.checks.run).toEqual(expect.arrayContaining(["L1", "L6"]));
     expect(report.checks.notRun.map((c: { ids: string[] }) => c.ids.join("/"))).toEqual([

@@ -1,4 +1,6 @@
 /** `portcullis test` in process on the committed upstream examples (offline). */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCommandLine, type TestCommand } from "./args";
@@ -118,5 +120,51 @@ describe("portcullis test on the imported kat and kaptest examples", () => {
     expect(() => parseCommandLine(["test", "import", "--from", "gator", "x"])).toThrow(
       /kat, kaptest/,
     );
+  });
+});
+
+describe("portcullis test --kubernetes-version", () => {
+  // cel-go v0.26.0 (1.35, 1.36) finds '' at an offset past the end there; v0.29.2 (1.37) at the end.
+  it("evaluates the policies' CEL as that minor's cel-go (default: the newest)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "portcullis-test-minor-"));
+    writeFileSync(
+      path.join(dir, "policy.yaml"),
+      `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: index-of}
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]
+  validations: [{expression: "'abc'.indexOf('', 5) == 3", message: "as 1.37"}]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: index-of}
+spec: {policyName: index-of, validationActions: [Deny]}
+`,
+    );
+    const suite = path.join(dir, "suite.portcullis.yaml");
+    writeFileSync(
+      suite,
+      `apiVersion: portcullis.dev/v1alpha1
+kind: AdmissionTestSuite
+metadata: {name: minor}
+configuration: [policy.yaml]
+cases:
+  - name: a configmap
+    request:
+      operation: CREATE
+      namespace: default
+      object: {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}
+    expect:
+      admitted: true
+`,
+    );
+    const status = async (...flags: string[]) =>
+      (await runTest(command([suite, ...flags]))).cases.map((c) => c.status);
+    expect(await status()).toEqual(["pass"]);
+    expect(await status("--kubernetes-version", "1.37")).toEqual(["pass"]);
+    expect(await status("--kubernetes-version", "1.36")).toEqual(["fail"]);
   });
 });

@@ -103,6 +103,8 @@ test("the fleet lists every context, says why one fails, and highlights drift", 
     page.locator(`[data-testid="fleet-row"][data-cluster="${cluster}"]`);
   await expect(row("local-a").getByTestId("fleet-version")).toHaveText(/^v1\.37\./);
   await expect(row("local-b").getByTestId("fleet-version")).toHaveText(/^v1\.37\./);
+  // Its lint was checked as its own minor, named beside the counts.
+  await expect(row("local-a").getByTestId("fleet-lint-minor")).toHaveText("as 1.37");
   await expect(row("nobody-home").getByTestId("fleet-row-error")).toContainText("503 Unreachable");
   await expect(row("nobody-home").getByTestId("fleet-row-error")).toContainText("ECONNREFUSED");
   // The hanging cluster is still being read while the others are shown.

@@ -43,6 +43,10 @@ test.describe("Editing webhook configurations", () => {
     await expect(page.getByRole("region", { name: "Problems" })).toContainText(
       `Ln ${lineOf(bad, "timeoutSeconds: 45")}`,
     );
+    // Checked as the cluster's own minor, read from its /version.
+    await expect(page.getByTestId("problems-minor")).toHaveText(
+      /^Checked as Kubernetes 1\.\d+ \(the cluster's version\)\.$/,
+    );
 
     // Fix it, and leave matchPolicy out so the server's defaulting shows in the dry run.
     const fixed = bad

@@ -72,6 +72,9 @@ function snapshotOf(state: State, admissionConfig: string | undefined): Admissio
     ...(state.unservedParamKinds ? { unservedParamKinds: state.unservedParamKinds } : {}),
     ...(podSecurity ? { podSecurity } : {}),
     ...(state.manifestOrigins ? { manifestOrigins: state.manifestOrigins } : {}),
+    // --kubernetes-version, else the cluster's /version, else the newest: matchConditions and
+    // the policies' CEL are evaluated as that minor's cel-go.
+    kubernetes: state.kubernetes,
   };
 }
 
@@ -192,6 +195,7 @@ export async function runTest(cmd: TestCommand): Promise<TestRunReport> {
           context: cmd.context,
           kubeconfig: cmd.kubeconfig,
           admissionManifests: cmd.admissionManifests,
+          kubernetesVersion: cmd.kubernetesVersion,
         })
       : undefined;
   if (shared) notices.push(...shared.collected.notices.map((n) => `${n.at}: ${n.message}`));
@@ -230,6 +234,7 @@ export async function runTest(cmd: TestCommand): Promise<TestRunReport> {
             namespacesFile: cmd.namespaces,
             context: undefined,
             kubeconfig: undefined,
+            kubernetesVersion: cmd.kubernetesVersion,
           });
           ownStates.set(key, state);
           notices.push(...state.collected.notices.map((n) => `${n.at}: ${n.message}`));

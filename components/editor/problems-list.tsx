@@ -1,4 +1,5 @@
 import type { ShownMarker } from "./yaml-editor";
+import { assumedMinorText, type AssumedMinor } from "@/lib/admission/model/kubernetes-minor";
 
 const OWNER_LABEL: Record<string, string> = {
   yaml: "YAML/schema",
@@ -9,9 +10,12 @@ const OWNER_LABEL: Record<string, string> = {
 /** Every marker in the editor, by line, with who raised it; click to jump. */
 export function ProblemsList({
   markers,
+  assumed,
   onJump,
 }: {
   markers: ShownMarker[];
+  /** The Kubernetes minor the validator reproduced (its messages and rules differ by minor). */
+  assumed?: AssumedMinor;
   /** Puts the editor's cursor on the problem (and focus in the editor). */
   onJump: (line: number, column: number) => void;
 }) {
@@ -25,6 +29,11 @@ export function ProblemsList({
           {sorted.filter((m) => m.severity === "warning").length} warnings
         </span>
       </h2>
+      {assumed ? (
+        <p className="hint" data-testid="problems-minor">
+          Checked as {assumedMinorText(assumed)}.
+        </p>
+      ) : null}
       {sorted.length === 0 ? (
         <p className="hint">None: the validator and the YAML schema accept this text.</p>
       ) : (

@@ -18,12 +18,12 @@ import {
   isWebhookResource,
   KIND_OF,
   objectPagePath,
-  WEBHOOK_GROUP,
-  WEBHOOK_VERSION,
   type AdmissionResource,
 } from "@/lib/webhooks/resource-kinds";
 import { ApiError, callApi } from "@/lib/api/client";
 import { kindSchemaQuery, writeConfiguration } from "@/lib/queries/webhooks";
+import { overviewQuery } from "@/lib/queries/overview";
+import { editorMinor, editorValidationOptions } from "@/lib/webhooks/editor-validation";
 import { readConfigurationRoute, type ConfigObject } from "@/lib/api/webhooks";
 import type { JSONSchema } from "monaco-yaml";
 import { setYamlSchema } from "./monaco-setup";
@@ -130,21 +130,18 @@ export function WebhookEditor({
     setYamlSchema(resource, schema.data as JSONSchema | undefined);
   }, [resource, schema.data]);
 
-  // The validator from lib/admission, as you type: the same errors the apiserver would return.
+  // The validator from lib/admission, as you type: the same errors the cluster's apiserver would
+  // return, as its minor words them (its /version, read for the top bar; the newest until then).
+  const overview = useQuery({ ...overviewQuery(context), enabled: !!context });
+  const assumed = editorMinor(overview.data?.version);
+  const minor = assumed.minor;
   useEffect(() => {
     const t = setTimeout(() => {
-      // What Apply writes to: a document naming another apiVersion, kind or (for an update)
-      // name is refused with 400, so it is marked here.
-      const expected = {
-        apiVersion: `${WEBHOOK_GROUP}/${WEBHOOK_VERSION}`,
-        kind,
-        ...(creating ? {} : { name }),
-      };
-      const res = validateDocument(text, creating ? { expected } : { oldText: base, expected });
+      const res = validateDocument(text, editorValidationOptions({ kind, name, base, minor }));
       setAdmission(validatorMarkers(res.issues));
     }, VALIDATE_DEBOUNCE_MS);
     return () => clearTimeout(t);
-  }, [text, base, creating, kind, name]);
+  }, [text, base, kind, name, minor]);
 
   // An edit not applied yet (a proposal opened from lint counts as one) is not left unasked.
   useUnsavedGuard(
@@ -453,6 +450,7 @@ export function WebhookEditor({
         </div>
         <ProblemsList
           markers={shown}
+          assumed={assumed}
           onJump={(l, c) => {
             setTab("yaml");
             setReveal({ line: l, column: c, focus: true });

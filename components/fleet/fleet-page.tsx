@@ -4,6 +4,7 @@ import { Fragment, useMemo, useState } from "react";
 import { useTabContext } from "@/components/layout/tab-context";
 import type { FleetDecisions, FleetRow, FoundBy } from "@/lib/api/fleet";
 import { onlyDiffering, type DriftEntry } from "@/lib/admission/fleet/drift";
+import { assumedMinorText } from "@/lib/admission/model/kubernetes-minor";
 import { driftOf, openHref, rowName } from "@/lib/fleet/state";
 import { useFleet } from "./use-fleet";
 
@@ -166,7 +167,14 @@ function ClusterRow({ r }: { r: FleetRow }) {
               <span key={sev} className={`sev sev-${sev}`} title={`${s.summary.lint[sev]} ${sev}`}>
                 {s.summary.lint[sev]}
               </span>
-            ))}
+            ))}{" "}
+            <span
+              className="muted"
+              data-testid="fleet-lint-minor"
+              title={`lint checked as ${assumedMinorText(s.summary.kubernetes)}`}
+            >
+              as {s.summary.kubernetes.minor}
+            </span>
           </td>
           <td className="nowrap">
             <Decisions d={s.decisions} />
@@ -297,7 +305,9 @@ export function FleetPage() {
               <th className="num" title="Service backends without a ready endpoint">
                 Backends down
               </th>
-              <th title="lint findings: critical, high, medium, low">Lint</th>
+              <th title="lint findings: critical, high, medium, low, checked as the cluster's minor">
+                Lint
+              </th>
               <th title="the last hour's denials / errors / fail-opens, where the decision store holds this cluster's">
                 Last hour
               </th>

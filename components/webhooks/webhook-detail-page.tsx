@@ -19,6 +19,8 @@ import { useLintState } from "./use-lint-state";
 import { KIND_OF, type WebhookResource } from "@/lib/webhooks/resource-kinds";
 import type { ConfigLike } from "@/lib/webhooks/summary";
 import { lintConfigurations } from "@/lib/webhooks/findings";
+import { lintMinor } from "@/lib/webhooks/lint-minor";
+import { assumedMinorText } from "@/lib/admission/model/kubernetes-minor";
 import { findingConcerns } from "@/lib/webhooks/finding-counts";
 import { orderModel } from "@/lib/webhooks/order-view";
 import type {
@@ -118,7 +120,10 @@ export function WebhookDetailPage({ resource, name }: { resource: WebhookResourc
           ? `Lint: every check, the live ones (backends, namespaces, discovery) included.${lintState.data.notices.length ? ` ${lintState.data.notices.join(" ")}` : ""}`
           : lintState.error
             ? `Lint: offline checks only — the live state could not be read (${lintState.error.message}).`
-            : "Lint: offline checks; reading the live state for the rest…"}
+            : "Lint: offline checks; reading the live state for the rest…"}{" "}
+        <span data-testid="lint-minor">
+          Checked as {assumedMinorText(lintMinor(lintState.data))}.
+        </span>
       </p>
       <RecreatedNotice recreations={fights.data?.recreations} kind={kind} name={name} />
       {details.error ? <ErrorBox error={details.error} /> : null}

@@ -26,6 +26,8 @@ import { useStreamedSeed } from "@/components/ui/use-settled";
 import { ApiError } from "@/lib/api/client";
 import { useWebhookConfigs } from "./use-webhook-configs";
 import { useFindings } from "./use-findings";
+import { lintMinor } from "@/lib/webhooks/lint-minor";
+import { assumedMinorText } from "@/lib/admission/model/kubernetes-minor";
 import { useLintState } from "./use-lint-state";
 import { ListToolbar } from "./list-toolbar";
 import { ActiveFights } from "@/components/provenance/active-fights";
@@ -186,7 +188,8 @@ export function WebhooksListPage({
             ? `· findings: every check, the live ones included${lintState.data.notices.length ? ` (${lintState.data.notices.join(" ")})` : ""}`
             : lintState.error
               ? `· findings: offline checks only (the live state could not be read: ${lintState.error.message})`
-              : "· findings: offline checks so far"}
+              : "· findings: offline checks so far"}{" "}
+          <span data-testid="lint-minor">· as {assumedMinorText(lintMinor(lintState.data))}</span>
         </span>
         <span className="spacer" />
         <Link href="/webhooks/order">Call order</Link>

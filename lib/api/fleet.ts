@@ -9,6 +9,7 @@ import { route } from "./contract";
 import type { ServedVersion, ServerVersion } from "./overview";
 import type { ClusterAdmissionSummary } from "@/lib/admission/fleet/summary";
 import type { Comparable } from "@/lib/admission/fleet/comparable";
+import type { KubernetesMinor } from "@/lib/admission/model/kubernetes-minor";
 
 /** How a row's cluster was found. */
 export type FoundBy =
@@ -70,10 +71,10 @@ export interface FleetRow {
   /** Every way it was found (a context may also be listed by a ClusterProfile). */
   foundBy: FoundBy[];
   /**
-   * Reserved: the Kubernetes minor whose admission semantics predictions and lint assume for
-   * this cluster (e.g. "1.37"). Not sent yet: every cluster is read with 1.37's semantics.
+   * The Kubernetes minor whose admission semantics the row's lint and fail-closed hooks assumed
+   * (e.g. "1.36"): its /version's (summary.kubernetes). Absent until the cluster is read.
    */
-  assumedSemantics?: string;
+  assumedSemantics?: KubernetesMinor;
   row: FleetRowState;
 }
 

@@ -12,6 +12,7 @@
 import type { HookIdentity } from "@/lib/admission/model/hook-identity";
 import type { AdmissionRequest, JsonObject } from "@/lib/admission/model/request";
 import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
+import type { KubernetesMinor } from "@/lib/admission/model/kubernetes-minor";
 import type { Prediction, PredictedCall } from "@/lib/admission/prediction/predict";
 import {
   combineEvaluations,
@@ -55,6 +56,8 @@ export interface PolicyIndex {
   readonly bindings: ReadonlyMap<string, BindingObject>;
   readonly namespaces: AdmissionSnapshot["namespaces"];
   readonly params: FullParams | undefined;
+  /** The snapshot's minor: the policies' CEL is evaluated as its cel-go (default: the newest). */
+  readonly minor: KubernetesMinor | undefined;
 }
 
 export function policyIndex(s: AdmissionSnapshot, params?: FullParams): PolicyIndex {
@@ -63,7 +66,7 @@ export function policyIndex(s: AdmissionSnapshot, params?: FullParams): PolicyIn
   const bindings = new Map<string, BindingObject>();
   for (const b of s.validatingAdmissionPolicyBindings ?? [])
     bindings.set(b.metadata?.name ?? "", b);
-  return { policies, bindings, namespaces: s.namespaces, params };
+  return { policies, bindings, namespaces: s.namespaces, params, minor: s.kubernetes?.minor };
 }
 
 /**
@@ -189,6 +192,7 @@ export function policyVerdicts(
         params: param,
         namespaceObject,
         namespacePartial: true,
+        ...(index.minor ? { minor: index.minor } : {}),
       }),
     );
     return verdictOf(combineEvaluations(evals));

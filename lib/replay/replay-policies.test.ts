@@ -329,3 +329,28 @@ describe("replay evaluates the validating admission policies", () => {
     ]);
   });
 });
+
+describe("the snapshot's minor", () => {
+  // cel-go v0.26.0 (1.35, 1.36) finds '' at an offset past the end there; v0.29.2 (1.37) at the end.
+  const indexOf = (base: AdmissionSnapshot) =>
+    edit(base, "validatingadmissionpolicies", "owned", (s) => ({
+      ...s,
+      validations: [
+        {
+          expression:
+            "'abc'.indexOf('', 5) == 3 && has(object.metadata.labels) && 'owner' in object.metadata.labels",
+          message: "a configmap needs an owner label",
+        },
+      ],
+    }));
+  it("evaluates the policies' CEL as its cel-go", () => {
+    const changed = (base: AdmissionSnapshot) => {
+      const e = indexOf(base);
+      return replay(base, e.edited, items, { focus: e.focus }).changedCount;
+    };
+    expect(changed(current)).toBe(0);
+    expect(changed({ ...current, kubernetes: { minor: "1.37", source: "cluster" } })).toBe(0);
+    // 1.36's v0.26 makes the edited validation false: every configmap is denied, three were not.
+    expect(changed({ ...current, kubernetes: { minor: "1.36", source: "cluster" } })).toBe(3);
+  });
+});

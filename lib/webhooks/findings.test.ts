@@ -3,6 +3,7 @@ import { hook } from "@/lib/admission/model/test-helpers";
 import { builtinDiscovery } from "@/lib/admission/report/resources";
 import type { LintStateData } from "@/lib/api/webhooks";
 import { lintConfigurations } from "./findings";
+import { lintMinor } from "./lint-minor";
 
 describe("lintConfigurations with the cluster's state", () => {
   // A fail-closed hook on pods whose backend runs in its own namespace and opts its own pods out
@@ -51,5 +52,45 @@ describe("lintConfigurations with the cluster's state", () => {
       ],
     };
     expect(l1(withTemplate)).toEqual([]);
+  });
+});
+
+describe("the minor the webhook pages lint as", () => {
+  it("is the cluster's from the live state's /version, else the newest", () => {
+    expect(lintMinor({ serverMinor: 36 })).toEqual({ minor: "1.36", source: "cluster" });
+    expect(lintMinor({ serverMinor: 40 })).toEqual({
+      minor: "1.37",
+      source: "cluster",
+      reported: "1.40",
+    });
+    expect(lintMinor(undefined)).toEqual({ minor: "1.37", source: "default" });
+    expect(lintMinor({})).toEqual({ minor: "1.37", source: "default" });
+  });
+
+  it("is the one the checks reproduce: a hook on every resource is called for TokenReviews before 1.37", () => {
+    const all = [
+      {
+        metadata: { name: "c" },
+        webhooks: [
+          hook("all.example.com", {
+            rules: [{ operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"] }],
+          }),
+        ],
+      },
+    ];
+    const state = (serverMinor: number): LintStateData => ({
+      namespaces: {},
+      discovery: builtinDiscovery(),
+      serverMinor,
+      notices: [],
+    });
+    const l4 = (s: LintStateData) =>
+      lintConfigurations([], all, s)
+        .filter((f) => f.id === "L4")
+        .map((f) => [lintMinor(s).minor, f.severity]);
+    expect(l4(state(36))).toEqual([["1.36", "high"]]);
+    expect(l4(state(35))).toEqual([["1.35", "high"]]);
+    // 1.37 never sends them to webhooks: a wildcard is no finding.
+    expect(l4(state(37))).toEqual([]);
   });
 });

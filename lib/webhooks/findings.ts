@@ -1,6 +1,7 @@
 /** Lint findings grouped by the hook (or configuration) they are about. Pure. */
 import { lint } from "@/lib/admission/lint/lint";
 import type { LintFinding } from "@/lib/admission/lint/lint-types";
+import { lintMinor } from "./lint-minor";
 import type { LintStateData } from "@/lib/api/webhooks";
 import type {
   V1MutatingWebhookConfiguration,
@@ -23,8 +24,16 @@ export function lintConfigurations(
   };
   if (!live) return lint({ snapshot }, { offlineOnly: true });
   const { sources, ...owned } = live.engines ?? {};
+  const kubernetes = lintMinor(live);
   return lint({
-    snapshot: { ...snapshot, ...owned, namespaces: live.namespaces, discovery: live.discovery },
+    snapshot: {
+      ...snapshot,
+      ...owned,
+      namespaces: live.namespaces,
+      discovery: live.discovery,
+      // The cluster's minor: its defaults and CEL (matchConditions) are what the checks reproduce.
+      ...(kubernetes.source === "cluster" ? { kubernetes } : {}),
+    },
     ...(live.services ? { services: live.services } : {}),
     ...(live.endpointSlices ? { endpointSlices: live.endpointSlices } : {}),
     ...(live.pods ? { pods: live.pods } : {}),

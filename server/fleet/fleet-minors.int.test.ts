@@ -110,7 +110,7 @@ const versionsServing = (apis: ServedVersion[], resource: string): string[] =>
     .sort();
 
 test.skipIf(why !== "")(
-  `a fleet of 1.37, 1.36 and 1.35 control planes and an unreachable context: four rows, each with its version and served admission APIs${why}`,
+  `a fleet of 1.37, 1.36 and 1.35 control planes and an unreachable context: four rows, each with its version, the minor it assumed and served admission APIs${why}`,
   async () => {
     const fleet = await settledFleet();
     expect(fleet.rows.map((r) => r.id)).toEqual(["v1-37", "v1-36", "v1-35", "unreachable"]);
@@ -128,6 +128,10 @@ test.skipIf(why !== "")(
       expect(r?.state, `${id}: ${JSON.stringify(r).slice(0, 400)}`).toBe("read");
       if (r?.state !== "read") continue;
       expect(r.version.gitVersion, id).toBe(gitVersion);
+      // The row's lint assumed that minor's semantics, and the row says so.
+      const minor = gitVersion.slice(1, 5);
+      expect(r.summary.kubernetes, id).toEqual({ minor, source: "cluster" });
+      expect(fleet.rows.find((x) => x.id === id)?.assumedSemantics, id).toBe(minor);
       expect(versionsServing(r.apis, "mutatingadmissionpolicies"), id).toEqual(maps);
       expect(versionsServing(r.apis, "validatingadmissionpolicies"), id).toEqual(vaps);
       expect(versionsServing(r.apis, "validatingwebhookconfigurations"), id).toEqual(["v1"]);

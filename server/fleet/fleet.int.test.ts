@@ -246,6 +246,8 @@ test("every context is a row; failing ones say why within their timeout; profile
       expect(r?.state, `${id}: ${JSON.stringify(r).slice(0, 400)}`).toBe("read");
       if (r?.state !== "read") continue;
       expect(r.version.gitVersion).toMatch(/^v1\.37\./);
+      // Its lint assumed its own minor, and the row says which.
+      expect(rowOf(state, id)?.assumedSemantics).toBe("1.37");
       expect(r.apis.some((v) => v.version === "v1")).toBe(true);
       expect(r.summary.counts.webhooks).toBeGreaterThanOrEqual(1);
       expect(r.comparables.some((o) => o.name === PROBE)).toBe(true);
@@ -254,6 +256,8 @@ test("every context is a row; failing ones say why within their timeout; profile
     }
 
     const unreachable = rowOf(state, "unreachable")?.row;
+    // A cluster not read assumed nothing.
+    expect(rowOf(state, "unreachable")?.assumedSemantics).toBeUndefined();
     expect(unreachable).toMatchObject({
       state: "failed",
       timedOut: false,

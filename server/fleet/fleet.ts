@@ -94,7 +94,13 @@ export async function runFleet(opts: {
     live: opts.live !== undefined,
   });
 
-  const put = (row: FleetRow) => {
+  const put = (given: FleetRow) => {
+    // The semantics the row assumed: its read's (a failed read assumed none).
+    const { assumedSemantics: _, ...rest } = given;
+    const row: FleetRow =
+      given.row.state === "read"
+        ? { ...rest, assumedSemantics: given.row.summary.kubernetes.minor }
+        : rest;
     rows.set(row.id, row);
     if (!signal.aborted) send({ type: "row", row });
   };

@@ -57,6 +57,7 @@ export function readRow(basis: ClusterBasis, objects: Partial<SnapshotLists>, ms
     ...(backends.pods ? { pods: backends.pods } : {}),
     ...(backends.workloads ? { workloads: backends.workloads } : {}),
     ...(backends.serverMinor !== undefined ? { serverMinor: backends.serverMinor } : {}),
+    version: basis.version,
     ...(basis.engines ? { engines: basis.engines } : {}),
     now: new Date(),
   });

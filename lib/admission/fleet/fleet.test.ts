@@ -168,3 +168,36 @@ describe("summarizeCluster", () => {
     expect(comparables[0]?.fields["engine"]).toBe("gatekeeper 3.18.0");
   });
 });
+
+describe("the minor a cluster's summary assumes", () => {
+  const namespaces = {
+    "kube-system": { "kubernetes.io/metadata.name": "kube-system" },
+  };
+  const s = snap(
+    [
+      vwc("everything", {
+        failurePolicy: "Ignore",
+        rules: [{ apiGroups: ["*"], apiVersions: ["*"], operations: ["*"], resources: ["*"] }],
+      }),
+    ],
+    { namespaces },
+  );
+  const summary = (gitVersion?: string) =>
+    summarizeCluster({
+      snapshot: s,
+      ...(gitVersion ? { version: { gitVersion } } : {}),
+      now: new Date(),
+    }).summary;
+
+  it("is the cluster's from its /version, the newest without one", () => {
+    expect(summary("v1.36.3").kubernetes).toEqual({ minor: "1.36", source: "cluster" });
+    expect(summary("v1.35.4").kubernetes).toEqual({ minor: "1.35", source: "cluster" });
+    expect(summary().kubernetes).toEqual({ minor: "1.37", source: "default" });
+  });
+
+  it("is what its lint is judged with", () => {
+    // A hook on every resource is called for TokenReviews before 1.37 (L4, high); not from 1.37.
+    expect(summary("v1.36.3").lint.high).toBe(summary("v1.37.2").lint.high + 1);
+    expect(summary("v1.35.4").lint.high).toBe(summary().lint.high + 1);
+  });
+});

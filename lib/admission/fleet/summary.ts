@@ -7,6 +7,11 @@
  * as the drift comparison reads it. Pure: the server computes it per cluster, the tests directly.
  */
 import type { AdmissionSnapshot } from "@/lib/admission/model/snapshot";
+import {
+  minorOfVersion,
+  NEWEST_KUBERNETES_MINOR,
+  type AssumedMinor,
+} from "@/lib/admission/model/kubernetes-minor";
 import type { V1EndpointSlice, V1Pod, V1Service } from "@/lib/k8s/types";
 import type { WorkloadLike } from "@/lib/admission/lint/deadlock";
 import { compileSnapshot } from "@/lib/admission/matching/compile";
@@ -30,6 +35,15 @@ export interface ClusterInput {
   readonly pods?: readonly V1Pod[];
   readonly workloads?: readonly WorkloadLike[];
   readonly serverMinor?: number;
+  /**
+   * The cluster's /version: the minor whose semantics the summary assumes (matchConditions'
+   * cel-go, the virtual-resource exclusion lint reads) unless the snapshot names one.
+   */
+  readonly version?: {
+    readonly gitVersion?: string;
+    readonly major?: string;
+    readonly minor?: string;
+  };
   readonly engines?: EngineSources;
   readonly now: Date;
 }
@@ -65,6 +79,8 @@ export interface ClusterAdmissionSummary {
   readonly lint: Readonly<Record<Severity, number>>;
   /** The policy engines that own objects here, with the version their objects are labelled with. */
   readonly engines: ReadonlyArray<{ readonly engine: EngineName; readonly version?: string }>;
+  /** The Kubernetes minor the summary (its lint and fail-closed hooks) assumed, and why. */
+  readonly kubernetes: AssumedMinor;
 }
 
 const CA_WARN_DAYS = 30;
@@ -91,7 +107,12 @@ export function summarizeCluster(input: ClusterInput): {
   summary: ClusterAdmissionSummary;
   comparables: Comparable[];
 } {
-  const s = input.snapshot;
+  const kubernetes: AssumedMinor = input.snapshot.kubernetes ??
+    (input.version && minorOfVersion(input.version)) ?? {
+      minor: NEWEST_KUBERNETES_MINOR,
+      source: "default",
+    };
+  const s: AdmissionSnapshot = { ...input.snapshot, kubernetes };
   const mutating = s.mutatingWebhookConfigurations ?? [];
   const validating = s.validatingWebhookConfigurations ?? [];
   const compiled = compileSnapshot(s);
@@ -178,7 +199,7 @@ export function summarizeCluster(input: ClusterInput): {
     ...(input.endpointSlices ? { endpointSlices: input.endpointSlices } : {}),
     ...(input.pods ? { pods: input.pods } : {}),
     ...(input.workloads ? { workloads: input.workloads } : {}),
-    ...(input.serverMinor !== undefined ? { serverMinor: input.serverMinor } : {}),
+    serverMinor: input.serverMinor ?? Number(kubernetes.minor.slice(2)),
     ...(input.engines ? { engines: input.engines } : {}),
     now: input.now,
   });
@@ -233,6 +254,7 @@ export function summarizeCluster(input: ClusterInput): {
         engine,
         ...(version ? { version } : {}),
       })),
+      kubernetes,
     },
     comparables,
   };

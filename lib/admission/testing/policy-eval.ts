@@ -4,7 +4,8 @@
  * validations with message and messageExpression, auditAnnotations, the binding's
  * validationActions, failurePolicy on errors) and MutatingAdmissionPolicy (`mutating/`: JSONPatch
  * and ApplyConfiguration mutations applied in order). CEL runs on the same evaluator and with
- * the same cel-go adjustments as matchConditions (matching/condition-evaluator.ts). Whatever it
+ * the same cel-go adjustments as matchConditions (matching/condition-evaluator.ts), those of the
+ * minor's cel-go release (PolicyInputs.minor; default: the newest). Whatever it
  * cannot stand in for — `authorizer`, a Kubernetes CEL library it lacks, a param object not
  * given in full — makes the evaluation `undecided`, with the reason, never a guess.
  */
@@ -13,6 +14,11 @@ import { leftFoldedRelations } from "@/lib/admission/cel/cel-ast";
 import { OVERLOADS } from "@/lib/admission/cel/cel-go-compat";
 import { celRequest, goSemantics, toCelValue } from "@/lib/admission/matching/condition-evaluator";
 import type { AdmissionRequest, JsonObject } from "@/lib/admission/model/request";
+import {
+  behaviourOf,
+  NEWEST_KUBERNETES_MINOR,
+  type KubernetesMinor,
+} from "@/lib/admission/model/kubernetes-minor";
 import type { PolicyResult } from "./format";
 
 const environment = new Environment({
@@ -33,6 +39,7 @@ class Undecided extends Error {}
 
 type Program = (vars: Record<string, unknown>) => unknown;
 
+/** Compiled programs (or why not), by the cel-go release and the expression. */
 const programs = new Map<string, Program | string>();
 
 /**
@@ -85,12 +92,14 @@ export function messagesAsMaps(expr: string): string {
   return out;
 }
 
-function compile(expression: string): Program {
-  const cached = programs.get(expression);
+function compile(expression: string, minor: KubernetesMinor): Program {
+  const celGo = behaviourOf(minor).celGo;
+  const key = `${celGo}\u0000${expression}`;
+  const cached = programs.get(key);
   if (typeof cached === "string") throw new Undecided(cached);
   if (cached) return cached;
   const fail = (why: string): never => {
-    programs.set(expression, why);
+    programs.set(key, why);
     throw new Undecided(why);
   };
   if (/\bauthorizer\b/.test(expression))
@@ -100,12 +109,12 @@ function compile(expression: string): Program {
     const parsed = environment.parse(text);
     const folded = leftFoldedRelations(text, (parsed as unknown as { ast: unknown }).ast);
     const program = folded ? environment.parse(folded.text) : parsed;
-    const notModelled = goSemantics((program as unknown as { ast: unknown }).ast);
+    const notModelled = goSemantics((program as unknown as { ast: unknown }).ast, celGo);
     if (notModelled !== undefined) fail(notModelled);
     const checked = program.check();
     if (!checked.valid) fail(`this evaluator cannot compile it (${firstLine(checked.error)})`);
     const run: Program = (vars) => program(vars);
-    programs.set(expression, run);
+    programs.set(key, run);
     return run;
   } catch (e) {
     if (e instanceof Undecided) throw e;
@@ -153,6 +162,8 @@ export interface PolicyInputs {
    * namespaceObject): a policy reading anything else of it is undecided.
    */
   readonly namespacePartial?: boolean;
+  /** The minor whose apiserver is reproduced: its cel-go release (default: the newest). */
+  readonly minor?: KubernetesMinor;
 }
 
 /** Whether a policy reads more of namespaceObject than its name and labels. */
@@ -221,7 +232,7 @@ function bindVariables(
   const errors = new Map<string, string>();
   vars.variables = variables;
   for (const v of spec.variables ?? []) {
-    const program = compile(v.expression);
+    const program = compile(v.expression, inputs.minor ?? NEWEST_KUBERNETES_MINOR);
     try {
       variables[v.name] = program(vars);
     } catch (e) {
@@ -236,8 +247,9 @@ function run(
   expression: string,
   vars: Record<string, unknown>,
   variableErrors: ReadonlyMap<string, string>,
+  minor: KubernetesMinor | undefined,
 ): { ok: true; value: unknown } | { ok: false; error: string } {
-  const program = compile(expression);
+  const program = compile(expression, minor ?? NEWEST_KUBERNETES_MINOR);
   for (const [name, error] of variableErrors)
     if (new RegExp(`\\bvariables\\s*\\.\\s*${name}\\b`).test(expression))
       return { ok: false, error: `composited variable "${name}" fails to evaluate: ${error}` };
@@ -294,7 +306,7 @@ export function evaluateValidating(
     const { vars, errors } = bindVariables(spec, inputs);
     const failures: string[] = [];
     for (const v of spec.validations ?? []) {
-      const r = run(v.expression, vars, errors);
+      const r = run(v.expression, vars, errors, inputs.minor);
       if (!r.ok) {
         if (fail) failures.push(`expression '${v.expression}' resulted in error: ${r.error}`);
         continue;
@@ -303,7 +315,7 @@ export function evaluateValidating(
       let message = "";
       if (v.messageExpression) {
         try {
-          const m = run(v.messageExpression, vars, errors);
+          const m = run(v.messageExpression, vars, errors, inputs.minor);
           if (m.ok && typeof m.value === "string" && !m.value.includes("\n"))
             message = m.value.trim();
         } catch (e) {
@@ -319,7 +331,7 @@ export function evaluateValidating(
     }
     const auditAnnotations: Record<string, string> = {};
     for (const a of spec.auditAnnotations ?? []) {
-      const r = run(a.valueExpression, vars, errors);
+      const r = run(a.valueExpression, vars, errors, inputs.minor);
       if (!r.ok) {
         if (fail)
           failures.push(`valueExpression '${a.valueExpression}' resulted in error: ${r.error}`);
@@ -539,7 +551,7 @@ export function evaluateMutating(
       const expression =
         m.patchType === "JSONPatch" ? m.jsonPatch?.expression : m.applyConfiguration?.expression;
       if (expression === undefined) continue;
-      const r = run(expression, vars, errors);
+      const r = run(expression, vars, errors, inputs.minor);
       if (!r.ok) return { decided: true, object, error: r.error };
       const value = fromCel(r.value);
       try {

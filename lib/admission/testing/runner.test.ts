@@ -327,3 +327,42 @@ describe("what a policy reads of the namespace", () => {
     expect(whole.status).toBe("pass");
   });
 });
+
+describe("the minor a run reproduces", () => {
+  // cel-go v0.26.0 (1.35, 1.36) finds '' at an offset past the end there; v0.29.2 (1.37) at the end.
+  it("evaluates the policies' CEL as the snapshot's minor's cel-go, as its matchConditions", () => {
+    const policy = {
+      metadata: { name: "index-of" },
+      spec: {
+        failurePolicy: "Fail",
+        matchConstraints: { resourceRules: rules },
+        validations: [{ expression: "'abc'.indexOf('', 5) == 3" }],
+      },
+    };
+    const base = {
+      ...SNAPSHOT,
+      validatingAdmissionPolicies: [policy],
+      validatingAdmissionPolicyBindings: [
+        { metadata: { name: "b" }, spec: { policyName: "index-of", validationActions: ["Deny"] } },
+      ],
+    } as unknown as AdmissionSnapshot;
+    const result = (snapshot: AdmissionSnapshot) => {
+      const r = new TestRunner({ snapshot, namespacesFrom: "files" }).run({
+        name: "a pod",
+        request: {
+          operation: "CREATE",
+          namespace: "team-a",
+          object: { apiVersion: "v1", kind: "Pod", metadata: { name: "p" } },
+        },
+        expect: {
+          policies: [{ hook: "ValidatingAdmissionPolicy/index-of", result: "allowed" as const }],
+        },
+      });
+      return r.status;
+    };
+    expect(result(base)).toBe("pass");
+    expect(result({ ...base, kubernetes: { minor: "1.37", source: "flag" } })).toBe("pass");
+    expect(result({ ...base, kubernetes: { minor: "1.36", source: "flag" } })).toBe("fail");
+    expect(result({ ...base, kubernetes: { minor: "1.35", source: "cluster" } })).toBe("fail");
+  });
+});

@@ -417,6 +417,8 @@ function evaluatePolicies(
   let objectUncertain: string | undefined;
   const namespaceObject = namespaceObjectOf(c, request);
   const namespacePartial = c.request.namespaceObject === undefined;
+  // The policies' CEL as the snapshot's minor evaluates it (its cel-go), as its matchConditions.
+  const minor = snapshot.kubernetes ? { minor: snapshot.kubernetes.minor } : {};
   const paramObjectsOf = (
     paramKind: { apiVersion?: string; kind?: string } | undefined,
     names: readonly string[] | undefined,
@@ -458,6 +460,7 @@ function evaluatePolicies(
           params: p,
           namespaceObject,
           namespacePartial,
+          ...minor,
         });
         if (!m.decided) {
           objectUncertain = `${refOf(h)}: ${m.reason}`;
@@ -525,6 +528,7 @@ function evaluatePolicies(
         params: p,
         namespaceObject,
         namespacePartial,
+        ...minor,
       }),
     );
     policies.push({ ref, hook: h, evaluation: combineEvaluations(evals) });
