@@ -22,7 +22,7 @@ test("six live tabs in one browser all go live, the banner's stream held by one 
     });
   }
   for (const [i, tab] of tabs.entries()) {
-    await tab.goto(PAGES[i]);
+    await tab.goto(PAGES[i] ?? "/");
     await expect(tab.locator(".live").first(), PAGES[i]).toHaveAttribute("data-state", "live");
   }
   // Every page stays live with all of them open, and one tab opened the banner's stream.
@@ -40,7 +40,9 @@ test("six live tabs in one browser all go live, the banner's stream held by one 
         .waitForRequest((r) => new URL(r.url()).pathname === "/api/break-glass/stream")
         .then(() => true),
     );
-  await tabs[holder].close();
+  const holderTab = tabs[holder];
+  if (!holderTab) throw new Error(`no tab ${holder}`);
+  await holderTab.close();
   expect(await Promise.any(reopened)).toBe(true);
   for (const [i, tab] of tabs.entries()) {
     if (i === holder) continue;

@@ -84,6 +84,12 @@ function streams() {
   const all: Array<{ handlers: StreamHandlers; stopped: boolean }> = [];
   return {
     all,
+    /** The n-th stream opened. */
+    nth: (n: number) => {
+      const s = all[n];
+      if (!s) throw new Error(`no stream ${n} (${all.length} opened)`);
+      return s;
+    },
     open: () => all.filter((s) => !s.stopped),
     follow: (handlers: StreamHandlers) => {
       const s = { handlers, stopped: false };
@@ -121,8 +127,8 @@ describe("shareAcrossTabs", () => {
     expect(s.all).toHaveLength(1);
 
     // The connection opens: every tab is told it is connected and reads the list once.
-    s.all[0].handlers.onState(true);
-    s.all[0].handlers.onChange();
+    s.nth(0).handlers.onState(true);
+    s.nth(0).handlers.onChange();
     await settle();
     for (const t of tabs) {
       expect(t.states.at(-1)).toBe(true);
@@ -131,11 +137,11 @@ describe("shareAcrossTabs", () => {
     for (const c of afterOpen) expect(c).toBeGreaterThanOrEqual(1);
 
     // A break-glass event: each tab reads again, once.
-    s.all[0].handlers.onChange();
+    s.nth(0).handlers.onChange();
     await settle();
     expect(tabs.map((t) => t.changes)).toEqual(afterOpen.map((c) => c + 1));
 
-    s.all[0].handlers.onState(false);
+    s.nth(0).handlers.onState(false);
     await settle();
     for (const t of tabs) expect(t.states.at(-1)).toBe(false);
     expect(s.all).toHaveLength(1);
@@ -146,8 +152,8 @@ describe("shareAcrossTabs", () => {
     const sharing = { locks: fakeLocks(), openChannel: fakeChannels() };
     tab(s, sharing);
     await settle();
-    s.all[0].handlers.onState(true);
-    s.all[0].handlers.onChange();
+    s.nth(0).handlers.onState(true);
+    s.nth(0).handlers.onChange();
     await settle();
 
     const late = tab(s, sharing);
@@ -164,20 +170,20 @@ describe("shareAcrossTabs", () => {
     const second = tab(s, sharing);
     const third = tab(s, sharing);
     await settle();
-    s.all[0].handlers.onState(true);
+    s.nth(0).handlers.onState(true);
     await settle();
 
     first.stop();
     await settle();
-    expect(s.all[0].stopped).toBe(true);
+    expect(s.nth(0).stopped).toBe(true);
     expect(s.open()).toHaveLength(1);
     expect(s.all).toHaveLength(2);
     // Not connected between the two holders' streams.
     for (const t of [second, third]) expect(t.states.at(-1)).toBe(false);
 
     const before = [second.changes, third.changes];
-    s.all[1].handlers.onState(true);
-    s.all[1].handlers.onChange();
+    s.nth(1).handlers.onState(true);
+    s.nth(1).handlers.onChange();
     await settle();
     for (const t of [second, third]) expect(t.states.at(-1)).toBe(true);
     expect([second.changes, third.changes]).toEqual(before.map((c) => c + 1));
@@ -199,7 +205,7 @@ describe("shareAcrossTabs", () => {
     const b = tab(s, sharing, "bg:b");
     await settle();
     expect(s.all).toHaveLength(2);
-    s.all[0].handlers.onChange();
+    s.nth(0).handlers.onChange();
     await settle();
     expect(a.changes).toBe(1);
     expect(b.changes).toBe(0);
@@ -212,12 +218,12 @@ describe("shareAcrossTabs", () => {
     const t3 = tab(s, { locks: fakeLocks() });
     await settle();
     expect(s.all).toHaveLength(3);
-    s.all[1].handlers.onState(true);
-    s.all[1].handlers.onChange();
+    s.nth(1).handlers.onState(true);
+    s.nth(1).handlers.onChange();
     expect(t2.states).toEqual([true]);
     expect(t2.changes).toBe(1);
     expect(t1.changes + t3.changes).toBe(0);
     t1.stop();
-    expect(s.all[0].stopped).toBe(true);
+    expect(s.nth(0).stopped).toBe(true);
   });
 });
