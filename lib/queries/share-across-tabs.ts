@@ -35,7 +35,7 @@ export interface StreamHandlers {
   onState: (connected: boolean) => void;
 }
 
-export interface ShareAcrossTabsOptions {
+interface ShareAcrossTabsOptions {
   /** The lock's and the channel's name: one per stream and kube context. */
   name: string;
   /** Follows the stream with these handlers; returns the function that stops following it. */
