@@ -6,6 +6,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { streamUrl } from "@/lib/api/client";
 import { breakGlassStreamRoute } from "@/lib/api/break-glass";
 import { followBreakGlass } from "@/lib/queries/break-glass-stream";
+import { browserTabSharing, shareAcrossTabs } from "@/lib/queries/share-across-tabs";
 import { useTabContext } from "@/components/layout/tab-context";
 import { breakGlassListQuery } from "@/lib/queries/break-glass";
 import { ActiveEpisode, KeptEpisode } from "./episode";
@@ -13,14 +14,23 @@ import { useServerNow } from "./time-left";
 
 /**
  * Reads the episodes again each time the break-glass stream says they changed, and on each
- * (re)connection: every tab sees a break-glass start or end at once, without polling.
+ * (re)connection: every tab sees a break-glass start or end at once, without polling. One tab
+ * per browser profile and context holds the stream and relays it to the others
+ * (share-across-tabs.ts), so it takes one of the browser's few connections to the host, not one
+ * per tab.
  */
 function useBreakGlassStream(context: string | undefined, enabled: boolean) {
   const qc = useQueryClient();
   useEffect(() => {
     if (!context || !enabled) return;
-    return followBreakGlass({
-      open: () => new EventSource(streamUrl(breakGlassStreamRoute, {}, context)),
+    return shareAcrossTabs({
+      name: `portcullis:break-glass-stream:${context}`,
+      ...browserTabSharing(),
+      follow: (handlers) =>
+        followBreakGlass({
+          open: () => new EventSource(streamUrl(breakGlassStreamRoute, {}, context)),
+          ...handlers,
+        }),
       onChange: () => void qc.invalidateQueries({ queryKey: ["break-glass"] }),
     });
   }, [context, enabled, qc]);
