@@ -219,6 +219,7 @@ function whenRoomForLargeBody(d, req, res, go) {
 
 /** The front door: a request with a body is decided on before Next reads any of it. */
 async function frontDoor(req, res, expectsContinue) {
+  if (stopping) return refuseWhileStopping(res);
   const d = door();
   const head = {
     method: req.method ?? "GET",
@@ -270,6 +271,21 @@ if (Number.isFinite(keepAlive) && keepAlive >= 0) server.keepAliveTimeout = keep
 // Stopping as Next's own server does: no new connections, the requests in flight finished (the
 // open event streams are ended by instrumentation.ts on the same signals), then exit 128+signal.
 let stopping = false;
+
+/**
+ * A request that arrives once stopping has begun, on a connection kept alive from before (closing
+ * the server closes only the connections idle at that moment; a live stream's connection is
+ * not): answered 503 and the connection closed with it. Served instead, a browser whose ended
+ * streams reconnect at once on the same connections kept the server from ever closing.
+ */
+function refuseWhileStopping(res) {
+  res.writeHead(503, {
+    "content-type": "text/plain; charset=utf-8",
+    connection: "close",
+    "retry-after": "1",
+  });
+  res.end("the dashboard is stopping\n");
+}
 for (const [signal, code] of [
   ["SIGINT", 130],
   ["SIGTERM", 143],

@@ -9,6 +9,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
+import { Agent, get as httpGet } from "node:http";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { freePorts } from "../../cluster/ports";
@@ -70,6 +71,71 @@ describe.each([
       expect(await watchText).toContain('"type":"SYNC"');
       expect(await feedText).toContain(": connected");
     } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await gone;
+    }
+  }, 90_000);
+});
+
+describe("a client that asks again at once on its kept-alive connection", () => {
+  it("does not hold the stop: what it asks once stopping has begun is refused with 503 and the connection closed", async () => {
+    const stack = readStack();
+    const [port] = (await freePorts(1)) as [number];
+    const env = dashboardEnv(stack);
+    delete env.PORTCULLIS_OTLP_LISTEN; // the stack's dashboard holds that address
+    env.PORTCULLIS_DATA_DIR = path.join(mkdtempSync(path.join(stack.dir, "shutdown-")), "data");
+    const child = spawnDashboard(env, port);
+    const gone = exited(child);
+    // One connection, kept alive: as a browser's, the stream's connection carries what follows.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const headers = policyHeaders(stack.contexts.admin);
+    const get = (p: string) =>
+      new Promise<{ status: number; body: string; connection?: string }>((resolve, reject) => {
+        const req = httpGet({ host: "127.0.0.1", port, path: p, agent, headers }, (res) => {
+          let body = "";
+          res.setEncoding("utf8");
+          res.on("data", (c: string) => (body += c));
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection }),
+          );
+          res.on("error", reject);
+        });
+        req.on("error", reject);
+      });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      await waitForHttp(`${base}/api/health`, child, 60_000);
+      const stream = get("/api/decisions/stream");
+      await expect.poll(() => health(base), { timeout: 10_000 }).toBe(1);
+      child.kill("SIGTERM");
+      // The stream ends with the signal; its connection then carries request after request, as
+      // an EventSource reconnecting and a page reading again do, until the server answers no more.
+      expect((await stream).status).toBe(200);
+      const after: Array<number | string> = [];
+      let closed = false;
+      void gone.then(() => (closed = true));
+      while (!closed && after.length < 200) {
+        const r = await get("/api/break-glass").catch(
+          (e: NodeJS.ErrnoException) => e.code ?? "error",
+        );
+        after.push(typeof r === "object" ? r.status : r);
+        if (typeof r === "object" && r.status === 503) {
+          expect(r.connection).toBe("close");
+          expect(r.body).toContain("stopping");
+        }
+      }
+      const result = await Promise.race([
+        gone,
+        new Promise<undefined>((r) => setTimeout(() => r(undefined), EXIT_WITHIN_MS)),
+      ]);
+      expect(result, `still running after SIGTERM; answers after it: ${after.join()}`).toEqual({
+        code: 143,
+        signal: null,
+      });
+      // Nothing after the signal was served as if the dashboard were not stopping.
+      expect(after.filter((a) => a === 200)).toEqual([]);
+    } finally {
+      agent.destroy();
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       await gone;
     }
