@@ -5,8 +5,7 @@
  * dashboard shared by the integration tests and the end-to-end tests in Chromium, and beside them
  * a second control plane for the oracles.
  * Closes with a table of each phase's time, then the `tests: …` line CI reads (always last).
- * `--only oracle` runs just the oracles. In CI (CI=true; PORTCULLIS_CI_SOAK=0 leaves it out), or
- * elsewhere with PORTCULLIS_CI_SOAK=1, the 5-minute soak closes the run.
+ * `--only oracle` runs just the oracles. With PORTCULLIS_CI_SOAK=1 the 5-minute soak closes the run.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -354,8 +353,8 @@ async function main(): Promise<number> {
     await oracles;
   }
   // The 5-minute soak (docs/testing.md, "Soak and faults"): its own control plane, replicas and
-  // browser tabs, after the end-to-end tests have stopped theirs. About 6.5 minutes, so it runs in
-  // CI and where PORTCULLIS_CI_SOAK=1 asks for it. Its figures are printed with its output.
+  // browser tabs, after the end-to-end tests have stopped theirs. About 6.5 minutes; it runs where
+  // PORTCULLIS_CI_SOAK=1 asks for it. Its figures are printed with its output.
   if (stack && soak) await step("soak (5 minutes)", bin("tsx"), ["bench/soak.ts", "--ci"]);
   const summary = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
   if (failed.length > 0) {
