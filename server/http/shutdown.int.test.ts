@@ -28,18 +28,23 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: str
   });
 }
 
+/** A dashboard process of its own (data directory too) on the stack's control plane. */
+async function ownDashboard() {
+  const stack = readStack();
+  const [port] = (await freePorts(1)) as [number];
+  const env = dashboardEnv(stack);
+  delete env.PORTCULLIS_OTLP_LISTEN; // the stack's dashboard holds that address
+  env.PORTCULLIS_DATA_DIR = path.join(mkdtempSync(path.join(stack.dir, "shutdown-")), "data");
+  const child = spawnDashboard(env, port);
+  return { stack, port, child, gone: exited(child) };
+}
+
 describe.each([
   ["SIGTERM", 143],
   ["SIGINT", 130],
 ] as const)("on %s", (signal, exitCode) => {
   it("ends the open live streams and exits", async () => {
-    const stack = readStack();
-    const [port] = (await freePorts(1)) as [number];
-    const env = dashboardEnv(stack);
-    delete env.PORTCULLIS_OTLP_LISTEN; // the stack's dashboard holds that address
-    env.PORTCULLIS_DATA_DIR = path.join(mkdtempSync(path.join(stack.dir, "shutdown-")), "data");
-    const child = spawnDashboard(env, port);
-    const gone = exited(child);
+    const { stack, port, child, gone } = await ownDashboard();
     try {
       const base = `http://127.0.0.1:${port}`;
       await waitForHttp(`${base}/api/health`, child, 60_000);
@@ -79,13 +84,7 @@ describe.each([
 
 describe("a client that asks again at once on its kept-alive connection", () => {
   it("does not hold the stop: what it asks once stopping has begun is refused with 503 and the connection closed", async () => {
-    const stack = readStack();
-    const [port] = (await freePorts(1)) as [number];
-    const env = dashboardEnv(stack);
-    delete env.PORTCULLIS_OTLP_LISTEN; // the stack's dashboard holds that address
-    env.PORTCULLIS_DATA_DIR = path.join(mkdtempSync(path.join(stack.dir, "shutdown-")), "data");
-    const child = spawnDashboard(env, port);
-    const gone = exited(child);
+    const { stack, port, child, gone } = await ownDashboard();
     // One connection, kept alive: as a browser's, the stream's connection carries what follows.
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const headers = policyHeaders(stack.contexts.admin);
