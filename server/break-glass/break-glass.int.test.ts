@@ -466,7 +466,7 @@ describe("a dashboard killed during the window", () => {
       // The window holds the kill and a restart: three times as long as this start took (a
       // restart is another such start), so a slower machine gets a longer window, not a failure.
       const startSeconds = (Date.now() - startedAt) / 1000;
-      const durationSeconds = Math.max(10, Math.ceil(3 * startSeconds) + 4);
+      const durationSeconds = Math.max(15, Math.ceil(3 * startSeconds) + 4);
       const name = await createConfig(lose ? "lost" : "kill");
       const res = await start(dashboard.url, "admin", {
         resource: RESOURCE,
