@@ -43,6 +43,17 @@ export function soakRuns(env: Probe["env"]): boolean {
   return env.PORTCULLIS_CI_SOAK === "1";
 }
 
+/** Chromium's flags for the tests and benchmarks: no sandbox or GPU here, and nothing phoning home. */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+] as const;
+
 /** Where the end-to-end tests, the screenshots and the benchmarks find Chromium. */
 export function chromiumPath(env: Probe["env"]): string {
   return env.CHROMIUM_PATH ?? "/usr/bin/chromium";

@@ -7,6 +7,7 @@
  * from one that was loaded again.
  */
 import { chromium, type Browser, type Page } from "@playwright/test";
+import { CHROMIUM_ARGS } from "../../scripts/prerequisites";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -74,13 +75,7 @@ export class Tabs {
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
+        ...CHROMIUM_ARGS,
         // Five tabs side by side, all "visible": none is throttled as a background tab.
         "--disable-background-timer-throttling",
         "--disable-renderer-backgrounding",
