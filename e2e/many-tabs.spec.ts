@@ -1,51 +1,87 @@
 /**
  * Many live tabs in one browser profile. Chromium gives a host 6 HTTP/1.1 connections per profile,
- * and every live page holds one for its own live stream. The break-glass banner's stream is held
- * by one tab for all of them (lib/queries/share-across-tabs.ts); before, each tab held its own
- * too, so with two long-lived connections a tab the fourth live tab waited for a connection for
- * good: its mark stayed "connecting" and the tabs after it did not load at all.
+ * and an open live stream holds one. Before, six live tabs held all six (with the break-glass
+ * banner's stream, seven were wanted): the sixth tab's page never loaded, and no page could read
+ * anything more. Now the banner's stream is held by one tab for all of them
+ * (lib/queries/share-across-tabs.ts), and the pages' streams take one of STREAM_SLOTS slots
+ * (lib/queries/stream-slots.ts): the tabs beyond say "waiting", and a hidden tab gives its slot up.
  */
 import type { Page } from "@playwright/test";
+import { STREAM_SLOTS } from "@/lib/queries/stream-slots";
 import { test, expect } from "../test/e2e/fixtures";
 
 const PAGES = ["/webhooks", "/policies", "/namespaces", "/decisions", "/deadlocks", "/webhooks"];
 
-test("six live tabs in one browser all go live, the banner's stream held by one of them", async ({
+/** The page's live mark. */
+const mark = (tab: Page) => tab.locator(".live").first();
+
+/** Tells the page it is hidden, or shown, as switching tabs in a window does. */
+async function setHidden(tab: Page, hidden: boolean) {
+  await tab.evaluate((h) => {
+    Object.defineProperty(document, "visibilityState", {
+      configurable: true,
+      get: () => (h ? "hidden" : "visible"),
+    });
+    document.dispatchEvent(new Event("visibilitychange"));
+  }, hidden);
+}
+
+test("more live tabs than slots in one browser: all load, the others wait, and a slot passes on", async ({
   page,
 }) => {
   const tabs: Page[] = [page];
   for (let i = 1; i < PAGES.length; i++) tabs.push(await page.context().newPage());
-  const bannerStreams = new Set<string>();
+  const bannerStreams = new Set<number>();
   for (const [i, tab] of tabs.entries()) {
     tab.on("request", (r) => {
-      if (new URL(r.url()).pathname === "/api/break-glass/stream") bannerStreams.add(`${i}`);
+      if (new URL(r.url()).pathname === "/api/break-glass/stream") bannerStreams.add(i);
     });
   }
+  // Each tab loads and shows its page, the first STREAM_SLOTS live, the rest waiting.
   for (const [i, tab] of tabs.entries()) {
     await tab.goto(PAGES[i] ?? "/");
-    await expect(tab.locator(".live").first(), PAGES[i]).toHaveAttribute("data-state", "live");
-  }
-  // Every page stays live with all of them open, and one tab opened the banner's stream.
-  for (const [i, tab] of tabs.entries()) {
-    await expect(tab.locator(".live").first(), PAGES[i]).toHaveAttribute("data-state", "live");
-  }
-  expect([...bannerStreams]).toHaveLength(1);
-
-  // The tab holding it closes: another takes the stream over, and the pages left stay live.
-  const holder = Number([...bannerStreams][0]);
-  const reopened = tabs
-    .filter((_, i) => i !== holder)
-    .map((t) =>
-      t
-        .waitForRequest((r) => new URL(r.url()).pathname === "/api/break-glass/stream")
-        .then(() => true),
+    await expect(tab.getByRole("main")).toBeVisible();
+    await expect(mark(tab), PAGES[i]).toHaveAttribute(
+      "data-state",
+      i < STREAM_SLOTS ? "live" : "waiting",
     );
-  const holderTab = tabs[holder];
-  if (!holderTab) throw new Error(`no tab ${holder}`);
-  await holderTab.close();
-  expect(await Promise.any(reopened)).toBe(true);
-  for (const [i, tab] of tabs.entries()) {
-    if (i === holder) continue;
-    await expect(tab.locator(".live").first(), PAGES[i]).toHaveAttribute("data-state", "live");
   }
+  // A waiting tab still reads: its page's own requests find a connection.
+  const waiting = tabs[STREAM_SLOTS];
+  if (!waiting) throw new Error("fewer tabs than slots");
+  const read = await waiting.evaluate(async () => (await fetch("/api/health")).status);
+  expect(read).toBe(200);
+  expect([...bannerStreams]).toEqual([0]);
+
+  // A live tab goes to the background: the first waiting tab takes its slot.
+  const back = tabs[1];
+  if (!back) throw new Error("no tab 1");
+  await setHidden(back, true);
+  await expect(mark(back)).toHaveAttribute("data-state", "background");
+  await expect(mark(waiting)).toHaveAttribute("data-state", "live");
+
+  // A live tab closes: the last waiting one goes live. The tab in the background, shown again,
+  // waits for a slot.
+  const last = tabs[PAGES.length - 1];
+  if (!last) throw new Error("no last tab");
+  await expect(mark(last)).toHaveAttribute("data-state", "waiting");
+  await tabs[2]?.close();
+  await expect(mark(last)).toHaveAttribute("data-state", "live");
+  await setHidden(back, false);
+  await expect(mark(back)).toHaveAttribute("data-state", "waiting");
+
+  // The tab holding the banner's stream (the first to load) closes: another takes the stream
+  // over, and its page stream's slot goes to the tab waiting.
+  expect([...bannerStreams]).toEqual([0]);
+  const reopened = tabs
+    .slice(1)
+    .filter((t) => !t.isClosed())
+    .map((t) =>
+      t.waitForRequest((r) => new URL(r.url()).pathname === "/api/break-glass/stream", {
+        timeout: 15_000,
+      }),
+    );
+  await page.close();
+  await Promise.any(reopened);
+  await expect(mark(back)).toHaveAttribute("data-state", "live");
 });

@@ -16,6 +16,7 @@ import { askAgainAfterMs } from "@/lib/queries/no-answer";
 import { silenceTimer } from "@/lib/queries/stream-silence";
 import { HEARTBEAT_EVENT } from "@/lib/api/streams";
 import type { LiveState } from "@/components/live/use-live-collections";
+import { useStreamSlot } from "@/components/live/use-stream-slot";
 
 /** Most decisions the page keeps in memory. */
 const KEEP = 2_000;
@@ -56,6 +57,7 @@ export function useDecisionFeed(
   const keyText = JSON.stringify(key);
   const ready = list.data !== undefined && !list.isFetching;
   const filterText = filterQuery(filter);
+  const slot = useStreamSlot(context !== undefined);
 
   const apply = useCallback(
     (items: DecisionRecord[]) => {
@@ -68,7 +70,14 @@ export function useDecisionFeed(
   );
 
   useEffect(() => {
-    if (!context || !ready) return;
+    if (!context || !ready || !slot) return;
+    if (slot !== "held") {
+      setLive(slot);
+      return;
+    }
+    // A slot just came: connecting, not still "waiting", until the stream opens.
+    setLive((s) => (s === "waiting" || s === "background" ? "connecting" : s));
+    // From the newest decision held: what came while this tab waited for a slot comes first.
     const current = queryClient.getQueryData<DecisionListResponse>(key);
     const after = current?.items[0]?.id ?? 0;
     const params = new URLSearchParams(filterText.replace(/^\?/, ""));
@@ -127,7 +136,7 @@ export function useDecisionFeed(
       source.close();
     };
     // Reconnect when the identity or the filter changes, or after a reload; not on every batch.
-  }, [context, filterText, ready, apply, queryClient]);
+  }, [context, filterText, ready, apply, queryClient, slot]);
 
   const setPaused = useCallback(
     (p: boolean) => {

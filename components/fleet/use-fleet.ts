@@ -4,9 +4,13 @@ import { useEffect, useState } from "react";
 import { streamUrl } from "@/lib/api/client";
 import { fleetStreamRoute, type FleetStreamMessage } from "@/lib/api/fleet";
 import { applyFleetMessage, EMPTY_FLEET, type FleetState } from "@/lib/fleet/state";
+import { useStreamSlot } from "@/components/live/use-stream-slot";
 
-/** Whether the stream is open, reconnecting after a drop, or closed. */
-export type FleetLink = "connecting" | "live" | "reconnecting";
+/**
+ * Whether the stream is open, reconnecting after a drop, or waiting for one of the browser's
+ * slots for a live stream (lib/queries/stream-slots.ts).
+ */
+export type FleetLink = "connecting" | "live" | "reconnecting" | "waiting" | "background";
 
 /**
  * The fleet as its stream tells it (Server-Sent Events from /api/fleet/stream): every row at
@@ -16,8 +20,14 @@ export type FleetLink = "connecting" | "live" | "reconnecting";
 export function useFleet(context: string | undefined): { state: FleetState; link: FleetLink } {
   const [state, setState] = useState<FleetState>(EMPTY_FLEET);
   const [link, setLink] = useState<FleetLink>("connecting");
+  const slot = useStreamSlot(context !== undefined);
   useEffect(() => {
-    if (!context) return;
+    if (!context || !slot) return;
+    if (slot !== "held") {
+      setLink(slot);
+      return;
+    }
+    setLink((s) => (s === "waiting" || s === "background" ? "connecting" : s));
     const source = new EventSource(streamUrl(fleetStreamRoute, { input: {} }, context));
     const on = (ev: MessageEvent<string>) => {
       let m: FleetStreamMessage;
@@ -32,6 +42,6 @@ export function useFleet(context: string | undefined): { state: FleetState; link
     source.onerror = () => setLink("reconnecting");
     for (const type of ["fleet", "row", "settled"]) source.addEventListener(type, on);
     return () => source.close();
-  }, [context]);
+  }, [context, slot]);
   return { state, link };
 }

@@ -12,13 +12,16 @@ import { streamUrl } from "@/lib/api/client";
 import { askAgainAfterMs } from "@/lib/queries/no-answer";
 import { silenceTimer } from "@/lib/queries/stream-silence";
 import { HEARTBEAT_EVENT } from "@/lib/api/streams";
+import { useStreamSlot } from "./use-stream-slot";
 
 /**
  * A live stream's state: `stale` when the stream is open but the dashboard's own watch of a
  * collection is failing (the cluster is unreachable, the watch was refused): what the page shows
- * is what was last seen.
+ * is what was last seen. `waiting` while the browser's other tabs hold every slot for a live
+ * stream, `background` when this hidden tab gave its slot to one of them
+ * (lib/queries/stream-slots.ts).
  */
-export type LiveState = "connecting" | "live" | "reconnecting" | "stale";
+export type LiveState = "connecting" | "live" | "reconnecting" | "stale" | "waiting" | "background";
 
 /** A live stream's state for its indicator, with the failing watch's error when `stale`. */
 export interface LiveStatus {
@@ -37,9 +40,14 @@ export function useLiveCollections(context: string | undefined, refs: ResourceRe
   const [state, setState] = useState<LiveState>("connecting");
   const [problems, setProblems] = useState(NO_PROBLEMS);
   const param = refs.map((r) => `r=${encodeURIComponent(refToString(r))}`).join("&");
+  const slot = useStreamSlot(Boolean(context && param));
 
   useEffect(() => {
-    if (!context || !param) return;
+    if (!context || !param || !slot) return;
+    if (slot !== "held") {
+      setState(slot);
+      return;
+    }
     // The resourceVersion each collection is held at (e.g. the server-rendered seed's): the
     // stream then answers CURRENT instead of sending the same snapshot again.
     const heldNow = () =>
@@ -110,6 +118,8 @@ export function useLiveCollections(context: string | undefined, refs: ResourceRe
         batcher.push(msg);
       };
     };
+    // A slot just came: connecting, not still "waiting", until the stream opens.
+    setState((s) => (s === "waiting" || s === "background" ? "connecting" : s));
     open();
     return () => {
       clearTimeout(reopen);
@@ -117,7 +127,7 @@ export function useLiveCollections(context: string | undefined, refs: ResourceRe
       source?.close();
       batcher.stop();
     };
-  }, [context, param, queryClient]);
+  }, [context, param, queryClient, slot]);
 
   return useMemo(() => {
     const problem = problems.values().next().value;

@@ -6,78 +6,9 @@ import {
   type StreamHandlers,
   type TabMessage,
 } from "./share-across-tabs";
+import { fakeChannels as fakeChannelsOf, fakeLocks, settle } from "./fake-tabs";
 
-/** Exclusive locks of one browser profile: granted in request order, one holder at a time. */
-function fakeLocks(): LocksLike {
-  const held = new Set<string>();
-  const waiting = new Map<string, Array<() => void>>();
-  const next = (name: string) => {
-    const q = waiting.get(name) ?? [];
-    const grant = q.shift();
-    if (grant) grant();
-  };
-  return {
-    request(name, options, callback) {
-      return new Promise((resolve, reject) => {
-        let granted = false;
-        const grant = () => {
-          granted = true;
-          held.add(name);
-          void Promise.resolve()
-            .then(callback)
-            .then(resolve, reject)
-            .finally(() => {
-              held.delete(name);
-              next(name);
-            });
-        };
-        options.signal?.addEventListener("abort", () => {
-          if (granted) return;
-          waiting.set(
-            name,
-            (waiting.get(name) ?? []).filter((g) => g !== grant),
-          );
-          reject(new DOMException("aborted", "AbortError"));
-        });
-        if (held.has(name)) waiting.set(name, [...(waiting.get(name) ?? []), grant]);
-        else grant();
-      });
-    },
-  };
-}
-
-/** BroadcastChannels of one profile: a message reaches the other open channels of its name. */
-function fakeChannels() {
-  const open = new Set<{ name: string; deliver: (m: TabMessage) => void }>();
-  return (name: string): ChannelLike => {
-    const listeners: Array<(ev: MessageEvent<unknown>) => void> = [];
-    const me = {
-      name,
-      deliver: (m: TabMessage) => {
-        for (const l of listeners) l({ data: m } as MessageEvent<unknown>);
-      },
-    };
-    open.add(me);
-    return {
-      postMessage(m) {
-        for (const c of [...open]) {
-          if (c !== me && c.name === name) queueMicrotask(() => open.has(c) && c.deliver(m));
-        }
-      },
-      addEventListener(_type, listener) {
-        listeners.push(listener);
-      },
-      close() {
-        open.delete(me);
-      },
-    };
-  };
-}
-
-/** Lets queued microtasks (lock grants, channel deliveries) run. */
-async function settle() {
-  for (let i = 0; i < 50; i++) await Promise.resolve();
-}
+const fakeChannels = () => fakeChannelsOf<TabMessage>();
 
 /** Streams opened through `follow`, each with the handlers it was given. */
 function streams() {
