@@ -15,7 +15,7 @@
  */
 
 /** How many page streams of one browser profile are open at once. */
-export const STREAM_SLOTS = 4;
+export const STREAM_SLOTS = 3;
 
 /** `held`: the stream may open. `waiting`: every slot is taken. `background`: given up while hidden. */
 export type SlotState = "held" | "waiting" | "background";
