@@ -19,7 +19,7 @@ import { ReorderList } from "./reorder-list";
 import { RenameForm } from "./rename-form";
 import { LatencyBudget } from "./latency-budget";
 import { PolicyStage } from "./policy-stage";
-import { useWebhookConfigs } from "@/components/webhooks/use-webhook-configs";
+import { useWebhookConfigs, type KindCollection } from "@/components/webhooks/use-webhook-configs";
 import { servedPolicyKinds } from "@/lib/webhooks/hook-kinds";
 import type { PolicySnapshot } from "@/lib/webhooks/order-view";
 import { LegacyOrderSections } from "@/components/legacy-admission/legacy-order-sections";
@@ -182,8 +182,7 @@ function selectHistorical(apis: OverviewData["apis"]) {
  * The historical hooks in their own labelled sections, below the cluster's own order (read only
  * here; they are edited and reordered on their pages).
  */
-function HistoricalOrder() {
-  const { kinds } = useWebhookConfigs(undefined, selectHistorical);
+function HistoricalOrder({ kinds }: { kinds: KindCollection[] }) {
   const sections = useMemo(() => {
     const items = (r: string) => (kinds.find((k) => k.resource === r)?.items ?? []) as unknown[];
     return legacyOrder({
@@ -220,14 +219,18 @@ export function OrderPage() {
   const enabled = context !== "";
   const m = useQuery({ ...collectionQuery<ConfigObject>(context, MUTATING), enabled });
   const v = useQuery({ ...collectionQuery<ConfigObject>(context, VALIDATING), enabled });
-  const live = useLiveCollections(
-    context,
-    useMemo(() => [MUTATING, VALIDATING], []),
-  );
   const access = useQuery({ ...webhookAccessQuery(context), enabled });
   const [renameLog, setRenameLog] = useState<RenameLog | undefined>(undefined);
-  // Admission policies take their place too (when the cluster serves them), live as well.
-  const policyKinds = useWebhookConfigs(undefined, servedPolicyKinds).kinds;
+  // Admission policies take their place too (when the cluster serves them), and the historical
+  // hooks below: all live from the page's one stream.
+  const policyKinds = useWebhookConfigs(undefined, servedPolicyKinds, false, false).kinds;
+  const historicalKinds = useWebhookConfigs(undefined, selectHistorical, false, false).kinds;
+  const live = useLiveCollections(context, [
+    MUTATING,
+    VALIDATING,
+    ...policyKinds.map((k) => k.ref),
+    ...historicalKinds.map((k) => k.ref),
+  ]);
   const policies = useMemo((): PolicySnapshot => {
     const items = (r: string) => policyKinds.find((k) => k.resource === r)?.items ?? [];
     return {
@@ -379,7 +382,7 @@ export function OrderPage() {
           />
         </div>
       </div>
-      <HistoricalOrder />
+      <HistoricalOrder kinds={historicalKinds} />
     </div>
   );
 }

@@ -50,12 +50,14 @@ function isWhole(seed: WebhookConfigsSeed): seed is WebhookListSeed {
  * in when served), each kept live in the query cache from the watch stream. A server seed, when
  * given, fills the cache for its context (initialData) so no collection is read twice; with
  * `pending` (its collections follow in the same response) nothing is read and no stream opened
- * until they are here.
+ * until they are here. Without `stream`, the page keeps them live in its own one stream (a page
+ * holds one of the browser's few stream slots, lib/queries/stream-slots.ts).
  */
 export function useWebhookConfigs(
   seed?: WebhookConfigsSeed,
   select: (apis: OverviewData["apis"]) => ServedKind[] = servedHookKinds,
   pending = false,
+  stream = true,
 ): WebhookConfigs {
   const { context, error: contextError } = useTabContext();
   const seededHead = seed !== undefined && seed.context === context ? seed : undefined;
@@ -77,7 +79,7 @@ export function useWebhookConfigs(
       initialData: seededCollections?.[refToString(ref)],
     })),
   });
-  const live = useLiveCollections(context, waiting ? NONE : refs);
+  const live = useLiveCollections(context, waiting || !stream ? NONE : refs);
   const kinds = served.map((k, i) => ({
     kind: k.known.kind,
     resource: k.known.resource,
