@@ -3,13 +3,15 @@
  * confirmation open while someone else changes the configuration deletes nothing unreviewed; an
  * unsaved order on the order page survives their change to a hook's fields (saved onto it, their
  * change kept) and is dropped with a notice when they change the hook list itself; a hook dropped
- * on another configuration's list reorders nothing there. The editor can be left by keyboard as
+ * on another configuration's list reorders nothing there, and a drag moves the hook dragged though
+ * the list is reordered by someone else while it is held. The editor can be left by keyboard as
  * it says, keeps an unsaved edit through a network blip, re-applies after a conflict what was typed
  * after the conflict view opened, opens the same view when a dry run meets the conflict (the merge
  * is dry-run, not written), and takes the cursor to a listed problem every time. Delete and
  * rename, and a reorder's save and cancel, are operated from the keyboard alone. A dry run's verdict is not shown as the verdict on
  * a text edited since.
  */
+import type { Locator, Page } from "@playwright/test";
 import { test, expect, type Kube } from "../test/e2e/fixtures";
 import { serious } from "../test/e2e/axe";
 import {
@@ -40,6 +42,86 @@ function withIgnore(text: string): string {
   const mine = text.replace("failurePolicy: Fail", "failurePolicy: Ignore");
   expect(mine).not.toBe(text);
   return mine;
+}
+
+/**
+ * Waits until the order page shows every webhook configuration as the apiserver has it (name and
+ * resourceVersion): no live update is still to come that would add, remove or change a
+ * configuration and move the lists under a pointer that is dragging.
+ */
+async function orderPageIsCurrent(page: Page, kube: Kube): Promise<void> {
+  const stages = [
+    [M, "1. Mutating webhooks — serial"],
+    [V, "3. Validating webhooks — one parallel stage"],
+  ] as const;
+  for (const [resource, stage] of stages) {
+    await expect
+      .poll(async () => {
+        const res = await kube.request("GET", `${GROUP_PATH}/${resource}`);
+        const stored = (JSON.parse(res.body) as { items: StoredConfig[] }).items
+          .map((c) => `${c.metadata.name}@${c.metadata.resourceVersion}`)
+          .sort();
+        const shown = await page
+          .getByRole("region", { name: stage })
+          .locator("[data-testid^='config-']:not([data-static])")
+          .evaluateAll((els) =>
+            els.map(
+              (e) =>
+                `${e.getAttribute("data-testid")?.slice("config-".length)}@${e.getAttribute("data-resource-version")}`,
+            ),
+          );
+        return shown.join(" ") === stored.join(" ") ? "current" : `page: ${shown.join(" ")}`;
+      })
+      .toBe("current");
+  }
+}
+
+/** The middle of `el` as it is laid out now. */
+async function middleOf(el: Locator): Promise<{ x: number; y: number }> {
+  const box = await el.boundingBox();
+  if (!box) throw new Error("not laid out");
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** The hook item (its test id) under the point, as the browser hit-tests it now. */
+function hookAt(page: Page, at: { x: number; y: number }): Promise<string | undefined> {
+  return page.evaluate(
+    ({ x, y }) =>
+      document
+        .elementFromPoint(x, y)
+        ?.closest("[data-testid^='hook-item-']")
+        ?.getAttribute("data-testid") ?? undefined,
+    at,
+  );
+}
+
+/**
+ * Presses the mouse on the hook `source` and moves it a few pixels, past the browser's drag
+ * threshold, step by step; returns once the page marks the hook as the one dragged (the mouse stays
+ * down). Proven by the page's state, not waited out.
+ */
+async function startDrag(page: Page, source: Locator): Promise<void> {
+  await expect(source).toBeInViewport();
+  const from = await middleOf(source);
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + 12, from.y, { steps: 4 });
+  await expect(source).toHaveAttribute("data-drag", "source");
+}
+
+/**
+ * Moves the dragged hook onto `target`, step by step, and once more within it: the browser only
+ * enters an element on the first move over it and fires `dragover` there from the next one on.
+ * Returns with the pointer over the target, as the browser hit-tests it.
+ */
+async function dragOnto(page: Page, target: Locator): Promise<void> {
+  await expect(target).toBeInViewport();
+  const to = await middleOf(target);
+  await page.mouse.move(to.x, to.y, { steps: 4 });
+  await page.mouse.move(to.x + 2, to.y);
+  expect(await hookAt(page, { x: to.x + 2, y: to.y })).toBe(
+    await target.getAttribute("data-testid"),
+  );
 }
 
 test.describe("Editing flows: two admins, keyboard, drag", () => {
@@ -324,7 +406,8 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
   }) => {
     const one = uniqueName("e2e-drag-one");
     const two = uniqueName("e2e-drag-two");
-    const hooksOf = (c: string) => ["a", "b", "c"].map((x) => `${x}.${c}.example.com`);
+    const hooksOf = (c: string) =>
+      ["a", "b", "c"].map((x) => `${x}.${c}.example.com`) as [string, string, string];
     cleanup.defer(async () => {
       await deleteConfig(kube, M, one);
       await deleteConfig(kube, M, two);
@@ -345,20 +428,76 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
     const first = page.getByTestId(`config-${one}`);
     const second = page.getByTestId(`config-${two}`);
     await expect(first.getByRole("button", { name: /position 3/ })).toBeEnabled();
-    await first
-      .getByTestId(`hook-item-${hooksOf(one)[2]}`)
-      .dragTo(second.getByTestId(`hook-item-${hooksOf(two)[0]}`));
+    await expect(second.getByRole("button", { name: /position 3/ })).toBeEnabled();
+    // A live update (a configuration another test removed, say) moves the lists on the page: the
+    // drags are made once the page shows what the apiserver has, so nothing moves under them.
+    await orderPageIsCurrent(page, kube);
+    await second.scrollIntoViewIfNeeded();
+    await first.scrollIntoViewIfNeeded();
+
+    const fromOne = first.getByTestId(`hook-item-${hooksOf(one)[2]}`);
+    await startDrag(page, fromOne);
+    await dragOnto(page, second.getByTestId(`hook-item-${hooksOf(two)[0]}`));
+    await page.mouse.up();
+    // The drag is over (its source no longer marked) before its outcome is read.
+    await expect(fromOne).not.toHaveAttribute("data-drag");
+    await expect(second.locator("[data-drag]")).toHaveCount(0);
     await expect(page.getByLabel(`New order of ${two}`)).toHaveCount(0);
     await expect(page.getByLabel(`New order of ${one}`)).toHaveCount(0);
-    // Within one list, a drag still works. A drag gesture can start while the lists re-render
-    // from a live update, and then moves nothing: it is made again until the new order shows.
-    await expect(second.getByRole("button", { name: /position 3/ })).toBeEnabled();
-    await expect(async () => {
-      await second
-        .getByTestId(`hook-item-${hooksOf(two)[2]}`)
-        .dragTo(second.getByTestId(`hook-item-${hooksOf(two)[0]}`));
-      await expect(page.getByLabel(`New order of ${two}`)).toBeVisible({ timeout: 2_000 });
-    }).toPass({ timeout: 20_000 });
+
+    // Within one list, a drag still works: the other list's drag left nothing behind.
+    const fromTwo = second.getByTestId(`hook-item-${hooksOf(two)[2]}`);
+    const onto = second.getByTestId(`hook-item-${hooksOf(two)[0]}`);
+    await startDrag(page, fromTwo);
+    await dragOnto(page, onto);
+    await expect(onto).toHaveAttribute("data-drag", "target");
+    await page.mouse.up();
+    await expect(page.getByLabel(`New order of ${two}`)).toBeVisible();
+    await expect(
+      second.getByRole("list", { name: `Hooks of ${two}` }).getByRole("listitem"),
+    ).toContainText([hooksOf(two)[2], hooksOf(two)[0], hooksOf(two)[1]]);
+    await expect(second.locator("[data-drag]")).toHaveCount(0);
+  });
+
+  test("a drag moves the hook dragged, though another admin reorders the list while it is held", async ({
+    page,
+    kube,
+    cleanup,
+  }) => {
+    const name = uniqueName("e2e-drag-live");
+    const [a, b, c] = ["a", "b", "c"].map((x) => `${x}.${name}.example.com`) as [
+      string,
+      string,
+      string,
+    ];
+    cleanup.defer(async () => {
+      await deleteConfig(kube, M, name);
+    });
+    const made = await createConfig(kube, M, name, [hook(a), hook(b), hook(c)]);
+    await page.goto("/webhooks/order");
+    const config = page.getByTestId(`config-${name}`);
+    await expect(config.getByRole("button", { name: /position 3/ })).toBeEnabled();
+    await orderPageIsCurrent(page, kube);
+    await config.scrollIntoViewIfNeeded();
+    const item = (h: string) => config.getByTestId(`hook-item-${h}`);
+    await startDrag(page, item(c));
+    // While c is held, they reverse the list: c is first now, b still second.
+    const theirs = structuredClone(made);
+    theirs.webhooks = [...(made.webhooks ?? [])].reverse();
+    const res = await kube.request("PUT", `${GROUP_PATH}/${M}/${name}`, theirs);
+    expect(res.status).toBe(200);
+    const rv = (JSON.parse(res.body) as StoredConfig).metadata.resourceVersion;
+    await expect(config).toHaveAttribute("data-resource-version", rv);
+    await expect(item(c)).toHaveAttribute("data-drag", "source");
+    // Dropped on b: c goes to b's place, wherever c stood when the drag began.
+    await dragOnto(page, item(b));
+    await expect(item(b)).toHaveAttribute("data-drag", "target");
+    await page.mouse.up();
+    const diff = config.getByLabel(`New order of ${name}`);
+    await expect(diff).toBeVisible();
+    await expect(
+      config.getByRole("list", { name: `Hooks of ${name}` }).getByRole("listitem"),
+    ).toContainText([b, c, a]);
   });
 
   test("delete and rename open with focus in their name field and give it back when closed", async ({
