@@ -3,7 +3,8 @@
  * confirmation open while someone else changes the configuration deletes nothing unreviewed; an
  * unsaved order on the order page survives their change to a hook's fields (saved onto it, their
  * change kept) and is dropped with a notice when they change the hook list itself; a hook dropped
- * on another configuration's list reorders nothing there. The editor can be left by keyboard as
+ * on another configuration's list reorders nothing there, and a drag moves the hook dragged though
+ * the list is reordered by someone else while it is held. The editor can be left by keyboard as
  * it says, keeps an unsaved edit through a network blip, re-applies after a conflict what was typed
  * after the conflict view opened, opens the same view when a dry run meets the conflict (the merge
  * is dry-run, not written), and takes the cursor to a listed problem every time. Delete and
@@ -11,6 +12,7 @@
  * a text edited since.
  */
 import { test, expect, type Kube } from "../test/e2e/fixtures";
+import { dragOnto, orderPageIsCurrent, startDrag } from "../test/e2e/order-drag";
 import { serious } from "../test/e2e/axe";
 import {
   setEditorText,
@@ -324,7 +326,8 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
   }) => {
     const one = uniqueName("e2e-drag-one");
     const two = uniqueName("e2e-drag-two");
-    const hooksOf = (c: string) => ["a", "b", "c"].map((x) => `${x}.${c}.example.com`);
+    const hooksOf = (c: string) =>
+      ["a", "b", "c"].map((x) => `${x}.${c}.example.com`) as [string, string, string];
     cleanup.defer(async () => {
       await deleteConfig(kube, M, one);
       await deleteConfig(kube, M, two);
@@ -345,20 +348,76 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
     const first = page.getByTestId(`config-${one}`);
     const second = page.getByTestId(`config-${two}`);
     await expect(first.getByRole("button", { name: /position 3/ })).toBeEnabled();
-    await first
-      .getByTestId(`hook-item-${hooksOf(one)[2]}`)
-      .dragTo(second.getByTestId(`hook-item-${hooksOf(two)[0]}`));
+    await expect(second.getByRole("button", { name: /position 3/ })).toBeEnabled();
+    // A live update (a configuration another test removed, say) moves the lists on the page: the
+    // drags are made once the page shows what the apiserver has, so nothing moves under them.
+    await orderPageIsCurrent(page, kube);
+    await second.scrollIntoViewIfNeeded();
+    await first.scrollIntoViewIfNeeded();
+
+    const fromOne = first.getByTestId(`hook-item-${hooksOf(one)[2]}`);
+    await startDrag(page, fromOne);
+    await dragOnto(page, second.getByTestId(`hook-item-${hooksOf(two)[0]}`));
+    await page.mouse.up();
+    // The drag is over (its source no longer marked) before its outcome is read.
+    await expect(fromOne).not.toHaveAttribute("data-drag");
+    await expect(second.locator("[data-drag]")).toHaveCount(0);
     await expect(page.getByLabel(`New order of ${two}`)).toHaveCount(0);
     await expect(page.getByLabel(`New order of ${one}`)).toHaveCount(0);
-    // Within one list, a drag still works. A drag gesture can start while the lists re-render
-    // from a live update, and then moves nothing: it is made again until the new order shows.
-    await expect(second.getByRole("button", { name: /position 3/ })).toBeEnabled();
-    await expect(async () => {
-      await second
-        .getByTestId(`hook-item-${hooksOf(two)[2]}`)
-        .dragTo(second.getByTestId(`hook-item-${hooksOf(two)[0]}`));
-      await expect(page.getByLabel(`New order of ${two}`)).toBeVisible({ timeout: 2_000 });
-    }).toPass({ timeout: 20_000 });
+
+    // Within one list, a drag still works: the other list's drag left nothing behind.
+    const fromTwo = second.getByTestId(`hook-item-${hooksOf(two)[2]}`);
+    const onto = second.getByTestId(`hook-item-${hooksOf(two)[0]}`);
+    await startDrag(page, fromTwo);
+    await dragOnto(page, onto);
+    await expect(onto).toHaveAttribute("data-drag", "target");
+    await page.mouse.up();
+    await expect(page.getByLabel(`New order of ${two}`)).toBeVisible();
+    await expect(
+      second.getByRole("list", { name: `Hooks of ${two}` }).getByRole("listitem"),
+    ).toContainText([hooksOf(two)[2], hooksOf(two)[0], hooksOf(two)[1]]);
+    await expect(second.locator("[data-drag]")).toHaveCount(0);
+  });
+
+  test("a drag moves the hook dragged, though another admin reorders the list while it is held", async ({
+    page,
+    kube,
+    cleanup,
+  }) => {
+    const name = uniqueName("e2e-drag-live");
+    const [a, b, c] = ["a", "b", "c"].map((x) => `${x}.${name}.example.com`) as [
+      string,
+      string,
+      string,
+    ];
+    cleanup.defer(async () => {
+      await deleteConfig(kube, M, name);
+    });
+    const made = await createConfig(kube, M, name, [hook(a), hook(b), hook(c)]);
+    await page.goto("/webhooks/order");
+    const config = page.getByTestId(`config-${name}`);
+    await expect(config.getByRole("button", { name: /position 3/ })).toBeEnabled();
+    await orderPageIsCurrent(page, kube);
+    await config.scrollIntoViewIfNeeded();
+    const item = (h: string) => config.getByTestId(`hook-item-${h}`);
+    await startDrag(page, item(c));
+    // While c is held, they reverse the list: c is first now, b still second.
+    const theirs = structuredClone(made);
+    theirs.webhooks = [...(made.webhooks ?? [])].reverse();
+    const res = await kube.request("PUT", `${GROUP_PATH}/${M}/${name}`, theirs);
+    expect(res.status).toBe(200);
+    const rv = (JSON.parse(res.body) as StoredConfig).metadata.resourceVersion;
+    await expect(config).toHaveAttribute("data-resource-version", rv);
+    await expect(item(c)).toHaveAttribute("data-drag", "source");
+    // Dropped on b: c goes to b's place, wherever c stood when the drag began.
+    await dragOnto(page, item(b));
+    await expect(item(b)).toHaveAttribute("data-drag", "target");
+    await page.mouse.up();
+    const diff = config.getByLabel(`New order of ${name}`);
+    await expect(diff).toBeVisible();
+    await expect(
+      config.getByRole("list", { name: `Hooks of ${name}` }).getByRole("listitem"),
+    ).toContainText([b, c, a]);
   });
 
   test("delete and rename open with focus in their name field and give it back when closed", async ({

@@ -7,6 +7,7 @@ import {
   hook,
   uniqueName,
 } from "../test/e2e/webhooks-helpers";
+import { dragOnto, orderPageIsCurrent, startDrag } from "../test/e2e/order-drag";
 
 const M = "mutatingwebhookconfigurations" as const;
 const V = "validatingwebhookconfigurations" as const;
@@ -77,7 +78,12 @@ test.describe("Call order", () => {
     // Drag: c onto the first place. The order shown is read from this configuration's own list
     // (its numbers continue from the configurations before it, which other tests may create).
     await expect.poll(() => hookOrder(config)).toEqual([`1. ${b}`, `2. ${a}`, `3. ${c}`]);
-    await config.getByTestId(`hook-item-${c}`).dragTo(config.getByTestId(`hook-item-${b}`));
+    await orderPageIsCurrent(page, kube);
+    await config.scrollIntoViewIfNeeded();
+    await startDrag(page, config.getByTestId(`hook-item-${c}`));
+    await dragOnto(page, config.getByTestId(`hook-item-${b}`));
+    await expect(config.getByTestId(`hook-item-${b}`)).toHaveAttribute("data-drag", "target");
+    await page.mouse.up();
     await config.getByRole("button", { name: `Save order of ${name}` }).click();
     await expect.poll(async () => names(await getConfig(kube, M, name))).toEqual([c, b, a]);
     await expect.poll(() => hookOrder(config)).toEqual([`1. ${c}`, `2. ${b}`, `3. ${a}`]);

@@ -43,7 +43,24 @@ export function ReorderList({
   const order = pending?.signature === signature ? pending.order : undefined;
   const dropped = pending !== undefined && pending.signature !== signature;
   const setOrder = (o: number[] | undefined) => setPending(o ? { signature, order: o } : undefined);
-  const [dragFrom, setDragFrom] = useState<number | undefined>(undefined);
+  // The hook being dragged, by name, and the hook of this list it would be dropped on. By name, not
+  // position: a live update can reorder the list while the pointer is down, and the drop then moves
+  // the hook dragged from wherever it is now (nothing when it is gone), never the hook that took
+  // its old place.
+  const [dragged, setDragged] = useState<string | undefined>(undefined);
+  const [over, setOver] = useState<string | undefined>(undefined);
+  const endDrag = () => {
+    setDragged(undefined);
+    setOver(undefined);
+  };
+  const dragOf = (hook: string | undefined) =>
+    hook === undefined
+      ? undefined
+      : hook === dragged
+        ? "source"
+        : hook === over
+          ? "target"
+          : undefined;
   const [announce, setAnnounce] = useState("");
   // The Save and Cancel buttons go away with the diff: focus returns to the hook last moved, so
   // a keyboard user is not sent back to the top of the page.
@@ -91,23 +108,34 @@ export function ReorderList({
             key={stored[orig] ?? orig}
             draggable={canUpdate}
             data-testid={`hook-item-${stored[orig]}`}
-            className={dragFrom === pos ? "dragging" : undefined}
+            // Where a drag stands (styled, and read by the tests): the hook dragged, and the hook
+            // it would be dropped on.
+            data-drag={dragOf(stored[orig])}
             onDragStart={(e) => {
-              setDragFrom(pos);
+              setDragged(stored[orig]);
+              setOver(undefined);
               e.dataTransfer.effectAllowed = "move";
               e.dataTransfer.setData("text/plain", String(pos));
             }}
             // Only a hook of this list may be dropped here: the position another list's drag
             // carries would move an unrelated hook of this one.
             onDragOver={(e) => {
-              if (canUpdate && dragFrom !== undefined) e.preventDefault();
+              if (!canUpdate || dragged === undefined) return;
+              e.preventDefault();
+              if (over !== stored[orig]) setOver(stored[orig]);
+            }}
+            onDragLeave={(e) => {
+              // Into one of its own children is not away from it.
+              if (e.currentTarget.contains(e.relatedTarget as Node | null)) return;
+              setOver((o) => (o === stored[orig] ? undefined : o));
             }}
             onDrop={(e) => {
               e.preventDefault();
-              if (dragFrom !== undefined) moveTo(dragFrom, pos);
-              setDragFrom(undefined);
+              const from = current.findIndex((i) => stored[i] === dragged);
+              if (dragged !== undefined && from >= 0) moveTo(from, pos);
+              endDrag();
             }}
-            onDragEnd={() => setDragFrom(undefined)}
+            onDragEnd={endDrag}
           >
             <span className="idx">{firstIndex + pos + 1}</span>
             <button
