@@ -740,6 +740,7 @@ export async function runSoak(o: SoakOptions): Promise<{
       }
     }
     for (const st of streams) await st.stop();
+    const streamsStopped = Date.now();
     await churn.stop();
     await tabs?.close();
     // Open file descriptors with no load, before and after: what the run left open, once each
@@ -801,6 +802,9 @@ export async function runSoak(o: SoakOptions): Promise<{
     for (const r of s.replicas) {
       const read = () => idleFds(r.dashboard.url, r.dashboard.pid, apiserverPort);
       let after = await read();
+      const since = () =>
+        `${((Date.now() - streamsStopped) / 1000).toFixed(1)} s after the streams stopped`;
+      log(`soak: ${r.name} holds connections to the apiserver: ${held(after)}, ${since()}`);
       while (
         after &&
         (pooledConnections(after) > 0 || unheldConnections(after) !== 0) &&
@@ -809,6 +813,7 @@ export async function runSoak(o: SoakOptions): Promise<{
         await sleep(500);
         after = (await read()) ?? after;
       }
+      log(`soak: ${r.name} holds connections to the apiserver: ${held(after)}, ${since()}`);
       if (after && pooledConnections(after) > 0)
         violations.push(
           `${r.name}: its kube client still held connections to the apiserver after 60 s more with no load (${held(after)}; each should close 30 s after its last request)`,
