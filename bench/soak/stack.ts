@@ -471,7 +471,7 @@ export function fdKinds(pid: number | undefined): Record<string, number> {
 }
 
 /** The connections to the apiserver a replica's kube client holds, as its /api/health says. */
-export interface ApiserverConnections {
+interface ApiserverConnections {
   /** Kept alive between requests: each closes 30 s after its last one (server/kube/client.ts). */
   idle: number;
   /** Carrying a request. */
