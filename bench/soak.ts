@@ -27,6 +27,7 @@ import {
 } from "./soak/load";
 import {
   compactAndRestart,
+  connectionIdleTimes,
   fillDisk,
   idleFds,
   pooledConnections,
@@ -816,7 +817,7 @@ export async function runSoak(o: SoakOptions): Promise<{
       log(`soak: ${r.name} holds connections to the apiserver: ${held(after)}, ${since()}`);
       if (after && pooledConnections(after) > 0)
         violations.push(
-          `${r.name}: its kube client still held connections to the apiserver after 60 s more with no load (${held(after)}; each should close 30 s after its last request)`,
+          `${r.name}: its kube client still held connections to the apiserver after 60 s more with no load (${held(after)}; each should close 30 s after its last request; seconds since each last sent / received: ${connectionIdleTimes(r.dashboard.pid, apiserverPort).join(", ")})`,
         );
       if (after && unheldConnections(after) !== 0)
         violations.push(

@@ -534,3 +534,33 @@ export async function idleFds(
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/**
+ * Process `pid`'s established TCP connections to `port`, each as the seconds since it last sent
+ * and last received data (`ss -i`'s lastsnd and lastrcv), longest idle first: one kept alive by
+ * requests still being made has sent within 30 s; one the pool failed to close has not.
+ */
+export function connectionIdleTimes(pid: number | undefined, port: number): string[] {
+  if (pid === undefined) return [];
+  let text = "";
+  try {
+    text = execFileSync("ss", ["-tnpiH", "state", "established", "dport", `= :${port}`], {
+      encoding: "utf8",
+    });
+  } catch {
+    return [];
+  }
+  const out: Array<[number, number]> = [];
+  // Each connection is a line naming its process, then a line of its TCP details.
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length - 1; i++) {
+    if (!lines[i]?.includes(`pid=${pid},`)) continue;
+    const info = lines[i + 1] ?? "";
+    const snd = /lastsnd:(\d+)/.exec(info)?.[1];
+    const rcv = /lastrcv:(\d+)/.exec(info)?.[1];
+    if (snd !== undefined && rcv !== undefined) out.push([Number(snd) / 1000, Number(rcv) / 1000]);
+  }
+  return out
+    .sort((a, b) => Math.min(b[0], b[1]) - Math.min(a[0], a[1]))
+    .map(([s, r]) => `${s.toFixed(0)}/${r.toFixed(0)}`);
+}
