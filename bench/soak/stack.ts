@@ -420,7 +420,7 @@ export function usageOf(pid: number | undefined): { rssMb: number; fds: number }
  * Unix sockets by path (PostgreSQL's socket), files, pipes and the rest — what an fd count that
  * grew is made of.
  */
-export function fdKinds(pid: number | undefined): Record<string, number> {
+function fdKinds(pid: number | undefined): Record<string, number> {
   const out: Record<string, number> = {};
   if (pid === undefined) return out;
   const add = (k: string) => (out[k] = (out[k] ?? 0) + 1);
