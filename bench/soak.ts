@@ -27,13 +27,17 @@ import {
 } from "./soak/load";
 import {
   compactAndRestart,
-  fdKinds,
+  connectionIdleTimes,
   fillDisk,
+  idleFds,
+  pooledConnections,
   restartApiserver,
   rotateAuditCertificate,
   servedFingerprint,
   startSoakStack,
+  unheldConnections,
   usageOf,
+  type IdleFds,
   type Replica,
   type SoakStack,
 } from "./soak/stack";
@@ -276,11 +280,20 @@ export async function runSoak(o: SoakOptions): Promise<{
     log(
       `soak: load — ${o.streams} live streams, ${o.users} users (one request each ${o.userIntervalMs} ms), ${o.eventsPerSecond} audit events/s in batches of ${batchSize}, the demo's traffic; ${o.minutes} min`,
     );
+    const apiserverPort = Number(new URL(s.info.server).port);
     const idleBefore = new Map(
-      s.replicas.map((r) => [
-        r.name,
-        { pid: r.dashboard.pid, usage: usageOf(r.dashboard.pid), kinds: fdKinds(r.dashboard.pid) },
-      ]),
+      await Promise.all(
+        s.replicas.map(
+          async (r) =>
+            [
+              r.name,
+              {
+                pid: r.dashboard.pid,
+                fds: await idleFds(r.dashboard.url, r.dashboard.pid, apiserverPort),
+              },
+            ] as const,
+        ),
+      ),
     );
     // The browser tabs, on pg-1 (the replica the schedule kills), opened during the warm-up.
     if (o.tabs > 0) {
@@ -668,7 +681,6 @@ export async function runSoak(o: SoakOptions): Promise<{
 
     // ---- the end: stop the load, drain the sender, count -----------------------------------
     log("soak: stopping the load; draining the audit sender");
-    const loadStopped = Date.now();
     clearInterval(sampler);
     sample();
     sender.stopGenerating();
@@ -729,6 +741,7 @@ export async function runSoak(o: SoakOptions): Promise<{
       }
     }
     for (const st of streams) await st.stop();
+    const streamsStopped = Date.now();
     await churn.stop();
     await tabs?.close();
     // Open file descriptors with no load, before and after: what the run left open, once each
@@ -737,7 +750,7 @@ export async function runSoak(o: SoakOptions): Promise<{
     // fights' watches stay an hour after the last read, server/webhooks/fight-monitor.ts) is
     // not the run's: the count is done once the number of watches has held still that long.
     const idleUntil = Date.now() + 90_000;
-    const held = new Map<string, string>();
+    const settledHolding = new Map<string, string>();
     for (const r of s.replicas) {
       let last = -1;
       let since = Date.now();
@@ -754,12 +767,14 @@ export async function runSoak(o: SoakOptions): Promise<{
           h.liveStreams === 0 &&
           (h.upstreamWatches === 0 || Date.now() - since > 12_000);
         if (settled || Date.now() > idleUntil) {
-          held.set(
+          settledHolding.set(
             r.name,
             h ? `${h.liveStreams} streams, ${h.upstreamWatches} watches` : "no answer",
           );
           if (!settled)
-            violations.push(`${r.name} still held ${held.get(r.name)} 90 s after the load stopped`);
+            violations.push(
+              `${r.name} still held ${settledHolding.get(r.name)} 90 s after the load stopped`,
+            );
           break;
         }
         await sleep(500);
@@ -769,32 +784,82 @@ export async function runSoak(o: SoakOptions): Promise<{
       heapFiles.push(await takeHeapSnapshot(p2.dashboard.pid, REPO_ROOT, heapDir, "idle"));
       log(`soak: heap snapshot of pg-2 with no load after the run: ${heapFiles[1]}`);
     }
+    // Connections to the apiserver that a replica's kube client keeps alive between requests are
+    // not the run's either: each closes 30 s after its last request (server/kube/client.ts,
+    // IDLE_SOCKET_MS), and the streams' access rechecks, every 15 s and many at once, keep a
+    // pool of them open until the streams stop. The count waits, at most 60 s, until each
+    // replica's kube client holds none (kept alive or carrying a request: /api/health) and every
+    // connection to the apiserver it has is one its kube client holds (the watches' own), and
+    // leaves the pool out, before the load too. That the pool closes what it keeps alive is
+    // server/kube/connections.int.test.ts's.
     const fdsIdle = new Map<string, [number, number] | undefined>();
-    // A connection to the apiserver kept alive is closed after 30 s idle (server/kube/client.ts,
-    // IDLE_SOCKET_MS): more fds than before are counted again until 35 s after the load stopped.
+    const connectionsIdle = new Map<string, string>();
+    const drainedBy = Date.now() + 60_000;
     const grown = (before: number, now: number) =>
       now > before * (1 + o.growthTolerance) && now - before > 5;
+    const held = (f: IdleFds | undefined) =>
+      f?.held
+        ? `${f.held.idle} kept alive, ${f.held.inUse} in use, ${f.held.own} watches' own${unheldConnections(f) ? `, ${unheldConnections(f)} its kube client does not hold` : ""}`
+        : "not reported";
     for (const r of s.replicas) {
+      const read = () => idleFds(r.dashboard.url, r.dashboard.pid, apiserverPort);
+      let after = await read();
+      const since = () =>
+        `${((Date.now() - streamsStopped) / 1000).toFixed(1)} s after the streams stopped`;
+      const first = held(after);
+      log(`soak: ${r.name} holds connections to the apiserver: ${first}, ${since()}`);
+      while (
+        after &&
+        (pooledConnections(after) > 0 || unheldConnections(after) !== 0) &&
+        Date.now() < drainedBy
+      ) {
+        await sleep(500);
+        after = (await read()) ?? after;
+      }
+      // A request caught in flight by the last look is not one that hangs: looked at again.
+      for (let i = 0; i < 10 && (after?.held?.inUse ?? 0) > 0; i++) {
+        await sleep(500);
+        after = (await read()) ?? after;
+      }
+      // Kept alive past the wait: by requests the replica still makes with no load (sent within
+      // the last 30 s), or left open (silent longer). Reported, and left out of the count.
+      const silence =
+        after && pooledConnections(after) > 0
+          ? `; seconds since each connection to the apiserver last sent / received: ${connectionIdleTimes(r.dashboard.pid, apiserverPort).join(", ")}`
+          : "";
+      if (held(after) !== first || silence)
+        log(
+          `soak: ${r.name} holds connections to the apiserver: ${held(after)}, ${since()}${silence}`,
+        );
+      if (after?.held && after.held.inUse > 0)
+        violations.push(
+          `${r.name}: its kube client still had requests to the apiserver in flight after 60 s with no load (${held(after)}; a request gives up after 30 s of silence${silence})`,
+        );
+      if (after && unheldConnections(after) !== 0)
+        violations.push(
+          `${r.name}: ${after.apiserver} connections to the apiserver open, its kube client holds ${held(after)}`,
+        );
       const before = idleBefore.get(r.name);
-      let after = usageOf(r.dashboard.pid);
-      if (!before?.usage || !after || before.pid !== r.dashboard.pid) {
+      const was = before && before.pid === r.dashboard.pid ? before.fds : undefined;
+      connectionsIdle.set(
+        r.name,
+        `to the apiserver ${was ? `${held(was)} → ` : ""}${held(after)}${silence}`,
+      );
+      if (!was || !after) {
         fdsIdle.set(r.name, undefined);
         continue;
       }
-      while (after && grown(before.usage.fds, after.fds) && Date.now() < loadStopped + 35_000) {
-        await sleep(500);
-        after = usageOf(r.dashboard.pid) ?? after;
-      }
-      fdsIdle.set(r.name, [before.usage.fds, after.fds]);
-      if (grown(before.usage.fds, after.fds)) {
+      // Without the pool's connections: what it keeps alive is not left open.
+      const [b, a] = [was, after].map((f) => f.fds - pooledConnections(f)) as [number, number];
+      fdsIdle.set(r.name, [b, a]);
+      if (grown(b, a)) {
         // What the extra ones are, kind by kind (before → after).
-        const now = fdKinds(r.dashboard.pid);
-        const kinds = [...new Set([...Object.keys(before.kinds), ...Object.keys(now)])]
-          .filter((k) => (before.kinds[k] ?? 0) !== (now[k] ?? 0))
-          .map((k) => `${k} ${before.kinds[k] ?? 0} → ${now[k] ?? 0}`)
+        const kinds = [...new Set([...Object.keys(was.kinds), ...Object.keys(after.kinds)])]
+          .filter((k) => (was.kinds[k] ?? 0) !== (after.kinds[k] ?? 0))
+          .map((k) => `${k} ${was.kinds[k] ?? 0} → ${after.kinds[k] ?? 0}`)
           .join(", ");
         violations.push(
-          `${r.name}: ${after.fds} fds open with no load after the run, ${before.usage.fds} before it (${kinds})`,
+          `${r.name}: ${a} fds open with no load after the run, ${b} before it, the kube client's kept-alive connections left out (${kinds}; connections ${connectionsIdle.get(r.name)})`,
         );
       }
     }
@@ -969,7 +1034,7 @@ export async function runSoak(o: SoakOptions): Promise<{
     for (const r of resources) {
       const idle = fdsIdle.get(r.replica);
       out.push(
-        `  ${r.replica}: RSS ${r.rss.map((x) => x.toFixed(0)).join(" / ")} MB, fds ${r.fds.join(" / ")}; idle fds ${idle ? idle.join(" / ") : "n/a (restarted)"} (holding ${held.get(r.replica) ?? "?"})`,
+        `  ${r.replica}: RSS ${r.rss.map((x) => x.toFixed(0)).join(" / ")} MB, fds ${r.fds.join(" / ")}; idle fds ${idle ? idle.join(" / ") : "n/a (restarted)"} (holding ${settledHolding.get(r.replica) ?? "?"}; connections ${connectionsIdle.get(r.replica) ?? "n/a"})`,
       );
     }
     if (heapFiles.length === 2) {

@@ -420,7 +420,7 @@ export function usageOf(pid: number | undefined): { rssMb: number; fds: number }
  * Unix sockets by path (PostgreSQL's socket), files, pipes and the rest — what an fd count that
  * grew is made of.
  */
-export function fdKinds(pid: number | undefined): Record<string, number> {
+function fdKinds(pid: number | undefined): Record<string, number> {
   const out: Record<string, number> = {};
   if (pid === undefined) return out;
   const add = (k: string) => (out[k] = (out[k] ?? 0) + 1);
@@ -468,4 +468,99 @@ export function fdKinds(pid: number | undefined): Record<string, number> {
     else add("file");
   }
   return out;
+}
+
+/** The connections to the apiserver a replica's kube client holds, as its /api/health says. */
+interface ApiserverConnections {
+  /** Kept alive between requests: each closes 30 s after its last one (server/kube/client.ts). */
+  idle: number;
+  /** Carrying a request. */
+  inUse: number;
+  /** A request's own (watches). */
+  own: number;
+}
+
+/** A replica's open file descriptors, its connections to the apiserver told apart. */
+export interface IdleFds {
+  fds: number;
+  kinds: Record<string, number>;
+  /** Its TCP connections to the apiserver, counted in /proc. */
+  apiserver: number;
+  /** What its kube client says it holds (undefined: a build that does not say). */
+  held: ApiserverConnections | undefined;
+}
+
+/** Connections the kube client keeps in its pool (kept alive, or carrying a request). */
+export function pooledConnections(f: IdleFds): number {
+  return f.held ? f.held.idle + f.held.inUse : 0;
+}
+
+/** Connections to the apiserver the kube client does not know of (0 when it does not say). */
+export function unheldConnections(f: IdleFds): number {
+  return f.held ? f.apiserver - (f.held.idle + f.held.inUse + f.held.own) : 0;
+}
+
+/**
+ * A replica's open file descriptors by kind with its connections to the apiserver (port
+ * `apiserverPort`) as its kube client accounts for them (/api/health). Read again, for at most
+ * `ms`, while the two disagree: a connection opened or closed between the reads.
+ */
+export async function idleFds(
+  url: string,
+  pid: number | undefined,
+  apiserverPort: number,
+  ms = 5_000,
+): Promise<IdleFds | undefined> {
+  const held = () =>
+    fetch(`${url}/api/health`)
+      .then((res) => res.json() as Promise<{ apiserverConnections?: ApiserverConnections }>)
+      .then((h) => h.apiserverConnections)
+      .catch(() => undefined);
+  const until = Date.now() + ms;
+  for (;;) {
+    const first = await held();
+    const fds = usageOf(pid)?.fds;
+    const kinds = fdKinds(pid);
+    const second = await held();
+    if (fds === undefined) return undefined;
+    const f: IdleFds = {
+      fds,
+      kinds,
+      apiserver: kinds[`tcp to :${apiserverPort}`] ?? 0,
+      held: second,
+    };
+    const same = JSON.stringify(first) === JSON.stringify(second);
+    if ((same && unheldConnections(f) === 0) || Date.now() > until) return f;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
+ * Process `pid`'s established TCP connections to `port`, each as the seconds since it last sent
+ * and last received data (`ss -i`'s lastsnd and lastrcv), longest idle first: one kept alive by
+ * requests still being made has sent within 30 s; one the pool failed to close has not.
+ */
+export function connectionIdleTimes(pid: number | undefined, port: number): string[] {
+  if (pid === undefined) return [];
+  let text = "";
+  try {
+    text = execFileSync("ss", ["-tnpiH", "state", "established", "dport", `= :${port}`], {
+      encoding: "utf8",
+    });
+  } catch {
+    return [];
+  }
+  const out: Array<[number, number]> = [];
+  // Each connection is a line naming its process, then a line of its TCP details.
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length - 1; i++) {
+    if (!lines[i]?.includes(`pid=${pid},`)) continue;
+    const info = lines[i + 1] ?? "";
+    const snd = /lastsnd:(\d+)/.exec(info)?.[1];
+    const rcv = /lastrcv:(\d+)/.exec(info)?.[1];
+    if (snd !== undefined && rcv !== undefined) out.push([Number(snd) / 1000, Number(rcv) / 1000]);
+  }
+  return out
+    .sort((a, b) => Math.min(b[0], b[1]) - Math.min(a[0], a[1]))
+    .map(([s, r]) => `${s.toFixed(0)}/${r.toFixed(0)}`);
 }

@@ -6,6 +6,12 @@ export interface ProcessHealth {
   ok: true;
   upstreamWatches: number;
   liveStreams: number;
+  /**
+   * Connections to apiservers the process holds, by what holds them: kept alive between requests
+   * (`idle`, closed after 30 s unused), carrying a request (`inUse`), a request's own (`own`:
+   * watches).
+   */
+  apiserverConnections: { idle: number; inUse: number; own: number };
   rssBytes: number;
 }
 

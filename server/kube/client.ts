@@ -40,6 +40,22 @@ const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
  */
 const agents = new Map<string, https.Agent>();
 const MAX_AGENTS = 64;
+
+/**
+ * What kubeConnections() counts, on globalThis: the server bundles this module more than once
+ * (route handlers, pages, instrumentation), each copy with its own `agents`, and /api/health must
+ * count them all.
+ */
+const g = globalThis as typeof globalThis & {
+  portcullisKubePools?: Set<Map<string, https.Agent>>;
+  portcullisKubePooled?: WeakSet<http.Agent>;
+  portcullisKubeOwnSockets?: Set<object>;
+};
+(g.portcullisKubePools ??= new Set()).add(agents);
+/** Every pooled agent (those dropped at MAX_AGENTS were destroyed with their connections). */
+const pooled = (g.portcullisKubePooled ??= new WeakSet());
+/** Sockets of requests on a connection of their own, open now. */
+const ownSockets = (g.portcullisKubeOwnSockets ??= new Set());
 /**
  * A kept-alive connection idle this long is closed: before the apiserver closes it (at 90 s) or
  * a load balancer in between drops it, so a request is seldom written on one that is gone.
@@ -76,8 +92,53 @@ function pooledAgent(server: string, opts: https.RequestOptions): https.Agent | 
     }
     agent = new https.Agent({ ...o, keepAlive: true, timeout: IDLE_SOCKET_MS });
     agents.set(k, agent);
+    pooled.add(agent);
   }
   return agent;
+}
+
+/** Connections to apiservers this process holds now, by what holds them (see kubeConnections). */
+export interface KubeConnections {
+  /** Kept alive in a pool between requests; each closes after IDLE_SOCKET_MS unused. */
+  idle: number;
+  /** In a pool, carrying a request now (or connecting for one). */
+  inUse: number;
+  /**
+   * A request's connection of its own, closed when the request ends: watches, and a GET sent
+   * again after its kept-alive connection turned out to be gone.
+   */
+  own: number;
+}
+
+function count(lists: NodeJS.ReadOnlyDict<readonly unknown[]>): number {
+  let n = 0;
+  for (const list of Object.values(lists)) n += list?.length ?? 0;
+  return n;
+}
+
+/**
+ * The connections to apiservers the kube client holds now: what a count of the process's sockets
+ * to an apiserver should come to (/api/health reports it).
+ */
+export function kubeConnections(): KubeConnections {
+  let idle = 0;
+  let inUse = 0;
+  for (const pool of g.portcullisKubePools ?? [])
+    for (const a of pool.values()) {
+      idle += count(a.freeSockets);
+      inUse += count(a.sockets);
+    }
+  return { idle, inUse, own: ownSockets.size };
+}
+
+/** Counts the connection of a request that is not on a pooled agent, until it closes. */
+function trackOwnConnection(r: http.ClientRequest, agent: unknown): void {
+  if (agent instanceof http.Agent && pooled.has(agent)) return;
+  r.once("socket", (socket) => {
+    if (ownSockets.has(socket)) return;
+    ownSockets.add(socket);
+    socket.once("close", () => ownSockets.delete(socket));
+  });
 }
 
 /** Marks an error of a request written on a reused kept-alive connection before any answer. */
@@ -189,7 +250,9 @@ export class KubeClient {
   }
 
   private open(url: URL, opts: https.RequestOptions): http.ClientRequest {
-    return url.protocol === "http:" ? http.request(url, opts) : https.request(url, opts);
+    const r = url.protocol === "http:" ? http.request(url, opts) : https.request(url, opts);
+    trackOwnConnection(r, opts.agent);
+    return r;
   }
 
   /** Sends a request and returns the parsed JSON body; throws KubeApiError on any failure. */
