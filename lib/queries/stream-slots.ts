@@ -21,7 +21,7 @@ export const STREAM_SLOTS = 3;
 export type SlotState = "held" | "waiting" | "background";
 
 /** What is used of `navigator.locks`: a callback given null when `ifAvailable` finds it taken. */
-export interface SlotLocks {
+interface SlotLocks {
   request(
     name: string,
     options: { mode: "exclusive"; ifAvailable?: boolean; signal?: AbortSignal },
@@ -33,14 +33,14 @@ export interface SlotLocks {
 export type SlotMessage = { type: "want" } | { type: "hidden" };
 
 /** What is used of a BroadcastChannel: it delivers to the other channels of its name. */
-export interface SlotChannel {
+interface SlotChannel {
   postMessage(message: SlotMessage): void;
   addEventListener(type: "message", listener: (ev: MessageEvent<unknown>) => void): void;
   close(): void;
 }
 
 /** Whether the tab is hidden, and a way to hear when that changes. */
-export interface Visibility {
+interface Visibility {
   hidden(): boolean;
   /** Calls `changed` on each change; returns the function that stops that. */
   subscribe(changed: () => void): () => void;
