@@ -231,15 +231,29 @@ export async function runSoak(o: SoakOptions): Promise<{
 
     // Sessions: two in three users on the PostgreSQL replicas (a session there is good on both),
     // the rest on the SQLite one.
-    const signIn = async (r: Replica) => {
-      const res = await fetch(`${r.dashboard.url}/api/session`, {
-        method: "POST",
-        headers: { ...policyHeaders(SHARED_CONTEXT), "content-type": "application/json" },
-        body: JSON.stringify({ token: s.info.tokens.admin }),
-      });
-      if (res.status !== 200)
-        throw new Error(`sign-in on ${r.name}: ${res.status} ${await res.text()}`);
-      return sessionCookieOf(res);
+    // Every user signs in from this machine's one address, and a replica takes 10 sign-ins a
+    // minute from one address (server/auth/sign-in.ts): past that, wait as its 429 says.
+    const signIn = async (r: Replica): Promise<string> => {
+      for (let attempt = 1; ; attempt++) {
+        const res = await fetch(`${r.dashboard.url}/api/session`, {
+          method: "POST",
+          headers: { ...policyHeaders(SHARED_CONTEXT), "content-type": "application/json" },
+          body: JSON.stringify({ token: s.info.tokens.admin }),
+        });
+        if (res.status === 200) return sessionCookieOf(res);
+        const text = await res.text();
+        let wait: unknown;
+        try {
+          wait = (JSON.parse(text) as { details?: { retryAfterSeconds?: unknown } }).details
+            ?.retryAfterSeconds;
+        } catch {
+          wait = undefined; // not the dashboard's JSON error
+        }
+        if (res.status !== 429 || typeof wait !== "number" || attempt >= 5)
+          throw new Error(`sign-in on ${r.name}: ${res.status} ${text}`);
+        log(`soak: sign-in on ${r.name} limited: again in ${wait} s`);
+        await sleep(wait * 1000);
+      }
     };
     const sessions: Array<{ cookie: string; replicas: Replica[] }> = [];
     for (let i = 0; i < o.users; i++) {
