@@ -403,7 +403,9 @@ export async function runSoak(o: SoakOptions): Promise<{
         .catch(() => undefined);
       for (const r of rows ?? []) {
         const g = glass.find((x) => x.id === r.id);
-        if (g && r.state !== "active" && g.endedSeen === undefined) g.endedSeen = Date.now();
+        // "reverting" is a revert under way (and back to "active" when it fails): not an end.
+        const ended = r.state === "reverted" || r.state === "kept" || r.state === "closed";
+        if (g && ended && g.endedSeen === undefined) g.endedSeen = Date.now();
       }
     };
     glassPoll = setInterval(() => void pollGlass(), 2000);
@@ -432,8 +434,8 @@ export async function runSoak(o: SoakOptions): Promise<{
     const glassStates = async () =>
       new Map(
         (
-          await s.pg.query<{ id: string; state: string; attempts: number }>(
-            "SELECT id, state, attempts FROM break_glass_episodes WHERE id = ANY($1)",
+          await s.pg.query<{ id: string; state: string; attempts: number; outcome: string | null }>(
+            "SELECT id, state, attempts, outcome FROM break_glass_episodes WHERE id = ANY($1)",
             [glass.map((g) => g.id)],
           )
         ).map((r) => [r.id, r]),
@@ -748,7 +750,17 @@ export async function runSoak(o: SoakOptions): Promise<{
       for (const g of glass) {
         const st = states.get(g.id);
         const ended = st?.state === "reverted" || st?.state === "kept";
-        const line = `${g.id} on ${g.on}: ${st?.state ?? "missing"} after ${st?.attempts ?? 0} revert(s), ${g.early ? "reverted early at the end (still active, " + Math.round((g.expiresAt - Date.now()) / 1000) + " s before its expiry)" : g.endedSeen ? `ended ${((g.endedSeen - g.expiresAt) / 1000).toFixed(0)} s after its expiry` : "not ended"}`;
+        // A failed revert records its error in the outcome: say it, so a run that fails says why.
+        let lastError: unknown;
+        try {
+          lastError = st?.outcome
+            ? (JSON.parse(st.outcome) as { error?: unknown }).error
+            : undefined;
+        } catch {
+          lastError = undefined;
+        }
+        const why = typeof lastError === "string" ? ` (last revert failed: ${lastError})` : "";
+        const line = `${g.id} on ${g.on}: ${st?.state ?? "missing"}${why} after ${st?.attempts ?? 0} revert(s), ${g.early ? "reverted early at the end (still active, " + Math.round((g.expiresAt - Date.now()) / 1000) + " s before its expiry)" : g.endedSeen ? `ended ${((g.endedSeen - g.expiresAt) / 1000).toFixed(0)} s after its expiry` : "not ended"}`;
         glassLines.push(line);
         if (!ended || Number(st?.attempts) !== 1)
           violations.push(`break-glass ${line} (want: ended, one revert)`);

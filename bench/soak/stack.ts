@@ -126,8 +126,11 @@ export async function startSoakStack(
     // `--heap`: each replica writes a heap snapshot when sent SIGUSR2 (bench/soak/heap.ts).
     // A watch no stream uses is stopped after 10 s (30 by default): the idle count at the end
     // waits for that, and streams that reconnect after a fault do so within a few seconds.
+    // Retention keeps 1,000,000 decisions by default: a full run sends several million, and what
+    // retention deletes would count as lost.
     const heap: Record<string, string> = {
       PORTCULLIS_WATCH_IDLE_MS: "10000",
+      PORTCULLIS_DECISIONS_MAX_ROWS: "1000000000",
       ...(opts.heapSignal ? { NODE_OPTIONS: "--heapsnapshot-signal=SIGUSR2" } : {}),
     };
     const started = await Promise.allSettled([
