@@ -23,6 +23,7 @@ import {
   GROUP_PATH,
   hook,
   lineOf,
+  threeHookConfig,
   uniqueName,
   type StoredConfig,
 } from "../test/e2e/webhooks-helpers";
@@ -91,16 +92,7 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
     kube,
     cleanup,
   }) => {
-    const name = uniqueName("e2e-order-live");
-    const [a, b, c] = ["a", "b", "c"].map((x) => `${x}.${name}.example.com`) as [
-      string,
-      string,
-      string,
-    ];
-    cleanup.defer(async () => {
-      await deleteConfig(kube, M, name);
-    });
-    const made = await createConfig(kube, M, name, [hook(a), hook(b), hook(c)]);
+    const { name, a, b, c, made } = await threeHookConfig(kube, cleanup, "e2e-order-live");
     const put = async (body: unknown) => {
       const res = await kube.request("PUT", `${GROUP_PATH}/${M}/${name}`, body);
       expect(res.status).toBe(200);
@@ -384,16 +376,7 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
     kube,
     cleanup,
   }) => {
-    const name = uniqueName("e2e-drag-live");
-    const [a, b, c] = ["a", "b", "c"].map((x) => `${x}.${name}.example.com`) as [
-      string,
-      string,
-      string,
-    ];
-    cleanup.defer(async () => {
-      await deleteConfig(kube, M, name);
-    });
-    const made = await createConfig(kube, M, name, [hook(a), hook(b), hook(c)]);
+    const { name, a, b, c, made } = await threeHookConfig(kube, cleanup, "e2e-drag-live");
     await page.goto("/webhooks/order");
     const config = page.getByTestId(`config-${name}`);
     await expect(config.getByRole("button", { name: /position 3/ })).toBeEnabled();

@@ -5,6 +5,7 @@ import {
   deleteConfig,
   getConfig,
   hook,
+  threeHookConfig,
   uniqueName,
 } from "../test/e2e/webhooks-helpers";
 import { dragOnto, orderPageIsCurrent, startDrag } from "../test/e2e/order-drag";
@@ -39,19 +40,10 @@ test.describe("Call order", () => {
     kube,
     cleanup,
   }) => {
-    const name = uniqueName("e2e-order");
-    const [a, b, c] = ["a", "b", "c"].map((x) => `${x}.${name}.example.com`) as [
-      string,
-      string,
-      string,
-    ];
-    cleanup.defer(async () => {
-      await deleteConfig(kube, M, name);
-    });
-    await createConfig(kube, M, name, [
-      hook(a),
-      hook(b),
-      hook(c, { reinvocationPolicy: "IfNeeded" }),
+    const { name, a, b, c } = await threeHookConfig(kube, cleanup, "e2e-order", [
+      {},
+      {},
+      { reinvocationPolicy: "IfNeeded" },
     ]);
     await page.goto("/webhooks/order");
     const config = page.getByTestId(`config-${name}`);

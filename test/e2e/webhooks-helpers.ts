@@ -1,6 +1,6 @@
 /** Shared pieces of the webhook e2e tests: unique names, seeding through the apiserver, Monaco access. */
 import type { Page } from "@playwright/test";
-import type { Kube } from "./fixtures";
+import type { Cleanup, Kube } from "./fixtures";
 
 export const GROUP_PATH = "/apis/admissionregistration.k8s.io/v1";
 export type Resource = "validatingwebhookconfigurations" | "mutatingwebhookconfigurations";
@@ -52,6 +52,34 @@ export async function createConfig(
   });
   if (res.status !== 201) throw new Error(`create ${name}: ${res.status} ${res.body}`);
   return JSON.parse(res.body) as StoredConfig;
+}
+
+/**
+ * A mutating configuration of three hooks a, b and c (named after it), deleted after the test
+ * (the undo registered before the create). `extra[i]` adds fields to the i-th hook.
+ */
+export async function threeHookConfig(
+  kube: Kube,
+  cleanup: Cleanup,
+  prefix: string,
+  extra: Array<Record<string, unknown>> = [],
+): Promise<{ name: string; a: string; b: string; c: string; made: StoredConfig }> {
+  const name = uniqueName(prefix);
+  const [a, b, c] = ["a", "b", "c"].map((x) => `${x}.${name}.example.com`) as [
+    string,
+    string,
+    string,
+  ];
+  cleanup.defer(async () => {
+    await deleteConfig(kube, "mutatingwebhookconfigurations", name);
+  });
+  const made = await createConfig(
+    kube,
+    "mutatingwebhookconfigurations",
+    name,
+    [a, b, c].map((h, i) => hook(h, extra[i])),
+  );
+  return { name, a, b, c, made };
 }
 
 /** Reads a configuration from the apiserver; undefined on 404. */
