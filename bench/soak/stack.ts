@@ -40,7 +40,12 @@ import {
 } from "../../cluster/harness/stack";
 import { seedDemo, type SeededDemo } from "../../cluster/harness/demo-seed";
 import { startTraffic, type Traffic } from "../../cluster/harness/demo-traffic";
-import { startSharedDashboard, type SharedDashboard } from "../../cluster/harness/shared-dashboard";
+import {
+  admin,
+  SHARED_NAMESPACE,
+  startSharedDashboard,
+  type SharedDashboard,
+} from "../../cluster/harness/shared-dashboard";
 import { startSoakPostgres, type SoakPostgres } from "./postgres";
 import { LIBFAKETIME } from "../../scripts/prerequisites";
 
@@ -133,6 +138,48 @@ export async function startSoakStack(
       PORTCULLIS_DECISIONS_MAX_ROWS: "1000000000",
       ...(opts.heapSignal ? { NODE_OPTIONS: "--heapsnapshot-signal=SIGUSR2" } : {}),
     };
+    // Deployed as the chart does with breakGlass.revertOnExpiry=true: the replicas' service
+    // accounts may write a break-glass's revert on time (docs/operating.md, "Who writes the
+    // revert"). Without it the revert on expiry is refused and retried, as documented.
+    await admin(info, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles", {
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "ClusterRole",
+      metadata: { name: "portcullis-soak-revert-on-expiry" },
+      rules: [
+        {
+          apiGroups: ["admissionregistration.k8s.io"],
+          resources: [
+            "mutatingwebhookconfigurations",
+            "validatingwebhookconfigurations",
+            "validatingadmissionpolicybindings",
+            "mutatingadmissionpolicybindings",
+          ],
+          verbs: ["update"],
+        },
+        {
+          apiGroups: ["rbac.authorization.k8s.io"],
+          resources: ["clusterroles", "clusterrolebindings"],
+          verbs: ["delete"],
+        },
+      ],
+    });
+    await admin(info, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", {
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "ClusterRoleBinding",
+      metadata: { name: "portcullis-soak-revert-on-expiry" },
+      roleRef: {
+        apiGroup: "rbac.authorization.k8s.io",
+        kind: "ClusterRole",
+        name: "portcullis-soak-revert-on-expiry",
+      },
+      subjects: [
+        {
+          apiGroup: "rbac.authorization.k8s.io",
+          kind: "Group",
+          name: `system:serviceaccounts:${SHARED_NAMESPACE}`,
+        },
+      ],
+    });
     const started = await Promise.allSettled([
       startSharedDashboard(info, { databaseUrl: pg.url, sessionSecret, env: heap }),
       startSharedDashboard(info, {
