@@ -749,7 +749,7 @@ export async function runSoak(o: SoakOptions): Promise<{
       const states = await glassStates();
       for (const g of glass) {
         const st = states.get(g.id);
-        const ended = st?.state === "reverted" || st?.state === "kept";
+        const ended = st?.state === "reverted" || st?.state === "kept" || st?.state === "closed";
         // A failed revert records its error in the outcome: say it, so a run that fails says why.
         let lastError: unknown;
         try {
