@@ -353,7 +353,7 @@ async function main(): Promise<number> {
     await oracles;
   }
   // The 5-minute soak (docs/testing.md, "Soak and faults"): its own control plane, replicas and
-  // browser tabs, after the end-to-end tests have stopped theirs. About 6.5 minutes; it runs where
+  // browser tabs, after the end-to-end tests have stopped theirs. 7.5 to 9 minutes; it runs where
   // PORTCULLIS_CI_SOAK=1 asks for it. Its figures are printed with its output.
   if (stack && soak) await step("soak (5 minutes)", bin("tsx"), ["bench/soak.ts", "--ci"]);
   const summary = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
