@@ -138,4 +138,45 @@ test.describe("Call order", () => {
     const renamed = await getConfig(kube, V, target);
     expect(renamed?.webhooks).toEqual(lateStored.webhooks);
   });
+
+  test("the order is shown with what runs outside the API, never pushed down by it later", async ({
+    page,
+  }) => {
+    // The notice of hooks outside the API sits above the stages: were it painted after them, the
+    // lists would move down under a pointer about to drag. Its answer is held here (the request
+    // itself goes to the dashboard once let go) while every other read of the page answers.
+    let letGo = () => {};
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    let asked = () => {};
+    const wasAsked = new Promise<void>((resolve) => (asked = resolve));
+    await page.route("**/api/outside-api**", async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
+    const answered = (path: string) =>
+      page.waitForResponse((r) => new URL(r.url()).pathname.endsWith(path) && r.ok());
+    const reads = Promise.all([
+      answered(`/${M}`),
+      answered(`/${V}`),
+      answered("/api/admission-manifests"),
+      answered("/api/webhooks/access"),
+    ]);
+    await page.goto("/webhooks/order");
+    await wasAsked;
+    await reads;
+    // Two frames after the last of them: time for React to paint what it was given.
+    await page.evaluate(
+      () =>
+        new Promise((resolve) =>
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve(undefined))),
+        ),
+    );
+    await expect(page.getByText("Reading the cluster…")).toBeVisible();
+    await expect(page.getByRole("region", { name: "1. Mutating webhooks — serial" })).toHaveCount(
+      0,
+    );
+    letGo();
+    await expect(page.getByRole("region", { name: "1. Mutating webhooks — serial" })).toBeVisible();
+  });
 });

@@ -35,6 +35,7 @@ import { LiveIndicator } from "@/components/live/live-indicator";
 import { OutsideApiNotice } from "@/components/outside-api/outside-api-notice";
 import { StaticBadge } from "@/components/outside-api/static-badge";
 import { admissionManifestsQuery } from "@/lib/queries/admission-manifests";
+import { outsideApiQuery } from "@/lib/queries/outside-api";
 import { staticObjectsOf, type StaticObject } from "@/lib/webhooks/static-objects";
 
 const MUTATING = webhookRef("mutatingwebhookconfigurations");
@@ -250,6 +251,10 @@ export function OrderPage() {
   }, [policyKinds]);
   // The static hooks and policies (when the dashboard reads the manifest directories) run first.
   const manifests = useQuery({ ...admissionManifestsQuery(context), enabled });
+  // What runs outside the API (the notice above the stages) is read beside the lists, not after
+  // them, and the order waits for it: a notice that came in later pushed the lists down under a
+  // pointer about to drag a hook (a failed first read shows the order without it).
+  const outside = useQuery({ ...outsideApiQuery(context), enabled });
   const staticObjects = manifests.data?.objects;
   const model = useMemo(
     () =>
@@ -266,8 +271,13 @@ export function OrderPage() {
   const error = contextError ?? m.error ?? v.error;
   if (error) return <ErrorBox error={error} />;
   // The static configurations come first: the order is not shown before they are known (a
-  // failed read of them shows the API's order alone).
-  if (!model || !m.data || !v.data || (enabled && manifests.isPending))
+  // failed read of them shows the API's order alone), nor before what runs outside the API.
+  if (
+    !model ||
+    !m.data ||
+    !v.data ||
+    (enabled && (manifests.isPending || (outside.isPending && outside.failureCount === 0)))
+  )
     return <p className="muted">Reading the cluster…</p>;
   const a = access.data;
   const canRename = (r: WebhookResource) => !!a?.[r].create && !!a[r].delete;

@@ -72,6 +72,8 @@ export async function startDrag(page: Page, source: Locator): Promise<void> {
   await expect(source).toBeInViewport();
   const from = await middleOf(source);
   await page.mouse.move(from.x, from.y);
+  // Pressed where the hook is now: a page that moved since it was measured would drag another.
+  expect(await hookAt(page, from)).toBe(await source.getAttribute("data-testid"));
   await page.mouse.down();
   await page.mouse.move(from.x + 12, from.y, { steps: 4 });
   await expect(source).toHaveAttribute("data-drag", "source");
