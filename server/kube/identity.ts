@@ -11,6 +11,7 @@ import { sessionStreamOwner } from "@/server/auth/session-streams";
 import { isSharedMode, loadKubeConfig, resolveContext } from "./config";
 import { kubeClientFor, type KubeClient } from "./client";
 import { canI, canIPath } from "./access";
+import { InFlight } from "./in-flight";
 import type { ResourceRef } from "@/lib/k8s/resources";
 import { dashboardError } from "@/lib/api/contract";
 
@@ -143,15 +144,33 @@ export async function authorizeCollections(
 ): Promise<void> {
   if (!isSharedMode()) return;
   const client = clientFor(request);
+  // The same session asking about the same collections at once (its streams reconnecting together
+  // after a fault, their rechecks in step) is asked of the apiserver once.
+  const key = `${sessionIdOf(request.headers)}\n${refs
+    .map((r) => `${r.group}/${r.resource}`)
+    .sort()
+    .join(" ")}`;
+  await collectionChecks.ask(
+    key,
+    (signal) => mayListAndWatch(client, refs, signal),
+    request.signal,
+  );
+}
+
+/** One session's checks of the same collections while they are in flight. */
+const collectionChecks = new InFlight<void>();
+
+/** 403 unless the client's identity may list and watch every one of `refs` (cluster-wide). */
+async function mayListAndWatch(
+  client: KubeClient,
+  refs: readonly ResourceRef[],
+  signal: AbortSignal,
+): Promise<void> {
   const checks = refs.flatMap((ref) =>
     ["list", "watch"].map(async (verb) => ({
       ref,
       verb,
-      allowed: await canI(
-        client,
-        { group: ref.group, resource: ref.resource, verb },
-        request.signal,
-      ),
+      allowed: await canI(client, { group: ref.group, resource: ref.resource, verb }, signal),
     })),
   );
   const denied = (await Promise.all(checks)).find((c) => !c.allowed);
