@@ -924,10 +924,11 @@ export async function runSoak(o: SoakOptions): Promise<{
 
     // 5xx and failed requests: only a documented 503, with its message, while a dependency is down.
     const grace = 10_000;
-    // Faults whose window (from its start to 10 s after it was over) holds the request's start:
-    // two when one begins right after the other.
+    // Faults whose window (from its start to 10 s after it was over) the request overlaps, from
+    // its start to its answer: a page load in flight when a replica was killed is cut by the kill,
+    // though it began seconds before. Two when one begins right after the other.
     const during = (a: Answer) =>
-      faults.filter((f) => a.at >= f.start - 1000 && a.at <= f.recovered + grace);
+      faults.filter((f) => a.at + a.ms >= f.start - 1000 && a.at <= f.recovered + grace);
     const unexpected: string[] = [];
     const misleading: string[] = [];
     const allowed = new Map<string, number>();
