@@ -193,6 +193,14 @@ interface FaultRecord {
   cutsTabs?: (path: string) => boolean;
 }
 
+/**
+ * Whether a break-glass episode's stored state is an end. "reverting" is a revert under way (and
+ * back to "active" when it fails): not an end.
+ */
+function episodeEnded(state: string | undefined): boolean {
+  return state === "reverted" || state === "kept" || state === "closed";
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
@@ -403,9 +411,7 @@ export async function runSoak(o: SoakOptions): Promise<{
         .catch(() => undefined);
       for (const r of rows ?? []) {
         const g = glass.find((x) => x.id === r.id);
-        // "reverting" is a revert under way (and back to "active" when it fails): not an end.
-        const ended = r.state === "reverted" || r.state === "kept" || r.state === "closed";
-        if (g && ended && g.endedSeen === undefined) g.endedSeen = Date.now();
+        if (g && episodeEnded(r.state) && g.endedSeen === undefined) g.endedSeen = Date.now();
       }
     };
     glassPoll = setInterval(() => void pollGlass(), 2000);
@@ -749,7 +755,7 @@ export async function runSoak(o: SoakOptions): Promise<{
       const states = await glassStates();
       for (const g of glass) {
         const st = states.get(g.id);
-        const ended = st?.state === "reverted" || st?.state === "kept" || st?.state === "closed";
+        const ended = episodeEnded(st?.state);
         // A failed revert records its error in the outcome: say it, so a run that fails says why.
         let lastError: unknown;
         try {

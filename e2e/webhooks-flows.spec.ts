@@ -316,26 +316,8 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
     kube,
     cleanup,
   }) => {
-    const one = uniqueName("e2e-drag-one");
-    const two = uniqueName("e2e-drag-two");
-    const hooksOf = (c: string) =>
-      ["a", "b", "c"].map((x) => `${x}.${c}.example.com`) as [string, string, string];
-    cleanup.defer(async () => {
-      await deleteConfig(kube, M, one);
-      await deleteConfig(kube, M, two);
-    });
-    await createConfig(
-      kube,
-      M,
-      one,
-      hooksOf(one).map((h) => hook(h)),
-    );
-    await createConfig(
-      kube,
-      M,
-      two,
-      hooksOf(two).map((h) => hook(h)),
-    );
+    const { name: one, c: lastOfOne } = await threeHookConfig(kube, cleanup, "e2e-drag-one");
+    const { name: two, a: a2, b: b2, c: c2 } = await threeHookConfig(kube, cleanup, "e2e-drag-two");
     await page.goto("/webhooks/order");
     const first = page.getByTestId(`config-${one}`);
     const second = page.getByTestId(`config-${two}`);
@@ -347,9 +329,9 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
     await second.scrollIntoViewIfNeeded();
     await first.scrollIntoViewIfNeeded();
 
-    const fromOne = first.getByTestId(`hook-item-${hooksOf(one)[2]}`);
+    const fromOne = first.getByTestId(`hook-item-${lastOfOne}`);
     await startDrag(page, fromOne);
-    await dragOnto(page, second.getByTestId(`hook-item-${hooksOf(two)[0]}`));
+    await dragOnto(page, second.getByTestId(`hook-item-${a2}`));
     await page.mouse.up();
     // The drag is over (its source no longer marked) before its outcome is read.
     await expect(fromOne).not.toHaveAttribute("data-drag");
@@ -358,8 +340,8 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
     await expect(page.getByLabel(`New order of ${one}`)).toHaveCount(0);
 
     // Within one list, a drag still works: the other list's drag left nothing behind.
-    const fromTwo = second.getByTestId(`hook-item-${hooksOf(two)[2]}`);
-    const onto = second.getByTestId(`hook-item-${hooksOf(two)[0]}`);
+    const fromTwo = second.getByTestId(`hook-item-${c2}`);
+    const onto = second.getByTestId(`hook-item-${a2}`);
     await startDrag(page, fromTwo);
     await dragOnto(page, onto);
     await expect(onto).toHaveAttribute("data-drag", "target");
@@ -367,7 +349,7 @@ test.describe("Editing flows: two admins, keyboard, drag", () => {
     await expect(page.getByLabel(`New order of ${two}`)).toBeVisible();
     await expect(
       second.getByRole("list", { name: `Hooks of ${two}` }).getByRole("listitem"),
-    ).toContainText([hooksOf(two)[2], hooksOf(two)[0], hooksOf(two)[1]]);
+    ).toContainText([c2, a2, b2]);
     await expect(second.locator("[data-drag]")).toHaveCount(0);
   });
 
