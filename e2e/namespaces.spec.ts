@@ -248,6 +248,10 @@ test.describe("namespaces and exemptions", () => {
     await page.getByRole("link", { name: "In the matrix" }).click();
     await expect(page.getByRole("combobox", { name: "Request" })).toHaveValue("configmaps");
     const grid = page.getByRole("grid", { name: /Exemption matrix/ });
+    // The link opens on every namespace, and the grid draws only the rows in view: other tests'
+    // namespaces may sort before this one, so it is found by name.
+    await page.getByRole("searchbox", { name: "Namespace" }).fill(run);
+    await expect(page).toHaveURL(new RegExp(`ns=${run}`));
     await expect(grid.getByRole("gridcell", { name: `${ns} × ${cm}: intercepted` })).toBeVisible();
     await expect(grid.getByRole("columnheader", { name: cm, exact: true })).toBeVisible();
     await expect(grid.getByRole("columnheader", { name: `x${cm}`, exact: true })).toHaveCount(0);
