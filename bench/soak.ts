@@ -46,6 +46,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { heapGrowth, summariseHeap, takeHeapSnapshot, type HeapSummary } from "./soak/heap";
 import { auditLogFiles, REPO_ROOT, STATE_DIR } from "../cluster/harness/stack";
 import { parseAuditEvent } from "@/lib/admission/audit/audit";
+import { IDLE_SOCKET_MS } from "../server/kube/client";
 
 interface SoakOptions {
   minutes: number;
@@ -819,14 +820,17 @@ export async function runSoak(o: SoakOptions): Promise<{
     // Connections to the apiserver that a replica's kube client keeps alive between requests are
     // not the run's either: each closes 30 s after its last request (server/kube/client.ts,
     // IDLE_SOCKET_MS), and the streams' access rechecks, every 15 s and many at once, keep a
-    // pool of them open until the streams stop. The count waits, at most 60 s, until each
-    // replica's kube client holds none (kept alive or carrying a request: /api/health) and every
-    // connection to the apiserver it has is one its kube client holds (the watches' own), and
-    // leaves the pool out, before the load too. That the pool closes what it keeps alive is
-    // server/kube/connections.int.test.ts's.
+    // pool of them open until the streams stop. The count waits until each replica's kube client
+    // holds none (kept alive or carrying a request: /api/health), or until every connection the
+    // load used has been idle past that timeout (what is still kept alive then carries requests
+    // the replica makes with no load, or was left open: told apart below by its silence); and, at
+    // most 60 s, until every connection to the apiserver it has is one its kube client holds (the
+    // watches' own). It leaves the pool out, before the load too. That the pool closes what it
+    // keeps alive is server/kube/connections.int.test.ts's.
     const fdsIdle = new Map<string, [number, number] | undefined>();
     const connectionsIdle = new Map<string, string>();
     const drainedBy = Date.now() + 60_000;
+    const loadIdleBy = streamsStopped + IDLE_SOCKET_MS + 5_000;
     const grown = (before: number, now: number) =>
       now > before * (1 + o.growthTolerance) && now - before > 5;
     const held = (f: IdleFds | undefined) =>
@@ -842,7 +846,8 @@ export async function runSoak(o: SoakOptions): Promise<{
       log(`soak: ${r.name} holds connections to the apiserver: ${first}, ${since()}`);
       while (
         after &&
-        (pooledConnections(after) > 0 || unheldConnections(after) !== 0) &&
+        ((pooledConnections(after) > 0 && Date.now() < loadIdleBy) ||
+          unheldConnections(after) !== 0) &&
         Date.now() < drainedBy
       ) {
         await sleep(500);

@@ -61,7 +61,7 @@ const ownSockets = (g.portcullisKubeOwnSockets ??= new Set());
  * a load balancer in between drops it, so a request is seldom written on one that is gone.
  * (Requests set their own timeout while they use a connection.)
  */
-const IDLE_SOCKET_MS = 30_000;
+export const IDLE_SOCKET_MS = 30_000;
 
 function material(v: unknown): string {
   if (v === undefined || v === null) return "";
