@@ -23,6 +23,7 @@ export default defineConfig({
             "cluster/**/*.test.ts",
             "test/**/*.test.ts",
             "scripts/**/*.test.ts",
+            "bench/**/*.test.ts",
           ],
           // Tests that need the control plane run in the integration and oracle projects.
           exclude: ["node_modules/**", ".next/**", "**/*.int.test.ts"],

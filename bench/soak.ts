@@ -20,7 +20,9 @@ import { sessionCookieOf } from "../test/shared-api";
 import {
   AuditSender,
   LiveStream,
+  postFrom,
   User,
+  userAddress,
   type Answer,
   type Collection,
   type SinkTarget,
@@ -47,6 +49,7 @@ import { heapGrowth, summariseHeap, takeHeapSnapshot, type HeapSummary } from ".
 import { auditLogFiles, REPO_ROOT, STATE_DIR } from "../cluster/harness/stack";
 import { parseAuditEvent } from "@/lib/admission/audit/audit";
 import { IDLE_SOCKET_MS } from "../server/kube/client";
+import { CpuAccount, type CpuShares } from "./soak/cpu";
 
 interface SoakOptions {
   minutes: number;
@@ -231,6 +234,7 @@ export async function runSoak(o: SoakOptions): Promise<{
   let sender: AuditSender | undefined;
   const usage = new Map<string, Array<{ at: number; pid: number; rssMb: number; fds: number }>>();
   let sampler: NodeJS.Timeout | undefined;
+  let cpuShares: CpuShares | undefined;
   let glassPoll: NodeJS.Timeout | undefined;
   let tabs: Tabs | undefined;
   let tabsOpening: Promise<Tabs | undefined> | undefined;
@@ -240,15 +244,17 @@ export async function runSoak(o: SoakOptions): Promise<{
 
     // Sessions: two in three users on the PostgreSQL replicas (a session there is good on both),
     // the rest on the SQLite one.
-    // Every user signs in from this machine's one address, and a replica takes 10 sign-ins a
-    // minute from one address (server/auth/sign-in.ts): past that, wait as its 429 says.
-    const signIn = async (r: Replica): Promise<string> => {
+    // Each user signs in from a loopback address of its own (127.0.0.2 on), as admins on a
+    // network would: a replica takes 10 sign-ins a minute from one address
+    // (server/auth/sign-in.ts). Past that, the sign-in waits as its 429 says.
+    const signIn = async (r: Replica, from?: string): Promise<string> => {
       for (let attempt = 1; ; attempt++) {
-        const res = await fetch(`${r.dashboard.url}/api/session`, {
-          method: "POST",
-          headers: { ...policyHeaders(SHARED_CONTEXT), "content-type": "application/json" },
-          body: JSON.stringify({ token: s.info.tokens.admin }),
-        });
+        const res = await postFrom(
+          `${r.dashboard.url}/api/session`,
+          { ...policyHeaders(SHARED_CONTEXT), "content-type": "application/json" },
+          JSON.stringify({ token: s.info.tokens.admin }),
+          from,
+        );
         if (res.status === 200) return sessionCookieOf(res);
         const text = await res.text();
         let wait: unknown;
@@ -267,7 +273,7 @@ export async function runSoak(o: SoakOptions): Promise<{
     const sessions: Array<{ cookie: string; replicas: Replica[] }> = [];
     for (let i = 0; i < o.users; i++) {
       const onSqlite = i % 3 === 2;
-      const cookie = await signIn(onSqlite ? sq : i % 2 === 0 ? p1 : p2);
+      const cookie = await signIn(onSqlite ? sq : i % 2 === 0 ? p1 : p2, userAddress(i));
       sessions.push({ cookie, replicas: onSqlite ? [sq] : [p1, p2] });
     }
     for (const [i, sess] of sessions.entries()) {
@@ -353,7 +359,19 @@ export async function runSoak(o: SoakOptions): Promise<{
     // its Deployment would.
     let killing: string | undefined;
     const restarting = new Set<string>();
+    // CPU time by part, from the warm-up's end to the load's: the harness's own (its load, and
+    // the control plane it started, by descent) and each replica's (by pid, a restart's too).
+    const cpu = new CpuAccount(
+      () =>
+        new Map<number, string>([
+          [process.pid, "harness"],
+          ...s.replicas.flatMap((r) =>
+            r.dashboard.pid === undefined ? [] : [[r.dashboard.pid, r.name] as [number, string]],
+          ),
+        ]),
+    );
     const sample = () => {
+      cpu.sample();
       for (const r of s.replicas) {
         const pid = r.dashboard.pid;
         const u = usageOf(pid);
@@ -509,6 +527,7 @@ export async function runSoak(o: SoakOptions): Promise<{
     );
     if (baseline.notResumed > 0)
       violations.push(`${baseline.notResumed} streams never converged before any fault`);
+    cpu.start();
 
     let clockOffsetS = 0;
     // The clock jump comes second: the break-glass episodes around it live through the faults
@@ -706,6 +725,7 @@ export async function runSoak(o: SoakOptions): Promise<{
     log("soak: stopping the load; draining the audit sender");
     clearInterval(sampler);
     sample();
+    cpuShares = cpu.shares();
     sender.stopGenerating();
     for (const u of users) await u.stop();
     const drained = await sender.drain(120_000);
@@ -1086,6 +1106,10 @@ export async function runSoak(o: SoakOptions): Promise<{
           `  ${g.name}: ${g.bytes >= 0 ? "+" : ""}${mb(g.bytes)} MB, ${g.count >= 0 ? "+" : ""}${g.count} objects`,
         );
     }
+    if (cpuShares)
+      out.push(
+        `cpu from the warm-up's end to the load's (${cpuShares.seconds.toFixed(0)} s; % of one core, ${cpuShares.cores} cores): ${cpuShares.parts.map((x) => `${x.part} ${x.pct}`).join(", ")}; the machine ${cpuShares.machineBusyPct} % busy`,
+      );
     out.push(
       `latency: pages p50 ${percentile(pages, 50)} / p95 ${percentile(pages, 95)} / p99 ${percentile(pages, 99)} ms (${pages.length}); API p50 ${percentile(apis, 50)} / p95 ${percentile(apis, 95)} / p99 ${percentile(apis, 99)} ms (${apis.length})`,
     );
@@ -1114,6 +1138,16 @@ export async function runSoak(o: SoakOptions): Promise<{
         { bench: "soak-api-p95-ms", value: percentile(apis, 95), unit: "ms" },
         { bench: "soak-audit-events-per-s", value: Math.round(achievedEvents), unit: "events/s" },
         { bench: "soak-unexpected-5xx", value: unexpected.length, unit: "requests" },
+        ...(cpuShares
+          ? [
+              { bench: "soak-machine-busy-pct", value: cpuShares.machineBusyPct, unit: "%" },
+              {
+                bench: "soak-harness-cpu-pct",
+                value: cpuShares.parts.find((x) => x.part === "harness")?.pct ?? 0,
+                unit: "% of a core",
+              },
+            ]
+          : []),
       ],
     };
   } finally {

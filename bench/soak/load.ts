@@ -5,6 +5,7 @@
  * audit batches posted to the sink and retried until acknowledged (as the apiserver's webhook
  * backend does). Everything records what it saw for the report.
  */
+import http from "node:http";
 import { SHARED_CONTEXT } from "@/lib/auth/mode";
 import { STREAM_HEARTBEAT_MS } from "@/lib/api/streams";
 import { policyHeaders } from "../../test/api-headers";
@@ -23,6 +24,39 @@ const keyOf = (o: KubeObjectLite) => `${o.metadata?.namespace ?? ""}/${o.metadat
 const SILENCE_MS = 3 * STREAM_HEARTBEAT_MS;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** User `i`'s own loopback address: 127.0.0.2 on (all of 127.0.0.0/8 is this machine on Linux). */
+export function userAddress(i: number): string {
+  const n = i + 2;
+  return `127.0.${Math.floor(n / 254)}.${(n % 254) + 1}`;
+}
+
+/**
+ * POSTs `body` to an http:// `url` from the local address `from` (fetch cannot choose it), and
+ * answers as fetch would.
+ */
+export function postFrom(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  from?: string,
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: "POST", headers, localAddress: from }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("error", reject);
+      res.on("end", () => {
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers))
+          for (const x of Array.isArray(v) ? v : v === undefined ? [] : [v]) h.append(k, x);
+        resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: h }));
+      });
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
 
 /** One browser tab's live stream of `refs` (refToString form) on one replica. */
 export class LiveStream {
