@@ -115,4 +115,34 @@ describe("trace receiver", () => {
     const huge = await call(frame(Buffer.alloc(4 * 1024 * 1024 + 1)));
     expect(huge.status).toBe("8");
   });
+
+  it("leaves unanswered an export its sender reset after the last byte, and answers the next", async () => {
+    // An apiserver killed mid-export: the stream's end and its reset arrive together, so the
+    // stream is destroyed when its end is handled. Answering it would throw outside any request
+    // (and end the dashboard's process); vitest fails the run on such an error. A session not
+    // yet connected sends each request's frames, its reset included, in one piece.
+    const body = frame(exportRequest());
+    const fresh = http2.connect(`http://${where}`);
+    fresh.on("error", () => undefined);
+    const reset = Array.from(
+      { length: 50 },
+      () =>
+        new Promise<void>((resolve) => {
+          const req = fresh.request({
+            ":method": "POST",
+            ":path": EXPORT_PATH,
+            "content-type": "application/grpc",
+          });
+          req.on("error", () => undefined);
+          req.on("close", () => resolve());
+          req.end(body);
+          req.close(http2.constants.NGHTTP2_CANCEL);
+        }),
+    );
+    await Promise.all(reset);
+    fresh.close();
+    // Each reset stream's end has been handled by now: the receiver takes the next export.
+    await new Promise((r) => setImmediate(r));
+    expect((await call(body)).status).toBe("0");
+  });
 });

@@ -25,7 +25,7 @@ const MAX_MESSAGE = 4 * 1024 * 1024;
 const GRPC = { ok: 0, invalidArgument: 3, resourceExhausted: 8, unimplemented: 12, internal: 13 };
 
 function fail(stream: http2.ServerHttp2Stream, code: number, message: string): void {
-  if (stream.headersSent || stream.destroyed) return;
+  if (stream.headersSent || stream.destroyed || stream.closed) return;
   stream.respond(
     {
       ":status": 200,
@@ -90,7 +90,7 @@ function handle(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHead
       );
       return;
     }
-    if (stream.destroyed) return;
+    if (stream.destroyed || stream.closed) return;
     stream.respond(
       { ":status": 200, "content-type": "application/grpc" },
       { waitForTrailers: true },
