@@ -13,14 +13,23 @@ export const dynamic = "force-dynamic";
 
 /** RBAC is asked again this often: a revoked grant ends the stream. */
 const RECHECK_MS = 60_000;
-const CATCH_UP_LIMIT = 2_000;
+/** Decisions one catch-up read takes: a catch-up reads page after page until it has them all. */
+const CATCH_UP_PAGE = 2_000;
+/**
+ * Missed decisions a catch-up sends at most (held live batches counted too); past it the client
+ * is told to resync, reading its list again. Well above what arrives while a page reads its list
+ * and opens the stream on a busy store (thousands a second): a bound of one page made each
+ * reconnection there resync, and each resync's reconnection resync again.
+ */
+const CATCH_UP_LIMIT = 20_000;
 
 const cursor = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional();
 
 /**
  * Server-Sent Events: decisions matching the filter as they are stored (`event: decisions`, the
  * id of the newest as the event id). With `after` (or Last-Event-ID on a reconnect) it first
- * sends what was stored since. A client too slow to read is sent `event: resync` and dropped.
+ * sends what was stored since, a page at a time (up to CATCH_UP_LIMIT; past it, `event: resync`).
+ * A client too slow to read is sent `event: resync` and dropped.
  * Each stream takes one of its owner's stream slots (the context's; in shared mode the session's).
  */
 export async function GET(request: Request): Promise<Response> {
@@ -58,8 +67,9 @@ export async function GET(request: Request): Promise<Response> {
           w.send("decisions", msg, last);
         };
         const unsubscribe = subscribeDecisions((items) => {
-          if (catchingUp) held.push(...items);
-          else emit(items);
+          if (!catchingUp) return emit(items);
+          held.push(...items);
+          if (held.length > CATCH_UP_LIMIT) resync(w);
         });
         const recheck = setInterval(() => {
           authorizeDecisionsRead(request).catch(() => {
@@ -68,17 +78,24 @@ export async function GET(request: Request): Promise<Response> {
           });
         }, RECHECK_MS);
         if (catchingUp) {
-          void store
-            .after(filter, last, CATCH_UP_LIMIT)
-            .then((missed) => {
-              if (missed.length >= CATCH_UP_LIMIT) return resync(w);
+          const catchUp = async () => {
+            // Oldest first, a page at a time, from the id the client holds.
+            for (let from = last, sent = 0; ;) {
+              const missed = await store.after(filter, from, CATCH_UP_PAGE);
+              sent += missed.length;
+              if (sent > CATCH_UP_LIMIT) return resync(w);
               emit(missed);
-              caughtUpTo = last;
-              catchingUp = false;
-              emit(held.splice(0));
-              caughtUpTo = 0;
-            })
-            .catch(() => resync(w));
+              if (w.ended) return;
+              const newest = missed.at(-1)?.id;
+              if (missed.length < CATCH_UP_PAGE || newest === undefined) break;
+              from = newest;
+            }
+            caughtUpTo = last;
+            catchingUp = false;
+            emit(held.splice(0));
+            caughtUpTo = 0;
+          };
+          void catchUp().catch(() => resync(w));
         }
         return () => {
           unsubscribe();
