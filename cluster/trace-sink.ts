@@ -20,17 +20,13 @@ export async function startTraceSink(host: string, port: number): Promise<TraceS
       // An apiserver killed mid-export (the soak's kill -9) resets the stream under us: there
       // is no one left to answer, and respond() would throw in the harness's process.
       if (stream.destroyed || stream.closed) return;
-      try {
-        stream.respond(
-          { ":status": 200, "content-type": "application/grpc" },
-          { waitForTrailers: true },
-        );
-        stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
-        // One gRPC message: uncompressed, zero bytes long (an empty ExportTraceServiceResponse).
-        stream.end(Buffer.alloc(5));
-      } catch {
-        stream.destroy();
-      }
+      stream.respond(
+        { ":status": 200, "content-type": "application/grpc" },
+        { waitForTrailers: true },
+      );
+      stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
+      // One gRPC message: uncompressed, zero bytes long (an empty ExportTraceServiceResponse).
+      stream.end(Buffer.alloc(5));
     });
   });
   server.on("sessionError", () => undefined);

@@ -82,16 +82,14 @@ describe("the decision feed's catch-up", () => {
 
     // A live batch once the catch-up is done: the feed has sent all the missed ones by then.
     const live = auditBatches(user, `${user}-live`, 1, 10);
-    let storedLive = false;
+    let storingLive: Promise<void> | undefined;
     const frames = await readFeed(`user=${user}&after=0`, (got) => {
       if (got.some((f) => f.event === "resync")) return true;
       const n = decisionsIn(got).length;
-      if (n >= count && !storedLive) {
-        storedLive = true;
-        void store(live);
-      }
+      if (n >= count) storingLive ??= store(live);
       return n >= count + 10;
     });
+    await storingLive;
     expect(frames.filter((f) => f.event === "resync")).toEqual([]);
     const items = decisionsIn(frames);
     expect(items).toHaveLength(count + 10);

@@ -16,8 +16,8 @@ const RECHECK_MS = 60_000;
 /** Decisions one catch-up read takes: a catch-up reads page after page until it has them all. */
 const CATCH_UP_PAGE = 2_000;
 /**
- * Missed decisions a catch-up sends at most (held live batches counted too); past it the client
- * is told to resync, reading its list again. Well above what arrives while a page reads its list
+ * Missed decisions a catch-up sends at most, and live ones it holds back meanwhile; past either
+ * the client is told to resync, reading its list again. Well above what arrives while a page reads its list
  * and opens the stream on a busy store (thousands a second): a bound of one page made each
  * reconnection there resync, and each resync's reconnection resync again.
  */
@@ -82,6 +82,7 @@ export async function GET(request: Request): Promise<Response> {
             // Oldest first, a page at a time, from the id the client holds.
             for (let from = last, sent = 0; ;) {
               const missed = await store.after(filter, from, CATCH_UP_PAGE);
+              if (w.ended) return;
               sent += missed.length;
               if (sent > CATCH_UP_LIMIT) return resync(w);
               emit(missed);
